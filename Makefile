@@ -1,0 +1,184 @@
+# dyeref: plain GNU Makefile.
+#
+#   make            build build/dyeref and one static library per module
+#   make demo       install what is missing, build, run the main job
+#   make check      install what is missing, build, run every test
+#                   (normal build, then an ASan+UBSan build, then fuzz regressions)
+#   make bench      run the benchmarks in bench/
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Each module folder may hold a `module.mk` that adds to the variables below
+# (extra sources to leave out, flags, special test rules): modules own their
+# fragment, this file owns the shape.
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+BUILD   ?= build
+CC      ?= cc
+CXX     ?= c++
+PKG_CONFIG ?= pkg-config
+
+V ?= 0
+ifeq ($(V),0)
+Q = @
+say = @printf '  %-6s %s\n' $(1) $(2)
+else
+Q =
+say = @true
+endif
+
+# Libraries every build links (DESIGN.md "Chosen dependencies").
+PKGS      := jansson sqlite3 libmicrohttpd inih libsystemd libturbojpeg spng libgpiod
+TEST_PKGS := cmocka
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
+
+WARN     := -Wall -Wextra -Werror
+CFLAGS   ?= -O2 -g
+CXXFLAGS ?= -O2 -g
+ALL_CFLAGS   = -std=c17 $(WARN) -D_GNU_SOURCE -I. $(PKG_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_CXXFLAGS = -std=c++17 $(WARN) -I. $(PKG_CFLAGS) $(EXTRA_CXXFLAGS) $(CXXFLAGS) -MMD -MP
+LDLIBS   += $(PKG_LIBS) -lm -lpthread
+
+# SAN=1: AddressSanitizer + UndefinedBehaviorSanitizer, stop at the first report.
+ifeq ($(SAN),1)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+CFLAGS   := -O1 -g $(SANFLAGS)
+CXXFLAGS := -O1 -g $(SANFLAGS)
+LDFLAGS  += $(SANFLAGS)
+endif
+
+# Library modules, in link order (users before what they use).
+LIB_MODULES := web sim db vision sensors core
+EXCLUDE     :=
+-include $(wildcard */module.mk)
+
+mod_srcs = $(filter-out $(EXCLUDE),$(wildcard $(1)/*.c) $(wildcard $(1)/*.cpp))
+mod_objs = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1))))
+
+PRESENT_MODULES := $(foreach m,$(LIB_MODULES),$(if $(call mod_srcs,$(m)),$(m)))
+LIBS := $(foreach m,$(PRESENT_MODULES),$(BUILD)/lib$(m).a)
+# Static archives may reference each other in both directions (sim uses
+# sensors and vision, db uses core): let the linker resolve them as a group.
+LINK_LIBS = -Wl,--start-group $(LIBS) -Wl,--end-group
+
+# daemon/ is linked as objects, not an archive: main.c names each command
+# weakly, so a command is in the binary exactly when its file is.
+DAEMON_OBJS := $(call mod_objs,daemon)
+
+UNIT_SRCS  := $(filter-out $(EXCLUDE),$(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+# Shared test helpers (fixtures, oracles) linked into every unit test.
+TEST_SUPPORT := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/support/*.c))
+BENCH_SRCS := $(filter-out $(EXCLUDE),$(wildcard bench/*.c))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
+
+# Linking with the C++ driver keeps the libcamera shim's runtime in one place.
+LINK := $(CXX)
+
+.PHONY: all deps deps-check deps-bench unit demo check check-normal check-asan \
+        fuzz fuzz-libs fuzz-regress bench bench-bins install clean
+.DEFAULT_GOAL := all
+
+all: $(BUILD)/dyeref $(LIBS)
+
+$(BUILD)/dyeref: $(DAEMON_OBJS) $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $(DAEMON_OBJS) $(LINK_LIBS) $(LDLIBS)
+
+$(BUILD)/lib%.a:
+	$(call say,AR,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+define lib_rule
+$(BUILD)/lib$(1).a: $(call mod_objs,$(1))
+endef
+$(foreach m,$(PRESENT_MODULES),$(eval $(call lib_rule,$(m))))
+
+$(BUILD)/%.o: %.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.cpp
+	$(call say,CXX,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_SUPPORT) $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LINK_LIBS) $(TEST_LIBS) $(LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+
+unit: $(UNIT_BINS) $(EXTRA_TEST_BINS)
+
+deps:
+	$(Q)scripts/install-deps build
+deps-check:
+	$(Q)scripts/install-deps check
+deps-bench:
+	$(Q)scripts/install-deps bench
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)scripts/demo $(BUILD)
+
+# The normal build runs unit and end-to-end tests; the sanitizer build runs
+# the unit tests and the end-to-end tests again against the sanitized binary,
+# so a parser bug reached only through the CLI still stops the run.
+check: deps-check
+	$(Q)$(MAKE) --no-print-directory check-normal
+	$(Q)$(MAKE) --no-print-directory check-asan
+	$(Q)$(MAKE) --no-print-directory fuzz-regress
+	$(Q)tests/summary
+
+check-normal:
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)tests/run --build $(BUILD) --label normal
+
+check-asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		tests/run --build build-asan --label asan
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c), built with clang into build-fuzz/.
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
+FUZZ_SAN  := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+fuzz: $(FUZZ_BINS)
+fuzz-libs: $(LIBS)
+build-fuzz/%: tests/fuzz/%.c FORCE
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ \
+		CFLAGS="-O1 -g $(FUZZ_SAN)" CXXFLAGS="-O1 -g $(FUZZ_SAN)" fuzz-libs
+	$(call say,FUZZ,$@)
+	$(Q)clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -c -o $@.o $<
+	$(Q)clang++ -fsanitize=fuzzer,address,undefined -o $@ $@.o \
+		-Wl,--start-group $(foreach m,$(PRESENT_MODULES),build-fuzz/lib$(m).a) -Wl,--end-group $(LDLIBS)
+FORCE:
+
+# Each target replays its kept corpus (tests/fuzz/corpus/NAME) and then
+# fuzzes briefly; a crash fails the check.
+FUZZ_SECONDS ?= 15
+fuzz-regress: $(FUZZ_BINS)
+	$(Q)tests/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+bench-bins: $(BENCH_BINS) $(EXTRA_BENCH_BINS)
+bench: deps-bench
+	$(Q)$(MAKE) --no-print-directory all bench-bins
+	$(Q)bench/run $(BUILD)
+
+install: all
+	install -D -m 0755 $(BUILD)/dyeref $(DESTDIR)$(BINDIR)/dyeref
+	$(INSTALL_EXTRA)
+
+clean:
+	rm -rf build build-asan build-fuzz tests/artefacts
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

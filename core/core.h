@@ -1,0 +1,213 @@
+/*
+ * core: the rules of the games dyeref referees, as pure functions.
+ *
+ * Data in, data out. Nothing in core/ reads a clock, opens a file, keeps a
+ * global or allocates memory it does not hand back (where a function returns
+ * allocated memory, its comment says how to free it). Rule IDs ("BD-P7") are
+ * those of docs/beer-die-rules.md and docs/dice-games.md; every ruling names
+ * the rules that decided it.
+ *
+ * Errors: functions return 0 or a negative errno and, where they take
+ * (err, errlen), write a one-line message for people there.
+ *
+ * Sections: Beer Die (bd_), dice games (dice_), match log codec (mlog_).
+ */
+#ifndef DYEREF_CORE_H
+#define DYEREF_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ======================================================================
+ * Beer Die (BD)
+ * ====================================================================== */
+
+#define BD_PLAYERS    4
+#define BD_NAME_MAX   32	/* bytes of a player's name, with the NUL */
+#define BD_MAX_EVENTS 32	/* events in one throw */
+#define BD_MAX_WHY    12	/* rule IDs named by one ruling */
+#define BD_MAX_DUTIES 12	/* duties from one throw (BD-D1 merges repeats) */
+
+enum bd_team { BD_TEAM_A = 0, BD_TEAM_B = 1 };
+
+/* Players are indices: 0 = a1, 1 = a2 (team A), 2 = b1, 3 = b2 (team B). */
+#define BD_NOBODY (-1)
+#define BD_TEAM_OF(player) ((player) / 2)
+#define BD_OTHER(team) (1 - (team))
+
+enum bd_half { BD_HALF_A, BD_HALF_B, BD_HALF_LINE };
+
+enum bd_ev_kind {
+	BD_EV_TABLE,	/* the die touched the table top */
+	BD_EV_CUP,	/* hit a cup (and maybe stayed in it: a sink) */
+	BD_EV_MINE,	/* hit the mine (BD-O1) */
+	BD_EV_FLOOR,	/* reached the floor */
+	BD_EV_REST,	/* came to rest on the table, showing face */
+	BD_EV_CATCH,	/* caught by a player */
+	BD_EV_KICK,	/* kicked by a player (BD-K) */
+	BD_EV_LOW_CALL,	/* a defender called "low" (BD-P5) */
+	BD_EV_RETOSS,	/* the throw is void and thrown again (BD-P9) */
+};
+
+/* One observation, in the order it happened. Fields beyond kind are read
+ * only for the kinds named in their comment. */
+struct bd_event {
+	enum bd_ev_kind kind;
+	enum bd_half half;	/* TABLE: which half, or the centre line */
+	bool has_xy;		/* TABLE: x and y are measured */
+	double x, y;		/* TABLE: metres, from team A's end, left edge */
+	int player;		/* CUP owner; CATCH, KICK, LOW_CALL by; or BD_NOBODY */
+	bool sink;		/* CUP: the die stayed in the cup */
+	bool popout;		/* CUP: went in and bounced back out (BD-R1) */
+	int face;		/* REST: 1..6 */
+	int hands;		/* CATCH: 1 or 2 */
+	bool trapped;		/* CATCH: stopped against the body or an object */
+	bool over_table;	/* CATCH: caught above the table (BD-P10) */
+	char part[16];		/* KICK: body part, "foot", "thigh", ... */
+	bool has_confidence;	/* confidence was given */
+	double confidence;	/* 0..1; 1 when not given */
+	char source[16];	/* "piezo", "camera", "console", ... or "" */
+	int64_t t_ns;		/* CLOCK_MONOTONIC ns when known, else 0 */
+};
+
+struct bd_throw {
+	int thrower;		/* player, or BD_NOBODY: from the order (BD-T3) */
+	bool dye_up;		/* "DYE UP!" was called (BD-P2) */
+	double apex_m;		/* measured toss height in metres, < 0 unknown */
+	size_t n_events;
+	struct bd_event events[BD_MAX_EVENTS];	/* in time order */
+};
+
+enum bd_low_call { BD_LOW_MANUAL, BD_LOW_AUTO };
+
+/* House rules (RULES.md "House rules"); bd_house_defaults() sets the
+ * defaults, which never change. */
+struct bd_house {
+	int target_points;		/* 10 (BD-W1) */
+	int win_by;			/* 2 (BD-W1) */
+	int kill_every;			/* 5 (BD-W2) */
+	double min_toss_height_m;	/* 3.0 (BD-S7) */
+	enum bd_low_call low_call;	/* manual; auto: low from apex_m (BD-P5) */
+	bool illegal_catch_counts_as_floor;	/* true (BD-P4a) */
+	bool fifa_cannot_end_game;	/* true (BD-K2a) */
+	bool popout_is_sink;		/* false (BD-R1a) */
+	bool mine_voids_points;		/* true (BD-O1a) */
+	double review_below;		/* 0.8: a deciding event less sure than this asks for review */
+};
+
+struct bd_match_cfg {
+	char players[BD_PLAYERS][BD_NAME_MAX];	/* a1, a2, b1, b2 */
+	int first_team;		/* throws first (BD-F1); BD_TEAM_A without a roll-off */
+	struct bd_house house;
+};
+
+/* The match so far: a fold of the rulings. Plain data, copy freely. */
+struct bd_state {
+	int score[2];
+	int n_throws;		/* throws judged, re-tosses included */
+	int slot;		/* position in the throwing order (BD-T3) */
+	bool over;
+	int winner;		/* team, or BD_NOBODY */
+	bool must_follow[BD_PLAYERS];	/* sunk, follows on the opponents' next point (BD-P11) */
+};
+
+enum bd_duty_kind {
+	BD_DUTY_KILL_N_FILL,
+	BD_DUTY_FOLLOW_PARTNER,
+	BD_DUTY_SHOTGUN,
+	BD_DUTY_FINISH_WINNERS_CUPS,
+	BD_DUTY_NAKED_LAP,
+};
+
+struct bd_duty {
+	enum bd_duty_kind kind;
+	int player;		/* the player who owes it, or BD_NOBODY */
+	int team;		/* the team that owes it (when player is BD_NOBODY) */
+	const char *why;	/* rule ID, a static string */
+};
+
+struct bd_ruling {
+	int throw_no;		/* 1-based, in log order */
+	int thrower;
+	int team;		/* the attackers */
+	int points[2];		/* awarded by this throw, per team */
+	int score[2];		/* after this throw */
+	bool dead;		/* BD-P5, BD-P6 */
+	bool review;		/* rests on doubtful evidence: an official should look */
+	bool retoss;		/* BD-P9: void, the same thrower throws again */
+	bool over;		/* the game ended with this throw */
+	int winner;		/* team, or BD_NOBODY */
+	size_t n_why;
+	const char *why[BD_MAX_WHY];	/* rule IDs, static strings */
+	size_t n_duties;
+	struct bd_duty duties[BD_MAX_DUTIES];
+};
+
+struct bd_final {
+	int score[2];
+	bool over;
+	int winner;		/* team, or BD_NOBODY */
+	size_t n_duties;
+	struct bd_duty duties[4];	/* BD-W3, BD-W4 */
+};
+
+/* The defaults of RULES.md; a match changes them through its "house". */
+void bd_house_defaults(struct bd_house *h);
+
+/* Fills cfg with players "a1".."b2", team A first and the default house. */
+void bd_match_cfg_init(struct bd_match_cfg *cfg);
+
+/* BD-F1: the team that throws first, given the rolled value (1..6), the
+ * team that called and whether it called high. -EINVAL on a bad value. */
+int bd_rolloff_winner(int value, int calling_team, bool called_high);
+
+void bd_state_init(struct bd_state *s, const struct bd_match_cfg *cfg);
+
+/* Who throws next by the fixed order (BD-T3). */
+int bd_next_thrower(const struct bd_state *s, const struct bd_match_cfg *cfg);
+
+/* Judges one throw against the state before it. Pure: s is not changed.
+ * Returns 0, or -EINVAL with a message when the throw cannot be judged
+ * (the game is over, a player index out of range, ...). */
+int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
+	     const struct bd_throw *t, struct bd_ruling *r,
+	     char *err, size_t errlen);
+
+/* Advances the state by a ruling bd_judge() gave for it. */
+void bd_apply(struct bd_state *s, const struct bd_match_cfg *cfg,
+	      const struct bd_ruling *r);
+
+/* Folds throws[0..n) from the start of the match: the event-sourcing step
+ * behind judging a log, replaying it and correcting an old throw.
+ * rulings (n of them, caller's) receives each ruling; *s the end state.
+ * On error returns -EINVAL with *bad the index of the throw that failed. */
+int bd_fold(const struct bd_match_cfg *cfg, const struct bd_throw *throws,
+	    size_t n, struct bd_state *s, struct bd_ruling *rulings,
+	    size_t *bad, char *err, size_t errlen);
+
+/* The end-of-match line: score, winner and BD-W3/BD-W4 duties. */
+void bd_final(const struct bd_match_cfg *cfg, const struct bd_state *s,
+	      struct bd_final *f);
+
+/* "kill_n_fill", "follow_partner", ... as in the match log. */
+const char *bd_duty_name(enum bd_duty_kind kind);
+
+/* One short English sentence for a rule ID ("BD-P7" -> "A cup hit that
+ * reaches the floor uncaught scores 2."), for the scoreboard; NULL if the
+ * ID is unknown. Static strings. */
+const char *bd_rule_text(const char *id);
+
+/* ======================================================================
+ * Dice games (YZ, YJ, DM, HO): dice_
+ * ====================================================================== */
+
+
+
+/* ======================================================================
+ * Match log codec (JSON Lines, docs/match-log.md): mlog_
+ * ====================================================================== */
+
+
+
+#endif /* DYEREF_CORE_H */

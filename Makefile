@@ -68,6 +68,9 @@ LINK_LIBS = -Wl,--start-group $(LIBS) -Wl,--end-group
 # daemon/ is linked as objects, not an archive: main.c names each command
 # weakly, so a command is in the binary exactly when its file is.
 DAEMON_OBJS := $(call mod_objs,daemon)
+# Unit tests link daemon/ code (config, fusion, ...) from an archive without main().
+DAEMON_TEST_LIB := $(BUILD)/libdaemon-test.a
+$(DAEMON_TEST_LIB): $(filter-out $(BUILD)/daemon/main.o,$(DAEMON_OBJS))
 
 UNIT_SRCS  := $(filter-out $(EXCLUDE),$(wildcard tests/unit/test_*.c))
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
@@ -109,9 +112,9 @@ $(BUILD)/%.o: %.cpp
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CXX) $(ALL_CXXFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_SUPPORT) $(LIBS)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(TEST_SUPPORT) $(DAEMON_TEST_LIB) $(LIBS)
 	$(call say,LINK,$@)
-	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(LINK_LIBS) $(TEST_LIBS) $(LDLIBS)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(TEST_SUPPORT) -Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIBS)
 	$(call say,LINK,$@)

@@ -152,6 +152,29 @@ struct bd_final {
 	struct bd_duty duties[4];	/* BD-W3, BD-W4 */
 };
 
+/* The table's layout (BD-S1, BD-S2, BD-S6), shared by sensors, vision and
+ * the simulator. Coordinates: metres from team A's end (x, along the table)
+ * and the left edge (y, across it). */
+struct bd_table {
+	double length_m;	/* 2.44: 8 ft (BD-S1) */
+	double width_m;		/* 1.22: 4 ft */
+	double height_m;	/* 0.98: top above the floor, 3-3.5 ft */
+	double line_width_m;	/* 0.02: the painted centre line at x = length/2 */
+	double cup_x[BD_PLAYERS];	/* cup centres, per player (a1, a2, b1, b2) */
+	double cup_y[BD_PLAYERS];
+	double cup_radius_m;	/* 0.045: a pint glass's rim */
+	double mine_x, mine_y;	/* the full can in the middle (BD-S6) */
+	double mine_radius_m;	/* 0.033 */
+};
+
+/* The standard layout: cups 0.12 m in from each corner (a1 left, a2 right
+ * at A's end; b1 left, b2 right at B's end), the mine at the centre. */
+void bd_table_defaults(struct bd_table *t);
+
+/* Which half a table point is on: BD_HALF_LINE within line_width/2 of the
+ * centre line. */
+enum bd_half bd_table_half(const struct bd_table *t, double x);
+
 /* The defaults of RULES.md; a match changes them through its "house". */
 void bd_house_defaults(struct bd_house *h);
 

@@ -38,4 +38,52 @@ int dd_cmd_calibrate(int argc, char **argv);
 int dd_cmd_sim(int argc, char **argv);
 int dd_cmd_evaluate(int argc, char **argv);
 
+
+/* ---- Configuration (INI, libinih) ----
+ * The file is read once into entries that keep their line numbers; each
+ * module reads and checks its own section ([table], [sensors], [camera],
+ * [web], [db], [house], ...) and names the line of anything wrong. Keys
+ * nobody claimed are reported by dd_config_check_claimed(). */
+#include <stddef.h>
+
+struct dd_config_entry {
+	char *section;		/* owned by the config */
+	char *key;		/* owned by the config */
+	char *value;		/* owned by the config */
+	int line;		/* 1-based line in path */
+	int claimed;		/* a module read it */
+};
+
+struct dd_config {
+	char *path;		/* owned; as given to dd_config_load */
+	size_t n;		/* entries */
+	struct dd_config_entry *entries;	/* owned, in file order */
+};
+
+/* Reads an INI file. Returns 0, -ENOENT/-EACCES (file), -EINVAL (syntax,
+ * with "file:line: why" in err). Free with dd_config_free() either way. */
+int dd_config_load(struct dd_config *cfg, const char *path, char *err, size_t errlen);
+/* Same, from a string (tests, the built-in defaults). */
+int dd_config_load_string(struct dd_config *cfg, const char *name, const char *text,
+			  char *err, size_t errlen);
+void dd_config_free(struct dd_config *cfg);
+
+/* The last value of section.key, marking it claimed; NULL when absent.
+ * *line (may be NULL) gets its line number. The string stays owned by cfg. */
+const char *dd_config_get(struct dd_config *cfg, const char *section, const char *key, int *line);
+
+/* Typed getters: 0 and *out set; -ENOENT absent (out untouched); -EINVAL
+ * with "file:line: section.key: why" in err when the value is malformed or
+ * outside [min, max]. */
+int dd_config_get_double(struct dd_config *cfg, const char *section, const char *key,
+			 double min, double max, double *out, char *err, size_t errlen);
+int dd_config_get_int(struct dd_config *cfg, const char *section, const char *key,
+		      long min, long max, long *out, char *err, size_t errlen);
+int dd_config_get_bool(struct dd_config *cfg, const char *section, const char *key,
+		       int *out, char *err, size_t errlen);
+
+/* -EINVAL with "file:line: unknown key section.key" for the first entry
+ * nobody claimed; 0 when all were. */
+int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errlen);
+
 #endif /* DYEREF_DAEMON_H */

@@ -1,0 +1,260 @@
+/* dd_config: an INI file read into entries that remember their lines. */
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "daemon/daemon.h"
+
+/* Debian's inih calls handlers without line numbers, so the reader counts
+ * lines itself: inih reads one line per call and hands over its entry
+ * before reading the next. */
+struct load_ctx {
+	struct dd_config *cfg;	/* being filled */
+	FILE *file;		/* the source: a file, or */
+	const char *text;	/* the rest of a string */
+	int line;		/* lines read so far */
+	int too_long;		/* line number of an over-long line, or 0 */
+	int oom;		/* an allocation failed: stop */
+};
+
+static char *read_line(char *buf, int size, void *stream)
+{
+	struct load_ctx *ctx = stream;
+	size_t len;
+
+	if (ctx->file) {
+		if (!fgets(buf, size, ctx->file))
+			return NULL;
+	} else {
+		size_t n = 0;
+
+		if (!*ctx->text)
+			return NULL;
+		while (ctx->text[n] && ctx->text[n] != '\n' && n + 1 < (size_t)size - 1)
+			n++;
+		if (ctx->text[n] == '\n')
+			n++;
+		memcpy(buf, ctx->text, n);
+		buf[n] = '\0';
+		ctx->text += n;
+	}
+	ctx->line++;
+	len = strlen(buf);
+	if (len == (size_t)size - 1 && buf[len - 1] != '\n' && !ctx->too_long)
+		ctx->too_long = ctx->line;
+	return buf;
+}
+
+static int on_entry(void *user, const char *section, const char *key, const char *value)
+{
+	struct load_ctx *ctx = user;
+	int line = ctx->line;
+	struct dd_config *cfg = ctx->cfg;
+	struct dd_config_entry *grown, *e;
+
+	grown = realloc(cfg->entries, (cfg->n + 1) * sizeof(*grown));
+	if (!grown)
+		goto out_of_memory;
+	cfg->entries = grown;
+	e = &cfg->entries[cfg->n];
+	memset(e, 0, sizeof(*e));
+	e->section = strdup(section);
+	e->key = strdup(key);
+	e->value = strdup(value);
+	e->line = line;
+	cfg->n++;
+	if (!e->section || !e->key || !e->value)
+		goto out_of_memory;
+	return 1;
+
+out_of_memory:
+	ctx->oom = 1;
+	return 0;
+}
+
+static int parse(struct load_ctx *ctx, char *err, size_t errlen)
+{
+	struct dd_config *cfg = ctx->cfg;
+	int rc = ini_parse_stream(read_line, ctx, on_entry, ctx);
+
+	if (ctx->oom) {
+		snprintf(err, errlen, "%s: out of memory", cfg->path);
+		return -ENOMEM;
+	}
+	if (ctx->too_long) {
+		snprintf(err, errlen, "%s:%d: line longer than %d bytes", cfg->path,
+			 ctx->too_long, INI_MAX_LINE - 2);
+		return -EINVAL;
+	}
+	if (rc > 0) {
+		snprintf(err, errlen, "%s:%d: not a 'key = value' line or a [section]", cfg->path, rc);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dd_config_load(struct dd_config *cfg, const char *path, char *err, size_t errlen)
+{
+	struct load_ctx ctx = { .cfg = cfg };
+	int rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = strdup(path);
+	if (!cfg->path) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	ctx.file = fopen(path, "r");
+	if (!ctx.file) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	rc = parse(&ctx, err, errlen);
+	fclose(ctx.file);
+	return rc;
+}
+
+int dd_config_load_string(struct dd_config *cfg, const char *name, const char *text,
+			  char *err, size_t errlen)
+{
+	struct load_ctx ctx = { .cfg = cfg, .text = text };
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = strdup(name);
+	if (!cfg->path) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	return parse(&ctx, err, errlen);
+}
+
+void dd_config_free(struct dd_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n; i++) {
+		free(cfg->entries[i].section);
+		free(cfg->entries[i].key);
+		free(cfg->entries[i].value);
+	}
+	free(cfg->entries);
+	free(cfg->path);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+static struct dd_config_entry *find(struct dd_config *cfg, const char *section, const char *key)
+{
+	/* The last one wins, as when a later line overrides an earlier one. */
+	for (size_t i = cfg->n; i-- > 0;) {
+		struct dd_config_entry *e = &cfg->entries[i];
+
+		if (!strcmp(e->section, section) && !strcmp(e->key, key))
+			return e;
+	}
+	return NULL;
+}
+
+const char *dd_config_get(struct dd_config *cfg, const char *section, const char *key, int *line)
+{
+	struct dd_config_entry *e = find(cfg, section, key);
+
+	if (!e)
+		return NULL;
+	/* Earlier duplicates are claimed too: they were read and overridden. */
+	for (size_t i = 0; i < cfg->n; i++)
+		if (!strcmp(cfg->entries[i].section, section) && !strcmp(cfg->entries[i].key, key))
+			cfg->entries[i].claimed = 1;
+	if (line)
+		*line = e->line;
+	return e->value;
+}
+
+int dd_config_get_double(struct dd_config *cfg, const char *section, const char *key,
+			 double min, double max, double *out, char *err, size_t errlen)
+{
+	int line = 0;
+	const char *v = dd_config_get(cfg, section, key, &line);
+	char *end;
+	double d;
+
+	if (!v)
+		return -ENOENT;
+	errno = 0;
+	d = strtod(v, &end);
+	if (end == v || *end != '\0' || errno || !isfinite(d)) {
+		snprintf(err, errlen, "%s:%d: %s.%s: expected a number, got '%s'",
+			 cfg->path, line, section, key, v);
+		return -EINVAL;
+	}
+	if (d < min || d > max) {
+		snprintf(err, errlen, "%s:%d: %s.%s: %g is outside %g..%g",
+			 cfg->path, line, section, key, d, min, max);
+		return -EINVAL;
+	}
+	*out = d;
+	return 0;
+}
+
+int dd_config_get_int(struct dd_config *cfg, const char *section, const char *key,
+		      long min, long max, long *out, char *err, size_t errlen)
+{
+	int line = 0;
+	const char *v = dd_config_get(cfg, section, key, &line);
+	char *end;
+	long n;
+
+	if (!v)
+		return -ENOENT;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (end == v || *end != '\0' || errno) {
+		snprintf(err, errlen, "%s:%d: %s.%s: expected a whole number, got '%s'",
+			 cfg->path, line, section, key, v);
+		return -EINVAL;
+	}
+	if (n < min || n > max) {
+		snprintf(err, errlen, "%s:%d: %s.%s: %ld is outside %ld..%ld",
+			 cfg->path, line, section, key, n, min, max);
+		return -EINVAL;
+	}
+	*out = n;
+	return 0;
+}
+
+int dd_config_get_bool(struct dd_config *cfg, const char *section, const char *key,
+		       int *out, char *err, size_t errlen)
+{
+	int line = 0;
+	const char *v = dd_config_get(cfg, section, key, &line);
+
+	if (!v)
+		return -ENOENT;
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcmp(v, "1")) {
+		*out = 1;
+		return 0;
+	}
+	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") || !strcmp(v, "0")) {
+		*out = 0;
+		return 0;
+	}
+	snprintf(err, errlen, "%s:%d: %s.%s: expected true or false, got '%s'",
+		 cfg->path, line, section, key, v);
+	return -EINVAL;
+}
+
+int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->n; i++) {
+		const struct dd_config_entry *e = &cfg->entries[i];
+
+		if (!e->claimed) {
+			snprintf(err, errlen, "%s:%d: unknown key %s.%s",
+				 cfg->path, e->line, e->section, e->key);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

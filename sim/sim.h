@@ -34,6 +34,108 @@ double sim_rng_normal(struct sim_rng *r);		/* mean 0, sd 1 */
 
 /* ---- Throws, matches and truth (sim_throw_, sim_match_) -------------- */
 
+/* How people throw, catch and kick on the virtual table: spreads and
+ * likelihoods. sim_throw_cfg_defaults() fills the values named in the
+ * comments; tests and benchmarks change single fields. Lengths in metres,
+ * heights above the floor, speeds in m/s. */
+struct sim_throw_cfg {
+	double g;		/* 9.81: gravity, m/s^2 */
+	double die_half_m;	/* 0.008: half a die's edge (16 mm dice) */
+	double cup_height_m;	/* 0.12: rim above the table top */
+	double mine_height_m;	/* 0.122: a 33 cl can */
+	double release_z_m;	/* 1.9: hand height when the die leaves it */
+	double apex_mean_m;	/* 3.8: mean toss height */
+	double apex_sd_m;	/* 0.45: about 4 % of throws fall below 3 m */
+	double aim_from_end_m;	/* 0.55: mean landing point, from the defenders' end */
+	double aim_x_sd_m;	/* 0.35: spread along the table */
+	double aim_y_sd_m;	/* 0.28: spread across it */
+	double p_aim_cup;	/* 0.15: the thrower goes for a defender's cup */
+	double aim_cup_sd_m;	/* 0.08: spread around that cup */
+	double restitution;	/* 0.45: die on plywood, normal direction */
+	double restitution_sd;	/* 0.08 */
+	double friction;	/* 0.30: Coulomb, during a bounce */
+	double scatter;		/* 0.40: a cube's corners turn this share of the normal speed sideways */
+	double settle_speed;	/* 0.35: below this bounce speed the die slides instead */
+	double slide_decel;	/* 3.0: m/s^2 while sliding and tumbling to rest */
+	double p_rim_bounce_out;	/* 0.6: a rim hit that bounces off rather than drops in */
+	double p_popout;	/* 0.08: a die that drops in bounces back out (BD-R1) */
+	double p_catch_near;	/* 0.50: defenders catch a die leaving on their half */
+	double p_catch_far;	/* 0.08: ... on the attackers' half */
+	double p_two_hands;	/* 0.12: of catches, with both hands (BD-P4) */
+	double p_trapped;	/* 0.08: of catches, trapped against the body (BD-P4) */
+	double p_over_table;	/* 0.02: a defender grabs the die above the table (BD-P10) */
+	double p_kick;		/* 0.30: a die that missed the table is kicked (BD-K1) */
+	double p_kick_thigh;	/* 0.10: of kicks, with the thigh (BD-K3) */
+	double p_fifa_catch;	/* 0.50: the partner catches the kicked die */
+	double min_toss_height_m;	/* 3.0: the agreed minimum (BD-S7) */
+	double low_call_spread_m;	/* 0.05: how sharply defenders judge "low" around it */
+	double p_dye_up_missed;	/* 0.02: the thrower forgets "DYE UP!" (BD-P2) */
+};
 
+void sim_throw_cfg_defaults(struct sim_throw_cfg *c);
+
+/* A physical contact, as sensors and the camera would meet it. */
+enum sim_contact_kind {
+	SIM_CONTACT_RELEASE,	/* the die leaves the thrower's hand */
+	SIM_CONTACT_TABLE,	/* a bounce on the table top (or its edge) */
+	SIM_CONTACT_CUP,	/* the rim or side of a cup */
+	SIM_CONTACT_SINK,	/* the die drops into a cup's beer */
+	SIM_CONTACT_MINE,	/* the mine's top or side */
+	SIM_CONTACT_FLOOR,	/* the die reaches the floor */
+	SIM_CONTACT_CATCH,	/* a hand takes it (no impact on the table) */
+	SIM_CONTACT_KICK,	/* a defender's foot (or thigh) sends it up again */
+	SIM_CONTACT_REST,	/* it stops on the table, a face up */
+};
+
+struct sim_contact {
+	int64_t t_ns;		/* when, on the match clock */
+	enum sim_contact_kind kind;
+	double x, y, z;		/* metres: table frame, z above the floor */
+	double strength;	/* m/s: speed into the surface; 0 for hands and rest */
+	int player;		/* cup owner, catcher or kicker; else BD_NOBODY */
+};
+
+/* A stretch of motion between two contacts: p(t) = p + v*s + a*s*s/2 for
+ * s = (t - t0) seconds, until the next segment's t0 (or until v reaches 0
+ * when sliding: see sim_throw_state_at). */
+struct sim_segment {
+	int64_t t0_ns;		/* start */
+	double p[3];		/* position at t0 */
+	double v[3];		/* velocity at t0 */
+	double a[3];		/* constant acceleration: gravity, or sliding friction */
+	bool hidden;		/* in a hand or in a cup: the camera cannot see it */
+};
+
+#define SIM_MAX_CONTACTS 48
+#define SIM_MAX_SEGMENTS 64
+
+/* One simulated throw: the truth a perfect referee would write, and the
+ * physics behind it. Plain data (about 10 kB), copy freely. */
+struct sim_throw {
+	struct bd_throw truth;	/* observations in time order; thrower set */
+	int die;		/* which of the two dice (BD-S3): 0 or 1 */
+	double apex_m;		/* true toss height above the floor */
+	int64_t t_release_ns;	/* the die leaves the hand */
+	int64_t t_dead_ns;	/* caught, on the floor, at rest, in a cup */
+	bool rests_on_table;	/* dead at rest on the table (face in rest_face) */
+	int rest_face;		/* 1..6 when rests_on_table */
+	double rest_x, rest_y;	/* where it rests */
+	bool in_cup;		/* dead in a cup (a sink) */
+	size_t n_contacts;
+	struct sim_contact contacts[SIM_MAX_CONTACTS];	/* in time order */
+	size_t n_segments;
+	struct sim_segment seg[SIM_MAX_SEGMENTS];	/* in time order */
+};
+
+/* Plays one throw by player `thrower` (0..3) starting at t0_ns on the match
+ * clock. Deterministic for the rng's state, which it advances. Returns 0, or
+ * -EINVAL for a bad thrower. out is the caller's. */
+int sim_throw_play(const struct sim_throw_cfg *cfg, const struct bd_table *table,
+		   int thrower, int64_t t0_ns, struct sim_rng *rng, struct sim_throw *out);
+
+/* Where the die is at t (metres) and how fast it moves; false before the
+ * release. After the last segment it stays where that one ends. */
+bool sim_throw_state_at(const struct sim_throw *t, int64_t t_ns, double p[3], double v[3],
+			bool *hidden);
 
 #endif /* DYEREF_SIM_H */

@@ -33,6 +33,7 @@ struct web_server {
 	struct web_config cfg;		/* limits, with defaults filled in */
 	char *bind;			/* owned copy of cfg.bind */
 	struct web_auth auth;		/* console sessions */
+	struct bd_house house;		/* defaults of a console START */
 	struct sse_client *clients;	/* open /api/events streams */
 	size_t n_clients;
 	unsigned port;			/* bound */
@@ -355,7 +356,7 @@ static enum MHD_Result console_command(struct web_server *s, struct MHD_Connecti
 
 	if (!cmd)
 		return MHD_NO;
-	rc = web_parse_command(rq->body ? rq->body : "", rq->len, NULL, cmd, err, sizeof(err));
+	rc = web_parse_command(rq->body ? rq->body : "", rq->len, &s->house, cmd, err, sizeof(err));
 	if (rc == 0)
 		rc = s->h.command ? s->h.command(s->user, cmd, err, sizeof(err)) : -ENOENT;
 	free(cmd);
@@ -561,6 +562,11 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 	}
 	s->cfg.bind = s->bind;
 	s->cfg.pin = NULL;
+	s->cfg.house = NULL;
+	if (cfg->house)
+		s->house = *cfg->house;
+	else
+		bd_house_defaults(&s->house);
 	memset(&ss, 0, sizeof(ss));
 	if (inet_pton(AF_INET, s->bind, &((struct sockaddr_in *)&ss)->sin_addr) == 1) {
 		((struct sockaddr_in *)&ss)->sin_family = AF_INET;
@@ -653,6 +659,11 @@ int64_t web_server_timeout_ms(struct web_server *s)
 int web_server_process(struct web_server *s)
 {
 	return MHD_run(s->mhd) == MHD_YES ? 0 : -EIO;
+}
+
+void web_server_set_house(struct web_server *s, const struct bd_house *house)
+{
+	s->house = *house;
 }
 
 int web_server_set_pin(struct web_server *s, const char *pin)

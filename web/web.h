@@ -97,6 +97,7 @@ struct web_config {
 	size_t max_body;		/* request body bytes; 0: 16 KiB */
 	size_t max_request;		/* per-connection buffer for the request line and
 					 * headers; 0: 16 KiB */
+	const struct bd_house *house;	/* copied: a console START's defaults; NULL: RULES.md's */
 };
 
 /* What the daemon renders for the server. Each returns 0 and a body the
@@ -146,6 +147,9 @@ void web_server_keepalive(struct web_server *s);
 /* Replaces the console PIN (SIGHUP) and ends every console session.
  * 0 or -ENOMEM. */
 int web_server_set_pin(struct web_server *s, const char *pin);
+
+/* New defaults for a console START's house rules (SIGHUP); copied. */
+void web_server_set_house(struct web_server *s, const struct bd_house *house);
 
 /* Open SSE clients (tests, health). */
 size_t web_server_sse_clients(const struct web_server *s);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -1196,6 +1197,31 @@ static void test_bd_rule_text_for_every_id(void **state)
 	assert_string_equal(bd_rule_text("BD-P7"), "A cup hit that reaches the floor uncaught scores 2.");
 }
 
+/* docs/beer-die-rules.md and bd_rule_text() list the same IDs (the
+ * scoreboard shows the one and links to the other). Runs from the top of
+ * the tree, as tests/run does; skipped elsewhere. */
+static void test_bd_rule_texts_match_the_rule_book(void **state)
+{
+	FILE *f = fopen("docs/beer-die-rules.md", "r");
+	char line[1024];
+	size_t n = 0;
+
+	(void)state;
+	if (!f)
+		skip();
+	while (fgets(line, sizeof(line), f)) {
+		char id[16];
+
+		if (sscanf(line, "- **%15[A-Za-z0-9-]**", id) != 1 || strncmp(id, "BD-", 3) != 0)
+			continue;
+		if (!bd_rule_text(id))
+			fail_msg("%s is in the rule book but has no bd_rule_text()", id);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, bd_rule_count());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1254,6 +1280,7 @@ int main(void)
 		cmocka_unit_test(test_bd_judge_rejects_bad_players_and_faces),
 		cmocka_unit_test(test_bd_correction_of_throw_one_after_twenty),
 		cmocka_unit_test(test_bd_rule_text_for_every_id),
+		cmocka_unit_test(test_bd_rule_texts_match_the_rule_book),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

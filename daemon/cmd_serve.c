@@ -78,7 +78,7 @@ static int render_state(struct serve *sv, char **out)
 		"processing_ms", (double)sv->last_processing_ns / 1e6,
 		"edge_to_push_ms", (double)sv->last_edge_to_push_ns / 1e6,
 		"rulings", (json_int_t)sv->rulings));
-	*out = json_dumps(o, JSON_COMPACT);
+	*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(o);
 	return *out ? 0 : -ENOMEM;
 }

@@ -188,7 +188,7 @@ static void note_line(struct dd_referee *r, json_t *o)
 
 	if (!r->st || !o)
 		goto free_json;
-	text = json_dumps(o, JSON_COMPACT);
+	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	if (text) {
 		size_t n = strlen(text);
 
@@ -724,7 +724,7 @@ int dd_referee_matches(struct dd_referee *r, char **out)
 			"throws", (int)r->m.res.n));
 	}
 	free(ids);
-	*out = json_dumps(arr, JSON_COMPACT);
+	*out = json_dumps(arr, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(arr);
 	return *out ? 0 : -ENOMEM;
 }
@@ -807,7 +807,7 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 		      "observations", m->notes[throw_no - 1].obs,
 		      "table", table_json());
 	if (o)
-		*out = json_dumps(o, JSON_COMPACT);
+		*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(o);
 	loaded_free(&tmp);
 	return *out ? 0 : -ENOMEM;

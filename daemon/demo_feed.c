@@ -238,6 +238,6 @@ void dd_demo_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32])
 	if (mlog_bd_parse("demo-sample", sample_log, sizeof(sample_log) - 1, &log, err, sizeof(err)) == 0)
 		*cfg = log->cfg;
 	mlog_bd_free(log);
-	snprintf(team_names[0], 32, "Ann & Bo");
-	snprintf(team_names[1], 32, "Cy & Di");
+	snprintf(team_names[0], 32, "Orange");
+	snprintf(team_names[1], 32, "Blue");
 }

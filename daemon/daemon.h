@@ -86,4 +86,238 @@ int dd_config_get_bool(struct dd_config *cfg, const char *section, const char *k
  * nobody claimed; 0 when all were. */
 int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errlen);
 
+/* ---- Fusion: observations -> one throw (daemon/fusion.c) ----
+ * Sensors, the camera and the console each report what they saw with a
+ * source, a time and a confidence; fusion puts them in time order and
+ * decides when a throw starts and when the die is dead, pairs the piezo's
+ * and the camera's view of the same landing, and turns disagreement and
+ * thin evidence into lowered confidences and a review flag with a reason.
+ * No I/O, no clock: times come in on the observations and on tick(). */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+enum dd_source { DD_SRC_PIEZO, DD_SRC_CAMERA, DD_SRC_CONSOLE, DD_SRC_BUTTON, DD_SRC_SIM };
+
+enum dd_obs_kind {
+	DD_OBS_TOSS,		/* the die left the thrower's hand: a throw starts */
+	DD_OBS_EVENT,		/* something happened to the die: ev */
+	DD_OBS_NO_LANDING,	/* the camera watched the table and saw no landing */
+	DD_OBS_DYE_UP_MISSED,	/* the thrower did not call "DYE UP!" (BD-P2) */
+	DD_OBS_APEX,		/* the toss's measured height: apex_m */
+};
+
+#define DD_OBS_ARRIVALS 8	/* piezo arrival times kept with a table impact */
+
+struct dd_obs {
+	enum dd_obs_kind kind;
+	enum dd_source source;
+	int64_t t_ns;		/* CLOCK_MONOTONIC ns of what was seen */
+	double confidence;	/* 0..1 */
+	struct bd_event ev;	/* EVENT: kind and fields as in the match log */
+	double apex_m;		/* APEX: metres above the table */
+	double sigma_m;		/* EVENT table: 1-sigma of the located point, 0 unknown */
+	int n_arrivals;		/* piezo: sensors that heard the impact */
+	int arrival_sensor[DD_OBS_ARRIVALS];	/* piezo: sensor index */
+	int64_t arrival_ns[DD_OBS_ARRIVALS];	/* piezo: edge time */
+	char snapshot[48];	/* camera: snapshot id for the replay, or "" */
+};
+
+struct dd_fusion_cfg {
+	int64_t pair_window_ns;	/* piezo and camera seeing one impact: 80 ms */
+	int64_t settle_ns;	/* late observations still join after the die is dead: 400 ms */
+	int64_t timeout_ns;	/* no sign of a dead die for this long ends the throw: 6 s */
+	bool piezo_present;	/* the table sensors are working */
+	bool camera_present;	/* the camera is working and watching the table */
+	double doubt_below;	/* an event under this confidence asks for review: 0.8 */
+};
+
+#define DD_FUSION_MAX_OBS 64	/* observations kept for one throw */
+
+/* A throw as fusion assembled it, with what it rests on. */
+struct dd_fused {
+	struct bd_throw t;		/* for bd_judge(): events in time order */
+	bool review;			/* doubtful: an official should look */
+	char review_why[120];		/* why, in words; "" when not doubtful */
+	int64_t t_start_ns;		/* toss, or the first observation */
+	int64_t t_dead_ns;		/* when the die was dead (or the timeout hit) */
+	int64_t t_last_edge_ns;		/* the last piezo or camera observation */
+	size_t n_obs;
+	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* in time order */
+};
+
+struct dd_fusion {
+	struct dd_fusion_cfg cfg;	/* copied */
+	bool active;			/* a throw is under way */
+	bool dead;			/* its die is dead: settling */
+	int64_t t_dead_ns;		/* when it died */
+	int64_t t_last_ns;		/* latest observation time */
+	size_t n_obs;
+	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* sorted by t_ns */
+	bool overflow;			/* observations were dropped */
+};
+
+/* Defaults as in the comments of struct dd_fusion_cfg. */
+void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg);
+void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
+
+/* Adds an observation. Returns 1 when a throw is complete and *out (the
+ * caller's, not NULL) holds it: a re-toss completes at once, and a toss
+ * while a throw was never seen to end completes that one (judged on what
+ * it has, marked for review) and starts the next. 0 when it was taken;
+ * -EINVAL for an observation that makes no sense (confidence outside 0..1,
+ * unknown kind). */
+int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out);
+
+/* Time passes: returns 1 when the throw under way is complete at now_ns
+ * (settled after a dead die, or timed out) and *out holds it; else 0. */
+int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out);
+
+/* When tick() next needs calling, or INT64_MAX when nothing is under way. */
+int64_t dd_fusion_deadline(const struct dd_fusion *f);
+
+/* Whether a throw is under way. */
+bool dd_fusion_active(const struct dd_fusion *f);
+
+/* "piezo", "camera", "console", "button", "sim". */
+const char *dd_source_name(enum dd_source s);
+
+/* ---- Match store (daemon/store.c) ----
+ * Until the SQLite event log (db/) is wired in, matches are kept as match
+ * logs (DESIGN.md's JSON Lines) in a directory: N.jsonl per match, each
+ * line written and fdatasync'ed before anyone is told of it, plus N.obs.jsonl
+ * with the raw observations and review notes behind each throw. A torn last
+ * line (power cut mid-write) is dropped on reading. */
+struct dd_store;
+
+enum dd_store_file { DD_STORE_LOG, DD_STORE_OBS };
+
+/* Opens (creating) the directory. NULL with errno and a message in err.
+ * Close with dd_store_close(). */
+struct dd_store *dd_store_open(const char *dir, char *err, size_t errlen);
+void dd_store_close(struct dd_store *st);
+
+/* Starts match *id (the next free number) with its first lines (the match
+ * line, the roll-off) and makes it current. 0 or -errno with err. */
+int dd_store_new_match(struct dd_store *st, const char *head, size_t len, long *id,
+		       char *err, size_t errlen);
+
+/* Appends whole lines (ending in '\n') to a match's file and waits for the
+ * disk. 0 or -errno with err. */
+int dd_store_append(struct dd_store *st, long id, enum dd_store_file which,
+		    const char *lines, size_t len, char *err, size_t errlen);
+
+/* A match's file, whole lines only: *buf malloc'd (caller frees),
+ * NUL-terminated. 0, -ENOENT, -errno. */
+int dd_store_read(struct dd_store *st, long id, enum dd_store_file which,
+		  char **buf, size_t *len);
+
+/* Match numbers, ascending: *ids malloc'd (caller frees). 0 or -errno. */
+int dd_store_list(struct dd_store *st, long **ids, size_t *n);
+
+/* The match under way (0: none); ending it clears that. */
+long dd_store_current(struct dd_store *st);
+int dd_store_end_match(struct dd_store *st, char *err, size_t errlen);
+
+/* ---- The referee: the match under way (daemon/referee.c) ----
+ * Holds the current match as a match log (core's mlog_bd), judges each
+ * fused throw against the folded state, commits it to the store and only
+ * then reports it. Corrections and undo are new log lines followed by a
+ * refold. Rulings on doubtful evidence wait for an official (review=wait)
+ * or count and stay correctable (review=count). */
+struct json_t;
+
+enum dd_review_mode { DD_REVIEW_WAIT, DD_REVIEW_COUNT };
+
+struct dd_referee_cfg {
+	struct bd_house house;		/* defaults for a new match */
+	enum dd_review_mode review;	/* what a doubtful ruling does */
+};
+
+struct dd_referee;
+
+/* A referee over st (borrowed, may be NULL: memory only). NULL with errno. */
+struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct dd_store *st);
+void dd_referee_free(struct dd_referee *r);
+
+/* Picks up the store's current match after a restart: 0 (also when there
+ * is none), or -errno with "FILE:LINE: why" in err. */
+int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen);
+
+/* New house defaults (SIGHUP): used from the next match on. */
+void dd_referee_set_defaults(struct dd_referee *r, const struct dd_referee_cfg *cfg);
+
+/* Starts a match; -EBUSY while one is under way (end it first). */
+int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
+		     const char team_names[2][32], char *err, size_t errlen);
+/* Ends the match under way: -ENOENT when none. */
+int dd_referee_end(struct dd_referee *r, char *err, size_t errlen);
+bool dd_referee_in_match(const struct dd_referee *r);
+/* The match is waiting for an official to confirm or correct a ruling. */
+bool dd_referee_waiting(const struct dd_referee *r);
+
+/* Judges a fused throw and commits it (or holds it for review). 0;
+ * -ENOENT no match; -EBUSY a ruling awaits review; -EINVAL cannot be
+ * judged (err says why: e.g. the game is over); -EIO the store failed. */
+int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err, size_t errlen);
+
+/* Confirms throw_no (0: the one held for review). */
+int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t errlen);
+
+/* Replaces throw_no's observations (0: the one held for review) and refolds. */
+int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw *t,
+		       char *err, size_t errlen);
+
+/* Withdraws the last throw: a held one is dropped, a committed one is
+ * corrected into a re-toss (BD-P9), so the log keeps what happened. */
+int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen);
+
+/* JSON for the web: the scoreboard's state (caller json_decref()s), the
+ * match list, a match's log (JSON Lines, malloc'd), one throw in detail.
+ * 0, -ENOENT, -ENOMEM. */
+int dd_referee_state(struct dd_referee *r, struct json_t **out);
+int dd_referee_matches(struct dd_referee *r, char **out);
+int dd_referee_log(struct dd_referee *r, long id, char **out);
+int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out);
+
+/* Reads [house] keys (RULES.md names) over the defaults in h; each bad
+ * value gives -EINVAL with "file:line: house.key: why". */
+int dd_house_from_config(struct dd_config *cfg, struct bd_house *h, char *err, size_t errlen);
+
+/* ---- Inputs: sensors and camera glue (from the sensors and vision work) ----
+ * dyeref serve calls these if they are linked (weak symbols): each reads
+ * its own config section ([sensors], [camera]), adds its fds to the loop
+ * and reports what it sees through sink. A missing chip or camera is not
+ * fatal: the glue says so in its health line, returns 0 and the daemon
+ * runs on what it has. -EINVAL (with "file:line: why") for a bad config. */
+#include <systemd/sd-event.h>
+
+struct dd_health_item {
+	bool ok;		/* working */
+	char text[120];		/* for the health strip: "4 of 4 piezo lines", "no camera" */
+};
+
+typedef void (*dd_obs_sink)(void *user, const struct dd_obs *o);
+
+int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
+		      void *user, struct dd_health_item *health, char *err, size_t errlen);
+void dd_sensors_detach(void);
+int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
+		     void *user, struct dd_health_item *health, char *err, size_t errlen);
+void dd_camera_detach(void);
+
+/* ---- The demo feeder (daemon/demo_feed.c) ----
+ * With --sim and no simulator linked: replays a built-in sample match's
+ * throws as timed observation sequences (piezo, camera, console), at real
+ * speed, into the same sink as the sensors. */
+struct dd_demo;
+
+/* Starts feeding on ev. NULL with errno. */
+struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user,
+			      char *err, size_t errlen);
+void dd_demo_stop(struct dd_demo *d);
+/* The sample match's players (for starting a match in --sim mode). */
+void dd_demo_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+
 #endif /* DYEREF_DAEMON_H */

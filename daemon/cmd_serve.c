@@ -1,0 +1,684 @@
+/* dyeref serve: the referee daemon. One sd-event loop carries the HTTP
+ * server, the sensors' and camera's fds, fusion's timer, the watchdog and
+ * the signals; a throw goes observations -> fusion -> judge -> store -> SSE. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+#include <time.h>
+
+#include "daemon/daemon.h"
+#include "daemon/serve.h"
+#include "web/web.h"
+
+#pragma weak dd_sensors_attach
+#pragma weak dd_sensors_detach
+#pragma weak dd_camera_attach
+#pragma weak dd_camera_detach
+
+#define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
+#define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
+
+struct serve {
+	const char *config_path;	/* --config, or NULL */
+	bool sim;			/* --sim */
+	struct dd_serve_config sc;	/* what the config says */
+	sd_event *ev;			/* the loop */
+	struct web_server *web;		/* owned */
+	struct dd_store *store;		/* owned */
+	struct dd_referee *ref;		/* owned */
+	struct dd_fusion fusion;	/* the throw under way */
+	struct dd_demo *demo;		/* --sim feeder, owned */
+	sd_event_source *web_io;	/* the server's epoll fd */
+	sd_event_source *web_timer;	/* the server's own timeouts */
+	sd_event_source *fusion_timer;	/* settle / timeout of the throw */
+	sd_event_source *keepalive;	/* SSE comments */
+	sd_event_source *restart;	/* --sim: next match */
+	struct dd_health_item sensors;	/* health strip */
+	struct dd_health_item camera;
+	struct dd_health_item storage;
+	int64_t last_processing_ns;	/* dead die settled -> ruling on its way to clients */
+	int64_t last_edge_to_push_ns;	/* last sensor edge -> ruling on its way */
+	unsigned long rulings;		/* pushed since start */
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static json_t *health_json(const struct dd_health_item *h)
+{
+	return json_pack("{s:b,s:s}", "ok", h->ok, "text", h->text);
+}
+
+static int render_state(struct serve *sv, char **out)
+{
+	json_t *o;
+	int rc = dd_referee_state(sv->ref, &o);
+
+	if (rc)
+		return rc;
+	json_object_set_new(o, "health", json_pack("{s:o,s:o,s:o}",
+		"sensors", health_json(&sv->sensors), "camera", health_json(&sv->camera),
+		"store", health_json(&sv->storage)));
+	json_object_set_new(o, "mode", json_string(sv->sim ? "sim" : "live"));
+	json_object_set_new(o, "in_flight", json_boolean(dd_fusion_active(&sv->fusion)));
+	json_object_set_new(o, "waiting", json_boolean(dd_referee_waiting(sv->ref)));
+	json_object_set_new(o, "timing", json_pack("{s:f,s:f,s:I}",
+		"processing_ms", (double)sv->last_processing_ns / 1e6,
+		"edge_to_push_ms", (double)sv->last_edge_to_push_ns / 1e6,
+		"rulings", (json_int_t)sv->rulings));
+	*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	json_decref(o);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* Tells every screen: called after each change is committed, never before. */
+static void push_state(struct serve *sv)
+{
+	char *text = NULL;
+
+	if (render_state(sv, &text) == 0)
+		web_server_broadcast(sv->web, "state", text);
+	free(text);
+}
+
+/* ---- Web callbacks ----------------------------------------------------- */
+
+static int on_state(void *user, char **json)
+{
+	return render_state(user, json);
+}
+
+static int on_matches(void *user, char **json)
+{
+	struct serve *sv = user;
+
+	return dd_referee_matches(sv->ref, json);
+}
+
+static int on_log(void *user, long match, char **jsonl)
+{
+	struct serve *sv = user;
+
+	return dd_referee_log(sv->ref, match, jsonl);
+}
+
+static int on_throw(void *user, long match, long k, char **json)
+{
+	struct serve *sv = user;
+
+	return dd_referee_throw_detail(sv->ref, match, k, json);
+}
+
+static void rearm_timers(struct serve *sv);
+static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns);
+
+static void feed(struct serve *sv, const struct dd_obs *o)
+{
+	struct dd_fused *fx = malloc(sizeof(*fx));
+	int rc;
+
+	if (!fx)
+		return;
+	rc = dd_fusion_add(&sv->fusion, o, fx);
+	if (rc < 0)
+		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
+		       dd_source_name(o->source));
+	else if (rc == 1)
+		judge_fused(sv, fx, mono_ns());
+	free(fx);
+	rearm_timers(sv);
+}
+
+static void on_obs(void *user, const struct dd_obs *o)
+{
+	feed(user, o);
+}
+
+static int start_match(struct serve *sv, const struct web_command *cmd, char *err, size_t errlen)
+{
+	struct bd_match_cfg cfg;
+
+	bd_match_cfg_init(&cfg);
+	memcpy(cfg.players, cmd->players, sizeof(cfg.players));
+	cfg.first_team = cmd->first_team;
+	cfg.house = cmd->house;
+	for (int i = 0; i < BD_PLAYERS; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(cfg.players[i], cfg.players[j])) {
+				snprintf(err, errlen, "teams: '%s' is named twice", cfg.players[i]);
+				return -EINVAL;
+			}
+	return dd_referee_start(sv->ref, &cfg, cmd->teams, err, errlen);
+}
+
+static int on_command(void *user, const struct web_command *cmd, char *err, size_t errlen)
+{
+	struct serve *sv = user;
+	struct dd_obs o;
+	struct dd_fused *fx;
+	int rc = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.source = DD_SRC_CONSOLE;
+	o.confidence = 1;
+	o.t_ns = mono_ns();
+	switch (cmd->kind) {
+	case WEB_CMD_START:
+		/* cmd->house is the config's [house] with the console's changes. */
+		rc = start_match(sv, cmd, err, errlen);
+		if (rc == 0) {
+			struct dd_fusion_cfg fc = sv->fusion.cfg;
+
+			dd_fusion_init(&sv->fusion, &fc);
+		}
+		break;
+	case WEB_CMD_END:
+		rc = dd_referee_end(sv->ref, err, errlen);
+		break;
+	case WEB_CMD_CALL:
+	case WEB_CMD_DYE_UP_MISSED:
+		if (!dd_referee_in_match(sv->ref)) {
+			snprintf(err, errlen, "no match under way");
+			return -ENOENT;
+		}
+		if (dd_referee_waiting(sv->ref)) {
+			snprintf(err, errlen, "a ruling awaits review: confirm or correct it first");
+			return -EBUSY;
+		}
+		o.kind = cmd->kind == WEB_CMD_CALL ? DD_OBS_EVENT : DD_OBS_DYE_UP_MISSED;
+		if (cmd->kind == WEB_CMD_CALL)
+			o.ev = cmd->events[0];
+		feed(sv, &o);
+		return 0;	/* feed() pushed the state if a throw completed */
+	case WEB_CMD_THROW:
+		fx = calloc(1, sizeof(*fx));
+		if (!fx)
+			return -ENOMEM;
+		fx->t.thrower = cmd->thrower;
+		fx->t.dye_up = cmd->dye_up;
+		fx->t.apex_m = -1;
+		fx->t.n_events = cmd->n_events;
+		memcpy(fx->t.events, cmd->events, cmd->n_events * sizeof(cmd->events[0]));
+		fx->t_start_ns = fx->t_dead_ns = o.t_ns;
+		rc = dd_referee_throw(sv->ref, fx, err, errlen);
+		free(fx);
+		break;
+	case WEB_CMD_CONFIRM:
+		rc = dd_referee_confirm(sv->ref, cmd->throw_no, err, errlen);
+		break;
+	case WEB_CMD_CORRECT: {
+		struct bd_throw t;
+
+		memset(&t, 0, sizeof(t));
+		t.thrower = cmd->thrower;
+		t.dye_up = cmd->dye_up;
+		t.apex_m = -1;
+		t.n_events = cmd->n_events;
+		memcpy(t.events, cmd->events, cmd->n_events * sizeof(cmd->events[0]));
+		rc = dd_referee_correct(sv->ref, cmd->throw_no, &t, err, errlen);
+		break;
+	}
+	case WEB_CMD_UNDO:
+		rc = dd_referee_undo(sv->ref, err, errlen);
+		break;
+	}
+	if (rc == 0)
+		push_state(sv);
+	return rc;
+}
+
+/* ---- The throw --------------------------------------------------------- */
+
+static int on_restart(sd_event_source *s, uint64_t usec, void *user);
+
+static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
+{
+	char err[256];
+	int rc;
+	int64_t pushed;
+
+	if (!dd_referee_in_match(sv->ref)) {
+		dd_log(DD_LOG_INFO, "a throw outside a match was ignored (%zu observations)", fx->n_obs);
+		return;
+	}
+	rc = dd_referee_throw(sv->ref, fx, err, sizeof(err));
+	if (rc) {
+		dd_log(DD_LOG_WARN, "throw not judged: %s", err);
+		return;
+	}
+	pushed = mono_ns();
+	sv->last_processing_ns = pushed - settled_ns;
+	sv->last_edge_to_push_ns = fx->t_last_edge_ns ? pushed - fx->t_last_edge_ns : 0;
+	sv->rulings++;
+	push_state(sv);
+	if (sv->sim && sv->demo) {
+		json_t *st = NULL;
+
+		if (dd_referee_state(sv->ref, &st) == 0 && json_is_true(json_object_get(st, "over"))) {
+			uint64_t now;
+
+			sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
+			if (!sv->restart)
+				sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC,
+						  now + SIM_RESTART_US, 0, on_restart, sv);
+		}
+		json_decref(st);
+	}
+}
+
+static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct serve *sv = user;
+	struct dd_fused *fx = malloc(sizeof(*fx));
+	int64_t now = mono_ns();
+
+	(void)s;
+	(void)usec;
+	if (fx && dd_fusion_tick(&sv->fusion, now, fx) == 1)
+		judge_fused(sv, fx, now);
+	free(fx);
+	rearm_timers(sv);
+	return 0;
+}
+
+/* ---- The loop's plumbing ------------------------------------------------ */
+
+static void set_timer(sd_event_source *t, int64_t at_ns)
+{
+	if (at_ns == INT64_MAX) {
+		sd_event_source_set_enabled(t, SD_EVENT_OFF);
+		return;
+	}
+	if (at_ns < 0)
+		at_ns = 0;
+	sd_event_source_set_time(t, (uint64_t)at_ns / 1000);
+	sd_event_source_set_enabled(t, SD_EVENT_ONESHOT);
+}
+
+static void rearm_timers(struct serve *sv)
+{
+	int64_t ms = web_server_timeout_ms(sv->web);
+
+	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : mono_ns() + ms * 1000000LL);
+	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
+}
+
+static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)
+{
+	struct serve *sv = user;
+
+	(void)s;
+	(void)fd;
+	(void)revents;
+	if (web_server_process(sv->web))
+		dd_log(DD_LOG_WARN, "web: processing failed");
+	rearm_timers(sv);
+	return 0;
+}
+
+static int on_web_timer(sd_event_source *s, uint64_t usec, void *user)
+{
+	return on_web_io(s, -1, 0, user) + (int)(usec & 0);
+}
+
+static int on_keepalive(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct serve *sv = user;
+
+	web_server_keepalive(sv->web);
+	sd_event_source_set_time(s, usec + KEEPALIVE_US);
+	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	rearm_timers(sv);
+	return 0;
+}
+
+static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *user)
+{
+	(void)user;
+	/* Nothing is half-written: every store write completes before the
+	 * loop comes back here, so leaving now is clean. */
+	dd_log(DD_LOG_INFO, "signal %u: stopping", si->ssi_signo);
+	sd_notify(0, "STOPPING=1");
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void *user)
+{
+	struct serve *sv = user;
+	struct dd_serve_config sc;
+	struct dd_config cfg;
+	char err[512];
+
+	(void)s;
+	(void)si;
+	if (!sv->config_path) {
+		dd_log(DD_LOG_INFO, "SIGHUP: no config file to reload");
+		return 0;
+	}
+	sd_notify(0, "RELOADING=1");
+	dd_serve_config_defaults(&sc);
+	if (dd_config_load(&cfg, sv->config_path, err, sizeof(err))) {
+		dd_log(DD_LOG_ERR, "reload: %s (keeping the old settings)", err);
+		goto free_config;
+	}
+	if (dd_serve_config_read(&cfg, &sc)) {
+		dd_log(DD_LOG_ERR, "reload: %s(keeping the old settings)", sc.problems);
+		goto free_config;
+	}
+	dd_referee_set_defaults(sv->ref, &sc.ref);
+	if (web_server_set_pin(sv->web, sc.pin))
+		dd_log(DD_LOG_ERR, "reload: out of memory for the PIN");
+	web_server_set_house(sv->web, &sc.ref.house);
+	if (strcmp(sc.bind, sv->sc.bind) || sc.port != sv->sc.port || strcmp(sc.db_path, sv->sc.db_path))
+		dd_log(DD_LOG_WARN, "reload: web.bind, web.port and db.path change on restart only");
+	snprintf(sv->sc.pin, sizeof(sv->sc.pin), "%s", sc.pin);
+	sv->sc.ref = sc.ref;
+	dd_log(DD_LOG_INFO, "reloaded: house rules for the next match, console PIN (sessions ended)");
+free_config:
+	dd_config_free(&cfg);
+	sd_notify(0, "READY=1");
+	return 0;
+}
+
+static void start_demo_match(struct serve *sv)
+{
+	struct bd_match_cfg cfg;
+	char teams[2][32], err[256];
+
+	dd_demo_match_cfg(&cfg, teams);
+	cfg.house = sv->sc.ref.house;
+	if (dd_referee_start(sv->ref, &cfg, (const char (*)[32])teams, err, sizeof(err)))
+		dd_log(DD_LOG_ERR, "demo: %s", err);
+}
+
+static int on_restart(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct serve *sv = user;
+	char err[256];
+
+	(void)usec;
+	sd_event_source_unref(s);
+	sv->restart = NULL;
+	dd_demo_stop(sv->demo);
+	sv->demo = NULL;
+	if (dd_referee_in_match(sv->ref))
+		dd_referee_end(sv->ref, err, sizeof(err));
+	start_demo_match(sv);
+	sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, sizeof(err));
+	if (!sv->demo)
+		dd_log(DD_LOG_ERR, "demo: %s", err);
+	push_state(sv);
+	return 0;
+}
+
+/* ---- Configuration ------------------------------------------------------ */
+
+/* The [sensors], [camera] and [table] sections belong to the input glue;
+ * without it they are read as "not in this build" instead of unknown. */
+static void claim_section(struct dd_config *cfg, const char *section)
+{
+	for (size_t i = 0; i < cfg->n; i++)
+		if (!strcmp(cfg->entries[i].section, section))
+			cfg->entries[i].claimed = 1;
+}
+
+static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
+{
+	char err[512];
+	int rc;
+
+	if (dd_sensors_attach) {
+		rc = dd_sensors_attach(cfg, ev, sv->sim, on_obs, sv, &sv->sensors, err, sizeof(err));
+		if (rc)
+			dd_serve_config_problem(&sv->sc, err);
+	} else {
+		claim_section(cfg, "sensors");
+		claim_section(cfg, "table");
+		sv->sensors.ok = sv->sim;
+		snprintf(sv->sensors.text, sizeof(sv->sensors.text), "%s",
+			 sv->sim ? "simulated table" : "no sensor support in this build");
+	}
+	if (dd_camera_attach) {
+		rc = dd_camera_attach(cfg, ev, sv->sim, on_obs, sv, &sv->camera, err, sizeof(err));
+		if (rc)
+			dd_serve_config_problem(&sv->sc, err);
+	} else {
+		claim_section(cfg, "camera");
+		sv->camera.ok = sv->sim;
+		snprintf(sv->camera.text, sizeof(sv->camera.text), "%s",
+			 sv->sim ? "simulated camera" : "no camera support in this build");
+	}
+	sv->sc.fusion.piezo_present = sv->sensors.ok;
+	sv->sc.fusion.camera_present = sv->camera.ok;
+	return sv->sc.n_problems ? -EINVAL : 0;
+}
+
+/* Every key nobody claimed, each with its line. */
+static void unknown_keys(struct serve *sv, const struct dd_config *cfg)
+{
+	char msg[256];
+
+	for (size_t i = 0; i < cfg->n; i++)
+		if (!cfg->entries[i].claimed) {
+			snprintf(msg, sizeof(msg), "%s:%d: unknown key %s.%s", cfg->path,
+				 cfg->entries[i].line, cfg->entries[i].section, cfg->entries[i].key);
+			dd_serve_config_problem(&sv->sc, msg);
+		}
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: dyeref serve [--config FILE] [--sim] [--check-config] [--port N]\n");
+}
+
+static int setup_loop(struct serve *sv)
+{
+	sigset_t mask;
+	uint64_t now;
+	int rc;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rc = sd_event_default(&sv->ev);
+	if (rc < 0)
+		return rc;
+	if ((rc = sd_event_add_signal(sv->ev, NULL, SIGTERM, on_terminate, sv)) < 0 ||
+	    (rc = sd_event_add_signal(sv->ev, NULL, SIGINT, on_terminate, sv)) < 0 ||
+	    (rc = sd_event_add_signal(sv->ev, NULL, SIGHUP, on_reload, sv)) < 0)
+		return rc;
+	rc = sd_event_add_io(sv->ev, &sv->web_io, web_server_fd(sv->web), EPOLLIN, on_web_io, sv);
+	if (rc < 0)
+		return rc;
+	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
+	if ((rc = sd_event_add_time(sv->ev, &sv->web_timer, CLOCK_MONOTONIC, now, 0,
+				    on_web_timer, sv)) < 0 ||
+	    (rc = sd_event_add_time(sv->ev, &sv->fusion_timer, CLOCK_MONOTONIC, now, 0,
+				    on_fusion_timer, sv)) < 0 ||
+	    (rc = sd_event_add_time(sv->ev, &sv->keepalive, CLOCK_MONOTONIC,
+				    now + KEEPALIVE_US, 0, on_keepalive, sv)) < 0)
+		return rc;
+	sd_event_source_set_enabled(sv->keepalive, SD_EVENT_ON);
+	/* Pings WATCHDOG=1 by itself when systemd set WatchdogSec. */
+	sd_event_set_watchdog(sv->ev, 1);
+	return 0;
+}
+
+int dd_cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "sim", no_argument, NULL, 's' },
+		{ "check-config", no_argument, NULL, 'k' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct serve *sv = calloc(1, sizeof(*sv));
+	struct dd_config cfg = { 0 };
+	struct web_config wc;
+	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command };
+	char err[512], dir[512];
+	bool check = false;
+	long port_override = -1;
+	int c, rc, status = DD_EXIT_FAIL;
+
+	if (!sv)
+		return DD_EXIT_FAIL;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': sv->config_path = optarg; break;
+		case 's': sv->sim = true; break;
+		case 'k': check = true; break;
+		case 'p': {
+			char *end;
+
+			port_override = strtol(optarg, &end, 10);
+			if (*end || end == optarg || port_override < 0 || port_override > 65535) {
+				dd_log(DD_LOG_ERR, "serve: --port: expected 0..65535, got '%s'", optarg);
+				free(sv);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		}
+		case 'h': usage(); free(sv); return DD_EXIT_OK;
+		default: usage(); free(sv); return DD_EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		usage();
+		free(sv);
+		return DD_EXIT_USAGE;
+	}
+	dd_serve_config_defaults(&sv->sc);
+	if (sv->config_path) {
+		rc = dd_config_load(&cfg, sv->config_path, err, sizeof(err));
+		if (rc) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			status = rc == -EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+			goto free_config;
+		}
+	} else {
+		dd_config_load_string(&cfg, "(defaults)", "", err, sizeof(err));
+	}
+	dd_serve_config_read(&cfg, &sv->sc);
+	if (port_override >= 0)
+		sv->sc.port = (unsigned)port_override;
+	if (check) {
+		/* Inputs check their sections without opening anything. */
+		attach_inputs(sv, &cfg, NULL);
+		unknown_keys(sv, &cfg);
+		if (sv->sc.n_problems) {
+			fputs(sv->sc.problems, stderr);
+			status = DD_EXIT_USAGE;
+		} else {
+			printf("%s: configuration OK\n", sv->config_path ? sv->config_path : "(defaults)");
+			status = DD_EXIT_OK;
+		}
+		goto free_config;
+	}
+	if (sv->sc.n_problems) {
+		fputs(sv->sc.problems, stderr);
+		status = DD_EXIT_USAGE;
+		goto free_config;
+	}
+
+	snprintf(dir, sizeof(dir), "%s.matches", sv->sc.db_path);
+	sv->store = dd_store_open(dir, err, sizeof(err));
+	if (!sv->store) {
+		dd_log(DD_LOG_ERR, "store: %s", err);
+		goto free_config;
+	}
+	sv->storage.ok = true;
+	snprintf(sv->storage.text, sizeof(sv->storage.text), "match logs in %.100s", dir);
+	sv->ref = dd_referee_new(&sv->sc.ref, sv->store);
+	if (!sv->ref)
+		goto close_store;
+	rc = dd_referee_restore(sv->ref, err, sizeof(err));
+	if (rc) {
+		dd_log(DD_LOG_ERR, "restore: %s", err);
+		goto free_referee;
+	}
+	memset(&wc, 0, sizeof(wc));
+	wc.bind = sv->sc.bind;
+	wc.port = sv->sc.port;
+	wc.pin = sv->sc.pin;
+	wc.house = &sv->sc.ref.house;
+	sv->web = web_server_new(&wc, &wh, sv, err, sizeof(err));
+	if (!sv->web) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		goto free_referee;
+	}
+	rc = setup_loop(sv);
+	if (rc < 0) {
+		dd_log(DD_LOG_ERR, "event loop: %s", strerror(-rc));
+		goto free_loop;
+	}
+	if (attach_inputs(sv, &cfg, sv->ev)) {
+		fputs(sv->sc.problems, stderr);
+		status = DD_EXIT_USAGE;
+		goto free_loop;
+	}
+	unknown_keys(sv, &cfg);
+	if (sv->sc.n_problems) {
+		fputs(sv->sc.problems, stderr);
+		status = DD_EXIT_USAGE;
+		goto detach_inputs;
+	}
+	dd_fusion_init(&sv->fusion, &sv->sc.fusion);
+	if (sv->sim && !dd_sensors_attach) {
+		if (!dd_referee_in_match(sv->ref))
+			start_demo_match(sv);
+		sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, sizeof(err));
+		if (!sv->demo) {
+			dd_log(DD_LOG_ERR, "demo: %s", err);
+			goto detach_inputs;
+		}
+	}
+	rearm_timers(sv);
+	dd_log(DD_LOG_INFO, "listening on http://%s%s%s:%u/ (sensors: %s; camera: %s)",
+	       strchr(sv->sc.bind, ':') ? "[" : "", sv->sc.bind, strchr(sv->sc.bind, ':') ? "]" : "",
+	       web_server_port(sv->web), sv->sensors.text, sv->camera.text);
+	sd_notifyf(0, "READY=1\nSTATUS=serving on port %u", web_server_port(sv->web));
+	rc = sd_event_loop(sv->ev);
+	status = rc < 0 ? DD_EXIT_FAIL : DD_EXIT_OK;
+
+	dd_demo_stop(sv->demo);
+detach_inputs:
+	if (dd_sensors_detach)
+		dd_sensors_detach();
+	if (dd_camera_detach)
+		dd_camera_detach();
+free_loop:
+	sd_event_source_unref(sv->restart);
+	sd_event_source_unref(sv->keepalive);
+	sd_event_source_unref(sv->fusion_timer);
+	sd_event_source_unref(sv->web_timer);
+	sd_event_source_unref(sv->web_io);
+	web_server_free(sv->web);
+	sd_event_unref(sv->ev);
+free_referee:
+	dd_referee_free(sv->ref);
+close_store:
+	dd_store_close(sv->store);
+free_config:
+	dd_config_free(&cfg);
+	free(sv);
+	return status;
+}

@@ -1,0 +1,278 @@
+/* Fusion: sensor, camera and console observations in time order become one
+ * throw for the judge, with confidences and a reason when it is doubtful. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+
+/* How much a landing seen by only one of two working witnesses is trusted:
+ * the other should have seen it too. */
+#define ONE_WITNESS_FACTOR 0.7
+/* The camera positively watched and saw nothing land. */
+#define CONTRADICTED_FACTOR 0.5
+
+static const char *const source_names[] = {
+	[DD_SRC_PIEZO] = "piezo", [DD_SRC_CAMERA] = "camera", [DD_SRC_CONSOLE] = "console",
+	[DD_SRC_BUTTON] = "button", [DD_SRC_SIM] = "sim",
+};
+
+const char *dd_source_name(enum dd_source s)
+{
+	if ((unsigned)s >= sizeof(source_names) / sizeof(source_names[0]))
+		return "?";
+	return source_names[s];
+}
+
+void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->pair_window_ns = 80 * 1000000LL;
+	cfg->settle_ns = 400 * 1000000LL;
+	cfg->timeout_ns = 6000 * 1000000LL;
+	cfg->piezo_present = true;
+	cfg->camera_present = false;
+	cfg->doubt_below = 0.8;
+}
+
+void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
+{
+	memset(f, 0, sizeof(*f));
+	f->cfg = *cfg;
+}
+
+bool dd_fusion_active(const struct dd_fusion *f)
+{
+	return f->active;
+}
+
+static bool is_dead_event(const struct bd_event *ev)
+{
+	switch (ev->kind) {
+	case BD_EV_FLOOR:
+	case BD_EV_REST:
+	case BD_EV_CATCH:
+	case BD_EV_RETOSS:
+		return true;
+	case BD_EV_CUP:
+		return ev->sink;
+	default:
+		return false;
+	}
+}
+
+static void add_reason(struct dd_fused *out, const char *why)
+{
+	size_t n = strlen(out->review_why);
+
+	out->review = true;
+	if (strstr(out->review_why, why))
+		return;
+	snprintf(out->review_why + n, sizeof(out->review_why) - n, "%s%s", n ? "; " : "", why);
+}
+
+static bool is_edge_source(enum dd_source s)
+{
+	return s == DD_SRC_PIEZO || s == DD_SRC_CAMERA || s == DD_SRC_SIM;
+}
+
+/* Two observations of one happening from different witnesses. */
+static bool same_happening(const struct dd_fusion_cfg *cfg, const struct dd_obs *a,
+			   const struct dd_obs *b)
+{
+	if (a->source == b->source || a->ev.kind != b->ev.kind)
+		return false;
+	if (llabs(a->t_ns - b->t_ns) > cfg->pair_window_ns)
+		return false;
+	if (a->ev.kind == BD_EV_CUP || a->ev.kind == BD_EV_CATCH || a->ev.kind == BD_EV_KICK)
+		return a->ev.player == b->ev.player;
+	return true;
+}
+
+static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf, const char *src)
+{
+	*dst = o->ev;
+	dst->confidence = conf < 0 ? 0 : conf > 1 ? 1 : conf;
+	dst->has_confidence = true;
+	dst->t_ns = o->t_ns;
+	snprintf(dst->source, sizeof(dst->source), "%s", src);
+}
+
+static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
+		     struct dd_fused *out)
+{
+	const struct dd_fusion_cfg *cfg = &f->cfg;
+	bool used[DD_FUSION_MAX_OBS] = { false };
+	bool no_landing = false;
+	struct bd_throw *t = &out->t;
+	char why[120];
+
+	memset(out, 0, sizeof(*out));
+	t->thrower = BD_NOBODY;
+	t->dye_up = true;
+	t->apex_m = -1;
+	out->n_obs = f->n_obs;
+	memcpy(out->obs, f->obs, f->n_obs * sizeof(f->obs[0]));
+	out->t_start_ns = f->n_obs ? f->obs[0].t_ns : now_ns;
+	out->t_dead_ns = timed_out ? now_ns : f->t_dead_ns;
+	for (size_t i = 0; i < f->n_obs; i++) {
+		const struct dd_obs *o = &f->obs[i];
+
+		if (is_edge_source(o->source) && o->t_ns > out->t_last_edge_ns)
+			out->t_last_edge_ns = o->t_ns;
+		if (o->kind == DD_OBS_NO_LANDING)
+			no_landing = true;
+		else if (o->kind == DD_OBS_DYE_UP_MISSED)
+			t->dye_up = false;
+		else if (o->kind == DD_OBS_APEX)
+			t->apex_m = o->apex_m;
+		if (o->kind != DD_OBS_EVENT)
+			used[i] = true;
+	}
+
+	for (size_t i = 0; i < f->n_obs; i++) {
+		const struct dd_obs *o = &f->obs[i];
+		struct bd_event ev;
+		double conf = o->confidence;
+		const char *src = dd_source_name(o->source);
+		char both[16];
+		int pair = -1;
+
+		if (used[i])
+			continue;
+		used[i] = true;
+		for (size_t j = i + 1; j < f->n_obs && pair < 0; j++)
+			if (!used[j] && f->obs[j].kind == DD_OBS_EVENT && same_happening(cfg, o, &f->obs[j]))
+				pair = (int)j;
+		if (pair >= 0) {
+			const struct dd_obs *p = &f->obs[pair];
+
+			used[pair] = true;
+			snprintf(both, sizeof(both), "%s+%s", dd_source_name(o->source),
+				 dd_source_name(p->source));
+			src = both;
+			if (o->ev.kind == BD_EV_TABLE && o->ev.half != p->ev.half) {
+				/* Witnesses disagree: believe the surer, but only just. */
+				const struct dd_obs *w = p->confidence > o->confidence ? p : o;
+
+				set_event(&ev, w, fabs(p->confidence - o->confidence), src);
+				snprintf(why, sizeof(why), "%s and %s disagree on the half",
+					 dd_source_name(o->source), dd_source_name(p->source));
+				add_reason(out, why);
+			} else {
+				/* Two independent witnesses agreeing. */
+				const struct dd_obs *w = (p->source == DD_SRC_CAMERA && p->ev.has_xy) ? p : o;
+
+				conf = 1 - (1 - o->confidence) * (1 - p->confidence);
+				set_event(&ev, w, conf, src);
+				if (!ev.has_xy && (p->ev.has_xy || o->ev.has_xy)) {
+					const struct dd_obs *xy = p->ev.has_xy ? p : o;
+
+					ev.has_xy = true;
+					ev.x = xy->ev.x;
+					ev.y = xy->ev.y;
+				}
+			}
+		} else {
+			if (o->ev.kind == BD_EV_TABLE && o->source == DD_SRC_PIEZO && cfg->camera_present) {
+				conf *= no_landing ? CONTRADICTED_FACTOR : ONE_WITNESS_FACTOR;
+				add_reason(out, "the camera saw no landing");
+			} else if (o->ev.kind == BD_EV_TABLE && o->source == DD_SRC_CAMERA &&
+				   cfg->piezo_present) {
+				conf *= ONE_WITNESS_FACTOR;
+				add_reason(out, "the table sensors felt no landing");
+			}
+			set_event(&ev, o, conf, src);
+		}
+		if (t->n_events == BD_MAX_EVENTS) {
+			add_reason(out, "more observations than a throw can hold");
+			break;
+		}
+		t->events[t->n_events++] = ev;
+	}
+
+	for (size_t i = 0; i < t->n_events; i++) {
+		const struct bd_event *ev = &t->events[i];
+
+		if (ev->confidence < cfg->doubt_below && !strstr(ev->source, "console")) {
+			snprintf(why, sizeof(why), "thin evidence (%s %.2f)", ev->source, ev->confidence);
+			add_reason(out, why);
+		}
+	}
+	if (timed_out)
+		add_reason(out, "no end of the throw was seen");
+	if (f->overflow)
+		add_reason(out, "observations were dropped");
+}
+
+static void reset(struct dd_fusion *f)
+{
+	struct dd_fusion_cfg cfg = f->cfg;
+
+	dd_fusion_init(f, &cfg);
+}
+
+int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out)
+{
+	size_t at;
+	int completed = 0;
+
+	if (!(o->confidence >= 0 && o->confidence <= 1) || (unsigned)o->kind > DD_OBS_APEX ||
+	    (unsigned)o->source > DD_SRC_SIM)
+		return -EINVAL;
+	if (o->kind == DD_OBS_EVENT && (unsigned)o->ev.kind > BD_EV_RETOSS)
+		return -EINVAL;
+	if (o->kind == DD_OBS_TOSS && f->active && f->n_obs > 0) {
+		/* A new toss while the last throw was not seen to end: that one
+		 * is over, judged on what it has, and this toss starts the next. */
+		assemble(f, true, o->t_ns, out);
+		reset(f);
+		completed = 1;
+	}
+	f->active = true;
+	if (f->n_obs == DD_FUSION_MAX_OBS) {
+		f->overflow = true;
+		return completed;
+	}
+	/* Keep time order: the camera reports a frame's events late. */
+	at = f->n_obs;
+	while (at > 0 && f->obs[at - 1].t_ns > o->t_ns)
+		at--;
+	memmove(&f->obs[at + 1], &f->obs[at], (f->n_obs - at) * sizeof(f->obs[0]));
+	f->obs[at] = *o;
+	f->n_obs++;
+	if (o->t_ns > f->t_last_ns)
+		f->t_last_ns = o->t_ns;
+	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_RETOSS) {
+		/* Void at once: nothing later can change a re-toss. */
+		assemble(f, false, o->t_ns, out);
+		out->t_dead_ns = o->t_ns;
+		reset(f);
+		return 1;
+	}
+	if (o->kind == DD_OBS_EVENT && is_dead_event(&o->ev) && !f->dead) {
+		f->dead = true;
+		f->t_dead_ns = o->t_ns;
+	}
+	return completed;
+}
+
+int64_t dd_fusion_deadline(const struct dd_fusion *f)
+{
+	if (!f->active)
+		return INT64_MAX;
+	if (f->dead)
+		return f->t_dead_ns + f->cfg.settle_ns;
+	return f->t_last_ns + f->cfg.timeout_ns;
+}
+
+int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
+{
+	if (!f->active || now_ns < dd_fusion_deadline(f))
+		return 0;
+	assemble(f, !f->dead, now_ns, out);
+	reset(f);
+	return 1;
+}

@@ -1,0 +1,24 @@
+/* Private to `dyeref serve` (cmd_serve.c, serve_config.c): not a contract. */
+#ifndef DYEREF_DAEMON_SERVE_H
+#define DYEREF_DAEMON_SERVE_H
+
+#include "daemon/daemon.h"
+
+struct dd_serve_config {
+	char bind[64];			/* [web] bind */
+	unsigned port;			/* [web] port; 0 any free port */
+	char pin[16];			/* [web] pin, "" locks the console */
+	char db_path[480];		/* [db] path */
+	struct dd_referee_cfg ref;	/* [house], [fusion] review */
+	struct dd_fusion_cfg fusion;	/* [fusion] */
+	int n_problems;			/* problems found */
+	char problems[4096];		/* one "file:line: why" a line */
+};
+
+void dd_serve_config_defaults(struct dd_serve_config *sc);
+/* Reads [web], [db], [house], [fusion] over the defaults in sc. 0, or
+ * -EINVAL with every problem listed in sc->problems. */
+int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc);
+void dd_serve_config_problem(struct dd_serve_config *sc, const char *msg);
+
+#endif /* DYEREF_DAEMON_SERVE_H */

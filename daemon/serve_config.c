@@ -1,0 +1,177 @@
+/* Configuration of `dyeref serve`: [web], [db], [house], [fusion]. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "daemon/serve.h"
+
+/* Collects every problem, not just the first: --check-config lists them all. */
+static void problem(struct dd_serve_config *sc, const char *msg)
+{
+	size_t n = strlen(sc->problems);
+
+	sc->n_problems++;
+	snprintf(sc->problems + n, sizeof(sc->problems) - n, "%s\n", msg);
+}
+
+static void get_int(struct dd_serve_config *sc, struct dd_config *cfg, const char *sec,
+		    const char *key, long min, long max, long *out)
+{
+	char err[256];
+
+	if (dd_config_get_int(cfg, sec, key, min, max, out, err, sizeof(err)) == -EINVAL)
+		problem(sc, err);
+}
+
+static void get_double(struct dd_serve_config *sc, struct dd_config *cfg, const char *sec,
+		       const char *key, double min, double max, double *out)
+{
+	char err[256];
+
+	if (dd_config_get_double(cfg, sec, key, min, max, out, err, sizeof(err)) == -EINVAL)
+		problem(sc, err);
+}
+
+static void get_bool(struct dd_serve_config *sc, struct dd_config *cfg, const char *sec,
+		     const char *key, bool *out)
+{
+	char err[256];
+	int b, rc = dd_config_get_bool(cfg, sec, key, &b, err, sizeof(err));
+
+	if (rc == 0)
+		*out = b;
+	else if (rc == -EINVAL)
+		problem(sc, err);
+}
+
+/* [house]: each key over the defaults already in h; problems go to sc. */
+static void read_house(struct dd_config *cfg, struct bd_house *h, struct dd_serve_config *sc)
+{
+	long target = h->target_points, win_by = h->win_by, kill = h->kill_every;
+	const char *v;
+	int line = 0;
+	char msg[256];
+
+	get_int(sc, cfg, "house", "target_points", 1, 99, &target);
+	get_int(sc, cfg, "house", "win_by", 1, 10, &win_by);
+	get_int(sc, cfg, "house", "kill_every", 0, 99, &kill);
+	get_double(sc, cfg, "house", "min_toss_height_m", 0, 20, &h->min_toss_height_m);
+	get_double(sc, cfg, "house", "review_below", 0, 1, &h->review_below);
+	get_bool(sc, cfg, "house", "illegal_catch_counts_as_floor", &h->illegal_catch_counts_as_floor);
+	get_bool(sc, cfg, "house", "fifa_cannot_end_game", &h->fifa_cannot_end_game);
+	get_bool(sc, cfg, "house", "popout_is_sink", &h->popout_is_sink);
+	get_bool(sc, cfg, "house", "mine_voids_points", &h->mine_voids_points);
+	h->target_points = (int)target;
+	h->win_by = (int)win_by;
+	h->kill_every = (int)kill;
+	v = dd_config_get(cfg, "house", "low_call", &line);
+	if (v && !strcmp(v, "auto"))
+		h->low_call = BD_LOW_AUTO;
+	else if (v && !strcmp(v, "manual"))
+		h->low_call = BD_LOW_MANUAL;
+	else if (v) {
+		snprintf(msg, sizeof(msg), "%s:%d: house.low_call: expected manual or auto, got '%.40s'",
+			 cfg->path, line, v);
+		problem(sc, msg);
+	}
+}
+
+int dd_house_from_config(struct dd_config *cfg, struct bd_house *h, char *err, size_t errlen)
+{
+	struct dd_serve_config sc;
+	char *nl;
+
+	memset(&sc, 0, sizeof(sc));
+	read_house(cfg, h, &sc);
+	if (!sc.n_problems)
+		return 0;
+	nl = strchr(sc.problems, '\n');
+	if (nl)
+		*nl = '\0';
+	snprintf(err, errlen, "%s", sc.problems);
+	return -EINVAL;
+}
+
+void dd_serve_config_defaults(struct dd_serve_config *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	snprintf(sc->bind, sizeof(sc->bind), "127.0.0.1");
+	sc->port = 8080;
+	snprintf(sc->db_path, sizeof(sc->db_path), "/var/lib/dyeref/dyeref.db");
+	bd_house_defaults(&sc->ref.house);
+	sc->ref.review = DD_REVIEW_COUNT;
+	dd_fusion_cfg_defaults(&sc->fusion);
+}
+
+int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
+{
+	const char *v;
+	long port = sc->port, ms;
+	int line = 0;
+	char msg[512];
+
+	v = dd_config_get(cfg, "web", "bind", &line);
+	if (v) {
+		if (strlen(v) >= sizeof(sc->bind) || (!strchr(v, '.') && !strchr(v, ':'))) {
+			snprintf(msg, sizeof(msg), "%s:%d: web.bind: expected an IP address, got '%.60s'",
+				 cfg->path, line, v);
+			problem(sc, msg);
+		} else {
+			snprintf(sc->bind, sizeof(sc->bind), "%s", v);
+		}
+	}
+	get_int(sc, cfg, "web", "port", 0, 65535, &port);
+	sc->port = (unsigned)port;
+	v = dd_config_get(cfg, "web", "pin", &line);
+	if (v) {
+		size_t n = strlen(v);
+		bool digits = n > 0;
+
+		for (size_t i = 0; i < n; i++)
+			digits &= v[i] >= '0' && v[i] <= '9';
+		if (n < 4 || n >= sizeof(sc->pin) || !digits) {
+			snprintf(msg, sizeof(msg), "%s:%d: web.pin: expected 4 to %zu digits",
+				 cfg->path, line, sizeof(sc->pin) - 1);
+			problem(sc, msg);
+		} else {
+			snprintf(sc->pin, sizeof(sc->pin), "%s", v);
+		}
+	}
+	v = dd_config_get(cfg, "db", "path", &line);
+	if (v) {
+		if (!*v || strlen(v) >= sizeof(sc->db_path) - 8) {
+			snprintf(msg, sizeof(msg), "%s:%d: db.path: expected a file path", cfg->path, line);
+			problem(sc, msg);
+		} else {
+			snprintf(sc->db_path, sizeof(sc->db_path), "%s", v);
+		}
+	}
+	read_house(cfg, &sc->ref.house, sc);
+	v = dd_config_get(cfg, "fusion", "review", &line);
+	if (v && !strcmp(v, "wait"))
+		sc->ref.review = DD_REVIEW_WAIT;
+	else if (v && !strcmp(v, "count"))
+		sc->ref.review = DD_REVIEW_COUNT;
+	else if (v) {
+		snprintf(msg, sizeof(msg), "%s:%d: fusion.review: expected wait or count, got '%.40s'",
+			 cfg->path, line, v);
+		problem(sc, msg);
+	}
+	ms = sc->fusion.settle_ns / 1000000;
+	get_int(sc, cfg, "fusion", "settle_ms", 0, 5000, &ms);
+	sc->fusion.settle_ns = ms * 1000000;
+	ms = sc->fusion.timeout_ns / 1000000;
+	get_int(sc, cfg, "fusion", "timeout_ms", 500, 60000, &ms);
+	sc->fusion.timeout_ns = ms * 1000000;
+	ms = sc->fusion.pair_window_ns / 1000000;
+	get_int(sc, cfg, "fusion", "pair_window_ms", 1, 1000, &ms);
+	sc->fusion.pair_window_ns = ms * 1000000;
+	get_double(sc, cfg, "fusion", "doubt_below", 0, 1, &sc->fusion.doubt_below);
+	return sc->n_problems ? -EINVAL : 0;
+}
+
+void dd_serve_config_problem(struct dd_serve_config *sc, const char *msg)
+{
+	problem(sc, msg);
+}

@@ -1,0 +1,28 @@
+/* libFuzzer: the web parsers on hostile bytes (form bodies, cookies,
+ * console commands). The first byte picks the parser. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "web/web.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct web_command cmd;
+	char out[64], err[256];
+
+	if (size == 0)
+		return 0;
+	switch (data[0] % 3) {
+	case 0:
+		web_parse_form((const char *)data + 1, size - 1, "pin", out, sizeof(out));
+		break;
+	case 1:
+		web_parse_cookie((const char *)data + 1, size - 1, "dyeref_session", out, sizeof(out));
+		break;
+	default:
+		web_parse_command((const char *)data + 1, size - 1, NULL, &cmd, err, sizeof(err));
+		break;
+	}
+	return 0;
+}

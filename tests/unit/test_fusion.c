@@ -1,0 +1,331 @@
+/* Fusion: synthetic observation sequences in, one judged throw out. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "daemon/daemon.h"
+
+#define MS 1000000LL
+
+static struct dd_fusion_cfg cfg_with(bool piezo, bool camera)
+{
+	struct dd_fusion_cfg c;
+
+	dd_fusion_cfg_defaults(&c);
+	c.piezo_present = piezo;
+	c.camera_present = camera;
+	return c;
+}
+
+static struct dd_obs obs_event(enum dd_source src, int64_t t, double conf, enum bd_ev_kind kind)
+{
+	struct dd_obs o;
+
+	memset(&o, 0, sizeof(o));
+	o.kind = DD_OBS_EVENT;
+	o.source = src;
+	o.t_ns = t;
+	o.confidence = conf;
+	o.ev.kind = kind;
+	o.ev.player = BD_NOBODY;
+	return o;
+}
+
+static struct dd_obs obs_table(enum dd_source src, int64_t t, double conf, enum bd_half half)
+{
+	struct dd_obs o = obs_event(src, t, conf, BD_EV_TABLE);
+
+	o.ev.half = half;
+	return o;
+}
+
+static struct dd_obs obs_kind(enum dd_obs_kind kind, enum dd_source src, int64_t t)
+{
+	struct dd_obs o;
+
+	memset(&o, 0, sizeof(o));
+	o.kind = kind;
+	o.source = src;
+	o.t_ns = t;
+	o.confidence = 0.9;
+	return o;
+}
+
+/* Feeds observations; returns the tick that completes the throw, checked
+ * not to complete it a moment earlier. */
+static void run(struct dd_fusion *f, const struct dd_obs *obs, size_t n, struct dd_fused *out)
+{
+	int64_t deadline;
+
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(dd_fusion_add(f, &obs[i], out), 0);
+	deadline = dd_fusion_deadline(f);
+	assert_true(deadline < INT64_MAX);
+	assert_int_equal(dd_fusion_tick(f, deadline - 1, out), 0);
+	assert_int_equal(dd_fusion_tick(f, deadline, out), 1);
+	assert_false(dd_fusion_active(f));
+}
+
+static struct bd_ruling judge(const struct bd_throw *t)
+{
+	struct bd_match_cfg cfg;
+	struct bd_state s;
+	struct bd_ruling r;
+	char err[256];
+
+	bd_match_cfg_init(&cfg);
+	bd_state_init(&s, &cfg);
+	assert_int_equal(bd_judge(&cfg, &s, t, &r, err, sizeof(err)), 0);
+	return r;
+}
+
+/* BD-P1: piezo and camera agree on B's half, then the floor: one clean point. */
+static void test_fusion_agreeing_witnesses_score_bd_p1_without_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_table(DD_SRC_CAMERA, 1225 * MS, 0.85, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	struct bd_ruling r;
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_int_equal(out.t.n_events, 2);
+	assert_int_equal(out.t.events[0].kind, BD_EV_TABLE);
+	assert_int_equal(out.t.events[0].half, BD_HALF_B);
+	assert_string_equal(out.t.events[0].source, "piezo+camera");
+	assert_true(out.t.events[0].confidence > 0.98);
+	assert_int_equal(out.t.events[1].kind, BD_EV_FLOOR);
+	assert_false(out.review);
+	assert_int_equal(out.t_dead_ns, 1500 * MS);
+	assert_int_equal(out.t_last_edge_ns, 1500 * MS);
+	r = judge(&out.t);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+	assert_false(r.review);
+}
+
+/* The camera's late report of a landing is put back in time order. */
+static void test_fusion_late_camera_report_is_ordered_by_time(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1300 * MS, 0.95, BD_EV_FLOOR),
+		obs_table(DD_SRC_CAMERA, 1210 * MS, 0.85, BD_HALF_B),	/* arrives last */
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.t.n_events, 2);
+	assert_int_equal(out.t.events[0].kind, BD_EV_TABLE);
+	assert_string_equal(out.t.events[0].source, "piezo+camera");
+	assert_int_equal(out.t.events[1].kind, BD_EV_FLOOR);
+}
+
+/* Piezo says B, camera says A: the surer one's half, but doubtful. */
+static void test_fusion_half_disagreement_asks_for_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_table(DD_SRC_CAMERA, 1220 * MS, 0.6, BD_HALF_A),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.t.events[0].half, BD_HALF_B);
+	assert_true(out.t.events[0].confidence < c.doubt_below);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "disagree on the half"));
+	/* core sees the low confidence on the deciding event too */
+	assert_true(judge(&out.t).review);
+}
+
+/* The camera watched and saw no landing: the piezo's word alone is thin. */
+static void test_fusion_camera_saw_no_landing_asks_for_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_kind(DD_OBS_NO_LANDING, DD_SRC_CAMERA, 1225 * MS),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "camera saw no landing"));
+	assert_true(out.t.events[0].confidence <= 0.9 * 0.5 + 1e-9);
+}
+
+/* Without a camera, the piezo alone is the only witness: no doubt from that. */
+static void test_fusion_piezo_alone_without_camera_is_trusted(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_false(out.review);
+	assert_true(out.t.events[0].confidence > 0.89);
+	assert_string_equal(out.t.events[0].source, "piezo");
+}
+
+/* No dead die seen: the timeout ends the throw, marked for review. */
+static void test_fusion_timeout_without_dead_die_asks_for_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = { obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B) };
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 1, &out);
+	assert_int_equal(out.t_dead_ns, 1200 * MS + c.timeout_ns);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "no end"));
+}
+
+/* BD-P9: a re-toss completes the throw at once, without settling. */
+static void test_fusion_retoss_completes_at_once_bd_p9(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs t1 = obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B);
+	struct dd_obs re = obs_event(DD_SRC_CONSOLE, 1400 * MS, 1, BD_EV_RETOSS);
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &t1, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &re, &out), 1);
+	assert_false(dd_fusion_active(&f));
+	assert_int_equal(out.t.events[out.t.n_events - 1].kind, BD_EV_RETOSS);
+	assert_true(judge(&out.t).retoss);
+}
+
+/* A catch kind called from the console within the settle window joins the
+ * throw after the floor edge... and one catch ends the throw (BD-P4). */
+static void test_fusion_console_catch_is_dead_and_joins_bd_p4(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs ct = obs_event(DD_SRC_CONSOLE, 1500 * MS, 1, BD_EV_CATCH);
+	struct dd_obs seq[2];
+	struct bd_ruling r;
+
+	(void)state;
+	ct.ev.player = 2;	/* b1, a defender */
+	ct.ev.hands = 1;
+	seq[0] = obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B);
+	seq[1] = ct;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_int_equal(out.t.n_events, 2);
+	assert_int_equal(out.t.events[1].kind, BD_EV_CATCH);
+	assert_string_equal(out.t.events[1].source, "console");
+	r = judge(&out.t);
+	assert_int_equal(r.points[BD_TEAM_A], 0);
+}
+
+/* BD-P2: "dye up" missed from the console makes the throw score nothing. */
+static void test_fusion_dye_up_missed_reaches_the_throw_bd_p2(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_DYE_UP_MISSED, DD_SRC_CONSOLE, 100 * MS),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_false(out.t.dye_up);
+	assert_int_equal(judge(&out.t).points[BD_TEAM_A], 0);
+}
+
+/* A toss while a throw never ended: the old one completes, the new starts. */
+static void test_fusion_new_toss_completes_unfinished_throw(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs t1 = obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B);
+	struct dd_obs toss = obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 3000 * MS);
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &t1, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &toss, &out), 1);
+	assert_true(out.review);
+	assert_int_equal(out.t.n_events, 1);
+	assert_true(dd_fusion_active(&f));	/* the new throw is under way */
+}
+
+static void test_fusion_rejects_nonsense_observations(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs bad = obs_table(DD_SRC_PIEZO, 0, 1.5, BD_HALF_B);
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &bad, &out), -EINVAL);
+	bad.confidence = 0.5;
+	bad.kind = (enum dd_obs_kind)99;
+	assert_int_equal(dd_fusion_add(&f, &bad, &out), -EINVAL);
+	assert_false(dd_fusion_active(&f));
+	assert_int_equal(dd_fusion_deadline(&f), INT64_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fusion_agreeing_witnesses_score_bd_p1_without_review),
+		cmocka_unit_test(test_fusion_late_camera_report_is_ordered_by_time),
+		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),
+		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),
+		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),
+		cmocka_unit_test(test_fusion_timeout_without_dead_die_asks_for_review),
+		cmocka_unit_test(test_fusion_retoss_completes_at_once_bd_p9),
+		cmocka_unit_test(test_fusion_console_catch_is_dead_and_joins_bd_p4),
+		cmocka_unit_test(test_fusion_dye_up_missed_reaches_the_throw_bd_p2),
+		cmocka_unit_test(test_fusion_new_toss_completes_unfinished_throw),
+		cmocka_unit_test(test_fusion_rejects_nonsense_observations),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

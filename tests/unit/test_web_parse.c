@@ -1,0 +1,140 @@
+/* web parsers: form bodies, cookies and console commands, on bytes. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "web/web.h"
+
+#define S(x) x, sizeof(x) - 1
+
+static void test_web_form_decodes_plus_and_percent(void **state)
+{
+	char out[32];
+
+	(void)state;
+	assert_int_equal(web_parse_form(S("a=1&pin=12%334+5"), "pin", out, sizeof(out)), 6);
+	assert_string_equal(out, "1234 5");
+	assert_int_equal(web_parse_form(S("pin="), "pin", out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(web_parse_form(S("pinx=1"), "pin", out, sizeof(out)), -ENOENT);
+}
+
+static void test_web_form_rejects_bad_escapes_and_nul(void **state)
+{
+	char out[8];
+
+	(void)state;
+	assert_int_equal(web_parse_form(S("pin=%4"), "pin", out, sizeof(out)), -EINVAL);
+	assert_int_equal(web_parse_form(S("pin=%zz"), "pin", out, sizeof(out)), -EINVAL);
+	assert_int_equal(web_parse_form(S("pin=%00"), "pin", out, sizeof(out)), -EINVAL);
+	assert_int_equal(web_parse_form(S("pin=123456789"), "pin", out, sizeof(out)), -E2BIG);
+}
+
+static void test_web_cookie_finds_value_among_others(void **state)
+{
+	char out[16];
+
+	(void)state;
+	assert_int_equal(web_parse_cookie(S("a=1; dyeref_session=abc ;b=2"), "dyeref_session",
+					  out, sizeof(out)), 3);
+	assert_string_equal(out, "abc");
+	assert_int_equal(web_parse_cookie(S("xdyeref_session=abc"), "dyeref_session", out,
+					  sizeof(out)), -ENOENT);
+	assert_int_equal(web_parse_cookie(S("s=0123456789abcdefXYZ"), "s", out, sizeof(out)), -E2BIG);
+}
+
+static void test_web_command_call_catch(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+	static const char json[] =
+		"{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"b1\",\"hands\":2,\"trapped\":true}}";
+
+	(void)state;
+	assert_int_equal(web_parse_command(S(json), NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_CALL);
+	assert_int_equal(cmd.n_events, 1);
+	assert_int_equal(cmd.events[0].kind, BD_EV_CATCH);
+	assert_int_equal(cmd.events[0].player, 2);
+	assert_int_equal(cmd.events[0].hands, 2);
+	assert_true(cmd.events[0].trapped);
+	assert_string_equal(cmd.events[0].source, "console");
+}
+
+static void test_web_command_start_applies_house_over_defaults(void **state)
+{
+	struct web_command cmd;
+	struct bd_house h;
+	char err[160];
+	static const char json[] = "{\"cmd\":\"start\",\"teams\":{\"A\":[\"Ann\",\"Bo\"],\"B\":[\"Cy\",\"Di\"]},"
+				   "\"first\":\"B\",\"house\":{\"target_points\":7}}";
+
+	(void)state;
+	bd_house_defaults(&h);
+	h.popout_is_sink = true;	/* as if the config said so */
+	assert_int_equal(web_parse_command(S(json), &h, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_START);
+	assert_string_equal(cmd.players[2], "Cy");
+	assert_int_equal(cmd.first_team, BD_TEAM_B);
+	assert_int_equal(cmd.house.target_points, 7);
+	assert_true(cmd.house.popout_is_sink);
+}
+
+static void test_web_command_errors_name_the_field(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"fly\"}"), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "cmd"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"throw\":2,\"events\":[{\"at\":\"table\",\"half\":\"C\"}]}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "events[0].half"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"zz\"}}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "by"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"house\":{\"plunk\":true}}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "house.plunk"));
+	assert_int_equal(web_parse_command(S("[1,2"), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not JSON"));
+}
+
+static void test_web_command_correct_carries_events(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+	static const char json[] = "{\"cmd\":\"correct\",\"throw\":3,\"dye_up\":false,\"events\":["
+				   "{\"at\":\"table\",\"half\":\"B\",\"x\":1.9,\"y\":0.4},"
+				   "{\"at\":\"cup\",\"owner\":\"b2\",\"sink\":true}]}";
+
+	(void)state;
+	assert_int_equal(web_parse_command(S(json), NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_CORRECT);
+	assert_int_equal(cmd.throw_no, 3);
+	assert_false(cmd.dye_up);
+	assert_int_equal(cmd.n_events, 2);
+	assert_true(cmd.events[0].has_xy);
+	assert_int_equal(cmd.events[1].player, 3);
+	assert_true(cmd.events[1].sink);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_web_form_decodes_plus_and_percent),
+		cmocka_unit_test(test_web_form_rejects_bad_escapes_and_nul),
+		cmocka_unit_test(test_web_cookie_finds_value_among_others),
+		cmocka_unit_test(test_web_command_call_catch),
+		cmocka_unit_test(test_web_command_start_applies_house_over_defaults),
+		cmocka_unit_test(test_web_command_errors_name_the_field),
+		cmocka_unit_test(test_web_command_correct_carries_events),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,577 @@
+/* web parsers: form bodies, cookies and console commands, on plain bytes. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "web/web.h"
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decodes one form value (+ is a space, %XX a byte) into out. */
+static int form_decode(const char *v, size_t n, char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)v[i];
+
+		if (c == '+') {
+			c = ' ';
+		} else if (c == '%') {
+			int hi, lo;
+
+			if (i + 2 >= n)
+				return -EINVAL;
+			hi = hexval(v[i + 1]);
+			lo = hexval(v[i + 2]);
+			if (hi < 0 || lo < 0)
+				return -EINVAL;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (c == 0)
+			return -EINVAL;	/* a NUL would cut the value short unseen */
+		if (o + 1 >= outlen)
+			return -E2BIG;
+		out[o++] = (char)c;
+	}
+	if (outlen == 0)
+		return -E2BIG;
+	out[o] = '\0';
+	return (int)o;
+}
+
+int web_parse_form(const char *body, size_t len, const char *name, char *out, size_t outlen)
+{
+	size_t nlen = strlen(name);
+	size_t i = 0;
+
+	while (i < len) {
+		size_t end = i, eq;
+
+		while (end < len && body[end] != '&')
+			end++;
+		eq = i;
+		while (eq < end && body[eq] != '=')
+			eq++;
+		if (memchr(body + i, '\0', end - i))
+			return -EINVAL;
+		if (eq - i == nlen && !memcmp(body + i, name, nlen)) {
+			if (eq == end)
+				return form_decode("", 0, out, outlen);
+			return form_decode(body + eq + 1, end - eq - 1, out, outlen);
+		}
+		i = end + 1;
+	}
+	return -ENOENT;
+}
+
+int web_parse_cookie(const char *header, size_t len, const char *name, char *out, size_t outlen)
+{
+	size_t nlen = strlen(name);
+	size_t i = 0;
+
+	while (i < len) {
+		size_t end = i, eq, vs, ve;
+
+		while (i < len && (header[i] == ' ' || header[i] == '\t'))
+			i++;
+		end = i;
+		while (end < len && header[end] != ';')
+			end++;
+		if (memchr(header + i, '\0', end - i))
+			return -EINVAL;
+		eq = i;
+		while (eq < end && header[eq] != '=')
+			eq++;
+		if (eq < end && eq - i == nlen && !memcmp(header + i, name, nlen)) {
+			vs = eq + 1;
+			ve = end;
+			while (ve > vs && (header[ve - 1] == ' ' || header[ve - 1] == '\t'))
+				ve--;
+			if (ve - vs + 1 > outlen)
+				return -E2BIG;
+			memcpy(out, header + vs, ve - vs);
+			out[ve - vs] = '\0';
+			return (int)(ve - vs);
+		}
+		i = end + 1;
+	}
+	return -ENOENT;
+}
+
+static const char *const slots[BD_PLAYERS] = { "a1", "a2", "b1", "b2" };
+
+const char *web_slot_name(int player)
+{
+	if (player < 0 || player >= BD_PLAYERS)
+		return "";
+	return slots[player];
+}
+
+/* A player given as a slot ("a1"), a name from names, or an index 0..3. */
+static int player_of(const json_t *v, const char (*names)[BD_NAME_MAX], const char *field,
+		     int *player, char *err, size_t errlen)
+{
+	if (json_is_integer(v)) {
+		json_int_t i = json_integer_value(v);
+
+		if (i >= 0 && i < BD_PLAYERS) {
+			*player = (int)i;
+			return 0;
+		}
+	} else if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+
+		for (int p = 0; p < BD_PLAYERS; p++)
+			if (!strcmp(s, slots[p]) || (names && names[p][0] && !strcmp(s, names[p]))) {
+				*player = p;
+				return 0;
+			}
+	}
+	snprintf(err, errlen, "%s: not a player (a1, a2, b1 or b2)", field);
+	return -EINVAL;
+}
+
+static int get_bool(const json_t *o, const char *key, bool *out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v)) {
+		snprintf(err, errlen, "%s: expected true or false", key);
+		return -EINVAL;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int get_number(const json_t *o, const char *key, double min, double max, bool *given,
+		      double *out, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+	    json_number_value(v) < min || json_number_value(v) > max) {
+		snprintf(err, errlen, "%s: expected a number in %g..%g", key, min, max);
+		return -EINVAL;
+	}
+	*out = json_number_value(v);
+	if (given)
+		*given = true;
+	return 0;
+}
+
+static int get_string(const json_t *o, const char *key, char *out, size_t outlen,
+		      char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || json_string_length(v) + 1 > outlen ||
+	    strlen(json_string_value(v)) != json_string_length(v)) {
+		snprintf(err, errlen, "%s: expected a string of at most %zu bytes", key, outlen - 1);
+		return -EINVAL;
+	}
+	memcpy(out, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+static const char *const kinds[] = {
+	[BD_EV_TABLE] = "table", [BD_EV_CUP] = "cup", [BD_EV_MINE] = "mine",
+	[BD_EV_FLOOR] = "floor", [BD_EV_REST] = "rest", [BD_EV_CATCH] = "catch",
+	[BD_EV_KICK] = "kick", [BD_EV_LOW_CALL] = "low_call", [BD_EV_RETOSS] = "retoss",
+};
+
+int web_parse_event(const json_t *o, const char (*names)[BD_NAME_MAX],
+		    struct bd_event *ev, char *err, size_t errlen)
+{
+	const json_t *at = json_object_get(o, "at"), *v;
+	int rc = -EINVAL;
+	double face = 0, hands = 1;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->player = BD_NOBODY;
+	ev->confidence = 1.0;
+	ev->hands = 1;
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "event: expected an object");
+		return -EINVAL;
+	}
+	if (!json_is_string(at)) {
+		snprintf(err, errlen, "at: missing or not a string");
+		return -EINVAL;
+	}
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!strcmp(json_string_value(at), kinds[k])) {
+			ev->kind = (enum bd_ev_kind)k;
+			rc = 0;
+		}
+	if (rc) {
+		snprintf(err, errlen, "at: unknown kind '%.40s'", json_string_value(at));
+		return rc;
+	}
+	switch (ev->kind) {
+	case BD_EV_TABLE:
+		v = json_object_get(o, "half");
+		if (!json_is_string(v)) {
+			snprintf(err, errlen, "half: expected A, B or line");
+			return -EINVAL;
+		}
+		if (!strcmp(json_string_value(v), "A"))
+			ev->half = BD_HALF_A;
+		else if (!strcmp(json_string_value(v), "B"))
+			ev->half = BD_HALF_B;
+		else if (!strcmp(json_string_value(v), "line"))
+			ev->half = BD_HALF_LINE;
+		else {
+			snprintf(err, errlen, "half: expected A, B or line");
+			return -EINVAL;
+		}
+		if (json_object_get(o, "x") || json_object_get(o, "y")) {
+			if (!json_object_get(o, "x") || !json_object_get(o, "y")) {
+				snprintf(err, errlen, "x, y: give both or neither");
+				return -EINVAL;
+			}
+			if (get_number(o, "x", -1, 4, NULL, &ev->x, err, errlen) ||
+			    get_number(o, "y", -1, 3, NULL, &ev->y, err, errlen))
+				return -EINVAL;
+			ev->has_xy = true;
+		}
+		break;
+	case BD_EV_CUP:
+		v = json_object_get(o, "owner");
+		if (player_of(v, names, "owner", &ev->player, err, errlen) ||
+		    get_bool(o, "sink", &ev->sink, err, errlen) ||
+		    get_bool(o, "popout", &ev->popout, err, errlen))
+			return -EINVAL;
+		break;
+	case BD_EV_REST:
+		if (!json_object_get(o, "face") ||
+		    get_number(o, "face", 1, 6, NULL, &face, err, errlen) || face != floor(face)) {
+			snprintf(err, errlen, "face: expected a whole number 1..6");
+			return -EINVAL;
+		}
+		ev->face = (int)face;
+		break;
+	case BD_EV_CATCH:
+		if (player_of(json_object_get(o, "by"), names, "by", &ev->player, err, errlen) ||
+		    get_number(o, "hands", 1, 2, NULL, &hands, err, errlen) ||
+		    get_bool(o, "trapped", &ev->trapped, err, errlen) ||
+		    get_bool(o, "over_table", &ev->over_table, err, errlen))
+			return -EINVAL;
+		if (hands != floor(hands)) {
+			snprintf(err, errlen, "hands: expected 1 or 2");
+			return -EINVAL;
+		}
+		ev->hands = (int)hands;
+		break;
+	case BD_EV_KICK:
+		if (player_of(json_object_get(o, "by"), names, "by", &ev->player, err, errlen))
+			return -EINVAL;
+		snprintf(ev->part, sizeof(ev->part), "foot");
+		if (get_string(o, "part", ev->part, sizeof(ev->part), err, errlen))
+			return -EINVAL;
+		break;
+	case BD_EV_LOW_CALL:
+		v = json_object_get(o, "by");
+		if (v && player_of(v, names, "by", &ev->player, err, errlen))
+			return -EINVAL;
+		break;
+	case BD_EV_MINE:
+	case BD_EV_FLOOR:
+	case BD_EV_RETOSS:
+		break;
+	}
+	if (get_string(o, "source", ev->source, sizeof(ev->source), err, errlen) ||
+	    get_number(o, "confidence", 0, 1, &ev->has_confidence, &ev->confidence, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_events(const json_t *arr, struct web_command *cmd, char *err, size_t errlen)
+{
+	size_t i;
+	const json_t *e;
+	char why[160];
+
+	if (!json_is_array(arr)) {
+		snprintf(err, errlen, "events: expected an array");
+		return -EINVAL;
+	}
+	if (json_array_size(arr) > BD_MAX_EVENTS) {
+		snprintf(err, errlen, "events: more than %d", BD_MAX_EVENTS);
+		return -EINVAL;
+	}
+	json_array_foreach(arr, i, e) {
+		if (web_parse_event(e, NULL, &cmd->events[i], why, sizeof(why))) {
+			snprintf(err, errlen, "events[%zu].%s", i, why);
+			return -EINVAL;
+		}
+	}
+	cmd->n_events = json_array_size(arr);
+	return 0;
+}
+
+static int parse_house(const json_t *h, struct bd_house *house, char *err, size_t errlen)
+{
+	double target = house->target_points, win_by = house->win_by, kill = house->kill_every;
+	const json_t *v;
+	const char *key;
+
+	if (!json_is_object(h)) {
+		snprintf(err, errlen, "house: expected an object");
+		return -EINVAL;
+	}
+	json_object_foreach((json_t *)h, key, v) {
+		static const char *const known[] = {
+			"target_points", "win_by", "kill_every", "min_toss_height_m", "low_call",
+			"illegal_catch_counts_as_floor", "fifa_cannot_end_game", "popout_is_sink",
+			"mine_voids_points", "review_below",
+		};
+		bool ok = false;
+
+		(void)v;
+		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			ok |= !strcmp(key, known[k]);
+		if (!ok) {
+			snprintf(err, errlen, "house.%.40s: unknown house rule", key);
+			return -EINVAL;
+		}
+	}
+	if (get_number(h, "target_points", 1, 99, NULL, &target, err, errlen) ||
+	    get_number(h, "win_by", 1, 10, NULL, &win_by, err, errlen) ||
+	    get_number(h, "kill_every", 0, 99, NULL, &kill, err, errlen) ||
+	    get_number(h, "min_toss_height_m", 0, 20, NULL, &house->min_toss_height_m, err, errlen) ||
+	    get_number(h, "review_below", 0, 1, NULL, &house->review_below, err, errlen) ||
+	    get_bool(h, "illegal_catch_counts_as_floor", &house->illegal_catch_counts_as_floor,
+		     err, errlen) ||
+	    get_bool(h, "fifa_cannot_end_game", &house->fifa_cannot_end_game, err, errlen) ||
+	    get_bool(h, "popout_is_sink", &house->popout_is_sink, err, errlen) ||
+	    get_bool(h, "mine_voids_points", &house->mine_voids_points, err, errlen))
+		goto bad;
+	if (target != floor(target) || win_by != floor(win_by) || kill != floor(kill)) {
+		snprintf(err, errlen, "house: target_points, win_by, kill_every are whole numbers");
+		return -EINVAL;
+	}
+	house->target_points = (int)target;
+	house->win_by = (int)win_by;
+	house->kill_every = (int)kill;
+	v = json_object_get(h, "low_call");
+	if (v) {
+		if (json_is_string(v) && !strcmp(json_string_value(v), "manual"))
+			house->low_call = BD_LOW_MANUAL;
+		else if (json_is_string(v) && !strcmp(json_string_value(v), "auto"))
+			house->low_call = BD_LOW_AUTO;
+		else {
+			snprintf(err, errlen, "house.low_call: expected manual or auto");
+			return -EINVAL;
+		}
+	}
+	return 0;
+bad:
+	{
+		char why[160];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "house.%s", why);
+	}
+	return -EINVAL;
+}
+
+static int parse_start(const json_t *o, const struct bd_house *defaults,
+		       struct web_command *cmd, char *err, size_t errlen)
+{
+	const json_t *teams = json_object_get(o, "teams"), *v;
+
+	snprintf(cmd->game, sizeof(cmd->game), "beerdie");
+	if (get_string(o, "game", cmd->game, sizeof(cmd->game), err, errlen))
+		return -EINVAL;
+	if (strcmp(cmd->game, "beerdie")) {
+		snprintf(err, errlen, "game: only beerdie is refereed live");
+		return -EINVAL;
+	}
+	for (int p = 0; p < BD_PLAYERS; p++)
+		snprintf(cmd->players[p], BD_NAME_MAX, "%s", slots[p]);
+	if (defaults)
+		cmd->house = *defaults;
+	else
+		bd_house_defaults(&cmd->house);
+	if (teams) {
+		const char *tn[2] = { "A", "B" };
+
+		if (!json_is_object(teams)) {
+			snprintf(err, errlen, "teams: expected {\"A\":[..],\"B\":[..]}");
+			return -EINVAL;
+		}
+		for (int t = 0; t < 2; t++) {
+			const json_t *pl = json_object_get(teams, tn[t]);
+
+			if (!pl)
+				continue;
+			if (!json_is_array(pl) || json_array_size(pl) != 2) {
+				snprintf(err, errlen, "teams.%s: expected two player names", tn[t]);
+				return -EINVAL;
+			}
+			for (int i = 0; i < 2; i++) {
+				v = json_array_get(pl, i);
+				if (!json_is_string(v) || json_string_length(v) == 0 ||
+				    json_string_length(v) >= BD_NAME_MAX ||
+				    strlen(json_string_value(v)) != json_string_length(v)) {
+					snprintf(err, errlen, "teams.%s[%d]: a name of 1..%d bytes",
+						 tn[t], i, BD_NAME_MAX - 1);
+					return -EINVAL;
+				}
+				memcpy(cmd->players[t * 2 + i], json_string_value(v),
+				       json_string_length(v) + 1);
+			}
+		}
+	}
+	v = json_object_get(o, "team_names");
+	if (v) {
+		if (!json_is_array(v) || json_array_size(v) != 2) {
+			snprintf(err, errlen, "team_names: expected two names");
+			return -EINVAL;
+		}
+		for (int t = 0; t < 2; t++) {
+			const json_t *n = json_array_get(v, t);
+
+			if (!json_is_string(n) || json_string_length(n) >= WEB_TEAM_NAME_MAX ||
+			    strlen(json_string_value(n)) != json_string_length(n)) {
+				snprintf(err, errlen, "team_names[%d]: a name under %d bytes",
+					 t, WEB_TEAM_NAME_MAX);
+				return -EINVAL;
+			}
+			memcpy(cmd->teams[t], json_string_value(n), json_string_length(n) + 1);
+		}
+	}
+	v = json_object_get(o, "first");
+	cmd->first_team = BD_TEAM_A;
+	if (v) {
+		if (json_is_string(v) && !strcmp(json_string_value(v), "B"))
+			cmd->first_team = BD_TEAM_B;
+		else if (!json_is_string(v) || strcmp(json_string_value(v), "A")) {
+			snprintf(err, errlen, "first: expected A or B");
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(o, "house");
+	if (v && parse_house(v, &cmd->house, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+int web_parse_command(const char *text, size_t len, const struct bd_house *house_defaults,
+		      struct web_command *cmd, char *err, size_t errlen)
+{
+	static const struct { const char *name; enum web_cmd_kind kind; } names[] = {
+		{ "start", WEB_CMD_START }, { "end", WEB_CMD_END }, { "call", WEB_CMD_CALL },
+		{ "dye_up_missed", WEB_CMD_DYE_UP_MISSED }, { "throw", WEB_CMD_THROW },
+		{ "confirm", WEB_CMD_CONFIRM }, { "correct", WEB_CMD_CORRECT },
+		{ "undo", WEB_CMD_UNDO },
+	};
+	json_error_t jerr;
+	json_t *o;
+	const json_t *c, *v;
+	int rc = -EINVAL, found = 0;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->thrower = BD_NOBODY;
+	cmd->dye_up = true;
+	o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!o) {
+		snprintf(err, errlen, "body: not JSON (%s at byte %d)", jerr.text, jerr.position);
+		return -EINVAL;
+	}
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "body: expected a JSON object");
+		goto free_json;
+	}
+	c = json_object_get(o, "cmd");
+	if (!json_is_string(c)) {
+		snprintf(err, errlen, "cmd: missing or not a string");
+		goto free_json;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(json_string_value(c), names[i].name)) {
+			cmd->kind = names[i].kind;
+			found = 1;
+		}
+	if (!found) {
+		snprintf(err, errlen, "cmd: unknown command '%.40s'", json_string_value(c));
+		goto free_json;
+	}
+	switch (cmd->kind) {
+	case WEB_CMD_START:
+		rc = parse_start(o, house_defaults, cmd, err, errlen);
+		goto free_json;
+	case WEB_CMD_CALL:
+		v = json_object_get(o, "event");
+		if (!v) {
+			snprintf(err, errlen, "event: missing");
+			goto free_json;
+		}
+		{
+			char why[160];
+
+			if (web_parse_event(v, NULL, &cmd->events[0], why, sizeof(why))) {
+				snprintf(err, errlen, "event.%s", why);
+				goto free_json;
+			}
+		}
+		cmd->n_events = 1;
+		snprintf(cmd->events[0].source, sizeof(cmd->events[0].source), "console");
+		break;
+	case WEB_CMD_CORRECT:
+	case WEB_CMD_CONFIRM:
+		v = json_object_get(o, "throw");
+		if (v || cmd->kind == WEB_CMD_CORRECT) {
+			if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+			    json_integer_value(v) > 100000) {
+				snprintf(err, errlen, "throw: expected a throw number");
+				goto free_json;
+			}
+			cmd->throw_no = (int)json_integer_value(v);
+		}
+		if (cmd->kind == WEB_CMD_CONFIRM)
+			break;
+		/* A correction carries a whole throw, as THROW does. */
+		__attribute__((fallthrough));
+	case WEB_CMD_THROW:
+		if (get_bool(o, "dye_up", &cmd->dye_up, err, errlen))
+			goto free_json;
+		v = json_object_get(o, "thrower");
+		if (v && player_of(v, NULL, "thrower", &cmd->thrower, err, errlen))
+			goto free_json;
+		if (parse_events(json_object_get(o, "events"), cmd, err, errlen))
+			goto free_json;
+		for (size_t i = 0; i < cmd->n_events; i++)
+			if (!cmd->events[i].source[0])
+				snprintf(cmd->events[i].source, sizeof(cmd->events[i].source),
+					 "console");
+		break;
+	case WEB_CMD_END:
+	case WEB_CMD_DYE_UP_MISSED:
+	case WEB_CMD_UNDO:
+		break;
+	}
+	rc = 0;
+free_json:
+	json_decref(o);
+	return rc;
+}

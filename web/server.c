@@ -1,0 +1,672 @@
+/* web server: libmicrohttpd on the caller's event loop (MHD_USE_EPOLL),
+ * routes, limits, console sessions and the server-sent event stream. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "web/internal.h"
+#include "web/web.h"
+
+#define SSE_BACKLOG_MAX (256 * 1024)	/* bytes queued for one slow client */
+#define COOKIE_NAME "dyeref_session"
+
+struct sse_client {
+	struct sse_client *next;	/* in web_server.clients */
+	struct web_server *server;	/* back pointer */
+	struct MHD_Connection *conn;	/* to resume */
+	char *buf;			/* owned: bytes not yet sent */
+	size_t len, off;		/* filled, sent */
+	size_t cap;			/* allocated */
+	int suspended;			/* waiting for data */
+	int closing;			/* end the stream at the next read */
+};
+
+struct web_server {
+	struct MHD_Daemon *mhd;		/* owned */
+	struct web_handlers h;		/* copied */
+	void *user;			/* for the handlers */
+	struct web_config cfg;		/* limits, with defaults filled in */
+	char *bind;			/* owned copy of cfg.bind */
+	struct web_auth auth;		/* console sessions */
+	struct bd_house house;		/* defaults of a console START */
+	struct sse_client *clients;	/* open /api/events streams */
+	size_t n_clients;
+	unsigned port;			/* bound */
+	int epoll_fd;			/* MHD's */
+};
+
+/* One request while its body arrives. */
+struct request {
+	char *body;		/* owned, NUL-terminated */
+	size_t len;		/* bytes of body */
+	int too_big;		/* body passed the limit: answer 413 */
+};
+
+static int64_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* ---- Responses --------------------------------------------------------- */
+
+static void common_headers(struct MHD_Response *r, const char *type, int no_store)
+{
+	MHD_add_response_header(r, "Content-Type", type);
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	/* Everything is served from here: no inline script, nothing from elsewhere. */
+	MHD_add_response_header(r, "Content-Security-Policy",
+				"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+				"script-src 'self'; connect-src 'self'; frame-ancestors 'none'");
+	if (no_store)
+		MHD_add_response_header(r, "Cache-Control", "no-store");
+}
+
+/* Sends body (taken: freed by MHD) with status. */
+static enum MHD_Result send_owned(struct MHD_Connection *c, unsigned status, const char *type,
+				  char *body, size_t len, const char *cookie)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	common_headers(r, type, 1);
+	if (cookie)
+		MHD_add_response_header(r, "Set-Cookie", cookie);
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result send_static(struct MHD_Connection *c, const struct web_file *f)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(f->len, (void *)f->data, MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	common_headers(r, f->type, 0);
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* {"error": why} with status. */
+static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *why)
+{
+	json_t *o = json_pack("{s:s}", "error", why);
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	size_t n;
+
+	json_decref(o);
+	if (!text)
+		return MHD_NO;
+	n = strlen(text);
+	return send_owned(c, status, "application/json", text, n, NULL);
+}
+
+/* A handler's answer: a body, or an errno mapped to a status. */
+static enum MHD_Result send_result(struct MHD_Connection *c, int rc, char *body,
+				   const char *type, const char *err)
+{
+	if (rc == 0 && body)
+		return send_owned(c, MHD_HTTP_OK, type, body, strlen(body), NULL);
+	free(body);
+	switch (rc) {
+	case -ENOENT:
+		return send_error(c, MHD_HTTP_NOT_FOUND, err && *err ? err : "not found");
+	case -EINVAL:
+		return send_error(c, MHD_HTTP_BAD_REQUEST, err && *err ? err : "bad request");
+	case -EBUSY:
+		return send_error(c, MHD_HTTP_CONFLICT, err && *err ? err : "busy");
+	case -EPERM:
+		return send_error(c, MHD_HTTP_FORBIDDEN, err && *err ? err : "forbidden");
+	default:
+		return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+				  err && *err ? err : "internal error");
+	}
+}
+
+/* ---- Server-sent events ------------------------------------------------ */
+
+static int sse_append(struct sse_client *cl, const char *text, size_t n)
+{
+	if (cl->off > 0 && cl->off == cl->len)
+		cl->off = cl->len = 0;
+	if (cl->len - cl->off + n > SSE_BACKLOG_MAX)
+		return -ENOBUFS;
+	if (cl->len + n > cl->cap) {
+		size_t keep = cl->len - cl->off, cap = keep + n + 1024;
+		char *grown = malloc(cap);
+
+		if (!grown)
+			return -ENOMEM;
+		if (keep)
+			memcpy(grown, cl->buf + cl->off, keep);
+		free(cl->buf);
+		cl->buf = grown;
+		cl->cap = cap;
+		cl->len = keep;
+		cl->off = 0;
+	}
+	memcpy(cl->buf + cl->len, text, n);
+	cl->len += n;
+	return 0;
+}
+
+static void sse_wake(struct sse_client *cl)
+{
+	if (cl->suspended) {
+		cl->suspended = 0;
+		MHD_resume_connection(cl->conn);
+	}
+}
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct sse_client *cl = cls;
+	size_t n;
+
+	(void)pos;
+	if (cl->closing)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	if (cl->off == cl->len) {
+		/* Nothing to say: park the connection until a broadcast. */
+		cl->suspended = 1;
+		MHD_suspend_connection(cl->conn);
+		return 0;
+	}
+	n = cl->len - cl->off;
+	if (n > max)
+		n = max;
+	memcpy(buf, cl->buf + cl->off, n);
+	cl->off += n;
+	return (ssize_t)n;
+}
+
+static void sse_free(void *cls)
+{
+	struct sse_client *cl = cls;
+	struct web_server *s = cl->server;
+
+	for (struct sse_client **p = &s->clients; *p; p = &(*p)->next)
+		if (*p == cl) {
+			*p = cl->next;
+			s->n_clients--;
+			break;
+		}
+	free(cl->buf);
+	free(cl);
+}
+
+static void sse_send_all(struct web_server *s, const char *text, size_t n)
+{
+	for (struct sse_client *cl = s->clients; cl; cl = cl->next) {
+		if (cl->closing)
+			continue;
+		if (sse_append(cl, text, n))
+			cl->closing = 1;	/* too far behind: it reconnects and gets the state */
+		sse_wake(cl);
+	}
+}
+
+void web_server_broadcast(struct web_server *s, const char *event, const char *data)
+{
+	size_t n = strlen(event) + strlen(data) + 32;
+	char *msg = malloc(n);
+	int len;
+
+	if (!msg)
+		return;
+	/* data must be one line: JSON from jansson's compact dump is. */
+	len = snprintf(msg, n, "event: %s\ndata: %s\n\n", event, data);
+	if (len > 0 && !strchr(data, '\n'))
+		sse_send_all(s, msg, (size_t)len);
+	free(msg);
+}
+
+void web_server_keepalive(struct web_server *s)
+{
+	static const char ping[] = ": keep-alive\n\n";
+
+	sse_send_all(s, ping, sizeof(ping) - 1);
+}
+
+size_t web_server_sse_clients(const struct web_server *s)
+{
+	return s->n_clients;
+}
+
+static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *c)
+{
+	struct sse_client *cl = calloc(1, sizeof(*cl));
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	char *state = NULL;
+
+	if (!cl)
+		return MHD_NO;
+	cl->server = s;
+	cl->conn = c;
+	/* The current state first, so a new screen shows the score at once. */
+	if (s->h.state && s->h.state(s->user, &state) == 0 && state) {
+		size_t n = strlen(state) + 32;
+		char *msg = malloc(n);
+
+		if (msg && !strchr(state, '\n')) {
+			int len = snprintf(msg, n, "event: state\ndata: %s\n\n", state);
+
+			sse_append(cl, msg, (size_t)len);
+		}
+		free(msg);
+	}
+	free(state);
+	sse_append(cl, "retry: 2000\n\n", 13);
+	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, cl, sse_free);
+	if (!r) {
+		free(cl->buf);
+		free(cl);
+		return MHD_NO;
+	}
+	cl->next = s->clients;
+	s->clients = cl;
+	s->n_clients++;
+	common_headers(r, "text/event-stream", 1);
+	/* A scoreboard listens all evening: no idle timeout for it. */
+	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)0);
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* ---- Console ----------------------------------------------------------- */
+
+static const struct web_session *session_of(struct web_server *s, struct MHD_Connection *c)
+{
+	const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
+	char token[WEB_TOKEN_HEX + 1];
+
+	if (!cookie ||
+	    web_parse_cookie(cookie, strlen(cookie), COOKIE_NAME, token, sizeof(token)) < 0)
+		return NULL;
+	return web_auth_find(&s->auth, token, now_s());
+}
+
+static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection *c,
+				     const struct request *rq)
+{
+	char pin[64], cookie[160];
+	const struct web_session *ss;
+	json_t *o;
+	char *text;
+	int rc;
+
+	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
+	if (rc < 0)
+		return send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
+	rc = web_auth_login(&s->auth, pin, now_s(), &ss);
+	if (rc == -EAGAIN)
+		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
+	if (rc == -EPERM)
+		return send_error(c, MHD_HTTP_FORBIDDEN, "wrong PIN");
+	if (rc)
+		return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no session");
+	snprintf(cookie, sizeof(cookie), COOKIE_NAME "=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d",
+		 ss->token, WEB_SESSION_TTL_S);
+	o = json_pack("{s:s}", "csrf", ss->csrf);
+	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (!text)
+		return MHD_NO;
+	return send_owned(c, MHD_HTTP_OK, "application/json", text, strlen(text), cookie);
+}
+
+/* A state-changing console request: a session and its CSRF token. */
+static const struct web_session *console_guard(struct web_server *s, struct MHD_Connection *c)
+{
+	const struct web_session *ss = session_of(s, c);
+	const char *csrf = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token");
+
+	if (!ss || !csrf || !web_auth_equal(csrf, ss->csrf))
+		return NULL;
+	return ss;
+}
+
+static enum MHD_Result console_command(struct web_server *s, struct MHD_Connection *c,
+				       const struct request *rq)
+{
+	struct web_command *cmd = malloc(sizeof(*cmd));
+	char err[256] = "";
+	int rc;
+
+	if (!cmd)
+		return MHD_NO;
+	rc = web_parse_command(rq->body ? rq->body : "", rq->len, &s->house, cmd, err, sizeof(err));
+	if (rc == 0)
+		rc = s->h.command ? s->h.command(s->user, cmd, err, sizeof(err)) : -ENOENT;
+	free(cmd);
+	if (rc == 0) {
+		char *ok = strdup("{\"ok\":true}");
+
+		return ok ? send_owned(c, MHD_HTTP_OK, "application/json", ok, strlen(ok), NULL)
+			  : MHD_NO;
+	}
+	return send_result(c, rc, NULL, "application/json", err);
+}
+
+/* ---- Routing ----------------------------------------------------------- */
+
+/* "/api/matches/12/throws/3" style numbers: 1..10^9, digits only. */
+static int parse_num(const char *p, const char **end, long *out)
+{
+	long n = 0;
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9' && q - p < 10)
+		n = n * 10 + (*q++ - '0');
+	if (q == p || (*q >= '0' && *q <= '9') || n < 1)
+		return -EINVAL;
+	*end = q;
+	*out = n;
+	return 0;
+}
+
+static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c, const char *url)
+{
+	const struct web_file *f;
+	char *body = NULL;
+	const char *p;
+	long m, k;
+	int rc;
+
+	if (!strcmp(url, "/"))
+		url = "/index.html";
+	else if (!strcmp(url, "/console"))
+		url = "/console.html";
+	else if (!strcmp(url, "/rules"))
+		url = "/rules.html";
+	else if (!strncmp(url, "/replay/", 8) && !parse_num(url + 8, &p, &m) && !*p)
+		url = "/replay.html";
+	f = web_file_find(url);
+	if (f)
+		return send_static(c, f);
+
+	if (!strcmp(url, "/api/state")) {
+		rc = s->h.state ? s->h.state(s->user, &body) : -ENOENT;
+		return send_result(c, rc, body, "application/json", NULL);
+	}
+	if (!strcmp(url, "/api/events"))
+		return open_events(s, c);
+	if (!strcmp(url, "/api/matches")) {
+		rc = s->h.matches ? s->h.matches(s->user, &body) : -ENOENT;
+		return send_result(c, rc, body, "application/json", NULL);
+	}
+	if (!strncmp(url, "/api/matches/", 13) && !parse_num(url + 13, &p, &m)) {
+		if (!strcmp(p, "/log")) {
+			rc = s->h.match_log ? s->h.match_log(s->user, m, &body) : -ENOENT;
+			return send_result(c, rc, body, "application/x-ndjson", NULL);
+		}
+		if (!strncmp(p, "/throws/", 8) && !parse_num(p + 8, &p, &k) && !*p) {
+			rc = s->h.throw_detail ? s->h.throw_detail(s->user, m, k, &body) : -ENOENT;
+			return send_result(c, rc, body, "application/json", NULL);
+		}
+	}
+	if (!strcmp(url, "/console/session")) {
+		const struct web_session *ss = session_of(s, c);
+		json_t *o;
+		char *text;
+
+		if (!ss)
+			return send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
+		o = json_pack("{s:s}", "csrf", ss->csrf);
+		text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+		json_decref(o);
+		return text ? send_owned(c, MHD_HTTP_OK, "application/json", text, strlen(text), NULL)
+			    : MHD_NO;
+	}
+	return send_error(c, MHD_HTTP_NOT_FOUND, "no such page");
+}
+
+static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c, const char *url,
+				  const struct request *rq)
+{
+	if (!strcmp(url, "/console/login"))
+		return console_login(s, c, rq);
+	if (!strcmp(url, "/console/logout")) {
+		const struct web_session *ss = console_guard(s, c);
+		char *ok;
+
+		if (!ss)
+			return send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
+		web_auth_logout(&s->auth, ss->token);
+		ok = strdup("{\"ok\":true}");
+		return ok ? send_owned(c, MHD_HTTP_OK, "application/json", ok, strlen(ok),
+				       COOKIE_NAME "=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
+			  : MHD_NO;
+	}
+	if (!strcmp(url, "/console/api/command")) {
+		if (!console_guard(s, c))
+			return send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
+		return console_command(s, c, rq);
+	}
+	return send_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint");
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **con_cls)
+{
+	struct web_server *s = cls;
+	struct request *rq = *con_cls;
+	int is_get = !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
+
+	(void)version;
+	if (!rq) {
+		rq = calloc(1, sizeof(*rq));
+		if (!rq)
+			return MHD_NO;
+		*con_cls = rq;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		if (!rq->too_big && rq->len + *upload_size <= s->cfg.max_body) {
+			char *grown = realloc(rq->body, rq->len + *upload_size + 1);
+
+			if (!grown)
+				return MHD_NO;
+			rq->body = grown;
+			memcpy(rq->body + rq->len, upload, *upload_size);
+			rq->len += *upload_size;
+			rq->body[rq->len] = '\0';
+		} else {
+			rq->too_big = 1;	/* keep reading, answer 413 at the end */
+		}
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (rq->too_big)
+		return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large");
+	if (url[0] != '/' || strstr(url, ".."))
+		return send_error(c, MHD_HTTP_BAD_REQUEST, "bad path");
+	if (is_get)
+		return route_get(s, c, url);
+	if (!strcmp(method, MHD_HTTP_METHOD_POST))
+		return route_post(s, c, url, rq);
+	return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed");
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct request *rq = *con_cls;
+
+	(void)cls;
+	(void)c;
+	(void)toe;
+	if (rq) {
+		free(rq->body);
+		free(rq);
+		*con_cls = NULL;
+	}
+}
+
+/* ---- Life cycle -------------------------------------------------------- */
+
+struct web_server *web_server_new(const struct web_config *cfg, const struct web_handlers *h,
+				  void *user, char *err, size_t errlen)
+{
+	struct web_server *s = calloc(1, sizeof(*s));
+	struct sockaddr_storage ss;
+	socklen_t sslen;
+	unsigned flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
+	const union MHD_DaemonInfo *info;
+	int e;
+
+	if (!s) {
+		snprintf(err, errlen, "web: out of memory");
+		return NULL;
+	}
+	s->cfg = *cfg;
+	s->h = *h;
+	s->user = user;
+	if (!s->cfg.max_connections)
+		s->cfg.max_connections = 512;
+	if (!s->cfg.max_per_ip)
+		s->cfg.max_per_ip = 256;
+	if (!s->cfg.timeout_s)
+		s->cfg.timeout_s = 20;
+	if (!s->cfg.max_body)
+		s->cfg.max_body = 16 * 1024;
+	if (!s->cfg.max_request)
+		s->cfg.max_request = 16 * 1024;
+	s->bind = strdup(cfg->bind ? cfg->bind : "127.0.0.1");
+	if (!s->bind || web_auth_set_pin(&s->auth, cfg->pin)) {
+		snprintf(err, errlen, "web: out of memory");
+		e = ENOMEM;
+		goto free_server;
+	}
+	s->cfg.bind = s->bind;
+	s->cfg.pin = NULL;
+	s->cfg.house = NULL;
+	if (cfg->house)
+		s->house = *cfg->house;
+	else
+		bd_house_defaults(&s->house);
+	memset(&ss, 0, sizeof(ss));
+	if (inet_pton(AF_INET, s->bind, &((struct sockaddr_in *)&ss)->sin_addr) == 1) {
+		((struct sockaddr_in *)&ss)->sin_family = AF_INET;
+		((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)cfg->port);
+		sslen = sizeof(struct sockaddr_in);
+	} else if (inet_pton(AF_INET6, s->bind, &((struct sockaddr_in6 *)&ss)->sin6_addr) == 1) {
+		((struct sockaddr_in6 *)&ss)->sin6_family = AF_INET6;
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)cfg->port);
+		sslen = sizeof(struct sockaddr_in6);
+		flags |= MHD_USE_IPv6;
+	} else {
+		snprintf(err, errlen, "web: bind '%s' is not an IPv4 or IPv6 address", s->bind);
+		e = EINVAL;
+		goto free_server;
+	}
+	(void)sslen;
+	s->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
+				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_per_ip,
+				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.timeout_s,
+				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)s->cfg.max_request,
+				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				  MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
+				  MHD_OPTION_END);
+	if (!s->mhd) {
+		e = errno ? errno : EADDRINUSE;
+		snprintf(err, errlen, "web: cannot listen on %s port %u: %s", s->bind, cfg->port,
+			 strerror(e));
+		goto free_server;
+	}
+	info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+	s->epoll_fd = info ? info->epoll_fd : -1;
+	info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
+	s->port = info ? info->port : cfg->port;
+	if (s->epoll_fd < 0) {
+		snprintf(err, errlen, "web: libmicrohttpd gave no epoll fd");
+		e = ENOTSUP;
+		goto stop_daemon;
+	}
+	return s;
+
+stop_daemon:
+	MHD_stop_daemon(s->mhd);
+free_server:
+	web_auth_free(&s->auth);
+	free(s->bind);
+	free(s);
+	errno = e;
+	return NULL;
+}
+
+void web_server_free(struct web_server *s)
+{
+	if (!s)
+		return;
+	/* Suspended connections must be resumed before MHD stops. */
+	for (struct sse_client *cl = s->clients; cl; cl = cl->next) {
+		cl->closing = 1;
+		sse_wake(cl);
+	}
+	MHD_run(s->mhd);
+	for (struct sse_client *cl = s->clients; cl; cl = cl->next)
+		sse_wake(cl);
+	MHD_stop_daemon(s->mhd);
+	web_auth_free(&s->auth);
+	free(s->bind);
+	free(s);
+}
+
+unsigned web_server_port(const struct web_server *s)
+{
+	return s->port;
+}
+
+int web_server_fd(const struct web_server *s)
+{
+	return s->epoll_fd;
+}
+
+int64_t web_server_timeout_ms(struct web_server *s)
+{
+	MHD_UNSIGNED_LONG_LONG ms;
+
+	if (MHD_get_timeout(s->mhd, &ms) != MHD_YES)
+		return -1;
+	return ms > INT64_MAX ? INT64_MAX : (int64_t)ms;
+}
+
+int web_server_process(struct web_server *s)
+{
+	return MHD_run(s->mhd) == MHD_YES ? 0 : -EIO;
+}
+
+void web_server_set_house(struct web_server *s, const struct bd_house *house)
+{
+	s->house = *house;
+}
+
+int web_server_set_pin(struct web_server *s, const char *pin)
+{
+	return web_auth_set_pin(&s->auth, pin);
+}

@@ -1,0 +1,31 @@
+"use strict";
+// Shared helpers for the dyeref pages: no frameworks, nothing fetched from elsewhere.
+const $ = (id) => document.getElementById(id);
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+const DUTY_WORDS = {
+  kill_n_fill: "kill n' fill", follow_partner: "follow your partner",
+  shotgun: "shotgun the mine", finish_winners_cups: "finish the winners' cups",
+  naked_lap: "naked lap",
+};
+function dutyText(d) {
+  const who = d.player || ("team " + d.team);
+  return who + ": " + (DUTY_WORDS[d.duty] || d.duty) + " (" + d.why + ")";
+}
+// The ruling in words, as the referee would say it.
+function rulingWords(r) {
+  if (!r) return "";
+  const pts = [];
+  for (const t of ["A", "B"]) if (r.points && r.points[t]) pts.push(r.points[t] + " to " + t);
+  let s = "Throw " + r.throw + " by " + r.thrower + ": ";
+  if (r.retoss) s += "re-toss";
+  else if (pts.length) s += pts.join(", ");
+  else s += r.dead ? "dead, no points" : "no points";
+  if (r.over) s += ". Game over";
+  return s;
+}

@@ -1,0 +1,106 @@
+"use strict";
+// The official's console: every change needs the session cookie (set by the
+// login) and the CSRF token the login returned, in X-CSRF-Token.
+let csrf = null, state = null;
+function say(t) { $("msg").textContent = t; }
+async function post(body) {
+  const r = await fetch("/console/api/command", {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify(body),
+  });
+  const j = await r.json().catch(() => ({}));
+  if (!r.ok) { say((j.error || r.statusText) + " (" + r.status + ")"); if (r.status === 403) showLogin(); return false; }
+  say("done");
+  return true;
+}
+function showLogin() { $("login").classList.remove("hidden"); $("desk").classList.add("hidden"); }
+function showDesk() { $("login").classList.add("hidden"); $("desk").classList.remove("hidden"); }
+function slots() { return ["a1", "a2", "b1", "b2"]; }
+function render(s) {
+  state = s;
+  const by = $("by"), keep = by.value; clear(by);
+  slots().forEach((slot, i) => {
+    const name = s.players ? s.players[i < 2 ? "A" : "B"][i % 2] : slot;
+    const o = el("option", null, name + " (" + slot + ")"); o.value = slot; by.appendChild(o);
+  });
+  if (keep) by.value = keep;
+  if (s.match === null || s.match === undefined) { $("summary").textContent = "No match under way."; $("review-box").classList.add("hidden"); return; }
+  $("summary").textContent = "Match " + s.match + ": A " + s.score.A + " - " + s.score.B + " B, " +
+    s.throws + " throws. " + (s.next ? s.next.player + " to throw. " : "") + rulingWords(s.last);
+  const rv = $("review-box");
+  if (s.review) {
+    $("review-text").textContent = "Throw " + s.review.throw + " under review: " + s.review.why;
+    rv.classList.remove("hidden");
+  } else rv.classList.add("hidden");
+}
+const CALLS = {
+  low: (by) => ({ cmd: "call", event: { at: "low_call", by } }),
+  catch1: (by) => ({ cmd: "call", event: { at: "catch", by, hands: 1 } }),
+  catch2: (by) => ({ cmd: "call", event: { at: "catch", by, hands: 2 } }),
+  trapped: (by) => ({ cmd: "call", event: { at: "catch", by, hands: 1, trapped: true } }),
+  over: (by) => ({ cmd: "call", event: { at: "catch", by, hands: 1, over_table: true } }),
+  kick: (by) => ({ cmd: "call", event: { at: "kick", by, part: "foot" } }),
+  thigh: (by) => ({ cmd: "call", event: { at: "kick", by, part: "thigh" } }),
+  dyeup: () => ({ cmd: "dye_up_missed" }),
+  retoss: () => ({ cmd: "call", event: { at: "retoss" } }),
+};
+function eventsFromBox() {
+  try { const ev = JSON.parse($("corr-events").value); if (!Array.isArray(ev)) throw 0; return ev; }
+  catch (e) { say("events: not a JSON array"); return null; }
+}
+async function loadThrow(n) {
+  if (!state || !state.match) return;
+  const r = await fetch("/api/matches/" + state.match + "/throws/" + n);
+  if (!r.ok) { say("throw " + n + ": not found"); return; }
+  const j = await r.json();
+  $("corr-no").value = n;
+  const evs = (j.judged.events || []).map((e) => { const c = Object.assign({}, e); delete c.t_ns; return c; });
+  $("corr-events").value = JSON.stringify(evs);
+  $("corr-dyeup").checked = j.judged.dye_up !== false;
+}
+function wire() {
+  $("login-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await fetch("/console/login", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "pin=" + encodeURIComponent($("pin").value) });
+    const j = await r.json().catch(() => ({}));
+    if (!r.ok) { say(j.error || "login failed"); return; }
+    csrf = j.csrf; $("pin").value = ""; say("logged in"); showDesk();
+  });
+  document.querySelectorAll("[data-call]").forEach((b) => b.addEventListener("click", () => post(CALLS[b.dataset.call]($("by").value))));
+  $("confirm").addEventListener("click", () => post({ cmd: "confirm" }));
+  $("load-review").addEventListener("click", () => {
+    if (!state || !state.review) return;
+    if (state.review.counted) loadThrow(state.review.throw);
+    else { $("corr-no").value = state.review.throw; say("enter the events as they happened, then Save correction"); }
+  });
+  $("load").addEventListener("click", () => loadThrow(parseInt($("corr-no").value, 10)));
+  $("correct").addEventListener("click", () => {
+    const events = eventsFromBox(); if (!events) return;
+    const n = parseInt($("corr-no").value, 10);
+    post({ cmd: "correct", throw: isNaN(n) ? 0 : n, dye_up: $("corr-dyeup").checked, events });
+  });
+  $("enter").addEventListener("click", () => {
+    const events = eventsFromBox(); if (!events) return;
+    post({ cmd: "throw", dye_up: $("corr-dyeup").checked, events });
+  });
+  $("undo").addEventListener("click", () => post({ cmd: "undo" }));
+  $("start").addEventListener("click", () => {
+    const v = (id) => $(id).value.trim() || $(id).placeholder;
+    post({ cmd: "start", teams: { A: [v("a1"), v("a2")], B: [v("b1"), v("b2")] },
+      team_names: [$("ta").value.trim(), $("tb").value.trim()], first: $("first").value,
+      house: { target_points: parseInt($("target").value, 10) || 10 } });
+  });
+  $("end").addEventListener("click", () => { if (confirm("End the match?")) post({ cmd: "end" }); });
+  $("logout").addEventListener("click", async () => {
+    await fetch("/console/logout", { method: "POST", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
+    csrf = null; showLogin();
+  });
+}
+wire();
+fetch("/console/session", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null)
+  .then((j) => { if (j) { csrf = j.csrf; showDesk(); } });
+const es = new EventSource("/api/events");
+es.addEventListener("state", (e) => render(JSON.parse(e.data)));

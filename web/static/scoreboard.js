@@ -1,0 +1,57 @@
+"use strict";
+// The wall screen: state arrives over server-sent events after each ruling.
+function names(state, t) {
+  return (state.team_names && state.team_names[t]) || ("Team " + t);
+}
+function render(state) {
+  document.body.dataset.ready = "1";
+  if (state.match === null || state.match === undefined) {
+    $("next").textContent = "No match under way";
+    $("last").textContent = "";
+    clear($("rules")); clear($("duties"));
+    $("review").classList.add("hidden");
+    return;
+  }
+  for (const t of ["A", "B"]) {
+    $("name-" + t).textContent = names(state, t);
+    $("players-" + t).textContent = state.players[t].join(" & ");
+    $("score-" + t).textContent = state.score[t];
+    $("team-" + t).classList.toggle("winner", state.over && state.winner === t);
+    $("team-" + t).classList.toggle("throwing", !!state.next && state.next.team === t);
+  }
+  if (state.over) $("next").textContent = names(state, state.winner) + " win!";
+  else if (state.next) $("next").textContent = state.next.player + " to throw" + (state.in_flight ? " - in the air" : "");
+  $("last").textContent = rulingWords(state.last);
+  const rules = $("rules"); clear(rules);
+  if (state.last && state.last.rules)
+    for (const r of state.last.rules) {
+      const li = el("li");
+      li.appendChild(el("b", null, r.id + " "));
+      li.appendChild(document.createTextNode(r.text));
+      rules.appendChild(li);
+    }
+  const duties = $("duties"); clear(duties);
+  if (state.last && state.last.duties)
+    for (const d of state.last.duties) duties.appendChild(el("li", "duty", dutyText(d)));
+  if (state.over && state.duties)
+    for (const d of state.duties) if (!d.throw) duties.appendChild(el("li", "duty", dutyText(d)));
+  const rv = $("review");
+  if (state.review) {
+    rv.textContent = "UNDER REVIEW: throw " + state.review.throw + " - " + state.review.why +
+      (state.review.counted ? " (counted, may be corrected)" : " (waiting for the official)");
+    rv.classList.remove("hidden");
+  } else rv.classList.add("hidden");
+  if (state.health) for (const k of ["sensors", "camera", "store"]) {
+    const h = state.health[k]; const e = $("h-" + k);
+    e.textContent = k + ": " + h.text; e.classList.toggle("bad", !h.ok);
+  }
+  if (state.throws > 0) $("replay-link").href = "/replay/" + state.throws;
+}
+function connect() {
+  const es = new EventSource("/api/events");
+  es.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  es.onopen = () => { $("h-live").textContent = "live"; $("h-live").classList.remove("bad"); };
+  es.onerror = () => { $("h-live").textContent = "reconnecting"; $("h-live").classList.add("bad"); };
+}
+fetch("/api/state").then((r) => r.json()).then(render).catch(() => {});
+connect();

@@ -1,0 +1,169 @@
+/*
+ * web: the HTTP face of the referee (libmicrohttpd). The public scoreboard,
+ * the official's console, the replay page and the JSON API, with live
+ * updates as server-sent events.
+ *
+ * The server owns no match data: the daemon hands it callbacks that render
+ * state, matches, logs and throws as text, and a command callback for the
+ * console's state-changing requests. The server never blocks: it runs on
+ * the caller's event loop (web_server_fd() is an epoll fd to watch for
+ * input, web_server_timeout_ms() the longest the loop may sleep, then
+ * web_server_process()).
+ *
+ * Everything a client sends is hostile. Requests over the size limits or
+ * malformed get a 4xx; the console needs a session cookie from
+ * POST /console/login (the PIN) and, on every state-changing request, the
+ * session's CSRF token in the X-CSRF-Token header, else 403.
+ *
+ * The parsers (form bodies, cookies, console commands) are plain functions
+ * on bytes, so they are unit-tested and fuzzed without a socket.
+ */
+#ifndef DYEREF_WEB_H
+#define DYEREF_WEB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+/* ---- Parsers on bytes ------------------------------------------------ */
+
+/* Finds name in an application/x-www-form-urlencoded body of len bytes
+ * (no NUL needed) and writes its decoded value, NUL-terminated, to out.
+ * Returns the value's length, -ENOENT when absent, -EINVAL when the body is
+ * malformed (bad %-escape, a NUL byte), -E2BIG when the value does not fit. */
+int web_parse_form(const char *body, size_t len, const char *name, char *out, size_t outlen);
+
+/* Finds cookie name in a Cookie header value ("a=1; b=2"); as
+ * web_parse_form (no decoding: cookie values are taken as they are). */
+int web_parse_cookie(const char *header, size_t len, const char *name, char *out, size_t outlen);
+
+/* The console's state-changing requests, as JSON objects with "cmd". */
+enum web_cmd_kind {
+	WEB_CMD_START,		/* start a match: teams, players, house rules */
+	WEB_CMD_END,		/* end the current match */
+	WEB_CMD_CALL,		/* one manual observation in the throw under way (events[0]) */
+	WEB_CMD_DYE_UP_MISSED,	/* the thrower did not call "DYE UP!" (BD-P2) */
+	WEB_CMD_THROW,		/* a whole throw entered by hand (events) */
+	WEB_CMD_CONFIRM,	/* confirm the ruling under review as it stands */
+	WEB_CMD_CORRECT,	/* replace throw_no's observations (a refold) */
+	WEB_CMD_UNDO,		/* withdraw the last throw (logged as a re-toss, BD-P9) */
+};
+
+#define WEB_TEAM_NAME_MAX 32	/* bytes of a team's name, with the NUL */
+
+struct web_command {
+	enum web_cmd_kind kind;
+	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review */
+	bool dye_up;		/* THROW, CORRECT: "DYE UP!" was called; default true */
+	int thrower;		/* THROW, CORRECT: player, or BD_NOBODY (from the order) */
+	size_t n_events;	/* CALL: 1; THROW, CORRECT: 0..BD_MAX_EVENTS */
+	struct bd_event events[BD_MAX_EVENTS];	/* in time order */
+	char game[16];		/* START: "beerdie" */
+	char teams[2][WEB_TEAM_NAME_MAX];	/* START: team names, may be "" */
+	char players[BD_PLAYERS][BD_NAME_MAX];	/* START: a1, a2, b1, b2 */
+	int first_team;		/* START: BD_TEAM_A or BD_TEAM_B */
+	struct bd_house house;	/* START: the defaults given, with "house" applied */
+};
+
+/* Parses one console command of len bytes of JSON. Players are named by
+ * their slot: "a1", "a2", "b1", "b2". house_defaults (may be NULL: RULES.md
+ * defaults) is where a START's "house" starts from. Returns 0, or -EINVAL
+ * with "field: why" in err. */
+int web_parse_command(const char *json, size_t len, const struct bd_house *house_defaults,
+		      struct web_command *cmd, char *err, size_t errlen);
+
+struct json_t;
+
+/* Parses one match-log event object ({"at":"table","half":"B",...}, as in
+ * DESIGN.md). Players by slot ("a1".."b2") or by the names in names (may
+ * be NULL). Returns 0 or -EINVAL with "field: why" in err. */
+int web_parse_event(const struct json_t *event, const char (*names)[BD_NAME_MAX],
+		    struct bd_event *ev, char *err, size_t errlen);
+
+/* The slot name of a player index ("a1".."b2"), "" for BD_NOBODY. */
+const char *web_slot_name(int player);
+
+/* ---- The server ------------------------------------------------------ */
+
+struct web_config {
+	const char *bind;		/* IPv4 or IPv6 literal; "127.0.0.1" when NULL */
+	unsigned port;			/* 0: any free port (see web_server_port) */
+	const char *pin;		/* console PIN; NULL or "" locks the console */
+	unsigned max_connections;	/* 0: 512 */
+	unsigned max_per_ip;		/* 0: 256 (a wall screen, phones, a test's idle crowd) */
+	unsigned timeout_s;		/* idle connection timeout; 0: 20 s */
+	size_t max_body;		/* request body bytes; 0: 16 KiB */
+	size_t max_request;		/* per-connection buffer for the request line and
+					 * headers; 0: 16 KiB */
+	const struct bd_house *house;	/* copied: a console START's defaults; NULL: RULES.md's */
+};
+
+/* What the daemon renders for the server. Each returns 0 and a body the
+ * server takes and frees with free(), or a negative errno: -ENOENT (404),
+ * -EINVAL (400, err says why), -EBUSY (409), -EPERM (403), anything else
+ * (500). user is web_server_new's. A NULL callback answers 404. */
+struct web_handlers {
+	int (*state)(void *user, char **json);			/* GET /api/state */
+	int (*matches)(void *user, char **json);		/* GET /api/matches */
+	int (*match_log)(void *user, long match, char **jsonl);	/* GET /api/matches/N/log */
+	int (*throw_detail)(void *user, long match, long throw_no,
+			    char **json);			/* GET /api/matches/N/throws/K */
+	int (*command)(void *user, const struct web_command *cmd,
+		       char *err, size_t errlen);		/* POST /console/api/command */
+};
+
+struct web_server;
+
+/* Binds and starts listening. Returns a server to free with
+ * web_server_free(), or NULL with errno set and a message in err. The
+ * strings in cfg are copied. */
+struct web_server *web_server_new(const struct web_config *cfg, const struct web_handlers *h,
+				  void *user, char *err, size_t errlen);
+void web_server_free(struct web_server *s);
+
+/* The port actually bound (useful with port 0). */
+unsigned web_server_port(const struct web_server *s);
+
+/* An epoll fd that becomes readable when the server has work. */
+int web_server_fd(const struct web_server *s);
+
+/* The most milliseconds the loop may wait before web_server_process();
+ * -1 for no limit. */
+int64_t web_server_timeout_ms(struct web_server *s);
+
+/* Does whatever work is ready, without blocking. 0 or -EIO. */
+int web_server_process(struct web_server *s);
+
+/* Queues a server-sent event (event name, one line of JSON data) to every
+ * /api/events client. A client that falls too far behind is dropped. */
+void web_server_broadcast(struct web_server *s, const char *event, const char *data);
+
+/* Sends a comment line to every SSE client, so proxies and idle timers
+ * keep the stream open; call every ~15 s. */
+void web_server_keepalive(struct web_server *s);
+
+/* Replaces the console PIN (SIGHUP) and ends every console session.
+ * 0 or -ENOMEM. */
+int web_server_set_pin(struct web_server *s, const char *pin);
+
+/* New defaults for a console START's house rules (SIGHUP); copied. */
+void web_server_set_house(struct web_server *s, const struct bd_house *house);
+
+/* Open SSE clients (tests, health). */
+size_t web_server_sse_clients(const struct web_server *s);
+
+/* ---- Embedded files (generated from web/static/ at build time) ------- */
+
+struct web_file {
+	const char *path;		/* "/app.css" */
+	const char *type;		/* MIME type */
+	const unsigned char *data;	/* static */
+	size_t len;
+};
+
+/* The embedded file at path, or NULL. */
+const struct web_file *web_file_find(const char *path);
+
+#endif /* DYEREF_WEB_H */

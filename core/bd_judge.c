@@ -270,11 +270,10 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 			break;
 		case BD_EV_KICK:
 			/* Only a defender's kick before the die touches the
-			 * table counts, and never a thigh (BD-K3, BD-K3a); the
-			 * knee is the "kneefa" the rule forbids by name. */
+			 * table counts, and never a thigh (BD-K3, BD-K3a). */
 			if (f->phase != PH_AIR || f->kicked || BD_TEAM_OF(e->player) != j->def)
 				break;
-			if (strcasecmp(e->part, "thigh") == 0 || strcasecmp(e->part, "knee") == 0) {
+			if (strcasecmp(e->part, "thigh") == 0) {
 				f->thigh = true;
 				break;
 			}

@@ -858,16 +858,21 @@ static void test_bd_k3_k3a_thigh_kick_is_no_fifa(void **state)
 	assert_string_equal(m.why, "BD-P1 BD-K3a");
 }
 
-/* BD-K3a: the knee is the "kneefa" the rule names: no FIFA either. */
-static void test_bd_k3a_knee_kick_is_no_fifa(void **state)
+/* BD-K3, BD-K3a: only the thigh is barred, in any letter case; a knee
+ * kick is a kick like any other. */
+static void test_bd_k3_only_the_thigh_is_barred(void **state)
 {
 	struct match m;
 	struct bd_throw t = spec_throw("k3 C2");
 
 	(void)state;
 	match_new(&m);
-	snprintf(t.events[0].part, sizeof(t.events[0].part), "Knee");
 	t.thrower = A2;
+	snprintf(t.events[0].part, sizeof(t.events[0].part), "knee");
+	play_throw(&m, &t);
+	assert_true(m.r.fifa);
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	snprintf(t.events[0].part, sizeof(t.events[0].part), "THIGH");
 	play_throw(&m, &t);
 	assert_false(m.r.fifa);
 	assert_int_equal(m.r.points[BD_TEAM_B], 0);
@@ -1342,7 +1347,7 @@ int main(void)
 		cmocka_unit_test(test_bd_k1_fifa_kick_and_partner_catch),
 		cmocka_unit_test(test_bd_k2_k2a_fifa_cannot_end_the_game),
 		cmocka_unit_test(test_bd_k3_k3a_thigh_kick_is_no_fifa),
-		cmocka_unit_test(test_bd_k3a_knee_kick_is_no_fifa),
+		cmocka_unit_test(test_bd_k3_only_the_thigh_is_barred),
 		cmocka_unit_test(test_bd_k1_fifa_does_not_change_the_order),
 		cmocka_unit_test(test_bd_k4_kicked_die_stays_live),
 		cmocka_unit_test(test_bd_k5_kicked_onto_defenders_half_scores_one),

@@ -555,7 +555,9 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	bool voided = dead;
 
 	if (!t->dye_up) {
-		j.sc[j.att] = 0;
+		/* "Cannot score any points": the defenders' FIFA point is
+		 * scored by the throw too; only penalties stay (BD-P2a). */
+		j.sc[0] = j.sc[1] = 0;
 		why(&j, W_P2);
 		voided = true;
 	}

@@ -465,6 +465,33 @@ static void test_bd_p2_no_dye_up_scores_nothing(void **state)
 	assert_true(m.s.must_follow[B2]);
 }
 
+/* BD-P2, BD-P2a: without "DYE UP!" the throw cannot score any points:
+ * the defenders' FIFA point (BD-K1) is scored by the throw, not a penalty
+ * (BD-P2a names only BD-P10 and BD-P12), so it goes too; the throw is
+ * still a FIFA and every duty stays. */
+static void test_bd_p2_no_dye_up_voids_the_fifa_point(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, B1, "tA s0");		/* a1 sunk: follows on B's next point */
+	play_no_dye_up(&m, A1, "k2 C3");
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_int_equal(m.r.score[BD_TEAM_B], 2);
+	assert_true(m.r.fifa);
+	assert_false(m.r.dead);
+	assert_int_equal(m.r.n_duties, 0);	/* no point, so nobody follows yet */
+	assert_true(m.s.must_follow[A1]);
+	assert_string_equal(m.why, "BD-P2 BD-K1");
+	/* The same FIFA with the call scores, and a1 follows. */
+	play(&m, A1, "k2 C3");
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_int_equal(n_duties(&m.r, FOLLOW, A1), 1);
+	assert_string_equal(m.why, "BD-K1 BD-P11");
+}
+
 /* BD-P2a with BD-P10: an over-table catch on a no-dye-up throw still
  * gives the point. */
 static void test_bd_p2a_p10_penalty_on_no_dye_up_throw(void **state)
@@ -795,10 +822,11 @@ static void test_bd_k1_fifa_kick_and_partner_catch(void **state)
 	play(&m, A1, "k1 C3");
 	assert_int_equal(m.r.points[BD_TEAM_B], 0);
 	assert_false(m.r.fifa);
-	/* BD-K2a does not stop a FIFA point that ends nothing; BD-P2 does
-	 * not stop the defenders' point. */
-	play_no_dye_up(&m, A1, "k2 C3");
+	/* BD-K2a does not stop a FIFA point that ends nothing (BD-P2 does:
+	 * see test_bd_p2_no_dye_up_voids_the_fifa_point). */
+	play(&m, A1, "k2 C3");
 	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_string_equal(m.why, "BD-K1");
 }
 
 /* BD-K2, BD-K2a: FIFA points that would end the game are not awarded;
@@ -1327,6 +1355,7 @@ int main(void)
 		cmocka_unit_test(test_bd_w4_naked_lap_when_losers_on_zero),
 		cmocka_unit_test(test_bd_p1_defenders_half_then_floor_scores_one),
 		cmocka_unit_test(test_bd_p2_no_dye_up_scores_nothing),
+		cmocka_unit_test(test_bd_p2_no_dye_up_voids_the_fifa_point),
 		cmocka_unit_test(test_bd_p2a_p10_penalty_on_no_dye_up_throw),
 		cmocka_unit_test(test_bd_p2a_p12_penalty_on_dead_throw),
 		cmocka_unit_test(test_bd_p2a_p10_penalty_on_low_throw),

@@ -271,12 +271,19 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 		case BD_EV_KICK:
 			/* Only a defender's kick before the die touches the
 			 * table counts, and never a thigh (BD-K3, BD-K3a). */
-			if (f->phase != PH_AIR || f->kicked || BD_TEAM_OF(e->player) != j->def)
+			if (f->phase != PH_AIR || BD_TEAM_OF(e->player) != j->def)
 				break;
 			if (strcasecmp(e->part, "thigh") == 0) {
+				/* No FIFA point can follow a thigh, whatever was
+				 * kicked before or after it: the die is judged as
+				 * if nobody had kicked it (BD-K3a). */
 				f->thigh = true;
+				f->kicked = false;
+				f->kicker = BD_NOBODY;
 				break;
 			}
+			if (f->thigh || f->kicked)
+				break;
 			f->kicked = true;
 			f->kicker = e->player;
 			break;

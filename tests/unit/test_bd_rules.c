@@ -886,6 +886,35 @@ static void test_bd_k3_k3a_thigh_kick_is_no_fifa(void **state)
 	assert_string_equal(m.why, "BD-P1 BD-K3a");
 }
 
+/* BD-K3a: "no FIFA point can follow" a thigh kick, whatever other kicks
+ * come before or after it: a defenders' kick sequence with a thigh in it
+ * is judged as if nobody had kicked. */
+static void test_bd_k3a_thigh_anywhere_in_the_kicks_is_no_fifa(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	/* Foot, then the partner's thigh, then the partner's catch. */
+	play(&m, A1, "k2 K3 C3");
+	assert_int_equal(m.r.points[BD_TEAM_A] + m.r.points[BD_TEAM_B], 0);
+	assert_false(m.r.fifa);
+	assert_false(m.r.dead);
+	assert_string_equal(m.why, "BD-P14 BD-K3a");
+	/* Thigh first, then a foot: no FIFA either. */
+	play(&m, A1, "K2 k3 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_false(m.r.fifa);
+	assert_string_equal(m.why, "BD-P14 BD-K3a");
+	/* Foot, thigh, onto the attackers' half: not kicked, so short and
+	 * dead (BD-P6), not BD-K8. */
+	play(&m, A1, "k2 K3 tA f");
+	assert_true(m.r.dead);
+	assert_false(m.r.fifa);
+	assert_string_equal(m.why, "BD-P6 BD-K3a");
+	assert_int_equal(m.s.score[BD_TEAM_A] + m.s.score[BD_TEAM_B], 0);
+}
+
 /* BD-K3, BD-K3a: only the thigh is barred, in any letter case; a knee
  * kick is a kick like any other. */
 static void test_bd_k3_only_the_thigh_is_barred(void **state)
@@ -1376,6 +1405,7 @@ int main(void)
 		cmocka_unit_test(test_bd_k1_fifa_kick_and_partner_catch),
 		cmocka_unit_test(test_bd_k2_k2a_fifa_cannot_end_the_game),
 		cmocka_unit_test(test_bd_k3_k3a_thigh_kick_is_no_fifa),
+		cmocka_unit_test(test_bd_k3a_thigh_anywhere_in_the_kicks_is_no_fifa),
 		cmocka_unit_test(test_bd_k3_only_the_thigh_is_barred),
 		cmocka_unit_test(test_bd_k1_fifa_does_not_change_the_order),
 		cmocka_unit_test(test_bd_k4_kicked_die_stays_live),

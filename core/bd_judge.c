@@ -446,7 +446,9 @@ static void judge_rest(struct judging *j, const struct flight *f, bool dead)
 }
 
 /* BD-W2: each multiple of kill_every a team's score reaches or passes makes
- * both players of the other team kill n' fill. */
+ * both players of the other team kill n' fill. One per multiple: with a
+ * small kill_every one throw can pass two, and BD-D1 merges them (and
+ * says so). */
 static void kill_at_multiples(struct judging *j, const int before[2], const int after[2])
 {
 	int k = j->cfg->house.kill_every;
@@ -454,13 +456,13 @@ static void kill_at_multiples(struct judging *j, const int before[2], const int 
 	if (k <= 0)
 		return;
 	for (int team = 0; team < BD_TEAMS; team++) {
-		if (after[team] / k <= before[team] / k)
-			continue;
 		int other = BD_OTHER(team);
 
-		kill_n_fill(j, other * 2, "BD-W2");
-		kill_n_fill(j, other * 2 + 1, "BD-W2");
-		why(j, W_W2);
+		for (int n = before[team] / k; n < after[team] / k; n++) {
+			kill_n_fill(j, other * 2, "BD-W2");
+			kill_n_fill(j, other * 2 + 1, "BD-W2");
+			why(j, W_W2);
+		}
 	}
 }
 

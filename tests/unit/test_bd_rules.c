@@ -1241,6 +1241,48 @@ static void test_bd_w2_kill_every_zero_turns_it_off(void **state)
 	assert_string_equal(m.why, "BD-P1");
 }
 
+/* BD-W2 with kill_every=1 (or 2, 3): +2 can pass two multiples at once;
+ * each is a kill n' fill by BD-W2, and BD-D1 makes them one duty per
+ * player, which the ruling must say. Penalty points count as score. */
+static void test_bd_w2_d1_two_multiples_in_one_throw_are_one_duty(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	m.cfg.house.kill_every = 1;
+	play(&m, A1, "tB c2 f");	/* 0 -> 2: passes 1 and 2 */
+	assert_int_equal(m.r.score[BD_TEAM_A], 2);
+	assert_int_equal(m.r.n_duties, 2);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-W2");
+	assert_string_equal(m.why, "BD-P7 BD-W2 BD-D1");
+	/* One multiple: one duty, no merging to report. */
+	play(&m, A2, "tB f");
+	assert_int_equal(m.r.n_duties, 2);
+	assert_string_equal(m.why, "BD-P1 BD-W2");
+	/* A BD-P12 penalty of 2 passes two of B's multiples: A kills. */
+	play(&m, A1, "tB s1");
+	assert_int_equal(m.r.points[BD_TEAM_B], 2);
+	assert_int_equal(n_duties(&m.r, KILL, A1), 1);
+	assert_int_equal(n_duties(&m.r, KILL, A2), 1);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 0);
+	assert_string_equal(duty_why(&m.r, KILL, A2), "BD-P12");
+	assert_string_equal(duty_why(&m.r, KILL, A1), "BD-W2");
+	assert_string_equal(m.why, "BD-P12 BD-W2 BD-D1");
+	/* kill_every=3: 2 -> 4 passes only 3. */
+	match_new(&m);
+	m.cfg.house.kill_every = 3;
+	m.s.score[BD_TEAM_B] = 2;
+	play(&m, B1, "tA s0");
+	assert_int_equal(m.r.score[BD_TEAM_B], 4);
+	assert_int_equal(m.r.n_duties, 2);
+	assert_string_equal(duty_why(&m.r, KILL, A1), "BD-P8");
+	assert_string_equal(duty_why(&m.r, KILL, A2), "BD-W2");
+	assert_string_equal(m.why, "BD-P8 BD-W2 BD-D1");
+}
+
 static void test_bd_judge_rejects_bad_players_and_faces(void **state)
 {
 	struct match m;
@@ -1423,6 +1465,7 @@ int main(void)
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
 		cmocka_unit_test(test_bd_w1_house_check_and_score_over),
 		cmocka_unit_test(test_bd_w2_kill_every_zero_turns_it_off),
+		cmocka_unit_test(test_bd_w2_d1_two_multiples_in_one_throw_are_one_duty),
 		cmocka_unit_test(test_bd_judge_rejects_bad_players_and_faces),
 		cmocka_unit_test(test_bd_correction_of_throw_one_after_twenty),
 		cmocka_unit_test(test_bd_rule_text_for_every_id),

@@ -204,8 +204,11 @@ static int check_throw(const struct bd_match_cfg *cfg, const struct bd_state *s,
 static bool sinks(const struct bd_house *h, const struct bd_event *e)
 {
 	/* A popout went in and came out: a cup hit unless the house says
-	 * otherwise (BD-R1a). */
-	return e->sink && (!e->popout || h->popout_is_sink);
+	 * otherwise (BD-R1a). The match log writes a popout without "sink"
+	 * (it refuses both), so popout alone decides. */
+	if (e->popout)
+		return h->popout_is_sink;
+	return e->sink;
 }
 
 /* Reads the events up to the one that ends the die's flight; later ones

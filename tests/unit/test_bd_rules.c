@@ -1134,6 +1134,44 @@ static void test_bd_r1_r1a_popout_is_a_cup_hit(void **state)
 	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
 }
 
+/* BD-R1a's house rule popout_is_sink=true: a popout, as the match log
+ * reports it ("popout": true; the codec refuses "sink": true with it),
+ * counts as a sink: 2, and its owner kills n' fills and must follow. */
+static void test_bd_r1a_popout_is_sink_house_rule_takes_effect(void **state)
+{
+	struct match m;
+	struct bd_throw t = spec_throw("tB c2 f");
+
+	(void)state;
+	match_new(&m);
+	m.cfg.house.popout_is_sink = true;
+	t.thrower = A1;
+	t.events[1].popout = true;
+	t.events[1].sink = false;
+	play_throw(&m, &t);
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-P8");
+	assert_true(m.r.sunk[B1]);
+	assert_true(m.s.must_follow[B1]);
+	assert_string_equal(m.why, "BD-P8");
+	/* Into the thrower's own team's cup and out: BD-P12. */
+	play(&m, A2, "o0 f");
+	assert_int_equal(m.r.points[BD_TEAM_B], 2);
+	assert_int_equal(n_duties(&m.r, KILL, A1), 1);
+	assert_string_equal(m.why, "BD-P12");
+	/* The default: the same popout is a cup hit (BD-R1a). */
+	m.cfg.house.popout_is_sink = false;
+	play_throw(&m, &t);
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 0);
+	assert_int_equal(n_duties(&m.r, FOLLOW, B1), 1);	/* sunk before */
+	assert_int_equal(m.r.n_duties, 1);
+	assert_false(m.r.sunk[B1]);
+	assert_string_equal(m.why, "BD-P7 BD-R1a BD-P11");
+}
+
 /* BD-R2: short, then sinking a defenders' cup: no points, owner kills. */
 static void test_bd_r2_short_then_sink(void **state)
 {
@@ -1460,6 +1498,7 @@ int main(void)
 		cmocka_unit_test(test_bd_o1a_mine_voids_points_but_not_duties),
 		cmocka_unit_test(test_bd_o2_five_on_the_table),
 		cmocka_unit_test(test_bd_r1_r1a_popout_is_a_cup_hit),
+		cmocka_unit_test(test_bd_r1a_popout_is_sink_house_rule_takes_effect),
 		cmocka_unit_test(test_bd_r2_short_then_sink),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),

@@ -204,8 +204,11 @@ static int check_throw(const struct bd_match_cfg *cfg, const struct bd_state *s,
 static bool sinks(const struct bd_house *h, const struct bd_event *e)
 {
 	/* A popout went in and came out: a cup hit unless the house says
-	 * otherwise (BD-R1a). */
-	return e->sink && (!e->popout || h->popout_is_sink);
+	 * otherwise (BD-R1a). The match log writes a popout without "sink"
+	 * (it refuses both), so popout alone decides. */
+	if (e->popout)
+		return h->popout_is_sink;
+	return e->sink;
 }
 
 /* Reads the events up to the one that ends the die's flight; later ones
@@ -271,12 +274,19 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 		case BD_EV_KICK:
 			/* Only a defender's kick before the die touches the
 			 * table counts, and never a thigh (BD-K3, BD-K3a). */
-			if (f->phase != PH_AIR || f->kicked || BD_TEAM_OF(e->player) != j->def)
+			if (f->phase != PH_AIR || BD_TEAM_OF(e->player) != j->def)
 				break;
 			if (strcasecmp(e->part, "thigh") == 0) {
+				/* No FIFA point can follow a thigh, whatever was
+				 * kicked before or after it: the die is judged as
+				 * if nobody had kicked it (BD-K3a). */
 				f->thigh = true;
+				f->kicked = false;
+				f->kicker = BD_NOBODY;
 				break;
 			}
+			if (f->thigh || f->kicked)
+				break;
 			f->kicked = true;
 			f->kicker = e->player;
 			break;
@@ -439,7 +449,9 @@ static void judge_rest(struct judging *j, const struct flight *f, bool dead)
 }
 
 /* BD-W2: each multiple of kill_every a team's score reaches or passes makes
- * both players of the other team kill n' fill. */
+ * both players of the other team kill n' fill. One per multiple: with a
+ * small kill_every one throw can pass two, and BD-D1 merges them (and
+ * says so). */
 static void kill_at_multiples(struct judging *j, const int before[2], const int after[2])
 {
 	int k = j->cfg->house.kill_every;
@@ -447,13 +459,13 @@ static void kill_at_multiples(struct judging *j, const int before[2], const int 
 	if (k <= 0)
 		return;
 	for (int team = 0; team < BD_TEAMS; team++) {
-		if (after[team] / k <= before[team] / k)
-			continue;
 		int other = BD_OTHER(team);
 
-		kill_n_fill(j, other * 2, "BD-W2");
-		kill_n_fill(j, other * 2 + 1, "BD-W2");
-		why(j, W_W2);
+		for (int n = before[team] / k; n < after[team] / k; n++) {
+			kill_n_fill(j, other * 2, "BD-W2");
+			kill_n_fill(j, other * 2 + 1, "BD-W2");
+			why(j, W_W2);
+		}
 	}
 }
 
@@ -555,7 +567,9 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	bool voided = dead;
 
 	if (!t->dye_up) {
-		j.sc[j.att] = 0;
+		/* "Cannot score any points": the defenders' FIFA point is
+		 * scored by the throw too; only penalties stay (BD-P2a). */
+		j.sc[0] = j.sc[1] = 0;
 		why(&j, W_P2);
 		voided = true;
 	}

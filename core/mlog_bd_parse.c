@@ -378,12 +378,6 @@ static int parse_rolloff(struct parser *p, json_t *root)
 	return 0;
 }
 
-static const char *const ev_names[] = {
-	[BD_EV_TABLE] = "table", [BD_EV_CUP] = "cup", [BD_EV_MINE] = "mine",
-	[BD_EV_FLOOR] = "floor", [BD_EV_REST] = "rest", [BD_EV_CATCH] = "catch",
-	[BD_EV_KICK] = "kick", [BD_EV_LOW_CALL] = "low_call", [BD_EV_RETOSS] = "retoss",
-};
-
 /* The fields each kind of event takes, "at" and the common ones included. */
 #define COMMON "at", "source", "confidence", "t_ns"
 static const char *const ev_keys[][9] = {
@@ -451,13 +445,13 @@ static int parse_event(struct parser *p, json_t *o, int idx, struct bd_event *e)
 	if (!at)
 		return fail(p, path(f, pre, "at"), "missing (what happened: table, cup, ...)");
 	for (int k = 0; k <= BD_EV_RETOSS; k++)
-		if (json_is_string(at) && !strcmp(json_string_value(at), ev_names[k]))
+		if (json_is_string(at) && !strcmp(json_string_value(at), mlog_ev_names[k]))
 			kind = k;
 	if (kind < 0)
 		return fail(p, path(f, pre, "at"), "unknown event (expected table, cup, mine, "
 			    "floor, rest, catch, kick, low_call or retoss)");
 	e->kind = (enum bd_ev_kind)kind;
-	snprintf(what, sizeof(what), "%s events", ev_names[kind]);
+	snprintf(what, sizeof(what), "%s events", mlog_ev_names[kind]);
 	rc = check_keys(p, o, pre, what, ev_keys[kind]);
 	if (rc)
 		return rc;

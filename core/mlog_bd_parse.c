@@ -270,11 +270,11 @@ static int parse_house(struct parser *p, json_t *house)
 		h->win_by = (int)i;
 	else if (rc != -ENOENT)
 		return rc;
-	if ((rc = get_int(p, house, "house", "kill_every", 1, 1000, &i)) == 0)
+	if ((rc = get_int(p, house, "house", "kill_every", 0, 1000, &i)) == 0)
 		h->kill_every = (int)i;
 	else if (rc != -ENOENT)
 		return rc;
-	rc = get_real(p, house, "house", "min_toss_height_m", 0, 100, " m", &h->min_toss_height_m);
+	rc = get_real(p, house, "house", "min_toss_height_m", 0, 20, " m", &h->min_toss_height_m);
 	if (rc && rc != -ENOENT)
 		return rc;
 	rc = get_real(p, house, "house", "review_below", 0, 1, "", &h->review_below);
@@ -300,6 +300,13 @@ static int parse_house(struct parser *p, json_t *house)
 	    (rc = get_bool(p, house, "house", "mine_voids_points",
 			   h->mine_voids_points, &h->mine_voids_points)))
 		return rc;
+	{
+		/* The engine's own bounds, should they ever be narrower. */
+		char msg[200];
+
+		if (bd_house_check(h, msg, sizeof(msg)))
+			return fail(p, NULL, "%s", msg);
+	}
 	return 0;
 }
 

@@ -79,11 +79,16 @@ static int check_keys(struct parser *p, json_t *obj, const char *prefix,
 		for (const char *const *k = keys; *k && n < sizeof(list); k++)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
 					      k == keys ? "" : ", ", *k);
-		if (strlen(key) > 32 || strspn(key, "abcdefghijklmnopqrstuvwxyz"
-					     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(key))
-			return fail(p, prefix && *prefix ? prefix : NULL,
-				    "unknown field (%s take %s)", what, list);
-		return fail(p, path(f, prefix, key), "unknown field (%s take %s)", what, list);
+		/* Name the key as written, cut short and without control bytes. */
+		{
+			char shown[36];
+			size_t k = 0;
+
+			for (; key[k] && k < 32; k++)
+				shown[k] = (unsigned char)key[k] < 0x20 ? '?' : key[k];
+			strcpy(shown + k, key[k] ? "..." : "");
+			return fail(p, path(f, prefix, shown), "unknown field (%s take %s)", what, list);
+		}
 	}
 	return 0;
 }

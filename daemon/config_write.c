@@ -1,6 +1,7 @@
 /* dd_config_set_keys: change a few keys of an INI file in place, safely. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +64,7 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
 	char line[LINE_BYTES + 2], name[128], tmp[4096];
 	unsigned char done[64] = { 0 };
 	FILE *in = NULL, *out = NULL;
-	int fd = -1, rc = 0, in_section = 0, saw_section = 0, lineno = 0;
+	int fd = -1, rc = 0, in_section = 0, saw_section = 0, lineno = 0, held_blank = 0;
 	struct stat st;
 
 	if (n > sizeof(done)) {
@@ -102,6 +103,7 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
 	while (in && fgets(line, sizeof(line), in)) {
 		size_t len = strlen(line);
 		const char *k;
+		bool blank = strspn(line, " \t\r\n") == len;
 
 		lineno++;
 		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
@@ -110,11 +112,20 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
 			rc = -EINVAL;
 			goto close_out;
 		}
+		/* Blank lines at the end of our section stay after the keys
+		 * added to it: hold them until we know what follows. */
+		if (in_section && blank) {
+			held_blank++;
+			continue;
+		}
 		if (line_section(line, name, sizeof(name))) {
 			if (in_section)	/* leaving it: add what it lacked */
 				for (size_t i = 0; i < n; i++)
 					if (!done[i] && !(rc = emit(out, keys[i], values[i])))
 						done[i] = 1;
+			for (; held_blank > 0 && !rc; held_blank--)
+				if (fputc('\n', out) < 0)
+					rc = -EIO;
 			in_section = !strcmp(name, section);
 			saw_section |= in_section;
 		} else if (in_section && (k = line_key(line, name, sizeof(name)))) {
@@ -128,6 +139,9 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
 				continue;	/* drop the old line (and any later duplicate) */
 			}
 		}
+		for (; held_blank > 0 && !rc; held_blank--)
+			if (fputc('\n', out) < 0)
+				rc = -EIO;
 		if (fputs(line, out) < 0)
 			rc = -EIO;
 		if (len && line[len - 1] != '\n' && fputc('\n', out) < 0)
@@ -142,6 +156,9 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
 	for (size_t i = 0; !rc && i < n; i++)
 		if (!done[i])
 			rc = emit(out, keys[i], values[i]);
+	for (; held_blank > 0 && !rc; held_blank--)
+		if (fputc('\n', out) < 0)
+			rc = -EIO;
 	if (!rc && (fflush(out) != 0 || fsync(fileno(out)) != 0))
 		rc = -errno;
 	if (rc) {

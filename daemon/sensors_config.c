@@ -117,61 +117,59 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 
 	/* Lines: when the file names any, exactly those are used; otherwise
 	 * the reference wiring (sens_config_defaults). */
-	out->n_lines = 0;
-	for (size_t i = 0; i < SENS_MAX_TABLE; i++) {
-		rc = add_line(cfg, out, where, table_keys[i], SENS_ROLE_TABLE, BD_NOBODY, err, errlen);
-		if (rc < 0)
+	for (size_t i = 0; i < SENS_MAX_TABLE; i++)
+		any |= dd_config_get(cfg, "sensors", table_keys[i], NULL) != NULL;
+	for (int i = 0; i < BD_PLAYERS; i++)
+		any |= dd_config_get(cfg, "sensors", cup_keys[i], NULL) != NULL;
+	for (int i = 0; i < MAX_FLOOR; i++)
+		any |= dd_config_get(cfg, "sensors", floor_keys[i], NULL) != NULL;
+	any |= dd_config_get(cfg, "sensors", "mine", NULL) != NULL;
+	if (any) {
+		out->n_lines = 0;
+		for (size_t i = 0; i < SENS_MAX_TABLE; i++)
+			if ((rc = add_line(cfg, out, where, table_keys[i], SENS_ROLE_TABLE, BD_NOBODY,
+					   err, errlen)) < 0)
+				return rc;
+		for (int i = 0; i < BD_PLAYERS; i++)
+			if ((rc = add_line(cfg, out, where, cup_keys[i], SENS_ROLE_CUP, i, err, errlen)) < 0)
+				return rc;
+		if ((rc = add_line(cfg, out, where, "mine", SENS_ROLE_MINE, BD_NOBODY, err, errlen)) < 0)
 			return rc;
-		if (rc == 0)
-			continue;
-		any = 1;
-		struct sens_line_cfg *l = &out->lines[out->n_lines - 1];
-		char key[32];
-		bool has_default = i < 4;
+		for (int i = 0; i < MAX_FLOOR; i++)
+			if ((rc = add_line(cfg, out, where, floor_keys[i], SENS_ROLE_FLOOR, BD_NOBODY,
+					   err, errlen)) < 0)
+				return rc;
+	}
+	/* Each table sensor's position and calibrated delay. */
+	for (size_t i = 0; i < out->n_lines; i++) {
+		struct sens_line_cfg *l = &out->lines[i];
+		size_t k;
+		char key[40];
 
+		if (l->role != SENS_ROLE_TABLE)
+			continue;
+		for (k = 0; k < SENS_MAX_TABLE && strcmp(l->name, table_keys[k]); k++)
+			;
 		l->x = l->y = -1;
-		if (has_default)
-			diamond(t, i, &l->x, &l->y);
-		snprintf(key, sizeof(key), "%s_x", table_keys[i]);
+		if (k < 4)
+			diamond(t, k, &l->x, &l->y);
+		snprintf(key, sizeof(key), "%s_x", l->name);
 		if ((rc = opt_double(cfg, "sensors", key, 0, t->length_m, 1, &l->x, err, errlen)) < 0)
 			return rc;
-		snprintf(key, sizeof(key), "%s_y", table_keys[i]);
+		snprintf(key, sizeof(key), "%s_y", l->name);
 		if ((rc = opt_double(cfg, "sensors", key, 0, t->width_m, 1, &l->y, err, errlen)) < 0)
 			return rc;
 		if (l->x < 0 || l->y < 0) {
 			snprintf(err, errlen, "%s:%d: sensors.%s: give its position as %s_x and %s_y "
-				 "(metres from A's end and the left edge)", cfg->path, where[out->n_lines - 1].line,
-				 table_keys[i], table_keys[i], table_keys[i]);
+				 "(metres from A's end and the left edge)", cfg->path, where[i].line,
+				 l->name, l->name, l->name);
 			return -EINVAL;
 		}
 		us = 0;
-		snprintf(key, sizeof(key), "%s_delay_us", table_keys[i]);
+		snprintf(key, sizeof(key), "%s_delay_us", l->name);
 		if ((rc = opt_double(cfg, "sensors", key, -1000, 1000, 1, &us, err, errlen)) < 0)
 			return rc;
 		l->delay_s = us * 1e-6;
-	}
-	for (int i = 0; i < BD_PLAYERS; i++) {
-		if ((rc = add_line(cfg, out, where, cup_keys[i], SENS_ROLE_CUP, i, err, errlen)) < 0)
-			return rc;
-		any |= rc;
-	}
-	if ((rc = add_line(cfg, out, where, "mine", SENS_ROLE_MINE, BD_NOBODY, err, errlen)) < 0)
-		return rc;
-	any |= rc;
-	for (int i = 0; i < MAX_FLOOR; i++) {
-		if ((rc = add_line(cfg, out, where, floor_keys[i], SENS_ROLE_FLOOR, BD_NOBODY, err, errlen)) < 0)
-			return rc;
-		any |= rc;
-	}
-	if (!any) {
-		struct bd_table keep = out->table;
-
-		out->n_lines = def.n_lines;
-		memcpy(out->lines, def.lines, sizeof(def.lines));
-		out->table = keep;
-		for (size_t i = 0, k = 0; i < out->n_lines; i++)
-			if (out->lines[i].role == SENS_ROLE_TABLE && k < 4)
-				diamond(t, k++, &out->lines[i].x, &out->lines[i].y);
 	}
 	/* Two keys on one GPIO line: name the second. */
 	for (size_t i = 0; any && i < out->n_lines; i++)

@@ -112,6 +112,7 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 	    (rc = opt_double(cfg, "sensors", "timing_sigma_us", 0.1, 10000, 1e-6, &out->timing_sigma_s, err, errlen)) < 0 ||
 	    (rc = opt_double(cfg, "sensors", "hold_off_ms", 0, 1000, 1e-3, &out->holdoff_s, err, errlen)) < 0 ||
 	    (rc = opt_double(cfg, "sensors", "near_line_p", 0.51, 0.9999, 1, &out->near_line_p, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "near_line_cm", 0, 50, 0.01, &out->near_line_m, err, errlen)) < 0 ||
 	    (rc = opt_double(cfg, "sensors", "silent_after_s", 1, 1e7, 1, &out->silent_after_s, err, errlen)) < 0)
 		return rc;
 

@@ -55,6 +55,10 @@ void sens_config_defaults(struct sens_config *c)
 	c->timing_sigma_s = 10e-6;
 	c->holdoff_s = 0.020;
 	c->near_line_p = 0.99;
+	/* 2 cm beyond the painted line's edge (3 cm from its centre): inside
+	 * it the half is for an official to confirm, beyond it the fix
+	 * decides (bench: no wrong half beyond 3 cm at 10 us jitter). */
+	c->near_line_m = 0.02;
 	c->silent_after_s = 3600.0;
 }
 
@@ -100,6 +104,7 @@ int sens_config_check(const struct sens_config *c, char *err, size_t errlen)
 	    !(c->timing_sigma_s > 0 && c->timing_sigma_s <= 0.01) ||
 	    !(c->holdoff_s >= 0 && c->holdoff_s <= 1) ||
 	    !(c->near_line_p > 0.5 && c->near_line_p < 1) ||
+	    !(c->near_line_m >= 0 && c->near_line_m < 0.5) ||
 	    !(c->silent_after_s > 0)) {
 		snprintf(err, errlen, "sensors: speed spread, timing sigma, hold-off or near-line "
 			 "probability out of range");

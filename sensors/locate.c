@@ -21,7 +21,17 @@ struct problem {
 	double tau[MAX_ARR];	/* (t_i - tref - delta_i) * v0, m */
 	double sig_tau;		/* timing sd in metres */
 	double sig_k;		/* prior sd of the log speed ratio */
+	double len, wid;	/* the table: the die lands on it */
 };
+
+#define ROWS (MAX_ARR + 3)	/* arrivals, speed prior, two table bounds */
+#define SIG_BOUND 0.005		/* metres: how softly the table's edge holds a fix */
+
+/* How far outside [0, max] v is (signed), 0 inside. */
+static double outside(double v, double max)
+{
+	return v < 0 ? v : v > max ? v - max : 0;
+}
 
 /* Residuals (scaled to unit variance) and, when J is given, their Jacobian
  * rows over (x, y, T, k); the last row is the speed prior. Returns chi2. */
@@ -44,9 +54,17 @@ static double residuals(const struct problem *pb, const double p[4], double *r, 
 	}
 	r[pb->n] = p[3] / pb->sig_k;
 	chi2 += r[pb->n] * r[pb->n];
+	/* Near an end sensor, points along the table's axis beyond it have
+	 * the same arrival differences: without the table's edge the fit
+	 * could slide off the table. A die lands on the table. */
+	r[pb->n + 1] = outside(p[0], pb->len) / SIG_BOUND;
+	r[pb->n + 2] = outside(p[1], pb->wid) / SIG_BOUND;
+	chi2 += r[pb->n + 1] * r[pb->n + 1] + r[pb->n + 2] * r[pb->n + 2];
 	if (J) {
-		J[pb->n][0] = J[pb->n][1] = J[pb->n][2] = 0;
+		memset(J[pb->n], 0, 3 * sizeof(J[0]));
 		J[pb->n][3] = 1.0 / pb->sig_k;
+		J[pb->n + 1][0] = r[pb->n + 1] != 0 ? 1.0 / SIG_BOUND : 0;
+		J[pb->n + 2][1] = r[pb->n + 2] != 0 ? 1.0 / SIG_BOUND : 0;
 	}
 	return chi2;
 }
@@ -94,12 +112,12 @@ static int solve4(double A[4][4], double b[4], double x[4])
 static void normal_eq(const struct problem *pb, const double p[4], double JTJ[4][4],
 		      double JTr[4], double *chi2)
 {
-	double r[MAX_ARR + 1], J[MAX_ARR + 1][4];
+	double r[ROWS], J[ROWS][4];
 
 	*chi2 = residuals(pb, p, r, J);
 	memset(JTJ, 0, sizeof(double[4][4]));
 	memset(JTr, 0, sizeof(double[4]));
-	for (size_t i = 0; i <= pb->n; i++)
+	for (size_t i = 0; i < pb->n + 3; i++)
 		for (int a = 0; a < 4; a++) {
 			JTr[a] += J[i][a] * r[i];
 			for (int b = 0; b < 4; b++)
@@ -110,14 +128,18 @@ static void normal_eq(const struct problem *pb, const double p[4], double JTJ[4]
 /* A start that is not a guess: the best point of a 5 cm grid over the
  * table (and a margin), with t0 solved in closed form at each. The cost
  * surface of TDOA has hyperbolic valleys; 5 cm lands in the right one. */
-static void grid_start(const struct problem *pb, const struct bd_table *t, double p[4])
+static void grid_start(const struct problem *pb, const struct bd_table *t, const double *avoid,
+		       double p[4])
 {
-	const double step = 0.05, margin = 0.10;
+	const double step = 0.05, margin = 0.05;
 	double best = INFINITY;
 
 	for (double x = -margin; x <= t->length_m + margin + 1e-9; x += step)
 		for (double y = -margin; y <= t->width_m + margin + 1e-9; y += step) {
 			double d[MAX_ARR], T = 0, cost = 0;
+
+			if (avoid && hypot(x - avoid[0], y - avoid[1]) < 0.25)
+				continue;
 
 			for (size_t i = 0; i < pb->n; i++) {
 				d[i] = hypot(x - pb->sx[i], y - pb->sy[i]);
@@ -146,7 +168,7 @@ static double refine(const struct problem *pb, double p[4])
 
 	normal_eq(pb, p, JTJ, JTr, &chi2);
 	for (int it = 0; it < 100; it++) {
-		double A[4][4], b[4], step[4], q[4], r[MAX_ARR + 1];
+		double A[4][4], b[4], step[4], q[4], r[ROWS];
 
 		memcpy(A, JTJ, sizeof(A));
 		for (int a = 0; a < 4; a++) {
@@ -203,11 +225,12 @@ struct solution {
 	bool ok;
 };
 
-static void solve(const struct problem *pb, const struct bd_table *t, struct solution *s)
+static void solve(const struct problem *pb, const struct bd_table *t, const double *avoid,
+		  struct solution *s)
 {
 	double JTJ[4][4], JTr[4];
 
-	grid_start(pb, t, s->p);
+	grid_start(pb, t, avoid, s->p);
 	s->chi2 = refine(pb, s->p);
 	normal_eq(pb, s->p, JTJ, JTr, &s->chi2);
 	s->ok = invert4(JTJ, s->C) == 0 && isfinite(s->p[0]) && isfinite(s->p[1]);
@@ -234,12 +257,14 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	pb.n = n;
 	pb.sig_tau = c->timing_sigma_s * v0;
 	pb.sig_k = c->speed_spread;
+	pb.len = t->length_m;
+	pb.wid = t->width_m;
 	for (size_t i = 0; i < n; i++) {
 		pb.sx[i] = a[i].x;
 		pb.sy[i] = a[i].y;
 		pb.tau[i] = ((double)(a[i].ts_ns - tref) * 1e-9 - a[i].delay_s) * v0;
 	}
-	solve(&pb, t, &best);
+	solve(&pb, t, NULL, &best);
 	if (!best.ok)
 		return -EDOM;
 	dof = n - 3;	/* n times + the prior, against 4 unknowns */
@@ -261,7 +286,7 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 				sub.tau[sub.n] = pb.tau[i];
 				sub.n++;
 			}
-			solve(&sub, t, &s);
+			solve(&sub, t, NULL, &s);
 			if (s.ok && s.chi2 < best.chi2 * 0.25 &&
 			    (fix->dropped < 0 || s.chi2 < best.chi2)) {
 				best = s;
@@ -271,6 +296,23 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		if (fix->dropped >= 0) {
 			n--;
 			dof--;
+		}
+	}
+
+	/* Three arrivals fit exactly, and the hyperbolae of three sensors
+	 * can cross twice: when another point elsewhere fits as well, the
+	 * fix is one of two, and its uncertainty must span both. */
+	double other[2] = { 0, 0 };
+	bool ambiguous = false;
+	if (dof == 0) {
+		struct solution alt;
+
+		solve(&pb, t, best.p, &alt);
+		if (alt.ok && alt.chi2 < best.chi2 + 1.0 &&
+		    hypot(alt.p[0] - best.p[0], alt.p[1] - best.p[1]) > 0.05) {
+			ambiguous = true;
+			other[0] = alt.p[0];
+			other[1] = alt.p[1];
 		}
 	}
 
@@ -294,6 +336,15 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		quality *= 0.9;
 
 	double cxx = best.C[0][0] * scale, cyy = best.C[1][1] * scale, cxy = best.C[0][1] * scale;
+	if (ambiguous) {
+		double hx = (other[0] - x) / 2, hy = (other[1] - y) / 2;
+
+		/* as if the point were spread over both: half the gap each way */
+		cxx += 4 * hx * hx;
+		cyy += 4 * hy * hy;
+		cxy += 4 * hx * hy;
+		quality *= 0.5;
+	}
 	double tr = cxx + cyy, det = cxx * cyy - cxy * cxy;
 	double lmax = tr / 2 + sqrt(fmax(0, tr * tr / 4 - det));
 
@@ -305,7 +356,7 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	fix->sigma_y = sqrt(fmax(cyy, 0));
 	fix->sigma_m = sqrt(fmax(lmax, 0));
 	{
-		double r[MAX_ARR + 1], ss = 0;
+		double r[ROWS], ss = 0;
 
 		/* rms in seconds over the arrivals actually used */
 		struct problem used = pb;
@@ -335,6 +386,7 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	fix->p_half[BD_HALF_LINE] = fmax(0, 1 - fix->p_half[BD_HALF_A] - fix->p_half[BD_HALF_B]);
 	fix->half = bd_table_half(t, x);
 	fix->confidence = fix->p_half[fix->half] * quality;
-	fix->near_line = fix->p_half[fix->half] < c->near_line_p;
+	fix->near_line = fix->half == BD_HALF_LINE || fabs(x - mid) <= half_w + c->near_line_m ||
+			 fix->p_half[fix->half] < c->near_line_p;
 	return 0;
 }

@@ -58,6 +58,7 @@ struct sens_config {
 	double timing_sigma_s;	/* 10e-6: sd of one edge's timestamp (jitter) */
 	double holdoff_s;	/* 0.020: edges on a line this soon after its last are ringing */
 	double near_line_p;	/* 0.99: below this probability of its half an impact is "near the line" */
+	double near_line_m;	/* 0.02: within this of the line's edge an impact is "near the line" */
 	double silent_after_s;	/* 3600: a cup/mine/floor line with no edge this long is silent */
 };
 
@@ -160,7 +161,8 @@ struct sens_fix {
 	enum bd_half half;	/* half of the point estimate (BD_HALF_LINE on the line) */
 	double p_half[3];	/* probability of A, B, line (index enum bd_half) */
 	double confidence;	/* p_half[half] * quality */
-	bool near_line;		/* p_half[half] < near_line_p: a ruling should ask for review */
+	bool near_line;		/* on the line, within near_line_m of it or p_half[half] <
+				 * near_line_p: a ruling should ask for review */
 	int n_used;		/* arrivals used */
 	int dropped;		/* index of an arrival rejected as an outlier, or -1 */
 };

@@ -322,7 +322,6 @@ int dd_cmd_sensors(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	print_lines(&cfg);
 
 	if (replay) {
 		struct sens_source *src = sens_replay_open(replay, err, sizeof(err));
@@ -332,10 +331,12 @@ int dd_cmd_sensors(int argc, char **argv)
 			rc = errno == EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
 			goto close_record;
 		}
+		print_lines(&cfg);
 		rc = pump(&r, src, false, 0);
 		sens_source_close(src);
 		print_health(&r, r.last_ns);
 	} else if (sim) {
+		print_lines(&cfg);
 		rc = run_sim(&r, seed, impacts, watch, duration);
 		print_health(&r, r.last_ns);
 	} else {
@@ -346,6 +347,7 @@ int dd_cmd_sensors(int argc, char **argv)
 			rc = DD_EXIT_FAIL;
 			goto close_record;
 		}
+		print_lines(&cfg);
 		printf("gpio: all %zu lines requested\n", cfg.n_lines);
 		if (watch) {
 			printf("watching: tap the table (Ctrl-C ends)\n");

@@ -125,13 +125,14 @@ static void normal_eq(const struct problem *pb, const double p[4], double JTJ[4]
 		}
 }
 
-/* A start that is not a guess: the best point of a 5 cm grid over the
+/* A start that is not a guess: the best point of a 10 cm grid over the
  * table (and a margin), with t0 solved in closed form at each. The cost
- * surface of TDOA has hyperbolic valleys; 5 cm lands in the right one. */
+ * surface of TDOA has hyperbolic valleys; 10 cm lands in the right one
+ * (a 5 cm grid measured the same accuracy at 4x the time). */
 static void grid_start(const struct problem *pb, const struct bd_table *t, const double *avoid,
 		       double p[4])
 {
-	const double step = 0.05, margin = 0.05;
+	const double step = 0.10, margin = 0.05;
 	double best = INFINITY;
 
 	for (double x = -margin; x <= t->length_m + margin + 1e-9; x += step)

@@ -15,7 +15,7 @@ SENS_STUB_TESTS := $(BUILD)/tests/test_sens_gpio_v1 $(BUILD)/tests/test_sens_gpi
 EXTRA_TEST_BINS += $(SENS_STUB_TESTS)
 
 $(BUILD)/stubs/gpio_v%.o: sensors/gpio_v%.c tests/stubs/gpiod-v%/gpiod.h
-	$(call say,CC,$< [stub v$*])
+	$(call say,CC,$<:stub-v$*)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -Itests/stubs/gpiod-v$* $(ALL_CFLAGS) -c -o $@ $<
 

@@ -76,6 +76,7 @@ void vis_dice_params_default(struct vis_dice_params *p)
 	p->min_die_px = 14;
 	p->max_die_px = 160;
 	p->min_confidence = 0.5;
+	p->keep_unreadable = 0;
 }
 
 /* ---- small helpers ---- */
@@ -1048,7 +1049,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 			goto oom;
 		if (d.confidence < params->min_confidence)
 			d.face = 0;
-		if (d.face == 0)
+		if (d.face == 0 && !params->keep_unreadable)
 			continue;
 		if (found < max)
 			out[found] = d;

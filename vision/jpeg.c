@@ -21,12 +21,17 @@ int vis_decode_jpeg(const uint8_t *buf, size_t len, const char *name,
 		snprintf(err, errlen, "%s: cannot start the JPEG decoder", name);
 		return -ENOMEM;
 	}
-	int w, h, subsamp, colorspace;
+	/* A header cut short "succeeds" without setting these. */
+	int w = 0, h = 0, subsamp = 0, colorspace = 0;
 	if (tjDecompressHeader3(tj, buf, (unsigned long)len, &w, &h, &subsamp, &colorspace)) {
 		snprintf(err, errlen, "%s: JPEG: %s", name, tjGetErrorStr2(tj));
 		goto destroy_tj;
 	}
-	if (w <= 0 || h <= 0 || w > VIS_MAX_SIDE || h > VIS_MAX_SIDE ||
+	if (w <= 0 || h <= 0) {
+		snprintf(err, errlen, "%s: JPEG: no frame header (truncated?)", name);
+		goto destroy_tj;
+	}
+	if (w > VIS_MAX_SIDE || h > VIS_MAX_SIDE ||
 	    (long)w * h > VIS_MAX_PIXELS) {
 		snprintf(err, errlen, "%s: JPEG size %dx%d beyond %d a side, %ld pixels",
 			 name, w, h, VIS_MAX_SIDE, VIS_MAX_PIXELS);

@@ -90,6 +90,7 @@ struct vis_dice_params {
 	double min_die_px;	/* smallest die side considered, pixels (default 14) */
 	double max_die_px;	/* largest die side, pixels (default 160) */
 	double min_confidence;	/* below this a face is reported unreadable (0.5) */
+	int keep_unreadable;	/* report dice whose face is unreadable, face 0 (0: omit) */
 };
 
 struct vis_die {
@@ -107,7 +108,8 @@ void vis_dice_params_default(struct vis_dice_params *p);
  * faces. Writes at most max dice into out (caller's array) and returns how
  * many were found (which may exceed max: only max are written), or a
  * negative errno (-EINVAL bad image, -ENOMEM) with a message in err.
- * Unreadable dice are reported with face 0. */
+ * Dice whose face is unreadable are omitted, or reported with face 0 when
+ * params->keep_unreadable is set. params may be NULL for the defaults. */
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen);
 

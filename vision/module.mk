@@ -1,0 +1,1 @@
+# vision/: frame sources, dice detection, face reading.

@@ -1,0 +1,116 @@
+/*
+ * vision: images, frame sources, dice detection and face reading.
+ *
+ * Like apriltag, the detector takes an in-memory image (width, height,
+ * stride, bytes) and knows nothing of cameras or files; the decoders
+ * (PGM/PPM, PNG, JPEG, Y4M) live beside it and hand it a struct vis_image.
+ *
+ * Errors: functions return 0 or a negative errno and write a one-line
+ * message for people into err (errlen bytes), naming the file and why.
+ * Constructors return NULL and set errno.
+ */
+#ifndef DYEREF_VISION_H
+#define DYEREF_VISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Images ---- */
+
+enum vis_format {
+	VIS_GRAY8 = 1,		/* one byte a pixel */
+	VIS_RGB24 = 3,		/* three bytes a pixel, R G B */
+};
+
+struct vis_image {
+	int width;		/* pixels */
+	int height;		/* pixels */
+	size_t stride;		/* bytes from one row to the next */
+	enum vis_format format;	/* also the bytes per pixel */
+	uint8_t *data;		/* owned by the image (vis_image_free) */
+	int64_t ts_ns;		/* CLOCK_MONOTONIC capture time; 0 for files */
+};
+
+/* Largest image any loader accepts: a hostile header cannot make us
+ * allocate more than this (about 64 Mpixel, more than any camera here). */
+#define VIS_MAX_SIDE   16384
+#define VIS_MAX_PIXELS (64L * 1024 * 1024)
+
+/* A new zeroed image. NULL with errno EINVAL (size out of limits) or
+ * ENOMEM. The caller frees it with vis_image_free(). */
+struct vis_image *vis_image_new(int width, int height, enum vis_format format);
+/* Frees the image and its bytes; NULL is fine. */
+void vis_image_free(struct vis_image *img);
+/* A new GRAY8 copy (luma, BT.601 weights) of any image; the caller frees it.
+ * NULL with errno ENOMEM. */
+struct vis_image *vis_image_to_gray(const struct vis_image *img);
+
+/* Decoders from memory. `name` names the source in messages. On success
+ * *out is a new image the caller frees with vis_image_free(); on error *out
+ * is NULL, the return is -EINVAL (malformed, unsupported), -E2BIG (beyond
+ * VIS_MAX_*) or -ENOMEM, and err says "name: why". */
+int vis_decode_pnm(const uint8_t *buf, size_t len, const char *name,
+		   struct vis_image **out, char *err, size_t errlen);
+int vis_decode_png(const uint8_t *buf, size_t len, const char *name,
+		   struct vis_image **out, char *err, size_t errlen);
+int vis_decode_jpeg(const uint8_t *buf, size_t len, const char *name,
+		    struct vis_image **out, char *err, size_t errlen);
+
+/* Reads a PGM/PPM (P5, P6), PNG or JPEG file, chosen by its first bytes
+ * (not its name). Same ownership and errors as the decoders, plus -errno of
+ * open/read (-ENOENT, -EACCES, ...). Files over VIS_MAX_FILE are -E2BIG. */
+#define VIS_MAX_FILE (256L * 1024 * 1024)
+int vis_image_load(const char *path, struct vis_image **out, char *err, size_t errlen);
+
+/* Writes a PNG (GRAY8 or RGB24). 0, or -errno with "path: why" in err. */
+int vis_image_save_png(const struct vis_image *img, const char *path, char *err, size_t errlen);
+/* Writes a binary PGM (GRAY8) or PPM (RGB24). Same errors. */
+int vis_image_save_pnm(const struct vis_image *img, const char *path, char *err, size_t errlen);
+
+/* ---- Y4M video (YUV4MPEG2, 8-bit 4:2:0/4:2:2/4:4:4/mono) ---- */
+
+struct vis_y4m;
+
+/* Opens a Y4M file and reads its stream header. NULL with errno set and
+ * "path: why" in err. Close with vis_y4m_close(). */
+struct vis_y4m *vis_y4m_open(const char *path, char *err, size_t errlen);
+void vis_y4m_close(struct vis_y4m *y);
+/* Frame size and rate of the stream (rate as numerator/denominator). */
+void vis_y4m_info(const struct vis_y4m *y, int *width, int *height, int *fps_num, int *fps_den);
+/* Reads the next frame's luma into a new GRAY8 image (*out, the caller
+ * frees it); ts_ns counts from 0 at the frame rate. Returns 1 a frame,
+ * 0 at the clean end of the stream, negative errno on a truncated or
+ * malformed frame (with "path: frame N: why" in err). */
+int vis_y4m_read(struct vis_y4m *y, struct vis_image **out, char *err, size_t errlen);
+
+/* ---- Dice: finding dice and reading their faces ---- */
+
+/* Tunables, plain fields with documented defaults (vis_dice_params_default). */
+struct vis_dice_params {
+	double min_die_px;	/* smallest die side considered, pixels (default 14) */
+	double max_die_px;	/* largest die side, pixels (default 160) */
+	double min_confidence;	/* below this a face is reported unreadable (0.5) */
+	int keep_unreadable;	/* report dice whose face is unreadable, face 0 (0: omit) */
+};
+
+struct vis_die {
+	int face;		/* 1-6, or 0 when unreadable */
+	double x;		/* centre, pixels from the left edge */
+	double y;		/* centre, pixels from the top edge */
+	double side;		/* estimated die side, pixels */
+	double angle;		/* rotation of the die's pip grid, radians in [0, pi/2) */
+	double confidence;	/* 0-1: how well the pips fit the face's layout */
+};
+
+void vis_dice_params_default(struct vis_dice_params *p);
+
+/* Finds dice in img (GRAY8 or RGB24; the caller keeps it) and reads their
+ * faces. Writes at most max dice into out (caller's array) and returns how
+ * many were found (which may exceed max: only max are written), or a
+ * negative errno (-EINVAL bad image, -ENOMEM) with a message in err.
+ * Dice whose face is unreadable are omitted, or reported with face 0 when
+ * params->keep_unreadable is set. params may be NULL for the defaults. */
+int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+		  struct vis_die *out, int max, char *err, size_t errlen);
+
+#endif /* DYEREF_VISION_H */

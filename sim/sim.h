@@ -177,5 +177,41 @@ int sim_throw_play(const struct sim_throw_cfg *cfg, const struct bd_table *table
  * release. After the last segment it stays where that one ends. */
 bool sim_throw_state_at(const struct sim_throw *t, int64_t t_ns, double p[3], double v[3],
 			bool *hidden);
+/* ---- Matches: whole games with the truth ---------------------------- */
+
+struct sim_match_cfg {
+	struct sim_throw_cfg thr;	/* how people play */
+	struct bd_house house;		/* the match's house rules (defaults) */
+	int max_throws;			/* 400: a guard against an endless deuce */
+	double gap_mean_s;		/* 6: from a dead die to the next release */
+};
+
+void sim_match_cfg_defaults(struct sim_match_cfg *c);
+
+/* A played match: every throw's physics and truth, and what a perfect
+ * referee rules. Owned by the caller: free with sim_match_free(). */
+struct sim_match {
+	struct mlog_bd *log;		/* the truth log: roll-off, then every throw */
+	size_t n_throws;
+	struct sim_throw *throws;	/* n_throws, in order; die alternates 0, 1 (BD-S3) */
+	struct bd_ruling *rulings;	/* n_throws: bd_judge() of the truth */
+	struct bd_state state;		/* after the last throw */
+	struct bd_final final;		/* the final line */
+};
+
+/* Plays a match from a roll-off (BD-F1) to its end (or max_throws), each
+ * thrower from the order (bd_next_thrower), starting at t0_ns on the match
+ * clock. Deterministic for the rng's state. 0 and *out, or -ENOMEM /
+ * -EINVAL with a message in err. */
+int sim_match_play(const struct sim_match_cfg *cfg, const struct bd_table *tb, int64_t t0_ns,
+		   struct sim_rng *rng, struct sim_match **out, char *err, size_t errlen);
+
+void sim_match_free(struct sim_match *m);
+
+/* Writes the truth log in the match-log format (mlog_bd_write) to path,
+ * through a temporary file renamed over it: never half written. 0 or
+ * -errno with "path: why" in err. */
+int sim_write_file(const char *path, const char *buf, size_t len, char *err, size_t errlen);
+int sim_match_write_truth(const struct sim_match *m, const char *path, char *err, size_t errlen);
 
 #endif /* DYEREF_SIM_H */

@@ -214,4 +214,68 @@ void sim_match_free(struct sim_match *m);
 int sim_write_file(const char *path, const char *buf, size_t len, char *err, size_t errlen);
 int sim_match_write_truth(const struct sim_match *m, const char *path, char *err, size_t errlen);
 
+/* ---- What the instruments see (sim_sense_) -------------------------- */
+#include "vision/vision.h"
+
+/* Noise of the instruments. sim_noise_defaults(n, k) scales every noise
+ * figure by k (1: default, 2: doubled). */
+struct sim_noise {
+	struct sim_piezo piezo;	/* table, cup, mine, floor channels (jitter 10 us, miss 1 %, false 0.5 %, ringing 2) */
+	double min_strength;	/* 0.25 m/s: softer contacts trip no comparator */
+	double p_line_miss;	/* 0.005: a cup, mine or floor disc misses a hit */
+	double console_delay_s;	/* 0.3: an official's mean delay entering a call */
+	double cam_p_miss;	/* 0.005: the camera misses a die dropping into a cup */
+	double cam_xy_sd_m;	/* 0.004: the camera's error locating a resting die */
+	double image_noise;	/* 6: grey-level sd of a full-resolution crop */
+	double blur_px;		/* 0.6: motion/defocus blur radius of the crop */
+};
+
+void sim_noise_defaults(struct sim_noise *n, double scale);
+
+/* The simulated table's wiring: the reference build (sens_config_defaults)
+ * plus a floor strip along each side (floor0 A's end, floor1 B's end,
+ * floor2 left, floor3 right) on GPIO 12, 16, 20, 21. */
+void sim_sens_config(struct sens_config *c);
+
+/* Grows *edges (malloc'd, *n used, *cap allocated) with the edges of every
+ * table, cup, mine and floor contact of throw t, unsorted. 0 or -ENOMEM. */
+int sim_sense_edges(const struct sim_noise *n, const struct sens_config *sc,
+		    const struct sim_throw *t, struct sim_rng *rng,
+		    struct sens_edge **edges, size_t *n_edges, size_t *cap);
+
+/* A call an official enters on the console where only a human can tell
+ * (RULES.md): low (BD-P5), catch kinds (BD-P4, BD-P10), kicks (BD-K),
+ * a missed "DYE UP!" (BD-P2). */
+struct sim_call {
+	int64_t t_ns;		/* when it was entered */
+	bool dye_up_missed;	/* BD-P2; ev unused */
+	struct bd_event ev;	/* LOW_CALL, CATCH or KICK, source "console" */
+};
+
+/* Calls for throw t, written to out (at most cap); returns how many. */
+size_t sim_sense_calls(const struct sim_noise *n, const struct sim_throw *t,
+		       struct sim_rng *rng, struct sim_call *out, size_t cap);
+
+/* What the camera's tracker reports (until vision's tracker runs on
+ * rendered frames): a die dropping into a cup, and where a die came to
+ * rest (its face is read from the crop by vision, not given here). */
+enum sim_cam_kind { SIM_CAM_SINK, SIM_CAM_REST };
+
+struct sim_cam {
+	int64_t t_ns;		/* when it was seen */
+	enum sim_cam_kind kind;
+	int owner;		/* SINK: the cup's player */
+	double x, y;		/* REST: located point, metres */
+};
+
+/* Camera reports for throw t (at most cap); returns how many. */
+size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
+			struct sim_rng *rng, struct sim_cam *out, size_t cap);
+
+/* A full-resolution crop (side_px square, GRAY8; the die a quarter of it) around a die resting
+ * showing face, turned by angle radians, on plywood, with the noise's
+ * grain and blur. NULL with errno. Free with vis_image_free(). */
+struct vis_image *sim_render_rest_crop(const struct sim_noise *n, int face, double angle,
+				       int side_px, struct sim_rng *rng);
+
 #endif /* DYEREF_SIM_H */

@@ -1,0 +1,307 @@
+/* `dyeref sim --matches N --seed S --out DIR [--noise K]`: plays matches on
+ * the virtual table and writes, per match, what the instruments saw and
+ * the truth (docs/simulator.md, "Output"). */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "daemon/daemon.h"
+#include "sim/sim.h"
+
+#define CROP_PX 128	/* full-resolution crop: a 16 mm die is 32 px at 12 Mpx over 2.44 m */
+
+static const char *player_name(int p)
+{
+	static const char *const names[] = { "a1", "a2", "b1", "b2" };
+
+	return p >= 0 && p < BD_PLAYERS ? names[p] : "?";
+}
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct sens_edge *x = a, *y = b;
+
+	return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
+}
+
+/* Appends one JSON object as a line to a growing buffer. */
+static int put_line(char **buf, size_t *len, json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	size_t n;
+	char *nb;
+
+	json_decref(o);
+	if (!s)
+		return -ENOMEM;
+	n = strlen(s);
+	nb = realloc(*buf, *len + n + 2);
+	if (!nb) {
+		free(s);
+		return -ENOMEM;
+	}
+	memcpy(nb + *len, s, n);
+	nb[*len + n] = '\n';
+	*len += n + 1;
+	nb[*len] = '\0';
+	*buf = nb;
+	free(s);
+	return 0;
+}
+
+static json_t *call_json(const struct sim_call *c)
+{
+	json_t *o = json_object();
+	const struct bd_event *e = &c->ev;
+
+	json_object_set_new(o, "t_ns", json_integer(c->t_ns));
+	if (c->dye_up_missed) {
+		json_object_set_new(o, "call", json_string("dye_up_missed"));
+		return o;
+	}
+	switch (e->kind) {
+	case BD_EV_LOW_CALL:
+		json_object_set_new(o, "call", json_string("low_call"));
+		json_object_set_new(o, "by", json_string(player_name(e->player)));
+		break;
+	case BD_EV_CATCH:
+		json_object_set_new(o, "call", json_string("catch"));
+		json_object_set_new(o, "by", json_string(player_name(e->player)));
+		json_object_set_new(o, "hands", json_integer(e->hands));
+		json_object_set_new(o, "trapped", json_boolean(e->trapped));
+		json_object_set_new(o, "over_table", json_boolean(e->over_table));
+		break;
+	default:
+		json_object_set_new(o, "call", json_string("kick"));
+		json_object_set_new(o, "by", json_string(player_name(e->player)));
+		json_object_set_new(o, "part", json_string(e->part));
+		break;
+	}
+	return o;
+}
+
+struct outputs {
+	struct sens_edge *edges;
+	size_t n_edges, cap_edges;
+	char *calls, *camera;
+	size_t calls_len, camera_len;
+};
+
+static int sense_throw(const struct sim_noise *noise, const struct sens_config *sc,
+		       const struct sim_throw *t, int throw_no, const char *mdir,
+		       struct sim_rng *rng, struct outputs *o, char *err, size_t errlen)
+{
+	struct sim_call calls[16];
+	struct sim_cam cams[4];
+	size_t nc, nk;
+	int rc;
+
+	if (sim_sense_edges(noise, sc, t, rng, &o->edges, &o->n_edges, &o->cap_edges) < 0)
+		goto oom;
+	nc = sim_sense_calls(noise, t, rng, calls, 16);
+	for (size_t i = 0; i < nc; i++)
+		if (put_line(&o->calls, &o->calls_len, call_json(&calls[i])) < 0)
+			goto oom;
+	nk = sim_sense_camera(noise, t, rng, cams, 4);
+	for (size_t i = 0; i < nk; i++) {
+		json_t *j = json_object();
+		char crop[64], path[4200];
+
+		json_object_set_new(j, "t_ns", json_integer(cams[i].t_ns));
+		if (cams[i].kind == SIM_CAM_SINK) {
+			json_object_set_new(j, "kind", json_string("sink"));
+			json_object_set_new(j, "owner", json_string(player_name(cams[i].owner)));
+		} else {
+			struct vis_image *img;
+
+			snprintf(crop, sizeof(crop), "rest-%04d.pgm", throw_no);
+			snprintf(path, sizeof(path), "%s/%s", mdir, crop);
+			img = sim_render_rest_crop(noise, t->rest_face, 2 * M_PI * sim_rng_uniform(rng),
+						   CROP_PX, rng);
+			if (!img) {
+				json_decref(j);
+				goto oom;
+			}
+			rc = vis_image_save_pnm(img, path, err, errlen);
+			vis_image_free(img);
+			if (rc < 0) {
+				json_decref(j);
+				return rc;
+			}
+			json_object_set_new(j, "kind", json_string("rest"));
+			json_object_set_new(j, "x", json_real(cams[i].x));
+			json_object_set_new(j, "y", json_real(cams[i].y));
+			json_object_set_new(j, "crop", json_string(crop));
+		}
+		if (put_line(&o->camera, &o->camera_len, j) < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "sim: out of memory");
+	return -ENOMEM;
+}
+
+static int write_edges(const char *path, const struct outputs *o, char *err, size_t errlen)
+{
+	size_t cap = o->n_edges * 32 + 128, len = 0;
+	char *buf = malloc(cap);
+	int rc;
+
+	if (!buf) {
+		snprintf(err, errlen, "sim: out of memory");
+		return -ENOMEM;
+	}
+	len += (size_t)snprintf(buf, cap, "# dyeref sim: piezo edges, TS_NS LINE (GPIO offset)\n");
+	for (size_t i = 0; i < o->n_edges; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%lld %u\n",
+					(long long)o->edges[i].ts_ns, o->edges[i].line);
+	rc = sim_write_file(path, buf, len, err, errlen);
+	free(buf);
+	return rc;
+}
+
+static int one_match(int k, const char *out, const struct sim_match_cfg *mc,
+		     const struct sim_noise *noise, const struct sens_config *sc,
+		     struct sim_rng *rng, char *err, size_t errlen)
+{
+	struct bd_table tb = sc->table;
+	struct outputs o = { 0 };
+	struct sim_match *m = NULL;
+	char mdir[4096], path[4200];
+	int rc;
+
+	snprintf(mdir, sizeof(mdir), "%s/match-%03d", out, k);
+	if (mkdir(mdir, 0755) < 0 && errno != EEXIST) {
+		rc = -errno;
+		snprintf(err, errlen, "%.400s: %s", mdir, strerror(errno));
+		return rc;
+	}
+	rc = sim_match_play(mc, &tb, 1000000000LL, rng, &m, err, errlen);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < m->n_throws; i++) {
+		rc = sense_throw(noise, sc, &m->throws[i], (int)i + 1, mdir, rng, &o, err, errlen);
+		if (rc < 0)
+			goto free_outputs;
+	}
+	qsort(o.edges, o.n_edges, sizeof(o.edges[0]), cmp_edge);
+	snprintf(path, sizeof(path), "%s/edges.txt", mdir);
+	rc = write_edges(path, &o, err, errlen);
+	if (rc < 0)
+		goto free_outputs;
+	snprintf(path, sizeof(path), "%s/calls.jsonl", mdir);
+	rc = sim_write_file(path, o.calls ? o.calls : "", o.calls_len, err, errlen);
+	if (rc < 0)
+		goto free_outputs;
+	snprintf(path, sizeof(path), "%s/camera.jsonl", mdir);
+	rc = sim_write_file(path, o.camera ? o.camera : "", o.camera_len, err, errlen);
+	if (rc < 0)
+		goto free_outputs;
+	/* The truth last: a match directory with a truth log is complete. */
+	snprintf(path, sizeof(path), "%s/truth.jsonl", mdir);
+	rc = sim_match_write_truth(m, path, err, errlen);
+	if (rc == 0)
+		printf("match %d: %zu throws, %d-%d\n", k, m->n_throws, m->final.score[0],
+		       m->final.score[1]);
+free_outputs:
+	free(o.edges);
+	free(o.calls);
+	free(o.camera);
+	sim_match_free(m);
+	return rc;
+}
+
+static void usage(void)
+{
+	dd_log(DD_LOG_ERR, "usage: dyeref sim --matches N --seed S --out DIR [--noise K]");
+}
+
+int dd_cmd_sim(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "matches", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sim_match_cfg mc;
+	struct sim_noise noise;
+	struct sens_config sc;
+	struct sim_rng rng;
+	char err[512], *end, meta[256], path[4200];
+	const char *out = NULL;
+	long matches = -1;
+	unsigned long long seed = 0;
+	double k = 1;
+	bool have_seed = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		errno = 0;
+		switch (c) {
+		case 'm':
+			matches = strtol(optarg, &end, 10);
+			if (errno || *end || matches < 1 || matches > 10000) {
+				dd_log(DD_LOG_ERR, "sim: --matches: '%s' is not a number 1..10000", optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		case 's':
+			seed = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-') {
+				dd_log(DD_LOG_ERR, "sim: --seed: '%s' is not a non-negative integer", optarg);
+				return DD_EXIT_USAGE;
+			}
+			have_seed = true;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'n':
+			k = strtod(optarg, &end);
+			if (errno || *end || !(k >= 0 && k <= 10)) {
+				dd_log(DD_LOG_ERR, "sim: --noise: '%s' is not a factor 0..10", optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		default:
+			usage();
+			return DD_EXIT_USAGE;
+		}
+	}
+	if (matches < 0 || !have_seed || !out || optind != argc) {
+		usage();
+		return DD_EXIT_USAGE;
+	}
+	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
+		dd_log(DD_LOG_ERR, "sim: %s: %s", out, strerror(errno));
+		return DD_EXIT_FAIL;
+	}
+	sim_match_cfg_defaults(&mc);
+	sim_noise_defaults(&noise, k);
+	sim_sens_config(&sc);
+	sim_rng_seed(&rng, seed);
+	for (long i = 1; i <= matches; i++) {
+		int rc = one_match((int)i, out, &mc, &noise, &sc, &rng, err, sizeof(err));
+
+		if (rc < 0) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			return DD_EXIT_FAIL;
+		}
+	}
+	snprintf(meta, sizeof(meta), "{\"matches\":%ld,\"seed\":%llu,\"noise\":%g}\n", matches, seed, k);
+	snprintf(path, sizeof(path), "%s/sim.json", out);
+	if (sim_write_file(path, meta, strlen(meta), err, sizeof(err)) < 0) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		return DD_EXIT_FAIL;
+	}
+	return DD_EXIT_OK;
+}

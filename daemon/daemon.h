@@ -349,4 +349,12 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
  * referenced weakly, NULL when not built. Returns an exit status. */
 int dd_calibrate_camera(int argc, char **argv);
 
+/* ---- Simulation and evaluation (daemon/cmd_sim.c, cmd_evaluate.c) ----
+ * One sensors observation in fusion's form (source piezo, the located
+ * point's sigma and the arrivals behind it): the daemon's sensor glue and
+ * `dyeref evaluate` both go through it, so the evaluation measures the
+ * path the Pi runs. */
+struct sens_obs;
+void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o);
+
 #endif /* DYEREF_DAEMON_H */

@@ -168,7 +168,7 @@ static int write_edges(const char *path, const struct outputs *o, char *err, siz
 
 static int one_match(int k, const char *out, const struct sim_match_cfg *mc,
 		     const struct sim_noise *noise, const struct sens_config *sc,
-		     struct sim_rng *rng, char *err, size_t errlen)
+		     struct sim_rng *rng, struct sim_rng *srng, char *err, size_t errlen)
 {
 	struct bd_table tb = sc->table;
 	struct outputs o = { 0 };
@@ -186,7 +186,7 @@ static int one_match(int k, const char *out, const struct sim_match_cfg *mc,
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < m->n_throws; i++) {
-		rc = sense_throw(noise, sc, &m->throws[i], (int)i + 1, mdir, rng, &o, err, errlen);
+		rc = sense_throw(noise, sc, &m->throws[i], (int)i + 1, mdir, srng, &o, err, errlen);
 		if (rc < 0)
 			goto free_outputs;
 	}
@@ -234,7 +234,7 @@ int dd_cmd_sim(int argc, char **argv)
 	struct sim_match_cfg mc;
 	struct sim_noise noise;
 	struct sens_config sc;
-	struct sim_rng rng;
+	struct sim_rng rng, srng;
 	char err[512], *end, meta[256], path[4200];
 	const char *out = NULL;
 	long matches = -1;
@@ -288,9 +288,12 @@ int dd_cmd_sim(int argc, char **argv)
 	sim_match_cfg_defaults(&mc);
 	sim_noise_defaults(&noise, k);
 	sim_sens_config(&sc);
+	/* Play and sensing draw from separate streams: the same seed plays the
+	 * same matches at every noise level. */
 	sim_rng_seed(&rng, seed);
+	sim_rng_seed(&srng, seed ^ 0x5e115e5ULL);
 	for (long i = 1; i <= matches; i++) {
-		int rc = one_match((int)i, out, &mc, &noise, &sc, &rng, err, sizeof(err));
+		int rc = one_match((int)i, out, &mc, &noise, &sc, &rng, &srng, err, sizeof(err));
 
 		if (rc < 0) {
 			dd_log(DD_LOG_ERR, "%s", err);

@@ -38,6 +38,7 @@ struct web_server {
 	size_t n_clients;
 	unsigned port;			/* bound */
 	int epoll_fd;			/* MHD's */
+	int resumed;			/* an SSE stream was woken: run MHD soon */
 };
 
 /* One request while its body arrives. */
@@ -174,6 +175,8 @@ static void sse_wake(struct sse_client *cl)
 	if (cl->suspended) {
 		cl->suspended = 0;
 		MHD_resume_connection(cl->conn);
+		/* In external polling MHD only notices on its next run. */
+		cl->server->resumed = 1;
 	}
 }
 
@@ -651,6 +654,8 @@ int64_t web_server_timeout_ms(struct web_server *s)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
 
+	if (s->resumed)
+		return 0;
 	if (MHD_get_timeout(s->mhd, &ms) != MHD_YES)
 		return -1;
 	return ms > INT64_MAX ? INT64_MAX : (int64_t)ms;
@@ -658,6 +663,7 @@ int64_t web_server_timeout_ms(struct web_server *s)
 
 int web_server_process(struct web_server *s)
 {
+	s->resumed = 0;
 	return MHD_run(s->mhd) == MHD_YES ? 0 : -EIO;
 }
 

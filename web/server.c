@@ -530,6 +530,15 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 /* ---- Life cycle -------------------------------------------------------- */
 
+/* Our paths are plain ASCII: leaving %-escapes undecoded means "/%00" or
+ * "/%2e%2e/" is just an unknown path (404), never a NUL or a dot-dot. */
+static size_t keep_escapes(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return strlen(s);
+}
+
 struct web_server *web_server_new(const struct web_config *cfg, const struct web_handlers *h,
 				  void *user, char *err, size_t errlen)
 {
@@ -594,6 +603,9 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)s->cfg.max_request,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				  MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
+				  /* Host required, bad header lines refused: 400. */
+				  MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+				  MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
 				  MHD_OPTION_END);
 	if (!s->mhd) {
 		e = errno ? errno : EADDRINUSE;

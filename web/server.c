@@ -38,6 +38,7 @@ struct web_server {
 	size_t n_clients;
 	unsigned port;			/* bound */
 	int epoll_fd;			/* MHD's */
+	int resumed;			/* an SSE stream was woken: run MHD soon */
 };
 
 /* One request while its body arrives. */
@@ -174,6 +175,8 @@ static void sse_wake(struct sse_client *cl)
 	if (cl->suspended) {
 		cl->suspended = 0;
 		MHD_resume_connection(cl->conn);
+		/* In external polling MHD only notices on its next run. */
+		cl->server->resumed = 1;
 	}
 }
 
@@ -527,6 +530,15 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 /* ---- Life cycle -------------------------------------------------------- */
 
+/* Our paths are plain ASCII: leaving %-escapes undecoded means "/%00" or
+ * "/%2e%2e/" is just an unknown path (404), never a NUL or a dot-dot. */
+static size_t keep_escapes(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return strlen(s);
+}
+
 struct web_server *web_server_new(const struct web_config *cfg, const struct web_handlers *h,
 				  void *user, char *err, size_t errlen)
 {
@@ -591,6 +603,9 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)s->cfg.max_request,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 				  MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
+				  /* Host required, bad header lines refused: 400. */
+				  MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+				  MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
 				  MHD_OPTION_END);
 	if (!s->mhd) {
 		e = errno ? errno : EADDRINUSE;
@@ -651,6 +666,8 @@ int64_t web_server_timeout_ms(struct web_server *s)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
 
+	if (s->resumed)
+		return 0;
 	if (MHD_get_timeout(s->mhd, &ms) != MHD_YES)
 		return -1;
 	return ms > INT64_MAX ? INT64_MAX : (int64_t)ms;
@@ -658,6 +675,7 @@ int64_t web_server_timeout_ms(struct web_server *s)
 
 int web_server_process(struct web_server *s)
 {
+	s->resumed = 0;
 	return MHD_run(s->mhd) == MHD_YES ? 0 : -EIO;
 }
 

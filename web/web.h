@@ -137,7 +137,9 @@ int64_t web_server_timeout_ms(struct web_server *s);
 int web_server_process(struct web_server *s);
 
 /* Queues a server-sent event (event name, one line of JSON data) to every
- * /api/events client. A client that falls too far behind is dropped. */
+ * /api/events client. A client that falls too far behind is dropped. The
+ * bytes leave on the next web_server_process(): web_server_timeout_ms()
+ * returns 0 until then, so ask it again after broadcasting. */
 void web_server_broadcast(struct web_server *s, const char *event, const char *data);
 
 /* Sends a comment line to every SSE client, so proxies and idle timers

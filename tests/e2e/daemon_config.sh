@@ -1,0 +1,64 @@
+#!/bin/bash
+# Configuration errors come with their lines (all of them, exit 2); a
+# missing sensor chip or camera does not stop the daemon, the scoreboard's
+# health strip says so.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+
+cat > "$WORK/bad.ini" <<'INI'
+[web]
+bind = 127.0.0.1
+port = eighty
+pin = 12
+
+[house]
+target_points = 0
+low_call = sometimes
+colour = red
+
+[fusion]
+review = maybe
+INI
+rc=0
+"$DYEREF" serve --config "$WORK/bad.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "check-config exit $rc, want 2"
+grep -q "bad.ini:3: web.port" "$WORK/out" || fail "port error without line 3: $(cat "$WORK/out")"
+grep -q "bad.ini:4: web.pin" "$WORK/out" || fail "pin error without line 4"
+grep -q "bad.ini:7: house.target_points" "$WORK/out" || fail "target_points error without line 7"
+grep -q "bad.ini:8: house.low_call" "$WORK/out" || fail "low_call error without line 8"
+grep -q "bad.ini:9: unknown key house.colour" "$WORK/out" || fail "unknown key without line 9"
+grep -q "bad.ini:12: fusion.review" "$WORK/out" || fail "review error without line 12"
+# Serving with it refuses too, with the same messages, and binds nothing.
+rc=0
+"$DYEREF" serve --config "$WORK/bad.ini" > "$WORK/out2" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "serve with a bad config exit $rc, want 2"
+grep -q "bad.ini:3: web.port" "$WORK/out2" || fail "serve did not report the bad port"
+printf '[web\nport = 1\n' > "$WORK/syntax.ini"
+rc=0
+"$DYEREF" serve --config "$WORK/syntax.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -q "syntax.ini:1:" "$WORK/out" || fail "INI syntax error: rc $rc $(cat "$WORK/out")"
+rc=0
+"$DYEREF" serve --config "$WORK/none.ini" > "$WORK/out" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "none.ini" "$WORK/out" || fail "missing config file: rc $rc"
+rc=0
+"$DYEREF" serve --bogus > /dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "unknown option exit $rc"
+
+# A good config checks clean.
+write_config "$WORK/good.ini" "[house]" "target_points = 11" "[fusion]" "review = wait"
+"$DYEREF" serve --config "$WORK/good.ini" --check-config > "$WORK/out" 2>&1 || fail "good config: $(cat "$WORK/out")"
+grep -q "configuration OK" "$WORK/out" || fail "no OK message"
+
+# Sensors on a chip that is not there, a camera that is not there: it runs.
+write_config "$WORK/hw.ini" "[sensors]" "chip = /dev/gpiochip-missing" "[camera]" "device = /dev/video-missing"
+start_daemon --config "$WORK/hw.ini"
+s=$(state)
+echo "$s" | grep -q '"sensors":{"ok":false' || fail "health does not show the sensors missing: $s"
+echo "$s" | grep -q '"camera":{"ok":false' || fail "health does not show the camera missing: $s"
+login
+command_ok '{"cmd":"start","house":{"target_points":11}}'
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
+state | grep -q '"score":{"A":1,"B":0}' || fail "cannot referee by hand without sensors"
+state | grep -q '"target_points":11' || fail "house rule from the console not applied"
+stop_daemon
+echo ok

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Console writes need the PIN session and its CSRF token; the scoreboard
+# stays public. Then the official's calls: start, throws, correct, undo, end.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+write_config "$WORK/c.ini"
+start_daemon --config "$WORK/c.ini"
+start='{"cmd":"start","teams":{"A":["Ann","Bo"],"B":["Cy","Di"]},"team_names":["Orange","Blue"]}'
+cmd_url=$BASE/console/api/command
+
+# Refused: no session, no CSRF token, a wrong token, a wrong PIN, GET.
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "$start" "$cmd_url")" = 403 ] \
+	|| fail "command without a session was not 403"
+[ "$(status_of -d pin=0000 "$BASE/console/login")" = 403 ] || fail "wrong PIN not 403"
+login 4321
+[ "$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" --data-binary "$start" "$cmd_url")" = 403 ] \
+	|| fail "command without the CSRF token was not 403"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" -H 'X-CSRF-Token: 00' --data-binary "$start" "$cmd_url")" = 403 ] \
+	|| fail "command with a wrong CSRF token was not 403"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "X-CSRF-Token: $CSRF" --data-binary "$start" "$cmd_url")" = 403 ] \
+	|| fail "command with the token but no cookie was not 403"
+state | grep -q '"match":null' || fail "a refused command changed the state"
+grep -qi 'set-cookie' /dev/null || true
+curl -s -D "$WORK/h" -o /dev/null -d pin=4321 "$BASE/console/login"
+grep -i '^set-cookie:' "$WORK/h" | grep -qi 'HttpOnly' || fail "cookie not HttpOnly"
+grep -i '^set-cookie:' "$WORK/h" | grep -qi 'SameSite=Strict' || fail "cookie not SameSite=Strict"
+
+# Accepted with both.
+command_ok "$start"
+[ "$(command_status "$start")" = 409 ] || fail "a second start was not refused"
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"B","x":1.9,"y":0.4},{"at":"floor"}]}'
+[ "$(score_of)" = '"score":{"A":1,"B":0}' ] || fail "BD-P1 throw: $(score_of)"
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"cup","owner":"b1","sink":true}]}'
+[ "$(score_of)" = '"score":{"A":3,"B":0}' ] || fail "BD-P8 sink: $(score_of)"
+state | grep -q '"duty":"kill_n_fill"' || fail "sink duty not shown"
+# Correct throw 1 into a catch: refold gives 2 (only the sink).
+command_ok '{"cmd":"correct","throw":1,"events":[{"at":"table","half":"B"},{"at":"catch","by":"b1","hands":1}]}'
+[ "$(score_of)" = '"score":{"A":2,"B":0}' ] || fail "correction not refolded: $(score_of)"
+curl -s "$BASE/api/matches/1/log" | grep -q '"type":"correct","throw":1' || fail "correction not logged"
+# Undo the sink: logged as a re-toss of throw 2.
+command_ok '{"cmd":"undo"}'
+[ "$(score_of)" = '"score":{"A":0,"B":0}' ] || fail "undo: $(score_of)"
+# Manual calls from the console go through fusion: a low call, then a
+# re-toss completes a throw at once.
+command_ok '{"cmd":"call","event":{"at":"low_call","by":"b1"}}'
+command_ok '{"cmd":"call","event":{"at":"retoss"}}'
+state | grep -q '"throws":3' || fail "console calls did not make a throw: $(state)"
+[ "$(command_status '{"cmd":"call","event":{"at":"catch","by":"zz"}}')" = 400 ] || fail "bad call not 400"
+grep -q '"error":"event.by' "$WORK/last" || fail "400 does not name the field: $(cat "$WORK/last")"
+[ "$(command_status '{"cmd":"correct","throw":40,"events":[]}')" = 404 ] || fail "correcting a missing throw not 404"
+command_ok '{"cmd":"confirm","throw":1}'
+command_ok '{"cmd":"end"}'
+state | grep -q '"match":null' || fail "end did not end the match"
+# Logout ends the session.
+[ "$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" -X POST "$BASE/console/logout")" = 200 ] || fail "logout"
+[ "$(command_status "$start")" = 403 ] || fail "session still valid after logout"
+# Guessing the PIN locks the login for a while.
+for _ in 1 2 3 4 5; do status_of -d pin=9999 "$BASE/console/login" >/dev/null; done
+[ "$(status_of -d pin=4321 "$BASE/console/login")" = 429 ] || fail "no lockout after 5 wrong PINs"
+stop_daemon
+echo ok

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Hostile clients: malformed and oversized requests get a 4xx and do no
+# harm; 200 idle connections do not starve the scoreboard.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+write_config "$WORK/c.ini"
+start_daemon --config "$WORK/c.ini"
+
+# raw TEXT: sends bytes over a fresh connection, prints the status code.
+raw() {
+	local fd
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
+	printf '%b' "$1" >&"$fd"
+	timeout 5 head -c 12 <&"$fd" | sed -n 's/^HTTP\/1\.[01] \([0-9]*\).*/\1/p'
+	exec {fd}>&-
+}
+is4xx() { case "$1" in 4[0-9][0-9]) return 0 ;; *) return 1 ;; esac; }
+
+# A line that is not HTTP at all: libmicrohttpd hangs up without a reply.
+s=$(raw 'GARBAGE\r\n\r\n'); [ -z "$s" ] || is4xx "$s" || fail "garbage request line -> '$s'"
+s=$(raw 'GET / HTTP/1.1\r\nHost: x\r\nBad Header Without Colon\r\n\r\n'); is4xx "$s" || fail "malformed header -> '$s'"
+s=$(raw 'GET / HTTP/1.1\r\n\r\n'); is4xx "$s" || fail "HTTP/1.1 without Host -> '$s'"
+s=$(raw 'GET / HTTP/7.0\r\nHost: x\r\n\r\n'); case "$s" in 4*|505) ;; *) fail "HTTP/7.0 -> '$s'" ;; esac
+s=$(raw 'GET /%00 HTTP/1.1\r\nHost: x\r\n\r\n'); is4xx "$s" || fail "NUL in path -> '$s'"
+s=$(raw 'POST /console/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'); is4xx "$s" || fail "bad Content-Length -> '$s'"
+s=$(raw 'GET /../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n'); is4xx "$s" || fail "dot-dot path -> '$s'"
+s=$(raw 'DELETE /api/state HTTP/1.1\r\nHost: x\r\n\r\n'); [ "$s" = 405 ] || fail "DELETE -> '$s'"
+big=$(head -c 40000 /dev/zero | tr '\0' a)
+s=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $big" "$BASE/api/state"); is4xx "$s" || fail "40 kB header -> $s"
+head -c 200000 /dev/zero | tr '\0' a > "$WORK/body"
+s=$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$WORK/body" "$BASE/console/login"); [ "$s" = 413 ] || fail "200 kB body -> $s"
+s=$(curl -s -o /dev/null -w '%{http_code}' -d 'pin=%zz' "$BASE/console/login"); [ "$s" = 400 ] || fail "bad form escape -> $s"
+login
+s=$(command_status '{"cmd":"start",'); [ "$s" = 400 ] || fail "truncated JSON -> $s"
+s=$(command_status '{"cmd":"throw","events":[{"at":"table","half":"B","x":"far"}]}'); [ "$s" = 400 ] || fail "x not a number -> $s"
+
+# 200 connections that never send a byte: the scoreboard still answers.
+fds=()
+for _ in $(seq 1 200); do
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" || fail "could not open idle connection"
+	fds+=("$fd")
+done
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/api/state") || true
+[ "$s" = 200 ] || fail "/api/state with 200 idle connections -> '$s'"
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/") || true
+[ "$s" = 200 ] || fail "/ with 200 idle connections -> '$s'"
+# Half a request on each of them: still answered.
+for fd in "${fds[@]}"; do printf 'GET /api/sta' >&"$fd"; done
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/api/state") || true
+[ "$s" = 200 ] || fail "/api/state with 200 half-sent requests -> '$s'"
+for fd in "${fds[@]}"; do exec {fd}>&-; done
+kill -0 "$DAEMON_PID" || fail "daemon died"
+stop_daemon
+echo ok

@@ -1,0 +1,71 @@
+# Shared by tests/e2e/daemon_*.sh: start build/dyeref serve on a free
+# loopback port (port 0: the kernel picks, the daemon prints it), talk to it
+# with curl, stop it. Source after `set -eu`.
+: "${DYEREF:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/build/dyeref}"
+command -v curl >/dev/null || { echo "curl is not installed"; exit 77; }
+WORK=$(mktemp -d)
+DAEMON_PID=
+cleanup() {
+	[ -n "$DAEMON_PID" ] && kill -9 "$DAEMON_PID" 2>/dev/null || true
+	jobs -p | xargs -r kill 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; [ -f "$WORK/daemon.log" ] && tail -n 20 "$WORK/daemon.log"; exit 1; }
+
+# write_config FILE [extra lines...]: web on 127.0.0.1 port 0, PIN 4321, db in WORK.
+write_config() {
+	local f=$1; shift
+	{
+		printf '[web]\nbind = 127.0.0.1\nport = 0\npin = 4321\n[db]\npath = %s/dyeref.db\n' "$WORK"
+		for l in "$@"; do printf '%s\n' "$l"; done
+	} > "$f"
+}
+
+# start_daemon ARGS...: runs `dyeref serve ARGS`, sets PORT and BASE.
+start_daemon() {
+	: > "$WORK/daemon.log"
+	"$DYEREF" serve "$@" >> "$WORK/daemon.log" 2>&1 &
+	DAEMON_PID=$!
+	for _ in $(seq 1 100); do
+		PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$WORK/daemon.log" | tail -n 1)
+		[ -n "$PORT" ] && break
+		kill -0 "$DAEMON_PID" 2>/dev/null || fail "daemon exited early"
+		sleep 0.1
+	done
+	[ -n "$PORT" ] || fail "daemon did not start listening"
+	BASE=http://127.0.0.1:$PORT
+}
+
+stop_daemon() { # sends SIGTERM, expects exit 0
+	kill -TERM "$DAEMON_PID"
+	local rc=0
+	wait "$DAEMON_PID" || rc=$?
+	DAEMON_PID=
+	[ "$rc" -eq 0 ] || fail "daemon exited $rc on SIGTERM"
+}
+
+status_of() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
+
+# login: sets COOKIES (file) and CSRF.
+login() {
+	COOKIES=$WORK/cookies
+	local body
+	body=$(curl -s --max-time 10 -c "$COOKIES" -d "pin=${1:-4321}" "$BASE/console/login")
+	CSRF=$(printf '%s' "$body" | sed -n 's/.*"csrf":"\([0-9a-f]*\)".*/\1/p')
+	[ -n "$CSRF" ] || fail "login: no CSRF token in '$body'"
+}
+
+# command JSON: a console command with session and CSRF; prints the status.
+command_status() {
+	curl -s -o "$WORK/last" -w '%{http_code}' --max-time 10 -b "$COOKIES" \
+		-H "X-CSRF-Token: $CSRF" -H 'Content-Type: application/json' \
+		--data-binary "$1" "$BASE/console/api/command"
+}
+command_ok() {
+	local s
+	s=$(command_status "$1")
+	[ "$s" = 200 ] || fail "command $1 -> $s $(cat "$WORK/last")"
+}
+state() { curl -s --max-time 10 "$BASE/api/state"; }
+score_of() { state | grep -o '"score":{"A":[0-9]*,"B":[0-9]*}' | head -n 1; }

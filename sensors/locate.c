@@ -16,7 +16,7 @@
 #define MAX_ARR 16	/* arrivals one fit takes */
 
 struct problem {
-	size_t n;
+	size_t n;		/* arrivals */
 	double sx[MAX_ARR], sy[MAX_ARR];	/* sensor positions, m */
 	double tau[MAX_ARR];	/* (t_i - tref - delta_i) * v0, m */
 	double sig_tau;		/* timing sd in metres */
@@ -221,9 +221,9 @@ static double phi(double z)	/* standard normal CDF */
 
 struct solution {
 	double p[4];		/* x, y, T, k */
-	double chi2;
+	double chi2;		/* residual sum of squares, scaled */
 	double C[4][4];		/* covariance */
-	bool ok;
+	bool ok;		/* converged to a finite point, covariance exists */
 };
 
 static void solve(const struct problem *pb, const struct bd_table *t, const double *avoid,

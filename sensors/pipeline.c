@@ -34,15 +34,15 @@ struct group {
 struct sens_pipeline {
 	struct sens_config cfg;	/* a copy */
 	int64_t window_ns;	/* one impact's edges fall within this */
-	int64_t holdoff_ns;
+	int64_t holdoff_ns;	/* cfg.holdoff_s in ns */
 	int16_t by_offset[SENS_MAX_OFFSET + 1];	/* config line index, or -1 */
 	int table_ord[SENS_MAX_LINES];	/* TABLE lines: position among the table lines */
-	struct line_state lines[SENS_MAX_LINES];
-	struct group g;
+	struct line_state lines[SENS_MAX_LINES];	/* per config line */
+	struct group g;		/* the impact being collected */
 	struct sens_obs held[HELD_MAX];	/* cup/mine/floor seen during an open impact */
-	size_t n_held;
+	size_t n_held;		/* in held[] */
 	struct sens_obs queue[QUEUE_MAX];	/* FIFO of completed observations */
-	size_t q_head, q_len;
+	size_t q_head, q_len;	/* queue start and length */
 	uint64_t unknown;	/* edges on unconfigured lines */
 	uint64_t table_impacts;	/* impacts located (3+ sensors) */
 	bool started;		/* start_ns is set */

@@ -171,8 +171,9 @@ struct sens_fix {
  * for a start, then Levenberg-Marquardt over (x, y, t0, speed) with the
  * per-impact speed held near c->wave_speed_mps by a prior of sd
  * c->speed_spread; with 5 or more arrivals (4 when the fit is bad) one
- * outlier may be dropped. 0, -EINVAL (fewer than 3 arrivals) or -EDOM
- * (the fit did not converge to a point on or near the table). */
+ * outlier may be dropped. 0, -EINVAL (fewer than 3 arrivals, or more
+ * than a second apart) or -EDOM (the fit did not converge to a point on
+ * or near the table). */
 int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
 		struct sens_fix *fix);
 

@@ -53,6 +53,7 @@ struct flight {
 	bool thigh;		/* a defender's thigh kick was ignored (BD-K3a) */
 	bool cup_hit;		/* hit a cup after landing or directly (BD-P7) */
 	bool popped;		/* went into a cup and out again (BD-R1a) */
+	const struct bd_event *popsink;	/* popout_is_sink: the popout, a sink unless caught (BD-R1) */
 	bool bounced_back;	/* touched the attackers' half or line after landing (BD-P3) */
 	bool mine;		/* hit the mine (BD-O1) */
 	enum end end;		/* how the die became dead */
@@ -201,16 +202,6 @@ static int check_throw(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	return 0;
 }
 
-static bool sinks(const struct bd_house *h, const struct bd_event *e)
-{
-	/* A popout went in and came out: a cup hit unless the house says
-	 * otherwise (BD-R1a). The match log writes a popout without "sink"
-	 * (it refuses both), so popout alone decides. */
-	if (e->popout)
-		return h->popout_is_sink;
-	return e->sink;
-}
-
 /* Reads the events up to the one that ends the die's flight; later ones
  * (a die already caught or on the floor, BD-T2) are ignored. */
 static void read_flight(const struct judging *j, const struct bd_throw *t,
@@ -249,11 +240,18 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 			}
 			if (f->phase == PH_LIVE)
 				f->cup_hit = true;
-			if (sinks(&j->cfg->house, e)) {
+			/* The match log writes a popout without "sink" (it
+			 * refuses both), so popout alone decides. It is a cup
+			 * hit (BD-R1a), or with popout_is_sink a sink the
+			 * defenders may still catch (BD-R1): the die stays in
+			 * play either way. */
+			if (e->popout) {
+				f->popped = true;
+				if (j->cfg->house.popout_is_sink)
+					f->popsink = e;
+			} else if (e->sink) {
 				f->end = END_SINK;
 				f->last = e;
-			} else if (e->popout) {
-				f->popped = true;
 			}
 			break;
 		case BD_EV_MINE:
@@ -422,7 +420,8 @@ static void judge_catch(struct judging *j, const struct flight *f, bool dead)
 		why(j, W_P4);
 		if (f->popped) {
 			why(j, W_R1);
-			why(j, W_R1A);
+			if (!j->cfg->house.popout_is_sink)
+				why(j, W_R1A);
 		}
 		if (f->kicked)
 			why(j, W_K4);
@@ -467,6 +466,20 @@ static void kill_at_multiples(struct judging *j, const int before[2], const int 
 			why(j, W_W2);
 		}
 	}
+}
+
+/* BD-R1: what undoes a popout that the house counts as a sink: a legal
+ * defenders' catch (BD-P4), or a catch over the table, which is BD-P10
+ * whatever happened. Two hands, a trap or an attacker's hands do not. */
+static bool saves_popout(const struct judging *j, const struct flight *f)
+{
+	const struct bd_event *c = f->last;
+
+	if (f->end != END_CATCH)
+		return false;
+	if (c->over_table)
+		return true;
+	return BD_TEAM_OF(c->player) == j->def && c->hands == 1 && !c->trapped;
 }
 
 static bool needs_review(const struct bd_house *h, const struct bd_throw *t)
@@ -530,6 +543,12 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	}
 
 	read_flight(&j, t, &f);
+	if (f.popsink && f.end != END_SINK && !saves_popout(&j, &f)) {
+		/* Not caught: the popout was a sink after all (BD-R1a's
+		 * house rule). */
+		f.end = END_SINK;
+		f.last = f.popsink;
+	}
 	bool auto_low = h->low_call == BD_LOW_AUTO && t->apex_m >= 0 &&
 			t->apex_m < h->min_toss_height_m;
 	bool dead = f.low || auto_low || f.phase == PH_SHORT;

@@ -1128,10 +1128,63 @@ static void test_bd_r1_r1a_popout_is_a_cup_hit(void **state)
 	assert_int_equal(m.r.points[BD_TEAM_A], 2);
 	assert_int_equal(m.r.n_duties, 0);
 	assert_string_equal(m.why, "BD-P7 BD-R1a");
-	m.cfg.house.popout_is_sink = true;
+	/* popout_is_sink=true: see test_bd_r1_popout_sink_may_still_be_caught. */
+}
+
+/* A new match whose house counts a popout as a sink. */
+static void popout_match(struct match *m)
+{
+	match_new(m);
+	m->cfg.house.popout_is_sink = true;
+}
+
+/* BD-R1 is a rule, not an interpretation, so it holds under the house rule
+ * popout_is_sink=true too: the defenders may catch a sink that bounces out.
+ * A legal catch (one hand, free air: BD-P4) saves it; uncaught, or caught
+ * illegally or by an attacker, it is a sink (BD-P8); over the table it is
+ * BD-P10. */
+static void test_bd_r1_popout_sink_may_still_be_caught(void **state)
+{
+	struct match m;
+
+	(void)state;
+	popout_match(&m);
 	play(&m, A1, "tB o2 C3");
+	assert_int_equal(m.r.points[BD_TEAM_A] + m.r.points[BD_TEAM_B], 0);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_false(m.r.sunk[B1]);
+	assert_false(m.s.must_follow[B1]);
+	assert_string_equal(m.why, "BD-P4 BD-R1");
+	/* Uncaught: the sink stands. */
+	popout_match(&m);
+	play(&m, A1, "tB o2 f");
 	assert_int_equal(m.r.points[BD_TEAM_A], 2);
 	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_true(m.r.sunk[B1]);
+	assert_string_equal(m.why, "BD-P8");
+	/* Two hands is no catch (BD-P4a): a sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 22");
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B2), "BD-P8");
+	/* Over the table: 1 to the attackers, and no sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 X2");
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 0);
+	assert_false(m.r.sunk[B2]);
+	assert_string_equal(m.why, "BD-P10");
+	/* Only the defenders may catch it: an attacker's catch leaves the sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 C1");
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	/* Out of a cup and into another: the second sink decides. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 s2");
+	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 0);
 }
 
 /* BD-R1a's house rule popout_is_sink=true: a popout, as the match log
@@ -1499,6 +1552,7 @@ int main(void)
 		cmocka_unit_test(test_bd_o2_five_on_the_table),
 		cmocka_unit_test(test_bd_r1_r1a_popout_is_a_cup_hit),
 		cmocka_unit_test(test_bd_r1a_popout_is_sink_house_rule_takes_effect),
+		cmocka_unit_test(test_bd_r1_popout_sink_may_still_be_caught),
 		cmocka_unit_test(test_bd_r2_short_then_sink),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),

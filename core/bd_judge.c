@@ -47,6 +47,7 @@ enum end { END_NONE, END_FLOOR, END_CATCH, END_SINK, END_REST };
 /* What the events of one throw say, read once in time order. */
 struct flight {
 	enum phase phase;
+	bool on_line;		/* the first touch was the centre line (BD-P6, not BD-R2) */
 	bool low;		/* a defender called low before the table (BD-P5) */
 	bool kicked;		/* a kick that counts (BD-K3, BD-K3a) */
 	int kicker;		/* who made it, or BD_NOBODY */
@@ -223,6 +224,7 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 					f->phase = PH_LIVE;
 				else
 					f->phase = f->kicked ? PH_KICKED_BACK : PH_SHORT;
+				f->on_line = e->half == BD_HALF_LINE;
 			} else if (f->phase == PH_LIVE) {
 				int half_team = e->half == BD_HALF_A ? BD_TEAM_A : BD_TEAM_B;
 
@@ -362,9 +364,13 @@ static void judge_sink(struct judging *j, const struct flight *f, bool dead)
 	}
 	j->r->sunk[owner] = true;
 	if (dead) {
-		kill_n_fill(j, owner, f->phase == PH_SHORT ? "BD-R2" : "BD-P13");
+		/* BD-R2 is the die short on the attackers' own half; any
+		 * other dead throw's sink is BD-P13's. */
+		bool short_half = f->phase == PH_SHORT && !f->on_line;
+
+		kill_n_fill(j, owner, short_half ? "BD-R2" : "BD-P13");
 		why(j, W_P13);
-		if (f->phase == PH_SHORT)
+		if (short_half)
 			why(j, W_R2);
 		return;
 	}

@@ -1241,6 +1241,25 @@ static void test_bd_r2_short_then_sink(void **state)
 	assert_true(m.s.must_follow[B1]);
 }
 
+/* BD-R2 is about the attackers' own half; a landing on the centre line
+ * that then sinks a cup is dead by BD-P6 and the kill n' fill is BD-P13's
+ * (which names BD-R2 only as its model): citing BD-R2 would tell the
+ * players the die landed short. */
+static void test_bd_p13_line_then_sink_is_not_r2(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tL s2");
+	assert_true(m.r.dead);
+	assert_int_equal(m.r.points[0] + m.r.points[1], 0);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-P13");
+	assert_string_equal(m.why, "BD-P6 BD-P13");
+	assert_true(m.s.must_follow[B1]);
+}
+
 /* ---- Duties (BD-D1) -------------------------------------------------- */
 
 /* BD-D1: a sink that also takes the score to 5: one kill n' fill for the
@@ -1554,6 +1573,7 @@ int main(void)
 		cmocka_unit_test(test_bd_r1a_popout_is_sink_house_rule_takes_effect),
 		cmocka_unit_test(test_bd_r1_popout_sink_may_still_be_caught),
 		cmocka_unit_test(test_bd_r2_short_then_sink),
+		cmocka_unit_test(test_bd_p13_line_then_sink_is_not_r2),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
 		cmocka_unit_test(test_bd_w1_house_check_and_score_over),

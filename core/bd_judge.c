@@ -50,7 +50,8 @@ struct flight {
 	bool on_line;		/* the first touch was the centre line (BD-P6, not BD-R2) */
 	bool low;		/* a defender called low before the table (BD-P5) */
 	bool kicked;		/* a kick that counts (BD-K3, BD-K3a) */
-	int kicker;		/* who made it, or BD_NOBODY */
+	int kicker;		/* who made the last one, or BD_NOBODY (BD-K8) */
+	unsigned kickers;	/* bit per player who made a counting kick (BD-K1) */
 	bool thigh;		/* a defender's thigh kick was ignored (BD-K3a) */
 	bool cup_hit;		/* hit a cup after landing or directly (BD-P7) */
 	bool popped;		/* went into a cup and out again (BD-R1a) */
@@ -283,12 +284,14 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 				f->thigh = true;
 				f->kicked = false;
 				f->kicker = BD_NOBODY;
+				f->kickers = 0;
 				break;
 			}
-			if (f->thigh || f->kicked)
+			if (f->thigh)
 				break;
 			f->kicked = true;
 			f->kicker = e->player;
+			f->kickers |= 1u << e->player;
 			break;
 		case BD_EV_LOW_CALL:
 			if (f->phase == PH_AIR &&
@@ -410,7 +413,9 @@ static void judge_catch(struct judging *j, const struct flight *f, bool dead)
 		return;
 	}
 	if (f->phase == PH_AIR && f->kicked) {
-		if (c->player != f->kicker) {
+		/* "Kicked up by one defender and caught by the other": the
+		 * catcher's partner must have kicked it. */
+		if (f->kickers & ~(1u << c->player)) {
 			j->sc[j->def] += 1;
 			why(j, W_K1);
 		} else {

@@ -936,6 +936,35 @@ static void test_bd_k3_only_the_thigh_is_barred(void **state)
 	assert_string_equal(m.why, "BD-P14 BD-K3a");
 }
 
+/* Interpretation (docs: "How the referee reads a throw", 7), where RULES is
+ * silent on two kicks: the seed's FIFA is "kicked up by one defender and
+ * caught by the other", so a catch counts when the catcher's partner made
+ * any of the kicks; the kicker of BD-K8 is the one whose kick came last. */
+static void test_bd_k1_k8_both_defenders_kick(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	/* b1 kicks, b2 kicks it on, b1 catches b2's kick: a FIFA. */
+	play(&m, A1, "k2 k3 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_true(m.r.fifa);
+	assert_string_equal(m.why, "BD-K1");
+	/* b1 juggles alone and catches: nobody else kicked (BD-K9). */
+	play(&m, A2, "k2 k2 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_string_equal(m.why, "BD-K9");
+	/* b1, then b2 sends it into a1's cup: b2 kills n' fills (BD-K8). */
+	play(&m, A1, "k2 k3 tA s0");
+	assert_int_equal(m.r.points[0] + m.r.points[1], 0);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B2), "BD-K8");
+	assert_false(m.s.must_follow[A1]);
+	assert_string_equal(m.why, "BD-K8");
+}
+
 /* BD-K1, BD-T3: the defenders keep the die after a FIFA, but the
  * throwing order goes on unchanged. */
 static void test_bd_k1_fifa_does_not_change_the_order(void **state)
@@ -1559,6 +1588,7 @@ int main(void)
 		cmocka_unit_test(test_bd_k3_k3a_thigh_kick_is_no_fifa),
 		cmocka_unit_test(test_bd_k3a_thigh_anywhere_in_the_kicks_is_no_fifa),
 		cmocka_unit_test(test_bd_k3_only_the_thigh_is_barred),
+		cmocka_unit_test(test_bd_k1_k8_both_defenders_kick),
 		cmocka_unit_test(test_bd_k1_fifa_does_not_change_the_order),
 		cmocka_unit_test(test_bd_k4_kicked_die_stays_live),
 		cmocka_unit_test(test_bd_k5_kicked_onto_defenders_half_scores_one),

@@ -1095,6 +1095,30 @@ static void test_bd_o1_mine_shotgun_no_points(void **state)
 	assert_int_equal(n_duties(&m.r, BD_DUTY_SHOTGUN, A2), 1);
 }
 
+/* BD-O1 "at any time" is any moment of the die's flight (docs, reading 2):
+ * a mine report after the die is caught or on the floor is not the
+ * thrower's: no shotgun, and the point stands. */
+static void test_bd_o1_mine_after_the_die_is_dead_is_not_the_throwers(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tB f m");
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P1");
+	play(&m, A2, "tB C2 m");
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P4");
+	/* During the flight, even on a dead throw, it is. */
+	play(&m, B1, "tB m f");
+	assert_true(m.r.dead);
+	assert_int_equal(n_duties(&m.r, BD_DUTY_SHOTGUN, B1), 1);
+	assert_string_equal(m.why, "BD-P6 BD-O1 BD-O1a");
+}
+
 /* BD-O1a: no points for anyone but BD-P10/BD-P12; sink and five duties
  * stay; with mine_voids_points=false the throw scores as usual. */
 static void test_bd_o1a_mine_voids_points_but_not_duties(void **state)
@@ -1597,6 +1621,7 @@ int main(void)
 		cmocka_unit_test(test_bd_k8_kicked_back_to_attackers),
 		cmocka_unit_test(test_bd_k9_kicker_catch_or_floor_scores_nothing),
 		cmocka_unit_test(test_bd_o1_mine_shotgun_no_points),
+		cmocka_unit_test(test_bd_o1_mine_after_the_die_is_dead_is_not_the_throwers),
 		cmocka_unit_test(test_bd_o1a_mine_voids_points_but_not_duties),
 		cmocka_unit_test(test_bd_o2_five_on_the_table),
 		cmocka_unit_test(test_bd_r1_r1a_popout_is_a_cup_hit),

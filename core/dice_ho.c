@@ -316,6 +316,11 @@ int dice_ho_step(const struct dice_ho_cfg *cfg, const struct dice_ho_state *s,
 			 t->player >= 0 && (size_t)t->player < cfg->n_players ? cfg->players[t->player] : "?");
 		return -EINVAL;
 	}
+	if (t->rolls.n_rolls > DICE_MAX_ROLLS) {
+		snprintf(err, errlen, "rolls: a turn has at most %d rolls, this one has %d (HO-2)",
+			 DICE_MAX_ROLLS, t->rolls.n_rolls);
+		return -EINVAL;
+	}
 	rc = dice_rolls_best(&t->rolls, DICE_MAX_ROLLS, hand_value, NULL, r->dice, r->kept,
 			     err, errlen);
 	if (rc)

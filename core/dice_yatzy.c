@@ -364,6 +364,11 @@ int dice_yatzy_step(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_st
 		return -EINVAL;
 	}
 
+	if (t->rolls.n_rolls > DICE_MAX_ROLLS) {
+		snprintf(err, errlen, "rolls: a turn has at most %d rolls, this one has %d (%s)",
+			 DICE_MAX_ROLLS, t->rolls.n_rolls, yz ? "YZ-1" : "YJ-1");
+		return -EINVAL;
+	}
 	memset(r, 0, sizeof(*r));
 	vctx.cfg = cfg;
 	vctx.card = c;

@@ -24,9 +24,11 @@
  * ====================================================================== */
 
 #define BD_PLAYERS    4
+#define BD_TEAMS      2	/* two teams of two (BD-S4) */
+#define BD_DICE       2	/* dice in play (BD-S3) */
 #define BD_NAME_MAX   32	/* bytes of a player's name, with the NUL */
 #define BD_MAX_EVENTS 32	/* events in one throw */
-#define BD_MAX_WHY    12	/* rule IDs named by one ruling */
+#define BD_MAX_WHY    16	/* rule IDs named by one ruling */
 #define BD_MAX_DUTIES 12	/* duties from one throw (BD-D1 merges repeats) */
 
 enum bd_team { BD_TEAM_A = 0, BD_TEAM_B = 1 };
@@ -142,6 +144,8 @@ struct bd_ruling {
 	const char *why[BD_MAX_WHY];	/* rule IDs, static strings */
 	size_t n_duties;
 	struct bd_duty duties[BD_MAX_DUTIES];
+	bool sunk[BD_PLAYERS];	/* cups sunk by this throw: their owners must follow (BD-P11) */
+	bool fifa;		/* a counting kick (BD-K) decided this throw */
 };
 
 struct bd_final {
@@ -177,6 +181,14 @@ enum bd_half bd_table_half(const struct bd_table *t, double x);
 
 /* The defaults of RULES.md; a match changes them through its "house". */
 void bd_house_defaults(struct bd_house *h);
+
+/* Checks a house's settings: 0, or -EINVAL naming the field ("house.win_by:
+ * 0 is not 1..100"). */
+int bd_house_check(const struct bd_house *h, char *err, size_t errlen);
+
+/* Whether a score is a finished game under h (BD-W1): a team at or above
+ * target_points that leads by at least win_by. */
+bool bd_score_over(const struct bd_house *h, const int score[2]);
 
 /* Fills cfg with players "a1".."b2", team A first and the default house. */
 void bd_match_cfg_init(struct bd_match_cfg *cfg);
@@ -220,6 +232,11 @@ const char *bd_duty_name(enum bd_duty_kind kind);
  * reaches the floor uncaught scores 2."), for the scoreboard; NULL if the
  * ID is unknown. Static strings. */
 const char *bd_rule_text(const char *id);
+
+/* The rule IDs bd_rule_text() knows, in rule-book order: i in
+ * 0..bd_rule_count()-1, NULL past the end. Static strings. */
+size_t bd_rule_count(void);
+const char *bd_rule_id(size_t i);
 
 /* ======================================================================
  * Dice games (YZ, YJ, DM, HO): dice_
@@ -657,6 +674,135 @@ int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *out
 /* ======================================================================
  * Match log codec (JSON Lines, docs/match-log.md): mlog_
  * ====================================================================== */
+
+/* Limits of a match log. */
+#define MLOG_MAX_INPUT   (64u << 20)	/* bytes the CLI reads of one log */
+#define MLOG_SOURCE_MAX  16		/* bytes of an event's source, with the NUL */
+
+enum mlog_entry_kind {
+	MLOG_THROW,	/* a "throw" line: the next throw of the match */
+	MLOG_CORRECT,	/* a "correct" line: replaces an earlier throw's observations */
+};
+
+/* One throw or correction, as it stood in the log. */
+struct mlog_bd_entry {
+	enum mlog_entry_kind kind;
+	int line;		/* 1-based line in the log; 0 when built in memory */
+	int throw_no;		/* THROW: its own number; CORRECT: the throw it replaces (1-based) */
+	struct bd_throw t;	/* the observations (thrower BD_NOBODY: from the order) */
+};
+
+/* The roll-off line (BD-F1). */
+struct mlog_bd_rolloff {
+	bool present;		/* the log has a "rolloff" line */
+	int value;		/* 1..6, the die rolled */
+	int calling_team;	/* BD_TEAM_A or BD_TEAM_B: the team that called */
+	bool called_high;	/* called "high" (4-6) rather than "low" (1-3) */
+};
+
+/* A parsed Beer Die match log: plain data, owned by whoever holds it.
+ * cfg.first_team already reflects the roll-off. Build one in memory with
+ * mlog_bd_new() and the add functions, or get one from mlog_bd_parse(). */
+struct mlog_bd {
+	char *name;			/* owned: the log's name for messages ("match.jsonl") */
+	struct bd_match_cfg cfg;	/* players, first team, house rules */
+	struct mlog_bd_rolloff rolloff;	/* BD-F1, when the log had one */
+	int match_line;			/* line of the "match" line (1 unless blank lines lead) */
+	size_t n_throws;		/* THROW entries (a throw's number is its rank among them) */
+	size_t n_entries;		/* entries in log order */
+	size_t cap_entries;		/* allocated length of entries */
+	struct mlog_bd_entry *entries;	/* owned, in log order */
+};
+
+/* Judging a log: every throw after corrections, folded (event sourcing). */
+struct mlog_bd_result {
+	size_t n;			/* rulings: one per throw */
+	struct bd_ruling *rulings;	/* owned; rulings[i] is throw i + 1 after corrections */
+	bool *corrected;		/* owned; corrected[i]: a "correct" line replaced throw i + 1 */
+	struct bd_state state;		/* after the last throw */
+	struct bd_final final;		/* the final line's content */
+};
+
+/* An empty log for cfg (copied), named name (copied; NULL means "log").
+ * Returns NULL with errno ENOMEM. Free with mlog_bd_free(). */
+struct mlog_bd *mlog_bd_new(const char *name, const struct bd_match_cfg *cfg);
+
+/* Frees the log and everything it owns. NULL is fine. */
+void mlog_bd_free(struct mlog_bd *log);
+
+/* Records a roll-off (BD-F1) and sets cfg.first_team from it.
+ * -EINVAL (value not 1..6, team not A/B) leaves log untouched. */
+int mlog_bd_set_rolloff(struct mlog_bd *log, int value, int calling_team, bool called_high);
+
+/* Appends a throw (copied). Returns its number (1-based), or -ENOMEM. */
+int mlog_bd_add_throw(struct mlog_bd *log, const struct bd_throw *t);
+
+/* Appends a correction of throw throw_no (copied). 0, -EINVAL when that
+ * throw does not exist yet, -ENOMEM. */
+int mlog_bd_add_correct(struct mlog_bd *log, int throw_no, const struct bd_throw *t);
+
+/* Parses a Beer Die match log from buf[0..len) (need not be NUL-terminated).
+ * name is used in messages and copied into the result. Checks everything
+ * that can be checked without judging: unknown fields, types, ranges, names.
+ * Returns 0 and *out (free with mlog_bd_free()), or -EINVAL with
+ * "NAME:LINE: FIELD: problem" in err and *out NULL; -ENOMEM. */
+int mlog_bd_parse(const char *name, const char *buf, size_t len,
+		  struct mlog_bd **out, char *err, size_t errlen);
+
+/* Applies the corrections in log order and folds every throw (bd_fold).
+ * res is the caller's; on success free its contents with
+ * mlog_bd_result_free(). -EINVAL with "NAME:LINE: throw N: problem" in err
+ * (LINE the throw's line) when a throw cannot be judged, for example one
+ * after the game is over; res then holds nothing to free. -ENOMEM. */
+int mlog_bd_replay(const struct mlog_bd *log, struct mlog_bd_result *res,
+		   char *err, size_t errlen);
+
+/* Frees what mlog_bd_replay() put in res (not res itself). */
+void mlog_bd_result_free(struct mlog_bd_result *res);
+
+/* The judge's output for the log: one ruling line per throw, then the final
+ * line, each ending in '\n'. *out is malloc'd (caller frees), NUL-terminated,
+ * *outlen bytes without the NUL. Errors as mlog_bd_replay(); *out NULL then. */
+int mlog_bd_judge(const struct mlog_bd *log, char **out, size_t *outlen,
+		  char *err, size_t errlen);
+
+/* One ruling line ("{"type":"ruling",...}\n"), fields in the order of
+ * docs/match-log.md; corrected adds "corrected":true. *out malloc'd as
+ * above. 0 or -ENOMEM. */
+int mlog_bd_ruling_line(const struct bd_match_cfg *cfg, const struct bd_ruling *r,
+			bool corrected, char **out, size_t *outlen);
+
+/* The final line ("{"type":"final",...}\n"). 0 or -ENOMEM. */
+int mlog_bd_final_line(const struct bd_match_cfg *cfg, const struct bd_final *f,
+		       char **out, size_t *outlen);
+
+/* One throw line in canonical form ("{"type":"throw",...}\n"), or, with
+ * correct_of > 0, a correction of that throw. 0 or -ENOMEM. */
+int mlog_bd_throw_line(const struct bd_match_cfg *cfg, const struct bd_throw *t,
+		       int correct_of, char **out, size_t *outlen);
+
+/* The whole log in canonical form (docs/match-log.md "Canonical form"):
+ * the match line, the roll-off when present, then every entry in order.
+ * Writing a parsed canonical log gives back the same bytes, and
+ * parse(write(x)) equals x. *out malloc'd as above. 0 or -ENOMEM. */
+int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen);
+
+/* True when a and b hold the same match: configuration, roll-off and
+ * entries (kind, target, every observation the canonical form keeps);
+ * names and line numbers are not compared. */
+bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b);
+
+/* The "game" of a log's first (non-blank) line: "beerdie", "yatzy", ...
+ * copied into game[0..gamelen). 0, or -EINVAL with "NAME:LINE: ..." in err. */
+int mlog_game(const char *name, const char *buf, size_t len,
+	      char *game, size_t gamelen, char *err, size_t errlen);
+
+/* Judges any match log: reads the first line's "game" and hands the log to
+ * that game's judge (the one dispatch table is in core/mlog.c). Output and
+ * errors as mlog_bd_judge(); -ENOTSUP "game X: not built" for a game this
+ * build does not judge yet. */
+int mlog_judge(const char *name, const char *buf, size_t len,
+	       char **out, size_t *outlen, char *err, size_t errlen);
 
 
 

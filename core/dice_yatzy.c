@@ -274,8 +274,8 @@ static int place(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_card 
 		lower_free |= dice_game_has_box(cfg->game, (enum dice_box)x) && !c->used[x];
 	if (!c->used[upper]) {
 		if ((int)b != upper) {
-			snprintf(err, errlen, "box: a joker of %ss goes in the free %s box (YJ-13)",
-				 box_names[upper], box_names[upper]);
+			snprintf(err, errlen, "box: a joker of %ds goes in the free %s box (YJ-13)",
+				 face, box_names[upper]);
 			return -EINVAL;
 		}
 		p->points = 5 * face;

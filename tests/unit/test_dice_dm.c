@@ -481,7 +481,8 @@ static void test_dice_dm13_sips_tally_and_double_six_empties(void **state)
 }
 
 /* DM-14: a game is 5 rounds by default; the tally decides the winner
- * (fewest), and no move is taken after the last round. */
+ * (DM-14a: the fewest, none when tied), and no move is taken after the
+ * last round. */
 static void test_dice_dm14_five_rounds_then_over(void **state)
 {
 	struct dice_dm_cfg cfg;

@@ -211,7 +211,7 @@ static void test_dice_ho2_ho6_mark_elimination_and_loser(void **state)
 	assert_true(r.round_over);
 	assert_int_equal(r.out, 1);		/* p2 is safe */
 	assert_true(cites(&r, "HO-6"));
-	/* Round 2: p3 and p1; started by the next player left of p1: p3. */
+	/* HO-2a: round 2 (p3 and p1) starts with the next player still in left of p1: p3. */
 	assert_int_equal(dice_ho_next_player(&cfg, &s), 2);
 	t = turn("44123", NULL);		/* p3: 34/1 */
 	ok(&cfg, &s, &t, &r);
@@ -321,7 +321,8 @@ static void test_dice_ho8_five_aces_variant(void **state)
 	assert_int_equal(r.loser, 0);
 }
 
-/* The kept dice are chosen in the player's favour when not named. */
+/* YZ-1a as Horse applies it: the kept dice are read in the player's
+ * favour (the best hand) when the log does not name them. */
 static void test_dice_ho2_best_kept_dice(void **state)
 {
 	struct dice_ho_cfg cfg;

@@ -266,7 +266,8 @@ static void step_bad(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_s
 }
 
 /* YZ-1 (the seed's turn): 1-4-4-6-3, keep the fours, 2-5-4, keep the
- * fours, 1-1: the referee finds 4-4-4-1-1, a full house of 14 (YZ-12). */
+ * fours, 1-1: the referee finds 4-4-4-1-1, a full house of 14 (YZ-12).
+ * YZ-1a: without keep[], the kept dice are read in the player's favour. */
 static void test_dice_yz1_seed_turn_kept_fours_full_house_14(void **state)
 {
 	struct dice_yatzy_cfg cfg;

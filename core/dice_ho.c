@@ -332,6 +332,7 @@ int dice_ho_step(const struct dice_ho_cfg *cfg, const struct dice_ho_state *s,
 	r->tie_round = n.tie_round;
 	r->out = DICE_NOBODY;
 	r->loser = DICE_NOBODY;
+	r->mark_player = DICE_NOBODY;
 	n.n_turns++;
 	r->turn = n.n_turns;
 

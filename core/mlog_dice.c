@@ -198,10 +198,10 @@ static int get_rolls(json_t *obj, struct dice_rolls *r, char *err, size_t errlen
 		snprintf(err, errlen, "rolls: a list of rolls, each a list of dice");
 		return -EINVAL;
 	}
-	r->n_rolls = (int)json_array_size(rolls);
-	if (r->n_rolls > DICE_MAX_ROLLS + 1)
-		r->n_rolls = DICE_MAX_ROLLS + 1;	/* the engine refuses a fourth roll */
-	for (i = 0; i < (size_t)r->n_rolls; i++) {
+	/* Past three rolls only the count matters: the engine refuses the
+	 * turn naming it, and reads no dice of those rolls. */
+	r->n_rolls = json_array_size(rolls) > 1000 ? 1000 : (int)json_array_size(rolls);
+	for (i = 0; i < (size_t)r->n_rolls && i <= DICE_MAX_ROLLS; i++) {
 		char f[40];
 
 		snprintf(f, sizeof(f), "rolls[%zu]", i);

@@ -102,7 +102,7 @@ static void test_mlog_dice_bad_lines_name_line_and_field(void **state)
 	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[],\"box\":\"chance\"}\n",
 		  "t.jsonl:2: rolls: a list of rolls, each a list of dice");
 	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5],[1],[1],[1],[1]],\"box\":\"chance\"}\n",
-		  "t.jsonl:2: rolls: a turn has at most 3 rolls, this one has 4 (YZ-1)");
+		  "t.jsonl:2: rolls: a turn has at most 3 rolls, this one has 5 (YZ-1)");
 }
 
 /* DM-7 with DESIGN.md's turn-level "share", and its limits. */

@@ -68,6 +68,23 @@ static int emit(struct text *t, json_t *obj)
 
 /* ---- Reading fields ---- */
 
+/* s for a one-line message: at most n - 1 bytes, control characters as
+ * '?' (a name with a newline must not split the message). */
+static const char *shown_n(const char *s, char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < n; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+static const char *shown(const char *s, char buf[48])
+{
+	return shown_n(s, buf, 41);
+}
+
 struct names {
 	size_t n;
 	const char (*name)[DICE_NAME_MAX];
@@ -94,7 +111,9 @@ static int check_fields(json_t *obj, const char *const *allowed, char *err, size
 		for (size_t i = 0; allowed[i] && !ok; i++)
 			ok = !strcmp(key, allowed[i]);
 		if (!ok) {
-			snprintf(err, errlen, "%.40s: unknown field for this line", key);
+			char b[48];
+
+			snprintf(err, errlen, "%s: unknown field for this line", shown(key, b));
 			return -EINVAL;
 		}
 	}
@@ -149,7 +168,10 @@ static int get_player(json_t *obj, const struct names *pl, int *out, bool requir
 	}
 	*out = player_index(pl, json_string_value(v));
 	if (*out == DICE_NOBODY) {
-		snprintf(err, errlen, "player: '%.40s' is not a player of this match", json_string_value(v));
+		char b[48];
+
+		snprintf(err, errlen, "player: '%s' is not a player of this match",
+			 shown(json_string_value(v), b));
 		return -EINVAL;
 	}
 	return 0;
@@ -309,7 +331,9 @@ static int read_house(json_t *house, const struct house_key *keys, enum dice_gam
 		while (k->name && strcmp(k->name, key))
 			k++;
 		if (!k->name) {
-			snprintf(err, errlen, "house.%.40s: not a house rule of %s", key, dice_game_name(g));
+			char b[48];
+
+			snprintf(err, errlen, "house.%s: not a house rule of %s", shown(key, b), dice_game_name(g));
 			return -EINVAL;
 		}
 		snprintf(f, sizeof(f), "house.%s", key);
@@ -337,8 +361,10 @@ static int read_match(json_t *obj, struct match *m, char *err, size_t errlen)
 	}
 	g = dice_game_parse(json_string_value(game));
 	if (g < 0) {
-		snprintf(err, errlen, "game: '%.40s' is not a dice game (yatzy, yatzy-joker, dreiermann, horse)",
-			 json_string_value(game));
+		char b[48];
+
+		snprintf(err, errlen, "game: '%s' is not a dice game (yatzy, yatzy-joker, dreiermann, horse)",
+			 shown(json_string_value(game), b));
 		return -EINVAL;
 	}
 	m->game = (enum dice_game)g;
@@ -359,6 +385,11 @@ static int read_match(json_t *obj, struct match *m, char *err, size_t errlen)
 			snprintf(err, errlen, "players[%zu]: a name of 1 to %d bytes", i, DICE_NAME_MAX - 1);
 			return -EINVAL;
 		}
+		for (const char *c = s; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				snprintf(err, errlen, "players[%zu]: a name without control characters", i);
+				return -EINVAL;
+			}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(m->players[j], s)) {
 				snprintf(err, errlen, "players[%zu]: '%s' is listed twice", i, s);
@@ -447,7 +478,9 @@ static const char *type_of(json_t *obj)
 
 static int wrong_type(struct run *st, const char *type, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "type: '%.40s' is not a line of a %s match", type,
+	char b[48];
+
+	snprintf(err, errlen, "type: '%s' is not a line of a %s match", shown(type, b),
 		 dice_game_name(st->m.game));
 	return -EINVAL;
 }
@@ -471,7 +504,9 @@ static int yatzy_line(struct run *st, json_t *obj, char *err, size_t errlen)
 	}
 	b = dice_box_parse(json_string_value(box));
 	if (b < 0 || !dice_game_has_box(cfg->game, (enum dice_box)b)) {
-		snprintf(err, errlen, "box: '%.40s' is not a box of %s", json_string_value(box),
+		char b[48];
+
+		snprintf(err, errlen, "box: '%s' is not a box of %s", shown(json_string_value(box), b),
 			 dice_game_name(cfg->game));
 		return -EINVAL;
 	}
@@ -583,7 +618,9 @@ static int dm_roll(const struct names *pl, json_t *v, const char *field, struct 
 			char g[96];
 
 			if (p == DICE_NOBODY) {
-				snprintf(err, errlen, "%s: '%.40s' is not a player of this match", f, key);
+				char b[48];
+
+				snprintf(err, errlen, "%s: '%s' is not a player of this match", f, shown(key, b));
 				return -EINVAL;
 			}
 			snprintf(g, sizeof(g), "%s.%s", f, key);
@@ -813,7 +850,9 @@ static int ho_line(struct run *st, json_t *obj, char *err, size_t errlen)
 			char f[64];
 
 			if (p == DICE_NOBODY) {
-				snprintf(err, errlen, "rolls: '%.40s' is not a player of this match", key);
+				char b[48];
+
+				snprintf(err, errlen, "rolls: '%s' is not a player of this match", shown(key, b));
 				return -EINVAL;
 			}
 			snprintf(f, sizeof(f), "rolls.%s", key);
@@ -904,7 +943,9 @@ static int fold(const char *name, const char *buf, size_t len, struct run *st,
 			continue;
 		obj = json_loadb(start, n, JSON_REJECT_DUPLICATES, &jerr);
 		if (!obj) {
-			snprintf(err, errlen, "%s:%d: json: %s", name, line, jerr.text);
+			char b[160];
+
+			snprintf(err, errlen, "%s:%d: json: %s", name, line, shown_n(jerr.text, b, sizeof(b)));
 			return -EINVAL;
 		}
 		if (!json_is_object(obj)) {

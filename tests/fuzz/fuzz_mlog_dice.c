@@ -1,6 +1,7 @@
 /* libFuzzer target for the dice-game match log (core/mlog_dice.c):
  * arbitrary bytes as a yatzy, yatzy-joker, dreiermann or horse log.
- * A log is judged or refused cleanly; a judged log has one output line per
+ * A log is judged or refused cleanly (one line of message, no output);
+ * a judged log has one output line per
  * non-blank input line (the match line's is the final line), and its
  * sheet renders. Any crash, leak or abort is a bug. */
 #include <stdint.h>
@@ -34,8 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256], *out = NULL, *json = NULL;
 	size_t len = 0, jlen = 0, lines = 0;
 
-	if (mlog_dice_judge("fuzz", buf, size, &out, &len, err, sizeof(err)))
+	if (mlog_dice_judge("fuzz", buf, size, &out, &len, err, sizeof(err))) {
+		if (strchr(err, '\n') || out)
+			abort();	/* a message is one line; nothing half-written */
 		return 0;
+	}
 	for (size_t i = 0; i < len; i++)
 		lines += out[i] == '\n';
 	if (strlen(out) != len || lines != nonblank_lines(buf, size))

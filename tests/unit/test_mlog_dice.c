@@ -82,6 +82,11 @@ static void test_mlog_dice_bad_lines_name_line_and_field(void **state)
 		  "t.jsonl:1: players[1]: 'a' is listed twice");
 	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"\"]}\n",
 		  "t.jsonl:1: players[0]: a name of 1 to 31 bytes");
+	/* Messages stay one line, whatever the input's strings hold. */
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"a\\nb\"]}\n",
+		  "t.jsonl:1: players[0]: a name without control characters");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]],\"box\":\"x\\ny\"}\n",
+		  "t.jsonl:2: box: 'x?y' is not a box of yatzy");
 	judge_bad("{\"type\":\"match\",\"game\":\"horse\",\"players\":[\"a\"]}\n",
 		  "t.jsonl:1: players: a list of 2 to 12 names for horse");
 	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"a\"],\"house\":{\"yatzy_fixed_50\":1}}\n",

@@ -281,7 +281,7 @@ struct dice_rolls {
 	bool has_keep;			/* keep[] was given */
 	int n_keep;			/* lists in keep[]: must be n_rolls - 1 */
 	int keep_n[DICE_MAX_ROLLS];	/* keep[k]: before roll k+1; 5 - n[k+1] values */
-	int keep[DICE_MAX_ROLLS][DICE_N];
+	int keep[DICE_MAX_ROLLS][DICE_N];	/* the kept values, any order */
 };
 
 /* How good a final hand is for the caller: higher is better, negative
@@ -340,8 +340,8 @@ int dice_box_score(enum dice_game g, const struct dice_yatzy_house *h,
 struct dice_yatzy_cfg {
 	enum dice_game game;		/* DICE_YZ or DICE_YJ */
 	size_t n_players;		/* 1..DICE_MAX_PLAYERS */
-	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];
-	struct dice_yatzy_house house;
+	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];	/* names, in turn order */
+	struct dice_yatzy_house house;	/* YZ-14, YJ-12a settings */
 };
 
 /* One player's score card. */
@@ -355,28 +355,28 @@ struct dice_yatzy_card {
 struct dice_yatzy_state {
 	int n_turns;			/* turns judged */
 	bool over;			/* every box of every card written */
-	struct dice_yatzy_card card[DICE_MAX_PLAYERS];
+	struct dice_yatzy_card card[DICE_MAX_PLAYERS];	/* one per player */
 };
 
 struct dice_yatzy_turn {
 	int player;			/* index, or DICE_NOBODY: the next by the order */
-	struct dice_rolls rolls;
+	struct dice_rolls rolls;	/* the turn's dice (YZ-1, YJ-1) */
 	enum dice_box box;		/* where the result is written */
 };
 
 struct dice_yatzy_ruling {
 	int turn;			/* 1-based */
-	int player;
+	int player;	/* whose turn it was */
 	int hand[DICE_N];		/* the final dice, high to low */
 	int kept[DICE_MAX_ROLLS][DICE_N];	/* values kept before each later roll */
-	enum dice_box box;
+	enum dice_box box;	/* where it was written */
 	int points;			/* written in the box */
 	int yatzy_bonus;		/* YJ-12: 0 or 100 */
 	bool joker;			/* YJ-13 applied */
 	int upper_bonus;		/* reached with this turn: 0, 50 (YZ-5) or 35 (YJ-4) */
 	int total;			/* the player's total after the turn */
 	bool over;			/* the game ended with this turn */
-	size_t n_why;
+	size_t n_why;	/* entries in why */
 	const char *why[DICE_MAX_WHY];	/* rule IDs, static strings */
 };
 
@@ -419,8 +419,8 @@ void dice_dm_house_defaults(struct dice_dm_house *h);
 
 struct dice_dm_cfg {
 	size_t n_players;		/* DICE_DM_MIN_PLAYERS..DICE_MAX_PLAYERS, seat order */
-	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];
-	struct dice_dm_house house;
+	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];	/* names; the next is to the left */
+	struct dice_dm_house house;	/* DM-11a..DM-14 settings */
 };
 
 enum dice_dm_phase {
@@ -430,7 +430,7 @@ enum dice_dm_phase {
 };
 
 struct dice_dm_state {
-	enum dice_dm_phase phase;
+	enum dice_dm_phase phase;	/* choosing, a round, or over */
 	int round;			/* 1-based, the round being chosen or played */
 	int dreiermann;			/* this round's, or DICE_NOBODY while choosing */
 	bool dm_double;			/* a double Dreiermann (DM-1) */
@@ -461,28 +461,28 @@ enum dice_dm_move_kind {
 enum dice_dm_sip_reason { DICE_DM_SIP_BREACH, DICE_DM_SIP_LEAVE, DICE_DM_SIP_JOIN };
 
 struct dice_dm_move {
-	enum dice_dm_move_kind kind;
+	enum dice_dm_move_kind kind;	/* what the line was */
 	int player;			/* who; DICE_NOBODY: the engine's next (CHOOSE, TURN) */
 	enum dice_dm_sip_reason reason;	/* SIP */
 	size_t n_rolls;			/* CHOOSE: 1; TURN: 1..DICE_DM_MAX_ROLLS */
-	struct dice_dm_roll rolls[DICE_DM_MAX_ROLLS];
+	struct dice_dm_roll rolls[DICE_DM_MAX_ROLLS];	/* in the order rolled */
 };
 
 struct dice_dm_ruling {
-	enum dice_dm_move_kind kind;
+	enum dice_dm_move_kind kind;	/* the move judged */
 	int move;			/* 1-based count of moves */
 	int turn;			/* TURN: 1-based count of turns, else 0 */
-	int player;
-	int round;
+	int player;	/* who rolled, declared or drinks */
+	int round;	/* 1-based */
 	bool revenge;			/* the Dreiermann's own turn (DM-11) */
 	int dreiermann;			/* after the move, or DICE_NOBODY */
-	bool dm_double;
+	bool dm_double;	/* a double Dreiermann or a declared double round */
 	int penalties[DICE_MAX_PLAYERS];	/* points this move gave */
 	int empties[DICE_MAX_PLAYERS];		/* drinks emptied this move */
 	int points;			/* sum of penalties */
-	bool over;
-	size_t n_why;
-	const char *why[DICE_MAX_WHY];
+	bool over;	/* the last round ended with this move */
+	size_t n_why;	/* entries in why */
+	const char *why[DICE_MAX_WHY];	/* rule IDs, static strings */
 };
 
 void dice_dm_state_init(struct dice_dm_state *s, const struct dice_dm_cfg *cfg);
@@ -535,8 +535,8 @@ void dice_ho_house_defaults(struct dice_ho_house *h);
 
 struct dice_ho_cfg {
 	size_t n_players;		/* DICE_HO_MIN_PLAYERS..DICE_MAX_PLAYERS, seat order */
-	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];
-	struct dice_ho_house house;
+	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];	/* names; the next is to the left */
+	struct dice_ho_house house;	/* HO-6, HO-8 settings */
 };
 
 enum dice_ho_phase {
@@ -546,25 +546,25 @@ enum dice_ho_phase {
 };
 
 struct dice_ho_state {
-	enum dice_ho_phase phase;
+	enum dice_ho_phase phase;	/* roll-off, play or over */
 	bool rolloff_in[DICE_MAX_PLAYERS];	/* in the pending roll-off; all at first */
 	bool rolloff_tied;		/* the last roll-off tied (HO-1) */
 	bool in[DICE_MAX_PLAYERS];	/* still playing (not yet out, HO-6) */
-	int n_in;
+	int n_in;	/* players still in */
 	int starter;			/* began the current round */
 	int round;			/* 1-based, tie rounds counted */
 	bool tie_round;			/* the current round breaks a tie (HO-7) */
 	bool final;			/* two players left (HO-6) */
 	int order[DICE_MAX_PLAYERS];	/* who plays this round, in turn order */
-	int n_order;
+	int n_order;	/* entries in order */
 	int pos;			/* turns done this round */
 	struct dice_ho_hand hand[DICE_MAX_PLAYERS];	/* this round's hands */
 	int mark_player;		/* holds the mark (HO-2), or DICE_NOBODY */
 	int legs[DICE_MAX_PLAYERS];	/* rounds won in a best-of-three final */
 	int out[DICE_MAX_PLAYERS];	/* players out (safe), in order */
-	int n_out;
+	int n_out;	/* entries in out */
 	int loser;			/* DICE_NOBODY until over */
-	int n_turns;
+	int n_turns;	/* turns judged */
 };
 
 struct dice_ho_rolloff {
@@ -574,28 +574,28 @@ struct dice_ho_rolloff {
 
 struct dice_ho_turn {
 	int player;			/* index, or DICE_NOBODY: the next by the order */
-	struct dice_rolls rolls;
+	struct dice_rolls rolls;	/* the turn's dice (HO-2) */
 };
 
 struct dice_ho_ruling {
 	int turn;			/* 1-based; 0 for a roll-off */
 	int player;			/* the turn's; the starter after a roll-off */
-	int round;
-	bool tie_round;
-	struct dice_ho_hand hand;
+	int round;	/* 1-based, tie rounds counted */
+	bool tie_round;	/* the turn was in a tie round (HO-7) */
+	struct dice_ho_hand hand;	/* the turn's hand (HO-5) */
 	int dice[DICE_N];		/* the final dice, high to low */
-	int kept[DICE_MAX_ROLLS][DICE_N];
+	int kept[DICE_MAX_ROLLS][DICE_N];	/* values kept before each later roll */
 	int mark_player;		/* after the turn */
-	struct dice_ho_hand mark;
+	struct dice_ho_hand mark;	/* the hand to beat, after the turn */
 	bool round_over;		/* this turn ended a round */
 	int out;			/* who went out with it (HO-6), or DICE_NOBODY */
 	bool tied[DICE_MAX_PLAYERS];	/* best hands tied: they play a tie round (HO-7) */
-	bool any_tied;
+	bool any_tied;	/* tied[] names someone */
 	int legs[DICE_MAX_PLAYERS];	/* final, best of three */
 	int loser;			/* DICE_NOBODY until over */
-	bool over;
-	size_t n_why;
-	const char *why[DICE_MAX_WHY];
+	bool over;	/* the game ended with this turn */
+	size_t n_why;	/* entries in why */
+	const char *why[DICE_MAX_WHY];	/* rule IDs, static strings */
 };
 
 void dice_ho_state_init(struct dice_ho_state *s, const struct dice_ho_cfg *cfg);
@@ -619,26 +619,26 @@ int dice_ho_step(const struct dice_ho_cfg *cfg, const struct dice_ho_state *s,
 
 struct dice_sheet_cell {
 	bool filled;			/* false: empty (an unused box, no hand yet) */
-	int value;
+	int value;	/* the number shown */
 	char text[DICE_SHEET_TEXT];	/* shown instead of value when not "" ("45/3") */
 };
 
 struct dice_sheet {
-	enum dice_game game;
-	size_t n_players;
-	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];
-	size_t n_rows;
+	enum dice_game game;	/* which game the sheet is of */
+	size_t n_players;	/* columns */
+	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];	/* column heads */
+	size_t n_rows;	/* rows used */
 	char row[DICE_SHEET_ROWS][DICE_SHEET_TEXT];	/* "ones", "bonus", "total", "sips", "hand", ... */
-	struct dice_sheet_cell cell[DICE_SHEET_ROWS][DICE_MAX_PLAYERS];
+	struct dice_sheet_cell cell[DICE_SHEET_ROWS][DICE_MAX_PLAYERS];	/* [row][player] */
 	int turn;			/* whose turn, or DICE_NOBODY when over */
 	int round;			/* 1-based */
-	bool over;
+	bool over;	/* the game is over */
 	int winner;			/* DICE_NOBODY: none yet or tied */
 	int loser;			/* Horse; DICE_NOBODY otherwise */
 	int dreiermann;			/* Dreiermann; DICE_NOBODY otherwise */
-	bool dm_double;
+	bool dm_double;	/* Dreiermann: a double one */
 	char mark[DICE_SHEET_TEXT];	/* Horse: the mark, "45/3", or "" */
-	int mark_player;
+	int mark_player;	/* Horse: who holds the mark, or DICE_NOBODY */
 };
 
 void dice_yatzy_sheet(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_state *s,

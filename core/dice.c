@@ -91,17 +91,17 @@ static int check_rolls(const struct dice_rolls *r, int max_rolls, char *err, siz
 
 /* The search over kept dice: one level per later roll. */
 struct search {
-	const struct dice_rolls *r;
-	dice_hand_value_fn value;
-	void *ctx;
-	int cur_kept[DICE_MAX_ROLLS][DICE_N];
+	const struct dice_rolls *r;	/* the turn being read */
+	dice_hand_value_fn value;	/* the caller's measure of a hand */
+	void *ctx;			/* passed to value */
+	int cur_kept[DICE_MAX_ROLLS][DICE_N];	/* the choice being tried */
 	bool found;			/* best holds an accepted hand */
-	int best_value;
+	int best_value;			/* value of best */
 	int best[DICE_N];		/* sorted high to low */
-	int best_kept[DICE_MAX_ROLLS][DICE_N];
+	int best_kept[DICE_MAX_ROLLS][DICE_N];	/* the choice that gave best */
 	bool any;			/* first_hand is set */
 	int first_hand[DICE_N];		/* the tie-break's best over all hands */
-	int first_kept[DICE_MAX_ROLLS][DICE_N];
+	int first_kept[DICE_MAX_ROLLS][DICE_N];	/* the choice that gave first_hand */
 };
 
 /* Greater in the tie-break order: sorted high to low, compared in turn. */

@@ -232,9 +232,9 @@ int dice_yatzy_next_player(const struct dice_yatzy_cfg *cfg, const struct dice_y
  * YJ-12a for YJ). Fills points/bonus/joker and, when the placement is
  * refused, a message; returns 0 or -EINVAL. */
 struct placement {
-	int points;
-	int yatzy_bonus;
-	bool joker;
+	int points;			/* written in the box */
+	int yatzy_bonus;		/* YJ-12: 0 or 100 */
+	bool joker;			/* YJ-13 decides the box */
 	bool scratched_no_joker;	/* YJ-12a: a yatzy after a scratched Yatzy box */
 };
 
@@ -299,9 +299,9 @@ static int place(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_card 
 }
 
 struct value_ctx {
-	const struct dice_yatzy_cfg *cfg;
-	const struct dice_yatzy_card *card;
-	enum dice_box box;
+	const struct dice_yatzy_cfg *cfg;	/* the game and its house rules */
+	const struct dice_yatzy_card *card;	/* the player's card before the turn */
+	enum dice_box box;			/* the box the player chose */
 };
 
 /* The player's benefit of the doubt: points the hand brings in the box. */

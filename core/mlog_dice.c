@@ -19,8 +19,8 @@
 
 struct text {
 	char *p;			/* malloc'd, NUL-terminated */
-	size_t len;
-	size_t cap;
+	size_t len;			/* bytes, without the NUL */
+	size_t cap;			/* bytes allocated */
 };
 
 static int text_add(struct text *t, const char *s, size_t n)
@@ -86,8 +86,8 @@ static const char *shown(const char *s, char buf[48])
 }
 
 struct names {
-	size_t n;
-	const char (*name)[DICE_NAME_MAX];
+	size_t n;				/* players */
+	const char (*name)[DICE_NAME_MAX];	/* their names, not owned */
 };
 
 static int player_index(const struct names *pl, const char *s)
@@ -296,20 +296,20 @@ static json_t *kept_json(const struct dice_rolls *r, const int kept[DICE_MAX_ROL
 /* ---- The match line ---- */
 
 struct match {
-	enum dice_game game;
-	struct names pl;
-	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];
-	size_t n_players;
-	struct dice_yatzy_cfg yz;
-	struct dice_dm_cfg dm;
-	struct dice_ho_cfg ho;
+	enum dice_game game;		/* from the match line */
+	struct names pl;		/* view of players */
+	char players[DICE_MAX_PLAYERS][DICE_NAME_MAX];	/* in seat order */
+	size_t n_players;		/* entries in players */
+	struct dice_yatzy_cfg yz;	/* set for yatzy, yatzy-joker */
+	struct dice_dm_cfg dm;		/* set for dreiermann */
+	struct dice_ho_cfg ho;		/* set for horse */
 };
 
 struct house_key {
-	const char *name;
+	const char *name;	/* as in the log's "house" */
 	bool *flag;		/* a boolean setting, or NULL */
 	int *num;		/* a number, or NULL */
-	int lo, hi;
+	int lo, hi;		/* num's allowed range */
 };
 
 static int read_house(json_t *house, const struct house_key *keys, enum dice_game g,
@@ -462,8 +462,8 @@ static int read_match(json_t *obj, struct match *m, char *err, size_t errlen)
 /* ---- One game's lines ---- */
 
 struct run {
-	struct match m;
-	struct dice_yatzy_state yz;
+	struct match m;			/* the match line */
+	struct dice_yatzy_state yz;	/* the game so far (the one m.game names) */
 	struct dice_dm_state dm;
 	struct dice_ho_state ho;
 	struct text *out;		/* NULL: fold only (the sheet) */

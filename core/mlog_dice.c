@@ -463,9 +463,9 @@ static int read_match(json_t *obj, struct match *m, char *err, size_t errlen)
 
 struct run {
 	struct match m;			/* the match line */
-	struct dice_yatzy_state yz;	/* the game so far (the one m.game names) */
-	struct dice_dm_state dm;
-	struct dice_ho_state ho;
+	struct dice_yatzy_state yz;	/* the game so far, for yatzy and yatzy-joker */
+	struct dice_dm_state dm;	/* ... for dreiermann */
+	struct dice_ho_state ho;	/* ... for horse */
 	struct text *out;		/* NULL: fold only (the sheet) */
 };
 

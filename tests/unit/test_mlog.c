@@ -405,9 +405,8 @@ static void test_mlog_ruling_and_final_lines_in_design_order(void **state)
 	free(out);
 }
 
-/* The dispatch table in core/mlog.c: beerdie judged, the dice games known
- * but not built yet (when mlog_dice_judge is plugged in, yatzy here gets
- * judged instead: change this case with it), anything else unknown. */
+/* The dispatch table in core/mlog.c: beerdie and the dice games judged
+ * (the dice games by mlog_dice_judge), anything else unknown. */
 static void test_mlog_judge_dispatches_on_game(void **state)
 {
 	static const char yatzy[] = "\n{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"p1\"]}\n";

@@ -10,7 +10,9 @@ void dice_dm_house_defaults(struct dice_dm_house *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->rounds = 5;				/* DM-14 */
-	h->revenge_sum3_to_others = true;	/* DM-11a */
+	/* DM-11 turns only DM-6 and DM-8 on the others; the seed's wider
+	 * "Dreiermann-Bestrafung" is the house rule DM-11a, off. */
+	h->revenge_sum3_to_others = false;
 }
 
 void dice_dm_state_init(struct dice_dm_state *s, const struct dice_dm_cfg *cfg)

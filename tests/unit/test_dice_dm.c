@@ -215,9 +215,9 @@ static void test_dice_dm10_double_four_also_counts_as_eight(void **state)
 	assert_true(cites(x.why, x.n_why, "DM-10"));
 }
 
-/* DM-11: in the revenge the Dreiermann's own penalties (DM-6, DM-8; and
- * a sum of 3, DM-11a) go to every other player, doubled for a double
- * Dreiermann; the other results stay (a 7 hits the player to his left). */
+/* DM-11: in the revenge the Dreiermann's own penalties of DM-6 and DM-8
+ * go to every other player, doubled for a double Dreiermann; the other
+ * results stay (a 7 hits the player to his left). */
 static void test_dice_dm11_revenge_turns_the_threes_on_the_others(void **state)
 {
 	struct dice_dm_cfg cfg;
@@ -233,14 +233,38 @@ static void test_dice_dm11_revenge_turns_the_threes_on_the_others(void **state)
 	assert_true(cites(x.why, x.n_why, "DM-11"));
 	x = roll(&cfg, &s, 0, 2, 5, NULL);	/* 7: left of the Dreiermann */
 	PEN(x, 0, 1, 0, 0);
-	x = roll(&cfg, &s, 0, 1, 2, NULL);	/* 3 (DM-11a): the others */
-	PEN(x, 0, 1, 1, 1);
 	round_state(&cfg, &s, 0, true, 3);
 	x = roll(&cfg, &s, 0, 3, 3, share);	/* double three, double Dreiermann: 6 each + 3 shared */
 	PEN(x, 0, 6, 9, 6);
-	cfg.house.revenge_sum3_to_others = false;
-	x = roll(&cfg, &s, 0, 1, 2, NULL);	/* the house rule off: 3 hits the Dreiermann himself */
+}
+
+/* DM-11 names only DM-6 and DM-8 as turned on the others; "the same
+ * results apply" keeps DM-5's sum of 3 on the Dreiermann himself (RULES.md
+ * is explicit where the seed's "Dreiermann-Bestrafung" is loose). The
+ * seed's broader reading is house rule DM-11a, revenge_sum3_to_others,
+ * off by default. */
+static void test_dice_dm11_revenge_sum_three_stays_with_the_dreiermann(void **state)
+{
+	struct dice_dm_cfg cfg;
+	struct dice_dm_state s;
+	struct pen x;
+
+	(void)state;
+	cfg_init(&cfg);
+	assert_false(cfg.house.revenge_sum3_to_others);
+	round_state(&cfg, &s, 0, false, 3);
+	x = roll(&cfg, &s, 0, 1, 2, NULL);	/* 3 in his revenge: his own point */
+	PEN(x, 1, 0, 0, 0);
+	assert_true(cites(x.why, x.n_why, "DM-5") && cites(x.why, x.n_why, "DM-11"));
+	round_state(&cfg, &s, 0, true, 3);
+	x = roll(&cfg, &s, 0, 2, 1, NULL);	/* double Dreiermann: 2 */
 	PEN(x, 2, 0, 0, 0);
+	cfg.house.revenge_sum3_to_others = true;	/* DM-11a on: the others take it */
+	x = roll(&cfg, &s, 0, 1, 2, NULL);
+	PEN(x, 0, 2, 2, 2);
+	round_state(&cfg, &s, 0, false, 3);
+	x = roll(&cfg, &s, 0, 1, 2, NULL);
+	PEN(x, 0, 1, 1, 1);
 }
 
 static struct dice_dm_move mv_choose(int a, int b)
@@ -532,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_dice_dm9_split_double_six_costs_the_roller),
 		cmocka_unit_test(test_dice_dm10_double_four_also_counts_as_eight),
 		cmocka_unit_test(test_dice_dm11_revenge_turns_the_threes_on_the_others),
+		cmocka_unit_test(test_dice_dm11_revenge_sum_three_stays_with_the_dreiermann),
 		cmocka_unit_test(test_dice_dm1_dm2_dm3_choosing_and_order),
 		cmocka_unit_test(test_dice_dm4_turn_ends_on_the_first_harmless_roll),
 		cmocka_unit_test(test_dice_dm12_advanced_house_rules),

@@ -503,25 +503,41 @@ static void test_dice_yj12a_scratched_yatzy_box(void **state)
 	assert_int_equal(r.yatzy_bonus, 0);
 }
 
-/* The benefit of the doubt never picks a reading the joker rule forbids:
- * 4-4-4-4-x then one die: a yatzy would have to go in the fours, so in
- * the full house the referee reads a plain full house... or 0. */
+/* YJ-13 with YZ-1a: the benefit of the doubt never picks a reading the
+ * joker rule forbids. After a 50 in the Yatzy box, 4-4-4-4-2 and one die
+ * rolled again showing 4 is either 4-4-4-4-4 (re-rolling the 2: a joker
+ * that must go in the free fours) or 4-4-4-4-2 (re-rolling a 4). Written
+ * in Chance, only the second reading is allowed: 18, no joker, no bonus.
+ * Written in the fours, the joker reading is the player's best: 20 + 100. */
 static void test_dice_yj13_choice_avoids_forbidden_joker(void **state)
 {
 	struct dice_yatzy_cfg cfg;
-	struct dice_yatzy_state s;
+	struct dice_yatzy_state s, s0;
 	struct dice_yatzy_turn t;
 	struct dice_yatzy_ruling r;
+	static const int plain[5] = { 4, 4, 4, 4, 2 };
 
 	(void)state;
 	cfg_init(&cfg, DICE_YJ, 1);
 	dice_yatzy_state_init(&s);
 	turn_init(&t, "yatzy", "66666", NULL, NULL);
 	step_ok(&cfg, &s, &t, &r);
-	/* 4-4-4-2-2, roll one die again: 4. Keeping 4-4-4-2 gives no yatzy. */
-	turn_init(&t, "chance", "44422", "4", NULL);
-	assert_int_equal(step_ok(&cfg, &s, &t, &r), 18);	/* 4-4-4-4-2 */
+	s0 = s;
+	turn_init(&t, "chance", "44442", "4", NULL);
+	assert_int_equal(step_ok(&cfg, &s, &t, &r), 18);
+	assert_memory_equal(r.hand, plain, sizeof(plain));
 	assert_false(r.joker);
+	assert_int_equal(r.yatzy_bonus, 0);
+	assert_false(cites(&r, "YJ-13"));
+	s = s0;
+	turn_init(&t, "fours", "44442", "4", NULL);
+	assert_int_equal(step_ok(&cfg, &s, &t, &r), 20);
+	assert_true(r.joker);
+	assert_int_equal(r.yatzy_bonus, 100);
+	/* One roll of five fours has no other reading: Chance is refused. */
+	s = s0;
+	turn_init(&t, "chance", "44444", NULL, NULL);
+	step_bad(&cfg, &s, &t, "box: a joker of 4s goes in the free fours box (YJ-13)");
 }
 
 int main(void)

@@ -38,12 +38,12 @@ static int64_t mono_ns(void)
 }
 
 struct session {
-	const struct sens_config *cfg;
-	struct sens_pipeline *pipe;
+	const struct sens_config *cfg;	/* as loaded */
+	struct sens_pipeline *pipe;	/* owned */
 	double pts[MAX_POINTS * 2];	/* where to tap, in order */
-	size_t n_pts;
+	size_t n_pts;		/* points in pts */
 	struct sens_tap taps[MAX_POINTS];	/* recorded */
-	size_t n_taps;
+	size_t n_taps;		/* taps recorded */
 	size_t n_table;		/* table sensors */
 };
 

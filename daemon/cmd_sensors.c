@@ -36,8 +36,8 @@ static int64_t mono_ns(void)
 }
 
 struct run {
-	const struct sens_config *cfg;
-	struct sens_pipeline *pipe;
+	const struct sens_config *cfg;	/* as loaded */
+	struct sens_pipeline *pipe;	/* owned */
 	bool watch;		/* print every edge */
 	int record_fd;		/* --record, or -1 */
 	uint64_t edges, impacts, located;	/* totals for the summary */

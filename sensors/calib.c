@@ -100,10 +100,17 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 	}
 	for (size_t k = 0; k < n && K < MAX_TAPS; k++) {
 		size_t seen = 0;
+		int64_t lo = INT64_MAX, hi = INT64_MIN, d;
 
-		for (size_t j = 0; j < nt; j++)
-			seen += taps[k].seen[j];
-		if (seen >= 3)
+		for (size_t j = 0; j < nt; j++) {
+			if (!taps[k].seen[j])
+				continue;
+			seen++;
+			lo = taps[k].ts_ns[j] < lo ? taps[k].ts_ns[j] : lo;
+			hi = taps[k].ts_ns[j] > hi ? taps[k].ts_ns[j] : hi;
+		}
+		/* a tap's arrivals lie milliseconds apart */
+		if (seen >= 3 && !__builtin_sub_overflow(hi, lo, &d) && d < 1000000000LL)
 			use[K++] = k;
 	}
 	if (K < 3) {

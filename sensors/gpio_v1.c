@@ -3,7 +3,10 @@
  * v1 gives one event descriptor per line and no debounce: the lines are
  * requested one by one (so a busy or forbidden line is named), their
  * descriptors gathered in an epoll set whose descriptor the event loop
- * polls, and ringing is left to the pipeline's hold-off. */
+ * polls, and ringing is left to the pipeline's hold-off. Its event
+ * timestamps are CLOCK_MONOTONIC on kernels from 5.7 (bookworm has 6.1);
+ * older kernels stamped CLOCK_REALTIME, which the pipeline's flush by
+ * monotonic "now" would not match. */
 #include <errno.h>
 #include <gpiod.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@ struct sens_source_ops {
 };
 
 struct sens_source {
-	const struct sens_source_ops *ops;
+	const struct sens_source_ops *ops;	/* the backend */
 	int fd;			/* what sens_source_fd() returns; owned */
 	void *priv;		/* backend state */
 	struct sens_edge *edges;	/* memory/replay: owned array */

@@ -16,7 +16,7 @@
 #define MAX_ARR 16	/* arrivals one fit takes */
 
 struct problem {
-	size_t n;
+	size_t n;		/* arrivals */
 	double sx[MAX_ARR], sy[MAX_ARR];	/* sensor positions, m */
 	double tau[MAX_ARR];	/* (t_i - tref - delta_i) * v0, m */
 	double sig_tau;		/* timing sd in metres */
@@ -221,9 +221,9 @@ static double phi(double z)	/* standard normal CDF */
 
 struct solution {
 	double p[4];		/* x, y, T, k */
-	double chi2;
+	double chi2;		/* residual sum of squares, scaled */
 	double C[4][4];		/* covariance */
-	bool ok;
+	bool ok;		/* converged to a finite point, covariance exists */
 };
 
 static void solve(const struct problem *pb, const struct bd_table *t, const double *avoid,
@@ -261,9 +261,15 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	pb.len = t->length_m;
 	pb.wid = t->width_m;
 	for (size_t i = 0; i < n; i++) {
+		int64_t d;
+
+		/* One impact's arrivals lie milliseconds apart; anything over a
+		 * second is not one impact (and could overflow below). */
+		if (__builtin_sub_overflow(a[i].ts_ns, tref, &d) || d > 1000000000LL)
+			return -EINVAL;
 		pb.sx[i] = a[i].x;
 		pb.sy[i] = a[i].y;
-		pb.tau[i] = ((double)(a[i].ts_ns - tref) * 1e-9 - a[i].delay_s) * v0;
+		pb.tau[i] = ((double)d * 1e-9 - a[i].delay_s) * v0;
 	}
 	solve(&pb, t, NULL, &best);
 	if (!best.ok)
@@ -351,7 +357,12 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 
 	fix->x = x;
 	fix->y = y;
-	fix->t_ns = tref + (int64_t)llround(best.p[2] / v0 * 1e9);
+	{
+		double off = best.p[2] / v0 * 1e9;	/* impact time from tref, ns */
+
+		if (!(fabs(off) < 1e12) || __builtin_add_overflow(tref, (int64_t)llround(off), &fix->t_ns))
+			return -EDOM;
+	}
 	fix->speed_mps = v0 * exp(best.p[3]);
 	fix->sigma_x = sqrt(fmax(cxx, 0));
 	fix->sigma_y = sqrt(fmax(cyy, 0));

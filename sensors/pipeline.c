@@ -34,15 +34,15 @@ struct group {
 struct sens_pipeline {
 	struct sens_config cfg;	/* a copy */
 	int64_t window_ns;	/* one impact's edges fall within this */
-	int64_t holdoff_ns;
+	int64_t holdoff_ns;	/* cfg.holdoff_s in ns */
 	int16_t by_offset[SENS_MAX_OFFSET + 1];	/* config line index, or -1 */
 	int table_ord[SENS_MAX_LINES];	/* TABLE lines: position among the table lines */
-	struct line_state lines[SENS_MAX_LINES];
-	struct group g;
+	struct line_state lines[SENS_MAX_LINES];	/* per config line */
+	struct group g;		/* the impact being collected */
 	struct sens_obs held[HELD_MAX];	/* cup/mine/floor seen during an open impact */
-	size_t n_held;
+	size_t n_held;		/* in held[] */
 	struct sens_obs queue[QUEUE_MAX];	/* FIFO of completed observations */
-	size_t q_head, q_len;
+	size_t q_head, q_len;	/* queue start and length */
 	uint64_t unknown;	/* edges on unconfigured lines */
 	uint64_t table_impacts;	/* impacts located (3+ sensors) */
 	bool started;		/* start_ns is set */
@@ -77,6 +77,16 @@ struct sens_pipeline *sens_pipeline_new(const struct sens_config *c)
 void sens_pipeline_free(struct sens_pipeline *p)
 {
 	free(p);
+}
+
+/* later - earlier, saturated: edges from outside may carry any int64. */
+static int64_t span(int64_t earlier, int64_t later)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(later, earlier, &d))
+		return later > earlier ? INT64_MAX : INT64_MIN;
+	return d;
 }
 
 static void enqueue(struct sens_pipeline *p, const struct sens_obs *o)
@@ -193,7 +203,7 @@ static void close_group(struct sens_pipeline *p)
 size_t sens_pipeline_flush(struct sens_pipeline *p, int64_t now_ns,
 			   struct sens_obs *out, size_t cap)
 {
-	if (p->g.open && now_ns > p->g.start_ns + p->window_ns)
+	if (p->g.open && span(p->g.start_ns, now_ns) > p->window_ns)
 		close_group(p);
 	return drain(p, out, cap);
 }
@@ -213,7 +223,10 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		p->started = true;
 		p->start_ns = e->ts_ns;
 	}
-	if (p->g.open && e->ts_ns > p->g.start_ns + p->window_ns)
+	/* An edge beyond the open impact's window, either way, starts the
+	 * next one (far earlier: a source out of order; it stands alone). */
+	if (p->g.open && (span(p->g.start_ns, e->ts_ns) > p->window_ns ||
+			  span(e->ts_ns, p->g.start_ns) > p->window_ns))
 		close_group(p);
 
 	ls = &p->lines[idx];
@@ -222,7 +235,8 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	ls->last_ns = e->ts_ns;
 	/* Hold-off by timestamp, not by arrival order or a kernel debounce:
 	 * the same on libgpiod v1 (no debounce) and v2, and on replays. */
-	if (ls->any && llabs(e->ts_ns - ls->last_accept_ns) < p->holdoff_ns) {
+	int64_t since = ls->any ? span(ls->last_accept_ns, e->ts_ns) : INT64_MAX;
+	if (since < p->holdoff_ns && since > -p->holdoff_ns) {
 		ls->suppressed++;
 		ls->supp_since_accept++;
 		return drain(p, out, cap);
@@ -230,7 +244,7 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	if (ls->any && ls->accepted >= 1)
 		ls->chatter_avg = ls->chatter_avg * 0.75 + ls->supp_since_accept * 0.25;
 	ls->supp_since_accept = 0;
-	if (ls->any && e->ts_ns - ls->last_accept_ns <= p->holdoff_ns * 3 / 2)
+	if (ls->any && since >= 0 && since <= p->holdoff_ns * 3 / 2)
 		ls->quick_run++;
 	else
 		ls->quick_run = 0;
@@ -310,7 +324,7 @@ size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
 		else if (l->role == SENS_ROLE_TABLE && ls->edges == 0 && p->table_impacts >= 3)
 			h->state = SENS_HEALTH_SILENT;
 		else if (l->role != SENS_ROLE_TABLE && ls->edges == 0 && p->started &&
-			 (double)(now_ns - p->start_ns) * 1e-9 >= p->cfg.silent_after_s)
+			 (double)span(p->start_ns, now_ns) * 1e-9 >= p->cfg.silent_after_s)
 			h->state = SENS_HEALTH_SILENT;
 		else if (l->role == SENS_ROLE_TABLE && ls->hist_n >= 3 &&
 			 popcount8(ls->hist_n >= 5 ? last5 : ls->miss_hist) >= 3)

@@ -41,7 +41,7 @@ enum sens_role {
 
 struct sens_line_cfg {
 	char name[SENS_NAME_MAX];	/* "table0", "cup_a1", "mine", "floor0" */
-	enum sens_role role;
+	enum sens_role role;	/* what it is under */
 	unsigned offset;	/* GPIO line offset on the chip */
 	double x, y;		/* TABLE: sensor position, metres */
 	double delay_s;		/* TABLE: calibrated latency of this channel (disc, comparator, wiring) */
@@ -51,7 +51,7 @@ struct sens_line_cfg {
 struct sens_config {
 	char chip[64];		/* "gpiochip0" or a path under /dev */
 	struct bd_table table;	/* geometry and the centre line's width */
-	size_t n_lines;
+	size_t n_lines;		/* used entries of lines[] */
 	struct sens_line_cfg lines[SENS_MAX_LINES];	/* in config order */
 	double wave_speed_mps;	/* 400: bending waves in 12 mm plywood */
 	double speed_spread;	/* 0.05: relative sd of the speed from impact to impact */
@@ -171,8 +171,9 @@ struct sens_fix {
  * for a start, then Levenberg-Marquardt over (x, y, t0, speed) with the
  * per-impact speed held near c->wave_speed_mps by a prior of sd
  * c->speed_spread; with 5 or more arrivals (4 when the fit is bad) one
- * outlier may be dropped. 0, -EINVAL (fewer than 3 arrivals) or -EDOM
- * (the fit did not converge to a point on or near the table). */
+ * outlier may be dropped. 0, -EINVAL (fewer than 3 arrivals, or more
+ * than a second apart) or -EDOM (the fit did not converge to a point on
+ * or near the table). */
 int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
 		struct sens_fix *fix);
 
@@ -205,8 +206,8 @@ enum sens_health {
 struct sens_line_health {
 	char name[SENS_NAME_MAX];	/* as configured */
 	unsigned offset;	/* GPIO line offset */
-	enum sens_role role;
-	enum sens_health state;
+	enum sens_role role;	/* as configured */
+	enum sens_health state;	/* the verdict */
 	uint64_t edges;		/* edges seen, hold-off included */
 	uint64_t accepted;	/* edges that passed the hold-off */
 	uint64_t suppressed;	/* edges dropped by the hold-off (ringing, chatter) */
@@ -267,7 +268,7 @@ struct sens_calibration {
 	double rms_s;		/* residual rms of the arrival times */
 	double rms_cm;		/* the same as a distance at the fitted speed */
 	double median_err_cm;	/* taps re-located with the fit vs where they were tapped */
-	double max_err_cm;
+	double max_err_cm;	/* the worst tap, same */
 	size_t n_taps;		/* taps used */
 };
 

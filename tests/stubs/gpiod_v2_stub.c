@@ -31,7 +31,7 @@ struct gpiod_line_settings {
 
 struct gpiod_line_config {
 	size_t n;		/* offsets added */
-	unsigned offsets[STUB_MAX_LINES];
+	unsigned offsets[STUB_MAX_LINES];	/* in order added */
 };
 
 struct gpiod_request_config {
@@ -44,14 +44,14 @@ struct gpiod_line_request {
 };
 
 struct gpiod_edge_event {
-	enum gpiod_edge_event_type type;
-	uint64_t ts_ns;
-	unsigned offset;
+	enum gpiod_edge_event_type type;	/* rising or falling */
+	uint64_t ts_ns;		/* kernel timestamp */
+	unsigned offset;	/* line */
 };
 
 struct gpiod_edge_event_buffer {
 	size_t capacity, n;	/* events it can hold, holds */
-	struct gpiod_edge_event ev[];
+	struct gpiod_edge_event ev[];	/* capacity of them */
 };
 
 struct gpiod_stub gpiod_stub;

@@ -936,6 +936,35 @@ static void test_bd_k3_only_the_thigh_is_barred(void **state)
 	assert_string_equal(m.why, "BD-P14 BD-K3a");
 }
 
+/* Interpretation (docs: "How the referee reads a throw", 7), where RULES is
+ * silent on two kicks: the seed's FIFA is "kicked up by one defender and
+ * caught by the other", so a catch counts when the catcher's partner made
+ * any of the kicks; the kicker of BD-K8 is the one whose kick came last. */
+static void test_bd_k1_k8_both_defenders_kick(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	/* b1 kicks, b2 kicks it on, b1 catches b2's kick: a FIFA. */
+	play(&m, A1, "k2 k3 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_true(m.r.fifa);
+	assert_string_equal(m.why, "BD-K1");
+	/* b1 juggles alone and catches: nobody else kicked (BD-K9). */
+	play(&m, A2, "k2 k2 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_string_equal(m.why, "BD-K9");
+	/* b1, then b2 sends it into a1's cup: b2 kills n' fills (BD-K8). */
+	play(&m, A1, "k2 k3 tA s0");
+	assert_int_equal(m.r.points[0] + m.r.points[1], 0);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B2), "BD-K8");
+	assert_false(m.s.must_follow[A1]);
+	assert_string_equal(m.why, "BD-K8");
+}
+
 /* BD-K1, BD-T3: the defenders keep the die after a FIFA, but the
  * throwing order goes on unchanged. */
 static void test_bd_k1_fifa_does_not_change_the_order(void **state)
@@ -1066,6 +1095,30 @@ static void test_bd_o1_mine_shotgun_no_points(void **state)
 	assert_int_equal(n_duties(&m.r, BD_DUTY_SHOTGUN, A2), 1);
 }
 
+/* BD-O1 "at any time" is any moment of the die's flight (docs, reading 2):
+ * a mine report after the die is caught or on the floor is not the
+ * thrower's: no shotgun, and the point stands. */
+static void test_bd_o1_mine_after_the_die_is_dead_is_not_the_throwers(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tB f m");
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P1");
+	play(&m, A2, "tB C2 m");
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P4");
+	/* During the flight, even on a dead throw, it is. */
+	play(&m, B1, "tB m f");
+	assert_true(m.r.dead);
+	assert_int_equal(n_duties(&m.r, BD_DUTY_SHOTGUN, B1), 1);
+	assert_string_equal(m.why, "BD-P6 BD-O1 BD-O1a");
+}
+
 /* BD-O1a: no points for anyone but BD-P10/BD-P12; sink and five duties
  * stay; with mine_voids_points=false the throw scores as usual. */
 static void test_bd_o1a_mine_voids_points_but_not_duties(void **state)
@@ -1128,10 +1181,63 @@ static void test_bd_r1_r1a_popout_is_a_cup_hit(void **state)
 	assert_int_equal(m.r.points[BD_TEAM_A], 2);
 	assert_int_equal(m.r.n_duties, 0);
 	assert_string_equal(m.why, "BD-P7 BD-R1a");
-	m.cfg.house.popout_is_sink = true;
+	/* popout_is_sink=true: see test_bd_r1_popout_sink_may_still_be_caught. */
+}
+
+/* A new match whose house counts a popout as a sink. */
+static void popout_match(struct match *m)
+{
+	match_new(m);
+	m->cfg.house.popout_is_sink = true;
+}
+
+/* BD-R1 is a rule, not an interpretation, so it holds under the house rule
+ * popout_is_sink=true too: the defenders may catch a sink that bounces out.
+ * A legal catch (one hand, free air: BD-P4) saves it; uncaught, or caught
+ * illegally or by an attacker, it is a sink (BD-P8); over the table it is
+ * BD-P10. */
+static void test_bd_r1_popout_sink_may_still_be_caught(void **state)
+{
+	struct match m;
+
+	(void)state;
+	popout_match(&m);
 	play(&m, A1, "tB o2 C3");
+	assert_int_equal(m.r.points[BD_TEAM_A] + m.r.points[BD_TEAM_B], 0);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_false(m.r.sunk[B1]);
+	assert_false(m.s.must_follow[B1]);
+	assert_string_equal(m.why, "BD-P4 BD-R1");
+	/* Uncaught: the sink stands. */
+	popout_match(&m);
+	play(&m, A1, "tB o2 f");
 	assert_int_equal(m.r.points[BD_TEAM_A], 2);
 	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_true(m.r.sunk[B1]);
+	assert_string_equal(m.why, "BD-P8");
+	/* Two hands is no catch (BD-P4a): a sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 22");
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B2), "BD-P8");
+	/* Over the table: 1 to the attackers, and no sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 X2");
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 0);
+	assert_false(m.r.sunk[B2]);
+	assert_string_equal(m.why, "BD-P10");
+	/* Only the defenders may catch it: an attacker's catch leaves the sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 C1");
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	/* Out of a cup and into another: the second sink decides. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 s2");
+	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 0);
 }
 
 /* BD-R1a's house rule popout_is_sink=true: a popout, as the match log
@@ -1185,6 +1291,25 @@ static void test_bd_r2_short_then_sink(void **state)
 	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
 	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-R2");
 	assert_string_equal(m.why, "BD-P6 BD-R2 BD-P13");
+	assert_true(m.s.must_follow[B1]);
+}
+
+/* BD-R2 is about the attackers' own half; a landing on the centre line
+ * that then sinks a cup is dead by BD-P6 and the kill n' fill is BD-P13's
+ * (which names BD-R2 only as its model): citing BD-R2 would tell the
+ * players the die landed short. */
+static void test_bd_p13_line_then_sink_is_not_r2(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tL s2");
+	assert_true(m.r.dead);
+	assert_int_equal(m.r.points[0] + m.r.points[1], 0);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-P13");
+	assert_string_equal(m.why, "BD-P6 BD-P13");
 	assert_true(m.s.must_follow[B1]);
 }
 
@@ -1487,6 +1612,7 @@ int main(void)
 		cmocka_unit_test(test_bd_k3_k3a_thigh_kick_is_no_fifa),
 		cmocka_unit_test(test_bd_k3a_thigh_anywhere_in_the_kicks_is_no_fifa),
 		cmocka_unit_test(test_bd_k3_only_the_thigh_is_barred),
+		cmocka_unit_test(test_bd_k1_k8_both_defenders_kick),
 		cmocka_unit_test(test_bd_k1_fifa_does_not_change_the_order),
 		cmocka_unit_test(test_bd_k4_kicked_die_stays_live),
 		cmocka_unit_test(test_bd_k5_kicked_onto_defenders_half_scores_one),
@@ -1495,11 +1621,14 @@ int main(void)
 		cmocka_unit_test(test_bd_k8_kicked_back_to_attackers),
 		cmocka_unit_test(test_bd_k9_kicker_catch_or_floor_scores_nothing),
 		cmocka_unit_test(test_bd_o1_mine_shotgun_no_points),
+		cmocka_unit_test(test_bd_o1_mine_after_the_die_is_dead_is_not_the_throwers),
 		cmocka_unit_test(test_bd_o1a_mine_voids_points_but_not_duties),
 		cmocka_unit_test(test_bd_o2_five_on_the_table),
 		cmocka_unit_test(test_bd_r1_r1a_popout_is_a_cup_hit),
 		cmocka_unit_test(test_bd_r1a_popout_is_sink_house_rule_takes_effect),
+		cmocka_unit_test(test_bd_r1_popout_sink_may_still_be_caught),
 		cmocka_unit_test(test_bd_r2_short_then_sink),
+		cmocka_unit_test(test_bd_p13_line_then_sink_is_not_r2),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
 		cmocka_unit_test(test_bd_w1_house_check_and_score_over),

@@ -14,27 +14,6 @@
 
 #define BOUNDARY_NS 1000000000LL	/* a throw's observations end this long after its last event */
 
-void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->kind = DD_OBS_EVENT;
-	o->source = DD_SRC_PIEZO;
-	o->t_ns = so->ev.t_ns;
-	o->ev = so->ev;
-	o->confidence = so->ev.has_confidence ? so->ev.confidence : 1.0;
-	if (so->has_fix) {
-		int k = 0;
-
-		o->sigma_m = so->fix.sigma_m;
-		for (int j = 0; j < SENS_MAX_TABLE && k < DD_OBS_ARRIVALS; j++)
-			if (so->table_seen & (1u << j)) {
-				o->arrival_sensor[k] = j;
-				o->arrival_ns[k++] = so->table_ts_ns[j];
-			}
-		o->n_arrivals = k;
-	}
-}
-
 /* Everything counted over all matches. */
 struct tally {
 	long throws;		/* truth throws */
@@ -183,7 +162,6 @@ static int read_reports(const char *mdir, const char *file, bool camera, struct 
 		json_int_t t = -1;
 		const char *what = NULL, *by = NULL, *crop = NULL, *part = "foot";
 		struct item *x;
-		struct dd_obs *o;
 
 		lineno++;
 		if (!j || json_unpack(j, "{s:I,s:s}", "t_ns", &t, camera ? "kind" : "call", &what) < 0 ||
@@ -202,84 +180,65 @@ static int read_reports(const char *mdir, const char *file, bool camera, struct 
 		}
 		x->t_ns = t;
 		x->kind = IT_OBS;
-		o = &x->obs;
-		o->kind = DD_OBS_EVENT;
-		o->t_ns = t;
-		o->confidence = 1.0;
-		o->ev.t_ns = t;
-		o->ev.player = BD_NOBODY;
-		o->source = camera ? DD_SRC_CAMERA : DD_SRC_CONSOLE;
 		json_unpack(j, "{s?s,s?s,s?s}", camera ? "owner" : "by", &by, "crop", &crop,
 			    "part", &part);
-		o->ev.player = player_index(by);
-		if (!camera && !strcmp(what, "dye_up_missed")) {
-			o->kind = DD_OBS_DYE_UP_MISSED;
-		} else if (!camera && !strcmp(what, "low_call") && o->ev.player >= 0) {
-			o->ev.kind = BD_EV_LOW_CALL;
-		} else if (!camera && !strcmp(what, "catch") && o->ev.player >= 0) {
+		if (!camera) {
+			struct sim_call sc;
 			int tr = 0, ov = 0, hands = 1;
 
-			json_unpack(j, "{s?i,s?b,s?b}", "hands", &hands, "trapped", &tr, "over_table", &ov);
-			o->ev.kind = BD_EV_CATCH;
-			o->ev.hands = hands == 2 ? 2 : 1;
-			o->ev.trapped = tr;
-			o->ev.over_table = ov;
-		} else if (!camera && !strcmp(what, "kick") && o->ev.player >= 0) {
-			o->ev.kind = BD_EV_KICK;
-			snprintf(o->ev.part, sizeof(o->ev.part), "%s", part);
-		} else if (camera && !strcmp(what, "sink") && o->ev.player >= 0) {
-			struct bd_table tb;
-
-			/* The tracker saw the die go into that cup and stay. */
-			bd_table_defaults(&tb);
-			o->ev.kind = BD_EV_CUP;
-			o->ev.sink = true;
-			o->ev.has_xy = true;
-			o->ev.x = tb.cup_x[o->ev.player];
-			o->ev.y = tb.cup_y[o->ev.player];
-			o->confidence = 0.95;
-		} else if (camera && !strcmp(what, "rest") && crop && !strchr(crop, '/')) {
-			struct vis_image *img = NULL;
-			struct vis_dice_params vp;
-			struct vis_die d[4];
-			char cpath[4400], verr[256];
-			double x = 0, y = 0;
-			int n;
-
-			json_unpack(j, "{s?F,s?F}", "x", &x, "y", &y);
-			snprintf(cpath, sizeof(cpath), "%s/%s", mdir, crop);
-			if (vis_image_load(cpath, &img, verr, sizeof(verr)) < 0) {
-				snprintf(err, errlen, "%s:%d: %s", path, lineno, verr);
-				json_decref(j);
-				rc = -EINVAL;
-				goto free_buf;
-			}
-			vis_dice_params_default(&vp);
-			vp.keep_unreadable = 1;
-			n = vis_dice_find(img, &vp, d, 4, verr, sizeof(verr));
-			vis_image_free(img);
-			o->ev.kind = BD_EV_REST;
-			o->ev.has_xy = true;
-			o->ev.x = x;
-			o->ev.y = y;
-			if (n >= 1 && d[0].face >= 1) {
-				o->ev.face = d[0].face;
-				o->confidence = d[0].confidence;
-			} else {
-				/* Unreadable: the die is at rest, its face unknown. A
-				 * placeholder face with no confidence sends the ruling
-				 * to an official. */
-				o->ev.face = 1;
-				o->confidence = 0;
-			}
+			memset(&sc, 0, sizeof(sc));
+			sc.t_ns = t;
+			sc.ev.player = player_index(by);
+			if (!strcmp(what, "dye_up_missed"))
+				sc.dye_up_missed = true;
+			else if (!strcmp(what, "low_call") && sc.ev.player >= 0)
+				sc.ev.kind = BD_EV_LOW_CALL;
+			else if (!strcmp(what, "catch") && sc.ev.player >= 0) {
+				json_unpack(j, "{s?i,s?b,s?b}", "hands", &hands, "trapped", &tr,
+					    "over_table", &ov);
+				sc.ev.kind = BD_EV_CATCH;
+				sc.ev.hands = hands == 2 ? 2 : 1;
+				sc.ev.trapped = tr;
+				sc.ev.over_table = ov;
+			} else if (!strcmp(what, "kick") && sc.ev.player >= 0) {
+				sc.ev.kind = BD_EV_KICK;
+				snprintf(sc.ev.part, sizeof(sc.ev.part), "%s", part);
+			} else
+				goto bad_report;
+			dd_obs_from_sim_call(&sc, &x->obs);
 		} else {
-			snprintf(err, errlen, "%s:%d: %s: unknown report or bad player", path, lineno, what);
-			json_decref(j);
-			rc = -EINVAL;
-			goto free_buf;
+			struct sim_cam cam;
+			struct vis_image *img = NULL;
+
+			memset(&cam, 0, sizeof(cam));
+			cam.t_ns = t;
+			cam.owner = player_index(by);
+			if (!strcmp(what, "sink") && cam.owner >= 0) {
+				cam.kind = SIM_CAM_SINK;
+			} else if (!strcmp(what, "rest") && crop && !strchr(crop, '/')) {
+				char cpath[4400], verr[256];
+
+				cam.kind = SIM_CAM_REST;
+				json_unpack(j, "{s?F,s?F}", "x", &cam.x, "y", &cam.y);
+				snprintf(cpath, sizeof(cpath), "%s/%s", mdir, crop);
+				if (vis_image_load(cpath, &img, verr, sizeof(verr)) < 0) {
+					snprintf(err, errlen, "%s:%d: %s", path, lineno, verr);
+					json_decref(j);
+					rc = -EINVAL;
+					goto free_buf;
+				}
+			} else
+				goto bad_report;
+			dd_obs_from_sim_cam(&cam, img, &x->obs);
+			vis_image_free(img);
 		}
-		snprintf(o->ev.source, sizeof(o->ev.source), "%s", dd_source_name(o->source));
 		json_decref(j);
+		continue;
+bad_report:
+		snprintf(err, errlen, "%s:%d: %s: unknown report or bad player", path, lineno, what);
+		json_decref(j);
+		rc = -EINVAL;
+		goto free_buf;
 	}
 	rc = 0;
 free_buf:

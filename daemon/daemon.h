@@ -357,4 +357,26 @@ int dd_calibrate_camera(int argc, char **argv);
 struct sens_obs;
 void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o);
 
+/* A simulated console call (struct sim_call) or camera report (struct
+ * sim_cam) as the console and the camera glue would hand it to fusion;
+ * crop (may be NULL) is the full-resolution crop of a resting die, whose
+ * face vision reads (vis_dice_find). Used by `dyeref evaluate` and the
+ * live feeder alike. */
+struct sim_call;
+struct sim_cam;
+struct vis_image;
+void dd_obs_from_sim_call(const struct sim_call *c, struct dd_obs *o);
+void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, struct dd_obs *o);
+
+/* ---- The live simulator (daemon/sim_feed.c): `dyeref serve --sim=table` ----
+ * Plays one simulated match (team A first, names as below) at real speed:
+ * its piezo edges go through the sensors pipeline, its console calls and
+ * camera reports through the conversions above, into sink, on ev's clock.
+ * NULL with errno and a message. Stop (and free) with dd_sim_feed_stop(). */
+struct dd_sim_feed;
+struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink sink,
+				      void *user, char *err, size_t errlen);
+void dd_sim_feed_stop(struct dd_sim_feed *f);
+void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+
 #endif /* DYEREF_DAEMON_H */

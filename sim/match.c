@@ -15,6 +15,7 @@ void sim_match_cfg_defaults(struct sim_match_cfg *c)
 	bd_house_defaults(&c->house);
 	c->max_throws = 400;
 	c->gap_mean_s = 6.0;
+	c->rolloff = true;
 }
 
 void sim_match_free(struct sim_match *m)
@@ -51,13 +52,15 @@ int sim_match_play(const struct sim_match_cfg *cfg, const struct bd_table *tb, i
 	m->log = mlog_bd_new("truth", &mc);
 	if (!m->throws || !m->rulings || !m->log)
 		goto free_match;
-	/* BD-F1: one die rolled, the other team calls. */
-	value = 1 + (int)(6 * sim_rng_uniform(rng));
-	calling = sim_rng_uniform(rng) < 0.5 ? BD_TEAM_A : BD_TEAM_B;
-	rc = mlog_bd_set_rolloff(m->log, value, calling, sim_rng_uniform(rng) < 0.5);
-	if (rc < 0) {
-		snprintf(err, errlen, "sim: roll-off rejected");
-		goto free_match;
+	if (cfg->rolloff) {
+		/* BD-F1: one die rolled, the other team calls. */
+		value = 1 + (int)(6 * sim_rng_uniform(rng));
+		calling = sim_rng_uniform(rng) < 0.5 ? BD_TEAM_A : BD_TEAM_B;
+		rc = mlog_bd_set_rolloff(m->log, value, calling, sim_rng_uniform(rng) < 0.5);
+		if (rc < 0) {
+			snprintf(err, errlen, "sim: roll-off rejected");
+			goto free_match;
+		}
 	}
 	bd_state_init(&m->state, &m->log->cfg);
 	while (!m->state.over && m->n_throws < cap) {

@@ -184,6 +184,7 @@ struct sim_match_cfg {
 	struct bd_house house;		/* the match's house rules (defaults) */
 	int max_throws;			/* 400: a guard against an endless deuce */
 	double gap_mean_s;		/* 6: from a dead die to the next release */
+	bool rolloff;			/* true: a roll-off decides who starts (BD-F1); false: team A */
 };
 
 void sim_match_cfg_defaults(struct sim_match_cfg *c);
@@ -199,7 +200,7 @@ struct sim_match {
 	struct bd_final final;		/* the final line */
 };
 
-/* Plays a match from a roll-off (BD-F1) to its end (or max_throws), each
+/* Plays a match from a roll-off (BD-F1, when cfg->rolloff) to its end (or max_throws), each
  * thrower from the order (bd_next_thrower), starting at t0_ns on the match
  * clock. Deterministic for the rng's state. 0 and *out, or -ENOMEM /
  * -EINVAL with a message in err. */

@@ -2,7 +2,6 @@
  * daemon's own path (sensors pipeline -> fusion -> bd_judge, review as
  * dd_referee_throw decides it), and compares every ruling with the truth. */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,16 +41,6 @@ struct truth {
 	int64_t t_first, t_dead, t_end;	/* first event, die dead, observations end */
 	bool seen;		/* a fused throw was paired with it */
 };
-
-static int player_index(const char *s)
-{
-	static const char *const names[] = { "a1", "a2", "b1", "b2" };
-
-	for (int i = 0; s && i < BD_PLAYERS; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
 
 static bool duties_equal(const struct bd_ruling *a, const struct bd_ruling *b)
 {
@@ -148,101 +137,50 @@ static int cmp_item(const void *a, const void *b)
 static int read_reports(const char *mdir, const char *file, bool camera, struct items *it,
 			char *err, size_t errlen)
 {
-	char path[4200], *buf = NULL, *line, *save = NULL;
-	size_t len;
-	int lineno = 0, rc;
+	struct sim_report *r = NULL;
+	char path[4200], *buf = NULL;
+	size_t len, n = 0;
+	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", mdir, file);
 	rc = read_file(path, &buf, &len, err, errlen);
 	if (rc < 0)
 		return rc;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		json_error_t je;
-		json_t *j = json_loads(line, 0, &je);
-		json_int_t t = -1;
-		const char *what = NULL, *by = NULL, *crop = NULL, *part = "foot";
-		struct item *x;
+	rc = sim_reports_parse(path, buf, len, camera, &r, &n, err, errlen);
+	free(buf);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		struct item *x = item_new(it);
 
-		lineno++;
-		if (!j || json_unpack(j, "{s:I,s:s}", "t_ns", &t, camera ? "kind" : "call", &what) < 0 ||
-		    t < 0) {
-			snprintf(err, errlen, "%s:%d: needs t_ns and %s", path, lineno,
-				 camera ? "kind" : "call");
-			json_decref(j);
-			rc = -EINVAL;
-			goto free_buf;
-		}
-		x = item_new(it);
 		if (!x) {
-			json_decref(j);
 			rc = -ENOMEM;
-			goto free_buf;
+			break;
 		}
-		x->t_ns = t;
 		x->kind = IT_OBS;
-		json_unpack(j, "{s?s,s?s,s?s}", camera ? "owner" : "by", &by, "crop", &crop,
-			    "part", &part);
 		if (!camera) {
-			struct sim_call sc;
-			int tr = 0, ov = 0, hands = 1;
-
-			memset(&sc, 0, sizeof(sc));
-			sc.t_ns = t;
-			sc.ev.player = player_index(by);
-			if (!strcmp(what, "dye_up_missed"))
-				sc.dye_up_missed = true;
-			else if (!strcmp(what, "low_call") && sc.ev.player >= 0)
-				sc.ev.kind = BD_EV_LOW_CALL;
-			else if (!strcmp(what, "catch") && sc.ev.player >= 0) {
-				json_unpack(j, "{s?i,s?b,s?b}", "hands", &hands, "trapped", &tr,
-					    "over_table", &ov);
-				sc.ev.kind = BD_EV_CATCH;
-				sc.ev.hands = hands == 2 ? 2 : 1;
-				sc.ev.trapped = tr;
-				sc.ev.over_table = ov;
-			} else if (!strcmp(what, "kick") && sc.ev.player >= 0) {
-				sc.ev.kind = BD_EV_KICK;
-				snprintf(sc.ev.part, sizeof(sc.ev.part), "%s", part);
-			} else
-				goto bad_report;
-			dd_obs_from_sim_call(&sc, &x->obs);
+			x->t_ns = r[i].call.t_ns;
+			dd_obs_from_sim_call(&r[i].call, &x->obs);
 		} else {
-			struct sim_cam cam;
 			struct vis_image *img = NULL;
 
-			memset(&cam, 0, sizeof(cam));
-			cam.t_ns = t;
-			cam.owner = player_index(by);
-			if (!strcmp(what, "sink") && cam.owner >= 0) {
-				cam.kind = SIM_CAM_SINK;
-			} else if (!strcmp(what, "rest") && crop && !strchr(crop, '/')) {
+			x->t_ns = r[i].cam.t_ns;
+			if (r[i].cam.kind == SIM_CAM_REST) {
 				char cpath[4400], verr[256];
 
-				cam.kind = SIM_CAM_REST;
-				json_unpack(j, "{s?F,s?F}", "x", &cam.x, "y", &cam.y);
-				snprintf(cpath, sizeof(cpath), "%s/%s", mdir, crop);
-				if (vis_image_load(cpath, &img, verr, sizeof(verr)) < 0) {
-					snprintf(err, errlen, "%s:%d: %s", path, lineno, verr);
-					json_decref(j);
+				snprintf(cpath, sizeof(cpath), "%s/%s", mdir, r[i].crop);
+				rc = vis_image_load(cpath, &img, verr, sizeof(verr));
+				if (rc < 0) {
+					snprintf(err, errlen, "%s: %s", path, verr);
 					rc = -EINVAL;
-					goto free_buf;
+					break;
 				}
-			} else
-				goto bad_report;
-			dd_obs_from_sim_cam(&cam, img, &x->obs);
+			}
+			dd_obs_from_sim_cam(&r[i].cam, img, &x->obs);
 			vis_image_free(img);
 		}
-		json_decref(j);
-		continue;
-bad_report:
-		snprintf(err, errlen, "%s:%d: %s: unknown report or bad player", path, lineno, what);
-		json_decref(j);
-		rc = -EINVAL;
-		goto free_buf;
 	}
-	rc = 0;
-free_buf:
-	free(buf);
+	free(r);
 	return rc;
 }
 

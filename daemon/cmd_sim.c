@@ -3,7 +3,6 @@
  * the truth (docs/simulator.md, "Output"). */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +14,6 @@
 
 #define CROP_PX 128	/* full-resolution crop: a 16 mm die is 32 px at 12 Mpx over 2.44 m */
 
-static const char *player_name(int p)
-{
-	static const char *const names[] = { "a1", "a2", "b1", "b2" };
-
-	return p >= 0 && p < BD_PLAYERS ? names[p] : "?";
-}
-
 static int cmp_edge(const void *a, const void *b)
 {
 	const struct sens_edge *x = a, *y = b;
@@ -29,14 +21,12 @@ static int cmp_edge(const void *a, const void *b)
 	return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
 }
 
-/* Appends one JSON object as a line to a growing buffer. */
-static int put_line(char **buf, size_t *len, json_t *o)
+/* Appends a line (taking s, a malloc'd JSON object) to a growing buffer. */
+static int put_line(char **buf, size_t *len, char *s)
 {
-	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	size_t n;
 	char *nb;
 
-	json_decref(o);
 	if (!s)
 		return -ENOMEM;
 	n = strlen(s);
@@ -52,37 +42,6 @@ static int put_line(char **buf, size_t *len, json_t *o)
 	*buf = nb;
 	free(s);
 	return 0;
-}
-
-static json_t *call_json(const struct sim_call *c)
-{
-	json_t *o = json_object();
-	const struct bd_event *e = &c->ev;
-
-	json_object_set_new(o, "t_ns", json_integer(c->t_ns));
-	if (c->dye_up_missed) {
-		json_object_set_new(o, "call", json_string("dye_up_missed"));
-		return o;
-	}
-	switch (e->kind) {
-	case BD_EV_LOW_CALL:
-		json_object_set_new(o, "call", json_string("low_call"));
-		json_object_set_new(o, "by", json_string(player_name(e->player)));
-		break;
-	case BD_EV_CATCH:
-		json_object_set_new(o, "call", json_string("catch"));
-		json_object_set_new(o, "by", json_string(player_name(e->player)));
-		json_object_set_new(o, "hands", json_integer(e->hands));
-		json_object_set_new(o, "trapped", json_boolean(e->trapped));
-		json_object_set_new(o, "over_table", json_boolean(e->over_table));
-		break;
-	default:
-		json_object_set_new(o, "call", json_string("kick"));
-		json_object_set_new(o, "by", json_string(player_name(e->player)));
-		json_object_set_new(o, "part", json_string(e->part));
-		break;
-	}
-	return o;
 }
 
 struct outputs {
@@ -105,40 +64,27 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 		goto oom;
 	nc = sim_sense_calls(noise, t, rng, calls, 16);
 	for (size_t i = 0; i < nc; i++)
-		if (put_line(&o->calls, &o->calls_len, call_json(&calls[i])) < 0)
+		if (put_line(&o->calls, &o->calls_len, sim_call_json(&calls[i])) < 0)
 			goto oom;
 	nk = sim_sense_camera(noise, t, rng, cams, 4);
 	for (size_t i = 0; i < nk; i++) {
-		json_t *j = json_object();
-		char crop[64], path[4200];
+		char crop[64] = "", path[4200];
 
-		json_object_set_new(j, "t_ns", json_integer(cams[i].t_ns));
-		if (cams[i].kind == SIM_CAM_SINK) {
-			json_object_set_new(j, "kind", json_string("sink"));
-			json_object_set_new(j, "owner", json_string(player_name(cams[i].owner)));
-		} else {
+		if (cams[i].kind == SIM_CAM_REST) {
 			struct vis_image *img;
 
 			snprintf(crop, sizeof(crop), "rest-%04d.pgm", throw_no);
 			snprintf(path, sizeof(path), "%s/%s", mdir, crop);
 			img = sim_render_rest_crop(noise, t->rest_face, 2 * M_PI * sim_rng_uniform(rng),
 						   CROP_PX, rng);
-			if (!img) {
-				json_decref(j);
+			if (!img)
 				goto oom;
-			}
 			rc = vis_image_save_pnm(img, path, err, errlen);
 			vis_image_free(img);
-			if (rc < 0) {
-				json_decref(j);
+			if (rc < 0)
 				return rc;
-			}
-			json_object_set_new(j, "kind", json_string("rest"));
-			json_object_set_new(j, "x", json_real(cams[i].x));
-			json_object_set_new(j, "y", json_real(cams[i].y));
-			json_object_set_new(j, "crop", json_string(crop));
 		}
-		if (put_line(&o->camera, &o->camera_len, j) < 0)
+		if (put_line(&o->camera, &o->camera_len, sim_cam_json(&cams[i], crop)) < 0)
 			goto oom;
 	}
 	return 0;

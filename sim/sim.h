@@ -279,4 +279,27 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 struct vis_image *sim_render_rest_crop(const struct sim_noise *n, int face, double angle,
 				       int side_px, struct sim_rng *rng);
 
+/* ---- Recorded reports: calls.jsonl and camera.jsonl ----------------- */
+
+/* One line of either file (docs/simulator.md, "Output"). */
+struct sim_report {
+	bool camera;		/* a camera report (cam), else a console call (call) */
+	struct sim_call call;	/* console call */
+	struct sim_cam cam;	/* camera report */
+	char crop[64];		/* camera REST: the crop's file name beside the report, no '/' */
+};
+
+/* One JSON object (no newline) for a call, or for a camera report with its
+ * crop's file name (REST; NULL otherwise). malloc'd; NULL with errno. */
+char *sim_call_json(const struct sim_call *c);
+char *sim_cam_json(const struct sim_cam *c, const char *crop);
+
+/* Parses a calls.jsonl (camera false) or camera.jsonl (true) held in
+ * buf[0..len) (need not be NUL-terminated). Everything is checked: known
+ * fields only, times >= 0, players a1..b2, hands 1 or 2, finite positions,
+ * plain crop names. 0 with *out (free()) and *n; -EINVAL with
+ * "name:line: field: why" in err, *out NULL; -ENOMEM. */
+int sim_reports_parse(const char *name, const char *buf, size_t len, bool camera,
+		      struct sim_report **out, size_t *n, char *err, size_t errlen);
+
 #endif /* DYEREF_SIM_H */

@@ -25,50 +25,60 @@
 
 #include "vision/vision.h"
 
+/* Internal constants, tuned on the 2019-12-08 photos only (the 2019-12-09
+ * ones are held out) and on rendered dice; sizes are fractions of the die
+ * side so nothing depends on the image's scale. Each may be overridden
+ * with -D for a tuning sweep. */
 #ifndef FG_K
-#define FG_K 4
+#define FG_K 4		/* foreground: colour distance > FG_K x median + FG_C */
 #endif
 #ifndef FG_C
 #define FG_C 12
 #endif
 #ifndef FG_MIN
-#define FG_MIN 20
+#define FG_MIN 20	/* ... and never below this (grey levels) */
 #endif
 #ifndef PIP_MIN_THR
-#define PIP_MIN_THR 40
+#define PIP_MIN_THR 40	/* a pip differs from its body by at least this */
 #endif
 #ifndef RIM_FRAC
-#define RIM_FRAC 0.08
+#define RIM_FRAC 0.08	/* rim band ignored by pip method B, of the side */
 #endif
 #ifndef OPEN_FRAC
-#define OPEN_FRAC 0.25
+#define OPEN_FRAC 0.25	/* opening radius cutting dice off walls, of the side */
 #endif
 #ifndef SPLIT_ASPECT
-#define SPLIT_ASPECT 1.3
-#endif
-#ifndef SPLIT_MAX
-#define SPLIT_MAX 2.2
+#define SPLIT_ASPECT 1.3	/* a blob squarer than this ... */
 #endif
 #ifndef SPLIT_FILL
-#define SPLIT_FILL 0.6
+#define SPLIT_FILL 0.6	/* ... and fuller ... */
+#endif
+#ifndef SPLIT_MAX
+#define SPLIT_MAX 2.2	/* ... and under this many typical die areas is one die */
 #endif
 #ifndef PICK_CONF
-#define PICK_CONF 0.6
+#define PICK_CONF 0.6	/* readings above this compete on pip count */
 #endif
 #ifndef CENTRE_OFF
-#define CENTRE_OFF 0.2
+#define CENTRE_OFF 0.2	/* pips' middle may sit this far from the die's, of the side */
 #endif
 #ifndef LOW_N_CAP
-#define LOW_N_CAP 0.8
+#define LOW_N_CAP 0.8	/* most confidence a 1 or a 2 can get */
+#endif
+#ifndef BG_BLOCKS
+#define BG_BLOCKS 20	/* background blocks across the shorter side */
+#endif
+#ifndef RATIO_MIN
+#define RATIO_MIN 0.15	/* pip spacing below this fraction of the side is unlikely */
 #endif
 #ifndef GROW_FRAC
-#define GROW_FRAC 0.2
+#define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
 #endif
 #ifndef SHADOW_MIN
-#define SHADOW_MIN 45
+#define SHADOW_MIN 45	/* shadows keep at least this % of the table's light */
 #endif
 #ifndef SHADOW_CHROMA
-#define SHADOW_CHROMA 40
+#define SHADOW_CHROMA 40	/* and its hue within this (thousandths) */
 #endif
 
 void vis_dice_params_default(struct vis_dice_params *p)
@@ -111,6 +121,7 @@ static uint8_t median_u8(const uint8_t *v, size_t n, size_t step)
 struct work {
 	int w, h;		/* pixels */
 	uint8_t *rgb;		/* owned, 3 bytes a pixel, packed rows */
+	uint8_t *smooth;	/* owned, rgb after a 3x3 box blur (pips in noise) */
 	uint8_t *bg;		/* owned, background model, same layout */
 	uint8_t *fg;		/* owned, 1 where a die body may be */
 	uint8_t *fg0;		/* owned, fg before the opening */
@@ -120,6 +131,7 @@ struct work {
 static void work_free(struct work *wk)
 {
 	free(wk->rgb);
+	free(wk->smooth);
 	free(wk->bg);
 	free(wk->fg);
 	free(wk->fg0);
@@ -149,14 +161,45 @@ static int is_shadow(const uint8_t *p, const uint8_t *bg)
 	return d < SHADOW_CHROMA;
 }
 
+/* A 3x3 box blur of packed RGB (edges use the pixels there are): sensor
+ * noise breaks a small pip into specks, the blur keeps it whole. */
+static void blur3(const uint8_t *in, uint8_t *out, int w, int h)
+{
+	size_t row = (size_t)w * 3;
+	for (int y = 0; y < h; y++) {
+		const uint8_t *r0 = in + (size_t)(y > 0 ? y - 1 : y) * row;
+		const uint8_t *r1 = in + (size_t)y * row;
+		const uint8_t *r2 = in + (size_t)(y < h - 1 ? y + 1 : y) * row;
+		int rows = 1 + (y > 0) + (y < h - 1);
+		uint8_t *o = out + (size_t)y * row;
+		for (int x = 0; x < w; x++) {
+			int xl = x > 0 ? x - 1 : x, xr = x < w - 1 ? x + 1 : x;
+			int cols = 1 + (x > 0) + (x < w - 1), n = rows * cols;
+			for (int c = 0; c < 3; c++) {
+				int sum = 0;
+				for (int xx = xl; xx <= xr; xx++) {
+					sum += r1[xx * 3 + c];
+					if (y > 0)
+						sum += r0[xx * 3 + c];
+					if (y < h - 1)
+						sum += r2[xx * 3 + c];
+				}
+				o[x * 3 + c] = (uint8_t)((sum + n / 2) / n);
+			}
+		}
+	}
+}
+
 /* ---- 1. background ---- */
 
 static int background(struct work *wk)
 {
 	int w = wk->w, h = wk->h;
-	int bs = (w < h ? w : h) / 20;
-	if (bs < 8)
-		bs = 8;
+	/* Blocks of at least 24 pixels: a die filling a close-up crop must
+	 * still cover few of the 5x5 blocks its median looks at. */
+	int bs = (w < h ? w : h) / BG_BLOCKS;
+	if (bs < 24)
+		bs = 24;
 	int gw = (w + bs - 1) / bs, gh = (h + bs - 1) / bs;
 	uint8_t *grid = malloc((size_t)gw * gh * 3);
 	uint8_t *smooth = malloc((size_t)gw * gh * 3);
@@ -234,25 +277,37 @@ free_all:
 
 /* ---- 2. die bodies ---- */
 
-/* One pass of a 3x3 dilation (value 1) or erosion (value 0) of a mask. */
-static void morph3(uint8_t *m, uint8_t *tmp, int w, int h, int dilate)
+/* A square erosion (dilate 0) or dilation (dilate 1) of radius r, done
+ * as two one-dimensional passes with running counts; t is scratch of w*h. */
+static void box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate)
 {
-	memcpy(tmp, m, (size_t)w * h);
-	for (int y = 0; y < h; y++)
+	for (int y = 0; y < h; y++) {
+		const uint8_t *row = m + (size_t)y * w;
+		int cnt = 0;
+		for (int x = 0; x < r && x < w; x++)
+			cnt += row[x];
 		for (int x = 0; x < w; x++) {
-			int v = dilate ? 0 : 1;
-			for (int dy = -1; dy <= 1 && v != dilate; dy++)
-				for (int dx = -1; dx <= 1; dx++) {
-					int yy = y + dy, xx = x + dx;
-					if (yy < 0 || xx < 0 || yy >= h || xx >= w)
-						continue;
-					if (tmp[(size_t)yy * w + xx] == dilate) {
-						v = dilate;
-						break;
-					}
-				}
-			m[(size_t)y * w + x] = (uint8_t)v;
+			if (x + r < w)
+				cnt += row[x + r];
+			if (x - r - 1 >= 0)
+				cnt -= row[x - r - 1];
+			int lo = x - r < 0 ? 0 : x - r, hi = x + r >= w ? w - 1 : x + r;
+			t[(size_t)y * w + x] = dilate ? cnt > 0 : cnt == hi - lo + 1;
 		}
+	}
+	for (int x = 0; x < w; x++) {
+		int cnt = 0;
+		for (int y = 0; y < r && y < h; y++)
+			cnt += t[(size_t)y * w + x];
+		for (int y = 0; y < h; y++) {
+			if (y + r < h)
+				cnt += t[(size_t)(y + r) * w + x];
+			if (y - r - 1 >= 0)
+				cnt -= t[(size_t)(y - r - 1) * w + x];
+			int lo = y - r < 0 ? 0 : y - r, hi = y + r >= h ? h - 1 : y + r;
+			m[(size_t)y * w + x] = dilate ? cnt > 0 : cnt == hi - lo + 1;
+		}
+	}
 }
 
 /* Connected components (8-neighbour) of mask m into label (1..n); returns
@@ -419,8 +474,8 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 	/* Spacing against the die: pips sit about a quarter side apart. */
 	double ratio = a / side;
 	double scale_ok = 1;
-	if (ratio < 0.15)
-		scale_ok = exp(-((0.15 - ratio) / 0.05) * ((0.15 - ratio) / 0.05));
+	if (ratio < RATIO_MIN)
+		scale_ok = exp(-((RATIO_MIN - ratio) / 0.04) * ((RATIO_MIN - ratio) / 0.04));
 	else if (ratio > 0.42)
 		scale_ok = exp(-((ratio - 0.42) / 0.08) * ((ratio - 0.42) / 0.08));
 	/* The pips' middle is the face's middle. */
@@ -483,38 +538,54 @@ static int collect_pips(const uint8_t *mask, int pol, const uint8_t *rim, int bw
 	double amin = 0.004 * side * side, amax = 0.12 * side * side;
 	if (amin < 2)
 		amin = 2;
+	/* One pass over the box gathers every blob's statistics. */
+	struct pstat {
+		int area, x0, y0, x1, y1, at_rim;
+		double sx, sy;
+	} *st = calloc((size_t)nl + 1, sizeof(*st));
+	if (!st)
+		return 0;
 	for (int l = 1; l <= nl; l++) {
-		int area = 0, bx0 = bw, by0 = bh, bx1 = -1, by1 = -1, at_rim = 0;
-		double sx = 0, sy = 0;
-		for (size_t i = 0; i < bn; i++) {
-			if (lab[i] != l)
-				continue;
-			int x = (int)(i % bw), y = (int)(i / bw);
-			area++;
-			sx += x;
-			sy += y;
-			if (x < bx0) bx0 = x;
-			if (x > bx1) bx1 = x;
-			if (y < by0) by0 = y;
-			if (y > by1) by1 = y;
-			if (rim && (x == 0 || y == 0 || x == bw - 1 || y == bh - 1 ||
-				    !rim[i - 1] || !rim[i + 1] || !rim[i - bw] || !rim[i + bw]))
-				at_rim = 1;
-		}
-		if (area < amin || area > amax || at_rim)
+		st[l].x0 = bw;
+		st[l].y0 = bh;
+		st[l].x1 = st[l].y1 = -1;
+	}
+	for (size_t i = 0; i < bn; i++) {
+		int l = lab[i];
+		if (!l)
 			continue;
-		int ew = bx1 - bx0 + 1, eh = by1 - by0 + 1;
+		struct pstat *q = &st[l];
+		int x = (int)(i % bw), y = (int)(i / bw);
+		q->area++;
+		q->sx += x;
+		q->sy += y;
+		if (x < q->x0) q->x0 = x;
+		if (x > q->x1) q->x1 = x;
+		if (y < q->y0) q->y0 = y;
+		if (y > q->y1) q->y1 = y;
+		if (rim && (x == 0 || y == 0 || x == bw - 1 || y == bh - 1 ||
+			    !rim[i - 1] || !rim[i + 1] || !rim[i - bw] || !rim[i + bw]))
+			q->at_rim = 1;
+	}
+	for (int l = 1; l <= nl; l++) {
+		struct pstat *q = &st[l];
+		if (q->area < amin || q->area > amax || q->at_rim)
+			continue;
+		int ew = q->x1 - q->x0 + 1, eh = q->y1 - q->y0 + 1;
 		double aspect = ew > eh ? (double)ew / eh : (double)eh / ew;
-		double fill = (double)area / (ew * eh);
+		double fill = (double)q->area / (ew * eh);
 		if (aspect > 2.2 || fill < 0.4)
 			continue;
-		if (np == 6)
-			return 7;
-		pips[np].x = sx / area + x0;
-		pips[np].y = sy / area + y0;
-		pips[np].area = area;
+		if (np == 6) {
+			np = 7;
+			break;
+		}
+		pips[np].x = q->sx / q->area + x0;
+		pips[np].y = q->sy / q->area + y0;
+		pips[np].area = q->area;
 		np++;
 	}
+	free(st);
 	return np;
 }
 
@@ -556,8 +627,8 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	}
 	for (int i = 0; i < c->n; i++)
 		in[(size_t)(c->px[i] / w - y0) * bw + (c->px[i] % w - x0)] = 1;
-	for (int k = 0; k < grow; k++)
-		morph3(in, tmp, bw, bh, 1);
+	if (grow > 0)
+		box_filter(in, tmp, bw, bh, grow, 1);
 	size_t nin = 0;
 	for (int y = 0; y < bh; y++)
 		for (int x = 0; x < bw; x++) {
@@ -565,7 +636,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			size_t li = (size_t)y * bw + x;
 			in[li] = in[li] && wk->fg0[gi];
 			if (in[li])
-				memcpy(cols + 3 * nin++, wk->rgb + gi * 3, 3);
+				memcpy(cols + 3 * nin++, wk->smooth + gi * 3, 3);
 		}
 	if (!nin)
 		nin = 1;
@@ -578,7 +649,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	unsigned hist[256] = { 0 };
 	for (size_t i = 0; i < bn; i++) {
 		int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
-		int dd = color_dist(wk->rgb + ((size_t)y * w + x) * 3, body);
+		int dd = color_dist(wk->smooth + ((size_t)y * w + x) * 3, body);
 		dist[i] = dd > 255 ? 255 : dd;
 		if (in[i])
 			hist[dist[i]]++;
@@ -608,7 +679,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		int x = (int)(i % bw), y = (int)(i / bw);
 		if (x == 0 || y == 0 || x == bw - 1 || y == bh - 1)
 			info[3 * l] = 1;
-		const uint8_t *p = wk->rgb + ((size_t)(y + y0) * w + (x + x0)) * 3;
+		const uint8_t *p = wk->smooth + ((size_t)(y + y0) * w + (x + x0)) * 3;
 		info[3 * l + 1] += (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
 		info[3 * l + 2]++;
 	}
@@ -638,14 +709,13 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	int erode = (int)(side * RIM_FRAC + 0.5);
 	if (erode < 1)
 		erode = 1;
-	for (int k = 0; k < erode; k++)
-		morph3(inner, tmp, bw, bh, 0);
+	box_filter(inner, tmp, bw, bh, erode, 0);
 	for (size_t i = 0; i < bn; i++) {
 		pmb[i] = 0;
 		if (!inner[i] || dist[i] <= thr)
 			continue;
 		int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
-		const uint8_t *p = wk->rgb + ((size_t)y * w + x) * 3;
+		const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;
 		int l = (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
 		pmb[i] = l < body_luma ? 1 : 2;
 	}
@@ -659,13 +729,6 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			struct pip pips[7];
 			int np = collect_pips(mask, pol, method ? inner : NULL, bw, bh, x0, y0, side,
 					      tmp, lab, stack, pips);
-#ifdef VIS_DICE_DEBUG_PIPS
-			fprintf(stderr, "die %.0f,%.0f side %.1f body %d,%d,%d thr %d m%d pol %d: %d pips:",
-				c->cx, c->cy, side, body[0], body[1], body[2], thr, method, pol, np);
-			for (int i = 0; i < np && i < 6; i++)
-				fprintf(stderr, " (%.0f,%.0f a%d)", pips[i].x, pips[i].y, pips[i].area);
-			fprintf(stderr, "\n");
-#endif
 			if (np < 1 || np > 6)
 				continue;
 			struct vis_die t = *d;
@@ -851,42 +914,6 @@ static double typical_side(const struct blob *blobs, int nl, const struct vis_di
 	return side;
 }
 
-/* A square erosion (dilate 0) or dilation (dilate 1) of radius r, done
- * as two one-dimensional passes with running counts. scratch: w*h ints. */
-static void box_filter(uint8_t *m, int *scratch, int w, int h, int r, int dilate)
-{
-	uint8_t *t = (uint8_t *)scratch;
-	int full = 2 * r + 1;
-	for (int y = 0; y < h; y++) {
-		const uint8_t *row = m + (size_t)y * w;
-		int cnt = 0;
-		for (int x = 0; x < r && x < w; x++)
-			cnt += row[x];
-		for (int x = 0; x < w; x++) {
-			if (x + r < w)
-				cnt += row[x + r];
-			if (x - r - 1 >= 0)
-				cnt -= row[x - r - 1];
-			int lo = x - r < 0 ? 0 : x - r, hi = x + r >= w ? w - 1 : x + r;
-			t[(size_t)y * w + x] = dilate ? cnt > 0 : cnt == hi - lo + 1;
-		}
-	}
-	(void)full;
-	for (int x = 0; x < w; x++) {
-		int cnt = 0;
-		for (int y = 0; y < r && y < h; y++)
-			cnt += t[(size_t)y * w + x];
-		for (int y = 0; y < h; y++) {
-			if (y + r < h)
-				cnt += t[(size_t)(y + r) * w + x];
-			if (y - r - 1 >= 0)
-				cnt -= t[(size_t)(y - r - 1) * w + x];
-			int lo = y - r < 0 ? 0 : y - r, hi = y + r >= h ? h - 1 : y + r;
-			m[(size_t)y * w + x] = dilate ? cnt > 0 : cnt == hi - lo + 1;
-		}
-	}
-}
-
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen)
 {
@@ -912,11 +939,12 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	wk.rgb = malloc(np * 3);
 	wk.bg = malloc(np * 3);
 	wk.fg = malloc(np);
+	wk.smooth = malloc(np * 3);
 	wk.fg0 = malloc(np);
 	wk.label = malloc(np * sizeof(int));
 	stack = malloc(np * sizeof(int));
 	scratch = malloc(np * 2 * sizeof(int));
-	if (!wk.rgb || !wk.bg || !wk.fg || !wk.fg0 || !wk.label || !stack || !scratch)
+	if (!wk.rgb || !wk.smooth || !wk.bg || !wk.fg || !wk.fg0 || !wk.label || !stack || !scratch)
 		goto oom;
 	for (int y = 0; y < h; y++) {
 		const uint8_t *s = img->data + (size_t)y * img->stride;
@@ -927,6 +955,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 			for (int x = 0; x < w; x++)
 				d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
 	}
+	blur3(wk.rgb, wk.smooth, w, h);
 	if (background(&wk))
 		goto oom;
 	/* Foreground threshold from the image's own noise: the median
@@ -952,10 +981,12 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		wk.fg[i] = color_dist(wk.rgb + i * 3, wk.bg + i * 3) > thr &&
 			   !is_shadow(wk.rgb + i * 3, wk.bg + i * 3);
 	uint8_t *mtmp = (uint8_t *)scratch;
-	morph3(wk.fg, mtmp, w, h, 1);
-	morph3(wk.fg, mtmp, w, h, 0);
-	morph3(wk.fg, mtmp, w, h, 0);
-	morph3(wk.fg, mtmp, w, h, 1);
+	/* Close then open by one pixel: joins a die's speckled edge, drops
+	 * single-pixel noise. */
+	box_filter(wk.fg, mtmp, w, h, 1, 1);
+	box_filter(wk.fg, mtmp, w, h, 1, 0);
+	box_filter(wk.fg, mtmp, w, h, 1, 0);
+	box_filter(wk.fg, mtmp, w, h, 1, 1);
 	int nl = 0;
 	if (label_blobs(&wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
 		goto oom;
@@ -968,17 +999,14 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 			wk.fg0[i] = wk.fg[i] = wk.label[i] != 0;
 		int r = (int)(side * OPEN_FRAC);
 		if (r >= 1) {
-			box_filter(wk.fg, scratch, w, h, r, 0);
-			box_filter(wk.fg, scratch, w, h, r, 1);
+			box_filter(wk.fg, (uint8_t *)scratch, w, h, r, 0);
+			box_filter(wk.fg, (uint8_t *)scratch, w, h, r, 1);
 		}
 		free(blobs);
 		blobs = NULL;
 		if (label_blobs(&wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
 			goto oom;
 	}
-#ifdef VIS_DICE_DEBUG_HOOK
-	VIS_DICE_DEBUG_HOOK(&wk, side, thr);
-#endif
 	int ns = side > 0;
 	if (!ns) {
 		ret = 0;

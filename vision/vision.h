@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/core.h"
+
 /* ---- Images ---- */
 
 enum vis_format {
@@ -112,5 +114,71 @@ void vis_dice_params_default(struct vis_dice_params *p);
  * params->keep_unreadable is set. params may be NULL for the defaults. */
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen);
+
+/* ---- Homographies (table calibration) ----
+ * 3x3 row-major, h[8] = 1. Table coordinates are metres from team A's end
+ * (x) and the left edge (y), as in core/core.h. */
+
+/* Fits h mapping src[i] to dst[i] for n >= 4 point pairs (exact for 4,
+ * least squares beyond). 0, -EINVAL (n < 4) or -EDOM (degenerate points,
+ * e.g. three on a line). */
+int vis_homography_fit(const double (*src)[2], const double (*dst)[2], int n, double h[9]);
+/* (x, y) through h into (u, v). -EDOM for a point on the horizon. */
+int vis_homography_apply(const double h[9], double x, double y, double *u, double *v);
+/* The inverse mapping. -EDOM when h is singular. */
+int vis_homography_invert(const double h[9], double inv[9]);
+
+/* ---- Synthetic renderer (tests, benchmarks, the demo) ----
+ * A table seen through a camera: the table top with its centre line, the
+ * four cups and the mine (struct bd_table), on a floor, dice at any pose
+ * and face with soft shadows, a light gradient, sensor noise and motion
+ * blur. Everything random comes from seed, so a scene renders the same
+ * bytes every time. */
+
+#define VIS_RENDER_MAX_DICE 8
+
+struct vis_render_die {
+	double x, y;		/* centre, table metres */
+	double z;		/* height above the table top, metres (0: resting) */
+	double angle;		/* rotation about the vertical, radians */
+	int face;		/* 1-6, on top */
+	double vx, vy;		/* metres/second, for motion blur */
+	uint8_t body[3];	/* RGB of the die */
+	uint8_t pip[3];		/* RGB of its pips */
+};
+
+struct vis_render_scene {
+	struct bd_table table;	/* layout (bd_table_defaults) */
+	int width, height;	/* output pixels */
+	double h[9];		/* table metres -> image pixels (vis_render_view_topdown) */
+	double camera_height_m;	/* above the table top; dice in the air look bigger (2.0) */
+	double die_side_m;	/* 0.016: a standard 16 mm die */
+	double light_gradient;	/* 0-1: brightness falls by this much across the image (0.2) */
+	double light_level;	/* overall brightness factor (1.0) */
+	double noise_sigma;	/* grey levels of Gaussian sensor noise (2) */
+	double exposure_s;	/* shutter time for motion blur (0.004) */
+	int show_table;		/* draw table, line, cups, mine (1); 0: a plain tray colour */
+	uint8_t tray[3];	/* the plain background when show_table is 0 */
+	uint64_t seed;		/* noise */
+	int n_dice;		/* up to VIS_RENDER_MAX_DICE */
+	struct vis_render_die dice[VIS_RENDER_MAX_DICE];	/* the dice */
+};
+
+/* Defaults: standard table, 640x360 top-down view of the whole table with
+ * a margin, no dice. */
+void vis_render_scene_default(struct vis_render_scene *s);
+/* Sets s->h for a camera straight above the point (cx, cy) (table metres)
+ * seeing span_m metres across the image's width. */
+void vis_render_view_topdown(struct vis_render_scene *s, double cx, double cy, double span_m);
+/* Fills s with a close-up of n resting dice (n <= VIS_RENDER_MAX_DICE) on
+ * a plain tray, all drawn from seed: faces, positions (not touching),
+ * rotations, colours (light dice with dark pips and dark ones with light
+ * pips), die size 18-50 pixels, light level and gradient, noise 0-6 grey
+ * levels. width x height as set in s before the call. */
+void vis_render_random_dice(struct vis_render_scene *s, uint64_t seed, int n);
+/* Renders the scene into a new RGB image (*out, the caller frees it).
+ * 0, or -EINVAL (bad size, singular h, face out of 1-6) / -ENOMEM with a
+ * message. */
+int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *err, size_t errlen);
 
 #endif /* DYEREF_VISION_H */

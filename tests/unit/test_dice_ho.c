@@ -319,6 +319,14 @@ static void test_dice_ho8_five_aces_variant(void **state)
 	ok(&cfg, &s, &t, &r);
 	assert_true(r.over && cites(&r, "HO-8"));
 	assert_int_equal(r.loser, 0);
+	/* Five aces made on a later roll are only the best hand, 56/2. */
+	dice_ho_state_init(&s, &cfg);
+	t = turn("23411", "111");
+	ok(&cfg, &s, &t, &r);
+	assert_string_equal(fmt(r.hand), "56/2");
+	assert_false(r.over);
+	assert_false(cites(&r, "HO-8"));
+	assert_int_equal(r.loser, DICE_NOBODY);
 }
 
 /* YZ-1a as Horse applies it: the kept dice are read in the player's

@@ -424,6 +424,11 @@ static void test_dice_dm12_advanced_house_rules(void **state)
 	assert_int_equal(s.phase, DICE_DM_CHOOSING);
 	assert_int_equal(dice_dm_next_player(&cfg, &s), 0);
 	cfg.house.drop_choosing_makes_dreiermann = true;
+	s0 = s;
+	s0.last_dreiermann = 0;			/* DM-2 wins: last round's Dreiermann */
+	ok(&cfg, &s0, &m, &r);
+	assert_int_equal(r.dreiermann, DICE_NOBODY);
+	assert_int_equal(s0.phase, DICE_DM_CHOOSING);
 	ok(&cfg, &s, &m, &r);
 	assert_int_equal(r.dreiermann, 0);
 	assert_true(cites(r.why, r.n_why, "DM-12"));
@@ -451,6 +456,10 @@ static void test_dice_dm12_advanced_house_rules(void **state)
 	ok(&cfg, &s, &m, &r);
 	assert_int_equal(r.penalties[1], 1);
 	s = s0;
+	/* DM-4: a dropped roll does not count, so it cannot end the turn. */
+	m = mv_turn("25,11");
+	m.rolls[1].dropped = true;
+	bad(&cfg, &s, &m, "rolls[1]: a dropped roll does not end a turn (DM-4)");
 
 	/* A harmless first roll: a sip and the turn is over. */
 	m = mv_turn("24");
@@ -502,6 +511,15 @@ static void test_dice_dm13_sips_tally_and_double_six_empties(void **state)
 	PEN(x, 0, 0, 0, 0);
 	assert_int_equal(x.e[1], 1);
 	assert_true(cites(x.why, x.n_why, "DM-13"));
+	/* DM-14a: an emptied drink weighs six sips in the tally. */
+	s.sips[0] = 7;
+	s.sips[1] = 2;
+	s.empties[1] = 1;
+	s.sips[2] = 9;
+	s.sips[3] = 8;
+	assert_int_equal(dice_dm_winner(&cfg, &s), 0);	/* 7 < 2 + 6 */
+	s.sips[0] = 8;
+	assert_int_equal(dice_dm_winner(&cfg, &s), DICE_NOBODY);	/* 8 = 2 + 6 = 8 */
 }
 
 /* DM-14: a game is 5 rounds by default; the tally decides the winner

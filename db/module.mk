@@ -1,0 +1,1 @@
+# db/: the event log (SQLite). Everything it needs is in the common PKGS.

@@ -235,7 +235,12 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 	}
 	if (!db->readonly) {
 		/* synchronous=FULL: a commit (a ruling) is on disk when it returns. */
-		ret = db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL", err, errlen);
+		/* auto_vacuum first: it cannot change once WAL has written page 1. */
+		if (fresh)
+			ret = db_exec(db, "PRAGMA auto_vacuum = INCREMENTAL", err, errlen);
+		if (!ret)
+			ret = db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL",
+				      err, errlen);
 		if (ret)
 			goto close_db;
 		if (fresh || version < DB_SCHEMA_VERSION) {

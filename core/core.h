@@ -24,9 +24,11 @@
  * ====================================================================== */
 
 #define BD_PLAYERS    4
+#define BD_TEAMS      2	/* two teams of two (BD-S4) */
+#define BD_DICE       2	/* dice in play (BD-S3) */
 #define BD_NAME_MAX   32	/* bytes of a player's name, with the NUL */
 #define BD_MAX_EVENTS 32	/* events in one throw */
-#define BD_MAX_WHY    12	/* rule IDs named by one ruling */
+#define BD_MAX_WHY    16	/* rule IDs named by one ruling */
 #define BD_MAX_DUTIES 12	/* duties from one throw (BD-D1 merges repeats) */
 
 enum bd_team { BD_TEAM_A = 0, BD_TEAM_B = 1 };
@@ -142,6 +144,8 @@ struct bd_ruling {
 	const char *why[BD_MAX_WHY];	/* rule IDs, static strings */
 	size_t n_duties;
 	struct bd_duty duties[BD_MAX_DUTIES];
+	bool sunk[BD_PLAYERS];	/* cups sunk by this throw: their owners must follow (BD-P11) */
+	bool fifa;		/* a counting kick (BD-K) decided this throw */
 };
 
 struct bd_final {
@@ -177,6 +181,14 @@ enum bd_half bd_table_half(const struct bd_table *t, double x);
 
 /* The defaults of RULES.md; a match changes them through its "house". */
 void bd_house_defaults(struct bd_house *h);
+
+/* Checks a house's settings: 0, or -EINVAL naming the field ("house.win_by:
+ * 0 is not 1..100"). */
+int bd_house_check(const struct bd_house *h, char *err, size_t errlen);
+
+/* Whether a score is a finished game under h (BD-W1): a team at or above
+ * target_points that leads by at least win_by. */
+bool bd_score_over(const struct bd_house *h, const int score[2]);
 
 /* Fills cfg with players "a1".."b2", team A first and the default house. */
 void bd_match_cfg_init(struct bd_match_cfg *cfg);
@@ -220,6 +232,11 @@ const char *bd_duty_name(enum bd_duty_kind kind);
  * reaches the floor uncaught scores 2."), for the scoreboard; NULL if the
  * ID is unknown. Static strings. */
 const char *bd_rule_text(const char *id);
+
+/* The rule IDs bd_rule_text() knows, in rule-book order: i in
+ * 0..bd_rule_count()-1, NULL past the end. Static strings. */
+size_t bd_rule_count(void);
+const char *bd_rule_id(size_t i);
 
 /* ======================================================================
  * Dice games (YZ, YJ, DM, HO): dice_

@@ -360,6 +360,11 @@ int mlog_bd_throw_line(const struct bd_match_cfg *cfg, const struct bd_throw *t,
  * parse(write(x)) equals x. *out malloc'd as above. 0 or -ENOMEM. */
 int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen);
 
+/* True when a and b hold the same match: configuration, roll-off and
+ * entries (kind, target, every observation the canonical form keeps);
+ * names and line numbers are not compared. */
+bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b);
+
 /* The "game" of a log's first (non-blank) line: "beerdie", "yatzy", ...
  * copied into game[0..gamelen). 0, or -EINVAL with "NAME:LINE: ..." in err. */
 int mlog_game(const char *name, const char *buf, size_t len,

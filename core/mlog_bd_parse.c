@@ -43,10 +43,14 @@ static int fail(struct parser *p, const char *field, const char *fmt, ...)
 /* "prefix.key", or "key" without a prefix. */
 static const char *path(char *dst, const char *prefix, const char *key)
 {
+	int n;
+
 	if (prefix && *prefix)
-		snprintf(dst, FIELD_MAX, "%s.%s", prefix, key);
+		n = snprintf(dst, FIELD_MAX, "%s.%s", prefix, key);
 	else
-		snprintf(dst, FIELD_MAX, "%s", key);
+		n = snprintf(dst, FIELD_MAX, "%s", key);
+	if (n < 0 || n >= FIELD_MAX)
+		memcpy(dst + FIELD_MAX - 4, "...", 4);	/* cut short, still a string */
 	return dst;
 }
 
@@ -329,7 +333,7 @@ static int parse_rolloff(struct parser *p, json_t *root)
 	static const char *const call_keys[] = { "team", "call", NULL };
 	json_int_t value;
 	json_t *call, *v;
-	int team, rc;
+	int team = BD_TEAM_A, rc;
 	bool high;
 
 	if (p->rolloff_line)

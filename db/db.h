@@ -241,4 +241,47 @@ int64_t db_bytes_used(struct db *db);
 int db_retention_run(struct db *db, int64_t budget, struct db_retention_report *rep,
 		     char *err, size_t errlen);
 
+/* ---- Match logs through the codec (core/ mlog_) ------------------------ */
+
+#include "core/core.h"
+
+/* Stores a whole match log (any game mlog_judge() judges) as a new, ended
+ * match: its lines as given (blank lines dropped), each throw with the
+ * ruling it had when it was logged, each correction with the rulings it
+ * recomputed, and the final line. One transaction: a bad log stores
+ * nothing (-EINVAL, "NAME:LINE: ..." in err). *match gets the new id. */
+int db_import(struct db *db, const char *name, const char *buf, size_t len,
+	      int64_t t_ns, int64_t *match, char *err, size_t errlen);
+
+/* Starts a Beer Die match: the header (and roll-off line, when log has
+ * one) in canonical form from log's cfg and rolloff; its entries are
+ * ignored. */
+int db_bd_start(struct db *db, const struct mlog_bd *log, int64_t t_ns,
+		int64_t *match, char *err, size_t errlen);
+
+/* Stores throw t with the ruling r that bd_judge() gave for it (the next
+ * throw of the match), and the throw's events as observations, committed
+ * before returning: call it before showing r. t_start_ns: the throw's
+ * first raw input (0 unknown); t_ns: now. */
+int db_bd_throw(struct db *db, int64_t match, const struct bd_match_cfg *cfg,
+		const struct bd_throw *t, const struct bd_ruling *r,
+		int64_t t_start_ns, int64_t t_ns, char *err, size_t errlen);
+
+/* Corrects throw throw_no (an official's decision): stores the correct
+ * line and every ruling it changes (throw_no onwards, recomputed by
+ * replaying the stored log), in one transaction. state (may be NULL) gets
+ * the match state after it. -EINVAL when the correction leaves a later
+ * throw unjudgeable (the game would have ended before it). */
+int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_throw *t,
+		  int64_t t_ns, struct bd_state *state, char *err, size_t errlen);
+
+/* Loads a Beer Die match and refolds it through core/: *log (free with
+ * mlog_bd_free()) is the parsed stored log, res (contents freed with
+ * mlog_bd_result_free()) every current ruling and the current state. */
+int db_bd_load(struct db *db, int64_t match, struct mlog_bd **log,
+	       struct mlog_bd_result *res, char *err, size_t errlen);
+
+/* Ends a Beer Die match with its final line computed from the refold. */
+int db_bd_end(struct db *db, int64_t match, int64_t t_ns, char *err, size_t errlen);
+
 #endif /* DYEREF_DB_H */

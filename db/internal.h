@@ -14,6 +14,7 @@ struct db {
 	char *path;		/* owned copy of the path opened */
 	bool readonly;		/* opened with DB_OPEN_READONLY */
 	bool in_batch;		/* a raw-input transaction is open (db_raw_flush ends it) */
+	bool hold;		/* a multi-step write (import, correction) owns the transaction: no commits */
 	sqlite3_stmt *raw_ins;	/* cached INSERT INTO raw_inputs */
 	sqlite3_stmt *snap_ins;	/* cached INSERT INTO snapshots */
 };
@@ -33,6 +34,10 @@ int db_exec(struct db *db, const char *sql, char *err, size_t errlen);
 
 /* Opens the batch transaction when none is open. */
 int db_batch_begin(struct db *db, char *err, size_t errlen);
+
+/* Commits the write transaction (with the batch), unless db->hold; rolls
+ * back on failure. */
+int db_commit(struct db *db, const char *what, char *err, size_t errlen);
 
 /* The wall clock in ms since 1970 (display only). */
 int64_t db_wall_ms(void);

@@ -104,10 +104,13 @@ static int64_t scalar(struct db *db, const char *sql, int64_t a, int *rc)
 	return v;
 }
 
-/* Commits the write transaction (the batch with it); rolls back on failure. */
-static int commit(struct db *db, const char *what, char *err, size_t errlen)
+int db_commit(struct db *db, const char *what, char *err, size_t errlen)
 {
-	int rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+	int rc;
+
+	if (db->hold)
+		return 0;
+	rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
 
 	if (rc == SQLITE_OK) {
 		db->in_batch = false;
@@ -169,7 +172,7 @@ int db_match_start(struct db *db, const char *header_line, int64_t t_ns,
 	}
 	*match = sqlite3_last_insert_rowid(db->h);
 	if (db->in_batch)
-		ret = commit(db, "starting a match", err, errlen);
+		ret = db_commit(db, "starting a match", err, errlen);
 finalize:
 	sqlite3_finalize(st);
 free_json:
@@ -217,7 +220,7 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 		if (sqlite3_get_autocommit(db->h))
 			db->in_batch = false;
 	} else if (db->in_batch) {
-		ret = commit(db, "ending the match", err, errlen);
+		ret = db_commit(db, "ending the match", err, errlen);
 	}
 	sqlite3_finalize(st);
 free_json:
@@ -510,7 +513,7 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 			goto undo;
 	}
 	sqlite3_exec(db->h, "RELEASE entry", NULL, NULL, NULL);
-	ret = commit(db, "appending", err, errlen);
+	ret = db_commit(db, "appending", err, errlen);
 	if (!ret && throw_no)
 		*throw_no = number;
 	goto finalize;

@@ -11,8 +11,15 @@
 
 #include "db/internal.h"
 
+/* An item with what orders it among items of the same instant. */
+struct sitem {
+	struct db_item it;	/* what the callback sees */
+	int64_t seq;		/* log position of its line (0 for inputs: they come first) */
+	size_t idx;		/* collection order, the last tie-break */
+};
+
 struct item_list {
-	struct db_item *v;	/* items, owned (with their strings and data) */
+	struct sitem *v;	/* items, owned (with their strings and data) */
 	size_t n, cap;
 };
 
@@ -39,11 +46,11 @@ static void *dup_blob(sqlite3_stmt *st, int col, size_t *len)
 	return c;
 }
 
-static struct db_item *push(struct item_list *l)
+static struct sitem *push(struct item_list *l)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct db_item *v = realloc(l->v, cap * sizeof(*v));
+		struct sitem *v = realloc(l->v, cap * sizeof(*v));
 
 		if (!v)
 			return NULL;
@@ -51,27 +58,30 @@ static struct db_item *push(struct item_list *l)
 		l->cap = cap;
 	}
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
-	l->v[l->n].channel = -1;
-	l->v[l->n].confidence = -1;
+	l->v[l->n].it.channel = -1;
+	l->v[l->n].it.confidence = -1;
+	l->v[l->n].idx = l->n;
 	return &l->v[l->n++];
 }
 
 static void free_items(struct item_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		if (l->v[i].source && *l->v[i].source)
-			free((char *)l->v[i].source);
-		if (l->v[i].what && *l->v[i].what)
-			free((char *)l->v[i].what);
-		free((char *)l->v[i].text);
-		if ((const void *)l->v[i].text != l->v[i].data)
-			free((void *)l->v[i].data);
+		struct db_item *it = &l->v[i].it;
+
+		if (it->source && *it->source)
+			free((char *)it->source);
+		if (it->what && *it->what)
+			free((char *)it->what);
+		free((char *)it->text);
+		if ((const void *)it->text != it->data)
+			free((void *)it->data);
 	}
 	free(l->v);
 }
 
 /* Runs a query whose columns are (t_ns, source, what, channel, confidence,
- * text, blob) and adds one item of kind per row. */
+ * text, blob[, seq]) and adds one item of kind per row. */
 static int collect(struct db *db, struct item_list *l, enum db_item_kind kind,
 		   const char *sql, int64_t a, int64_t b, int64_t c, int64_t d,
 		   char *err, size_t errlen)
@@ -88,10 +98,13 @@ static int collect(struct db *db, struct item_list *l, enum db_item_kind kind,
 			sqlite3_bind_int64(st, i + 1, args[i]);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct db_item *it = push(l);
+		struct sitem *si = push(l);
+		struct db_item *it = si ? &si->it : NULL;
 
 		if (!it)
 			goto nomem;
+		if (sqlite3_column_count(st) > 7)
+			si->seq = sqlite3_column_int64(st, 7);
 		it->kind = kind;
 		it->t_ns = sqlite3_column_int64(st, 0);
 		it->source = sqlite3_column_type(st, 1) == SQLITE_NULL ? "" : dup_text(st, 1);
@@ -121,14 +134,22 @@ nomem:
 
 static int by_time(const void *pa, const void *pb)
 {
-	const struct db_item *a = pa, *b = pb;
+	const struct sitem *a = pa, *b = pb;
+	bool la = a->it.kind >= DB_ITEM_THROW, lb = b->it.kind >= DB_ITEM_THROW;
 
-	if (a->t_ns != b->t_ns)
-		return a->t_ns < b->t_ns ? -1 : 1;
-	/* Same instant: what was sensed before what was decided from it. */
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	return a < b ? -1 : a > b;
+	if (a->it.t_ns != b->it.t_ns)
+		return a->it.t_ns < b->it.t_ns ? -1 : 1;
+	/* Same instant: what was sensed before what was decided from it, and
+	 * decisions in log order, each line before the rulings it caused. */
+	if (la != lb)
+		return la ? 1 : -1;
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	if ((a->it.kind == DB_ITEM_RULING) != (b->it.kind == DB_ITEM_RULING))
+		return a->it.kind == DB_ITEM_RULING ? 1 : -1;
+	if (a->it.kind != b->it.kind)
+		return a->it.kind < b->it.kind ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
 int db_replay(struct db *db, int64_t match, int throw_no,
@@ -186,16 +207,16 @@ int db_replay(struct db *db, int64_t match, int throw_no,
 			" WHERE entry_id = ?1 ORDER BY id", entry, 0, 0, 0, err, errlen);
 	if (!ret)
 		ret = collect(db, &l, DB_ITEM_THROW,
-			"SELECT t_ns, NULL, NULL, NULL, NULL, line, NULL FROM entries"
+			"SELECT t_ns, NULL, NULL, NULL, NULL, line, NULL, seq FROM entries"
 			" WHERE id = ?1", entry, 0, 0, 0, err, errlen);
 	if (!ret)
 		ret = collect(db, &l, DB_ITEM_CORRECTION,
-			"SELECT t_ns, NULL, NULL, NULL, NULL, line, NULL FROM entries"
+			"SELECT t_ns, NULL, NULL, NULL, NULL, line, NULL, seq FROM entries"
 			" WHERE match_id = ?1 AND type = 'correct' AND throw_no = ?2 ORDER BY seq",
 			match, throw_no, 0, 0, err, errlen);
 	if (!ret)
 		ret = collect(db, &l, DB_ITEM_RULING,
-			"SELECT e.t_ns, NULL, NULL, NULL, NULL, r.line, NULL FROM rulings r"
+			"SELECT e.t_ns, NULL, NULL, NULL, NULL, r.line, NULL, e.seq FROM rulings r"
 			" JOIN entries e ON e.id = r.entry_id"
 			" WHERE r.match_id = ?1 AND r.throw_no = ?2 ORDER BY r.id",
 			match, throw_no, 0, 0, err, errlen);
@@ -204,7 +225,7 @@ int db_replay(struct db *db, int64_t match, int throw_no,
 		goto free_items;
 	qsort(l.v, l.n, sizeof(l.v[0]), by_time);
 	for (size_t i = 0; i < l.n && !ret; i++)
-		ret = fn(&l.v[i], ctx);
+		ret = fn(&l.v[i].it, ctx);
 free_items:
 	free_items(&l);
 	return ret;

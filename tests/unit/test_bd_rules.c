@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -857,6 +858,40 @@ static void test_bd_k3_k3a_thigh_kick_is_no_fifa(void **state)
 	assert_string_equal(m.why, "BD-P1 BD-K3a");
 }
 
+/* BD-K3, BD-K3a: only the thigh is barred, in any letter case; a knee
+ * kick is a kick like any other. */
+static void test_bd_k3_only_the_thigh_is_barred(void **state)
+{
+	struct match m;
+	struct bd_throw t = spec_throw("k3 C2");
+
+	(void)state;
+	match_new(&m);
+	t.thrower = A2;
+	snprintf(t.events[0].part, sizeof(t.events[0].part), "knee");
+	play_throw(&m, &t);
+	assert_true(m.r.fifa);
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	snprintf(t.events[0].part, sizeof(t.events[0].part), "THIGH");
+	play_throw(&m, &t);
+	assert_false(m.r.fifa);
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_string_equal(m.why, "BD-P14 BD-K3a");
+}
+
+/* BD-K1, BD-T3: the defenders keep the die after a FIFA, but the
+ * throwing order goes on unchanged. */
+static void test_bd_k1_fifa_does_not_change_the_order(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, BD_NOBODY, "k2 C3");	/* a1 throws, B's FIFA */
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_int_equal(bd_next_thrower(&m.s, &m.cfg), A2);
+}
+
 /* BD-K4: a kicked die stays live: a one-handed catch after the landing
  * stops the point as usual; an over-table catch is BD-P10. */
 static void test_bd_k4_kicked_die_stays_live(void **state)
@@ -1100,6 +1135,55 @@ static void test_bd_review_on_doubtful_evidence(void **state)
 	assert_false(m.r.review);
 }
 
+/* BD-W1, house rules: the settings' bounds and the end-of-game test. */
+static void test_bd_w1_house_check_and_score_over(void **state)
+{
+	struct bd_house h;
+	char err[128];
+
+	(void)state;
+	bd_house_defaults(&h);
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), 0);
+	assert_int_equal(h.target_points, 10);
+	assert_int_equal(h.win_by, 2);
+	assert_int_equal(h.kill_every, 5);
+	assert_int_equal(h.low_call, BD_LOW_MANUAL);
+	assert_true(h.illegal_catch_counts_as_floor);
+	assert_true(h.fifa_cannot_end_game);
+	assert_false(h.popout_is_sink);
+	assert_true(h.mine_voids_points);
+	assert_true(bd_score_over(&h, (int[2]){ 10, 8 }));
+	assert_false(bd_score_over(&h, (int[2]){ 10, 9 }));
+	assert_false(bd_score_over(&h, (int[2]){ 9, 0 }));
+	assert_true(bd_score_over(&h, (int[2]){ 11, 13 }));
+	h.target_points = 0;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "house.target_points: 0 is not 1..1000");
+	bd_house_defaults(&h);
+	h.kill_every = -1;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+	bd_house_defaults(&h);
+	h.min_toss_height_m = -0.5;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+	bd_house_defaults(&h);
+	h.review_below = 2;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+}
+
+/* BD-W2: kill_every=0 is the "no kill at 5" variant. */
+static void test_bd_w2_kill_every_zero_turns_it_off(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	m.cfg.house.kill_every = 0;
+	m.s.score[BD_TEAM_A] = 4;
+	play(&m, A1, "tB f");
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P1");
+}
+
 static void test_bd_judge_rejects_bad_players_and_faces(void **state)
 {
 	struct match m;
@@ -1196,6 +1280,31 @@ static void test_bd_rule_text_for_every_id(void **state)
 	assert_string_equal(bd_rule_text("BD-P7"), "A cup hit that reaches the floor uncaught scores 2.");
 }
 
+/* docs/beer-die-rules.md and bd_rule_text() list the same IDs (the
+ * scoreboard shows the one and links to the other). Runs from the top of
+ * the tree, as tests/run does; skipped elsewhere. */
+static void test_bd_rule_texts_match_the_rule_book(void **state)
+{
+	FILE *f = fopen("docs/beer-die-rules.md", "r");
+	char line[1024];
+	size_t n = 0;
+
+	(void)state;
+	if (!f)
+		skip();
+	while (fgets(line, sizeof(line), f)) {
+		char id[16];
+
+		if (sscanf(line, "- **%15[A-Za-z0-9-]**", id) != 1 || strncmp(id, "BD-", 3) != 0)
+			continue;
+		if (!bd_rule_text(id))
+			fail_msg("%s is in the rule book but has no bd_rule_text()", id);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(n, bd_rule_count());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1238,6 +1347,8 @@ int main(void)
 		cmocka_unit_test(test_bd_k1_fifa_kick_and_partner_catch),
 		cmocka_unit_test(test_bd_k2_k2a_fifa_cannot_end_the_game),
 		cmocka_unit_test(test_bd_k3_k3a_thigh_kick_is_no_fifa),
+		cmocka_unit_test(test_bd_k3_only_the_thigh_is_barred),
+		cmocka_unit_test(test_bd_k1_fifa_does_not_change_the_order),
 		cmocka_unit_test(test_bd_k4_kicked_die_stays_live),
 		cmocka_unit_test(test_bd_k5_kicked_onto_defenders_half_scores_one),
 		cmocka_unit_test(test_bd_k6_kicked_cup_hit_then_floor_scores_two),
@@ -1251,9 +1362,12 @@ int main(void)
 		cmocka_unit_test(test_bd_r2_short_then_sink),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
+		cmocka_unit_test(test_bd_w1_house_check_and_score_over),
+		cmocka_unit_test(test_bd_w2_kill_every_zero_turns_it_off),
 		cmocka_unit_test(test_bd_judge_rejects_bad_players_and_faces),
 		cmocka_unit_test(test_bd_correction_of_throw_one_after_twenty),
 		cmocka_unit_test(test_bd_rule_text_for_every_id),
+		cmocka_unit_test(test_bd_rule_texts_match_the_rule_book),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

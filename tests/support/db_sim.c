@@ -71,22 +71,20 @@ static void shape(struct sim_rng *rng, int kind, int defenders, int64_t t_ns, st
 	}
 }
 
-void db_test_throw(struct sim_rng *rng, const struct bd_match_cfg *cfg,
-		   const struct bd_state *s, int64_t t_ns, struct bd_throw *t,
-		   struct bd_ruling *r)
+int db_test_throw(struct sim_rng *rng, const struct bd_match_cfg *cfg,
+		  const struct bd_state *s, int64_t t_ns, struct bd_throw *t,
+		  struct bd_ruling *r, char *err, size_t errlen)
 {
 	int thrower = bd_next_thrower(s, cfg);
 	int defenders = BD_OTHER(BD_TEAM_OF(thrower));
 	int kind = (int)(sim_rng_next(rng) % 7);
-	char err[128];
-
 	shape(rng, kind, defenders, t_ns, t);
 	/* Every shape is a legal throw; should the rules still refuse one,
 	 * the plainest (a catch) stands in, so the match goes on. */
-	if (bd_judge(cfg, s, t, r, err, sizeof(err)) != 0) {
-		shape(rng, 2, defenders, t_ns, t);
-		bd_judge(cfg, s, t, r, err, sizeof(err));
-	}
+	if (bd_judge(cfg, s, t, r, err, errlen) == 0)
+		return 0;
+	shape(rng, 2, defenders, t_ns, t);
+	return bd_judge(cfg, s, t, r, err, errlen);
 }
 
 void db_test_raw(struct sim_rng *rng, int64_t t_ns, struct db_raw *raw,

@@ -17,10 +17,11 @@
 #define DB_TEST_PAYLOAD 48		/* bytes of payload text per raw input, max */
 
 /* A throw the state's next thrower could make, ending at t_ns, judged:
- * *r is bd_judge()'s ruling for it (the same rng draws give the same throw). */
-void db_test_throw(struct sim_rng *rng, const struct bd_match_cfg *cfg,
+ * *r is bd_judge()'s ruling for it (the same rng draws give the same throw).
+ * 0, or bd_judge()'s error with its message in err (the game is over). */
+int db_test_throw(struct sim_rng *rng, const struct bd_match_cfg *cfg,
 		   const struct bd_state *s, int64_t t_ns, struct bd_throw *t,
-		   struct bd_ruling *r);
+		   struct bd_ruling *r, char *err, size_t errlen);
 
 /* The raw inputs of a throw spanning (t_ns - 400 ms, t_ns]: fills raw[0..
  * DB_TEST_RAW_PER_THROW) with payload text in payloads. */

@@ -51,12 +51,18 @@ static void say(int fd, int done, int64_t match, int entries, const struct bd_st
 		_exit(3);
 }
 
+static void die(const char *err)
+{
+	fprintf(stderr, "writer: %s\n", err);
+	_exit(2);
+}
+
 /* The writer: never returns. Picks up the latest match (or starts one)
  * and plays on until killed. */
 static void writer(const char *path, int fd, uint64_t seed)
 {
 	struct db_raw raw[DB_TEST_RAW_PER_THROW];
-	char err[256], payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
+	char err[256] = "", payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
 	struct db_match_info *v;
 	struct bd_match_cfg cfg;
 	struct bd_state s;
@@ -67,12 +73,11 @@ static void writer(const char *path, int fd, uint64_t seed)
 	int entries = 0;
 
 	if (!db) {
-		fprintf(stderr, "writer: %s\n", err);
-		_exit(2);
+		die(err);
 	}
 	sim_rng_seed(&rng, seed);
 	if (db_matches(db, &v, &n, err, sizeof(err)))
-		_exit(2);
+		die(err);
 	if (n && !v[n - 1].ended) {
 		struct mlog_bd_result res;
 		struct mlog_bd *log;
@@ -80,8 +85,7 @@ static void writer(const char *path, int fd, uint64_t seed)
 		m = v[n - 1].id;
 		entries = v[n - 1].throws + v[n - 1].corrections;
 		if (db_bd_load(db, m, &log, &res, err, sizeof(err))) {
-			fprintf(stderr, "writer: %s\n", err);
-			_exit(2);
+			die(err);
 		}
 		cfg = log->cfg;
 		s = res.state;
@@ -91,7 +95,7 @@ static void writer(const char *path, int fd, uint64_t seed)
 		/* Stopped between the last throw and ending the match. */
 		if (s.over) {
 			if (db_bd_end(db, m, t_ns, err, sizeof(err)))
-				_exit(2);
+				die(err);
 			m = 0;
 		}
 	}
@@ -108,7 +112,7 @@ static void writer(const char *path, int fd, uint64_t seed)
 			cfg.house.target_points = 150;
 			log = mlog_bd_new("crash", &cfg);
 			if (!log || db_bd_start(db, log, t_ns, &m, err, sizeof(err)))
-				_exit(2);
+				die(err);
 			mlog_bd_free(log);
 			bd_state_init(&s, &cfg);
 			entries = 0;
@@ -117,8 +121,11 @@ static void writer(const char *path, int fd, uint64_t seed)
 		t_ns += 2000000000;
 		db_test_raw(&rng, t_ns, raw, payloads);
 		if (db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, sizeof(err)))
-			_exit(2);
-		db_test_throw(&rng, &cfg, &s, t_ns, &t, &r);
+			die(err);
+		if (db_test_throw(&rng, &cfg, &s, t_ns, &t, &r, err, sizeof(err))) {
+			fprintf(stderr, "writer: simulated throw: %s\n", err);
+			_exit(4);
+		}
 		next = s;
 		bd_apply(&next, &cfg, &r);
 		if (entries % 25 == 24 && s.n_throws > 5) {
@@ -132,14 +139,14 @@ static void writer(const char *path, int fd, uint64_t seed)
 			/* The state it will lead to, worked out before committing. */
 			if (db_bd_load(db, m, &log, &res, err, sizeof(err)) ||
 			    mlog_bd_add_correct(log, k, &t))
-				_exit(2);
+				die(err);
 			mlog_bd_result_free(&res);
 			if (mlog_bd_replay(log, &res, err, sizeof(err)) == 0) {
 				next = res.state;
 				mlog_bd_result_free(&res);
 				say(fd, 0, m, entries + 1, &next);
 				if (db_bd_correct(db, m, k, &t, t_ns, &s, err, sizeof(err)))
-					_exit(2);
+					die(err);
 				entries++;
 				say(fd, 1, m, entries, &s);
 			}
@@ -148,15 +155,14 @@ static void writer(const char *path, int fd, uint64_t seed)
 		}
 		say(fd, 0, m, entries + 1, &next);
 		if (db_bd_throw(db, m, &cfg, &t, &r, t_ns - 400000000, t_ns, err, sizeof(err))) {
-			fprintf(stderr, "writer: %s\n", err);
-			_exit(2);
+			die(err);
 		}
 		entries++;
 		s = next;
 		say(fd, 1, m, entries, &s);
 		if (s.over) {
 			if (db_bd_end(db, m, t_ns + 1, err, sizeof(err)))
-				_exit(2);
+				die(err);
 			m = 0;
 		}
 	}

@@ -309,7 +309,6 @@ static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 	assert_int_equal(db_raw_append(f->db, m, raw, 4, err, sizeof(err)), 0);
 	assert_int_equal(db_snapshot_add(f->db, m, 0, 1900, jpeg, sizeof(jpeg), err, sizeof(err)), 0);
 	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
-	m = m;	/* throws 1 and 2 of the same match, after the raw inputs */
 	{
 		const char *r1[] = { RULING(1, 1, 0, "false") }, *r2[] = { RULING(2, 1, 0, "true") };
 		struct db_observation o = { 1600, "table", "piezo", 0.9, "{\"at\":\"table\"}" };
@@ -329,8 +328,8 @@ static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 		"{\"t_ns\":2000,\"item\":\"throw\",\"line\":" THROW1 "}\n"
 		"{\"t_ns\":2000,\"item\":\"ruling\",\"line\":" RULING(1, 1, 0, "false") "}\n"
 		"{\"t_ns\":3100,\"item\":\"raw\",\"source\":\"console\",\"kind\":\"call\",\"payload\":\"{}\"}\n"
-		"{\"t_ns\":5000,\"item\":\"ruling\",\"line\":" RULING(1, 0, 0, "false") "}\n"
-		"{\"t_ns\":5000,\"item\":\"correction\",\"line\":{\"type\":\"correct\",\"throw\":1,\"events\":[{\"at\":\"floor\"}]}}\n");
+		"{\"t_ns\":5000,\"item\":\"correction\",\"line\":{\"type\":\"correct\",\"throw\":1,\"events\":[{\"at\":\"floor\"}]}}\n"
+		"{\"t_ns\":5000,\"item\":\"ruling\",\"line\":" RULING(1, 0, 0, "false") "}\n");
 	assert_int_equal(db_replay(f->db, m, 3, record, &s, err, sizeof(err)), -ENOENT);
 }
 

@@ -123,10 +123,12 @@ static void line_type(const struct line *l, char *type, size_t n)
 
 /*
  * Rulings as they were shown: a throw's ruling depends only on the lines
- * before it (the fold is causal), so one judgement of the log up to just
- * before each correction (and of the whole log) gives the ruling of every
- * throw in that stretch; a correction's recomputed rulings come from the
- * judgement of the stretch it opens.
+ * before it (the fold is causal), so for Beer Die one judgement of the log
+ * up to just before each correction (and of the whole log) gives the ruling
+ * of every throw in that stretch, and a correction's recomputed rulings
+ * come from the judgement of the stretch it opens. Other games rule lines
+ * of several kinds (choose, roll-off, turn): each line is judged as a
+ * prefix and gets the rulings its judgement adds (their logs are short).
  */
 int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	      int64_t t_ns, int64_t *match, char *err, size_t errlen)
@@ -134,11 +136,14 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	struct line *lines = NULL, *judged = NULL;
 	size_t n = 0, nj = 0, i, stretch_end;
 	char *header = NULL, *text = NULL, *final = NULL, game[32];
+	size_t done = 0;	/* rulings stored so far (the slots filled) */
 	int ret, throws = 0;
+	bool bd;
 
 	ret = mlog_game(name, buf, len, game, sizeof(game), err, errlen);
 	if (ret)
 		return ret;
+	bd = !strcmp(game, "beerdie");
 	ret = mlog_judge(name, buf, len, &text, &(size_t){ 0 }, err, errlen);
 	free(text);
 	text = NULL;
@@ -160,9 +165,11 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	ret = db_match_start(db, header, t_ns, match, err, errlen);
 	for (i = 1; i < n && !ret; i = stretch_end) {
 		char type[16];
+		size_t given;
 
-		/* The stretch: this line up to the next correction. */
-		for (stretch_end = i + 1; stretch_end < n; stretch_end++) {
+		/* Beer Die: a stretch runs to the next correction. Other games:
+		 * one line, whose rulings are what its judgement adds. */
+		for (stretch_end = i + 1; bd && stretch_end < n; stretch_end++) {
 			line_type(&lines[stretch_end], type, sizeof(type));
 			if (!strcmp(type, "correct"))
 				break;
@@ -174,42 +181,43 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 		ret = judge_prefix(name, buf,
 				   stretch_end < n ? (size_t)(lines[stretch_end].p - buf) : len,
 				   &text, &judged, &nj, err, errlen);
+		given = ret ? 0 : nj - 1;	/* rulings in this judgement */
 		for (size_t k = i; k < stretch_end && !ret; k++) {
 			struct db_entry e = { .t_ns = t_ns, .t_start_ns = 0 };
-			char *line = dup_line(&lines[k]), *rl[1];
-			char **rs = NULL;
-			int no = 0;
+			char *line = dup_line(&lines[k]), **rs = NULL;
+			size_t lo = 0, hi = 0;	/* judged[lo..hi): this line's rulings */
 
 			line_type(&lines[k], type, sizeof(type));
-			e.line = line;
-			if (!strcmp(type, "throw") || !strcmp(type, "turn")) {
-				throws++;
-				if ((size_t)throws >= nj) {
-					ret = -EINVAL;
-					db_msg(err, errlen, "%s:%d: the judge gave no ruling for it", name, lines[k].no);
-					free(line);
-					break;
-				}
-				rl[0] = dup_line(&judged[throws - 1]);
-				e.rulings = (const char *const *)rl;
-				e.n_rulings = 1;
+			if (!bd) {
+				lo = done;
+				hi = given;
+			} else if (!strcmp(type, "throw")) {
+				lo = (size_t)throws++;
+				hi = lo + 1;
 			} else if (!strcmp(type, "correct")) {
 				json_t *j = json_loadb(lines[k].p, lines[k].len, 0, NULL);
-				int from = (int)json_integer_value(json_object_get(j, "throw"));
+				json_int_t from = json_integer_value(json_object_get(j, "throw"));
 
 				json_decref(j);
-				if (from >= 1 && from <= throws) {
-					rs = calloc((size_t)(throws - from + 1), sizeof(*rs));
-					for (int t = from; rs && t <= throws; t++)
-						rs[t - from] = dup_line(&judged[t - 1]);
-					e.rulings = (const char *const *)rs;
-					e.n_rulings = rs ? (size_t)(throws - from + 1) : 0;
-				}
+				lo = from >= 1 && from <= throws ? (size_t)from - 1 : 0;
+				hi = (size_t)throws;
 			}
-			if (!line || (e.n_rulings == 1 && !e.rulings[0])) {
+			if (hi > given || lo > hi) {
+				db_msg(err, errlen, "%s:%d: the judge gave no ruling for it", name, lines[k].no);
+				ret = -EINVAL;
+			} else if (hi > lo && !(rs = calloc(hi - lo, sizeof(*rs)))) {
 				ret = -ENOMEM;
-			} else {
-				ret = db_append(db, *match, &e, &no, err, errlen);
+			}
+			for (size_t r = lo; !ret && r < hi; r++)
+				if (!(rs[r - lo] = dup_line(&judged[r])))
+					ret = -ENOMEM;
+			if (!ret && !line)
+				ret = -ENOMEM;
+			if (!ret) {
+				e.line = line;
+				e.rulings = (const char *const *)rs;
+				e.n_rulings = hi - lo;
+				ret = db_append(db, *match, &e, NULL, err, errlen);
 				if (ret) {
 					char why[256];
 
@@ -217,9 +225,8 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 					db_msg(err, errlen, "%s:%d: %s", name, lines[k].no, why);
 				}
 			}
-			if (e.n_rulings == 1 && e.rulings == (const char *const *)rl)
-				free(rl[0]);
-			for (size_t r = 0; rs && r < e.n_rulings; r++)
+			done = hi > done ? hi : done;
+			for (size_t r = 0; rs && r < hi - lo; r++)
 				free(rs[r]);
 			free(rs);
 			free(line);

@@ -44,18 +44,6 @@ static json_t *parse_line(const char *line, const char *what, const char **type,
 	return j;
 }
 
-/* The throw a ruling is for: "throw" (Beer Die) or "turn" (dice games). */
-static int ruling_number(json_t *r)
-{
-	json_t *n = json_object_get(r, "throw");
-
-	if (!json_is_integer(n))
-		n = json_object_get(r, "turn");
-	if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > 1000000)
-		return -1;
-	return (int)json_integer_value(n);
-}
-
 static bool is_throw_type(const char *type)
 {
 	return !strcmp(type, "throw") || !strcmp(type, "turn");
@@ -319,9 +307,15 @@ int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
 	return ret;
 }
 
-/* Checks an entry before anything is written: its line, which throw it is
- * or corrects, and that each ruling is for a throw it may rule on. */
-static int check_entry(const struct db_entry *e, int throws, int *number,
+/*
+ * Checks an entry before anything is written: its line, which throw it is
+ * or corrects, and how many rulings it may carry. Rulings fill slots 1, 2,
+ * ... in the order the judge gives them: a Beer Die throw's ruling is slot
+ * = its throw number (nothing else is ruled), a dice game rules each
+ * choose, roll-off and turn line in turn. A correction recomputes the
+ * slots from the corrected throw to the last.
+ */
+static int check_entry(const struct db_entry *e, int throws, int slots, int *number,
 		       const char **kind, json_t **line, char *err, size_t errlen)
 {
 	const char *type;
@@ -352,9 +346,11 @@ static int check_entry(const struct db_entry *e, int throws, int *number,
 			return -EINVAL;
 		}
 		*number = (int)json_integer_value(n);
-	} else if (e->n_rulings) {
-		db_msg(err, errlen, "%s line: rulings belong to throws and corrections", type);
-		return -EINVAL;
+		if (e->n_rulings != (size_t)(slots - *number + 1)) {
+			db_msg(err, errlen, "correct: throw %d needs the %d rulings from it on (got %zu)",
+			       *number, slots - *number + 1, e->n_rulings);
+			return -EINVAL;
+		}
 	}
 	for (size_t i = 0; i < e->n_obs; i++) {
 		if (!e->obs[i].kind || !e->obs[i].source) {
@@ -376,18 +372,20 @@ static int check_entry(const struct db_entry *e, int throws, int *number,
 }
 
 static int insert_ruling(struct db *db, sqlite3_stmt *st, int64_t entry, int64_t match,
-			 const char *line, int lo, int hi, char *err, size_t errlen)
+			 const char *line, int slot, char *err, size_t errlen)
 {
 	const char *type;
-	json_t *j = parse_line(line, "ruling", &type, err, errlen), *score;
+	json_t *j = parse_line(line, "ruling", &type, err, errlen), *score, *no;
 	char *score_text = NULL;
-	int no, rc;
+	int rc;
 
 	if (!j)
 		return -EINVAL;
-	no = ruling_number(j);
-	if (no < lo || no > hi) {
-		db_msg(err, errlen, "ruling: is for throw %d, expected %d..%d", no, lo, hi);
+	/* A Beer Die ruling names its throw: it must be the one in its slot. */
+	no = json_object_get(j, "throw");
+	if (strcmp(type, "ruling") || (no && json_integer_value(no) != slot)) {
+		db_msg(err, errlen, "ruling: is for throw %lld, expected %d",
+		       (long long)json_integer_value(no), slot);
 		json_decref(j);
 		return -EINVAL;
 	}
@@ -397,7 +395,7 @@ static int insert_ruling(struct db *db, sqlite3_stmt *st, int64_t entry, int64_t
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, entry);
 	sqlite3_bind_int64(st, 2, match);
-	sqlite3_bind_int(st, 3, no);
+	sqlite3_bind_int(st, 3, slot);
 	sqlite3_bind_int(st, 4, json_is_true(json_object_get(j, "review")));
 	sqlite3_bind_text(st, 5, score_text ? score_text : "", -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 6, line, -1, SQLITE_STATIC);
@@ -443,7 +441,7 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 	const char *kind;
 	int64_t entry, seq;
 	bool ended;
-	int throws, number, rc, ret;
+	int throws, slots = 0, number, rc, ret;
 
 	if (!db->in_batch) {
 		ret = db_exec(db, "BEGIN IMMEDIATE", err, errlen);
@@ -466,11 +464,14 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 			     match, &rc);
 	if (rc == SQLITE_OK)
 		seq = scalar(db, "SELECT coalesce(max(seq), 0) + 1 FROM entries WHERE match_id = ?", match, &rc);
+	if (rc == SQLITE_OK)
+		slots = (int)scalar(db, "SELECT coalesce(max(throw_no), 0) FROM rulings WHERE match_id = ?",
+				    match, &rc);
 	if (rc != SQLITE_OK) {
 		ret = db_fail(db, rc, "appending", err, errlen);
 		goto undo;
 	}
-	ret = check_entry(e, throws, &number, &kind, &line, err, errlen);
+	ret = check_entry(e, throws, slots, &number, &kind, &line, err, errlen);
 	if (ret)
 		goto undo;
 
@@ -506,9 +507,9 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 		goto undo;
 	}
 	for (size_t i = 0; i < e->n_rulings; i++) {
-		int hi = is_throw_type(kind) ? number : throws;
+		int slot = (strcmp(kind, "correct") ? slots + 1 : number) + (int)i;
 
-		ret = insert_ruling(db, rst, entry, match, e->rulings[i], number, hi, err, errlen);
+		ret = insert_ruling(db, rst, entry, match, e->rulings[i], slot, err, errlen);
 		if (ret)
 			goto undo;
 	}

@@ -218,8 +218,8 @@ int db_replay(struct db *db, int64_t match, int throw_no,
 		ret = collect(db, &l, DB_ITEM_RULING,
 			"SELECT e.t_ns, NULL, NULL, NULL, NULL, r.line, NULL, e.seq FROM rulings r"
 			" JOIN entries e ON e.id = r.entry_id"
-			" WHERE r.match_id = ?1 AND r.throw_no = ?2 ORDER BY r.id",
-			match, throw_no, 0, 0, err, errlen);
+			" WHERE r.match_id = ?1 AND r.throw_no IN (SELECT throw_no FROM rulings WHERE entry_id = ?2)"
+			" ORDER BY r.id", match, entry, 0, 0, err, errlen);
 	sqlite3_exec(db->h, db->in_batch ? "RELEASE replay" : "COMMIT", NULL, NULL, NULL);
 	if (ret)
 		goto free_items;

@@ -221,6 +221,57 @@ static void test_db_correction_is_a_new_row_and_supersedes_later_rulings(void **
 	}
 }
 
+struct seen {
+	char text[4096];	/* db_item_write output of every item */
+	int n;			/* items */
+};
+
+static int record(const struct db_item *it, void *ctx)
+{
+	struct seen *s = ctx;
+	FILE *f = fmemopen(s->text + strlen(s->text), sizeof(s->text) - strlen(s->text), "w");
+
+	db_item_write(it, f);
+	fclose(f);
+	s->n++;
+	return 0;
+}
+
+/* Dice games rule other lines too (choose, roll-off): rulings fill slots in
+ * the judge's order, whatever line gave them. */
+static void test_db_rulings_of_any_line_kind_keep_the_judges_order(void **state)
+{
+	struct fx *f = *state;
+	const char *r1[] = { "{\"type\":\"ruling\",\"move\":1,\"kind\":\"choose\"}" };
+	const char *r2[] = { "{\"type\":\"ruling\",\"move\":2,\"turn\":1}" };
+	struct db_entry choose = { .line = "{\"type\":\"choose\",\"player\":\"ann\",\"roll\":[2,5]}",
+				   .t_ns = 10, .rulings = r1, .n_rulings = 1 };
+	struct db_entry turn = { .line = "{\"type\":\"turn\",\"player\":\"bob\",\"rolls\":[[3,4]]}",
+				 .t_ns = 20, .rulings = r2, .n_rulings = 1 };
+	struct seen s = { "", 0 };
+	struct capture cap;
+	char err[256], *out;
+	int64_t m;
+	int no = 0;
+
+	assert_int_equal(db_match_start(f->db, "{\"type\":\"match\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\"]}",
+					1, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_append(f->db, m, &choose, &no, err, sizeof(err)), 0);
+	assert_int_equal(no, 0);	/* a choose line is not a turn */
+	assert_int_equal(db_append(f->db, m, &turn, &no, err, sizeof(err)), 0);
+	assert_int_equal(no, 1);
+	cap_open(&cap);
+	assert_int_equal(db_rulings_write(f->db, m, cap.f, err, sizeof(err)), 0);
+	out = cap_close(&cap);
+	assert_string_equal(out, "{\"type\":\"ruling\",\"move\":1,\"kind\":\"choose\"}\n"
+				 "{\"type\":\"ruling\",\"move\":2,\"turn\":1}\n");
+	free(out);
+	assert_int_equal(db_replay(f->db, m, 1, record, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);	/* the turn and its own ruling */
+	assert_non_null(strstr(s.text, "\"move\":2"));
+	assert_null(strstr(s.text, "\"move\":1"));
+}
+
 static void test_db_log_rows_cannot_be_updated_or_deleted(void **state)
 {
 	struct fx *f = *state;
@@ -270,22 +321,6 @@ static void test_db_match_end_stores_final_and_closes_the_match(void **state)
 	out = cap_close(&cap);
 	assert_string_equal(out, RULING(1, 1, 0, "false") "\n" RULING(2, 1, 0, "true") "\n" FINAL "\n");
 	free(out);
-}
-
-struct seen {
-	char text[4096];	/* db_item_write output of every item */
-	int n;			/* items */
-};
-
-static int record(const struct db_item *it, void *ctx)
-{
-	struct seen *s = ctx;
-	FILE *f = fmemopen(s->text + strlen(s->text), sizeof(s->text) - strlen(s->text), "w");
-
-	db_item_write(it, f);
-	fclose(f);
-	s->n++;
-	return 0;
 }
 
 static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
@@ -512,6 +547,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_append_numbers_throws_and_lists_the_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_db_append_rejects_a_ruling_for_another_throw_and_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_db_correction_is_a_new_row_and_supersedes_later_rulings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_rulings_of_any_line_kind_keep_the_judges_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_db_log_rows_cannot_be_updated_or_deleted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, setup, teardown),

@@ -121,6 +121,57 @@ static void line_type(const struct line *l, char *type, size_t n)
 	json_decref(j);
 }
 
+/* The events of an imported throw line as observations (source "log"
+ * when the event names none). Free with free_events(), also on failure. */
+static int events_of(const struct line *l, int64_t t_ns, struct db_observation **obs,
+		     char ***details, size_t *n)
+{
+	json_t *j = json_loadb(l->p, l->len, 0, NULL), *evs = json_object_get(j, "events");
+	size_t k = json_is_array(evs) ? json_array_size(evs) : 0;
+	int ret = 0;
+
+	*obs = NULL;
+	*details = NULL;
+	*n = 0;
+	if (k) {
+		*obs = calloc(k, sizeof(**obs));
+		*details = calloc(k, sizeof(**details));
+		if (!*obs || !*details)
+			ret = -ENOMEM;
+	}
+	for (size_t i = 0; !ret && i < k; i++) {
+		json_t *ev = json_array_get(evs, i), *c = json_object_get(ev, "confidence");
+		const char *at = json_string_value(json_object_get(ev, "at"));
+		const char *src = json_string_value(json_object_get(ev, "source"));
+		struct db_observation *o = &(*obs)[i];
+
+		*n = i + 1;
+		(*details)[i] = json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+		o->t_ns = t_ns;
+		o->kind = strdup(at ? at : "?");
+		o->source = strdup(src ? src : "log");
+		o->confidence = json_is_number(c) ? json_number_value(c) : 1.0;
+		o->detail = (*details)[i];
+		if (!(*details)[i] || !o->kind || !o->source)
+			ret = -ENOMEM;
+	}
+	json_decref(j);
+	return ret;
+}
+
+static void free_events(struct db_observation *obs, char **details, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(details[i]);
+		if (obs) {
+			free((char *)obs[i].kind);
+			free((char *)obs[i].source);
+		}
+	}
+	free(obs);
+	free(details);
+}
+
 /*
  * Rulings as they were shown: a throw's ruling depends only on the lines
  * before it (the fold is causal), so for Beer Die one judgement of the log
@@ -184,8 +235,9 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 		given = ret ? 0 : nj - 1;	/* rulings in this judgement */
 		for (size_t k = i; k < stretch_end && !ret; k++) {
 			struct db_entry e = { .t_ns = t_ns, .t_start_ns = 0 };
-			char *line = dup_line(&lines[k]), **rs = NULL;
-			size_t lo = 0, hi = 0;	/* judged[lo..hi): this line's rulings */
+			char *line = dup_line(&lines[k]), **rs = NULL, **details = NULL;
+			struct db_observation *obs = NULL;
+			size_t lo = 0, hi = 0, n_obs = 0;	/* judged[lo..hi): this line's rulings */
 
 			line_type(&lines[k], type, sizeof(type));
 			if (!bd) {
@@ -213,10 +265,14 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 					ret = -ENOMEM;
 			if (!ret && !line)
 				ret = -ENOMEM;
+			if (!ret && (!strcmp(type, "throw") || !strcmp(type, "turn")))
+				ret = events_of(&lines[k], t_ns, &obs, &details, &n_obs);
 			if (!ret) {
 				e.line = line;
 				e.rulings = (const char *const *)rs;
 				e.n_rulings = hi - lo;
+				e.obs = obs;
+				e.n_obs = n_obs;
 				ret = db_append(db, *match, &e, NULL, err, errlen);
 				if (ret) {
 					char why[256];
@@ -226,6 +282,7 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 				}
 			}
 			done = hi > done ? hi : done;
+			free_events(obs, details, n_obs);
 			for (size_t r = 0; rs && r < hi - lo; r++)
 				free(rs[r]);
 			free(rs);
@@ -305,7 +362,7 @@ static int observations_of(const struct bd_throw *t, const char *line, int64_t t
 		json_t *ev = json_array_get(evs, i);
 		const char *at = json_string_value(json_object_get(ev, "at"));
 
-		details[i] = ev ? json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+		details[i] = ev ? json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) : NULL;
 		obs[i] = (struct db_observation){
 			.t_ns = t->events[i].t_ns ? t->events[i].t_ns : t_ns,
 			.kind = at ? at : "?",

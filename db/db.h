@@ -39,6 +39,8 @@
 #define DB_SCHEMA_VERSION 2
 /* PRAGMA application_id of a dyeref database: "DYER". */
 #define DB_APPLICATION_ID 0x44594552
+/* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */
+#define DB_BLOB_MAX (64 << 20)
 /* Retention budget when none is configured: 2 GiB (docs/event-log.md). */
 #define DB_BUDGET_DEFAULT ((int64_t)2 << 30)
 
@@ -161,7 +163,7 @@ struct db_raw {
 
 /* Adds n raw inputs to the open batch (opening one if needed). They are
  * durable after the next db_raw_flush() or db_append(); the caller flushes
- * at most every 100 ms. */
+ * at most every 100 ms. -EINVAL: no source/kind, payload over DB_BLOB_MAX. */
 int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
 		  size_t n, char *err, size_t errlen);
 
@@ -233,7 +235,8 @@ struct db_retention_report {
 /* Bytes the database uses (pages in use, freelist excluded). */
 int64_t db_bytes_used(struct db *db);
 
-/* When the database uses more than budget bytes (<= 0: DB_BUDGET_DEFAULT),
+/* Call it now and then (the daemon: when a match ends and at start-up).
+ * When the database uses more than budget bytes (<= 0: DB_BUDGET_DEFAULT),
  * deletes the snapshots, then the raw inputs, of finished matches, oldest
  * first, until it fits or nothing prunable is left, and returns the freed
  * pages to the file system. Throws, rulings, corrections, observations and

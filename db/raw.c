@@ -46,6 +46,11 @@ int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
 			db_msg(err, errlen, "raw input %zu: needs a source and a kind", i + 1);
 			return -EINVAL;
 		}
+		if (r->len > DB_BLOB_MAX) {
+			db_msg(err, errlen, "raw input %zu: payload of %zu bytes (at most %d)", i + 1,
+			       r->len, DB_BLOB_MAX);
+			return -EINVAL;
+		}
 		sqlite3_bind_int64(st, 1, match);
 		if (r->throw_no > 0)
 			sqlite3_bind_int(st, 2, r->throw_no);
@@ -96,6 +101,10 @@ int db_snapshot_add(struct db *db, int64_t match, int throw_no, int64_t t_ns,
 	if (!jpeg || len < 4 || ((const unsigned char *)jpeg)[0] != 0xff ||
 	    ((const unsigned char *)jpeg)[1] != 0xd8) {
 		db_msg(err, errlen, "snapshot: not a JPEG (no SOI marker)");
+		return -EINVAL;
+	}
+	if (len > DB_BLOB_MAX) {
+		db_msg(err, errlen, "snapshot: %zu bytes (at most %d)", len, DB_BLOB_MAX);
 		return -EINVAL;
 	}
 	ret = db_batch_begin(db, err, errlen);

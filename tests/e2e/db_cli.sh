@@ -40,10 +40,13 @@ if command -v sqlite3 > /dev/null; then
 fi
 grep -q '"corrected":true' "$tmp/judged" || fail "the correction is not in the rulings"
 
-# replay: the throw, its two rulings and its correction, in order.
+# replay: the throw's observations, the throw, its ruling, the correction
+# and the ruling it caused, in order.
 "$DYEREF" replay --db "$db" --match 1 --throw 1 > "$tmp/replay" || fail "replay exited $?"
 items=$(sed 's/.*"item":"\([a-z]*\)".*/\1/' "$tmp/replay" | tr '\n' ' ')
-[ "$items" = "throw ruling correction ruling " ] || fail "replay items: '$items'"
+[ "$items" = "observation observation throw ruling correction ruling " ] || fail "replay items: '$items'"
+grep -q '"item":"observation","source":"piezo","kind":"table","confidence":0.95,"detail":{"at":"table","half":"A","x":0.9,"y":0.4' "$tmp/replay" ||
+	fail "replay: the table observation: $(head -1 "$tmp/replay")"
 
 # Errors: exit 2, one line naming what is wrong, nothing on stdout.
 expect_usage() { # want-substring args...

@@ -307,11 +307,12 @@ void mlog_bd_free(struct mlog_bd *log);
  * -EINVAL (value not 1..6, team not A/B) leaves log untouched. */
 int mlog_bd_set_rolloff(struct mlog_bd *log, int value, int calling_team, bool called_high);
 
-/* Appends a throw (copied). Returns its number (1-based), or -ENOMEM. */
+/* Appends a throw (copied; t may point into log->entries). Returns its
+ * number (1-based), or -ENOMEM. */
 int mlog_bd_add_throw(struct mlog_bd *log, const struct bd_throw *t);
 
-/* Appends a correction of throw throw_no (copied). 0, -EINVAL when that
- * throw does not exist yet, -ENOMEM. */
+/* Appends a correction of throw throw_no (copied; t may point into
+ * log->entries). 0, -EINVAL when that throw does not exist yet, -ENOMEM. */
 int mlog_bd_add_correct(struct mlog_bd *log, int throw_no, const struct bd_throw *t);
 
 /* Parses a Beer Die match log from buf[0..len) (need not be NUL-terminated).

@@ -171,6 +171,12 @@ bool mlog_line_blank(const struct mlog_line *line)
 	return true;
 }
 
+const char *const mlog_ev_names[BD_EV_RETOSS + 1] = {
+	[BD_EV_TABLE] = "table", [BD_EV_CUP] = "cup", [BD_EV_MINE] = "mine",
+	[BD_EV_FLOOR] = "floor", [BD_EV_REST] = "rest", [BD_EV_CATCH] = "catch",
+	[BD_EV_KICK] = "kick", [BD_EV_LOW_CALL] = "low_call", [BD_EV_RETOSS] = "retoss",
+};
+
 const char *mlog_team_name(int team)
 {
 	return team == BD_TEAM_A ? "A" : "B";

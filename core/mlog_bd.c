@@ -59,6 +59,7 @@ int mlog_bd_set_rolloff(struct mlog_bd *log, int value, int calling_team, bool c
 static int add_entry(struct mlog_bd *log, enum mlog_entry_kind kind, int throw_no,
 		     const struct bd_throw *t)
 {
+	struct bd_throw copy = *t;	/* t may point into entries, which may move */
 	struct mlog_bd_entry *e;
 
 	if (log->n_entries == log->cap_entries) {
@@ -76,7 +77,7 @@ static int add_entry(struct mlog_bd *log, enum mlog_entry_kind kind, int throw_n
 	e->kind = kind;
 	e->line = 0;
 	e->throw_no = throw_no;
-	e->t = *t;
+	e->t = copy;
 	return 0;
 }
 
@@ -217,6 +218,17 @@ int mlog_bd_replay(const struct mlog_bd *log, struct mlog_bd_result *res,
 			res->corrected[e->throw_no - 1] = true;
 	}
 	rc = bd_fold(&log->cfg, throws, n, &res->state, res->rulings, &bad, msg, sizeof(msg));
+	if (rc && bad > 0 && bad < n) {
+		struct bd_state before;
+		char ignored[64];
+		size_t bad_before;
+
+		/* Say how the game ended when that is why the throw is refused. */
+		if (!bd_fold(&log->cfg, throws, bad, &before, res->rulings, &bad_before, ignored,
+			     sizeof(ignored)) && before.over)
+			snprintf(msg, sizeof(msg), "after the end of the game (%s won %d-%d with throw %zu)",
+				 mlog_team_name(before.winner), before.score[0], before.score[1], bad);
+	}
 	if (rc) {
 		if (bad < n)
 			mlog_fail(err, errlen, log->name, from[bad]->line, NULL, "throw %zu: %s",
@@ -351,12 +363,6 @@ int mlog_bd_judge(const struct mlog_bd *log, char **out, size_t *outlen,
 	return rc;
 }
 
-static const char *const ev_names[] = {
-	[BD_EV_TABLE] = "table", [BD_EV_CUP] = "cup", [BD_EV_MINE] = "mine",
-	[BD_EV_FLOOR] = "floor", [BD_EV_REST] = "rest", [BD_EV_CATCH] = "catch",
-	[BD_EV_KICK] = "kick", [BD_EV_LOW_CALL] = "low_call", [BD_EV_RETOSS] = "retoss",
-};
-
 static void put_player(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 		       const char *key, int player)
 {
@@ -375,7 +381,7 @@ static void put_event(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 	static const char *const halves[] = { "A", "B", "line" };
 
 	mlog_buf_puts(b, "{\"at\":");
-	mlog_buf_str(b, (unsigned)e->kind <= BD_EV_RETOSS ? ev_names[e->kind] : "?");
+	mlog_buf_str(b, (unsigned)e->kind <= BD_EV_RETOSS ? mlog_ev_names[e->kind] : "?");
 	switch (e->kind) {
 	case BD_EV_TABLE:
 		mlog_buf_printf(b, ",\"half\":\"%s\"",

@@ -82,7 +82,7 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 		 int64_t t_ns, char *err, size_t errlen);
 
 struct db_match_info {
-	int64_t id;
+	int64_t id;		/* the match id (db_match_start) */
 	char game[32];		/* "beerdie", "yatzy", ... */
 	int64_t start_ns;	/* CLOCK_MONOTONIC at the start */
 	int64_t start_wall_ms;	/* wall clock at the start, ms since 1970, for display */
@@ -119,7 +119,7 @@ struct db_entry {
 	int64_t t_ns;		/* when it was decided (the ruling was shown) */
 	int64_t t_start_ns;	/* throw/turn: first raw input that belongs to it, 0 unknown */
 	const struct db_observation *obs;	/* throw/turn: its observations */
-	size_t n_obs;
+	size_t n_obs;		/* entries in obs */
 	const char *const *rulings;	/* ruling lines ("type":"ruling", "throw":K) */
 	size_t n_rulings;	/* throw/turn: 1; correct: the recomputed ones */
 };
@@ -200,7 +200,7 @@ enum db_item_kind {
 
 /* One item behind a throw. Strings and data are valid during the callback. */
 struct db_item {
-	enum db_item_kind kind;
+	enum db_item_kind kind;	/* what it is */
 	int64_t t_ns;		/* CLOCK_MONOTONIC */
 	const char *source;	/* RAW, OBSERVATION: source; else "" */
 	const char *what;	/* RAW, OBSERVATION: kind; else "" */

@@ -20,7 +20,7 @@ struct sitem {
 
 struct item_list {
 	struct sitem *v;	/* items, owned (with their strings and data) */
-	size_t n, cap;
+	size_t n, cap;		/* items used, allocated */
 };
 
 static char *dup_text(sqlite3_stmt *st, int col)

@@ -78,8 +78,8 @@ static int64_t two_throws(struct db *db)
 /* Everything a FILE* received, as a malloc'd string. */
 struct capture {
 	char *buf;		/* open_memstream's buffer */
-	size_t len;
-	FILE *f;
+	size_t len;		/* bytes in buf */
+	FILE *f;		/* the stream writing into buf */
 };
 
 static void cap_open(struct capture *c)

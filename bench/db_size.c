@@ -5,11 +5,15 @@
  * "with snapshots" adds one JPEG of the table (1280x720, quality 85, a
  * synthetic table with camera noise, encoded by turbojpeg) per throw.
  * Matches to 10 points are measured on the same simulator (default house
- * rules) to turn bytes per throw into matches per budget.
+ * rules) to turn bytes per throw into matches per budget. Last, the cost of
+ * opening the file with snapshots (PRAGMA quick_check reads every page),
+ * against reading the same file with read(2).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <turbojpeg.h>
@@ -119,6 +123,31 @@ static double throws_per_match(void)
 	return (double)total / matches;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Seconds to read the whole file with read(2), 1 MiB at a time. */
+static double read_file(const char *path, double *mb)
+{
+	static char buf[1 << 20];
+	double t0 = now();
+	int fd = open(path, O_RDONLY);
+	ssize_t got;
+	size_t total = 0;
+
+	while (fd >= 0 && (got = read(fd, buf, sizeof(buf))) > 0)
+		total += (size_t)got;
+	if (fd >= 0)
+		close(fd);
+	*mb = total / 1e6;
+	return now() - t0;
+}
+
 static struct db *fresh(const char *dir, const char *name)
 {
 	char path[128], err[256];
@@ -151,6 +180,7 @@ int main(void)
 	with = per_throw(db, jpeg, jlen);
 	db_close(db);
 	tpm = throws_per_match();
+
 	printf("db_size: %d throws, 12 raw inputs each; snapshot JPEG %lu bytes (%dx%d q85)\n",
 	       THROWS, jlen, W, H);
 	printf("  bytes per throw, no snapshots:   %8.0f\n", plain);
@@ -158,6 +188,26 @@ int main(void)
 	printf("  throws per match to 10 points:   %8.1f (simulated)\n", tpm);
 	printf("  2 GiB budget holds: %.0f matches with snapshots, %.0f without (%.1f M throws)\n",
 	       budget / (with * tpm), budget / (plain * tpm), budget / plain / 1e6);
+	{
+		char path[128], err[256];
+		double best_open = 1e9, best_read = 1e9, mb = 0;
+
+		snprintf(path, sizeof(path), "%s/snap.db", dir);
+		for (int round = 0; round < 3; round++) {
+			double t0 = now(), r;
+
+			db = db_open(path, 0, err, sizeof(err));
+			if (!db)
+				die(err);
+			t0 = now() - t0;
+			db_close(db);
+			r = read_file(path, &mb);
+			best_open = t0 < best_open ? t0 : best_open;
+			best_read = r < best_read ? r : best_read;
+		}
+		printf("  db_open (quick_check) of %.0f MB: %.3f s; read(2) of the file %.3f s (peer): ratio %.1f\n",
+		       mb, best_open, best_read, best_open / best_read);
+	}
 	tjFree(jpeg);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : 1;

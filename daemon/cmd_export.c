@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/cmd_db.h"
+#include "daemon/dbcli.h"
 #include "daemon/daemon.h"
 
 #define USAGE "export --db FILE --match N"

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "core/core.h"
-#include "daemon/cmd_db.h"
+#include "daemon/dbcli.h"
 #include "daemon/daemon.h"
 
 #define USAGE "import --db FILE [LOG]"

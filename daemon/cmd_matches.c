@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "daemon/cmd_db.h"
+#include "daemon/dbcli.h"
 #include "daemon/daemon.h"
 
 #define USAGE "matches --db FILE"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "daemon/cmd_db.h"
+#include "daemon/dbcli.h"
 #include "daemon/daemon.h"
 
 #define USAGE "replay --db FILE --match N --throw K"

@@ -1,10 +1,10 @@
-/* Options and errors shared by the database commands (cmd_db.h). */
+/* Options and errors shared by the database commands (dbcli.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/cmd_db.h"
+#include "daemon/dbcli.h"
 #include "daemon/daemon.h"
 
 static int parse_count(const char *cmd, const char *opt, const char *s, int64_t *out)

@@ -3,8 +3,8 @@
  * their options and how a refused or failing database becomes an exit
  * status. Private to daemon/cmd_*.c.
  */
-#ifndef DYEREF_CMD_DB_H
-#define DYEREF_CMD_DB_H
+#ifndef DYEREF_DBCLI_H
+#define DYEREF_DBCLI_H
 
 #include <stdint.h>
 
@@ -31,4 +31,4 @@ struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *st
 /* The exit status for a db_ error: 1 for a system failure, 2 for input. */
 int dd_db_status(int err);
 
-#endif /* DYEREF_CMD_DB_H */
+#endif /* DYEREF_DBCLI_H */

@@ -263,10 +263,10 @@ static const struct {
 		     char **out, size_t *outlen, char *err, size_t errlen);
 } judges[] = {
 	{ "beerdie", judge_beerdie },
-	{ "yatzy", NULL },
-	{ "yatzy-joker", NULL },
-	{ "dreiermann", NULL },
-	{ "horse", NULL },
+	{ "yatzy", mlog_dice_judge },
+	{ "yatzy-joker", mlog_dice_judge },
+	{ "dreiermann", mlog_dice_judge },
+	{ "horse", mlog_dice_judge },
 };
 
 int mlog_judge(const char *name, const char *buf, size_t len,

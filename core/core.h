@@ -61,7 +61,7 @@ struct bd_event {
 	double x, y;		/* TABLE: metres, from team A's end, left edge */
 	int player;		/* CUP owner; CATCH, KICK, LOW_CALL by; or BD_NOBODY */
 	bool sink;		/* CUP: the die stayed in the cup */
-	bool popout;		/* CUP: went in and bounced back out (BD-R1) */
+	bool popout;		/* CUP: went in and bounced back out (BD-R1); overrides sink */
 	int face;		/* REST: 1..6 */
 	int hands;		/* CATCH: 1 or 2 */
 	bool trapped;		/* CATCH: stopped against the body or an object */

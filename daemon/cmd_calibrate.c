@@ -6,6 +6,7 @@
  * file replaced in one rename). camera: the vision module's, if built. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,7 +46,12 @@ struct session {
 	struct sens_tap taps[MAX_POINTS];	/* recorded */
 	size_t n_taps;		/* taps recorded */
 	size_t n_table;		/* table sensors */
+	int64_t last_tap_ns;	/* impact time of the last tap taken, or 0 */
 };
+
+/* A pen or a die bounces after a tap: impacts this soon after the tap
+ * taken are its bounces, not the next point. */
+#define TAP_DEAD_NS 400000000LL
 
 static void prompt(const struct session *s)
 {
@@ -68,6 +74,8 @@ static void take(struct session *s, const struct sens_obs *o, size_t n)
 
 		if (ob->ev.kind != BD_EV_TABLE)
 			continue;
+		if (s->last_tap_ns && ob->ev.t_ns - s->last_tap_ns < TAP_DEAD_NS)
+			continue;
 		for (size_t j = 0; j < s->n_table; j++)
 			seen += (ob->table_seen >> j) & 1u;
 		if (seen < 3) {
@@ -83,10 +91,16 @@ static void take(struct session *s, const struct sens_obs *o, size_t n)
 			t->ts_ns[j] = ob->table_ts_ns[j];
 		}
 		printf("  got it: %d sensors", seen);
-		if (ob->has_fix)
+		if (ob->has_fix) {
 			printf(" (with the settings so far it would be at %.2f, %.2f m)", ob->fix.x, ob->fix.y);
+			/* uncalibrated, a tap lands within some 20 cm of its point */
+			if (hypot(ob->fix.x - t->x, ob->fix.y - t->y) > 0.30)
+				printf("\n  warning: far from the point asked; if you tapped elsewhere, "
+				       "start again");
+		}
 		printf("\n");
 		s->n_taps++;
+		s->last_tap_ns = ob->ev.t_ns;
 		prompt(s);
 	}
 }
@@ -315,6 +329,7 @@ static int calibrate_piezo(int argc, char **argv)
 		goto free_pipe;
 	if (s.n_taps < s.n_pts)
 		printf("the recording ended after %zu of %zu taps\n", s.n_taps, s.n_pts);
+	fflush(stdout);
 	if (sens_calibrate(&cfg, s.taps, s.n_taps, &cal, err, sizeof(err)) < 0) {
 		dd_log(DD_LOG_ERR, "%s", err);
 		rc = DD_EXIT_USAGE;

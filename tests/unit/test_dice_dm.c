@@ -152,6 +152,11 @@ static void test_dice_dm7_double_five_shared_two_and_three(void **state)
 	x = roll(&cfg, &s, 0, 5, 4, share);
 	assert_int_equal(x.rc, -EINVAL);
 	assert_string_equal(x.err, "share: only a double is shared out (DM-7), 5+4 is none");
+	int neg[4] = { 6, -1, 0, 0 };
+
+	x = roll(&cfg, &s, 0, 5, 5, neg);	/* adds up to 5, but no one takes points back */
+	assert_int_equal(x.rc, -EINVAL);
+	assert_string_equal(x.err, "share: p2: a share is a positive number of points");
 	int one[4] = { 0, 0, 1, 0 };
 
 	x = roll(&cfg, &s, 0, 1, 1, one);	/* a double one: 1 point */
@@ -373,6 +378,14 @@ static void test_dice_dm1_dm2_dm3_choosing_and_order(void **state)
 	ok(&cfg, &s, &m, &r);			/* p2: last round's Dreiermann */
 	assert_int_equal(r.dreiermann, DICE_NOBODY);
 	assert_true(cites(r.why, r.n_why, "DM-2"));
+	for (int k = 0; k < 3; k++) {		/* p3, p4, p1 again: no three */
+		m = mv_choose(2, 2);
+		ok(&cfg, &s, &m, &r);
+	}
+	m = mv_choose(3, 3);
+	ok(&cfg, &s, &m, &r);			/* p2: nor a double Dreiermann */
+	assert_int_equal(r.dreiermann, DICE_NOBODY);
+	assert_false(r.dm_double);
 	m = mv_choose(6, 3);
 	ok(&cfg, &s, &m, &r);			/* p3 */
 	assert_int_equal(r.dreiermann, 2);
@@ -424,6 +437,11 @@ static void test_dice_dm12_advanced_house_rules(void **state)
 	assert_int_equal(s.phase, DICE_DM_CHOOSING);
 	assert_int_equal(dice_dm_next_player(&cfg, &s), 0);
 	cfg.house.drop_choosing_makes_dreiermann = true;
+	s0 = s;
+	s0.last_dreiermann = 0;			/* DM-2 wins: last round's Dreiermann */
+	ok(&cfg, &s0, &m, &r);
+	assert_int_equal(r.dreiermann, DICE_NOBODY);
+	assert_int_equal(s0.phase, DICE_DM_CHOOSING);
 	ok(&cfg, &s, &m, &r);
 	assert_int_equal(r.dreiermann, 0);
 	assert_true(cites(r.why, r.n_why, "DM-12"));
@@ -434,8 +452,19 @@ static void test_dice_dm12_advanced_house_rules(void **state)
 	m.player = DICE_NOBODY;
 	bad(&cfg, &s, &m, "type: declaring a double round is a house rule that is off (DM-12)");
 	cfg.house.declare_double = true;
+	m.player = 1;
+	bad(&cfg, &s, &m, "player: only the Dreiermann p1 may declare (DM-12)");
+	m.player = DICE_NOBODY;
 	ok(&cfg, &s, &m, &r);
 	assert_true(r.dm_double);
+	bad(&cfg, &s, &m, "type: the Dreiermann declares before the round's first turn (DM-12)");
+	{
+		struct dice_dm_state later = s0;
+		struct dice_dm_move t24 = mv_turn("24");
+
+		ok(&cfg, &later, &t24, &r);	/* one turn played: too late */
+		bad(&cfg, &later, &m, "type: the Dreiermann declares before the round's first turn (DM-12)");
+	}
 	m = mv_turn("13,24");			/* p2: 1+3: sum 4, a three: 2 for a double round */
 	ok(&cfg, &s, &m, &r);
 	assert_int_equal(r.penalties[0], 2);
@@ -451,6 +480,10 @@ static void test_dice_dm12_advanced_house_rules(void **state)
 	ok(&cfg, &s, &m, &r);
 	assert_int_equal(r.penalties[1], 1);
 	s = s0;
+	/* DM-4: a dropped roll does not count, so it cannot end the turn. */
+	m = mv_turn("25,11");
+	m.rolls[1].dropped = true;
+	bad(&cfg, &s, &m, "rolls[1]: a dropped roll does not end a turn (DM-4)");
 
 	/* A harmless first roll: a sip and the turn is over. */
 	m = mv_turn("24");
@@ -465,6 +498,14 @@ static void test_dice_dm12_advanced_house_rules(void **state)
 	/* Every double wholly to the Dreiermann (no share needed). */
 	m = mv_turn("55,24");
 	cfg.house.doubles_to_dreiermann = true;
+	ok(&cfg, &s, &m, &r);
+	assert_int_equal(r.penalties[0], 5);
+	s = s0;
+	m.rolls[0].has_share = true;		/* a share naming anyone else is refused */
+	m.rolls[0].share[2] = 5;
+	bad(&cfg, &s, &m, "rolls[0].share: every double goes wholly to the Dreiermann p1 (DM-12)");
+	m.rolls[0].share[2] = 0;
+	m.rolls[0].share[0] = 5;
 	ok(&cfg, &s, &m, &r);
 	assert_int_equal(r.penalties[0], 5);
 	s = s0;
@@ -502,6 +543,15 @@ static void test_dice_dm13_sips_tally_and_double_six_empties(void **state)
 	PEN(x, 0, 0, 0, 0);
 	assert_int_equal(x.e[1], 1);
 	assert_true(cites(x.why, x.n_why, "DM-13"));
+	/* DM-14a: an emptied drink weighs six sips in the tally. */
+	s.sips[0] = 7;
+	s.sips[1] = 2;
+	s.empties[1] = 1;
+	s.sips[2] = 9;
+	s.sips[3] = 8;
+	assert_int_equal(dice_dm_winner(&cfg, &s), 0);	/* 7 < 2 + 6 */
+	s.sips[0] = 8;
+	assert_int_equal(dice_dm_winner(&cfg, &s), DICE_NOBODY);	/* 8 = 2 + 6 = 8 */
 }
 
 /* DM-14: a game is 5 rounds by default; the tally decides the winner

@@ -169,6 +169,7 @@ static void test_dice_ho1_rolloff_ties_roll_again(void **state)
 	assert_int_equal(dice_ho_rolloff_step(&cfg, &s, &ro, &r, &s, err, sizeof(err)), 0);
 	assert_true(r.any_tied && r.tied[0] && r.tied[2] && !r.tied[1]);
 	assert_int_equal(r.player, DICE_NOBODY);
+	assert_int_equal(dice_ho_next_player(&cfg, &s), DICE_NOBODY);	/* nobody until it is settled */
 	assert_int_equal(dice_ho_step(&cfg, &s, &t, &r, &s, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "type: the roll-off tied: the tied players roll again (HO-1)");
 	/* p2 may not roll in the tie-break. */
@@ -319,6 +320,14 @@ static void test_dice_ho8_five_aces_variant(void **state)
 	ok(&cfg, &s, &t, &r);
 	assert_true(r.over && cites(&r, "HO-8"));
 	assert_int_equal(r.loser, 0);
+	/* Five aces made on a later roll are only the best hand, 56/2. */
+	dice_ho_state_init(&s, &cfg);
+	t = turn("23411", "111");
+	ok(&cfg, &s, &t, &r);
+	assert_string_equal(fmt(r.hand), "56/2");
+	assert_false(r.over);
+	assert_false(cites(&r, "HO-8"));
+	assert_int_equal(r.loser, DICE_NOBODY);
 }
 
 /* YZ-1a as Horse applies it: the kept dice are read in the player's

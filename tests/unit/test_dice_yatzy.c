@@ -343,6 +343,46 @@ static void test_dice_yz1_fourth_roll_and_bad_dice_refused(void **state)
 	step_bad(&cfg, &s, &t, "rolls[0]: the first roll has 4 dice, not 5");
 	turn_init(&t, "chance", "14467", NULL, NULL);
 	step_bad(&cfg, &s, &t, "rolls[0][4]: a die shows 1 to 6, not 7");
+	/* A later roll rolls at least one die: an empty one is no roll. */
+	turn_init(&t, "chance", "14463", "254", NULL);
+	t.rolls.n[1] = 0;
+	step_bad(&cfg, &s, &t, "rolls[1]: a later roll rolls 1 to 5 dice, not 0");
+}
+
+/* YZ-1, YJ-1, HO-2: dice_rolls_best itself holds a turn to max_rolls,
+ * whatever the engine calling it checked first. */
+static void test_dice_yz1_rolls_best_holds_the_roll_limit(void **state)
+{
+	struct dice_yatzy_turn t;
+	int hand[5], kept[DICE_MAX_ROLLS][DICE_N];
+	char err[128] = "";
+
+	(void)state;
+	turn_init(&t, "chance", "14463", "254", "11");
+	assert_int_equal(dice_rolls_best(&t.rolls, 2, NULL, NULL, hand, kept, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "rolls: a turn has at most 2 rolls, this one has 3");
+	t.rolls.n_rolls = 0;
+	assert_int_equal(dice_rolls_best(&t.rolls, 3, NULL, NULL, hand, kept, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "rolls: a turn has at least one roll");
+}
+
+/* YZ: the player with most points wins; equal leaders name no winner. */
+static void test_dice_yz_tied_leaders_name_no_winner(void **state)
+{
+	struct dice_yatzy_cfg cfg;
+	struct dice_yatzy_state s;
+
+	(void)state;
+	cfg_init(&cfg, DICE_YZ, 3);
+	dice_yatzy_state_init(&s);
+	s.card[0].used[DICE_BOX_CHANCE] = s.card[1].used[DICE_BOX_CHANCE] = true;
+	s.card[0].box[DICE_BOX_CHANCE] = s.card[1].box[DICE_BOX_CHANCE] = 20;
+	assert_int_equal(dice_yatzy_winner(&cfg, &s), DICE_NOBODY);
+	s.card[2].used[DICE_BOX_ONES] = true;
+	s.card[2].box[DICE_BOX_ONES] = 5;
+	assert_int_equal(dice_yatzy_winner(&cfg, &s), DICE_NOBODY);	/* a lower third changes nothing */
+	s.card[1].box[DICE_BOX_CHANCE] = 21;
+	assert_int_equal(dice_yatzy_winner(&cfg, &s), 1);
 }
 
 /* YZ-2, YZ-3: any unused box, 0 where it does not fit, each box once,
@@ -550,6 +590,8 @@ int main(void)
 		cmocka_unit_test(test_dice_yz1_seed_turn_kept_fours_full_house_14),
 		cmocka_unit_test(test_dice_yz1_explicit_keep_is_followed_and_checked),
 		cmocka_unit_test(test_dice_yz1_fourth_roll_and_bad_dice_refused),
+		cmocka_unit_test(test_dice_yz1_rolls_best_holds_the_roll_limit),
+		cmocka_unit_test(test_dice_yz_tied_leaders_name_no_winner),
 		cmocka_unit_test(test_dice_yz2_yz3_scratch_used_box_and_order),
 		cmocka_unit_test(test_dice_yz5_upper_bonus_and_full_game),
 		cmocka_unit_test(test_dice_yj4_upper_bonus_35),

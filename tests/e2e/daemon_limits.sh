@@ -5,6 +5,9 @@ set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini"
+# The server may hang up on a bad request while we still write: that is
+# its right, not a reason for this script to die of SIGPIPE.
+trap '' PIPE
 
 # raw TEXT: sends bytes over a fresh connection, prints the status code.
 raw() {
@@ -20,7 +23,7 @@ is4xx() { case "$1" in 4[0-9][0-9]) return 0 ;; *) return 1 ;; esac; }
 s=$(raw 'GARBAGE\r\n\r\n'); [ -z "$s" ] || is4xx "$s" || fail "garbage request line -> '$s'"
 s=$(raw 'GET / HTTP/1.1\r\nHost: x\r\nBad Header Without Colon\r\n\r\n'); is4xx "$s" || fail "malformed header -> '$s'"
 s=$(raw 'GET / HTTP/1.1\r\n\r\n'); is4xx "$s" || fail "HTTP/1.1 without Host -> '$s'"
-s=$(raw 'GET / HTTP/7.0\r\nHost: x\r\n\r\n'); case "$s" in 4*|505) ;; *) fail "HTTP/7.0 -> '$s'" ;; esac
+s=$(raw 'GET / HTTP/7.0\r\nHost: x\r\n\r\n'); case "$s" in 4*|505|"") ;; *) fail "HTTP/7.0 -> '$s'" ;; esac
 s=$(raw 'GET /%00 HTTP/1.1\r\nHost: x\r\n\r\n'); is4xx "$s" || fail "NUL in path -> '$s'"
 s=$(raw 'POST /console/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'); is4xx "$s" || fail "bad Content-Length -> '$s'"
 s=$(raw 'GET /../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n'); is4xx "$s" || fail "dot-dot path -> '$s'"

@@ -1,0 +1,13 @@
+# systemd/: the unit and an example configuration, installed by `make install`
+# (DESTDIR and PREFIX honoured; the unit's ExecStart names $(BINDIR)).
+SYSTEMD_UNIT_DIR ?= $(PREFIX)/lib/systemd/system
+DOC_DIR ?= $(PREFIX)/share/doc/dyeref
+define INSTALL_EXTRA +=
+	install -d $(DESTDIR)$(SYSTEMD_UNIT_DIR) $(DESTDIR)$(DOC_DIR)
+	sed -e 's|/usr/local/bin/dyeref|$(BINDIR)/dyeref|' \
+	    -e 's|/usr/local/share/doc/dyeref|$(DOC_DIR)|' systemd/dyeref.service \
+		> $(DESTDIR)$(SYSTEMD_UNIT_DIR)/dyeref.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/dyeref.service
+	install -m 0644 systemd/dyeref.conf.example $(DESTDIR)$(DOC_DIR)/dyeref.conf.example
+	if [ -f docs/daemon.md ]; then install -m 0644 docs/daemon.md $(DESTDIR)$(DOC_DIR)/daemon.md; fi
+endef

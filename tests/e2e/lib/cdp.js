@@ -1,0 +1,121 @@
+// Drives headless chromium over the DevTools protocol on a pipe
+// (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), with
+// node's built-ins only. Opens the scoreboard, has a throw judged through
+// the console API, waits for the score to change on the page (it arrives
+// over server-sent events), then opens /replay/1. Screenshots go to OUTDIR.
+//   node cdp.js CHROMIUM BASE OUTDIR PIN
+"use strict";
+const { spawn } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const http = require("http");
+
+const [chromium, base, outdir, pin] = process.argv.slice(2);
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "dyeref-chromium-"));
+const browser = spawn(chromium, [
+  "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+  "--disable-background-networking", "--remote-debugging-pipe",
+  "--user-data-dir=" + profile, "--window-size=1920,1080", "about:blank",
+], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
+let stderr = "";
+browser.stdio[2].on("data", (d) => { stderr += d; });
+
+let nextId = 1, buf = "";
+const waiting = new Map();
+browser.stdio[4].on("data", (chunk) => {
+  buf += chunk.toString("utf8");
+  let i;
+  while ((i = buf.indexOf("\0")) >= 0) {
+    const msg = JSON.parse(buf.slice(0, i));
+    buf = buf.slice(i + 1);
+    if (msg.id && waiting.has(msg.id)) {
+      const { resolve, reject } = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      if (msg.error) reject(new Error(JSON.stringify(msg.error))); else resolve(msg.result);
+    }
+  }
+});
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  const msg = { id, method, params };
+  if (sessionId) msg.sessionId = sessionId;
+  browser.stdio[3].write(JSON.stringify(msg) + "\0");
+  return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function die(why) {
+  console.error("FAIL: " + why);
+  if (stderr) console.error(stderr.split("\n").slice(-10).join("\n"));
+  browser.kill("SIGKILL");
+  process.exit(1);
+}
+
+function request(method, url, body, headers) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      let data = "";
+      res.on("data", (d) => { data += d; });
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
+    });
+    req.on("error", reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+async function evaluate(session, expr) {
+  const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true }, session);
+  return r.result.value;
+}
+async function waitFor(session, expr, want, what, ms = 15000) {
+  const until = Date.now() + ms;
+  let last;
+  while (Date.now() < until) {
+    last = await evaluate(session, expr).catch(() => undefined);
+    if (last === want) return;
+    await sleep(100);
+  }
+  die(what + ": wanted " + JSON.stringify(want) + ", page shows " + JSON.stringify(last));
+}
+async function screenshot(session, file) {
+  const r = await send("Page.captureScreenshot", { format: "png" }, session);
+  fs.writeFileSync(path.join(outdir, file), Buffer.from(r.data, "base64"));
+}
+
+async function main() {
+  setTimeout(() => die("timed out"), 60000).unref();
+  const { targetId } = await send("Target.createTarget", { url: base + "/" });
+  const { sessionId: s } = await send("Target.attachToTarget", { targetId, flatten: true });
+  await send("Page.enable", {}, s);
+  await waitFor(s, "document.body.dataset.ready", "1", "scoreboard loaded");
+  await waitFor(s, "document.getElementById('score-A').textContent", "0", "score before the throw");
+  await waitFor(s, "document.getElementById('h-live').textContent", "live", "event stream open");
+  await screenshot(s, "scoreboard-before.png");
+
+  // An official enters a throw: B's half, then the floor (BD-P1).
+  const login = await request("POST", base + "/console/login", "pin=" + pin,
+    { "Content-Type": "application/x-www-form-urlencoded" });
+  if (login.status !== 200) die("login " + login.status);
+  const cookie = login.headers["set-cookie"][0].split(";")[0];
+  const csrf = JSON.parse(login.body).csrf;
+  const cmd = await request("POST", base + "/console/api/command",
+    JSON.stringify({ cmd: "throw", events: [{ at: "table", half: "B", x: 1.9, y: 0.4 }, { at: "floor" }] }),
+    { "Content-Type": "application/json", Cookie: cookie, "X-CSRF-Token": csrf });
+  if (cmd.status !== 200) die("command " + cmd.status + " " + cmd.body);
+
+  await waitFor(s, "document.getElementById('score-A').textContent", "1", "score after the throw");
+  await waitFor(s, "document.getElementById('rules').textContent.includes('BD-P1')", true, "rule shown");
+  await screenshot(s, "scoreboard.png");
+
+  await send("Page.navigate", { url: base + "/replay/1" }, s);
+  await waitFor(s, "document.body.dataset.ready", "1", "replay loaded");
+  await waitFor(s, "document.getElementById('title').textContent", "Match 1, throw 1", "replay title");
+  await waitFor(s, "document.querySelectorAll('#drawing circle').length > 5", true, "table drawing");
+  await waitFor(s, "document.getElementById('ruling').textContent.includes('1 to A')", true, "replay ruling");
+  await screenshot(s, "replay.png");
+  await send("Browser.close").catch(() => {});
+  console.log("ok: score 0 -> 1 seen live, replay shown");
+  process.exit(0);
+}
+main().catch((e) => die(e.stack || String(e)));

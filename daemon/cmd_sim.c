@@ -73,9 +73,10 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 		if (cams[i].kind == SIM_CAM_REST) {
 			struct vis_image *img;
 
-			snprintf(crop, sizeof(crop), "rest-%04d.pgm", throw_no);
+			snprintf(crop, sizeof(crop), "rest-%04d.ppm", throw_no);
 			snprintf(path, sizeof(path), "%s/%s", mdir, crop);
-			img = sim_render_rest_crop(noise, t->rest_face, 2 * M_PI * sim_rng_uniform(rng),
+			img = sim_render_rest_crop(noise, &sc->table, t->rest_x, t->rest_y, t->rest_face,
+						   2 * M_PI * sim_rng_uniform(rng),
 						   CROP_PX, rng);
 			if (!img)
 				goto oom;

@@ -195,89 +195,39 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 	return k;
 }
 
-/* Pip positions of each face in units of the die's side (centre 0). */
-static const double pip_xy[7][6][2] = {
-	[1] = { { 0, 0 } },
-	[2] = { { -0.26, -0.26 }, { 0.26, 0.26 } },
-	[3] = { { -0.26, -0.26 }, { 0, 0 }, { 0.26, 0.26 } },
-	[4] = { { -0.26, -0.26 }, { 0.26, -0.26 }, { -0.26, 0.26 }, { 0.26, 0.26 } },
-	[5] = { { -0.26, -0.26 }, { 0.26, -0.26 }, { 0, 0 }, { -0.26, 0.26 }, { 0.26, 0.26 } },
-	[6] = { { -0.26, -0.26 }, { 0.26, -0.26 }, { -0.26, 0 }, { 0.26, 0 },
-		{ -0.26, 0.26 }, { 0.26, 0.26 } },
-};
-
-/* Grey level at a point of the crop, in die units around its centre. */
-static double shade(int face, double u, double v)
-{
-	const double pip_r = 0.085;
-
-	if (fabs(u) > 0.5 || fabs(v) > 0.5)
-		return 150;	/* plywood */
-	for (int i = 0; i < face; i++) {
-		double du = u - pip_xy[face][i][0], dv = v - pip_xy[face][i][1];
-
-		if (du * du + dv * dv < pip_r * pip_r)
-			return 35;
-	}
-	return 230;
-}
-
-struct vis_image *sim_render_rest_crop(const struct sim_noise *n, int face, double angle,
+struct vis_image *sim_render_rest_crop(const struct sim_noise *n, const struct bd_table *tb,
+				       double x, double y, int face, double angle,
 				       int side_px, struct sim_rng *rng)
 {
-	struct vis_image *img;
-	double die_px = side_px * 0.25, ca = cos(angle), sa = sin(angle);
-	double *acc;
-	int r = (int)ceil(n->blur_px);
+	struct vis_render_scene s;
+	struct vis_image *img = NULL;
+	double span = side_px * 0.016 / 32;	/* 32 px a die */
+	double blur_v, dir = 2 * M_PI * sim_rng_uniform(rng);
+	char err[128];
+	int rc;
 
-	if (face < 1 || face > 6 || side_px < 16) {
+	if (face < 1 || face > 6 || side_px < 16 || side_px > 4096) {
 		errno = EINVAL;
 		return NULL;
 	}
-	img = vis_image_new(side_px, side_px, VIS_GRAY8);
-	if (!img)
-		return NULL;
-	acc = calloc((size_t)side_px * side_px, sizeof(*acc));
-	if (!acc) {
-		vis_image_free(img);
-		errno = ENOMEM;
+	vis_render_scene_default(&s);
+	s.table = *tb;
+	s.width = s.height = side_px;
+	vis_render_view_topdown(&s, x, y, span);
+	s.noise_sigma = n->image_noise;
+	s.light_level = 1 - 0.15 * (n->image_noise / 6) * sim_rng_uniform(rng);
+	s.seed = sim_rng_next(rng);
+	s.n_dice = 1;
+	blur_v = n->blur_px * (span / side_px) / s.exposure_s;
+	s.dice[0] = (struct vis_render_die){
+		.x = x, .y = y, .z = 0, .angle = angle, .face = face,
+		.vx = blur_v * cos(dir), .vy = blur_v * sin(dir),
+		.body = { 240, 238, 232 }, .pip = { 25, 25, 25 },
+	};
+	rc = vis_render(&s, &img, err, sizeof(err));
+	if (rc < 0) {
+		errno = -rc;
 		return NULL;
 	}
-	/* 3x3 supersampling: the lens and sensor average over a pixel. */
-	for (int y = 0; y < side_px; y++)
-		for (int x = 0; x < side_px; x++) {
-			double sum = 0;
-
-			for (int sy = 0; sy < 3; sy++)
-				for (int sx = 0; sx < 3; sx++) {
-					double px = x + (sx + 0.5) / 3 - side_px / 2.0;
-					double py = y + (sy + 0.5) / 3 - side_px / 2.0;
-					double u = (ca * px + sa * py) / die_px;
-					double v = (-sa * px + ca * py) / die_px;
-
-					sum += shade(face, u, v);
-				}
-			acc[y * side_px + x] = sum / 9;
-		}
-	for (int y = 0; y < side_px; y++)
-		for (int x = 0; x < side_px; x++) {
-			double sum = 0;
-			int cnt = 0;
-
-			/* Box blur of radius r, then sensor grain. */
-			for (int dy = -r; dy <= r; dy++)
-				for (int dx = -r; dx <= r; dx++) {
-					int xx = x + dx, yy = y + dy;
-
-					if (xx < 0 || yy < 0 || xx >= side_px || yy >= side_px)
-						continue;
-					sum += acc[yy * side_px + xx];
-					cnt++;
-				}
-			sum = sum / cnt + n->image_noise * sim_rng_normal(rng);
-			img->data[(size_t)y * img->stride + x] =
-				(uint8_t)(sum < 0 ? 0 : sum > 255 ? 255 : lround(sum));
-		}
-	free(acc);
 	return img;
 }

@@ -273,10 +273,14 @@ struct sim_cam {
 size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 			struct sim_rng *rng, struct sim_cam *out, size_t cap);
 
-/* A full-resolution crop (side_px square, GRAY8; the die a quarter of it) around a die resting
- * showing face, turned by angle radians, on plywood, with the noise's
- * grain and blur. NULL with errno. Free with vis_image_free(). */
-struct vis_image *sim_render_rest_crop(const struct sim_noise *n, int face, double angle,
+/* A full-resolution crop (side_px square, RGB) centred on a die resting at
+ * (x, y) on table tb showing face, turned by angle radians, through
+ * vision's renderer (vis_render: table, cups, shadows, light), with the
+ * noise's grain, a residual blur of blur_px and a light level that varies
+ * with the noise. A 16 mm die spans 32 px at side_px 128, as at 12 Mpx over
+ * 2.44 m. NULL with errno. Free with vis_image_free(). */
+struct vis_image *sim_render_rest_crop(const struct sim_noise *n, const struct bd_table *tb,
+				       double x, double y, int face, double angle,
 				       int side_px, struct sim_rng *rng);
 
 /* ---- Recorded reports: calls.jsonl and camera.jsonl ----------------- */

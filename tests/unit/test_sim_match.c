@@ -176,16 +176,18 @@ static void test_sim_sense_calls_are_the_human_events(void **state)
 static void test_sim_render_rest_crop_reads_as_its_face(void **state)
 {
 	struct sim_noise n;
+	struct bd_table tb;
 	struct sim_rng r;
 	char err[256];
 	int right = 0;
 
 	(void)state;
+	bd_table_defaults(&tb);
 	sim_noise_defaults(&n, 1);
 	sim_rng_seed(&r, 17);
 	for (int k = 0; k < 60; k++) {
 		int face = 1 + k % 6;
-		struct vis_image *img = sim_render_rest_crop(&n, face, 0.3 * k, 128, &r);
+		struct vis_image *img = sim_render_rest_crop(&n, &tb, 0.3 + 0.03 * k, 0.2 + 0.01 * k, face, 0.3 * k, 128, &r);
 		struct vis_die d[4];
 		int got;
 
@@ -195,7 +197,7 @@ static void test_sim_render_rest_crop_reads_as_its_face(void **state)
 		vis_image_free(img);
 	}
 	assert_true(right >= 54);
-	assert_null(sim_render_rest_crop(&n, 7, 0, 128, &r));
+	assert_null(sim_render_rest_crop(&n, &tb, 1, 1, 7, 0, 128, &r));
 }
 
 int main(void)

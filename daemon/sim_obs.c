@@ -57,6 +57,10 @@ void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, 
 	struct bd_table tb;
 
 	obs_init(o, DD_SRC_CAMERA, c->t_ns);
+	if (c->kind == SIM_CAM_TOSS) {
+		o->kind = DD_OBS_TOSS;
+		return;
+	}
 	if (c->kind == SIM_CAM_SINK) {
 		/* The tracker saw the die go into that cup and stay; where it
 		 * vanished is the cup's place. */

@@ -69,6 +69,8 @@ char *sim_call_json(const struct sim_call *c)
 
 char *sim_cam_json(const struct sim_cam *c, const char *crop)
 {
+	if (c->kind == SIM_CAM_TOSS)
+		return dump(json_pack("{s:I,s:s}", "t_ns", (json_int_t)c->t_ns, "kind", "toss"));
 	if (c->kind == SIM_CAM_SINK)
 		return dump(json_pack("{s:I,s:s,s:s}", "t_ns", (json_int_t)c->t_ns, "kind", "sink",
 				      "owner", player_name(c->owner)));
@@ -200,6 +202,7 @@ static int parse_call(const struct where *w, json_t *o, const char *what, struct
 static int parse_cam(const struct where *w, json_t *o, const char *what, struct sim_report *r)
 {
 	static const char *const f_sink[] = { "t_ns", "kind", "owner", NULL };
+	static const char *const f_toss[] = { "t_ns", "kind", NULL };
 	static const char *const f_rest[] = { "t_ns", "kind", "x", "y", "crop", NULL };
 	struct sim_cam *c = &r->cam;
 	json_t *crop;
@@ -207,6 +210,10 @@ static int parse_cam(const struct where *w, json_t *o, const char *what, struct 
 	int rc;
 
 	c->owner = BD_NOBODY;
+	if (!strcmp(what, "toss")) {
+		c->kind = SIM_CAM_TOSS;
+		return check_fields(w, o, f_toss);
+	}
 	if (!strcmp(what, "sink")) {
 		c->kind = SIM_CAM_SINK;
 		if ((rc = get_player(w, o, "owner", &c->owner)) < 0)
@@ -214,7 +221,7 @@ static int parse_cam(const struct where *w, json_t *o, const char *what, struct 
 		return check_fields(w, o, f_sink);
 	}
 	if (strcmp(what, "rest"))
-		return bad(w, "kind", "not sink or rest");
+		return bad(w, "kind", "not toss, sink or rest");
 	c->kind = SIM_CAM_REST;
 	if ((rc = get_coord(w, o, "x", &c->x)) < 0 || (rc = get_coord(w, o, "y", &c->y)) < 0)
 		return rc;

@@ -173,7 +173,17 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 	for (size_t i = 0; i < t->n_contacts && k < cap; i++) {
 		const struct sim_contact *c = &t->contacts[i];
 
-		if (c->kind == SIM_CONTACT_SINK && t->in_cup && i + 1 == t->n_contacts) {
+		if (c->kind == SIM_CONTACT_RELEASE) {
+			if (sim_rng_uniform(rng) < n->cam_p_miss)
+				continue;
+			/* The die rises out of the hand: seen a few frames later. */
+			out[k].t_ns = c->t_ns + 100000000;
+			out[k].kind = SIM_CAM_TOSS;
+			out[k].owner = BD_NOBODY;
+			out[k].x = c->x;
+			out[k].y = c->y;
+			k++;
+		} else if (c->kind == SIM_CONTACT_SINK && t->in_cup && i + 1 == t->n_contacts) {
 			if (sim_rng_uniform(rng) < n->cam_p_miss)
 				continue;
 			/* Seen a frame or two later: the die does not come back out. */

@@ -225,7 +225,7 @@ struct sim_noise {
 	double min_strength;	/* 0.25 m/s: softer contacts trip no comparator */
 	double p_line_miss;	/* 0.005: a cup, mine or floor disc misses a hit */
 	double console_delay_s;	/* 0.3: an official's mean delay entering a call */
-	double cam_p_miss;	/* 0.005: the camera misses a die dropping into a cup */
+	double cam_p_miss;	/* 0.005: the camera misses a toss, or a die dropping into a cup */
 	double cam_xy_sd_m;	/* 0.004: the camera's error locating a resting die */
 	double image_noise;	/* 6: grey-level sd of a full-resolution crop */
 	double blur_px;		/* 0.6: motion/defocus blur radius of the crop */
@@ -258,9 +258,10 @@ size_t sim_sense_calls(const struct sim_noise *n, const struct sim_throw *t,
 		       struct sim_rng *rng, struct sim_call *out, size_t cap);
 
 /* What the camera's tracker reports (until vision's tracker runs on
- * rendered frames): a die dropping into a cup, and where a die came to
- * rest (its face is read from the crop by vision, not given here). */
-enum sim_cam_kind { SIM_CAM_SINK, SIM_CAM_REST };
+ * rendered frames): a toss (the die rising out of a hand), a die dropping
+ * into a cup, and where a die came to rest (its face is read from the crop
+ * by vision, not given here). */
+enum sim_cam_kind { SIM_CAM_SINK, SIM_CAM_REST, SIM_CAM_TOSS };
 
 struct sim_cam {
 	int64_t t_ns;		/* when it was seen */

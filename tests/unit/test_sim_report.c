@@ -111,7 +111,7 @@ static void test_sim_report_refuses_malformed_lines_naming_them(void **state)
 	refused("{\"t_ns\":1,\"kind\":\"rest\",\"x\":1e300,\"y\":1,\"crop\":\"r.pgm\"}", true, "x: not a position");
 	refused("{\"t_ns\":1,\"kind\":\"rest\",\"y\":1,\"crop\":\"r.pgm\"}", true, "x: missing");
 	refused("{\"t_ns\":1,\"kind\":\"sink\"}", true, "owner: missing");
-	refused("{\"t_ns\":1,\"kind\":\"fly\"}", true, "kind: not sink or rest");
+	refused("{\"t_ns\":1,\"kind\":\"fly\"}", true, "kind: not toss, sink or rest");
 	refused("{\"t_ns\":1,\"call\":\"low_call\",\"by\":\"b1\"}", true, "kind: missing");
 }
 

@@ -1,4 +1,4 @@
-/* `dyeref sim --matches N --seed S --out DIR [--noise K]`: plays matches on
+/* `dyeref sim --matches N --seed S --out DIR [--noise K] [--frames]`: plays matches on
  * the virtual table and writes, per match, what the instruments saw and
  * the truth (docs/simulator.md, "Output"). */
 #include <errno.h>
@@ -45,6 +45,9 @@ static int put_line(char **buf, size_t *len, char *s)
 }
 
 struct outputs {
+	bool frames;		/* --frames: write each throw's camera stream */
+	char *index;		/* frames.jsonl */
+	size_t index_len;
 	struct sens_edge *edges;
 	size_t n_edges, cap_edges;
 	char *calls, *camera;
@@ -66,6 +69,23 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 	for (size_t i = 0; i < nc; i++)
 		if (put_line(&o->calls, &o->calls_len, sim_call_json(&calls[i])) < 0)
 			goto oom;
+	if (o->frames) {
+		char file[64], path[4200], line[256];
+		int64_t t0;
+		int nf;
+
+		snprintf(file, sizeof(file), "frames-%04d.y4m", throw_no);
+		snprintf(path, sizeof(path), "%s/%s", mdir, file);
+		rc = sim_frames_write_y4m(path, noise, &sc->table, t,
+					  (uint64_t)throw_no * 0x9e3779b97f4a7c15ULL, &t0, &nf,
+					  err, errlen);
+		if (rc < 0)
+			return rc;
+		snprintf(line, sizeof(line), "{\"file\":\"%s\",\"t0_ns\":%lld,\"fps\":%d,\"frames\":%d}",
+			 file, (long long)t0, SIM_FRAME_FPS, nf);
+		if (put_line(&o->index, &o->index_len, strdup(line)) < 0)
+			goto oom;
+	}
 	nk = sim_sense_camera(noise, t, rng, cams, 4);
 	for (size_t i = 0; i < nk; i++) {
 		char crop[64] = "", path[4200];
@@ -113,12 +133,12 @@ static int write_edges(const char *path, const struct outputs *o, char *err, siz
 	return rc;
 }
 
-static int one_match(int k, const char *out, const struct sim_match_cfg *mc,
+static int one_match(int k, const char *out, bool frames, const struct sim_match_cfg *mc,
 		     const struct sim_noise *noise, const struct sens_config *sc,
 		     struct sim_rng *rng, struct sim_rng *srng, char *err, size_t errlen)
 {
 	struct bd_table tb = sc->table;
-	struct outputs o = { 0 };
+	struct outputs o = { .frames = frames };
 	struct sim_match *m = NULL;
 	char mdir[4096], path[4200];
 	int rc;
@@ -150,6 +170,12 @@ static int one_match(int k, const char *out, const struct sim_match_cfg *mc,
 	rc = sim_write_file(path, o.camera ? o.camera : "", o.camera_len, err, errlen);
 	if (rc < 0)
 		goto free_outputs;
+	if (frames) {
+		snprintf(path, sizeof(path), "%s/frames.jsonl", mdir);
+		rc = sim_write_file(path, o.index ? o.index : "", o.index_len, err, errlen);
+		if (rc < 0)
+			goto free_outputs;
+	}
 	/* The truth last: a match directory with a truth log is complete. */
 	snprintf(path, sizeof(path), "%s/truth.jsonl", mdir);
 	rc = sim_match_write_truth(m, path, err, errlen);
@@ -160,13 +186,14 @@ free_outputs:
 	free(o.edges);
 	free(o.calls);
 	free(o.camera);
+	free(o.index);
 	sim_match_free(m);
 	return rc;
 }
 
 static void usage(void)
 {
-	dd_log(DD_LOG_ERR, "usage: dyeref sim --matches N --seed S --out DIR [--noise K]");
+	dd_log(DD_LOG_ERR, "usage: dyeref sim --matches N --seed S --out DIR [--noise K] [--frames]");
 }
 
 int dd_cmd_sim(int argc, char **argv)
@@ -176,6 +203,7 @@ int dd_cmd_sim(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "noise", required_argument, NULL, 'n' },
+		{ "frames", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_match_cfg mc;
@@ -187,7 +215,7 @@ int dd_cmd_sim(int argc, char **argv)
 	long matches = -1;
 	unsigned long long seed = 0;
 	double k = 1;
-	bool have_seed = false;
+	bool have_seed = false, frames = false;
 	int c;
 
 	optind = 1;
@@ -211,6 +239,9 @@ int dd_cmd_sim(int argc, char **argv)
 			break;
 		case 'o':
 			out = optarg;
+			break;
+		case 'f':
+			frames = true;
 			break;
 		case 'n':
 			k = strtod(optarg, &end);
@@ -240,7 +271,7 @@ int dd_cmd_sim(int argc, char **argv)
 	sim_rng_seed(&rng, seed);
 	sim_rng_seed(&srng, seed ^ 0x5e115e5ULL);
 	for (long i = 1; i <= matches; i++) {
-		int rc = one_match((int)i, out, &mc, &noise, &sc, &rng, &srng, err, sizeof(err));
+		int rc = one_match((int)i, out, frames, &mc, &noise, &sc, &rng, &srng, err, sizeof(err));
 
 		if (rc < 0) {
 			dd_log(DD_LOG_ERR, "%s", err);

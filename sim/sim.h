@@ -307,4 +307,24 @@ char *sim_cam_json(const struct sim_cam *c, const char *crop);
 int sim_reports_parse(const char *name, const char *buf, size_t len, bool camera,
 		      struct sim_report **out, size_t *n, char *err, size_t errlen);
 
+/* ---- Camera frames at the low-resolution rate ----------------------- */
+
+#define SIM_FRAME_FPS 30	/* frames a second of the low-resolution stream */
+
+/* The low-resolution camera's view (vision's default: 640 x 360, the whole
+ * table top-down) at t_ns of throw t: the table, and the die where the
+ * physics has it (height above the table, motion blur from its speed;
+ * absent while hidden in a hand or a cup), through vis_render with the
+ * noise's grain. NULL with errno. Free with vis_image_free(). */
+struct vis_image *sim_render_frame(const struct sim_noise *n, const struct bd_table *tb,
+				   const struct sim_throw *t, int64_t t_ns, uint64_t seed);
+
+/* Writes throw t's frames, from 0.2 s before the release to 0.5 s after the
+ * die is dead at SIM_FRAME_FPS, as one Y4M stream (Cmono) at path, through
+ * a temporary file. *t0_ns gets the first frame's time. 0 or -errno with
+ * "path: why" in err. */
+int sim_frames_write_y4m(const char *path, const struct sim_noise *n, const struct bd_table *tb,
+			 const struct sim_throw *t, uint64_t seed, int64_t *t0_ns, int *frames,
+			 char *err, size_t errlen);
+
 #endif /* DYEREF_SIM_H */

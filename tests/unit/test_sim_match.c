@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sim/sim.h"
@@ -200,6 +201,84 @@ static void test_sim_render_rest_crop_reads_as_its_face(void **state)
 	assert_null(sim_render_rest_crop(&n, &tb, 1, 1, 7, 0, 128, &r));
 }
 
+/* Mean absolute grey difference of two frames in a box around pixel (u, v). */
+static double box_diff(const struct vis_image *a, const struct vis_image *b, int u, int v, int r)
+{
+	double sum = 0;
+	int n = 0;
+
+	for (int y = v - r; y <= v + r; y++)
+		for (int x = u - r; x <= u + r; x++) {
+			if (x < 0 || y < 0 || x >= a->width || y >= a->height)
+				continue;
+			for (int c = 0; c < (int)a->format; c++)
+				sum += abs((int)a->data[(size_t)y * a->stride + (size_t)x * a->format + c] -
+					   (int)b->data[(size_t)y * b->stride + (size_t)x * b->format + c]);
+			n += (int)a->format;
+		}
+	return n ? sum / n : 0;
+}
+
+/* The low-resolution stream shows the die where the physics left it, and
+ * its Y4M file reads back through vision with the frames promised. */
+static void test_sim_frames_show_the_resting_die_and_read_back(void **state)
+{
+	struct sim_throw_cfg c;
+	struct sim_noise n;
+	struct bd_table tb;
+	struct sim_rng r;
+	static struct sim_throw t;
+	struct vis_render_scene s;
+	struct vis_image *before, *after, *img = NULL;
+	struct vis_y4m *y;
+	char err[256], path[] = "/tmp/test_sim_frames_XXXXXX";
+	double u, v, w;
+	int64_t t0;
+	int frames = 0, got = 0, fd, wd, ht, fn, fdn;
+
+	(void)state;
+	sim_throw_cfg_defaults(&c);
+	sim_noise_defaults(&n, 1);
+	bd_table_defaults(&tb);
+	sim_rng_seed(&r, 18);
+	do
+		sim_throw_play(&c, &tb, 0, 0, &r, &t);
+	while (!t.rests_on_table);
+	before = sim_render_frame(&n, &tb, &t, t.t_release_ns - 100000000, 1);
+	after = sim_render_frame(&n, &tb, &t, t.t_dead_ns + 100000000, 1);
+	assert_non_null(before);
+	assert_non_null(after);
+	vis_render_scene_default(&s);
+	w = s.h[6] * t.rest_x + s.h[7] * t.rest_y + s.h[8];
+	u = (s.h[0] * t.rest_x + s.h[1] * t.rest_y + s.h[2]) / w;
+	v = (s.h[3] * t.rest_x + s.h[4] * t.rest_y + s.h[5]) / w;
+	/* The die is there after it came to rest, and nowhere far from it. */
+	assert_true(box_diff(before, after, (int)lround(u), (int)lround(v), 3) > 10);
+	assert_true(box_diff(before, after, (int)lround(u) + 60, (int)lround(v), 3) < 6);
+	vis_image_free(before);
+	vis_image_free(after);
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sim_frames_write_y4m(path, &n, &tb, &t, 5, &t0, &frames, err, sizeof(err)), 0);
+	assert_int_equal(t0, t.t_release_ns - 200000000);
+	assert_int_equal(frames, (int)((t.t_dead_ns + 500000000 - t0) / (1000000000 / SIM_FRAME_FPS)) + 1);
+	y = vis_y4m_open(path, err, sizeof(err));
+	assert_non_null(y);
+	vis_y4m_info(y, &wd, &ht, &fn, &fdn);
+	assert_int_equal(wd, 640);
+	assert_int_equal(ht, 360);
+	assert_int_equal(fn / fdn, SIM_FRAME_FPS);
+	while (vis_y4m_read(y, &img, err, sizeof(err)) == 1) {
+		got++;
+		vis_image_free(img);
+	}
+	assert_int_equal(got, frames);
+	vis_y4m_close(y);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_sim_sense_edges_follow_contacts),
 		cmocka_unit_test(test_sim_sense_calls_are_the_human_events),
 		cmocka_unit_test(test_sim_render_rest_crop_reads_as_its_face),
+		cmocka_unit_test(test_sim_frames_show_the_resting_die_and_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

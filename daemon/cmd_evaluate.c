@@ -23,6 +23,7 @@ struct tally {
 	long missed;		/* truth throws fusion never produced */
 	long spurious;		/* fused throws with no throw behind them */
 	long unjudgeable;	/* bd_judge refused the fused throw */
+	long matches, finals_right;	/* matches; those the referee's own fold ends on the true score */
 	long loc_n, half_ok;	/* located table impacts; on the right half */
 	double loc_sum, *loc;	/* error sum; every error (metres) */
 	size_t loc_cap;
@@ -200,9 +201,20 @@ static void add_loc(struct tally *ty, double d)
 }
 
 /* Compares one fused throw with the truth throw it belongs to. */
+/* The daemon's own view: every fused throw judged against the state its
+ * own rulings built (review mode "count"), as dd_referee_throw folds. */
+static void fold_own(const struct bd_match_cfg *cfg, struct bd_state *own, const struct dd_fused *fx)
+{
+	struct bd_ruling r;
+	char err[256];
+
+	if (!own->over && bd_judge(cfg, own, &fx->t, &r, err, sizeof(err)) == 0)
+		bd_apply(own, cfg, &r);
+}
+
 static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t n_truth,
 			const struct dd_fused *fx, int64_t t_done, struct tally *ty, bool verbose,
-			const char *mdir)
+			const char *mdir, struct bd_state *own)
 {
 	struct truth *t = NULL;
 	struct bd_ruling r;
@@ -210,6 +222,7 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 	bool review, right;
 	int tsinks = 0, fsinks = 0;
 
+	fold_own(cfg, own, fx);
 	for (size_t k = 0; k < n_truth && !t; k++)
 		if (fx->t_start_ns <= tr[k].t_end && (k == 0 || fx->t_start_ns > tr[k - 1].t_end))
 			t = &tr[k];
@@ -302,11 +315,13 @@ struct run {
 	struct tally *ty;
 	bool verbose;
 	const char *mdir;
+	struct bd_state own;	/* the referee's own fold of its rulings */
 };
 
 static void fused(struct run *rn, int64_t now)
 {
-	score_throw(rn->cfg, rn->tr, rn->n_truth, &rn->fx, now, rn->ty, rn->verbose, rn->mdir);
+	score_throw(rn->cfg, rn->tr, rn->n_truth, &rn->fx, now, rn->ty, rn->verbose, rn->mdir,
+		    &rn->own);
 }
 
 static void tick(struct run *rn, int64_t now)
@@ -441,6 +456,7 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, char *er
 	rn.ty = ty;
 	rn.verbose = verbose;
 	rn.mdir = mdir;
+	bd_state_init(&rn.own, &log->cfg);
 	for (size_t i = 0; i < it.n; i++) {
 		const struct item *x = &it.v[i];
 		size_t n;
@@ -464,6 +480,13 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, char *er
 			if (verbose)
 				printf("%s throw %zu: MISSED\n", mdir, i + 1);
 		}
+	ty->matches++;
+	if (rn.own.score[0] == res.state.score[0] && rn.own.score[1] == res.state.score[1] &&
+	    rn.own.over == res.state.over)
+		ty->finals_right++;
+	else if (verbose)
+		printf("%s: final %d-%d, truth %d-%d\n", mdir, rn.own.score[0], rn.own.score[1],
+		       res.state.score[0], res.state.score[1]);
 	sens_pipeline_free(rn.pipe);
 	rc = 0;
 free_items:
@@ -506,6 +529,8 @@ static void report(const struct tally *ty)
 	       pct(ty->review, n), ty->review, ty->review_right, ty->unjudgeable);
 	printf("silent_errors %.2f %% (%ld; missed throws %ld, spurious %ld)\n",
 	       pct(ty->silent, n), ty->silent, ty->missed, ty->spurious);
+	printf("final_scores_right %.2f %% (%ld of %ld matches, the referee folding its own rulings)\n",
+	       pct(ty->finals_right, ty->matches), ty->finals_right, ty->matches);
 	printf("localisation_mm mean %.1f median %.1f p95 %.1f (%ld impacts)\n",
 	       ty->loc_n ? 1000 * ty->loc_sum / (double)ty->loc_n : 0, 1000 * p50, 1000 * p95,
 	       ty->loc_n);

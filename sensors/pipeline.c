@@ -1,5 +1,6 @@
 /* sens_pipeline: hold-off, impact grouping, observations and line health. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,52 @@ static void obs_init(struct sens_obs *o, enum bd_ev_kind kind, int64_t t_ns)
 	snprintf(o->ev.source, sizeof(o->ev.source), "piezo");
 	o->ev.t_ns = t_ns;
 	o->line = -1;
+	o->shaken_by = -1;
+}
+
+/* The cup or mine line whose latest hit explains table impact o (see
+ * SENS_SHAKE_RADII), or -1. Their edges come before the impact's (the cup's
+ * own disc hears the hit first) or during it, never far after. */
+static int shaken_by(const struct sens_pipeline *p, const struct sens_obs *o)
+{
+	const struct bd_table *t = &p->cfg.table;
+	int best = -1;
+	double best_d = INFINITY;
+
+	for (size_t i = 0; i < p->cfg.n_lines; i++) {
+		const struct sens_line_cfg *l = &p->cfg.lines[i];
+		const struct line_state *ls = &p->lines[i];
+		double cx, cy, r, d;
+		int64_t dt;
+
+		if ((l->role != SENS_ROLE_CUP && l->role != SENS_ROLE_MINE) || !ls->any)
+			continue;
+		dt = span(ls->last_accept_ns, o->ev.t_ns);
+		if (dt > p->window_ns || dt < -p->window_ns)
+			continue;
+		if (!o->has_fix) {
+			/* Unlocated: the time alone; the nearest in time wins. */
+			d = (double)(dt < 0 ? -dt : dt);
+		} else {
+			if (l->role == SENS_ROLE_CUP) {
+				cx = t->cup_x[l->owner];
+				cy = t->cup_y[l->owner];
+				r = t->cup_radius_m;
+			} else {
+				cx = t->mine_x;
+				cy = t->mine_y;
+				r = t->mine_radius_m;
+			}
+			d = hypot(o->fix.x - cx, o->fix.y - cy);
+			if (d > SENS_SHAKE_RADII * r + 2 * o->fix.sigma_m)
+				continue;
+		}
+		if (d < best_d) {
+			best_d = d;
+			best = (int)i;
+		}
+	}
+	return best;
 }
 
 static int cmp_obs_time(const void *a, const void *b)
@@ -174,6 +221,7 @@ static void close_group(struct sens_pipeline *p)
 			o->ev.half = bd_table_half(&p->cfg.table, arr[first].x);
 			o->ev.confidence = g->n >= 3 ? 0.3 : 0.5;
 		}
+		o->shaken_by = shaken_by(p, o);
 		if (g->n >= 3) {
 			p->table_impacts++;
 			for (size_t i = 0; i < p->cfg.n_lines; i++) {
@@ -370,6 +418,13 @@ void sens_obs_format(const struct sens_obs *o, char *buf, size_t len)
 		else
 			snprintf(buf, len, "table (not located) half %s conf %.2f",
 				 half_name(ev->half), ev->confidence);
+		if (o->shaken_by >= 0) {
+			size_t k = strlen(buf);
+
+			if (k < len)
+				snprintf(buf + k, len - k, " = shake of a cup/mine hit (config line %d), "
+					 "not a landing", o->shaken_by);
+		}
 		break;
 	case BD_EV_CUP:
 		snprintf(buf, len, "cup %s", ev->player >= 0 && ev->player < BD_PLAYERS ?

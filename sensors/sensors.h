@@ -192,7 +192,18 @@ struct sens_obs {
 	uint32_t lines_seen;	/* TABLE: bit i set when config line i had an edge in the impact */
 	uint32_t table_seen;	/* TABLE: bit j set when table sensor j (j-th table line) fired */
 	int64_t table_ts_ns[SENS_MAX_TABLE];	/* TABLE: its edge time, by table sensor */
+	int shaken_by;		/* TABLE: config line index of the cup (or the mine) whose hit
+				 * shook the table into this impact (SENS_SHAKE_RADII): not a
+				 * landing, fusion must not count it; -1 a real impact */
 };
+
+/* A table impact is the shake of a cup (or mine) hit when the cup's edge
+ * and the impact fall within one grouping window of each other and the
+ * impact locates within this many of its radii (plus 2 sigma of the fix)
+ * of its centre. An impact too thin to locate (2 sensors) is marked on the
+ * time alone: a die travels under 3 cm in a window, so a landing that close
+ * in time to a cup hit is that hit. */
+#define SENS_SHAKE_RADII 3.0
 
 enum sens_health {
 	SENS_HEALTH_UNTESTED,	/* no edge yet, and too early to call it silent */

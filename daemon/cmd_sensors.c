@@ -110,6 +110,9 @@ static void print_lines(const struct sens_config *c)
 		printf("  line %-4u %-8s %-5s", l->offset, l->name, sens_role_name(l->role));
 		if (l->role == SENS_ROLE_TABLE)
 			printf("  x=%.3f y=%.3f m delay %+.1f us", l->x, l->y, l->delay_s * 1e6);
+		else if (l->role == SENS_ROLE_BUTTON)
+			printf("  calls %s at team %s's end", sens_call_name(l->call),
+			       l->team == BD_TEAM_A ? "A" : "B");
 		printf("\n");
 	}
 }

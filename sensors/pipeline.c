@@ -34,6 +34,8 @@ struct group {
 
 struct sens_pipeline {
 	struct sens_config cfg;	/* a copy */
+	int64_t debounce_ns;	/* cfg.button_debounce_s in ns */
+	int64_t repeat_ns;	/* cfg.button_repeat_s in ns */
 	int64_t window_ns;	/* one impact's edges fall within this */
 	int64_t holdoff_ns;	/* cfg.holdoff_s in ns */
 	int16_t by_offset[SENS_MAX_OFFSET + 1];	/* config line index, or -1 */
@@ -65,6 +67,8 @@ struct sens_pipeline *sens_pipeline_new(const struct sens_config *c)
 	p->cfg = *c;
 	p->window_ns = sens_config_group_window_ns(c);
 	p->holdoff_ns = (int64_t)(c->holdoff_s * 1e9);
+	p->debounce_ns = (int64_t)(c->button_debounce_s * 1e9);
+	p->repeat_ns = (int64_t)(c->button_repeat_s * 1e9);
 	for (size_t i = 0; i <= SENS_MAX_OFFSET; i++)
 		p->by_offset[i] = -1;
 	for (size_t i = 0, t = 0; i < c->n_lines; i++) {
@@ -123,6 +127,71 @@ static void obs_init(struct sens_obs *o, enum bd_ev_kind kind, int64_t t_ns)
 	o->ev.t_ns = t_ns;
 	o->line = -1;
 	o->shaken_by = -1;
+	o->team = BD_NOBODY;
+}
+
+/* An observation out of a completed observation: queued now, or held
+ * while a table impact is open so that they come out in time order. */
+static void emit(struct sens_pipeline *p, const struct sens_obs *o)
+{
+	if (p->g.open && p->n_held < HELD_MAX)
+		p->held[p->n_held++] = *o;
+	else
+		enqueue(p, o);
+}
+
+/* abs(later - earlier), saturated. */
+static int64_t apart(int64_t a, int64_t b)
+{
+	int64_t d = span(a, b);
+
+	return d == INT64_MIN ? INT64_MAX : d < 0 ? -d : d;
+}
+
+/* A button's edge: contacts bounce, on press and on release, so a press
+ * is an edge after debounce_ns of quiet on the line (every edge, kept or
+ * not, restarts the quiet) and at least repeat_ns after the last press.
+ * Release bounce of a press shorter than repeat_ns is thus ignored; a
+ * press held longer may call twice (docs/sensors.md "Buttons"). */
+static void button_edge(struct sens_pipeline *p, int idx, const struct sens_edge *e)
+{
+	struct line_state *ls = &p->lines[idx];
+	const struct sens_line_cfg *l = &p->cfg.lines[idx];
+	bool quiet = ls->edges == 0 || apart(ls->last_ns, e->ts_ns) >= p->debounce_ns;
+	bool spaced = !ls->any || apart(ls->last_accept_ns, e->ts_ns) >= p->repeat_ns;
+	struct sens_obs o;
+
+	ls->edges++;
+	ls->last_ns = e->ts_ns;
+	if (!quiet || !spaced) {
+		ls->suppressed++;
+		return;
+	}
+	ls->any = true;
+	ls->last_accept_ns = e->ts_ns;
+	ls->accepted++;
+
+	obs_init(&o, BD_EV_LOW_CALL, e->ts_ns);
+	o.kind = SENS_OBS_BUTTON;
+	o.line = idx;
+	o.call = l->call;
+	o.team = l->team;
+	snprintf(o.ev.source, sizeof(o.ev.source), "button");
+	switch (l->call) {
+	case SENS_CALL_LOW:
+		o.ev.kind = BD_EV_LOW_CALL;
+		break;
+	case SENS_CALL_RETOSS:
+		o.ev.kind = BD_EV_RETOSS;
+		break;
+	case SENS_CALL_CATCH1:
+	case SENS_CALL_CATCH2:
+		o.ev.kind = BD_EV_CATCH;
+		o.ev.hands = l->call == SENS_CALL_CATCH1 ? 1 : 2;
+		break;
+	}
+	o.ev.has_confidence = true;
+	emit(p, &o);
 }
 
 /* The cup or mine line whose latest hit explains table impact o (see
@@ -279,6 +348,10 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 
 	ls = &p->lines[idx];
 	l = &p->cfg.lines[idx];
+	if (l->role == SENS_ROLE_BUTTON) {
+		button_edge(p, idx, e);
+		return drain(p, out, cap);
+	}
 	ls->edges++;
 	ls->last_ns = e->ts_ns;
 	/* Hold-off by timestamp, not by arrival order or a kernel debounce:
@@ -324,10 +397,7 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		o.line = idx;
 		if (l->role == SENS_ROLE_CUP)
 			o.ev.player = l->owner;
-		if (p->g.open && p->n_held < HELD_MAX)
-			p->held[p->n_held++] = o;
-		else
-			enqueue(p, &o);
+		emit(p, &o);
 	}
 	return drain(p, out, cap);
 }
@@ -365,7 +435,10 @@ size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
 		h->impacts = ls->impacts;
 		h->missed = ls->missed;
 		h->last_ns = ls->last_ns;
-		if (ls->quick_run >= STUCK_RUN)
+		if (l->role == SENS_ROLE_BUTTON)
+			/* Bounce is normal and a button may rest for a whole match. */
+			h->state = ls->edges ? SENS_HEALTH_OK : SENS_HEALTH_UNTESTED;
+		else if (ls->quick_run >= STUCK_RUN)
 			h->state = SENS_HEALTH_STUCK;
 		else if (ls->accepted >= 3 && ls->chatter_avg >= CHATTER_EDGES)
 			h->state = SENS_HEALTH_CHATTERING;
@@ -435,6 +508,12 @@ void sens_obs_format(const struct sens_obs *o, char *buf, size_t len)
 		break;
 	case BD_EV_FLOOR:
 		snprintf(buf, len, "floor");
+		break;
+	case BD_EV_LOW_CALL:
+	case BD_EV_RETOSS:
+	case BD_EV_CATCH:
+		snprintf(buf, len, "button %s (team %s's end)", sens_call_name(o->call),
+			 o->team == BD_TEAM_A ? "A" : "B");
 		break;
 	default:
 		snprintf(buf, len, "?");

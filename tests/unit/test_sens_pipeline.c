@@ -420,7 +420,7 @@ static const struct sens_obs *find(const struct rig *r, enum bd_ev_kind kind)
 /* A cup hit shakes the table: the table sensors locate an impact at the
  * cup, at the cup's own edge time. That impact is marked as the cup's
  * shake (not a landing), so fusion sees one cup hit, not a phantom table
- * landing before it (BD-R1 scores the cup, not the table). */
+ * landing before it (BD-P7: a cup hit, not a table landing first). */
 static void test_sens_cup_hit_shaking_the_table_is_not_a_landing(void **state)
 {
 	struct rig r;

@@ -15,6 +15,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/dbcli.h"
+#include "daemon/sensors_db.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 

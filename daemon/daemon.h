@@ -11,7 +11,6 @@
 #define DYEREF_DAEMON_H
 
 #include <stdarg.h>
-#include <stdint.h>
 
 enum dd_log_level { DD_LOG_ERR, DD_LOG_WARN, DD_LOG_INFO, DD_LOG_DEBUG };
 
@@ -114,36 +113,6 @@ int dd_sensors_config_file(const char *path, struct sens_config *out, char *err,
  * written. 0, or a negative errno with a message. */
 int dd_config_set_keys(const char *path, const char *section, const char *const *keys,
 		       const char *const *values, size_t n, char *err, size_t errlen);
-
-/* ---- Piezo edges in the event log (daemon/sensors_db.c) ----
- * Convention (docs/sensors.md): one db_raw row per edge, source "piezo",
- * kind "edge", channel = the GPIO line offset, t_ns = the kernel
- * timestamp, payload {"line":N} (optional on reading; when it names a
- * line, it must be the channel). */
-struct db;
-struct db_raw;
-struct sens_edge;
-struct sens_source;
-
-#define DD_EDGE_PAYLOAD 24	/* bytes of the payload buffer dd_sensors_edge_raw() fills */
-
-/* Fills *raw for storing edge e with db_raw_append(); the payload text is
- * written into payload, which must outlive raw. throw_no: 0 (found by time). */
-void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, char payload[DD_EDGE_PAYLOAD],
-			 struct db_raw *raw);
-
-/* Every stored piezo edge of a match (throw_no 0: of all its throws, read
- * through db_replay(); K: of throw K), sorted by time, duplicates (a row
- * in two throws' spans) removed. *edges (n of them) is the caller's:
- * free(). -ENOENT no such match or throw, -EINVAL a row breaking the
- * convention ("match M throw K: piezo edge at T ns: why"), or db_'s error. */
-int dd_sensors_db_edges(struct db *db, int64_t match, int throw_no, struct sens_edge **edges,
-			size_t *n, char *err, size_t errlen);
-
-/* The same as an edge source: a memory source (sens_memory_open) holding
- * those edges; close with sens_source_close(). NULL, errno and err. */
-struct sens_source *dd_sensors_db_open(struct db *db, int64_t match, int throw_no,
-				       char *err, size_t errlen);
 
 /* `dyeref calibrate camera ...`: provided by the vision helper's file;
  * referenced weakly, NULL when not built. Returns an exit status. */

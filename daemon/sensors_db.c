@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon.h"
+#include "daemon/sensors_db.h"
 #include "db/db.h"
 #include "sensors/sensors.h"
 

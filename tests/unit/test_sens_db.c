@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "daemon/daemon.h"
+#include "daemon/sensors_db.h"
 #include "db/db.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"

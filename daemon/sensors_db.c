@@ -128,7 +128,8 @@ int dd_sensors_db_edges(struct db *db, int64_t match, int throw_no, struct sens_
 	}
 	/* A throw's span may overlap the one before (its first raw input came
 	 * before that throw was decided): the same row is then seen twice. */
-	qsort(c.v, c.n, sizeof(c.v[0]), by_time_line);
+	if (c.n > 1)
+		qsort(c.v, c.n, sizeof(c.v[0]), by_time_line);
 	size_t k = 0;
 	for (size_t i = 0; i < c.n; i++)
 		if (!k || by_time_line(&c.v[k - 1], &c.v[i]))

@@ -277,6 +277,22 @@ static void test_sens_db_rows_breaking_the_convention_are_refused(void **state)
 	}
 }
 
+static void test_sens_db_match_without_edges_replays_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct sens_obs o[4];
+	struct sens_edge *got;
+	char err[256];
+	size_t n;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &f->match, err, sizeof(err)), 0);
+	append_throw(f, 1, 1100000000, 0);
+	assert_int_equal(dd_sensors_db_edges(f->db, f->match, 0, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(got);
+	assert_int_equal(observe(&f->cfg, dd_sensors_db_open(f->db, f->match, 0, err, sizeof(err)), o, 4), 0);
+}
+
 static void test_sens_db_missing_match_or_throw_is_enoent(void **state)
 {
 	struct fx *f = *state;
@@ -301,6 +317,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sens_db_overlapping_throw_spans_give_each_edge_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_reads_the_db_tests_simulated_raw_inputs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_rows_breaking_the_convention_are_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sens_db_match_without_edges_replays_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_missing_match_or_throw_is_enoent, setup, teardown),
 	};
 

@@ -1,0 +1,585 @@
+/* vision: detection and tracking of dice in the low-resolution stream.
+ *
+ * From above, a die's height is not seen; its horizontal velocity is: in
+ * flight it is constant (no air drag worth the name over 2 m), and the
+ * first table contact changes it abruptly (friction, spin). So the first
+ * frame whose velocity jumps by more than contact_dv_mps marks the first
+ * contact, and release-to-contact time t gives the apex of a symmetric
+ * flight, h = g t^2 / 8. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vision.h"
+
+#define MAX_TRACKS 8
+#define HIST 16	/* positions kept a track, for the contact fit */
+#define GRAVITY 9.81	/* m/s^2 */
+
+struct trk {
+	int id;			/* from 1; 0 = free slot */
+	enum vis_track_state state;	/* see vision.h */
+	double x, y;		/* last position, table metres */
+	double u, v;		/* the same in pixels */
+	double vx, vy;		/* m/s, 0 until two sightings */
+	int have_v;		/* vx, vy measured */
+	int sightings;		/* frames it was seen */
+	int unseen;		/* frames since last seen */
+	int still;		/* consecutive frames below rest speed */
+	int64_t t_first;	/* first sighting (release) */
+	int64_t t_last;		/* last sighting */
+	double hx[HIST], hy[HIST];	/* recent positions, newest at (sightings - 1) % HIST */
+	double ht[HIST];	/* their times, seconds from t_first */
+	double rx, ry;		/* anchor of the current still spell */
+	double frame_s;		/* last frame interval, seconds */
+};
+
+struct vis_tracker {
+	struct vis_tracker_cfg cfg;	/* copy */
+	double hinv[9];		/* table -> image */
+	int w, h;		/* frame size */
+	float *bg;		/* owned, RGB background model */
+	uint8_t *fg;		/* owned, foreground mask */
+	int *label;		/* owned, components */
+	int *stack;		/* owned, flood-fill stack */
+	int learned;		/* frames learned */
+	struct trk tracks[MAX_TRACKS];	/* the tracks */
+	int next_id;		/* id of the next new track */
+};
+
+void vis_tracker_cfg_default(struct vis_tracker_cfg *cfg, const struct bd_table *t, const double h[9])
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->table = *t;
+	memcpy(cfg->h, h, sizeof(cfg->h));
+	cfg->die_side_m = 0.016;
+	cfg->bg_rate = 0.05;
+	cfg->diff_threshold = 30;
+	cfg->rest_speed_mps = 0.03;
+	cfg->rest_frames = 6;
+	cfg->gone_frames = 4;
+	cfg->contact_dv_mps = 0.4;
+}
+
+struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width, int height)
+{
+	if (width < 8 || height < 8 || width > VIS_MAX_SIDE || height > VIS_MAX_SIDE ||
+	    cfg->die_side_m <= 0 || cfg->bg_rate <= 0 || cfg->bg_rate > 1 || cfg->rest_frames < 1 ||
+	    cfg->gone_frames < 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct vis_tracker *t = calloc(1, sizeof(*t));
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->cfg = *cfg;
+	if (vis_homography_invert(cfg->h, t->hinv)) {
+		free(t);
+		errno = EINVAL;
+		return NULL;
+	}
+	t->w = width;
+	t->h = height;
+	size_t n = (size_t)width * height;
+	t->bg = calloc(n * 3, sizeof(float));
+	t->fg = malloc(n);
+	t->label = malloc(n * sizeof(int));
+	t->stack = malloc(n * sizeof(int));
+	t->next_id = 1;
+	if (!t->bg || !t->fg || !t->label || !t->stack) {
+		vis_tracker_free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
+void vis_tracker_free(struct vis_tracker *t)
+{
+	if (!t)
+		return;
+	free(t->bg);
+	free(t->fg);
+	free(t->label);
+	free(t->stack);
+	free(t);
+}
+
+static void pixel_rgb(const struct vis_image *f, int x, int y, int *c)
+{
+	const uint8_t *p = f->data + (size_t)y * f->stride + (size_t)x * f->format;
+	c[0] = p[0];
+	c[1] = f->format == VIS_RGB24 ? p[1] : p[0];
+	c[2] = f->format == VIS_RGB24 ? p[2] : p[0];
+}
+
+static int check_frame(const struct vis_tracker *t, const struct vis_image *f)
+{
+	if (!f || !f->data || f->width != t->w || f->height != t->h ||
+	    (f->format != VIS_GRAY8 && f->format != VIS_RGB24))
+		return -EINVAL;
+	return 0;
+}
+
+int vis_tracker_learn(struct vis_tracker *t, const struct vis_image *frame)
+{
+	if (check_frame(t, frame))
+		return -EINVAL;
+	/* A running mean over the first frames, then the usual rate. */
+	double rate = 1.0 / (t->learned + 1);
+	if (rate < t->cfg.bg_rate)
+		rate = t->cfg.bg_rate;
+	for (int y = 0; y < t->h; y++)
+		for (int x = 0; x < t->w; x++) {
+			int c[3];
+			pixel_rgb(frame, x, y, c);
+			float *b = t->bg + ((size_t)y * t->w + x) * 3;
+			for (int k = 0; k < 3; k++)
+				b[k] = t->learned ? b[k] + (float)(rate * (c[k] - b[k])) : (float)c[k];
+		}
+	t->learned++;
+	return 0;
+}
+
+/* Pixels a metre at a table point (the local scale of the view). */
+static double px_per_m(const struct vis_tracker *t, double x, double y)
+{
+	double u0, v0, u1, v1;
+	if (vis_homography_apply(t->hinv, x, y, &u0, &v0) ||
+	    vis_homography_apply(t->hinv, x + 0.01, y, &u1, &v1))
+		return 0;
+	return hypot(u1 - u0, v1 - v0) / 0.01;
+}
+
+struct tblob {
+	double u, v;		/* centroid, pixels */
+	double x, y;		/* table metres */
+	int area;		/* pixels */
+	int used;		/* taken by a track */
+};
+
+static int on_table(const struct bd_table *tb, double x, double y)
+{
+	return x >= 0 && y >= 0 && x <= tb->length_m && y <= tb->width_m;
+}
+
+/* The cup whose region holds (x, y), or -1. */
+static int cup_at(const struct vis_tracker *t, double x, double y)
+{
+	const struct bd_table *tb = &t->cfg.table;
+	for (int p = 0; p < BD_PLAYERS; p++)
+		if (hypot(x - tb->cup_x[p], y - tb->cup_y[p]) < tb->cup_radius_m + t->cfg.die_side_m / 2)
+			return p;
+	return -1;
+}
+
+static void emit(struct vis_obs *out, int max, int *n, const struct vis_obs *o)
+{
+	if (*n < max)
+		out[*n] = *o;
+	(*n)++;
+}
+
+static struct vis_obs obs_at(const struct trk *k, enum vis_obs_kind kind, int64_t t_ns)
+{
+	struct vis_obs o = { .kind = kind, .track = k->id, .t_ns = t_ns, .x = k->x, .y = k->y,
+			     .u = k->u, .v = k->v, .player = BD_NOBODY, .confidence = 0.9 };
+	return o;
+}
+
+/* A track lost for gone_frames: where did it go? */
+static void track_gone(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
+{
+	const struct bd_table *tb = &t->cfg.table;
+	/* Where it was last, or where its motion took it within two frames
+	 * (a die falls into a cup between two frames). */
+	int cup = cup_at(t, k->x, k->y);
+	for (int s = 1; s <= 8 && cup < 0 && k->have_v; s++)
+		cup = cup_at(t, k->x + k->vx * k->frame_s * s / 4, k->y + k->vy * k->frame_s * s / 4);
+	if (k->state != VIS_TRACK_REST && cup >= 0) {
+		struct vis_obs o = obs_at(k, VIS_OBS_SINK, k->t_last);
+		o.player = cup;
+		o.confidence = 0.8;	/* a die hidden by a hand over the cup looks the same */
+		emit(out, max, n, &o);
+	} else if (k->state != VIS_TRACK_REST) {
+		/* Where its last motion crosses an edge, if it does within a
+		 * few frames' travel. */
+		double x = k->x, y = k->y, span = (k->unseen + 1) * k->frame_s;
+		int crossed = !on_table(tb, x, y);
+		for (int s = 1; s <= 10 && !crossed && k->have_v; s++)
+			crossed = !on_table(tb, x + k->vx * span * s / 10, y + k->vy * span * s / 10);
+		if (crossed && on_table(tb, x, y)) {
+			x += k->vx * span;
+			y += k->vy * span;
+		}
+		if (crossed) {
+			struct vis_obs o = obs_at(k, VIS_OBS_OFF_TABLE, k->t_last);
+			o.x = x < 0 ? 0 : x > tb->length_m ? tb->length_m : x;
+			o.y = y < 0 ? 0 : y > tb->width_m ? tb->width_m : y;
+			vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
+			o.confidence = 0.85;
+			emit(out, max, n, &o);
+		}
+	}
+	k->state = VIS_TRACK_GONE;
+	k->id = 0;
+}
+
+/* First contact: the flight's straight, constant-speed ground track
+ * breaks. Two lines fitted (least squares) to the positions before and
+ * after a candidate frame; where they come closest in time is the contact,
+ * to a fraction of a frame. Needs CONTACT_AFTER frames after it, so the
+ * landing is reported that many frames late. */
+#define CONTACT_BEFORE 4
+#define CONTACT_AFTER 3
+
+static void line_fit(const struct trk *k, int from, int n, double *p0x, double *p0y,
+		     double *vx, double *vy)
+{
+	double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
+	for (int i = 0; i < n; i++) {
+		int j = (from + i) % HIST;
+		st += k->ht[j];
+		sx += k->hx[j];
+		sy += k->hy[j];
+		stt += k->ht[j] * k->ht[j];
+		stx += k->ht[j] * k->hx[j];
+		sty += k->ht[j] * k->hy[j];
+	}
+	double den = n * stt - st * st;
+	*vx = den > 0 ? (n * stx - st * sx) / den : 0;
+	*vy = den > 0 ? (n * sty - st * sy) / den : 0;
+	*p0x = (sx - *vx * st) / n;
+	*p0y = (sy - *vy * st) / n;
+}
+
+static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
+{
+	int m = k->sightings;
+	if (m < CONTACT_BEFORE + CONTACT_AFTER + 1)
+		return;
+	int after = m - CONTACT_AFTER, before = after - 1 - CONTACT_BEFORE;
+	if (before < 0)
+		before = 0;
+	double bx, by, bvx, bvy, ax, ay, avx, avy;
+	line_fit(k, before, after - 1 - before, &bx, &by, &bvx, &bvy);
+	line_fit(k, after - 1, CONTACT_AFTER + 1, &ax, &ay, &avx, &avy);
+	double dvx = avx - bvx, dvy = avy - bvy, dv = hypot(dvx, dvy);
+	double speed = hypot(bvx, bvy);
+	double need = t->cfg.contact_dv_mps > 0.3 * speed ? t->cfg.contact_dv_mps : 0.3 * speed;
+	if (dv < need)
+		return;
+	/* Closest approach of the two lines in time. */
+	double dpx = ax - bx, dpy = ay - by;
+	double tc = -(dpx * dvx + dpy * dvy) / (dv * dv);
+	double t_lo = k->ht[(after - 2 + HIST) % HIST], t_hi = k->ht[after % HIST];
+	if (tc < t_lo)
+		tc = t_lo;
+	if (tc > t_hi)
+		tc = t_hi;
+	struct vis_obs o = obs_at(k, VIS_OBS_LANDING, k->t_first + (int64_t)(tc * 1e9));
+	o.x = bx + bvx * tc;
+	o.y = by + bvy * tc;
+	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
+	o.flight_s = tc;
+	o.apex_m = GRAVITY * tc * tc / 8;
+	/* Release seen up to a frame late (uniform), contact timed to about
+	 * a third of a frame by the fit. */
+	double sigma_t = k->frame_s * sqrt(1.0 / 12 + 1.0 / 9);
+	o.apex_sigma_m = GRAVITY * tc * sigma_t / 4;
+	double jump = dv / need;
+	o.confidence = jump > 3 ? 0.95 : 0.6 + 0.35 * (jump - 1) / 2;
+	emit(out, max, n, &o);
+	k->state = VIS_TRACK_BOUNCING;
+}
+
+int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
+		     struct vis_obs *out, int max)
+{
+	if (check_frame(t, frame))
+		return -EINVAL;
+	if (!t->learned)
+		vis_tracker_learn(t, frame);
+	int w = t->w, h = t->h;
+	size_t np = (size_t)w * h;
+	/* Global light: the frame's brightness over the model's, from a
+	 * sample of pixels (dice are too few to move it). */
+	double sf = 0, sb = 0;
+	for (size_t i = 0; i < np; i += 7) {
+		int c[3];
+		pixel_rgb(frame, (int)(i % w), (int)(i / w), c);
+		sf += c[0] + c[1] + c[2];
+		sb += t->bg[i * 3] + t->bg[i * 3 + 1] + t->bg[i * 3 + 2];
+	}
+	double gain = sb > 0 ? sf / sb : 1;
+	int thr2 = t->cfg.diff_threshold * t->cfg.diff_threshold;
+	for (size_t i = 0; i < np; i++) {
+		int c[3];
+		pixel_rgb(frame, (int)(i % w), (int)(i / w), c);
+		float *b = t->bg + i * 3;
+		double d2 = 0, lf = c[0] + c[1] + c[2], lb = 0;
+		for (int k = 0; k < 3; k++) {
+			double d = c[k] - gain * b[k];
+			d2 += d * d;
+			lb += gain * b[k];
+		}
+		int fg = d2 > thr2;
+		/* A shadow: the table's hue, darker. */
+		if (fg && lb > 60 && lf < lb * 0.95 && lf > lb * 0.4) {
+			double dc = 0;
+			for (int k = 0; k < 3; k++)
+				dc += fabs(c[k] / (lf + 1e-9) - gain * b[k] / lb);
+			fg = dc > 0.12;	/* hue, summed over channels: noise on a dark table is ~0.05 */
+		}
+		t->fg[i] = (uint8_t)fg;
+		if (!fg)
+			for (int k = 0; k < 3; k++)
+				b[k] += (float)(t->cfg.bg_rate * (c[k] / gain - b[k]));
+	}
+	/* Blobs. */
+	struct tblob blobs[64];
+	int nb = 0;
+	memset(t->label, 0, sizeof(int) * np);
+	for (size_t i = 0; i < np; i++) {
+		if (!t->fg[i] || t->label[i])
+			continue;
+		int sp = 0, area = 0;
+		double su = 0, sv = 0;
+		t->stack[sp++] = (int)i;
+		t->label[i] = 1;
+		while (sp) {
+			int p = t->stack[--sp];
+			int px = p % w, py = p / w;
+			area++;
+			su += px;
+			sv += py;
+			static const int d4[4][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } };
+			for (int k = 0; k < 4; k++) {
+				int xx = px + d4[k][0], yy = py + d4[k][1];
+				if (xx < 0 || yy < 0 || xx >= w || yy >= h)
+					continue;
+				int q = yy * w + xx;
+				if (t->fg[q] && !t->label[q]) {
+					t->label[q] = 1;
+					t->stack[sp++] = q;
+				}
+			}
+		}
+		struct tblob b = { .u = su / area + 0.5, .v = sv / area + 0.5, .area = area };
+		if (vis_homography_apply(t->cfg.h, b.u, b.v, &b.x, &b.y))
+			continue;
+		double k = px_per_m(t, b.x, b.y) * t->cfg.die_side_m;
+		double die_area = k * k;
+		/* A flying die looks bigger and smears; a speck is noise. */
+		if (area < 0.2 * die_area || area > 8 * die_area + 4 || nb == 64)
+			continue;
+		blobs[nb++] = b;
+	}
+	/* Pieces of one die: a die crossing the white line, or half in a
+	 * shadow, splits into blobs. Merge those closer than 1.5 die sides. */
+	for (int i = 0; i < nb; i++)
+		for (int j = i + 1; j < nb; j++) {
+			if (hypot(blobs[i].x - blobs[j].x, blobs[i].y - blobs[j].y) > 1.5 * t->cfg.die_side_m)
+				continue;
+			double wi = blobs[i].area, wj = blobs[j].area, s = wi + wj;
+			blobs[i].u = (blobs[i].u * wi + blobs[j].u * wj) / s;
+			blobs[i].v = (blobs[i].v * wi + blobs[j].v * wj) / s;
+			blobs[i].x = (blobs[i].x * wi + blobs[j].x * wj) / s;
+			blobs[i].y = (blobs[i].y * wi + blobs[j].y * wj) / s;
+			blobs[i].area = (int)s;
+			blobs[j] = blobs[--nb];
+			j = i;
+		}
+	int n = 0;
+	int64_t ts = frame->ts_ns;
+	/* Each live track takes the nearest blob to its prediction. */
+	for (int i = 0; i < MAX_TRACKS; i++) {
+		struct trk *k = &t->tracks[i];
+		if (!k->id)
+			continue;
+		double dt = (ts - k->t_last) * 1e-9;
+		double px = k->x + k->vx * dt, py = k->y + k->vy * dt;
+		double gate = 0.04 + 0.5 * hypot(k->vx, k->vy) * dt;
+		int best = -1;
+		double bd = gate;
+		for (int j = 0; j < nb; j++) {
+			double d = hypot(blobs[j].x - px, blobs[j].y - py);
+			if (!blobs[j].used && d < bd) {
+				bd = d;
+				best = j;
+			}
+		}
+		if (best < 0) {
+			if (++k->unseen >= t->cfg.gone_frames)
+				track_gone(t, k, out, max, &n);
+			continue;
+		}
+		struct tblob *b = &blobs[best];
+		b->used = 1;
+		double nvx = dt > 0 ? (b->x - k->x) / dt : 0, nvy = dt > 0 ? (b->y - k->y) / dt : 0;
+		k->vx = nvx;
+		k->vy = nvy;
+		k->have_v = dt > 0;
+		k->x = b->x;
+		k->y = b->y;
+		k->u = b->u;
+		k->v = b->v;
+		k->t_last = ts;
+		k->frame_s = dt / (k->unseen + 1);
+		k->unseen = 0;
+		int hi = k->sightings % HIST;
+		k->hx[hi] = b->x;
+		k->hy[hi] = b->y;
+		k->ht[hi] = (ts - k->t_first) * 1e-9;
+		k->sightings++;
+		if (k->sightings == 2) {
+			struct vis_obs o = obs_at(k, VIS_OBS_RELEASE, k->t_first);
+			emit(out, max, &n, &o);
+		}
+		if (k->state == VIS_TRACK_FLYING)
+			find_contact(t, k, out, max, &n);
+		/* Still: within a third of a die of where the spell began (the
+		 * centroid of a 4-pixel die jitters more than a rest speed). */
+		if (hypot(k->x - k->rx, k->y - k->ry) < t->cfg.die_side_m / 3) {
+			if (++k->still == t->cfg.rest_frames && k->state != VIS_TRACK_REST) {
+				k->state = VIS_TRACK_REST;
+				struct vis_obs o = obs_at(k, VIS_OBS_REST, ts);
+				emit(out, max, &n, &o);
+			}
+		} else {
+			k->still = 0;
+			k->rx = k->x;
+			k->ry = k->y;
+			if (k->state == VIS_TRACK_REST)
+				k->state = VIS_TRACK_BOUNCING;
+		}
+	}
+	/* New tracks from the blobs nobody took. */
+	for (int j = 0; j < nb; j++) {
+		if (blobs[j].used)
+			continue;
+		for (int i = 0; i < MAX_TRACKS; i++) {
+			struct trk *k = &t->tracks[i];
+			if (k->id)
+				continue;
+			memset(k, 0, sizeof(*k));
+			k->id = t->next_id++;
+			k->state = VIS_TRACK_FLYING;
+			k->x = blobs[j].x;
+			k->y = blobs[j].y;
+			k->u = blobs[j].u;
+			k->v = blobs[j].v;
+			k->t_first = k->t_last = ts;
+			k->hx[0] = k->rx = blobs[j].x;
+			k->hy[0] = k->ry = blobs[j].y;
+			k->ht[0] = 0;
+			k->sightings = 1;
+			break;
+		}
+	}
+	return n;
+}
+
+int vis_tracker_tracks(const struct vis_tracker *t, enum vis_track_state *state,
+		       double (*xy)[2], int max)
+{
+	int n = 0;
+	for (int i = 0; i < MAX_TRACKS; i++) {
+		const struct trk *k = &t->tracks[i];
+		if (!k->id)
+			continue;
+		if (n < max) {
+			state[n] = k->state;
+			xy[n][0] = k->x;
+			xy[n][1] = k->y;
+		}
+		n++;
+	}
+	return n;
+}
+
+int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, struct bd_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->player = BD_NOBODY;
+	switch (o->kind) {
+	case VIS_OBS_LANDING:
+		ev->kind = BD_EV_TABLE;
+		ev->has_xy = true;
+		ev->x = o->x;
+		ev->y = o->y;
+		ev->half = bd_table_half(table, o->x);
+		break;
+	case VIS_OBS_REST:
+		if (o->face < 1 || o->face > 6)
+			return -ENOENT;
+		ev->kind = BD_EV_REST;
+		ev->face = o->face;
+		break;
+	case VIS_OBS_SINK:
+		ev->kind = BD_EV_CUP;
+		ev->player = o->player;
+		ev->sink = true;
+		break;
+	default:
+		return -ENOENT;
+	}
+	ev->has_confidence = true;
+	ev->confidence = o->confidence;
+	snprintf(ev->source, sizeof(ev->source), "camera");
+	ev->t_ns = o->t_ns;
+	return 0;
+}
+
+int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
+		     struct vis_die *out, char *err, size_t errlen)
+{
+	int half = (int)(die_px * 1.5 + 0.5);
+	if (half < 8)
+		half = 8;
+	int x0 = (int)u - half, y0 = (int)v - half, x1 = (int)u + half, y1 = (int)v + half;
+	if (x0 < 0) x0 = 0;
+	if (y0 < 0) y0 = 0;
+	if (x1 > full->width) x1 = full->width;
+	if (y1 > full->height) y1 = full->height;
+	if (x1 - x0 < 8 || y1 - y0 < 8) {
+		snprintf(err, errlen, "face: (%.0f, %.0f) outside the %dx%d image", u, v,
+			 full->width, full->height);
+		return -EINVAL;
+	}
+	struct vis_image *crop = vis_image_new(x1 - x0, y1 - y0, full->format);
+	if (!crop) {
+		snprintf(err, errlen, "face: out of memory");
+		return -ENOMEM;
+	}
+	for (int y = y0; y < y1; y++)
+		memcpy(crop->data + (size_t)(y - y0) * crop->stride,
+		       full->data + (size_t)y * full->stride + (size_t)x0 * full->format,
+		       (size_t)(x1 - x0) * full->format);
+	struct vis_die dice[8];
+	int n = vis_dice_find(crop, NULL, dice, 8, err, errlen);
+	vis_image_free(crop);
+	if (n < 0)
+		return n;
+	int best = -1;
+	double bd = die_px;
+	for (int i = 0; i < n && i < 8; i++) {
+		double d = hypot(dice[i].x + x0 - u, dice[i].y + y0 - v);
+		if (d < bd) {
+			bd = d;
+			best = i;
+		}
+	}
+	if (best < 0) {
+		snprintf(err, errlen, "face: no die read near (%.0f, %.0f)", u, v);
+		return -ENOENT;
+	}
+	*out = dice[best];
+	out->x += x0;
+	out->y += y0;
+	return 0;
+}

@@ -263,4 +263,14 @@ int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, stru
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
 		     struct vis_die *out, char *err, size_t errlen);
 
+/* ---- Camera calibration ----
+ * Finds the table top (the largest region of one colour, lines, cups and
+ * dice inside it allowed) and its four corners, in the order table
+ * (0, 0) A's end left edge, (0, W) A's end right edge, (L, W), (L, 0),
+ * assuming the camera sees A's end on the image's left (flip_ends: on its
+ * right). 0, or -ENOENT (no table-sized region, or not four clear
+ * corners) / -ENOMEM with a message. */
+int vis_find_table_corners(const struct vis_image *img, int flip_ends, double corners[4][2],
+			   char *err, size_t errlen);
+
 #endif /* DYEREF_VISION_H */

@@ -1,10 +1,14 @@
-/* vision: homographies between image pixels and table metres (DLT). */
+/* vision: homographies between image pixels and table metres (DLT), and
+ * calibration: the table's corners found in rendered views, straight and
+ * tilted, give a homography that maps the cups where they are. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "vision/vision.h"
@@ -70,12 +74,83 @@ static void test_vis_homography_degenerate_points_refused(void **state)
 	assert_int_equal(vis_homography_invert(zero, inv), -EDOM);
 }
 
+/* Renders the table through h (table -> image) and finds its corners. */
+static void check_corners(const double h[9], int flip, double tol_px)
+{
+	struct vis_render_scene s;
+	vis_render_scene_default(&s);
+	memcpy(s.h, h, sizeof s.h);
+	struct vis_image *img;
+	char err[256];
+	assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+	double c[4][2];
+	int r = vis_find_table_corners(img, flip, c, err, sizeof err);
+	if (r)
+		fprintf(stderr, "%s\n", err);
+	assert_int_equal(r, 0);
+	const double tab[4][2] = { { 0, 0 }, { 0, 1.22 }, { 2.44, 1.22 }, { 2.44, 0 } };
+	for (int k = 0; k < 4; k++) {
+		double u, v;
+		vis_homography_apply(h, tab[k][0], tab[k][1], &u, &v);
+		fprintf(stderr, "corner %d: found %.2f,%.2f true %.2f,%.2f\n", k, c[k][0], c[k][1], u, v);
+		assert_true(hypot(c[k][0] - u, c[k][1] - v) < tol_px);
+	}
+	/* The calibration: image -> table; b1's cup centre maps within 1 cm. */
+	double cal[9], x, y, u, v;
+	assert_int_equal(vis_homography_fit(c, tab, 4, cal), 0);
+	vis_homography_apply(h, s.table.cup_x[2], s.table.cup_y[2], &u, &v);
+	vis_homography_apply(cal, u, v, &x, &y);
+	assert_true(hypot(x - s.table.cup_x[2], y - s.table.cup_y[2]) < 0.01);
+	vis_image_free(img);
+}
+
+static void test_vis_calibrate_corners_of_a_straight_view(void **state)
+{
+	(void)state;
+	struct vis_render_scene s;
+	vis_render_scene_default(&s);
+	check_corners(s.h, 0, 1.0);
+}
+
+/* A camera off to one side and turned a little: a projective view. */
+static void test_vis_calibrate_corners_of_a_tilted_view(void **state)
+{
+	(void)state;
+	const double h[9] = { 215, 25, 55, -12, 230, 45, 0.03, 0.06, 1 };
+	check_corners(h, 0, 1.5);
+}
+
+/* Mounted the other way round: A's end on the image's right. */
+static void test_vis_calibrate_flipped_ends(void **state)
+{
+	(void)state;
+	/* table (x, y) -> image (W - k x, H - k y) */
+	const double h[9] = { -230, 0, 320 + 230 * 1.22, 0, -230, 180 + 230 * 0.61, 0, 0, 1 };
+	check_corners(h, 1, 1.0);
+}
+
+static void test_vis_calibrate_no_table_in_view(void **state)
+{
+	(void)state;
+	struct vis_image *img = vis_image_new(64, 48, VIS_GRAY8);
+	memset(img->data, 90, img->stride * 48);
+	double c[4][2];
+	char err[256];
+	assert_int_equal(vis_find_table_corners(img, 0, c, err, sizeof err), -ENOENT);
+	assert_non_null(strstr(err, "no table in view"));
+	vis_image_free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vis_homography_four_corners_recover_a_tilted_view),
 		cmocka_unit_test(test_vis_homography_least_squares_on_noisy_points),
 		cmocka_unit_test(test_vis_homography_degenerate_points_refused),
+		cmocka_unit_test(test_vis_calibrate_corners_of_a_straight_view),
+		cmocka_unit_test(test_vis_calibrate_corners_of_a_tilted_view),
+		cmocka_unit_test(test_vis_calibrate_flipped_ends),
+		cmocka_unit_test(test_vis_calibrate_no_table_in_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,9 +82,11 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 # Linking with the C++ driver keeps the libcamera shim's runtime in one place.
 LINK := $(CXX)
 
-.PHONY: all deps deps-check deps-bench unit demo check check-normal check-asan \
+.PHONY: FORCE all deps deps-check deps-bench unit demo check check-normal check-asan \
         fuzz fuzz-libs fuzz-regress bench bench-bins install clean
 .DEFAULT_GOAL := all
+# Keep intermediate objects: relinking a test must not recompile it.
+.SECONDARY:
 
 all: $(BUILD)/dyeref $(LIBS)
 
@@ -156,14 +158,14 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
 FUZZ_SAN  := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 fuzz: $(FUZZ_BINS)
-fuzz-libs: $(LIBS)
+fuzz-libs: $(LIBS) $(DAEMON_TEST_LIB)
 build-fuzz/%: tests/fuzz/%.c FORCE
 	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ \
 		CFLAGS="-O1 -g $(FUZZ_SAN)" CXXFLAGS="-O1 -g $(FUZZ_SAN)" fuzz-libs
 	$(call say,FUZZ,$@)
 	$(Q)clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -c -o $@.o $<
 	$(Q)clang++ -fsanitize=fuzzer,address,undefined -o $@ $@.o \
-		-Wl,--start-group $(foreach m,$(PRESENT_MODULES),build-fuzz/lib$(m).a) -Wl,--end-group $(LDLIBS)
+		-Wl,--start-group build-fuzz/libdaemon-test.a $(foreach m,$(PRESENT_MODULES),build-fuzz/lib$(m).a) -Wl,--end-group $(LDLIBS)
 FORCE:
 
 # Each target replays its kept corpus (tests/fuzz/corpus/NAME) and then

@@ -1,0 +1,320 @@
+/*
+ * dyeref judge [--table] [FILE|-]: judges a match log (docs/match-log.md).
+ *
+ * The whole input is read and the whole output built in memory before a
+ * byte goes to stdout, so bad input gives a one-line message, exit 2 and
+ * an empty stdout: never half an answer.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "daemon/daemon.h"
+
+/* Reads all of f into *buf (malloc'd). 0; -EFBIG past MLOG_MAX_INPUT;
+ * -ENOMEM; -EIO with errno kept for the message. */
+static int read_all(FILE *f, char **buf, size_t *len)
+{
+	size_t cap = 64 * 1024, n = 0;
+	char *p = malloc(cap), *q;
+
+	if (!p)
+		return -ENOMEM;
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			if (cap > MLOG_MAX_INPUT)
+				goto too_big;
+			q = realloc(p, cap * 2);
+			if (!q) {
+				free(p);
+				return -ENOMEM;
+			}
+			p = q;
+			cap *= 2;
+		}
+		got = fread(p + n, 1, cap - n, f);
+		n += got;
+		if (n > MLOG_MAX_INPUT)
+			goto too_big;
+		if (got == 0) {
+			if (ferror(f)) {
+				int e = errno;
+
+				free(p);
+				errno = e;
+				return -EIO;
+			}
+			break;
+		}
+	}
+	*buf = p;
+	*len = n;
+	return 0;
+too_big:
+	free(p);
+	return -EFBIG;
+}
+
+static const char *team_players(const struct bd_match_cfg *cfg, int team, char *dst, size_t n)
+{
+	snprintf(dst, n, "%s and %s", cfg->players[team * 2], cfg->players[team * 2 + 1]);
+	return dst;
+}
+
+/* A duty as a sentence: "oskar kills n' fills (BD-P8)". */
+static void put_duty_words(FILE *b, const struct bd_match_cfg *cfg, const struct bd_duty *d)
+{
+	static const char *const verbs[] = {
+		[BD_DUTY_KILL_N_FILL] = "kills n' fills",
+		[BD_DUTY_FOLLOW_PARTNER] = "follows the partner",
+		[BD_DUTY_SHOTGUN] = "shotguns the mine",
+		[BD_DUTY_FINISH_WINNERS_CUPS] = "finish the winners' cups",
+		[BD_DUTY_NAKED_LAP] = "run a naked lap",
+	};
+	const char *verb = (unsigned)d->kind <= BD_DUTY_NAKED_LAP ? verbs[d->kind] : "?";
+
+	if (d->player >= 0 && d->player < BD_PLAYERS)
+		fprintf(b, "%s %s", cfg->players[d->player], verb);
+	else
+		fprintf(b, "team %s %s", d->team == BD_TEAM_A ? "A" : "B", verb);
+	fprintf(b, " (%s)", d->why ? d->why : "?");
+}
+
+/* "A +1", "B +2", "A +1  B +1" or "-". */
+static const char *points_words(const int points[2], char *dst, size_t n)
+{
+	if (points[0] && points[1])
+		snprintf(dst, n, "A +%d B +%d", points[0], points[1]);
+	else if (points[0] || points[1])
+		snprintf(dst, n, "%s +%d", points[0] ? "A" : "B", points[0] ? points[0] : points[1]);
+	else
+		snprintf(dst, n, "-");
+	return dst;
+}
+
+static void put_house_words(FILE *b, const struct bd_house *h)
+{
+	struct bd_house d;
+	const char *sep = "";
+
+	bd_house_defaults(&d);
+	fputs("  House rules: ", b);
+	if (h->target_points != d.target_points || h->win_by != d.win_by) {
+		fprintf(b, "play to %d, win by %d", h->target_points, h->win_by);
+		sep = "; ";
+	}
+	if (h->kill_every != d.kill_every) {
+		fprintf(b, "%skill n' fill every %d", sep, h->kill_every);
+		sep = "; ";
+	}
+	if (h->min_toss_height_m != d.min_toss_height_m) {
+		fprintf(b, "%stoss at least %g m", sep, h->min_toss_height_m);
+		sep = "; ";
+	}
+	if (h->low_call != d.low_call) {
+		fprintf(b, "%slow called %s", sep, h->low_call == BD_LOW_AUTO ? "by the referee" : "by players");
+		sep = "; ";
+	}
+	if (h->illegal_catch_counts_as_floor != d.illegal_catch_counts_as_floor) {
+		fprintf(b, "%sillegal_catch_counts_as_floor=%s", sep,
+				h->illegal_catch_counts_as_floor ? "true" : "false");
+		sep = "; ";
+	}
+	if (h->fifa_cannot_end_game != d.fifa_cannot_end_game) {
+		fprintf(b, "%sfifa_cannot_end_game=%s", sep,
+				h->fifa_cannot_end_game ? "true" : "false");
+		sep = "; ";
+	}
+	if (h->popout_is_sink != d.popout_is_sink) {
+		fprintf(b, "%spopout_is_sink=%s", sep, h->popout_is_sink ? "true" : "false");
+		sep = "; ";
+	}
+	if (h->mine_voids_points != d.mine_voids_points) {
+		fprintf(b, "%smine_voids_points=%s", sep,
+				h->mine_voids_points ? "true" : "false");
+		sep = "; ";
+	}
+	if (h->review_below != d.review_below) {
+		fprintf(b, "%sreview below confidence %g", sep, h->review_below);
+		sep = "; ";
+	}
+	fputs(sep[0] ? "\n" : "the defaults (docs/beer-die-rules.md)\n", b);
+}
+
+/* The scoreboard in words: who plays, each throw's ruling with its rules
+ * and duties, the final score. */
+static int scoreboard(const char *name, const char *buf, size_t len,
+		      char **out, size_t *outlen, char *err, size_t errlen)
+{
+	struct mlog_bd_result res;
+	struct mlog_bd *log;
+	FILE *b;
+	const struct bd_match_cfg *cfg;
+	char ta[2 * BD_NAME_MAX + 8], tb[2 * BD_NAME_MAX + 8];
+	int rc, w = 7;	/* width of the thrower column */
+
+	rc = mlog_bd_parse(name, buf, len, &log, err, errlen);
+	if (rc)
+		return rc;
+	rc = mlog_bd_replay(log, &res, err, errlen);
+	if (rc)
+		goto free_log;
+	b = open_memstream(out, outlen);
+	if (!b) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", name);
+		goto free_result;
+	}
+	cfg = &log->cfg;
+	fprintf(b, "Beer Die: %s\n", name);
+	fprintf(b, "  Team A: %s\n  Team B: %s\n", team_players(cfg, 0, ta, sizeof(ta)),
+			team_players(cfg, 1, tb, sizeof(tb)));
+	if (log->rolloff.present)
+		fprintf(b, "  Roll-off: a %d, team %s called %s: team %s throws first (BD-F1)\n",
+				log->rolloff.value, log->rolloff.calling_team ? "B" : "A",
+				log->rolloff.called_high ? "high" : "low",
+				cfg->first_team ? "B" : "A");
+	else
+		fprintf(b, "  No roll-off: team A throws first\n");
+	put_house_words(b, &cfg->house);
+	for (int i = 0; i < BD_PLAYERS; i++)
+		if ((int)strlen(cfg->players[i]) > w)
+			w = (int)strlen(cfg->players[i]);
+	fprintf(b, "\n  throw  %-*s  team  points     score\n", w, "thrower");
+	for (size_t i = 0; i < res.n; i++) {
+		const struct bd_ruling *r = &res.rulings[i];
+		const char *who = r->thrower >= 0 && r->thrower < BD_PLAYERS ?
+				  cfg->players[r->thrower] : "?";
+		char pts[32];
+
+		fprintf(b, "  %5d  %-*s  %-4s  %-9s  %2d-%d%s%s%s%s%s\n", r->throw_no, w, who,
+			r->team ? "B" : "A", points_words(r->points, pts, sizeof(pts)),
+			r->score[0], r->score[1], r->dead ? "  DEAD" : "",
+			r->retoss ? "  RE-TOSS" : "", r->review ? "  REVIEW" : "",
+			res.corrected[i] ? "  CORRECTED" : "",
+			r->over ? (r->winner ? "  GAME: B wins" : "  GAME: A wins") : "");
+		for (size_t k = 0; k < r->n_why; k++) {
+			const char *text = bd_rule_text(r->why[k]);
+
+			fprintf(b, "         %-7s %s\n", r->why[k], text ? text : "");
+		}
+		for (size_t k = 0; k < r->n_duties; k++) {
+			fputs("         -> ", b);
+			put_duty_words(b, cfg, &r->duties[k]);
+			fputs("\n", b);
+		}
+	}
+	fprintf(b, "\n  Final: A %d - %d B, ", res.final.score[0], res.final.score[1]);
+	if (res.final.over)
+		fprintf(b, "team %s (%s) wins\n", res.final.winner ? "B" : "A",
+				res.final.winner ? tb : ta);
+	else
+		fputs("not over\n", b);
+	for (size_t k = 0; k < res.final.n_duties; k++) {
+		const char *text = bd_rule_text(res.final.duties[k].why);
+
+		fputs("         -> ", b);
+		put_duty_words(b, cfg, &res.final.duties[k]);
+		fprintf(b, "%s%s\n", text ? ": " : "", text ? text : "");
+	}
+	if (fclose(b)) {
+		free(*out);
+		*out = NULL;
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", name);
+	}
+free_result:
+	mlog_bd_result_free(&res);
+free_log:
+	mlog_bd_free(log);
+	return rc;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: dyeref judge [--table] [FILE|-]\n"
+		"  Judges a match log (FILE, or stdin for - or none): one ruling line\n"
+		"  per throw, then a final line. --table: a readable scoreboard instead.\n");
+}
+
+int dd_cmd_judge(int argc, char **argv)
+{
+	const char *path = NULL, *name;
+	char err[512] = "", *buf = NULL, *out = NULL, game[32];
+	size_t len = 0, outlen = 0;
+	bool table = false;
+	FILE *f;
+	int rc, status = DD_EXIT_USAGE;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--table")) {
+			table = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return DD_EXIT_OK;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			dd_log(DD_LOG_ERR, "judge: unknown option %s", argv[i]);
+			usage(stderr);
+			return DD_EXIT_USAGE;
+		} else if (path) {
+			dd_log(DD_LOG_ERR, "judge: one log at a time (%s and %s)", path, argv[i]);
+			return DD_EXIT_USAGE;
+		} else {
+			path = argv[i];
+		}
+	}
+	if (!path || !strcmp(path, "-")) {
+		f = stdin;
+		name = "stdin";
+	} else {
+		f = fopen(path, "rb");
+		if (!f) {
+			dd_log(DD_LOG_ERR, "judge: %s: %s", path, strerror(errno));
+			return DD_EXIT_FAIL;
+		}
+		name = path;
+	}
+	rc = read_all(f, &buf, &len);
+	if (f != stdin)
+		fclose(f);
+	if (rc == -EFBIG) {
+		dd_log(DD_LOG_ERR, "judge: %s: larger than %u MiB, not a match log",
+		       name, MLOG_MAX_INPUT >> 20);
+		return DD_EXIT_USAGE;
+	}
+	if (rc) {
+		dd_log(DD_LOG_ERR, "judge: %s: %s", name, rc == -ENOMEM ? "out of memory" : strerror(errno));
+		return DD_EXIT_FAIL;
+	}
+	if (table) {
+		rc = mlog_game(name, buf, len, game, sizeof(game), err, sizeof(err));
+		if (!rc && strcmp(game, "beerdie")) {
+			snprintf(err, sizeof(err), "judge: --table: only Beer Die logs (this is %s)", game);
+			rc = -ENOTSUP;
+		}
+		if (!rc)
+			rc = scoreboard(name, buf, len, &out, &outlen, err, sizeof(err));
+	} else {
+		rc = mlog_judge(name, buf, len, &out, &outlen, err, sizeof(err));
+	}
+	if (rc) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		status = rc == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
+		goto free_buf;
+	}
+	if (fwrite(out, 1, outlen, stdout) != outlen || fflush(stdout)) {
+		dd_log(DD_LOG_ERR, "judge: stdout: %s", strerror(errno));
+		status = DD_EXIT_FAIL;
+		goto free_out;
+	}
+	status = DD_EXIT_OK;
+free_out:
+	free(out);
+free_buf:
+	free(buf);
+	return status;
+}

@@ -273,4 +273,53 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 int vis_find_table_corners(const struct vis_image *img, int flip_ends, double corners[4][2],
 			   char *err, size_t errlen);
 
+/* ---- Camera (libcamera, vision/camera_libcamera.cpp behind this C
+ * interface; no C++ type or exception crosses it) ----
+ * Two streams: a low-resolution one for tracking at a high frame rate and
+ * the full-resolution one for crops around a resting die. libcamera's
+ * thread only queues completed requests and signals an eventfd; the
+ * event loop polls that fd and takes frames with vis_camera_take(). */
+
+struct vis_camera;
+
+enum vis_camera_stream {
+	VIS_STREAM_LOW = 0,	/* tracking, e.g. 640x360 */
+	VIS_STREAM_FULL = 1,	/* full resolution, face reading */
+};
+
+struct vis_camera_cfg {
+	const char *id;		/* libcamera camera id, NULL: the first camera */
+	int low_width, low_height;	/* tracking stream (640 x 360) */
+	int full_width, full_height;	/* 0 x 0: the sensor's own size */
+	int buffers;		/* per stream, 2..16 (4) */
+};
+
+void vis_camera_cfg_default(struct vis_camera_cfg *cfg);
+/* Opens and configures the camera. NULL with errno and a message: EINVAL
+ * (bad cfg, or the camera cannot give YUV420 at these sizes: "unsupported
+ * format"), ENODEV ("no camera found", or none with that id), EBUSY
+ * ("camera busy": another process holds it), EIO (libcamera failed).
+ * Close with vis_camera_close(). */
+struct vis_camera *vis_camera_open(const struct vis_camera_cfg *cfg, char *err, size_t errlen);
+/* Starts capture. 0 or a negative errno with a message. */
+int vis_camera_start(struct vis_camera *cam, char *err, size_t errlen);
+/* The eventfd (EFD_NONBLOCK) that becomes readable when frames wait. */
+int vis_camera_fd(const struct vis_camera *cam);
+/* The newest frame of a stream as a new RGB24 image (*out, the caller
+ * frees it; ts_ns from the sensor, CLOCK_MONOTONIC). The newest completed
+ * request is held until newer ones arrive, so after taking its low frame
+ * the full-resolution one of the same instant can be taken too; older
+ * ones are dropped and their buffers reused. 1 a frame, 0 none yet,
+ * negative errno on failure. */
+int vis_camera_take(struct vis_camera *cam, enum vis_camera_stream stream,
+		    struct vis_image **out, char *err, size_t errlen);
+/* Stops, releases and frees; NULL is fine. */
+void vis_camera_close(struct vis_camera *cam);
+
+/* Planar YUV 4:2:0 (BT.601 limited range, as libcamera's YUV420) to RGB24.
+ * y/u/v planes with their strides; out is width x height RGB24. Used by the
+ * camera shim; a plain function so it is tested without a camera. */
+void vis_yuv420_to_rgb(const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
+		       size_t uv_stride, struct vis_image *out);
+
 #endif /* DYEREF_VISION_H */

@@ -40,9 +40,11 @@ struct vis_tracker {
 	struct vis_tracker_cfg cfg;	/* copy */
 	double hinv[9];		/* table -> image */
 	int w, h;		/* frame size */
-	float *bg;		/* owned, RGB background model */
-	uint8_t *fg;		/* owned, foreground mask */
-	int *label;		/* owned, components */
+	uint16_t *bg16;		/* owned, RGB background model, 8.8 fixed point */
+	uint8_t *bg8;		/* owned, its integer part, for the comparison */
+	uint8_t *row;		/* owned, two rows: a grey row as RGB, a row of differences */
+	uint8_t *fg;		/* owned, foreground mask (2 once visited) */
+	long frames;		/* frames fed */
 	int *stack;		/* owned, flood-fill stack */
 	int learned;		/* frames learned */
 	struct trk tracks[MAX_TRACKS];	/* the tracks */
@@ -55,7 +57,7 @@ void vis_tracker_cfg_default(struct vis_tracker_cfg *cfg, const struct bd_table 
 	cfg->table = *t;
 	memcpy(cfg->h, h, sizeof(cfg->h));
 	cfg->die_side_m = 0.016;
-	cfg->bg_rate = 0.05;
+	cfg->bg_rate = 0.02;
 	cfg->diff_threshold = 30;
 	cfg->rest_speed_mps = 0.03;
 	cfg->rest_frames = 6;
@@ -85,12 +87,13 @@ struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width
 	t->w = width;
 	t->h = height;
 	size_t n = (size_t)width * height;
-	t->bg = calloc(n * 3, sizeof(float));
+	t->bg16 = calloc(n * 3, sizeof(uint16_t));
+	t->bg8 = calloc(n * 3, 1);
+	t->row = malloc((size_t)width * 6);	/* a grey row as RGB, then differences */
 	t->fg = malloc(n);
-	t->label = malloc(n * sizeof(int));
 	t->stack = malloc(n * sizeof(int));
 	t->next_id = 1;
-	if (!t->bg || !t->fg || !t->label || !t->stack) {
+	if (!t->bg16 || !t->bg8 || !t->row || !t->fg || !t->stack) {
 		vis_tracker_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -102,19 +105,24 @@ void vis_tracker_free(struct vis_tracker *t)
 {
 	if (!t)
 		return;
-	free(t->bg);
+	free(t->bg16);
+	free(t->bg8);
+	free(t->row);
 	free(t->fg);
-	free(t->label);
 	free(t->stack);
 	free(t);
 }
 
-static void pixel_rgb(const struct vis_image *f, int x, int y, int *c)
+/* Row y of a frame as packed RGB: the frame's own bytes, or grey
+ * expanded into the tracker's row buffer. */
+static const uint8_t *frame_row(struct vis_tracker *t, const struct vis_image *f, int y)
 {
-	const uint8_t *p = f->data + (size_t)y * f->stride + (size_t)x * f->format;
-	c[0] = p[0];
-	c[1] = f->format == VIS_RGB24 ? p[1] : p[0];
-	c[2] = f->format == VIS_RGB24 ? p[2] : p[0];
+	const uint8_t *src = f->data + (size_t)y * f->stride;
+	if (f->format == VIS_RGB24)
+		return src;
+	for (int x = 0; x < f->width; x++)
+		t->row[3 * x] = t->row[3 * x + 1] = t->row[3 * x + 2] = src[x];
+	return t->row;
 }
 
 static int check_frame(const struct vis_tracker *t, const struct vis_image *f)
@@ -133,16 +141,42 @@ int vis_tracker_learn(struct vis_tracker *t, const struct vis_image *frame)
 	double rate = 1.0 / (t->learned + 1);
 	if (rate < t->cfg.bg_rate)
 		rate = t->cfg.bg_rate;
-	for (int y = 0; y < t->h; y++)
-		for (int x = 0; x < t->w; x++) {
-			int c[3];
-			pixel_rgb(frame, x, y, c);
-			float *b = t->bg + ((size_t)y * t->w + x) * 3;
-			for (int k = 0; k < 3; k++)
-				b[k] = t->learned ? b[k] + (float)(rate * (c[k] - b[k])) : (float)c[k];
+	int k = (int)(rate * 256 + 0.5);
+	size_t rw = (size_t)t->w * 3;
+	for (int y = 0; y < t->h; y++) {
+		const uint8_t *c = frame_row(t, frame, y);
+		uint16_t *b16 = t->bg16 + (size_t)y * rw;
+		uint8_t *b8 = t->bg8 + (size_t)y * rw;
+		for (size_t i = 0; i < rw; i++) {
+			int target = c[i] << 8;
+			b16[i] = (uint16_t)(t->learned ? b16[i] + (((target - b16[i]) * k) >> 8) : target);
+			b8[i] = (uint8_t)((b16[i] + 128) >> 8 > 255 ? 255 : (b16[i] + 128) >> 8);
 		}
+	}
 	t->learned++;
 	return 0;
+}
+
+/* |a - b| bytewise: the hot loop of the tracker. GCC vectorises it only
+ * at -O3 (its -O2 cost model refuses loops with a remainder), so ask. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void absdiff_row(const uint8_t *restrict a, const uint8_t *restrict b, uint8_t *restrict d,
+			size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		d[i] = (uint8_t)(a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]);
+}
+
+/* fg[x] = the pixel's three differences sum above thr. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void fg_row(const uint8_t *restrict ad, uint8_t *restrict fg, int w, int thr)
+{
+	for (int x = 0; x < w; x++)
+		fg[x] = ad[3 * x] + ad[3 * x + 1] + ad[3 * x + 2] > thr;
 }
 
 /* Pixels a metre at a table point (the local scale of the view). */
@@ -306,51 +340,86 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		vis_tracker_learn(t, frame);
 	int w = t->w, h = t->h;
 	size_t np = (size_t)w * h;
-	/* Global light: the frame's brightness over the model's, from a
-	 * sample of pixels (dice are too few to move it). */
+	size_t rw = (size_t)w * 3;
+	/* Global light: the frame's brightness over the model's, from every
+	 * 8th row (dice are too few to move it). A change beyond 2 % rescales
+	 * the model at once; slower drifts are learnt below. */
 	double sf = 0, sb = 0;
-	for (size_t i = 0; i < np; i += 7) {
-		int c[3];
-		pixel_rgb(frame, (int)(i % w), (int)(i / w), c);
-		sf += c[0] + c[1] + c[2];
-		sb += t->bg[i * 3] + t->bg[i * 3 + 1] + t->bg[i * 3 + 2];
+	for (int y = 0; y < h; y += 8) {
+		const uint8_t *c = frame_row(t, frame, y);
+		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
+		unsigned long rf = 0, rb = 0;
+		for (size_t i = 0; i < rw; i++) {
+			rf += c[i];
+			rb += b8[i];
+		}
+		sf += rf;
+		sb += rb;
 	}
 	double gain = sb > 0 ? sf / sb : 1;
-	int thr2 = t->cfg.diff_threshold * t->cfg.diff_threshold;
-	for (size_t i = 0; i < np; i++) {
-		int c[3];
-		pixel_rgb(frame, (int)(i % w), (int)(i / w), c);
-		float *b = t->bg + i * 3;
-		double d2 = 0, lf = c[0] + c[1] + c[2], lb = 0;
-		for (int k = 0; k < 3; k++) {
-			double d = c[k] - gain * b[k];
-			d2 += d * d;
-			lb += gain * b[k];
+	if (fabs(gain - 1) > 0.02) {
+		for (size_t i = 0; i < np * 3; i++) {
+			double v = t->bg16[i] * gain;
+			t->bg16[i] = (uint16_t)(v > 65535 ? 65535 : v);
+			t->bg8[i] = (uint8_t)((t->bg16[i] + 128) >> 8 > 255 ? 255 : (t->bg16[i] + 128) >> 8);
 		}
-		int fg = d2 > thr2;
-		/* A shadow: the table's hue, darker. */
-		if (fg && lb > 60 && lf < lb * 0.95 && lf > lb * 0.4) {
-			double dc = 0;
-			for (int k = 0; k < 3; k++)
-				dc += fabs(c[k] / (lf + 1e-9) - gain * b[k] / lb);
-			fg = dc > 0.12;	/* hue, summed over channels: noise on a dark table is ~0.05 */
-		}
-		t->fg[i] = (uint8_t)fg;
-		if (!fg)
-			for (int k = 0; k < 3; k++)
-				b[k] += (float)(t->cfg.bg_rate * (c[k] / gain - b[k]));
 	}
-	/* Blobs. */
+	/* Foreground: summed absolute difference over R, G, B (about 1.5
+	 * times a Euclidean distance), a plain loop the compiler vectorises. */
+	int thr = t->cfg.diff_threshold * 3 / 2;
+	int update = (t->frames++ & 3) == 0;	/* learn every 4th frame, 4x the rate */
+	int k4 = (int)(4 * t->cfg.bg_rate * 256 + 0.5);
+	if (k4 > 256)
+		k4 = 256;
+	size_t nfg = 0;
+	for (int y = 0; y < h; y++) {
+		const uint8_t *c = frame_row(t, frame, y);
+		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
+		uint8_t *fg = t->fg + (size_t)y * w;
+		absdiff_row(c, b8, t->row + rw, rw);
+		const uint8_t *ad = t->row + rw;
+		fg_row(ad, fg, w, thr);
+		for (const uint8_t *f = memchr(fg, 1, (size_t)w); f; f = memchr(f + 1, 1, (size_t)(fg + w - f - 1))) {
+			int x = (int)(f - fg);
+			nfg++;
+			/* A shadow: the table's hue, darker. */
+			const uint8_t *p = c + 3 * x, *q = b8 + 3 * x;
+			double lf = p[0] + p[1] + p[2], lb = q[0] + q[1] + q[2];
+			if (lb > 60 && lf < lb * 0.95 && lf > lb * 0.4) {
+				double dc = 0;
+				for (int j = 0; j < 3; j++)
+					dc += fabs(p[j] / (lf + 1e-9) - q[j] / lb);
+				fg[x] = dc > 0.12;	/* hue, summed: noise on a dark table is ~0.05 */
+			}
+		}
+		if (update) {
+			uint16_t *b16 = t->bg16 + (size_t)y * rw;
+			uint8_t *b8w = t->bg8 + (size_t)y * rw;
+			/* Only pixels clearly background learn: a white die on the
+			 * white line is under the threshold but must not be learnt. */
+			const uint8_t *ad2 = t->row + rw;
+			for (int x = 0; x < w; x++) {
+				if (fg[x] || ad2[3 * x] + ad2[3 * x + 1] + ad2[3 * x + 2] > thr / 3)
+					continue;
+				for (int j = 3 * x; j < 3 * x + 3; j++) {
+					b16[j] = (uint16_t)(b16[j] + ((((int)c[j] << 8) - b16[j]) * k4 >> 8));
+					b8w[j] = (uint8_t)((b16[j] + 128) >> 8 > 255 ? 255 : (b16[j] + 128) >> 8);
+				}
+			}
+		}
+	}
+	/* Blobs (flood fill marks visited pixels 2). */
 	struct tblob blobs[64];
 	int nb = 0;
-	memset(t->label, 0, sizeof(int) * np);
-	for (size_t i = 0; i < np; i++) {
-		if (!t->fg[i] || t->label[i])
-			continue;
+	for (size_t i = 0; i < np && nfg; i++) {
+		const uint8_t *next = memchr(t->fg + i, 1, np - i);
+		if (!next)
+			break;
+		i = (size_t)(next - t->fg);
 		int sp = 0, area = 0;
 		double su = 0, sv = 0;
 		t->stack[sp++] = (int)i;
-		t->label[i] = 1;
+		t->fg[i] = 2;
 		while (sp) {
 			int p = t->stack[--sp];
 			int px = p % w, py = p / w;
@@ -363,8 +432,8 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 				if (xx < 0 || yy < 0 || xx >= w || yy >= h)
 					continue;
 				int q = yy * w + xx;
-				if (t->fg[q] && !t->label[q]) {
-					t->label[q] = 1;
+				if (t->fg[q] == 1) {
+					t->fg[q] = 2;
 					t->stack[sp++] = q;
 				}
 			}
@@ -380,10 +449,11 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		blobs[nb++] = b;
 	}
 	/* Pieces of one die: a die crossing the white line, or half in a
-	 * shadow, splits into blobs. Merge those closer than 1.5 die sides. */
+	 * shadow, splits into blobs; in the air it looks bigger. Merge those
+	 * closer than 2.5 die sides. */
 	for (int i = 0; i < nb; i++)
 		for (int j = i + 1; j < nb; j++) {
-			if (hypot(blobs[i].x - blobs[j].x, blobs[i].y - blobs[j].y) > 1.5 * t->cfg.die_side_m)
+			if (hypot(blobs[i].x - blobs[j].x, blobs[i].y - blobs[j].y) > 2.5 * t->cfg.die_side_m)
 				continue;
 			double wi = blobs[i].area, wj = blobs[j].area, s = wi + wj;
 			blobs[i].u = (blobs[i].u * wi + blobs[j].u * wj) / s;

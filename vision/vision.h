@@ -222,7 +222,7 @@ struct vis_tracker_cfg {
 	struct bd_table table;	/* layout: edges, cups */
 	double h[9];		/* image pixels -> table metres (calibration) */
 	double die_side_m;	/* 0.016 */
-	double bg_rate;		/* background learning rate a frame (0.05) */
+	double bg_rate;		/* background learning rate a frame (0.02) */
 	int diff_threshold;	/* colour distance that makes foreground (30) */
 	double rest_speed_mps;	/* below this a die is still (0.03) */
 	int rest_frames;	/* frames still before "rest" (6) */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vision/vision.h"
@@ -176,13 +177,42 @@ int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *e
 			reach[i][3] = fmax(reach[i][3], v + 2);
 		}
 	}
+	/* The table's colour at pixel corners, two rows at a time: a pixel
+	 * whose four corners agree (and no die near) is that colour; others
+	 * are supersampled. The choice depends on the table alone, so an
+	 * edge renders the same with or without a die nearby. */
+	size_t cw = (size_t)s->width + 1;
+	double *corner = malloc(sizeof(double) * 3 * cw * 2);
+	if (!corner) {
+		vis_image_free(img);
+		snprintf(err, errlen, "render: out of memory");
+		return -ENOMEM;
+	}
+	for (int row = 0; row < 2; row++)
+		for (size_t cx = 0; cx < cw; cx++) {
+			double x, y, *c = corner + 3 * (row * cw + cx);
+			if (vis_homography_apply(inv, (double)cx, (double)row, &x, &y))
+				x = y = -1;
+			shade_table(s, x, y, c);
+		}
 	for (int py = 0; py < s->height; py++) {
+		double *top = corner + 3 * cw * (py & 1), *bot = corner + 3 * cw * ((py + 1) & 1);
+		if (py > 0)
+			for (size_t cx = 0; cx < cw; cx++) {
+				double x, y;
+				if (vis_homography_apply(inv, (double)cx, (double)(py + 1), &x, &y))
+					x = y = -1;
+				shade_table(s, x, y, bot + 3 * cx);
+			}
 		for (int px = 0; px < s->width; px++) {
 			double acc[3] = { 0 };
 			int near = 0;
 			for (int i = 0; i < s->n_dice && !near; i++)
 				near = px >= reach[i][0] && px <= reach[i][2] && py >= reach[i][1] && py <= reach[i][3];
-			int nsub = near ? 3 : 1;
+			const double *c0 = top + 3 * px, *c1 = top + 3 * (px + 1), *c2 = bot + 3 * px, *c3 = bot + 3 * (px + 1);
+			int flat = !memcmp(c0, c1, 3 * sizeof(double)) && !memcmp(c0, c2, 3 * sizeof(double)) &&
+				   !memcmp(c0, c3, 3 * sizeof(double));
+			int nsub = near || !flat ? 3 : 1;
 			for (int sy = 0; sy < nsub; sy++)
 				for (int sx = 0; sx < nsub; sx++) {
 					double x, y;
@@ -234,6 +264,7 @@ int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *e
 			}
 		}
 	}
+	free(corner);
 	*out = img;
 	return 0;
 }

@@ -181,4 +181,145 @@ void vis_render_random_dice(struct vis_render_scene *s, uint64_t seed, int n);
  * message. */
 int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *err, size_t errlen);
 
+/* ---- Tracking in the low-resolution stream ----
+ * A background model of the empty table (adapting to slow light changes),
+ * dice found as blobs of die size in table coordinates, tracks with a
+ * constant-velocity motion model. Each track goes flying -> bouncing ->
+ * at rest, or gone (over an edge, into a cup). The tracker emits
+ * observations for the daemon's fusion; those that map onto core's
+ * events convert with vis_obs_to_event(). */
+
+enum vis_track_state {
+	VIS_TRACK_FLYING,	/* seen since release, no table contact yet */
+	VIS_TRACK_BOUNCING,	/* touched the table, still moving */
+	VIS_TRACK_REST,		/* still for rest_frames */
+	VIS_TRACK_GONE,		/* lost: over an edge, into a cup, or picked up */
+};
+
+enum vis_obs_kind {
+	VIS_OBS_RELEASE,	/* a new die in flight: t_ns is its first sighting */
+	VIS_OBS_LANDING,	/* first table contact at (x, y), with apex_m */
+	VIS_OBS_REST,		/* at rest at (x, y); face 0 until read (vis_read_face_at) */
+	VIS_OBS_SINK,		/* went into cup `player`'s region and did not come out */
+	VIS_OBS_OFF_TABLE,	/* left the table over an edge at (x, y) */
+};
+
+struct vis_obs {
+	enum vis_obs_kind kind;	/* what was seen */
+	int track;		/* track id, from 1 */
+	int64_t t_ns;		/* when (frame time; LANDING interpolated) */
+	double x, y;		/* table metres */
+	double u, v;		/* the same point in image pixels */
+	int player;		/* SINK: the cup's owner (0 a1 .. 3 b2) */
+	int face;		/* REST: 1-6, 0 unknown */
+	double apex_m;		/* LANDING: apex height g t^2 / 8 from the flight time t */
+	double apex_sigma_m;	/* LANDING: its standard uncertainty (frame timing) */
+	double flight_s;	/* LANDING: release to first contact */
+	double confidence;	/* 0-1 */
+};
+
+struct vis_tracker_cfg {
+	struct bd_table table;	/* layout: edges, cups */
+	double h[9];		/* image pixels -> table metres (calibration) */
+	double die_side_m;	/* 0.016 */
+	double bg_rate;		/* background learning rate a frame (0.02) */
+	int diff_threshold;	/* colour distance that makes foreground (30) */
+	double rest_speed_mps;	/* below this a die is still (0.03) */
+	int rest_frames;	/* frames still before "rest" (6) */
+	int gone_frames;	/* frames unseen before "gone" (4) */
+	double contact_dv_mps;	/* a velocity jump this big is a table contact (0.4) */
+};
+
+struct vis_tracker;
+
+/* Defaults for the table layout t and image->table homography h. */
+void vis_tracker_cfg_default(struct vis_tracker_cfg *cfg, const struct bd_table *t, const double h[9]);
+/* A tracker for frames of width x height. NULL with errno (EINVAL bad
+ * config, ENOMEM). Free with vis_tracker_free(). */
+struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width, int height);
+void vis_tracker_free(struct vis_tracker *t);
+/* Learns the empty table from a frame (call with a few frames before play). */
+int vis_tracker_learn(struct vis_tracker *t, const struct vis_image *frame);
+/* Processes one frame (RGB24 or GRAY8, the tracker's size; ts_ns set).
+ * Writes at most max observations into out and returns how many, or a
+ * negative errno (-EINVAL wrong size or format). The frame stays the
+ * caller's. */
+int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
+		     struct vis_obs *out, int max);
+/* Current tracks: states and positions (table metres); returns how many
+ * (at most max written). */
+int vis_tracker_tracks(const struct vis_tracker *t, enum vis_track_state *state,
+		       double (*xy)[2], int max);
+/* The core event an observation stands for: LANDING -> BD_EV_TABLE (half,
+ * x, y), REST -> BD_EV_REST (face), SINK -> BD_EV_CUP (player, sink), all
+ * with source "camera", confidence and t_ns. -ENOENT for kinds that have
+ * no core event (RELEASE, OFF_TABLE, and REST with face 0). */
+int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, struct bd_event *ev);
+
+/* Reads the face of a die near (u, v) in a full-resolution image: crops a
+ * square of 3 die sides around it and runs vis_dice_find on the crop.
+ * 0 and *out (in full-image pixels), -ENOENT no die read there, or a
+ * negative errno. */
+int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
+		     struct vis_die *out, char *err, size_t errlen);
+
+/* ---- Camera calibration ----
+ * Finds the table top (the largest region of one colour, lines, cups and
+ * dice inside it allowed) and its four corners, in the order table
+ * (0, 0) A's end left edge, (0, W) A's end right edge, (L, W), (L, 0),
+ * assuming the camera sees A's end on the image's left (flip_ends: on its
+ * right). 0, or -ENOENT (no table-sized region, or not four clear
+ * corners) / -ENOMEM with a message. */
+int vis_find_table_corners(const struct vis_image *img, int flip_ends, double corners[4][2],
+			   char *err, size_t errlen);
+
+/* ---- Camera (libcamera, vision/camera_libcamera.cpp behind this C
+ * interface; no C++ type or exception crosses it) ----
+ * Two streams: a low-resolution one for tracking at a high frame rate and
+ * the full-resolution one for crops around a resting die. libcamera's
+ * thread only queues completed requests and signals an eventfd; the
+ * event loop polls that fd and takes frames with vis_camera_take(). */
+
+struct vis_camera;
+
+enum vis_camera_stream {
+	VIS_STREAM_LOW = 0,	/* tracking, e.g. 640x360 */
+	VIS_STREAM_FULL = 1,	/* full resolution, face reading */
+};
+
+struct vis_camera_cfg {
+	const char *id;		/* libcamera camera id, NULL: the first camera */
+	int low_width, low_height;	/* tracking stream (640 x 360) */
+	int full_width, full_height;	/* 0 x 0: the sensor's own size */
+	int buffers;		/* per stream, 2..16 (4) */
+};
+
+void vis_camera_cfg_default(struct vis_camera_cfg *cfg);
+/* Opens and configures the camera. NULL with errno and a message: EINVAL
+ * (bad cfg, or the camera cannot give YUV420 at these sizes: "unsupported
+ * format"), ENODEV ("no camera found", or none with that id), EBUSY
+ * ("camera busy": another process holds it), EIO (libcamera failed).
+ * Close with vis_camera_close(). */
+struct vis_camera *vis_camera_open(const struct vis_camera_cfg *cfg, char *err, size_t errlen);
+/* Starts capture. 0 or a negative errno with a message. */
+int vis_camera_start(struct vis_camera *cam, char *err, size_t errlen);
+/* The eventfd (EFD_NONBLOCK) that becomes readable when frames wait. */
+int vis_camera_fd(const struct vis_camera *cam);
+/* The newest frame of a stream as a new RGB24 image (*out, the caller
+ * frees it; ts_ns from the sensor, CLOCK_MONOTONIC). The newest completed
+ * request is held until newer ones arrive, so after taking its low frame
+ * the full-resolution one of the same instant can be taken too; older
+ * ones are dropped and their buffers reused. 1 a frame, 0 none yet,
+ * negative errno on failure. */
+int vis_camera_take(struct vis_camera *cam, enum vis_camera_stream stream,
+		    struct vis_image **out, char *err, size_t errlen);
+/* Stops, releases and frees; NULL is fine. */
+void vis_camera_close(struct vis_camera *cam);
+
+/* Planar YUV 4:2:0 (BT.601 limited range, as libcamera's YUV420) to RGB24.
+ * y/u/v planes with their strides; out is width x height RGB24. Used by the
+ * camera shim; a plain function so it is tested without a camera. */
+void vis_yuv420_to_rgb(const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
+		       size_t uv_stride, struct vis_image *out);
+
 #endif /* DYEREF_VISION_H */

@@ -45,8 +45,18 @@ struct serve {
 	struct dd_health_item storage;
 	int64_t last_processing_ns;	/* dead die settled -> ruling on its way to clients */
 	int64_t last_edge_to_push_ns;	/* last sensor edge -> ruling on its way */
+	int64_t last_edge_ns;		/* CLOCK_MONOTONIC of that edge (benchmarks) */
 	unsigned long rulings;		/* pushed since start */
+	char *state_cache;		/* owned: /api/state until something changes */
 };
+
+/* The state is read far more often than it changes (every screen polls or
+ * reconnects): render it once per change. */
+static void invalidate(struct serve *sv)
+{
+	free(sv->state_cache);
+	sv->state_cache = NULL;
+}
 
 static int64_t mono_ns(void)
 {
@@ -74,10 +84,12 @@ static int render_state(struct serve *sv, char **out)
 	json_object_set_new(o, "mode", json_string(sv->sim ? "sim" : "live"));
 	json_object_set_new(o, "in_flight", json_boolean(dd_fusion_active(&sv->fusion)));
 	json_object_set_new(o, "waiting", json_boolean(dd_referee_waiting(sv->ref)));
-	json_object_set_new(o, "timing", json_pack("{s:f,s:f,s:I}",
+	json_object_set_new(o, "timing", json_pack("{s:f,s:f,s:I,s:I,s:f}",
 		"processing_ms", (double)sv->last_processing_ns / 1e6,
 		"edge_to_push_ms", (double)sv->last_edge_to_push_ns / 1e6,
-		"rulings", (json_int_t)sv->rulings));
+		"last_edge_ns", (json_int_t)sv->last_edge_ns,
+		"rulings", (json_int_t)sv->rulings,
+		"settle_ms", (double)sv->fusion.cfg.settle_ns / 1e6));
 	*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(o);
 	return *out ? 0 : -ENOMEM;
@@ -88,16 +100,27 @@ static void push_state(struct serve *sv)
 {
 	char *text = NULL;
 
-	if (render_state(sv, &text) == 0)
+	invalidate(sv);
+	if (render_state(sv, &text) == 0) {
 		web_server_broadcast(sv->web, "state", text);
-	free(text);
+		sv->state_cache = text;
+	}
 }
 
 /* ---- Web callbacks ----------------------------------------------------- */
 
 static int on_state(void *user, char **json)
 {
-	return render_state(user, json);
+	struct serve *sv = user;
+	int rc;
+
+	if (!sv->state_cache) {
+		rc = render_state(sv, &sv->state_cache);
+		if (rc)
+			return rc;
+	}
+	*json = strdup(sv->state_cache);
+	return *json ? 0 : -ENOMEM;
 }
 
 static int on_matches(void *user, char **json)
@@ -131,6 +154,7 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 
 	if (!fx)
 		return;
+	invalidate(sv);
 	rc = dd_fusion_add(&sv->fusion, o, fx);
 	if (rc < 0)
 		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
@@ -170,6 +194,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	struct dd_fused *fx;
 	int rc = 0;
 
+	invalidate(sv);
 	memset(&o, 0, sizeof(o));
 	o.source = DD_SRC_CONSOLE;
 	o.confidence = 1;
@@ -261,6 +286,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	pushed = mono_ns();
 	sv->last_processing_ns = pushed - settled_ns;
 	sv->last_edge_to_push_ns = fx->t_last_edge_ns ? pushed - fx->t_last_edge_ns : 0;
+	sv->last_edge_ns = fx->t_last_edge_ns;
 	sv->rulings++;
 	push_state(sv);
 	if (sv->sim && sv->demo) {
@@ -272,7 +298,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 			sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
 			if (!sv->restart)
 				sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC,
-						  now + SIM_RESTART_US, 0, on_restart, sv);
+						  now + SIM_RESTART_US, 1, on_restart, sv);
 		}
 		json_decref(st);
 	}
@@ -286,6 +312,7 @@ static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
 
 	(void)s;
 	(void)usec;
+	invalidate(sv);
 	if (fx && dd_fusion_tick(&sv->fusion, now, fx) == 1)
 		judge_fused(sv, fx, now);
 	free(fx);
@@ -385,6 +412,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 		dd_log(DD_LOG_WARN, "reload: web.bind, web.port and db.path change on restart only");
 	snprintf(sv->sc.pin, sizeof(sv->sc.pin), "%s", sc.pin);
 	sv->sc.ref = sc.ref;
+	invalidate(sv);
 	dd_log(DD_LOG_INFO, "reloaded: house rules for the next match, console PIN (sessions ended)");
 free_config:
 	dd_config_free(&cfg);
@@ -506,9 +534,11 @@ static int setup_loop(struct serve *sv)
 	if (rc < 0)
 		return rc;
 	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
-	if ((rc = sd_event_add_time(sv->ev, &sv->web_timer, CLOCK_MONOTONIC, now, 0,
+	/* Accuracy 1 us: the default lets sd-event coalesce a wake-up by up to
+	 * 250 ms, which a ruling on its way to the screen should not wait. */
+	if ((rc = sd_event_add_time(sv->ev, &sv->web_timer, CLOCK_MONOTONIC, now, 1,
 				    on_web_timer, sv)) < 0 ||
-	    (rc = sd_event_add_time(sv->ev, &sv->fusion_timer, CLOCK_MONOTONIC, now, 0,
+	    (rc = sd_event_add_time(sv->ev, &sv->fusion_timer, CLOCK_MONOTONIC, now, 1,
 				    on_fusion_timer, sv)) < 0 ||
 	    (rc = sd_event_add_time(sv->ev, &sv->keepalive, CLOCK_MONOTONIC,
 				    now + KEEPALIVE_US, 0, on_keepalive, sv)) < 0)
@@ -673,6 +703,7 @@ free_loop:
 	sd_event_source_unref(sv->web_io);
 	web_server_free(sv->web);
 	sd_event_unref(sv->ev);
+	invalidate(sv);
 free_referee:
 	dd_referee_free(sv->ref);
 close_store:

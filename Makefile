@@ -82,7 +82,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 # Linking with the C++ driver keeps the libcamera shim's runtime in one place.
 LINK := $(CXX)
 
-.PHONY: all deps deps-check deps-bench unit demo check check-normal check-asan \
+.PHONY: FORCE all deps deps-check deps-bench unit demo check check-normal check-asan \
         fuzz fuzz-libs fuzz-regress bench bench-bins install clean
 .DEFAULT_GOAL := all
 # Keep intermediate objects: relinking a test must not recompile it.

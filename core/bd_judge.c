@@ -47,12 +47,15 @@ enum end { END_NONE, END_FLOOR, END_CATCH, END_SINK, END_REST };
 /* What the events of one throw say, read once in time order. */
 struct flight {
 	enum phase phase;
+	bool on_line;		/* the first touch was the centre line (BD-P6, not BD-R2) */
 	bool low;		/* a defender called low before the table (BD-P5) */
 	bool kicked;		/* a kick that counts (BD-K3, BD-K3a) */
-	int kicker;		/* who made it, or BD_NOBODY */
+	int kicker;		/* who made the last one, or BD_NOBODY (BD-K8) */
+	unsigned kickers;	/* bit per player who made a counting kick (BD-K1) */
 	bool thigh;		/* a defender's thigh kick was ignored (BD-K3a) */
 	bool cup_hit;		/* hit a cup after landing or directly (BD-P7) */
 	bool popped;		/* went into a cup and out again (BD-R1a) */
+	const struct bd_event *popsink;	/* popout_is_sink: the popout, a sink unless caught (BD-R1) */
 	bool bounced_back;	/* touched the attackers' half or line after landing (BD-P3) */
 	bool mine;		/* hit the mine (BD-O1) */
 	enum end end;		/* how the die became dead */
@@ -201,13 +204,6 @@ static int check_throw(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	return 0;
 }
 
-static bool sinks(const struct bd_house *h, const struct bd_event *e)
-{
-	/* A popout went in and came out: a cup hit unless the house says
-	 * otherwise (BD-R1a). */
-	return e->sink && (!e->popout || h->popout_is_sink);
-}
-
 /* Reads the events up to the one that ends the die's flight; later ones
  * (a die already caught or on the floor, BD-T2) are ignored. */
 static void read_flight(const struct judging *j, const struct bd_throw *t,
@@ -229,6 +225,7 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 					f->phase = PH_LIVE;
 				else
 					f->phase = f->kicked ? PH_KICKED_BACK : PH_SHORT;
+				f->on_line = e->half == BD_HALF_LINE;
 			} else if (f->phase == PH_LIVE) {
 				int half_team = e->half == BD_HALF_A ? BD_TEAM_A : BD_TEAM_B;
 
@@ -246,11 +243,18 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 			}
 			if (f->phase == PH_LIVE)
 				f->cup_hit = true;
-			if (sinks(&j->cfg->house, e)) {
+			/* The match log writes a popout without "sink" (it
+			 * refuses both), so popout alone decides. It is a cup
+			 * hit (BD-R1a), or with popout_is_sink a sink the
+			 * defenders may still catch (BD-R1): the die stays in
+			 * play either way. */
+			if (e->popout) {
+				f->popped = true;
+				if (j->cfg->house.popout_is_sink)
+					f->popsink = e;
+			} else if (e->sink) {
 				f->end = END_SINK;
 				f->last = e;
-			} else if (e->popout) {
-				f->popped = true;
 			}
 			break;
 		case BD_EV_MINE:
@@ -271,14 +275,23 @@ static void read_flight(const struct judging *j, const struct bd_throw *t,
 		case BD_EV_KICK:
 			/* Only a defender's kick before the die touches the
 			 * table counts, and never a thigh (BD-K3, BD-K3a). */
-			if (f->phase != PH_AIR || f->kicked || BD_TEAM_OF(e->player) != j->def)
+			if (f->phase != PH_AIR || BD_TEAM_OF(e->player) != j->def)
 				break;
 			if (strcasecmp(e->part, "thigh") == 0) {
+				/* No FIFA point can follow a thigh, whatever was
+				 * kicked before or after it: the die is judged as
+				 * if nobody had kicked it (BD-K3a). */
 				f->thigh = true;
+				f->kicked = false;
+				f->kicker = BD_NOBODY;
+				f->kickers = 0;
 				break;
 			}
+			if (f->thigh)
+				break;
 			f->kicked = true;
 			f->kicker = e->player;
+			f->kickers |= 1u << e->player;
 			break;
 		case BD_EV_LOW_CALL:
 			if (f->phase == PH_AIR &&
@@ -354,9 +367,13 @@ static void judge_sink(struct judging *j, const struct flight *f, bool dead)
 	}
 	j->r->sunk[owner] = true;
 	if (dead) {
-		kill_n_fill(j, owner, f->phase == PH_SHORT ? "BD-R2" : "BD-P13");
+		/* BD-R2 is the die short on the attackers' own half; any
+		 * other dead throw's sink is BD-P13's. */
+		bool short_half = f->phase == PH_SHORT && !f->on_line;
+
+		kill_n_fill(j, owner, short_half ? "BD-R2" : "BD-P13");
 		why(j, W_P13);
-		if (f->phase == PH_SHORT)
+		if (short_half)
 			why(j, W_R2);
 		return;
 	}
@@ -396,7 +413,9 @@ static void judge_catch(struct judging *j, const struct flight *f, bool dead)
 		return;
 	}
 	if (f->phase == PH_AIR && f->kicked) {
-		if (c->player != f->kicker) {
+		/* "Kicked up by one defender and caught by the other": the
+		 * catcher's partner must have kicked it. */
+		if (f->kickers & ~(1u << c->player)) {
 			j->sc[j->def] += 1;
 			why(j, W_K1);
 		} else {
@@ -412,7 +431,8 @@ static void judge_catch(struct judging *j, const struct flight *f, bool dead)
 		why(j, W_P4);
 		if (f->popped) {
 			why(j, W_R1);
-			why(j, W_R1A);
+			if (!j->cfg->house.popout_is_sink)
+				why(j, W_R1A);
 		}
 		if (f->kicked)
 			why(j, W_K4);
@@ -439,7 +459,9 @@ static void judge_rest(struct judging *j, const struct flight *f, bool dead)
 }
 
 /* BD-W2: each multiple of kill_every a team's score reaches or passes makes
- * both players of the other team kill n' fill. */
+ * both players of the other team kill n' fill. One per multiple: with a
+ * small kill_every one throw can pass two, and BD-D1 merges them (and
+ * says so). */
 static void kill_at_multiples(struct judging *j, const int before[2], const int after[2])
 {
 	int k = j->cfg->house.kill_every;
@@ -447,14 +469,28 @@ static void kill_at_multiples(struct judging *j, const int before[2], const int 
 	if (k <= 0)
 		return;
 	for (int team = 0; team < BD_TEAMS; team++) {
-		if (after[team] / k <= before[team] / k)
-			continue;
 		int other = BD_OTHER(team);
 
-		kill_n_fill(j, other * 2, "BD-W2");
-		kill_n_fill(j, other * 2 + 1, "BD-W2");
-		why(j, W_W2);
+		for (int n = before[team] / k; n < after[team] / k; n++) {
+			kill_n_fill(j, other * 2, "BD-W2");
+			kill_n_fill(j, other * 2 + 1, "BD-W2");
+			why(j, W_W2);
+		}
 	}
+}
+
+/* BD-R1: what undoes a popout that the house counts as a sink: a legal
+ * defenders' catch (BD-P4), or a catch over the table, which is BD-P10
+ * whatever happened. Two hands, a trap or an attacker's hands do not. */
+static bool saves_popout(const struct judging *j, const struct flight *f)
+{
+	const struct bd_event *c = f->last;
+
+	if (f->end != END_CATCH)
+		return false;
+	if (c->over_table)
+		return true;
+	return BD_TEAM_OF(c->player) == j->def && c->hands == 1 && !c->trapped;
 }
 
 static bool needs_review(const struct bd_house *h, const struct bd_throw *t)
@@ -518,6 +554,12 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	}
 
 	read_flight(&j, t, &f);
+	if (f.popsink && f.end != END_SINK && !saves_popout(&j, &f)) {
+		/* Not caught: the popout was a sink after all (BD-R1a's
+		 * house rule). */
+		f.end = END_SINK;
+		f.last = f.popsink;
+	}
 	bool auto_low = h->low_call == BD_LOW_AUTO && t->apex_m >= 0 &&
 			t->apex_m < h->min_toss_height_m;
 	bool dead = f.low || auto_low || f.phase == PH_SHORT;
@@ -555,7 +597,9 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	bool voided = dead;
 
 	if (!t->dye_up) {
-		j.sc[j.att] = 0;
+		/* "Cannot score any points": the defenders' FIFA point is
+		 * scored by the throw too; only penalties stay (BD-P2a). */
+		j.sc[0] = j.sc[1] = 0;
 		why(&j, W_P2);
 		voided = true;
 	}

@@ -171,6 +171,12 @@ bool mlog_line_blank(const struct mlog_line *line)
 	return true;
 }
 
+const char *const mlog_ev_names[BD_EV_RETOSS + 1] = {
+	[BD_EV_TABLE] = "table", [BD_EV_CUP] = "cup", [BD_EV_MINE] = "mine",
+	[BD_EV_FLOOR] = "floor", [BD_EV_REST] = "rest", [BD_EV_CATCH] = "catch",
+	[BD_EV_KICK] = "kick", [BD_EV_LOW_CALL] = "low_call", [BD_EV_RETOSS] = "retoss",
+};
+
 const char *mlog_team_name(int team)
 {
 	return team == BD_TEAM_A ? "A" : "B";
@@ -257,10 +263,10 @@ static const struct {
 		     char **out, size_t *outlen, char *err, size_t errlen);
 } judges[] = {
 	{ "beerdie", judge_beerdie },
-	{ "yatzy", NULL },
-	{ "yatzy-joker", NULL },
-	{ "dreiermann", NULL },
-	{ "horse", NULL },
+	{ "yatzy", mlog_dice_judge },
+	{ "yatzy-joker", mlog_dice_judge },
+	{ "dreiermann", mlog_dice_judge },
+	{ "horse", mlog_dice_judge },
 };
 
 int mlog_judge(const char *name, const char *buf, size_t len,

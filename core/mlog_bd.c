@@ -363,12 +363,6 @@ int mlog_bd_judge(const struct mlog_bd *log, char **out, size_t *outlen,
 	return rc;
 }
 
-static const char *const ev_names[] = {
-	[BD_EV_TABLE] = "table", [BD_EV_CUP] = "cup", [BD_EV_MINE] = "mine",
-	[BD_EV_FLOOR] = "floor", [BD_EV_REST] = "rest", [BD_EV_CATCH] = "catch",
-	[BD_EV_KICK] = "kick", [BD_EV_LOW_CALL] = "low_call", [BD_EV_RETOSS] = "retoss",
-};
-
 static void put_player(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 		       const char *key, int player)
 {
@@ -387,7 +381,7 @@ static void put_event(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 	static const char *const halves[] = { "A", "B", "line" };
 
 	mlog_buf_puts(b, "{\"at\":");
-	mlog_buf_str(b, (unsigned)e->kind <= BD_EV_RETOSS ? ev_names[e->kind] : "?");
+	mlog_buf_str(b, (unsigned)e->kind <= BD_EV_RETOSS ? mlog_ev_names[e->kind] : "?");
 	switch (e->kind) {
 	case BD_EV_TABLE:
 		mlog_buf_printf(b, ",\"half\":\"%s\"",

@@ -79,11 +79,16 @@ static int check_keys(struct parser *p, json_t *obj, const char *prefix,
 		for (const char *const *k = keys; *k && n < sizeof(list); k++)
 			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
 					      k == keys ? "" : ", ", *k);
-		if (strlen(key) > 32 || strspn(key, "abcdefghijklmnopqrstuvwxyz"
-					     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(key))
-			return fail(p, prefix && *prefix ? prefix : NULL,
-				    "unknown field (%s take %s)", what, list);
-		return fail(p, path(f, prefix, key), "unknown field (%s take %s)", what, list);
+		/* Name the key as written, cut short and without control bytes. */
+		{
+			char shown[36];
+			size_t k = 0;
+
+			for (; key[k] && k < 32; k++)
+				shown[k] = (unsigned char)key[k] < 0x20 ? '?' : key[k];
+			strcpy(shown + k, key[k] ? "..." : "");
+			return fail(p, path(f, prefix, shown), "unknown field (%s take %s)", what, list);
+		}
 	}
 	return 0;
 }
@@ -270,11 +275,11 @@ static int parse_house(struct parser *p, json_t *house)
 		h->win_by = (int)i;
 	else if (rc != -ENOENT)
 		return rc;
-	if ((rc = get_int(p, house, "house", "kill_every", 1, 1000, &i)) == 0)
+	if ((rc = get_int(p, house, "house", "kill_every", 0, 1000, &i)) == 0)
 		h->kill_every = (int)i;
 	else if (rc != -ENOENT)
 		return rc;
-	rc = get_real(p, house, "house", "min_toss_height_m", 0, 100, " m", &h->min_toss_height_m);
+	rc = get_real(p, house, "house", "min_toss_height_m", 0, 20, " m", &h->min_toss_height_m);
 	if (rc && rc != -ENOENT)
 		return rc;
 	rc = get_real(p, house, "house", "review_below", 0, 1, "", &h->review_below);
@@ -300,6 +305,13 @@ static int parse_house(struct parser *p, json_t *house)
 	    (rc = get_bool(p, house, "house", "mine_voids_points",
 			   h->mine_voids_points, &h->mine_voids_points)))
 		return rc;
+	{
+		/* The engine's own bounds, should they ever be narrower. */
+		char msg[200];
+
+		if (bd_house_check(h, msg, sizeof(msg)))
+			return fail(p, NULL, "%s", msg);
+	}
 	return 0;
 }
 
@@ -378,12 +390,6 @@ static int parse_rolloff(struct parser *p, json_t *root)
 	return 0;
 }
 
-static const char *const ev_names[] = {
-	[BD_EV_TABLE] = "table", [BD_EV_CUP] = "cup", [BD_EV_MINE] = "mine",
-	[BD_EV_FLOOR] = "floor", [BD_EV_REST] = "rest", [BD_EV_CATCH] = "catch",
-	[BD_EV_KICK] = "kick", [BD_EV_LOW_CALL] = "low_call", [BD_EV_RETOSS] = "retoss",
-};
-
 /* The fields each kind of event takes, "at" and the common ones included. */
 #define COMMON "at", "source", "confidence", "t_ns"
 static const char *const ev_keys[][9] = {
@@ -451,13 +457,13 @@ static int parse_event(struct parser *p, json_t *o, int idx, struct bd_event *e)
 	if (!at)
 		return fail(p, path(f, pre, "at"), "missing (what happened: table, cup, ...)");
 	for (int k = 0; k <= BD_EV_RETOSS; k++)
-		if (json_is_string(at) && !strcmp(json_string_value(at), ev_names[k]))
+		if (json_is_string(at) && !strcmp(json_string_value(at), mlog_ev_names[k]))
 			kind = k;
 	if (kind < 0)
 		return fail(p, path(f, pre, "at"), "unknown event (expected table, cup, mine, "
 			    "floor, rest, catch, kick, low_call or retoss)");
 	e->kind = (enum bd_ev_kind)kind;
-	snprintf(what, sizeof(what), "%s events", ev_names[kind]);
+	snprintf(what, sizeof(what), "%s events", mlog_ev_names[kind]);
 	rc = check_keys(p, o, pre, what, ev_keys[kind]);
 	if (rc)
 		return rc;

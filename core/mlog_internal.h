@@ -55,6 +55,9 @@ bool mlog_next_line(const char *buf, size_t len, size_t *pos, int *no,
 /* True when a line holds nothing but blanks (spaces, tabs, CR). */
 bool mlog_line_blank(const struct mlog_line *line);
 
+/* The "at" of each event kind, indexed by enum bd_ev_kind. */
+extern const char *const mlog_ev_names[BD_EV_RETOSS + 1];
+
 /* Team letter and index: "A" -> BD_TEAM_A. */
 const char *mlog_team_name(int team);
 

@@ -65,19 +65,35 @@ static const char *team_players(const struct bd_match_cfg *cfg, int team, char *
 	return dst;
 }
 
-static void put_duty_words(FILE *b, const struct bd_match_cfg *cfg,
-			   const struct bd_duty *d)
+/* A duty as a sentence: "oskar kills n' fills (BD-P8)". */
+static void put_duty_words(FILE *b, const struct bd_match_cfg *cfg, const struct bd_duty *d)
 {
-	const char *text = d->why ? bd_rule_text(d->why) : NULL;
+	static const char *const verbs[] = {
+		[BD_DUTY_KILL_N_FILL] = "kills n' fills",
+		[BD_DUTY_FOLLOW_PARTNER] = "follows the partner",
+		[BD_DUTY_SHOTGUN] = "shotguns the mine",
+		[BD_DUTY_FINISH_WINNERS_CUPS] = "finish the winners' cups",
+		[BD_DUTY_NAKED_LAP] = "run a naked lap",
+	};
+	const char *verb = (unsigned)d->kind <= BD_DUTY_NAKED_LAP ? verbs[d->kind] : "?";
 
 	if (d->player >= 0 && d->player < BD_PLAYERS)
-		fprintf(b, "        duty: %s: %s", cfg->players[d->player],
-				bd_duty_name(d->kind));
+		fprintf(b, "%s %s", cfg->players[d->player], verb);
 	else
-		fprintf(b, "        duty: team %s: %s", d->team == BD_TEAM_A ? "A" : "B",
-				bd_duty_name(d->kind));
-	fprintf(b, " (%s%s%s)\n", d->why ? d->why : "?", text ? ": " : "",
-			text ? text : "");
+		fprintf(b, "team %s %s", d->team == BD_TEAM_A ? "A" : "B", verb);
+	fprintf(b, " (%s)", d->why ? d->why : "?");
+}
+
+/* "A +1", "B +2", "A +1  B +1" or "-". */
+static const char *points_words(const int points[2], char *dst, size_t n)
+{
+	if (points[0] && points[1])
+		snprintf(dst, n, "A +%d B +%d", points[0], points[1]);
+	else if (points[0] || points[1])
+		snprintf(dst, n, "%s +%d", points[0] ? "A" : "B", points[0] ? points[0] : points[1]);
+	else
+		snprintf(dst, n, "-");
+	return dst;
 }
 
 static void put_house_words(FILE *b, const struct bd_house *h)
@@ -139,7 +155,7 @@ static int scoreboard(const char *name, const char *buf, size_t len,
 	FILE *b;
 	const struct bd_match_cfg *cfg;
 	char ta[2 * BD_NAME_MAX + 8], tb[2 * BD_NAME_MAX + 8];
-	int rc;
+	int rc, w = 7;	/* width of the thrower column */
 
 	rc = mlog_bd_parse(name, buf, len, &log, err, errlen);
 	if (rc)
@@ -165,25 +181,32 @@ static int scoreboard(const char *name, const char *buf, size_t len,
 	else
 		fprintf(b, "  No roll-off: team A throws first\n");
 	put_house_words(b, &cfg->house);
-	fputs("\n  throw  thrower           team  points  score\n", b);
+	for (int i = 0; i < BD_PLAYERS; i++)
+		if ((int)strlen(cfg->players[i]) > w)
+			w = (int)strlen(cfg->players[i]);
+	fprintf(b, "\n  throw  %-*s  team  points     score\n", w, "thrower");
 	for (size_t i = 0; i < res.n; i++) {
 		const struct bd_ruling *r = &res.rulings[i];
 		const char *who = r->thrower >= 0 && r->thrower < BD_PLAYERS ?
 				  cfg->players[r->thrower] : "?";
+		char pts[32];
 
-		fprintf(b, "  %5d  %-16s  %-4s  %d-%d     %2d-%-2d %s%s%s%s%s\n", r->throw_no,
-				who, r->team ? "B" : "A", r->points[0], r->points[1],
-				r->score[0], r->score[1], r->dead ? " DEAD" : "",
-				r->retoss ? " RE-TOSS" : "", r->review ? " REVIEW" : "",
-				res.corrected[i] ? " CORRECTED" : "",
-				r->over ? (r->winner ? " GAME: B wins" : " GAME: A wins") : "");
+		fprintf(b, "  %5d  %-*s  %-4s  %-9s  %2d-%d%s%s%s%s%s\n", r->throw_no, w, who,
+			r->team ? "B" : "A", points_words(r->points, pts, sizeof(pts)),
+			r->score[0], r->score[1], r->dead ? "  DEAD" : "",
+			r->retoss ? "  RE-TOSS" : "", r->review ? "  REVIEW" : "",
+			res.corrected[i] ? "  CORRECTED" : "",
+			r->over ? (r->winner ? "  GAME: B wins" : "  GAME: A wins") : "");
 		for (size_t k = 0; k < r->n_why; k++) {
 			const char *text = bd_rule_text(r->why[k]);
 
-			fprintf(b, "        %-7s %s\n", r->why[k], text ? text : "");
+			fprintf(b, "         %-7s %s\n", r->why[k], text ? text : "");
 		}
-		for (size_t k = 0; k < r->n_duties; k++)
+		for (size_t k = 0; k < r->n_duties; k++) {
+			fputs("         -> ", b);
 			put_duty_words(b, cfg, &r->duties[k]);
+			fputs("\n", b);
+		}
 	}
 	fprintf(b, "\n  Final: A %d - %d B, ", res.final.score[0], res.final.score[1]);
 	if (res.final.over)
@@ -191,8 +214,13 @@ static int scoreboard(const char *name, const char *buf, size_t len,
 				res.final.winner ? tb : ta);
 	else
 		fputs("not over\n", b);
-	for (size_t k = 0; k < res.final.n_duties; k++)
+	for (size_t k = 0; k < res.final.n_duties; k++) {
+		const char *text = bd_rule_text(res.final.duties[k].why);
+
+		fputs("         -> ", b);
 		put_duty_words(b, cfg, &res.final.duties[k]);
+		fprintf(b, "%s%s\n", text ? ": " : "", text ? text : "");
+	}
 	if (fclose(b)) {
 		free(*out);
 		*out = NULL;

@@ -11,7 +11,7 @@ fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 n=0
-for log in tests/data/judge/*.jsonl; do
+for log in tests/data/sample-match.jsonl tests/data/judge/*.jsonl; do
 	want=${log%.jsonl}.out
 	n=$((n + 1))
 	if ! "$dyeref" judge "$log" > "$tmp/out" 2> "$tmp/err"; then
@@ -26,7 +26,7 @@ for log in tests/data/judge/*.jsonl; do
 	cmp -s "$tmp/out" "$tmp/out-" || bad "$log: judge - differs"
 	cmp -s "$tmp/out" "$tmp/out0" || bad "$log: judge from stdin differs"
 done
-[ "$n" -ge 5 ] || bad "only $n fixture logs in tests/data/judge"
+[ "$n" -ge 6 ] || bad "only $n fixture logs"
 echo "judged $n fixture logs"
 
 n=0

@@ -13,8 +13,9 @@ for f in docs/beer-die-rules.md docs/dice-games.md; do
 done
 [ -f docs/beer-die-rules.md ] || { echo "docs/beer-die-rules.md is missing"; exit 1; }
 
-# Rule IDs are defined in bold at the start of a list item: "- **BD-P7** ...".
-ids=$(sed -n 's/^- \*\*\(\(BD\|YZ\|YJ\|DM\|HO\)-[A-Z]*[0-9][0-9]*[a-z]*\)\*\*.*/\1/p' "${books[@]}" | sort -u)
+# A rule book defines an ID in bold ("- **BD-P7** ...", "**YZ-9** ..."),
+# and may define several on one line.
+ids=$(grep -ohE '\*\*(BD|YZ|YJ|DM|HO)-[A-Z]*[0-9]+[a-z]*\*\*' "${books[@]}" | tr -d '*' | sort -u)
 n=$(printf '%s\n' "$ids" | grep -c .)
 [ "$n" -gt 0 ] || { echo "no rule IDs found in ${books[*]}"; exit 1; }
 

@@ -4,6 +4,7 @@
  *
  *   tA tB tL   table contact on A's half, B's half, the centre line
  *   cN sN oN   cup of player N (0=a1 1=a2 2=b1 3=b2): hit, sink, popout
+ *              (a popout has sink false, as the match log writes it)
  *   m f        mine, floor
  *   rF         comes to rest on the table showing face F
  *   CN 2N TN   caught by N: one hand, two hands, trapped (one hand)
@@ -61,7 +62,7 @@ static inline struct bd_throw spec_throw(const char *spec)
 		case 'c': case 's': case 'o':
 			e = spec_push(&t, BD_EV_CUP);
 			e->player = n;
-			e->sink = tok[0] != 'c';
+			e->sink = tok[0] == 's';
 			e->popout = tok[0] == 'o';
 			break;
 		case 'm': spec_push(&t, BD_EV_MINE); break;

@@ -1,7 +1,8 @@
 /* Beer Die engine properties over thousands of random legal matches (fixed
  * seed, so a failure is reproducible): scores never decrease, the game ends
  * exactly when BD-W1 says, judging throw by throw equals bd_fold, folding
- * twice gives identical rulings, and BD-D1/BD-T3/BD-P9 hold throughout. */
+ * twice gives identical rulings, and BD-D1/BD-T3/BD-P9 hold throughout, as
+ * do BD-W2 and BD-P11 written again independently of the engine. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,6 +130,67 @@ static bool oracle_over(const struct bd_house *h, const int score[2])
 	return hi >= h->target_points && hi - lo >= h->win_by;
 }
 
+static bool has_why(const struct bd_ruling *r, const char *id)
+{
+	for (size_t i = 0; i < r->n_why; i++)
+		if (strcmp(r->why[i], id) == 0)
+			return true;
+	return false;
+}
+
+static int count_duties(const struct bd_ruling *r, enum bd_duty_kind kind, int player)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < r->n_duties; i++)
+		n += r->duties[i].kind == kind && r->duties[i].player == player;
+	return n;
+}
+
+/* BD-W2 written again: a team passing a multiple of kill_every makes both
+ * opponents kill n' fill; a BD-W2 kill n' fill only comes from that. */
+static void check_kill_at_multiples(const struct bd_house *h, const struct bd_state *before,
+				    const struct bd_ruling *r)
+{
+	bool passed[BD_TEAMS] = { false, false };
+
+	if (r->retoss)
+		return;
+	for (int team = 0; team < BD_TEAMS; team++)
+		passed[team] = h->kill_every > 0 &&
+			       r->score[team] / h->kill_every > before->score[team] / h->kill_every;
+	for (int p = 0; p < BD_PLAYERS; p++) {
+		bool owed = passed[1 - p / 2];
+
+		if (owed)
+			assert_int_equal(count_duties(r, BD_DUTY_KILL_N_FILL, p), 1);
+		for (size_t i = 0; i < r->n_duties; i++)
+			if (r->duties[i].player == p && strcmp(r->duties[i].why, "BD-W2") == 0)
+				assert_true(owed);
+	}
+	assert_int_equal(has_why(r, "BD-W2"), passed[0] || passed[1]);
+}
+
+/* BD-P11 written again, from the sinks alone: a sunk player follows on the
+ * first later throw that gives the opponents points, once. */
+static void check_follow(bool follow[BD_PLAYERS], const struct bd_ruling *r)
+{
+	if (r->retoss) {
+		for (int p = 0; p < BD_PLAYERS; p++)
+			assert_int_equal(count_duties(r, BD_DUTY_FOLLOW_PARTNER, p), 0);
+		return;
+	}
+	for (int p = 0; p < BD_PLAYERS; p++) {
+		bool due = follow[p] && r->points[1 - p / 2] > 0;
+
+		assert_int_equal(count_duties(r, BD_DUTY_FOLLOW_PARTNER, p), due);
+		if (due)
+			follow[p] = false;
+		if (r->sunk[p])
+			follow[p] = true;
+	}
+}
+
 static struct bd_throw throws[MAX_THROWS];
 static struct bd_ruling live[MAX_THROWS], fold1[MAX_THROWS], fold2[MAX_THROWS];
 
@@ -183,6 +245,7 @@ static void test_bd_property_random_matches(void **state)
 		struct bd_state s, s1, s2;
 		char err[256];
 		size_t n = 0, bad = 0;
+		bool follow[BD_PLAYERS] = { false };
 
 		random_cfg(&x, &cfg);
 		bd_state_init(&s, &cfg);
@@ -192,6 +255,8 @@ static void test_bd_property_random_matches(void **state)
 			random_throw(&x, &throws[n]);
 			assert_int_equal(bd_judge(&cfg, &s, &throws[n], &live[n], err, sizeof(err)), 0);
 			check_ruling(&cfg, &before, &throws[n], &live[n]);
+			check_kill_at_multiples(&cfg.house, &before, &live[n]);
+			check_follow(follow, &live[n]);
 			bd_apply(&s, &cfg, &live[n]);
 			/* Scores never decrease. */
 			assert_true(s.score[0] >= before.score[0] && s.score[1] >= before.score[1]);

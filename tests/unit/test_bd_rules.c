@@ -465,6 +465,33 @@ static void test_bd_p2_no_dye_up_scores_nothing(void **state)
 	assert_true(m.s.must_follow[B2]);
 }
 
+/* BD-P2, BD-P2a: without "DYE UP!" the throw cannot score any points:
+ * the defenders' FIFA point (BD-K1) is scored by the throw, not a penalty
+ * (BD-P2a names only BD-P10 and BD-P12), so it goes too; the throw is
+ * still a FIFA and every duty stays. */
+static void test_bd_p2_no_dye_up_voids_the_fifa_point(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, B1, "tA s0");		/* a1 sunk: follows on B's next point */
+	play_no_dye_up(&m, A1, "k2 C3");
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_int_equal(m.r.score[BD_TEAM_B], 2);
+	assert_true(m.r.fifa);
+	assert_false(m.r.dead);
+	assert_int_equal(m.r.n_duties, 0);	/* no point, so nobody follows yet */
+	assert_true(m.s.must_follow[A1]);
+	assert_string_equal(m.why, "BD-P2 BD-K1");
+	/* The same FIFA with the call scores, and a1 follows. */
+	play(&m, A1, "k2 C3");
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_int_equal(n_duties(&m.r, FOLLOW, A1), 1);
+	assert_string_equal(m.why, "BD-K1 BD-P11");
+}
+
 /* BD-P2a with BD-P10: an over-table catch on a no-dye-up throw still
  * gives the point. */
 static void test_bd_p2a_p10_penalty_on_no_dye_up_throw(void **state)
@@ -795,10 +822,11 @@ static void test_bd_k1_fifa_kick_and_partner_catch(void **state)
 	play(&m, A1, "k1 C3");
 	assert_int_equal(m.r.points[BD_TEAM_B], 0);
 	assert_false(m.r.fifa);
-	/* BD-K2a does not stop a FIFA point that ends nothing; BD-P2 does
-	 * not stop the defenders' point. */
-	play_no_dye_up(&m, A1, "k2 C3");
+	/* BD-K2a does not stop a FIFA point that ends nothing (BD-P2 does:
+	 * see test_bd_p2_no_dye_up_voids_the_fifa_point). */
+	play(&m, A1, "k2 C3");
 	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_string_equal(m.why, "BD-K1");
 }
 
 /* BD-K2, BD-K2a: FIFA points that would end the game are not awarded;
@@ -856,6 +884,98 @@ static void test_bd_k3_k3a_thigh_kick_is_no_fifa(void **state)
 	play(&m, A1, "K2 tB f");
 	assert_int_equal(m.r.points[BD_TEAM_A], 1);
 	assert_string_equal(m.why, "BD-P1 BD-K3a");
+}
+
+/* BD-K3a: "no FIFA point can follow" a thigh kick, whatever other kicks
+ * come before or after it: a defenders' kick sequence with a thigh in it
+ * is judged as if nobody had kicked. */
+static void test_bd_k3a_thigh_anywhere_in_the_kicks_is_no_fifa(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	/* Foot, then the partner's thigh, then the partner's catch. */
+	play(&m, A1, "k2 K3 C3");
+	assert_int_equal(m.r.points[BD_TEAM_A] + m.r.points[BD_TEAM_B], 0);
+	assert_false(m.r.fifa);
+	assert_false(m.r.dead);
+	assert_string_equal(m.why, "BD-P14 BD-K3a");
+	/* Thigh first, then a foot: no FIFA either. */
+	play(&m, A1, "K2 k3 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_false(m.r.fifa);
+	assert_string_equal(m.why, "BD-P14 BD-K3a");
+	/* Foot, thigh, onto the attackers' half: not kicked, so short and
+	 * dead (BD-P6), not BD-K8. */
+	play(&m, A1, "k2 K3 tA f");
+	assert_true(m.r.dead);
+	assert_false(m.r.fifa);
+	assert_string_equal(m.why, "BD-P6 BD-K3a");
+	assert_int_equal(m.s.score[BD_TEAM_A] + m.s.score[BD_TEAM_B], 0);
+}
+
+/* BD-K3, BD-K3a: only the thigh is barred, in any letter case; a knee
+ * kick is a kick like any other. */
+static void test_bd_k3_only_the_thigh_is_barred(void **state)
+{
+	struct match m;
+	struct bd_throw t = spec_throw("k3 C2");
+
+	(void)state;
+	match_new(&m);
+	t.thrower = A2;
+	snprintf(t.events[0].part, sizeof(t.events[0].part), "knee");
+	play_throw(&m, &t);
+	assert_true(m.r.fifa);
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	snprintf(t.events[0].part, sizeof(t.events[0].part), "THIGH");
+	play_throw(&m, &t);
+	assert_false(m.r.fifa);
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_string_equal(m.why, "BD-P14 BD-K3a");
+}
+
+/* Interpretation (docs: "How the referee reads a throw", 7), where RULES is
+ * silent on two kicks: the seed's FIFA is "kicked up by one defender and
+ * caught by the other", so a catch counts when the catcher's partner made
+ * any of the kicks; the kicker of BD-K8 is the one whose kick came last. */
+static void test_bd_k1_k8_both_defenders_kick(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	/* b1 kicks, b2 kicks it on, b1 catches b2's kick: a FIFA. */
+	play(&m, A1, "k2 k3 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_true(m.r.fifa);
+	assert_string_equal(m.why, "BD-K1");
+	/* b1 juggles alone and catches: nobody else kicked (BD-K9). */
+	play(&m, A2, "k2 k2 C2");
+	assert_int_equal(m.r.points[BD_TEAM_B], 0);
+	assert_string_equal(m.why, "BD-K9");
+	/* b1, then b2 sends it into a1's cup: b2 kills n' fills (BD-K8). */
+	play(&m, A1, "k2 k3 tA s0");
+	assert_int_equal(m.r.points[0] + m.r.points[1], 0);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B2), "BD-K8");
+	assert_false(m.s.must_follow[A1]);
+	assert_string_equal(m.why, "BD-K8");
+}
+
+/* BD-K1, BD-T3: the defenders keep the die after a FIFA, but the
+ * throwing order goes on unchanged. */
+static void test_bd_k1_fifa_does_not_change_the_order(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, BD_NOBODY, "k2 C3");	/* a1 throws, B's FIFA */
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_int_equal(bd_next_thrower(&m.s, &m.cfg), A2);
 }
 
 /* BD-K4: a kicked die stays live: a one-handed catch after the landing
@@ -975,6 +1095,30 @@ static void test_bd_o1_mine_shotgun_no_points(void **state)
 	assert_int_equal(n_duties(&m.r, BD_DUTY_SHOTGUN, A2), 1);
 }
 
+/* BD-O1 "at any time" is any moment of the die's flight (docs, reading 2):
+ * a mine report after the die is caught or on the floor is not the
+ * thrower's: no shotgun, and the point stands. */
+static void test_bd_o1_mine_after_the_die_is_dead_is_not_the_throwers(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tB f m");
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P1");
+	play(&m, A2, "tB C2 m");
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P4");
+	/* During the flight, even on a dead throw, it is. */
+	play(&m, B1, "tB m f");
+	assert_true(m.r.dead);
+	assert_int_equal(n_duties(&m.r, BD_DUTY_SHOTGUN, B1), 1);
+	assert_string_equal(m.why, "BD-P6 BD-O1 BD-O1a");
+}
+
 /* BD-O1a: no points for anyone but BD-P10/BD-P12; sink and five duties
  * stay; with mine_voids_points=false the throw scores as usual. */
 static void test_bd_o1a_mine_voids_points_but_not_duties(void **state)
@@ -1037,10 +1181,101 @@ static void test_bd_r1_r1a_popout_is_a_cup_hit(void **state)
 	assert_int_equal(m.r.points[BD_TEAM_A], 2);
 	assert_int_equal(m.r.n_duties, 0);
 	assert_string_equal(m.why, "BD-P7 BD-R1a");
-	m.cfg.house.popout_is_sink = true;
+	/* popout_is_sink=true: see test_bd_r1_popout_sink_may_still_be_caught. */
+}
+
+/* A new match whose house counts a popout as a sink. */
+static void popout_match(struct match *m)
+{
+	match_new(m);
+	m->cfg.house.popout_is_sink = true;
+}
+
+/* BD-R1 is a rule, not an interpretation, so it holds under the house rule
+ * popout_is_sink=true too: the defenders may catch a sink that bounces out.
+ * A legal catch (one hand, free air: BD-P4) saves it; uncaught, or caught
+ * illegally or by an attacker, it is a sink (BD-P8); over the table it is
+ * BD-P10. */
+static void test_bd_r1_popout_sink_may_still_be_caught(void **state)
+{
+	struct match m;
+
+	(void)state;
+	popout_match(&m);
 	play(&m, A1, "tB o2 C3");
+	assert_int_equal(m.r.points[BD_TEAM_A] + m.r.points[BD_TEAM_B], 0);
+	assert_int_equal(m.r.n_duties, 0);
+	assert_false(m.r.sunk[B1]);
+	assert_false(m.s.must_follow[B1]);
+	assert_string_equal(m.why, "BD-P4 BD-R1");
+	/* Uncaught: the sink stands. */
+	popout_match(&m);
+	play(&m, A1, "tB o2 f");
 	assert_int_equal(m.r.points[BD_TEAM_A], 2);
 	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_true(m.r.sunk[B1]);
+	assert_string_equal(m.why, "BD-P8");
+	/* Two hands is no catch (BD-P4a): a sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 22");
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B2), "BD-P8");
+	/* Over the table: 1 to the attackers, and no sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 X2");
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 0);
+	assert_false(m.r.sunk[B2]);
+	assert_string_equal(m.why, "BD-P10");
+	/* Only the defenders may catch it: an attacker's catch leaves the sink. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 C1");
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	/* Out of a cup and into another: the second sink decides. */
+	popout_match(&m);
+	play(&m, A1, "tB o3 s2");
+	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 0);
+}
+
+/* BD-R1a's house rule popout_is_sink=true: a popout, as the match log
+ * reports it ("popout": true; the codec refuses "sink": true with it),
+ * counts as a sink: 2, and its owner kills n' fills and must follow. */
+static void test_bd_r1a_popout_is_sink_house_rule_takes_effect(void **state)
+{
+	struct match m;
+	struct bd_throw t = spec_throw("tB c2 f");
+
+	(void)state;
+	match_new(&m);
+	m.cfg.house.popout_is_sink = true;
+	t.thrower = A1;
+	t.events[1].popout = true;
+	t.events[1].sink = false;
+	play_throw(&m, &t);
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-P8");
+	assert_true(m.r.sunk[B1]);
+	assert_true(m.s.must_follow[B1]);
+	assert_string_equal(m.why, "BD-P8");
+	/* Into the thrower's own team's cup and out: BD-P12. */
+	play(&m, A2, "o0 f");
+	assert_int_equal(m.r.points[BD_TEAM_B], 2);
+	assert_int_equal(n_duties(&m.r, KILL, A1), 1);
+	assert_string_equal(m.why, "BD-P12");
+	/* The default: the same popout is a cup hit (BD-R1a). */
+	m.cfg.house.popout_is_sink = false;
+	play_throw(&m, &t);
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 0);
+	assert_int_equal(n_duties(&m.r, FOLLOW, B1), 1);	/* sunk before */
+	assert_int_equal(m.r.n_duties, 1);
+	assert_false(m.r.sunk[B1]);
+	assert_string_equal(m.why, "BD-P7 BD-R1a BD-P11");
 }
 
 /* BD-R2: short, then sinking a defenders' cup: no points, owner kills. */
@@ -1056,6 +1291,25 @@ static void test_bd_r2_short_then_sink(void **state)
 	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
 	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-R2");
 	assert_string_equal(m.why, "BD-P6 BD-R2 BD-P13");
+	assert_true(m.s.must_follow[B1]);
+}
+
+/* BD-R2 is about the attackers' own half; a landing on the centre line
+ * that then sinks a cup is dead by BD-P6 and the kill n' fill is BD-P13's
+ * (which names BD-R2 only as its model): citing BD-R2 would tell the
+ * players the die landed short. */
+static void test_bd_p13_line_then_sink_is_not_r2(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tL s2");
+	assert_true(m.r.dead);
+	assert_int_equal(m.r.points[0] + m.r.points[1], 0);
+	assert_int_equal(m.r.n_duties, 1);
+	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-P13");
+	assert_string_equal(m.why, "BD-P6 BD-P13");
 	assert_true(m.s.must_follow[B1]);
 }
 
@@ -1099,6 +1353,97 @@ static void test_bd_review_on_doubtful_evidence(void **state)
 	assert_true(m.r.dead);
 	play(&m, A1, "tL ?1 f");
 	assert_false(m.r.review);
+}
+
+/* BD-W1, house rules: the settings' bounds and the end-of-game test. */
+static void test_bd_w1_house_check_and_score_over(void **state)
+{
+	struct bd_house h;
+	char err[128];
+
+	(void)state;
+	bd_house_defaults(&h);
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), 0);
+	assert_int_equal(h.target_points, 10);
+	assert_int_equal(h.win_by, 2);
+	assert_int_equal(h.kill_every, 5);
+	assert_int_equal(h.low_call, BD_LOW_MANUAL);
+	assert_true(h.illegal_catch_counts_as_floor);
+	assert_true(h.fifa_cannot_end_game);
+	assert_false(h.popout_is_sink);
+	assert_true(h.mine_voids_points);
+	assert_true(bd_score_over(&h, (int[2]){ 10, 8 }));
+	assert_false(bd_score_over(&h, (int[2]){ 10, 9 }));
+	assert_false(bd_score_over(&h, (int[2]){ 9, 0 }));
+	assert_true(bd_score_over(&h, (int[2]){ 11, 13 }));
+	h.target_points = 0;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "house.target_points: 0 is not 1..1000");
+	bd_house_defaults(&h);
+	h.kill_every = -1;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+	bd_house_defaults(&h);
+	h.min_toss_height_m = -0.5;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+	bd_house_defaults(&h);
+	h.review_below = 2;
+	assert_int_equal(bd_house_check(&h, err, sizeof(err)), -EINVAL);
+}
+
+/* BD-W2: kill_every=0 is the "no kill at 5" variant. */
+static void test_bd_w2_kill_every_zero_turns_it_off(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	m.cfg.house.kill_every = 0;
+	m.s.score[BD_TEAM_A] = 4;
+	play(&m, A1, "tB f");
+	assert_int_equal(m.r.n_duties, 0);
+	assert_string_equal(m.why, "BD-P1");
+}
+
+/* BD-W2 with kill_every=1 (or 2, 3): +2 can pass two multiples at once;
+ * each is a kill n' fill by BD-W2, and BD-D1 makes them one duty per
+ * player, which the ruling must say. Penalty points count as score. */
+static void test_bd_w2_d1_two_multiples_in_one_throw_are_one_duty(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	m.cfg.house.kill_every = 1;
+	play(&m, A1, "tB c2 f");	/* 0 -> 2: passes 1 and 2 */
+	assert_int_equal(m.r.score[BD_TEAM_A], 2);
+	assert_int_equal(m.r.n_duties, 2);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 1);
+	assert_int_equal(n_duties(&m.r, KILL, B2), 1);
+	assert_string_equal(duty_why(&m.r, KILL, B1), "BD-W2");
+	assert_string_equal(m.why, "BD-P7 BD-W2 BD-D1");
+	/* One multiple: one duty, no merging to report. */
+	play(&m, A2, "tB f");
+	assert_int_equal(m.r.n_duties, 2);
+	assert_string_equal(m.why, "BD-P1 BD-W2");
+	/* A BD-P12 penalty of 2 passes two of B's multiples: A kills. */
+	play(&m, A1, "tB s1");
+	assert_int_equal(m.r.points[BD_TEAM_B], 2);
+	assert_int_equal(n_duties(&m.r, KILL, A1), 1);
+	assert_int_equal(n_duties(&m.r, KILL, A2), 1);
+	assert_int_equal(n_duties(&m.r, KILL, B1), 0);
+	assert_string_equal(duty_why(&m.r, KILL, A2), "BD-P12");
+	assert_string_equal(duty_why(&m.r, KILL, A1), "BD-W2");
+	assert_string_equal(m.why, "BD-P12 BD-W2 BD-D1");
+	/* kill_every=3: 2 -> 4 passes only 3. */
+	match_new(&m);
+	m.cfg.house.kill_every = 3;
+	m.s.score[BD_TEAM_B] = 2;
+	play(&m, B1, "tA s0");
+	assert_int_equal(m.r.score[BD_TEAM_B], 4);
+	assert_int_equal(m.r.n_duties, 2);
+	assert_string_equal(duty_why(&m.r, KILL, A1), "BD-P8");
+	assert_string_equal(duty_why(&m.r, KILL, A2), "BD-W2");
+	assert_string_equal(m.why, "BD-P8 BD-W2 BD-D1");
 }
 
 static void test_bd_judge_rejects_bad_players_and_faces(void **state)
@@ -1244,6 +1589,7 @@ int main(void)
 		cmocka_unit_test(test_bd_w4_naked_lap_when_losers_on_zero),
 		cmocka_unit_test(test_bd_p1_defenders_half_then_floor_scores_one),
 		cmocka_unit_test(test_bd_p2_no_dye_up_scores_nothing),
+		cmocka_unit_test(test_bd_p2_no_dye_up_voids_the_fifa_point),
 		cmocka_unit_test(test_bd_p2a_p10_penalty_on_no_dye_up_throw),
 		cmocka_unit_test(test_bd_p2a_p12_penalty_on_dead_throw),
 		cmocka_unit_test(test_bd_p2a_p10_penalty_on_low_throw),
@@ -1264,6 +1610,10 @@ int main(void)
 		cmocka_unit_test(test_bd_k1_fifa_kick_and_partner_catch),
 		cmocka_unit_test(test_bd_k2_k2a_fifa_cannot_end_the_game),
 		cmocka_unit_test(test_bd_k3_k3a_thigh_kick_is_no_fifa),
+		cmocka_unit_test(test_bd_k3a_thigh_anywhere_in_the_kicks_is_no_fifa),
+		cmocka_unit_test(test_bd_k3_only_the_thigh_is_barred),
+		cmocka_unit_test(test_bd_k1_k8_both_defenders_kick),
+		cmocka_unit_test(test_bd_k1_fifa_does_not_change_the_order),
 		cmocka_unit_test(test_bd_k4_kicked_die_stays_live),
 		cmocka_unit_test(test_bd_k5_kicked_onto_defenders_half_scores_one),
 		cmocka_unit_test(test_bd_k6_kicked_cup_hit_then_floor_scores_two),
@@ -1271,12 +1621,19 @@ int main(void)
 		cmocka_unit_test(test_bd_k8_kicked_back_to_attackers),
 		cmocka_unit_test(test_bd_k9_kicker_catch_or_floor_scores_nothing),
 		cmocka_unit_test(test_bd_o1_mine_shotgun_no_points),
+		cmocka_unit_test(test_bd_o1_mine_after_the_die_is_dead_is_not_the_throwers),
 		cmocka_unit_test(test_bd_o1a_mine_voids_points_but_not_duties),
 		cmocka_unit_test(test_bd_o2_five_on_the_table),
 		cmocka_unit_test(test_bd_r1_r1a_popout_is_a_cup_hit),
+		cmocka_unit_test(test_bd_r1a_popout_is_sink_house_rule_takes_effect),
+		cmocka_unit_test(test_bd_r1_popout_sink_may_still_be_caught),
 		cmocka_unit_test(test_bd_r2_short_then_sink),
+		cmocka_unit_test(test_bd_p13_line_then_sink_is_not_r2),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
+		cmocka_unit_test(test_bd_w1_house_check_and_score_over),
+		cmocka_unit_test(test_bd_w2_kill_every_zero_turns_it_off),
+		cmocka_unit_test(test_bd_w2_d1_two_multiples_in_one_throw_are_one_duty),
 		cmocka_unit_test(test_bd_judge_rejects_bad_players_and_faces),
 		cmocka_unit_test(test_bd_correction_of_throw_one_after_twenty),
 		cmocka_unit_test(test_bd_rule_text_for_every_id),

@@ -287,6 +287,9 @@ static void test_mlog_errors_name_line_field_and_problem(void **state)
 	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"house\":{\"win_by\":0}}\n",
 		  "t.jsonl:1: house.win_by: expected an integer 1..100");
 	parse_bad("{\"type\":\"match\",\"game\":\"yatzy\"}\n", "t.jsonl:1: game: expected \"beerdie\"");
+	parse_bad(MATCH "{\"type\":\"throw\",\"events\":[],\"\\t0123456789012345678901234567890123\":1}\n",
+		  "t.jsonl:2: ?0123456789012345678901234567890...: unknown field (\"throw\" lines take "
+		  "type, thrower, dye_up, apex_m, events)");
 
 	n = (size_t)snprintf(many, sizeof(many), MATCH "{\"type\":\"throw\",\"events\":[");
 	for (int i = 0; i < BD_MAX_EVENTS + 1; i++)
@@ -402,6 +405,8 @@ static void test_mlog_ruling_and_final_lines_in_design_order(void **state)
 	free(out);
 }
 
+/* The dispatch table in core/mlog.c: beerdie and the dice games judged
+ * (the dice games by mlog_dice_judge), anything else unknown. */
 static void test_mlog_judge_dispatches_on_game(void **state)
 {
 	static const char yatzy[] = "\n{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"p1\"]}\n";
@@ -410,16 +415,75 @@ static void test_mlog_judge_dispatches_on_game(void **state)
 	size_t len = 7;
 
 	(void)state;
-	assert_int_equal(mlog_judge("y.jsonl", yatzy, strlen(yatzy), &out, &len, err, sizeof(err)), -ENOTSUP);
-	assert_string_equal(err, "game yatzy: not built");
-	assert_null(out);
-	assert_int_equal(len, 0);
+	/* Dice games go to mlog_dice_judge (core/mlog_dice.c). */
+	assert_int_equal(mlog_judge("y.jsonl", yatzy, strlen(yatzy), &out, &len, err, sizeof(err)), 0);
+	assert_string_equal(out, "{\"type\":\"final\",\"totals\":{\"p1\":0},\"upper\":{\"p1\":0},"
+			    "\"bonus\":{\"p1\":0},\"over\":false,\"winner\":null}\n");
+	assert_int_equal(len, strlen(out));
+	free(out);
+	out = (char *)1;
 	assert_int_equal(mlog_judge("c.jsonl", chess, strlen(chess), &out, &len, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "c.jsonl:1: game: unknown game \"chess\" (expected beerdie, yatzy, "
 			    "yatzy-joker, dreiermann or horse)");
 	assert_int_equal(mlog_judge("b.jsonl", MATCH, strlen(MATCH), &out, &len, err, sizeof(err)), 0);
 	assert_string_equal(out, "{\"type\":\"final\",\"score\":{\"A\":0,\"B\":0},\"over\":false,\"winner\":null,\"duties\":[]}\n");
 	free(out);
+}
+
+static void test_mlog_game_names_the_first_lines_game(void **state)
+{
+	static const char dice[] = "\n\n{\"game\":\"dreiermann\",\"type\":\"match\"}\n{\"type\":\"turn\"}\n";
+	static const char nogame[] = "{\"type\":\"match\"}\n";
+	static const char odd[] = "{\"type\":\"match\",\"game\":\"Beer Die\"}\n";
+	char game[32], err[256];
+
+	(void)state;
+	assert_int_equal(mlog_game("d", dice, strlen(dice), game, sizeof(game), err, sizeof(err)), 0);
+	assert_string_equal(game, "dreiermann");
+	assert_int_equal(mlog_game("n", nogame, strlen(nogame), game, sizeof(game), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "n:1: game: missing");
+	assert_int_equal(mlog_game("o", odd, strlen(odd), game, sizeof(game), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "o:1: game: expected a game's name (beerdie, yatzy, yatzy-joker, dreiermann, horse)");
+	assert_int_equal(mlog_game("e", "  \n", 3, game, sizeof(game), err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "e:1: empty log: the first line must be a \"match\" line");
+}
+
+/* Numbers keep their value through write and parse, in the shortest form
+ * that does: 1.9 stays 1.9, 0.1 + 0.2 needs 17 digits. */
+static void test_mlog_numbers_round_trip_shortest(void **state)
+{
+	struct bd_match_cfg cfg;
+	struct bd_throw t;
+	struct mlog_bd *mem, *back;
+	char *out = NULL;
+	double xs[] = { 1.9, 0.1 + 0.2, 1e-7, 2.44, 0, 1.0 / 3 };
+
+	(void)state;
+	bd_match_cfg_init(&cfg);
+	mem = mlog_bd_new("mem", &cfg);
+	assert_non_null(mem);
+	memset(&t, 0, sizeof(t));
+	t.thrower = BD_NOBODY;
+	t.dye_up = true;
+	t.apex_m = -1;
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++) {
+		t.events[i] = (struct bd_event){ .kind = BD_EV_TABLE, .half = BD_HALF_A, .has_xy = true,
+						 .x = xs[i], .y = 0.5, .player = BD_NOBODY,
+						 .has_confidence = true, .confidence = xs[i] / 2.44 };
+		t.n_events++;
+	}
+	assert_int_equal(mlog_bd_add_throw(mem, &t), 1);
+	assert_int_equal(mlog_bd_write(mem, &out, NULL), 0);
+	assert_non_null(strstr(out, "\"x\":1.9,"));
+	assert_non_null(strstr(out, "\"x\":0.30000000000000004,"));
+	assert_non_null(strstr(out, "\"x\":1e-07,"));
+	assert_non_null(strstr(out, "\"x\":0,"));
+	assert_non_null(strstr(out, "\"confidence\":1}"));	/* 2.44 / 2.44 */
+	back = parse_ok(out);
+	assert_true(mlog_bd_equal(mem, back));
+	free(out);
+	mlog_bd_free(back);
+	mlog_bd_free(mem);
 }
 
 /* BD-P1 then BD-P6: correcting throw 1 to a short throw takes its point
@@ -513,6 +577,8 @@ int main(void)
 		cmocka_unit_test(test_mlog_write_normalises_to_canonical),
 		cmocka_unit_test(test_mlog_ruling_and_final_lines_in_design_order),
 		cmocka_unit_test(test_mlog_judge_dispatches_on_game),
+		cmocka_unit_test(test_mlog_game_names_the_first_lines_game),
+		cmocka_unit_test(test_mlog_numbers_round_trip_shortest),
 		cmocka_unit_test(test_mlog_bd_p6_correction_refolds_and_marks_throw),
 		cmocka_unit_test(test_mlog_bd_w1_throw_after_game_over_names_its_line),
 		cmocka_unit_test(test_mlog_built_in_memory_matches_parsed),

@@ -211,7 +211,7 @@ static void random_house(struct sim_rng *r, struct bd_house *h)
 		return;
 	h->target_points = 1 + pick(r, 12);
 	h->win_by = 1 + pick(r, 3);
-	h->kill_every = 1 + pick(r, 6);
+	h->kill_every = pick(r, 7);	/* 0: no kill n' fill */
 	h->illegal_catch_counts_as_floor = pick(r, 2);
 	h->fifa_cannot_end_game = pick(r, 2);
 	h->popout_is_sink = pick(r, 2);

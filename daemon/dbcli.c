@@ -1,0 +1,101 @@
+/* Options and errors shared by the database commands (dbcli.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/dbcli.h"
+#include "daemon/daemon.h"
+
+static int parse_count(const char *cmd, const char *opt, const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < 1) {
+		dd_log(DD_LOG_ERR, "%s: %s: '%s' is not a positive whole number", cmd, opt, s);
+		return DD_EXIT_USAGE;
+	}
+	*out = v;
+	return 0;
+}
+
+int dd_db_args(const char *cmd, const char *usage, const char *allowed, int argc,
+	       char **argv, struct dd_db_args *a, int *help)
+{
+	memset(a, 0, sizeof(*a));
+	*help = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		int64_t *count = NULL;
+
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			printf("usage: dyeref %s\n", usage);
+			*help = 1;
+			return DD_EXIT_OK;
+		}
+		if (!strcmp(o, "--db") && strchr(allowed, 'd')) {
+			if (i + 1 >= argc)
+				goto missing;
+			a->db = argv[++i];
+			continue;
+		}
+		if (!strcmp(o, "--match") && strchr(allowed, 'm'))
+			count = &a->match;
+		else if (!strcmp(o, "--throw") && strchr(allowed, 't'))
+			count = &a->throw_no;
+		if (count) {
+			if (i + 1 >= argc)
+				goto missing;
+			if (parse_count(cmd, o, argv[++i], count))
+				return DD_EXIT_USAGE;
+			continue;
+		}
+		if ((o[0] != '-' || !strcmp(o, "-")) && strchr(allowed, 'i') && !a->input) {
+			a->input = o;
+			continue;
+		}
+		dd_log(DD_LOG_ERR, "%s: unexpected argument '%s' (usage: dyeref %s)", cmd, o, usage);
+		return DD_EXIT_USAGE;
+missing:
+		dd_log(DD_LOG_ERR, "%s: %s needs a value (usage: dyeref %s)", cmd, o, usage);
+		return DD_EXIT_USAGE;
+	}
+	if (!a->db) {
+		dd_log(DD_LOG_ERR, "%s: --db FILE is required (usage: dyeref %s)", cmd, usage);
+		return DD_EXIT_USAGE;
+	}
+	if (strchr(allowed, 'm') && !a->match) {
+		dd_log(DD_LOG_ERR, "%s: --match N is required (usage: dyeref %s)", cmd, usage);
+		return DD_EXIT_USAGE;
+	}
+	if (strchr(allowed, 't') && !a->throw_no) {
+		dd_log(DD_LOG_ERR, "%s: --throw K is required (usage: dyeref %s)", cmd, usage);
+		return DD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int dd_db_status(int err)
+{
+	switch (-err) {
+	case EINVAL: case ENOENT: case ENOTSUP: case EILSEQ: case EPROTO: case EALREADY:
+		return DD_EXIT_USAGE;
+	default:
+		return DD_EXIT_FAIL;
+	}
+}
+
+struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *status)
+{
+	char err[512];
+	struct db *db = db_open(path, flags, err, sizeof(err));
+
+	if (!db) {
+		dd_log(DD_LOG_ERR, "%s: %s", cmd, err);
+		*status = dd_db_status(-errno);
+	}
+	return db;
+}

@@ -1,0 +1,34 @@
+/*
+ * What the database commands (matches, export, import, replay) share:
+ * their options and how a refused or failing database becomes an exit
+ * status. Private to daemon/cmd_*.c.
+ */
+#ifndef DYEREF_DBCLI_H
+#define DYEREF_DBCLI_H
+
+#include <stdint.h>
+
+#include "db/db.h"
+
+struct dd_db_args {
+	const char *db;		/* --db FILE */
+	int64_t match;		/* --match N, 0 when not given */
+	int64_t throw_no;	/* --throw K, 0 when not given */
+	const char *input;	/* the one positional argument, or NULL */
+};
+
+/* Parses argv[1..argc) for cmd: the options named in allowed ("dmt":
+ * --db, --match, --throw; "i": one positional argument). Returns 0, or
+ * DD_EXIT_USAGE after a one-line message; --help prints usage, DD_EXIT_OK
+ * with *help set. */
+int dd_db_args(const char *cmd, const char *usage, const char *allowed, int argc,
+	       char **argv, struct dd_db_args *a, int *help);
+
+/* Opens a->db for cmd (flags as db_open); NULL after a one-line message,
+ * *status the exit status (2 for a database refused as input, 1 otherwise). */
+struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *status);
+
+/* The exit status for a db_ error: 1 for a system failure, 2 for input. */
+int dd_db_status(int err);
+
+#endif /* DYEREF_DBCLI_H */

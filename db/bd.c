@@ -1,0 +1,538 @@
+/*
+ * Match logs through the codec: importing any game's log, and the Beer Die
+ * calls the daemon makes (start, throw, correct, load and refold, end).
+ * The lines stored are the codec's canonical lines, so export is the log
+ * and `dyeref judge` of it gives back the rulings stored.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "db/internal.h"
+
+/* Drops the codec's trailing "\n": stored lines have none. */
+static char *chomp(char *s, size_t len)
+{
+	if (len && s[len - 1] == '\n')
+		s[len - 1] = 0;
+	return s;
+}
+
+/* Opens a transaction that the steps below do not commit. */
+static int hold_begin(struct db *db, char *err, size_t errlen)
+{
+	int ret = db_batch_begin(db, err, errlen);
+
+	if (!ret)
+		db->hold = true;
+	return ret;
+}
+
+/* Ends it: commits when ok, else rolls everything back (pending raw inputs too). */
+static int hold_end(struct db *db, int ret, const char *what, char *err, size_t errlen)
+{
+	db->hold = false;
+	if (!ret)
+		return db_commit(db, what, err, errlen);
+	if (!sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	db->in_batch = false;
+	return ret;
+}
+
+/* ---- Import ----------------------------------------------------------- */
+
+struct line {
+	const char *p;		/* start, in the caller's buffer */
+	size_t len;		/* bytes, without "\n" */
+	int no;			/* 1-based line number */
+};
+
+/* Splits buf into its non-blank lines. *out is the caller's (free()). */
+static int split_lines(const char *buf, size_t len, struct line **out, size_t *n)
+{
+	struct line *v = NULL, *nv;
+	size_t cap = 0, k = 0;
+	int no = 0;
+
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+
+		no++;
+		if (end > i) {
+			if (k == cap) {
+				cap = cap ? 2 * cap : 256;
+				nv = realloc(v, cap * sizeof(*v));
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+			}
+			v[k++] = (struct line){ buf + i, end - i, no };
+		}
+		i = end + 1;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* The judge's output for buf[0..len) split into lines (rulings, then the
+ * final line); *lines owned by *text. */
+static int judge_prefix(const char *name, const char *buf, size_t len, char **text,
+			struct line **lines, size_t *n, char *err, size_t errlen)
+{
+	size_t outlen;
+	int ret = mlog_judge(name, buf, len, text, &outlen, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = split_lines(*text, outlen, lines, n);
+	if (ret || *n == 0) {
+		free(*text);
+		db_msg(err, errlen, "%s: the judge gave no final line", name);
+		return ret ? ret : -EINVAL;
+	}
+	return 0;
+}
+
+static char *dup_line(const struct line *l)
+{
+	char *s = malloc(l->len + 1);
+
+	if (s) {
+		memcpy(s, l->p, l->len);
+		s[l->len] = 0;
+	}
+	return s;
+}
+
+/* "type" of a line, copied into type[0..16); "" when it has none. */
+static void line_type(const struct line *l, char *type, size_t n)
+{
+	json_t *j = json_loadb(l->p, l->len, 0, NULL);
+	const char *t = j ? json_string_value(json_object_get(j, "type")) : NULL;
+
+	snprintf(type, n, "%s", t ? t : "");
+	json_decref(j);
+}
+
+/* The events of an imported throw line as observations (source "log"
+ * when the event names none). Free with free_events(), also on failure. */
+static int events_of(const struct line *l, int64_t t_ns, struct db_observation **obs,
+		     char ***details, size_t *n)
+{
+	json_t *j = json_loadb(l->p, l->len, 0, NULL), *evs = json_object_get(j, "events");
+	size_t k = json_is_array(evs) ? json_array_size(evs) : 0;
+	int ret = 0;
+
+	*obs = NULL;
+	*details = NULL;
+	*n = 0;
+	if (k) {
+		*obs = calloc(k, sizeof(**obs));
+		*details = calloc(k, sizeof(**details));
+		if (!*obs || !*details)
+			ret = -ENOMEM;
+	}
+	for (size_t i = 0; !ret && i < k; i++) {
+		json_t *ev = json_array_get(evs, i), *c = json_object_get(ev, "confidence");
+		const char *at = json_string_value(json_object_get(ev, "at"));
+		const char *src = json_string_value(json_object_get(ev, "source"));
+		struct db_observation *o = &(*obs)[i];
+
+		*n = i + 1;
+		(*details)[i] = json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+		o->t_ns = t_ns;
+		o->kind = strdup(at ? at : "?");
+		o->source = strdup(src ? src : "log");
+		o->confidence = json_is_number(c) ? json_number_value(c) : 1.0;
+		o->detail = (*details)[i];
+		if (!(*details)[i] || !o->kind || !o->source)
+			ret = -ENOMEM;
+	}
+	json_decref(j);
+	return ret;
+}
+
+static void free_events(struct db_observation *obs, char **details, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(details[i]);
+		if (obs) {
+			free((char *)obs[i].kind);
+			free((char *)obs[i].source);
+		}
+	}
+	free(obs);
+	free(details);
+}
+
+/*
+ * Rulings as they were shown: a throw's ruling depends only on the lines
+ * before it (the fold is causal), so for Beer Die one judgement of the log
+ * up to just before each correction (and of the whole log) gives the ruling
+ * of every throw in that stretch, and a correction's recomputed rulings
+ * come from the judgement of the stretch it opens. Other games rule lines
+ * of several kinds (choose, roll-off, turn): each line is judged as a
+ * prefix and gets the rulings its judgement adds (their logs are short).
+ */
+int db_import(struct db *db, const char *name, const char *buf, size_t len,
+	      int64_t t_ns, int64_t *match, char *err, size_t errlen)
+{
+	struct line *lines = NULL, *judged = NULL;
+	size_t n = 0, nj = 0, i, stretch_end;
+	char *header = NULL, *text = NULL, *final = NULL, game[32];
+	size_t done = 0;	/* rulings stored so far (the slots filled) */
+	int ret, throws = 0;
+	bool bd;
+
+	ret = mlog_game(name, buf, len, game, sizeof(game), err, errlen);
+	if (ret)
+		return ret;
+	bd = !strcmp(game, "beerdie");
+	ret = mlog_judge(name, buf, len, &text, &(size_t){ 0 }, err, errlen);
+	free(text);
+	text = NULL;
+	if (ret)
+		return ret;
+	ret = split_lines(buf, len, &lines, &n);
+	if (ret || n == 0) {
+		db_msg(err, errlen, "%s: empty log", name);
+		return ret ? ret : -EINVAL;
+	}
+	header = dup_line(&lines[0]);
+	if (!header) {
+		ret = -ENOMEM;
+		goto free_lines;
+	}
+	ret = hold_begin(db, err, errlen);
+	if (ret)
+		goto free_lines;
+	ret = db_match_start(db, header, t_ns, match, err, errlen);
+	for (i = 1; i < n && !ret; i = stretch_end) {
+		char type[16];
+		size_t given;
+
+		/* Beer Die: a stretch runs to the next correction. Other games:
+		 * one line, whose rulings are what its judgement adds. */
+		for (stretch_end = i + 1; bd && stretch_end < n; stretch_end++) {
+			line_type(&lines[stretch_end], type, sizeof(type));
+			if (!strcmp(type, "correct"))
+				break;
+		}
+		free(text);
+		free(judged);
+		text = NULL;
+		judged = NULL;
+		ret = judge_prefix(name, buf,
+				   stretch_end < n ? (size_t)(lines[stretch_end].p - buf) : len,
+				   &text, &judged, &nj, err, errlen);
+		given = ret ? 0 : nj - 1;	/* rulings in this judgement */
+		for (size_t k = i; k < stretch_end && !ret; k++) {
+			struct db_entry e = { .t_ns = t_ns, .t_start_ns = 0 };
+			char *line = dup_line(&lines[k]), **rs = NULL, **details = NULL;
+			struct db_observation *obs = NULL;
+			size_t lo = 0, hi = 0, n_obs = 0;	/* judged[lo..hi): this line's rulings */
+
+			line_type(&lines[k], type, sizeof(type));
+			if (!bd) {
+				lo = done;
+				hi = given;
+			} else if (!strcmp(type, "throw")) {
+				lo = (size_t)throws++;
+				hi = lo + 1;
+			} else if (!strcmp(type, "correct")) {
+				json_t *j = json_loadb(lines[k].p, lines[k].len, 0, NULL);
+				json_int_t from = json_integer_value(json_object_get(j, "throw"));
+
+				json_decref(j);
+				lo = from >= 1 && from <= throws ? (size_t)from - 1 : 0;
+				hi = (size_t)throws;
+			}
+			if (hi > given || lo > hi) {
+				db_msg(err, errlen, "%s:%d: the judge gave no ruling for it", name, lines[k].no);
+				ret = -EINVAL;
+			} else if (hi > lo && !(rs = calloc(hi - lo, sizeof(*rs)))) {
+				ret = -ENOMEM;
+			}
+			for (size_t r = lo; !ret && r < hi; r++)
+				if (!(rs[r - lo] = dup_line(&judged[r])))
+					ret = -ENOMEM;
+			if (!ret && !line)
+				ret = -ENOMEM;
+			if (!ret && (!strcmp(type, "throw") || !strcmp(type, "turn")))
+				ret = events_of(&lines[k], t_ns, &obs, &details, &n_obs);
+			if (!ret) {
+				e.line = line;
+				e.rulings = (const char *const *)rs;
+				e.n_rulings = hi - lo;
+				e.obs = obs;
+				e.n_obs = n_obs;
+				ret = db_append(db, *match, &e, NULL, err, errlen);
+				if (ret) {
+					char why[256];
+
+					snprintf(why, sizeof(why), "%s", err ? err : "");
+					db_msg(err, errlen, "%s:%d: %s", name, lines[k].no, why);
+				}
+			}
+			done = hi > done ? hi : done;
+			free_events(obs, details, n_obs);
+			for (size_t r = 0; rs && r < hi - lo; r++)
+				free(rs[r]);
+			free(rs);
+			free(line);
+		}
+		if (!ret && stretch_end == n) {
+			final = dup_line(&judged[nj - 1]);
+			ret = final ? db_match_end(db, *match, final, t_ns, err, errlen) : -ENOMEM;
+		}
+	}
+	if (!ret && n == 1) {
+		/* A log with no throws: its final line still closes it. */
+		ret = judge_prefix(name, buf, len, &text, &judged, &nj, err, errlen);
+		if (!ret) {
+			final = dup_line(&judged[nj - 1]);
+			ret = final ? db_match_end(db, *match, final, t_ns, err, errlen) : -ENOMEM;
+		}
+	}
+	ret = hold_end(db, ret, "importing", err, errlen);
+free_lines:
+	if (ret == -ENOMEM)
+		db_msg(err, errlen, "%s: out of memory", name);
+	free(final);
+	free(text);
+	free(judged);
+	free(header);
+	free(lines);
+	return ret;
+}
+
+/* ---- Beer Die ----------------------------------------------------------- */
+
+int db_bd_start(struct db *db, const struct mlog_bd *log, int64_t t_ns,
+		int64_t *match, char *err, size_t errlen)
+{
+	struct mlog_bd head = *log;
+	struct line *lines = NULL;
+	size_t len, n = 0;
+	char *text = NULL, *header = NULL, *rolloff = NULL;
+	int ret;
+
+	head.n_entries = 0;
+	head.n_throws = 0;
+	if (mlog_bd_write(&head, &text, &len) || split_lines(text, len, &lines, &n) || n < 1) {
+		free(text);
+		free(lines);
+		db_msg(err, errlen, "%s: out of memory", db->path);
+		return -ENOMEM;
+	}
+	header = dup_line(&lines[0]);
+	rolloff = n > 1 ? dup_line(&lines[1]) : NULL;
+	ret = hold_begin(db, err, errlen);
+	if (!ret) {
+		ret = db_match_start(db, header, t_ns, match, err, errlen);
+		if (!ret && rolloff) {
+			struct db_entry e = { .line = rolloff, .t_ns = t_ns };
+
+			ret = db_append(db, *match, &e, NULL, err, errlen);
+		}
+		ret = hold_end(db, ret, "starting a match", err, errlen);
+	}
+	free(header);
+	free(rolloff);
+	free(lines);
+	free(text);
+	return ret;
+}
+
+/* The throw line's events, as observations (detail: the event as logged). */
+static int observations_of(const struct bd_throw *t, const char *line, int64_t t_ns,
+			   struct db_observation *obs, char **details, json_t **parsed)
+{
+	json_t *j = json_loads(line, 0, NULL), *evs = json_object_get(j, "events");
+
+	*parsed = j;
+	for (size_t i = 0; i < t->n_events; i++) {
+		json_t *ev = json_array_get(evs, i);
+		const char *at = json_string_value(json_object_get(ev, "at"));
+
+		details[i] = ev ? json_dumps(ev, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) : NULL;
+		obs[i] = (struct db_observation){
+			.t_ns = t->events[i].t_ns ? t->events[i].t_ns : t_ns,
+			.kind = at ? at : "?",
+			.source = t->events[i].source[0] ? t->events[i].source : "unknown",
+			.confidence = t->events[i].has_confidence ? t->events[i].confidence : 1.0,
+			.detail = details[i],
+		};
+	}
+	return j ? 0 : -EINVAL;
+}
+
+int db_bd_throw(struct db *db, int64_t match, const struct bd_match_cfg *cfg,
+		const struct bd_throw *t, const struct bd_ruling *r,
+		int64_t t_start_ns, int64_t t_ns, char *err, size_t errlen)
+{
+	struct db_observation obs[BD_MAX_EVENTS];
+	char *details[BD_MAX_EVENTS] = { 0 };
+	char *line = NULL, *ruling = NULL;
+	json_t *parsed = NULL;
+	size_t len;
+	int ret;
+
+	if (t->n_events > BD_MAX_EVENTS) {
+		db_msg(err, errlen, "throw: %zu events (at most %d)", t->n_events, BD_MAX_EVENTS);
+		return -EINVAL;
+	}
+	if (mlog_bd_throw_line(cfg, t, 0, &line, &len) ||
+	    mlog_bd_ruling_line(cfg, r, false, &ruling, &(size_t){ 0 })) {
+		ret = -ENOMEM;
+		db_msg(err, errlen, "%s: out of memory", db->path);
+		goto free_lines;
+	}
+	chomp(line, len);
+	chomp(ruling, strlen(ruling));
+	ret = observations_of(t, line, t_ns, obs, details, &parsed);
+	if (!ret) {
+		const char *rs[] = { ruling };
+		struct db_entry e = { .line = line, .t_ns = t_ns, .t_start_ns = t_start_ns,
+				      .obs = obs, .n_obs = t->n_events, .rulings = rs, .n_rulings = 1 };
+
+		ret = db_append(db, match, &e, NULL, err, errlen);
+	}
+	for (size_t i = 0; i < t->n_events && i < BD_MAX_EVENTS; i++)
+		free(details[i]);
+	json_decref(parsed);
+free_lines:
+	free(line);
+	free(ruling);
+	return ret;
+}
+
+/* The stored log of a match, parsed. */
+static int load_log(struct db *db, int64_t match, struct mlog_bd **log, char *err, size_t errlen)
+{
+	char **lines, *buf, *p, name[64];
+	size_t n, total = 0;
+	int ret = db_lines(db, match, &lines, &n, err, errlen);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(lines[i]) + 1;
+	buf = p = malloc(total + 1);
+	if (!buf) {
+		db_lines_free(lines, n);
+		db_msg(err, errlen, "%s: out of memory", db->path);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(lines[i]);
+
+		memcpy(p, lines[i], l);
+		p[l] = '\n';
+		p += l + 1;
+	}
+	db_lines_free(lines, n);
+	snprintf(name, sizeof(name), "match %lld", (long long)match);
+	ret = mlog_bd_parse(name, buf, total, log, err, errlen);
+	free(buf);
+	return ret;
+}
+
+int db_bd_load(struct db *db, int64_t match, struct mlog_bd **log,
+	       struct mlog_bd_result *res, char *err, size_t errlen)
+{
+	int ret = load_log(db, match, log, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = mlog_bd_replay(*log, res, err, errlen);
+	if (ret) {
+		mlog_bd_free(*log);
+		*log = NULL;
+	}
+	return ret;
+}
+
+int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_throw *t,
+		  int64_t t_ns, struct bd_state *state, char *err, size_t errlen)
+{
+	struct mlog_bd_result res;
+	struct mlog_bd *log = NULL;
+	char *line = NULL, **rs = NULL;
+	size_t len, n = 0;
+	int ret;
+
+	ret = hold_begin(db, err, errlen);
+	if (ret)
+		return ret;
+	ret = load_log(db, match, &log, err, errlen);
+	if (ret)
+		goto end;
+	if (mlog_bd_add_correct(log, throw_no, t)) {
+		db_msg(err, errlen, "correct: match %lld has no throw %d", (long long)match, throw_no);
+		ret = -EINVAL;
+		goto free_log;
+	}
+	ret = mlog_bd_replay(log, &res, err, errlen);
+	if (ret)
+		goto free_log;
+	n = res.n - (size_t)throw_no + 1;
+	rs = calloc(n, sizeof(*rs));
+	ret = rs && !mlog_bd_throw_line(&log->cfg, t, throw_no, &line, &len) ? 0 : -ENOMEM;
+	for (size_t i = 0; !ret && i < n; i++) {
+		size_t k = (size_t)throw_no - 1 + i;
+
+		if (mlog_bd_ruling_line(&log->cfg, &res.rulings[k], res.corrected[k], &rs[i], &len))
+			ret = -ENOMEM;
+		else
+			chomp(rs[i], len);
+	}
+	if (!ret) {
+		struct db_entry e = { .line = chomp(line, strlen(line)), .t_ns = t_ns,
+				      .rulings = (const char *const *)rs, .n_rulings = n };
+
+		ret = db_append(db, match, &e, NULL, err, errlen);
+	} else {
+		db_msg(err, errlen, "%s: out of memory", db->path);
+	}
+	if (!ret && state)
+		*state = res.state;
+	for (size_t i = 0; rs && i < n; i++)
+		free(rs[i]);
+	free(rs);
+	free(line);
+	mlog_bd_result_free(&res);
+free_log:
+	mlog_bd_free(log);
+end:
+	return hold_end(db, ret, "correcting", err, errlen);
+}
+
+int db_bd_end(struct db *db, int64_t match, int64_t t_ns, char *err, size_t errlen)
+{
+	struct mlog_bd_result res;
+	struct mlog_bd *log;
+	char *final;
+	size_t len;
+	int ret = db_bd_load(db, match, &log, &res, err, errlen);
+
+	if (ret)
+		return ret;
+	if (mlog_bd_final_line(&log->cfg, &res.final, &final, &len)) {
+		db_msg(err, errlen, "%s: out of memory", db->path);
+		ret = -ENOMEM;
+	} else {
+		ret = db_match_end(db, match, chomp(final, len), t_ns, err, errlen);
+		free(final);
+	}
+	mlog_bd_result_free(&res);
+	mlog_bd_free(log);
+	return ret;
+}

@@ -1,0 +1,290 @@
+/*
+ * db: the event log. Every match in SQLite, append-only, durable, replayable.
+ *
+ * What is stored (docs/event-log.md has the schema):
+ *  - each match's log lines exactly as the match log codec writes them (the
+ *    `match` header, then `rolloff`, `throw`/`turn` and `correct` lines), so
+ *    exporting a match is concatenating its lines;
+ *  - the rulings as shown (their line text, with the fields queries need);
+ *  - the raw inputs (sensor edges, vision detections, manual calls) with
+ *    their monotonic timestamps and sources; the observations assembled into
+ *    each throw; camera snapshots (JPEG) and the calibration in force.
+ * Nothing is updated in place or deleted, except by the retention policy
+ * (db_retention_run): a correction is a new row.
+ *
+ * Durability: a throw (or correction) and its rulings are committed in one
+ * transaction with synchronous=FULL before db_append() returns, so a ruling
+ * is on disk before anyone is told of it. Raw inputs and snapshots are
+ * batched: db_raw_append() adds them to an open transaction that the caller
+ * commits with db_raw_flush() at most every 100 ms (and every db_append()
+ * commits it too). A crash loses at most the unflushed raw inputs.
+ *
+ * Errors: 0 or a negative errno, with a one-line message in (err, errlen)
+ * where the function takes them. -ENOSPC: the disk (or the page limit) is
+ * full; the database stays readable and keeps everything committed before.
+ *
+ * Threads: one struct db per thread. Several processes may open one file
+ * (WAL: readers do not block the writer).
+ */
+#ifndef DYEREF_DB_H
+#define DYEREF_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The schema this build writes; files from earlier versions are migrated
+ * forward on open, files from later ones are refused. */
+#define DB_SCHEMA_VERSION 2
+/* PRAGMA application_id of a dyeref database: "DYER". */
+#define DB_APPLICATION_ID 0x44594552
+/* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */
+#define DB_BLOB_MAX (64 << 20)
+/* Retention budget when none is configured: 2 GiB (docs/event-log.md). */
+#define DB_BUDGET_DEFAULT ((int64_t)2 << 30)
+
+struct db;
+
+/* ---- Open, close ----------------------------------------------------- */
+
+enum db_open_flags {
+	DB_OPEN_CREATE = 1 << 0,	/* create the file when it does not exist */
+	DB_OPEN_READONLY = 1 << 1,	/* no writes; no migration (an old file is refused) */
+};
+
+/* Opens (or with DB_OPEN_CREATE creates) a dyeref database: checks it with
+ * PRAGMA quick_check, then turns on WAL and migrates an older schema
+ * forward. A file that is not a dyeref database, is corrupt or has a newer
+ * schema is refused and left byte for byte as it was: NULL, errno set
+ * (ENOENT, ENOTSUP non-dyeref, EILSEQ corrupt, EPROTO newer, ENOSPC, EIO)
+ * and "FILE: reason" in err. Free with db_close(). */
+struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen);
+
+/* Commits pending raw inputs (best effort) and closes. NULL is a no-op. */
+void db_close(struct db *db);
+
+/* The path given to db_open (owned by db). */
+const char *db_path(const struct db *db);
+
+/* ---- Matches --------------------------------------------------------- */
+
+/* Starts a match from its log header line (a JSON object with
+ * "type":"match" and "game"; stored verbatim, without a newline).
+ * t_ns: CLOCK_MONOTONIC of the start. *match gets the new match's id. */
+int db_match_start(struct db *db, const char *header_line, int64_t t_ns,
+		   int64_t *match, char *err, size_t errlen);
+
+/* Ends a match, storing its final line (JSON object, "type":"final").
+ * A match ends once; -EALREADY after. Finished matches are what retention
+ * may prune. */
+int db_match_end(struct db *db, int64_t match, const char *final_line,
+		 int64_t t_ns, char *err, size_t errlen);
+
+struct db_match_info {
+	int64_t id;		/* the match id (db_match_start) */
+	char game[32];		/* "beerdie", "yatzy", ... */
+	int64_t start_ns;	/* CLOCK_MONOTONIC at the start */
+	int64_t start_wall_ms;	/* wall clock at the start, ms since 1970, for display */
+	bool ended;		/* db_match_end() was called */
+	int throws;		/* throw/turn lines */
+	int corrections;	/* correct lines */
+	int reviews;		/* throws whose current ruling asks for review */
+	char score[64];		/* "score" of the latest ruling (JSON text), or "" */
+};
+
+/* Every match, oldest first. *out (n of them) is the caller's: free(). */
+int db_matches(struct db *db, struct db_match_info **out, size_t *n,
+	       char *err, size_t errlen);
+
+/* One match; -ENOENT if there is none with that id. */
+int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
+		 char *err, size_t errlen);
+
+/* ---- The log of a match: throws, rulings, corrections ---------------- */
+
+/* One observation assembled into a throw: what a sensor, the camera or the
+ * console contributed, and how sure it was. */
+struct db_observation {
+	int64_t t_ns;		/* CLOCK_MONOTONIC */
+	const char *kind;	/* "table", "cup", "floor", "catch", ... */
+	const char *source;	/* "piezo", "camera", "console", ... */
+	double confidence;	/* 0..1 */
+	const char *detail;	/* JSON text (the event as logged), or NULL */
+};
+
+/* One line of a match log after the header, with what it caused. */
+struct db_entry {
+	const char *line;	/* JSON object: "type" throw, turn, correct, rolloff, ... */
+	int64_t t_ns;		/* when it was decided (the ruling was shown) */
+	int64_t t_start_ns;	/* throw/turn: first raw input that belongs to it, 0 unknown */
+	const struct db_observation *obs;	/* throw/turn: its observations */
+	size_t n_obs;		/* entries in obs */
+	const char *const *rulings;	/* ruling lines ("type":"ruling", "throw":K) */
+	size_t n_rulings;	/* throw/turn: 1; correct: the recomputed ones */
+};
+
+/* Appends one log line with its observations and rulings, in one
+ * transaction (with any pending raw inputs), committed before returning.
+ * Throw and turn lines are numbered 1, 2, ... in order (*throw_no, may be
+ * NULL); their single ruling must name that number. A correct line names a
+ * throw that exists. Lines must be one-line JSON objects. -EINVAL with the
+ * reason; -EALREADY when the match has ended; -ENOENT no such match. */
+int db_append(struct db *db, int64_t match, const struct db_entry *e,
+	      int *throw_no, char *err, size_t errlen);
+
+/* Writes the match's log: the header and every later line in order, each
+ * with "\n" (the match log of DESIGN.md). */
+int db_export(struct db *db, int64_t match, FILE *out, char *err, size_t errlen);
+
+/* The match's stored lines, header first: *lines (n, each a string) is the
+ * caller's; free with db_lines_free(). */
+int db_lines(struct db *db, int64_t match, char ***lines, size_t *n,
+	     char *err, size_t errlen);
+void db_lines_free(char **lines, size_t n);
+
+/* Writes the rulings as last shown: for each throw its latest ruling line
+ * (a correction supersedes), then the final line if the match has ended. */
+int db_rulings_write(struct db *db, int64_t match, FILE *out,
+		     char *err, size_t errlen);
+
+/* ---- Raw inputs and snapshots (batched) ------------------------------ */
+
+/* One raw input as it arrived. */
+struct db_raw {
+	int64_t t_ns;		/* CLOCK_MONOTONIC (kernel timestamp for edges) */
+	int throw_no;		/* the throw it belongs to, or 0 (found by time) */
+	const char *source;	/* "piezo", "camera", "console", "button", ... */
+	const char *kind;	/* "edge", "detection", "call", ... */
+	int channel;		/* GPIO line, camera stream, ...; -1 none */
+	const void *payload;	/* source-specific bytes (often JSON), may be NULL */
+	size_t len;		/* bytes of payload */
+};
+
+/* Adds n raw inputs to the open batch (opening one if needed). They are
+ * durable after the next db_raw_flush() or db_append(); the caller flushes
+ * at most every 100 ms. -EINVAL: no source/kind, payload over DB_BLOB_MAX. */
+int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
+		  size_t n, char *err, size_t errlen);
+
+/* Commits the open batch of raw inputs and snapshots (no-op without one). */
+int db_raw_flush(struct db *db, char *err, size_t errlen);
+
+/* Adds a camera snapshot (JPEG bytes, copied) to the open batch. throw_no
+ * 0: found by time like raw inputs. */
+int db_snapshot_add(struct db *db, int64_t match, int throw_no, int64_t t_ns,
+		    const void *jpeg, size_t len, char *err, size_t errlen);
+
+/* ---- Calibration ------------------------------------------------------ */
+
+/* Records a calibration (kind "piezo", "camera", ...; JSON text), in force
+ * from now on (committed before returning). */
+int db_calibration_add(struct db *db, const char *kind, const char *json,
+		       int64_t t_ns, char *err, size_t errlen);
+
+/* The calibration of that kind in force at wall time at_wall_ms (0: now):
+ * *json is the caller's (free()); -ENOENT when none was recorded. */
+int db_calibration_get(struct db *db, const char *kind, int64_t at_wall_ms,
+		       char **json, char *err, size_t errlen);
+
+/* ---- Replay ----------------------------------------------------------- */
+
+enum db_item_kind {
+	DB_ITEM_RAW,		/* a raw input */
+	DB_ITEM_SNAPSHOT,	/* a camera snapshot (data = JPEG) */
+	DB_ITEM_OBSERVATION,	/* an observation assembled into the throw */
+	DB_ITEM_THROW,		/* the throw line itself */
+	DB_ITEM_RULING,		/* a ruling shown for the throw */
+	DB_ITEM_CORRECTION,	/* a correct line for the throw */
+};
+
+/* One item behind a throw. Strings and data are valid during the callback. */
+struct db_item {
+	enum db_item_kind kind;	/* what it is */
+	int64_t t_ns;		/* CLOCK_MONOTONIC */
+	const char *source;	/* RAW, OBSERVATION: source; else "" */
+	const char *what;	/* RAW, OBSERVATION: kind; else "" */
+	int channel;		/* RAW: channel; else -1 */
+	double confidence;	/* OBSERVATION: 0..1; else -1 */
+	const char *text;	/* JSON text: THROW/RULING/CORRECTION line, OBSERVATION detail, RAW payload when it is text; else NULL */
+	const void *data;	/* RAW payload, SNAPSHOT JPEG */
+	size_t len;		/* bytes of data */
+};
+
+/* Calls fn for everything behind throw K of a match in time order (ties
+ * in the order stored): raw inputs and snapshots of the throw's time span,
+ * its observations, the throw line, the rulings shown for it and its
+ * corrections. fn returning non-zero stops and is returned. -ENOENT when
+ * the throw does not exist. */
+int db_replay(struct db *db, int64_t match, int throw_no,
+	      int (*fn)(const struct db_item *item, void *ctx), void *ctx,
+	      char *err, size_t errlen);
+
+/* The item as one JSON line ({"t_ns":..,"item":"raw",...}) into out. */
+int db_item_write(const struct db_item *item, FILE *out);
+
+/* ---- Retention -------------------------------------------------------- */
+
+struct db_retention_report {
+	int64_t bytes_before;	/* in use before (pages in use x page size) */
+	int64_t bytes_after;	/* in use after */
+	int64_t snapshots;	/* snapshots deleted */
+	int64_t raw;		/* raw inputs deleted */
+};
+
+/* Bytes the database uses (pages in use, freelist excluded). */
+int64_t db_bytes_used(struct db *db);
+
+/* Call it now and then (the daemon: when a match ends and at start-up).
+ * When the database uses more than budget bytes (<= 0: DB_BUDGET_DEFAULT),
+ * deletes the snapshots, then the raw inputs, of finished matches, oldest
+ * first, until it fits or nothing prunable is left, and returns the freed
+ * pages to the file system. Throws, rulings, corrections, observations and
+ * everything of unfinished matches are never pruned. rep may be NULL. */
+int db_retention_run(struct db *db, int64_t budget, struct db_retention_report *rep,
+		     char *err, size_t errlen);
+
+/* ---- Match logs through the codec (core/ mlog_) ------------------------ */
+
+#include "core/core.h"
+
+/* Stores a whole match log (any game mlog_judge() judges) as a new, ended
+ * match: its lines as given (blank lines dropped), each throw with the
+ * ruling it had when it was logged, each correction with the rulings it
+ * recomputed, and the final line. One transaction: a bad log stores
+ * nothing (-EINVAL, "NAME:LINE: ..." in err). *match gets the new id. */
+int db_import(struct db *db, const char *name, const char *buf, size_t len,
+	      int64_t t_ns, int64_t *match, char *err, size_t errlen);
+
+/* Starts a Beer Die match: the header (and roll-off line, when log has
+ * one) in canonical form from log's cfg and rolloff; its entries are
+ * ignored. */
+int db_bd_start(struct db *db, const struct mlog_bd *log, int64_t t_ns,
+		int64_t *match, char *err, size_t errlen);
+
+/* Stores throw t with the ruling r that bd_judge() gave for it (the next
+ * throw of the match), and the throw's events as observations, committed
+ * before returning: call it before showing r. t_start_ns: the throw's
+ * first raw input (0 unknown); t_ns: now. */
+int db_bd_throw(struct db *db, int64_t match, const struct bd_match_cfg *cfg,
+		const struct bd_throw *t, const struct bd_ruling *r,
+		int64_t t_start_ns, int64_t t_ns, char *err, size_t errlen);
+
+/* Corrects throw throw_no (an official's decision): stores the correct
+ * line and every ruling it changes (throw_no onwards, recomputed by
+ * replaying the stored log), in one transaction. state (may be NULL) gets
+ * the match state after it. -EINVAL when the correction leaves a later
+ * throw unjudgeable (the game would have ended before it). */
+int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_throw *t,
+		  int64_t t_ns, struct bd_state *state, char *err, size_t errlen);
+
+/* Loads a Beer Die match and refolds it through core/: *log (free with
+ * mlog_bd_free()) is the parsed stored log, res (contents freed with
+ * mlog_bd_result_free()) every current ruling and the current state. */
+int db_bd_load(struct db *db, int64_t match, struct mlog_bd **log,
+	       struct mlog_bd_result *res, char *err, size_t errlen);
+
+/* Ends a Beer Die match with its final line computed from the refold. */
+int db_bd_end(struct db *db, int64_t match, int64_t t_ns, char *err, size_t errlen);
+
+#endif /* DYEREF_DB_H */

@@ -1,0 +1,52 @@
+/*
+ * db/ private: what the files of db/ share. Not a public header; tests
+ * include it only to reach the SQLite handle (page limits, raw checks).
+ */
+#ifndef DYEREF_DB_INTERNAL_H
+#define DYEREF_DB_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "db/db.h"
+
+struct db {
+	sqlite3 *h;		/* the connection */
+	char *path;		/* owned copy of the path opened */
+	bool readonly;		/* opened with DB_OPEN_READONLY */
+	bool in_batch;		/* a raw-input transaction is open (db_raw_flush ends it) */
+	bool hold;		/* a multi-step write (import, correction) owns the transaction: no commits */
+	sqlite3_stmt *raw_ins;	/* cached INSERT INTO raw_inputs */
+	sqlite3_stmt *snap_ins;	/* cached INSERT INTO snapshots */
+};
+
+/* The schema as created from nothing at a given version (1..DB_SCHEMA_VERSION):
+ * the migrations 1..version run in order on an empty database. */
+int db_schema_create(sqlite3 *h, int version, char *err, size_t errlen);
+/* Runs migrations from+1..to inside the caller's transaction. */
+int db_schema_migrate(sqlite3 *h, int from, int to, char *err, size_t errlen);
+
+/* The negative errno for an SQLite result code (SQLITE_FULL -> -ENOSPC, ...),
+ * writing "PATH: what: sqlite's message" into err. */
+int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen);
+
+/* Runs SQL without results; on failure as db_fail. */
+int db_exec(struct db *db, const char *sql, char *err, size_t errlen);
+
+/* Opens the batch transaction when none is open. */
+int db_batch_begin(struct db *db, char *err, size_t errlen);
+
+/* Commits the write transaction (with the batch), unless db->hold; rolls
+ * back on failure. */
+int db_commit(struct db *db, const char *what, char *err, size_t errlen);
+
+/* The wall clock in ms since 1970 (display only). */
+int64_t db_wall_ms(void);
+
+/* For tests: the SQLite connection behind db. */
+sqlite3 *db_handle(struct db *db);
+
+/* Writes "fmt..." into err (when err is not NULL), always NUL-terminated. */
+void db_msg(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* DYEREF_DB_INTERNAL_H */

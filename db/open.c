@@ -1,0 +1,294 @@
+/*
+ * Opening a database: check before touching. Everything that could refuse
+ * the file (not SQLite, not ours, newer, corrupt) is decided with reads
+ * only, so a refused file is left byte for byte as it was; only then is WAL
+ * turned on and an older schema migrated.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "db/internal.h"
+
+void db_msg(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int64_t db_wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int errno_of(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_FULL: return -ENOSPC;
+	case SQLITE_CORRUPT: return -EILSEQ;
+	case SQLITE_NOTADB: return -ENOTSUP;
+	case SQLITE_CONSTRAINT: return -EINVAL;
+	case SQLITE_BUSY: case SQLITE_LOCKED: return -EBUSY;
+	case SQLITE_READONLY: return -EROFS;
+	case SQLITE_NOMEM: return -ENOMEM;
+	case SQLITE_CANTOPEN: return -ENOENT;
+	default: return -EIO;
+	}
+}
+
+int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen)
+{
+	if ((rc & 0xff) == SQLITE_FULL)
+		db_msg(err, errlen, "%s: %s: database or disk is full (earlier data is kept)",
+		       db->path, what);
+	else
+		db_msg(err, errlen, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->h));
+	return errno_of(rc);
+}
+
+int db_exec(struct db *db, const char *sql, char *err, size_t errlen)
+{
+	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : db_fail(db, rc, sql, err, errlen);
+}
+
+sqlite3 *db_handle(struct db *db)
+{
+	return db->h;
+}
+
+const char *db_path(const struct db *db)
+{
+	return db->path;
+}
+
+/* One integer from a single-row query; SQLite's code on failure. */
+static int query_int(sqlite3 *h, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* PRAGMA quick_check: 0 when "ok", else -EILSEQ with its first complaint. */
+static int quick_check(struct db *db, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db->h, "PRAGMA quick_check(1)", -1, &st, NULL);
+	int ret = 0;
+
+	if (rc != SQLITE_OK) {
+		ret = db_fail(db, rc, "quick_check", err, errlen);
+		return ret == -EIO ? -EILSEQ : ret;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *r = (const char *)sqlite3_column_text(st, 0);
+		if (!r || strcmp(r, "ok")) {
+			db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path,
+			       r ? r : "no answer");
+			ret = -EILSEQ;
+		}
+	} else {
+		db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path,
+		       sqlite3_errmsg(db->h));
+		ret = -EILSEQ;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Reads what decides whether the file is ours, writing nothing. *fresh:
+ * an empty database to create the schema in. */
+static int inspect(struct db *db, bool *fresh, int *version, char *err, size_t errlen)
+{
+	int64_t appid = 0, uv = 0, objects = 0;
+	int rc;
+
+	*fresh = false;
+	rc = query_int(db->h, "PRAGMA application_id", &appid);
+	if (rc == SQLITE_OK)
+		rc = query_int(db->h, "PRAGMA user_version", &uv);
+	if (rc == SQLITE_OK)
+		rc = query_int(db->h, "SELECT count(*) FROM sqlite_master", &objects);
+	if ((rc & 0xff) == SQLITE_NOTADB) {
+		db_msg(err, errlen, "%s: not a dyeref database (not an SQLite file)", db->path);
+		return -ENOTSUP;
+	}
+	if ((rc & 0xff) == SQLITE_CORRUPT) {
+		db_msg(err, errlen, "%s: corrupt database (%s)", db->path, sqlite3_errmsg(db->h));
+		return -EILSEQ;
+	}
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "reading the header", err, errlen);
+	if (appid == 0 && uv == 0 && objects == 0) {
+		*fresh = true;
+		return 0;
+	}
+	if (appid != DB_APPLICATION_ID) {
+		db_msg(err, errlen, "%s: not a dyeref database (application_id 0x%08llx)",
+		       db->path, (unsigned long long)(uint32_t)appid);
+		return -ENOTSUP;
+	}
+	if (uv > DB_SCHEMA_VERSION) {
+		db_msg(err, errlen, "%s: schema v%lld is newer than this dyeref (v%d): upgrade dyeref",
+		       db->path, (long long)uv, DB_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	if (uv < 1) {
+		db_msg(err, errlen, "%s: corrupt database (dyeref id without a schema version)",
+		       db->path);
+		return -EILSEQ;
+	}
+	*version = (int)uv;
+	return 0;
+}
+
+static int prepare_cached(struct db *db, char *err, size_t errlen)
+{
+	int rc = sqlite3_prepare_v3(db->h,
+		"INSERT INTO raw_inputs (match_id, throw_no, t_ns, source, kind, channel, payload)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?)", -1, SQLITE_PREPARE_PERSISTENT, &db->raw_ins, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v3(db->h,
+			"INSERT INTO snapshots (match_id, throw_no, t_ns, jpeg) VALUES (?, ?, ?, ?)",
+			-1, SQLITE_PREPARE_PERSISTENT, &db->snap_ins, NULL);
+	return rc == SQLITE_OK ? 0 : db_fail(db, rc, "preparing statements", err, errlen);
+}
+
+struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
+{
+	struct db *db;
+	struct stat sb;
+	bool fresh = false;
+	int version = 0, oflags, rc, ret = 0;
+
+	if (stat(path, &sb) != 0) {
+		if (errno != ENOENT || !(flags & DB_OPEN_CREATE) || (flags & DB_OPEN_READONLY)) {
+			db_msg(err, errlen, "%s: %s", path, strerror(errno));
+			return NULL;
+		}
+	} else if (!S_ISREG(sb.st_mode)) {
+		db_msg(err, errlen, "%s: not a dyeref database (not a regular file)", path);
+		errno = ENOTSUP;
+		return NULL;
+	}
+	db = calloc(1, sizeof(*db));
+	if (!db || !(db->path = strdup(path))) {
+		free(db);
+		db_msg(err, errlen, "%s: out of memory", path);
+		errno = ENOMEM;
+		return NULL;
+	}
+	db->readonly = flags & DB_OPEN_READONLY;
+	oflags = db->readonly ? SQLITE_OPEN_READONLY
+			      : SQLITE_OPEN_READWRITE | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0);
+	rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		ret = db_fail(db, rc, "opening", err, errlen);
+		goto close_db;
+	}
+	sqlite3_extended_result_codes(db->h, 1);
+	sqlite3_busy_timeout(db->h, 5000);
+
+	ret = inspect(db, &fresh, &version, err, errlen);
+	if (ret)
+		goto close_db;
+	if (fresh && !(flags & DB_OPEN_CREATE)) {
+		db_msg(err, errlen, "%s: not a dyeref database (empty file)", path);
+		ret = -ENOTSUP;
+		goto close_db;
+	}
+	if (!fresh) {
+		ret = quick_check(db, err, errlen);
+		if (ret)
+			goto close_db;
+	}
+	if (db->readonly && version < DB_SCHEMA_VERSION) {
+		db_msg(err, errlen, "%s: schema v%d must be migrated to v%d: open it read-write once",
+		       path, version, DB_SCHEMA_VERSION);
+		ret = -EPROTO;
+		goto close_db;
+	}
+	if (!db->readonly) {
+		/* synchronous=FULL: a commit (a ruling) is on disk when it returns. */
+		/* auto_vacuum first: it cannot change once WAL has written page 1. */
+		if (fresh)
+			ret = db_exec(db, "PRAGMA auto_vacuum = INCREMENTAL", err, errlen);
+		if (!ret)
+			ret = db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL",
+				      err, errlen);
+		if (ret)
+			goto close_db;
+		if (fresh || version < DB_SCHEMA_VERSION) {
+			char why[200] = "";
+
+			if (fresh) {
+				ret = db_schema_create(db->h, DB_SCHEMA_VERSION, why, sizeof(why));
+			} else {
+				ret = db_exec(db, "BEGIN IMMEDIATE", why, sizeof(why));
+				if (!ret)
+					ret = db_schema_migrate(db->h, version, DB_SCHEMA_VERSION,
+								why, sizeof(why));
+				if (!ret)
+					ret = db_exec(db, "COMMIT", why, sizeof(why));
+				if (ret)
+					sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+			}
+			if (ret) {
+				db_msg(err, errlen, "%s: %s schema v%d: %s", path,
+				       fresh ? "creating" : "migrating to", DB_SCHEMA_VERSION, why);
+				goto close_db;
+			}
+		}
+	}
+	ret = prepare_cached(db, err, errlen);
+	if (ret)
+		goto close_db;
+	return db;
+
+close_db:
+	sqlite3_finalize(db->raw_ins);
+	sqlite3_finalize(db->snap_ins);
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+	errno = -ret;
+	return NULL;
+}
+
+void db_close(struct db *db)
+{
+	if (!db)
+		return;
+	if (db->in_batch)
+		db_raw_flush(db, NULL, 0);
+	sqlite3_finalize(db->raw_ins);
+	sqlite3_finalize(db->snap_ins);
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+}

@@ -1,0 +1,153 @@
+/*
+ * The schema and its forward-only migrations. migrations[v] turns a
+ * version v-1 database into version v; a new version is a new entry at the
+ * end, never an edit of an old one (fixtures of every earlier version live
+ * in tests/data/db/ and the tests migrate them).
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "db/internal.h"
+
+static const char *const migrations[DB_SCHEMA_VERSION + 1] = {
+	[1] =
+	/* A match: its log header line as written, and when it started. */
+	"CREATE TABLE matches ("
+	" id INTEGER PRIMARY KEY,"
+	" game TEXT NOT NULL,"
+	" header TEXT NOT NULL,"		/* the "type":"match" line */
+	" start_ns INTEGER NOT NULL,"		/* CLOCK_MONOTONIC */
+	" start_wall_ms INTEGER NOT NULL);"	/* display only */
+	/* Ending is a row of its own: nothing is updated in place. */
+	"CREATE TABLE match_ends ("
+	" match_id INTEGER PRIMARY KEY REFERENCES matches(id),"
+	" final TEXT NOT NULL,"			/* the "type":"final" line */
+	" t_ns INTEGER NOT NULL,"
+	" wall_ms INTEGER NOT NULL);"
+	/* Every log line after the header, in order: throw, turn, correct,
+	 * rolloff. Export concatenates header and these. */
+	"CREATE TABLE entries ("
+	" id INTEGER PRIMARY KEY,"
+	" match_id INTEGER NOT NULL REFERENCES matches(id),"
+	" seq INTEGER NOT NULL,"		/* 1.. after the header */
+	" type TEXT NOT NULL,"
+	" throw_no INTEGER,"			/* throw/turn: its number; correct: the one corrected */
+	" t_start_ns INTEGER NOT NULL,"		/* first raw input of a throw, 0 unknown */
+	" t_ns INTEGER NOT NULL,"		/* when it was decided */
+	" line TEXT NOT NULL,"
+	" UNIQUE (match_id, seq));"
+	"CREATE INDEX entries_throw ON entries(match_id, throw_no);"
+	/* Rulings as shown; a correction adds the recomputed ones. */
+	"CREATE TABLE rulings ("
+	" id INTEGER PRIMARY KEY,"
+	" entry_id INTEGER NOT NULL REFERENCES entries(id),"
+	" match_id INTEGER NOT NULL,"
+	" throw_no INTEGER NOT NULL,"
+	" review INTEGER NOT NULL,"
+	" score TEXT NOT NULL,"			/* JSON text of "score", or "" */
+	" line TEXT NOT NULL);"
+	"CREATE INDEX rulings_throw ON rulings(match_id, throw_no);"
+	"CREATE TABLE observations ("
+	" id INTEGER PRIMARY KEY,"
+	" entry_id INTEGER NOT NULL REFERENCES entries(id),"
+	" t_ns INTEGER NOT NULL,"
+	" kind TEXT NOT NULL,"
+	" source TEXT NOT NULL,"
+	" confidence REAL NOT NULL,"
+	" detail TEXT);"
+	"CREATE INDEX observations_entry ON observations(entry_id);"
+	"CREATE TABLE raw_inputs ("
+	" id INTEGER PRIMARY KEY,"
+	" match_id INTEGER NOT NULL,"
+	" throw_no INTEGER,"			/* NULL: belongs to the throw whose span holds t_ns */
+	" t_ns INTEGER NOT NULL,"
+	" source TEXT NOT NULL,"
+	" kind TEXT NOT NULL,"
+	" channel INTEGER NOT NULL,"
+	" payload BLOB);"
+	"CREATE INDEX raw_inputs_time ON raw_inputs(match_id, t_ns);"
+	/* Append-only, enforced: only retention deletes (raw inputs, snapshots). */
+	"CREATE TRIGGER matches_append_only_u BEFORE UPDATE ON matches BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER matches_append_only_d BEFORE DELETE ON matches BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER match_ends_append_only_u BEFORE UPDATE ON match_ends BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER match_ends_append_only_d BEFORE DELETE ON match_ends BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER entries_append_only_u BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER entries_append_only_d BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER rulings_append_only_u BEFORE UPDATE ON rulings BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER rulings_append_only_d BEFORE DELETE ON rulings BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER observations_append_only_u BEFORE UPDATE ON observations BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER observations_append_only_d BEFORE DELETE ON observations BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER raw_inputs_append_only_u BEFORE UPDATE ON raw_inputs BEGIN SELECT RAISE(ABORT, 'append-only'); END;",
+
+	[2] =
+	/* Camera snapshots for replay, and the calibration in force. */
+	"CREATE TABLE snapshots ("
+	" id INTEGER PRIMARY KEY,"
+	" match_id INTEGER NOT NULL REFERENCES matches(id),"
+	" throw_no INTEGER,"			/* NULL: found by time like raw inputs */
+	" t_ns INTEGER NOT NULL,"
+	" jpeg BLOB NOT NULL);"
+	"CREATE INDEX snapshots_time ON snapshots(match_id, t_ns);"
+	"CREATE TABLE calibrations ("
+	" id INTEGER PRIMARY KEY,"
+	" kind TEXT NOT NULL,"			/* "piezo", "camera", ... */
+	" t_ns INTEGER NOT NULL,"
+	" wall_ms INTEGER NOT NULL,"		/* in force from then on */
+	" json TEXT NOT NULL);"
+	"CREATE INDEX calibrations_kind ON calibrations(kind, wall_ms);"
+	"CREATE TRIGGER snapshots_append_only_u BEFORE UPDATE ON snapshots BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER calibrations_append_only_u BEFORE UPDATE ON calibrations BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER calibrations_append_only_d BEFORE DELETE ON calibrations BEGIN SELECT RAISE(ABORT, 'append-only'); END;",
+};
+
+int db_schema_migrate(sqlite3 *h, int from, int to, char *err, size_t errlen)
+{
+	char *msg = NULL;
+	char sql[64];
+
+	if (from < 0 || to > DB_SCHEMA_VERSION || from > to) {
+		db_msg(err, errlen, "no migration from schema v%d to v%d", from, to);
+		return -EINVAL;
+	}
+	for (int v = from + 1; v <= to; v++) {
+		if (sqlite3_exec(h, migrations[v], NULL, NULL, &msg) != SQLITE_OK) {
+			db_msg(err, errlen, "migration to schema v%d: %s", v, msg ? msg : "failed");
+			sqlite3_free(msg);
+			return sqlite3_errcode(h) == SQLITE_FULL ? -ENOSPC : -EIO;
+		}
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", to);
+	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		db_msg(err, errlen, "setting the schema version: %s", msg ? msg : "failed");
+		sqlite3_free(msg);
+		return -EIO;
+	}
+	return 0;
+}
+
+int db_schema_create(sqlite3 *h, int version, char *err, size_t errlen)
+{
+	char *msg = NULL;
+	char sql[96];
+	int rc;
+
+	/* auto_vacuum must be chosen before the first table: retention gives
+	 * freed pages back with PRAGMA incremental_vacuum. */
+	snprintf(sql, sizeof(sql),
+		 "PRAGMA auto_vacuum = INCREMENTAL; BEGIN IMMEDIATE; PRAGMA application_id = %d;",
+		 DB_APPLICATION_ID);
+	if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		db_msg(err, errlen, "creating the schema: %s", msg ? msg : "failed");
+		sqlite3_free(msg);
+		return sqlite3_errcode(h) == SQLITE_FULL ? -ENOSPC : -EIO;
+	}
+	rc = db_schema_migrate(h, 0, version, err, errlen);
+	if (rc == 0 && sqlite3_exec(h, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+		db_msg(err, errlen, "creating the schema: %s", msg ? msg : "commit failed");
+		sqlite3_free(msg);
+		rc = -EIO;
+	}
+	if (rc)
+		sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}

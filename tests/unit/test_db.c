@@ -1,0 +1,562 @@
+/* db/: the event log's API, one behaviour per test (docs/event-log.md). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "db/db.h"
+#include "db/internal.h"
+
+#define HEADER "{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],\"B\":[\"b1\",\"b2\"]}}"
+#define THROW1 "{\"type\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\"},{\"at\":\"floor\"}]}"
+#define THROW2 "{\"type\":\"throw\",\"events\":[{\"at\":\"catch\",\"by\":\"a1\",\"hands\":1}]}"
+#define RULING(n, a, b, rev) "{\"type\":\"ruling\",\"throw\":" #n ",\"score\":{\"A\":" #a ",\"B\":" #b "},\"review\":" rev "}"
+#define FINAL "{\"type\":\"final\",\"score\":{\"A\":1,\"B\":0},\"over\":false}"
+
+struct fx {
+	char dir[64];		/* a fresh temporary directory */
+	char path[96];		/* dir/t.db */
+	struct db *db;		/* open on path */
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char err[256];
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/dyeref-db-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/t.db", f->dir);
+	f->db = db_open(f->path, DB_OPEN_CREATE, err, sizeof(err));
+	if (!f->db) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	char cmd[128];
+
+	db_close(f->db);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+/* Starts a match and appends throws 1 and 2 with their rulings. */
+static int64_t two_throws(struct db *db)
+{
+	const char *r1[] = { RULING(1, 1, 0, "false") }, *r2[] = { RULING(2, 1, 0, "true") };
+	struct db_observation o = { 1600, "table", "piezo", 0.9, "{\"at\":\"table\",\"half\":\"B\"}" };
+	struct db_entry e1 = { .line = THROW1, .t_ns = 2000, .obs = &o, .n_obs = 1, .rulings = r1, .n_rulings = 1 };
+	struct db_entry e2 = { .line = THROW2, .t_ns = 4000, .rulings = r2, .n_rulings = 1 };
+	char err[256];
+	int64_t m;
+	int no = 0;
+
+	assert_int_equal(db_match_start(db, HEADER, 1000, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_append(db, m, &e1, &no, err, sizeof(err)), 0);
+	assert_int_equal(no, 1);
+	assert_int_equal(db_append(db, m, &e2, &no, err, sizeof(err)), 0);
+	assert_int_equal(no, 2);
+	return m;
+}
+
+/* Everything a FILE* received, as a malloc'd string. */
+struct capture {
+	char *buf;		/* open_memstream's buffer */
+	size_t len;		/* bytes in buf */
+	FILE *f;		/* the stream writing into buf */
+};
+
+static void cap_open(struct capture *c)
+{
+	c->buf = NULL;
+	c->f = open_memstream(&c->buf, &c->len);
+	assert_non_null(c->f);
+}
+
+static char *cap_close(struct capture *c)
+{
+	fclose(c->f);
+	return c->buf;
+}
+
+static void test_db_create_sets_wal_version_and_id(void **state)
+{
+	struct fx *f = *state;
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_prepare_v2(db_handle(f->db), "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "wal");
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(db_handle(f->db), "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), DB_SCHEMA_VERSION);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(db_handle(f->db), "PRAGMA application_id", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), DB_APPLICATION_ID);
+	sqlite3_finalize(st);
+	assert_string_equal(db_path(f->db), f->path);
+}
+
+static void test_db_open_missing_without_create_is_enoent(void **state)
+{
+	struct fx *f = *state;
+	char path[128], err[256];
+
+	snprintf(path, sizeof(path), "%s/none.db", f->dir);
+	assert_null(db_open(path, 0, err, sizeof(err)));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "none.db"));
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
+static void test_db_match_start_rejects_a_bad_header(void **state)
+{
+	struct fx *f = *state;
+	char err[256];
+	int64_t m;
+	size_t n;
+	struct db_match_info *v;
+
+	assert_int_equal(db_match_start(f->db, "{\"type\":\"throw\"}", 1, &m, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_match_start(f->db, "{\"type\":\"match\"}", 1, &m, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_match_start(f->db, "not json", 1, &m, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "match header"));
+	assert_int_equal(db_match_start(f->db, HEADER "\n" HEADER, 1, &m, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_matches(f->db, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(v);
+}
+
+static void test_db_append_numbers_throws_and_lists_the_match(void **state)
+{
+	struct fx *f = *state;
+	struct db_match_info *v, one;
+	char err[256];
+	size_t n;
+	int64_t m = two_throws(f->db);
+
+	assert_int_equal(db_matches(f->db, &v, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].id, m);
+	assert_string_equal(v[0].game, "beerdie");
+	assert_int_equal(v[0].throws, 2);
+	assert_int_equal(v[0].corrections, 0);
+	assert_int_equal(v[0].reviews, 1);
+	assert_false(v[0].ended);
+	assert_int_equal(v[0].start_ns, 1000);
+	assert_string_equal(v[0].score, "{\"A\":1,\"B\":0}");
+	free(v);
+	assert_int_equal(db_match_get(f->db, m, &one, err, sizeof(err)), 0);
+	assert_int_equal(one.throws, 2);
+	assert_int_equal(db_match_get(f->db, m + 7, &one, err, sizeof(err)), -ENOENT);
+}
+
+static void test_db_append_rejects_a_ruling_for_another_throw_and_writes_nothing(void **state)
+{
+	struct fx *f = *state;
+	const char *bad[] = { RULING(5, 1, 0, "false") };
+	struct db_entry e = { .line = THROW1, .t_ns = 9000, .rulings = bad, .n_rulings = 1 };
+	struct db_entry none = { .line = THROW1, .t_ns = 9000 };
+	struct db_match_info info;
+	char err[256];
+	int64_t m = two_throws(f->db);
+
+	assert_int_equal(db_append(f->db, m, &e, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "throw 5, expected 3"));
+	assert_int_equal(db_append(f->db, m, &none, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_match_get(f->db, m, &info, err, sizeof(err)), 0);
+	assert_int_equal(info.throws, 2);
+	assert_int_equal(db_append(f->db, m + 1, &none, NULL, err, sizeof(err)), -ENOENT);
+}
+
+static void test_db_correction_is_a_new_row_and_supersedes_later_rulings(void **state)
+{
+	struct fx *f = *state;
+	const char *rs[] = { RULING(1, 0, 0, "false"), RULING(2, 0, 0, "false") };
+	struct db_entry c = { .line = "{\"type\":\"correct\",\"throw\":1,\"events\":[{\"at\":\"floor\"}]}",
+			      .t_ns = 5000, .rulings = rs, .n_rulings = 2 };
+	struct db_entry bad = { .line = "{\"type\":\"correct\",\"throw\":3,\"events\":[]}", .t_ns = 6000 };
+	struct db_match_info info;
+	struct capture cap;
+	char err[256], *out;
+	int64_t m = two_throws(f->db);
+
+	assert_int_equal(db_append(f->db, m, &c, NULL, err, sizeof(err)), 0);
+	assert_int_equal(db_append(f->db, m, &bad, NULL, err, sizeof(err)), -EINVAL);
+	cap_open(&cap);
+	assert_int_equal(db_rulings_write(f->db, m, cap.f, err, sizeof(err)), 0);
+	out = cap_close(&cap);
+	assert_string_equal(out, RULING(1, 0, 0, "false") "\n" RULING(2, 0, 0, "false") "\n");
+	free(out);
+	assert_int_equal(db_match_get(f->db, m, &info, err, sizeof(err)), 0);
+	assert_int_equal(info.corrections, 1);
+	assert_int_equal(info.reviews, 0);	/* throw 2's review was superseded */
+	assert_string_equal(info.score, "{\"A\":0,\"B\":0}");
+	/* The original rulings are still there: 2 + 2 rows. */
+	{
+		sqlite3_stmt *st;
+
+		sqlite3_prepare_v2(db_handle(f->db), "SELECT count(*) FROM rulings", -1, &st, NULL);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 4);
+		sqlite3_finalize(st);
+	}
+}
+
+struct seen {
+	char text[4096];	/* db_item_write output of every item */
+	int n;			/* items */
+};
+
+static int record(const struct db_item *it, void *ctx)
+{
+	struct seen *s = ctx;
+	FILE *f = fmemopen(s->text + strlen(s->text), sizeof(s->text) - strlen(s->text), "w");
+
+	db_item_write(it, f);
+	fclose(f);
+	s->n++;
+	return 0;
+}
+
+/* Dice games rule other lines too (choose, roll-off): rulings fill slots in
+ * the judge's order, whatever line gave them. */
+static void test_db_rulings_of_any_line_kind_keep_the_judges_order(void **state)
+{
+	struct fx *f = *state;
+	const char *r1[] = { "{\"type\":\"ruling\",\"move\":1,\"kind\":\"choose\"}" };
+	const char *r2[] = { "{\"type\":\"ruling\",\"move\":2,\"turn\":1}" };
+	struct db_entry choose = { .line = "{\"type\":\"choose\",\"player\":\"ann\",\"roll\":[2,5]}",
+				   .t_ns = 10, .rulings = r1, .n_rulings = 1 };
+	struct db_entry turn = { .line = "{\"type\":\"turn\",\"player\":\"bob\",\"rolls\":[[3,4]]}",
+				 .t_ns = 20, .rulings = r2, .n_rulings = 1 };
+	struct seen s = { "", 0 };
+	struct capture cap;
+	char err[256], *out;
+	int64_t m;
+	int no = 0;
+
+	assert_int_equal(db_match_start(f->db, "{\"type\":\"match\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\"]}",
+					1, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_append(f->db, m, &choose, &no, err, sizeof(err)), 0);
+	assert_int_equal(no, 0);	/* a choose line is not a turn */
+	assert_int_equal(db_append(f->db, m, &turn, &no, err, sizeof(err)), 0);
+	assert_int_equal(no, 1);
+	cap_open(&cap);
+	assert_int_equal(db_rulings_write(f->db, m, cap.f, err, sizeof(err)), 0);
+	out = cap_close(&cap);
+	assert_string_equal(out, "{\"type\":\"ruling\",\"move\":1,\"kind\":\"choose\"}\n"
+				 "{\"type\":\"ruling\",\"move\":2,\"turn\":1}\n");
+	free(out);
+	assert_int_equal(db_replay(f->db, m, 1, record, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 2);	/* the turn and its own ruling */
+	assert_non_null(strstr(s.text, "\"move\":2"));
+	assert_null(strstr(s.text, "\"move\":1"));
+}
+
+static void test_db_log_rows_cannot_be_updated_or_deleted(void **state)
+{
+	struct fx *f = *state;
+
+	two_throws(f->db);
+	assert_int_not_equal(sqlite3_exec(db_handle(f->db), "UPDATE rulings SET review = 0", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db_handle(f->db), "DELETE FROM entries", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db_handle(f->db), "UPDATE matches SET game = 'x'", NULL, NULL, NULL), SQLITE_OK);
+}
+
+static void test_db_export_is_the_lines_in_order(void **state)
+{
+	struct fx *f = *state;
+	struct capture cap;
+	char err[256], *out, **lines;
+	size_t n;
+	int64_t m = two_throws(f->db);
+
+	cap_open(&cap);
+	assert_int_equal(db_export(f->db, m, cap.f, err, sizeof(err)), 0);
+	out = cap_close(&cap);
+	assert_string_equal(out, HEADER "\n" THROW1 "\n" THROW2 "\n");
+	free(out);
+	assert_int_equal(db_lines(f->db, m, &lines, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(lines[2], THROW2);
+	db_lines_free(lines, n);
+	cap_open(&cap);
+	assert_int_equal(db_export(f->db, m + 1, cap.f, err, sizeof(err)), -ENOENT);
+	free(cap_close(&cap));
+}
+
+static void test_db_match_end_stores_final_and_closes_the_match(void **state)
+{
+	struct fx *f = *state;
+	struct db_entry e = { .line = THROW1, .t_ns = 9000 };
+	struct capture cap;
+	char err[256], *out;
+	int64_t m = two_throws(f->db);
+
+	assert_int_equal(db_match_end(f->db, m, "{\"type\":\"ruling\"}", 8000, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_match_end(f->db, m, FINAL, 8000, err, sizeof(err)), 0);
+	assert_int_equal(db_match_end(f->db, m, FINAL, 8000, err, sizeof(err)), -EALREADY);
+	assert_int_equal(db_append(f->db, m, &e, NULL, err, sizeof(err)), -EALREADY);
+	cap_open(&cap);
+	assert_int_equal(db_rulings_write(f->db, m, cap.f, err, sizeof(err)), 0);
+	out = cap_close(&cap);
+	assert_string_equal(out, RULING(1, 1, 0, "false") "\n" RULING(2, 1, 0, "true") "\n" FINAL "\n");
+	free(out);
+}
+
+static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
+{
+	struct fx *f = *state;
+	static const unsigned char jpeg[] = { 0xff, 0xd8, 0xff, 0xe0, 1, 2, 3 };
+	struct db_raw raw[] = {
+		{ 1500, 0, "piezo", "edge", 3, "{\"line\":3}", 10 },	/* throw 1 */
+		{ 1200, 0, "camera", "detection", 0, "{\"x\":1}", 7 },	/* throw 1, earlier */
+		{ 3000, 0, "piezo", "edge", 1, NULL, 0 },		/* throw 2 */
+		{ 3100, 1, "console", "call", -1, "{}", 2 },		/* tagged throw 1 */
+	};
+	const char *rs[] = { RULING(1, 0, 0, "false"), RULING(2, 1, 0, "false") };
+	struct db_entry c = { .line = "{\"type\":\"correct\",\"throw\":1,\"events\":[{\"at\":\"floor\"}]}",
+			      .t_ns = 5000, .rulings = rs, .n_rulings = 2 };
+	struct seen s = { "", 0 };
+	char err[256];
+	int64_t m;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, raw, 4, err, sizeof(err)), 0);
+	assert_int_equal(db_snapshot_add(f->db, m, 0, 1900, jpeg, sizeof(jpeg), err, sizeof(err)), 0);
+	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
+	{
+		const char *r1[] = { RULING(1, 1, 0, "false") }, *r2[] = { RULING(2, 1, 0, "true") };
+		struct db_observation o = { 1600, "table", "piezo", 0.9, "{\"at\":\"table\"}" };
+		struct db_entry e1 = { .line = THROW1, .t_ns = 2000, .obs = &o, .n_obs = 1, .rulings = r1, .n_rulings = 1 };
+		struct db_entry e2 = { .line = THROW2, .t_ns = 4000, .rulings = r2, .n_rulings = 1 };
+
+		assert_int_equal(db_append(f->db, m, &e1, NULL, err, sizeof(err)), 0);
+		assert_int_equal(db_append(f->db, m, &e2, NULL, err, sizeof(err)), 0);
+	}
+	assert_int_equal(db_append(f->db, m, &c, NULL, err, sizeof(err)), 0);
+	assert_int_equal(db_replay(f->db, m, 1, record, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.text,
+		"{\"t_ns\":1200,\"item\":\"raw\",\"source\":\"camera\",\"kind\":\"detection\",\"channel\":0,\"payload\":\"{\\\"x\\\":1}\"}\n"
+		"{\"t_ns\":1500,\"item\":\"raw\",\"source\":\"piezo\",\"kind\":\"edge\",\"channel\":3,\"payload\":\"{\\\"line\\\":3}\"}\n"
+		"{\"t_ns\":1600,\"item\":\"observation\",\"source\":\"piezo\",\"kind\":\"table\",\"confidence\":0.9,\"detail\":{\"at\":\"table\"}}\n"
+		"{\"t_ns\":1900,\"item\":\"snapshot\",\"bytes\":7}\n"
+		"{\"t_ns\":2000,\"item\":\"throw\",\"line\":" THROW1 "}\n"
+		"{\"t_ns\":2000,\"item\":\"ruling\",\"line\":" RULING(1, 1, 0, "false") "}\n"
+		"{\"t_ns\":3100,\"item\":\"raw\",\"source\":\"console\",\"kind\":\"call\",\"payload\":\"{}\"}\n"
+		"{\"t_ns\":5000,\"item\":\"correction\",\"line\":{\"type\":\"correct\",\"throw\":1,\"events\":[{\"at\":\"floor\"}]}}\n"
+		"{\"t_ns\":5000,\"item\":\"ruling\",\"line\":" RULING(1, 0, 0, "false") "}\n");
+	assert_int_equal(db_replay(f->db, m, 3, record, &s, err, sizeof(err)), -ENOENT);
+}
+
+static void test_db_raw_inputs_are_durable_only_after_flush(void **state)
+{
+	struct fx *f = *state;
+	struct db_raw r = { 10, 0, "piezo", "edge", 1, NULL, 0 };
+	char err[256];
+	struct db *other;
+	sqlite3_stmt *st;
+	int64_t m;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, &r, 1, err, sizeof(err)), 0);
+	other = db_open(f->path, DB_OPEN_READONLY, err, sizeof(err));
+	assert_non_null(other);
+	sqlite3_prepare_v2(db_handle(other), "SELECT count(*) FROM raw_inputs", -1, &st, NULL);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 0);	/* the batch is not committed yet */
+	sqlite3_reset(st);
+	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	sqlite3_finalize(st);
+	db_close(other);
+	r.source = NULL;
+	assert_int_equal(db_raw_append(f->db, m, &r, 1, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_snapshot_add(f->db, m, 0, 1, "GIF8", 4, err, sizeof(err)), -EINVAL);
+}
+
+static void test_db_calibration_in_force_is_the_latest(void **state)
+{
+	struct fx *f = *state;
+	char err[256], *json;
+
+	assert_int_equal(db_calibration_get(f->db, "piezo", 0, &json, err, sizeof(err)), -ENOENT);
+	assert_int_equal(db_calibration_add(f->db, "piezo", "{\"v\":1}", 1, err, sizeof(err)), 0);
+	assert_int_equal(db_calibration_add(f->db, "piezo", "{\"v\":2}", 2, err, sizeof(err)), 0);
+	assert_int_equal(db_calibration_add(f->db, "camera", "{\"c\":1}", 3, err, sizeof(err)), 0);
+	assert_int_equal(db_calibration_get(f->db, "piezo", 0, &json, err, sizeof(err)), 0);
+	assert_string_equal(json, "{\"v\":2}");
+	free(json);
+	assert_int_equal(db_calibration_get(f->db, "piezo", 1000, &json, err, sizeof(err)), -ENOENT);
+}
+
+/* Fills a match with n raw inputs of 200 bytes and n/50 snapshots of 20 KiB. */
+static void fill(struct db *db, int64_t m, int n)
+{
+	static unsigned char jpeg[20000] = { 0xff, 0xd8 };
+	char payload[200];
+	char err[256];
+
+	memset(payload, 'p', sizeof(payload));
+	for (int i = 0; i < n; i++) {
+		struct db_raw r = { 100 + i, 0, "piezo", "edge", i % 8, payload, sizeof(payload) };
+
+		assert_int_equal(db_raw_append(db, m, &r, 1, err, sizeof(err)), 0);
+		if (i % 50 == 0)
+			assert_int_equal(db_snapshot_add(db, m, 0, 100 + i, jpeg, sizeof(jpeg), err, sizeof(err)), 0);
+	}
+	assert_int_equal(db_raw_flush(db, err, sizeof(err)), 0);
+}
+
+static int64_t count(struct db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v;
+
+	assert_int_equal(sqlite3_prepare_v2(db_handle(db), sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void test_db_retention_prunes_finished_matches_snapshots_first(void **state)
+{
+	struct fx *f = *state;
+	struct db_retention_report rep;
+	char err[256];
+	int64_t old, live, used;
+
+	old = two_throws(f->db);
+	fill(f->db, old, 2000);
+	assert_int_equal(db_match_end(f->db, old, FINAL, 9000, err, sizeof(err)), 0);
+	live = two_throws(f->db);
+	fill(f->db, live, 2000);
+	used = db_bytes_used(f->db);
+	assert_true(used > 1000000);
+
+	/* Under budget: nothing goes. */
+	assert_int_equal(db_retention_run(f->db, used + 1, &rep, err, sizeof(err)), 0);
+	assert_int_equal(rep.snapshots + rep.raw, 0);
+
+	/* A little over: some of the old match's snapshots, no raw inputs. */
+	assert_int_equal(db_retention_run(f->db, used - 100000, &rep, err, sizeof(err)), 0);
+	assert_true(rep.snapshots > 0);
+	assert_int_equal(rep.raw, 0);
+	assert_true(rep.bytes_after <= used - 100000);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM snapshots WHERE match_id = 2"), 40);
+
+	/* Far over: everything prunable of the old match, nothing of the live one. */
+	assert_int_equal(db_retention_run(f->db, 1, &rep, err, sizeof(err)), 0);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM snapshots WHERE match_id = 1"), 0);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM raw_inputs WHERE match_id = 1"), 0);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM raw_inputs WHERE match_id = 2"), 2000);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM rulings"), 4);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM entries"), 4);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM observations"), 2);
+	/* The pages went back to the file system. */
+	assert_int_equal(count(f->db, "PRAGMA freelist_count"), 0);
+	assert_true(db_bytes_used(f->db) < used / 2 + 200000);
+}
+
+/* The first row of a one-column text query, copied into buf. */
+static const char *text_of(struct db *db, const char *sql, char *buf, size_t len)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_prepare_v2(db_handle(db), sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	snprintf(buf, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return buf;
+}
+
+static void test_db_disk_full_fails_clearly_and_keeps_earlier_data(void **state)
+{
+	struct fx *f = *state;
+	static unsigned char jpeg[60000] = { 0xff, 0xd8 };
+	static char big[20000];
+	const char *r3[] = { RULING(3, 2, 0, "false") };
+	struct db_entry e3 = { .line = big, .t_ns = 7000, .rulings = r3, .n_rulings = 1 };
+	struct db_match_info info;
+	struct capture cap;
+	char err[256], sql[64], ok[16], *out;
+	int64_t m = two_throws(f->db);
+
+	/* A throw line long enough to need new pages (overflow pages). */
+	snprintf(big, sizeof(big), "{\"type\":\"throw\",\"note\":\"%0*d\"}", 15000, 0);
+	snprintf(sql, sizeof(sql), "PRAGMA max_page_count = %lld",
+		 (long long)count(f->db, "PRAGMA page_count"));
+	count(f->db, sql);
+
+	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), -ENOSPC);
+	assert_non_null(strstr(err, "full"));
+	assert_non_null(strstr(err, f->path));
+	/* No throw without its ruling, nothing half-written. */
+	assert_int_equal(db_match_get(f->db, m, &info, err, sizeof(err)), 0);
+	assert_int_equal(info.throws, 2);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM rulings"), 2);
+	/* A batched snapshot fails the same way, at the insert or the flush. */
+	{
+		int rc = db_snapshot_add(f->db, m, 0, 5000, jpeg, sizeof(jpeg), err, sizeof(err));
+
+		if (!rc)
+			rc = db_raw_flush(f->db, err, sizeof(err));
+		assert_int_equal(rc, -ENOSPC);
+	}
+	db_close(f->db);
+	/* Readable afterwards, with everything committed before. */
+	f->db = db_open(f->path, 0, err, sizeof(err));
+	assert_non_null(f->db);
+	cap_open(&cap);
+	assert_int_equal(db_export(f->db, m, cap.f, err, sizeof(err)), 0);
+	out = cap_close(&cap);
+	assert_string_equal(out, HEADER "\n" THROW1 "\n" THROW2 "\n");
+	free(out);
+	assert_string_equal(text_of(f->db, "PRAGMA integrity_check", ok, sizeof(ok)), "ok");
+	/* And it takes the throw once there is room. */
+	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_db_create_sets_wal_version_and_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_open_missing_without_create_is_enoent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_match_start_rejects_a_bad_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_append_numbers_throws_and_lists_the_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_append_rejects_a_ruling_for_another_throw_and_writes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_correction_is_a_new_row_and_supersedes_later_rulings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_rulings_of_any_line_kind_keep_the_judges_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_log_rows_cannot_be_updated_or_deleted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_replay_gives_a_throws_inputs_in_time_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_raw_inputs_are_durable_only_after_flush, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_calibration_in_force_is_the_latest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_retention_prunes_finished_matches_snapshots_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_disk_full_fails_clearly_and_keeps_earlier_data, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

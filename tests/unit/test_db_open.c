@@ -1,0 +1,304 @@
+/* db_open: refusing what is not ours (never touching it) and migrating
+ * older schemas forward (fixtures of every earlier version in tests/data/db/). */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "db/db.h"
+#include "db/internal.h"
+
+struct fx {
+	char dir[64];		/* a fresh temporary directory */
+	char path[96];		/* dir/t.db */
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/dyeref-dbo-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/t.db", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+/* The whole file, malloc'd; *len its size. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void spit(const char *path, const void *buf, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+
+	assert_non_null(fp);
+	assert_int_equal(fwrite(buf, 1, len, fp), len);
+	fclose(fp);
+}
+
+/* db_open must refuse path with errno want, naming the file and why, and
+ * leave the file byte for byte as it was (and create no WAL beside it). */
+static void assert_refused_untouched(const char *path, int want, const char *why)
+{
+	char err[256], wal[128];
+	size_t before_len, after_len;
+	char *before = slurp(path, &before_len), *after;
+
+	for (int i = 0; i < 2; i++) {
+		errno = 0;
+		assert_null(db_open(path, i ? DB_OPEN_CREATE : 0, err, sizeof(err)));
+		assert_int_equal(errno, want);
+		assert_non_null(strstr(err, path));
+		assert_non_null(strstr(err, why));
+	}
+	after = slurp(path, &after_len);
+	assert_int_equal(before_len, after_len);
+	assert_memory_equal(before, after, before_len);
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	assert_int_not_equal(access(wal, F_OK), 0);
+	free(before);
+	free(after);
+}
+
+/* A dyeref database with a match and enough rows for several pages. */
+static void make_dyeref_db(const char *path)
+{
+	char err[256], line[600];
+	struct db *db = db_open(path, DB_OPEN_CREATE, err, sizeof(err));
+	int64_t m;
+
+	assert_non_null(db);
+	assert_int_equal(db_match_start(db, "{\"type\":\"match\",\"game\":\"beerdie\"}", 1, &m, err, sizeof(err)), 0);
+	for (int i = 1; i <= 60; i++) {
+		char ruling[96];
+		const char *rs[] = { ruling };
+		struct db_entry e = { .line = line, .t_ns = 10 + i, .rulings = rs, .n_rulings = 1 };
+
+		snprintf(line, sizeof(line), "{\"type\":\"throw\",\"pad\":\"%0500d\"}", i);
+		snprintf(ruling, sizeof(ruling), "{\"type\":\"ruling\",\"throw\":%d}", i);
+		assert_int_equal(db_append(db, m, &e, NULL, err, sizeof(err)), 0);
+	}
+	db_close(db);
+}
+
+static void test_db_refuses_a_text_file_untouched(void **state)
+{
+	struct fx *f = *state;
+	static const char text[] = "{\"type\":\"match\",\"game\":\"beerdie\"}\nnot a database at all, just text that is long enough to be a header maybe......\n";
+
+	spit(f->path, text, sizeof(text) - 1);
+	assert_refused_untouched(f->path, ENOTSUP, "not a dyeref database");
+}
+
+static void test_db_refuses_another_programs_sqlite_file_untouched(void **state)
+{
+	struct fx *f = *state;
+	sqlite3 *h;
+
+	assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "CREATE TABLE notes (x); INSERT INTO notes VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	assert_refused_untouched(f->path, ENOTSUP, "application_id");
+}
+
+static void test_db_refuses_an_empty_file_without_create(void **state)
+{
+	struct fx *f = *state;
+	char err[256];
+	struct db *db;
+
+	spit(f->path, "", 0);
+	assert_null(db_open(f->path, 0, err, sizeof(err)));
+	assert_int_equal(errno, ENOTSUP);
+	assert_non_null(strstr(err, "empty"));
+	/* With DB_OPEN_CREATE an empty file is a new database. */
+	db = db_open(f->path, DB_OPEN_CREATE, err, sizeof(err));
+	assert_non_null(db);
+	db_close(db);
+}
+
+static void test_db_refuses_a_newer_schema_untouched(void **state)
+{
+	struct fx *f = *state;
+	char sql[64];
+	sqlite3 *h;
+
+	make_dyeref_db(f->path);
+	assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", DB_SCHEMA_VERSION + 1);
+	assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	assert_refused_untouched(f->path, EPROTO, "newer");
+}
+
+static void test_db_refuses_a_corrupt_file_untouched(void **state)
+{
+	struct fx *f = *state;
+	size_t len;
+	char *buf;
+	sqlite3 *h;
+
+	make_dyeref_db(f->path);
+	/* Rollback journal mode, so that the file alone is the database. */
+	assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	buf = slurp(f->path, &len);
+	assert_true(len > 8 * 4096);
+	/* Scribble over pages 3 to 6: b-tree pages of the log. */
+	for (size_t i = 2 * 4096; i < 6 * 4096; i++)
+		buf[i] = (char)(0x5a ^ (i * 7));
+	spit(f->path, buf, len);
+	free(buf);
+	assert_refused_untouched(f->path, EILSEQ, "corrupt");
+}
+
+static void test_db_refuses_a_truncated_header(void **state)
+{
+	struct fx *f = *state;
+	size_t len;
+	char *buf;
+
+	make_dyeref_db(f->path);
+	buf = slurp(f->path, &len);
+	memset(buf, 'x', 16);	/* "SQLite format 3" gone */
+	spit(f->path, buf, len);
+	free(buf);
+	assert_refused_untouched(f->path, ENOTSUP, "not a dyeref database");
+}
+
+/* The fixture of schema version v, copied to path. */
+static void copy_fixture(int v, const char *path)
+{
+	const char *top = getenv("TOP");
+	char src[512];
+	size_t len;
+	char *buf;
+
+	snprintf(src, sizeof(src), "%s/tests/data/db/v%d.db", top ? top : ".", v);
+	buf = slurp(src, &len);
+	spit(path, buf, len);
+	free(buf);
+}
+
+/* Sorted schema text of a database: what a fresh one and a migrated one
+ * must agree on. */
+static char *schema_of(struct db *db)
+{
+	sqlite3_stmt *st;
+	char *s;
+
+	assert_int_equal(sqlite3_prepare_v2(db_handle(db),
+		"SELECT group_concat(sql, ';\n') FROM (SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name)",
+		-1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	s = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return s;
+}
+
+static void test_db_migrates_every_earlier_version_keeping_its_data(void **state)
+{
+	struct fx *f = *state;
+	char err[256], fresh_path[128], *fresh_schema, *schema, *out = NULL;
+	struct db *db, *fresh;
+	struct db_match_info info;
+	size_t outlen;
+	FILE *mem;
+
+	snprintf(fresh_path, sizeof(fresh_path), "%s/fresh.db", f->dir);
+	fresh = db_open(fresh_path, DB_OPEN_CREATE, err, sizeof(err));
+	assert_non_null(fresh);
+	fresh_schema = schema_of(fresh);
+	db_close(fresh);
+
+	for (int v = 1; v < DB_SCHEMA_VERSION; v++) {
+		unlink(f->path);
+		copy_fixture(v, f->path);
+		/* Read-only cannot migrate: refused, untouched. */
+		assert_null(db_open(f->path, DB_OPEN_READONLY, err, sizeof(err)));
+		assert_int_equal(errno, EPROTO);
+		db = db_open(f->path, 0, err, sizeof(err));
+		if (!db)
+			fail_msg("v%d: %s", v, err);
+		schema = schema_of(db);
+		assert_string_equal(schema, fresh_schema);
+		free(schema);
+		assert_int_equal(db_match_get(db, 1, &info, err, sizeof(err)), 0);
+		assert_true(info.ended);
+		assert_int_equal(info.throws, 1);
+		assert_string_equal(info.score, "{\"A\":1,\"B\":0}");
+		mem = open_memstream(&out, &outlen);
+		assert_int_equal(db_export(db, 1, mem, err, sizeof(err)), 0);
+		assert_int_equal(db_rulings_write(db, 1, mem, err, sizeof(err)), 0);
+		fclose(mem);
+		assert_string_equal(out,
+			"{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],\"B\":[\"b1\",\"b2\"]}}\n"
+			"{\"type\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\"},{\"at\":\"floor\"}]}\n"
+			"{\"type\":\"ruling\",\"throw\":1,\"score\":{\"A\":1,\"B\":0},\"review\":false}\n"
+			"{\"type\":\"final\",\"score\":{\"A\":1,\"B\":0},\"over\":false}\n");
+		free(out);
+		/* What the new version added works on the migrated file. */
+		assert_int_equal(db_calibration_add(db, "piezo", "{}", 1, err, sizeof(err)), 0);
+		assert_int_equal(db_snapshot_add(db, 1, 1, 5, "\xff\xd8\xff\xe0", 4, err, sizeof(err)), 0);
+		assert_int_equal(db_raw_flush(db, err, sizeof(err)), 0);
+		db_close(db);
+		/* And it opens as the current version from now on. */
+		db = db_open(f->path, DB_OPEN_READONLY, err, sizeof(err));
+		assert_non_null(db);
+		db_close(db);
+	}
+	free(fresh_schema);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_text_file_untouched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_another_programs_sqlite_file_untouched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_an_empty_file_without_create, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_newer_schema_untouched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_corrupt_file_untouched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_truncated_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_migrates_every_earlier_version_keeping_its_data, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,226 @@
+/* The dice-game match log (core/mlog_dice.c): lines and fields read,
+ * messages "NAME:LINE: FIELD: why", the house rules, the ruling lines and
+ * the scoreboard sheet. Rule IDs where a rule decides. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+
+static char *judge_ok(const char *text)
+{
+	char err[256] = "", *out = NULL;
+	size_t len = 0;
+	int rc = mlog_dice_judge("t.jsonl", text, strlen(text), &out, &len, err, sizeof(err));
+
+	if (rc)
+		fail_msg("unexpected error %d: %s", rc, err);
+	assert_int_equal(len, strlen(out));
+	return out;
+}
+
+static void judge_bad(const char *text, const char *want)
+{
+	char err[256] = "", *out = (char *)1;
+	size_t len = 9;
+
+	assert_int_equal(mlog_dice_judge("t.jsonl", text, strlen(text), &out, &len, err, sizeof(err)), -EINVAL);
+	assert_null(out);
+	assert_int_equal(len, 0);
+	assert_string_equal(err, want);
+}
+
+/* The last line of out. */
+static const char *last_line(const char *out)
+{
+	size_t n = strlen(out);
+	const char *p = out + n - 1;
+
+	while (p > out && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+#define YZ "{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"ann\",\"bob\"]}\n"
+#define DM "{\"type\":\"match\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\",\"cid\"]}\n"
+#define HO "{\"type\":\"match\",\"game\":\"horse\",\"players\":[\"ann\",\"bob\"]}\n"
+
+/* YZ-12, YZ-1: DESIGN.md's own turn line, with blank lines around it. */
+static void test_mlog_dice_design_turn_line_scores_14(void **state)
+{
+	char *out = judge_ok("\n" YZ "\n"
+			     "{\"type\":\"turn\",\"player\":\"ann\",\"rolls\":[[1,4,4,6,3],[2,5,4],[1,1]],\"box\":\"full_house\"}\r\n");
+
+	(void)state;
+	assert_string_equal(out,
+		"{\"type\":\"ruling\",\"turn\":1,\"player\":\"ann\",\"dice\":[4,4,4,1,1],\"kept\":[[4,4],[4,4,4]],"
+		"\"box\":\"full_house\",\"points\":14,\"penalties\":{},\"why\":[\"YZ-1\",\"YZ-3\",\"YZ-12\"],\"total\":14}\n"
+		"{\"type\":\"final\",\"totals\":{\"ann\":14,\"bob\":0},\"upper\":{\"ann\":0,\"bob\":0},"
+		"\"bonus\":{\"ann\":0,\"bob\":0},\"over\":false,\"winner\":null}\n");
+	free(out);
+}
+
+static void test_mlog_dice_bad_lines_name_line_and_field(void **state)
+{
+	(void)state;
+	judge_bad("", "t.jsonl:1: type: the log is empty; it starts with a match line");
+	judge_bad("{\"type\":\"turn\"}\n", "t.jsonl:1: type: a match log starts with a match line");
+	judge_bad(YZ "{\"type\":\"turn\",\n", "t.jsonl:2: json: string or '}' expected near end of file");
+	judge_bad(YZ "[1]\n", "t.jsonl:2: type: each line is a JSON object");
+	judge_bad(YZ YZ, "t.jsonl:2: type: one match line per log, at the top");
+	judge_bad(YZ "{\"type\":\"turn\",\"box\":\"chance\",\"box\":\"yatzy\",\"rolls\":[[1,2,3,4,5]]}\n",
+		  "t.jsonl:2: json: duplicate object key near '\"box\"'");
+	judge_bad("{\"type\":\"match\",\"game\":\"chess\",\"players\":[\"a\"]}\n",
+		  "t.jsonl:1: game: 'chess' is not a dice game (yatzy, yatzy-joker, dreiermann, horse)");
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"a\",\"a\"]}\n",
+		  "t.jsonl:1: players[1]: 'a' is listed twice");
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"\"]}\n",
+		  "t.jsonl:1: players[0]: a name of 1 to 31 bytes");
+	/* Messages stay one line, whatever the input's strings hold. */
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"a\\nb\"]}\n",
+		  "t.jsonl:1: players[0]: a name without control characters");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]],\"box\":\"x\\ny\"}\n",
+		  "t.jsonl:2: box: 'x?y' is not a box of yatzy");
+	judge_bad("{\"type\":\"match\",\"game\":\"horse\",\"players\":[\"a\"]}\n",
+		  "t.jsonl:1: players: a list of 2 to 12 names for horse");
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"a\"],\"house\":{\"yatzy_fixed_50\":1}}\n",
+		  "t.jsonl:1: house.yatzy_fixed_50: true or false");
+	judge_bad("{\"type\":\"match\",\"game\":\"dreiermann\",\"players\":[\"a\",\"b\",\"c\"],\"house\":{\"rounds\":0}}\n",
+		  "t.jsonl:1: house.rounds: 0 is outside 1..1000");
+	judge_bad(YZ "{\"type\":\"choose\",\"roll\":[1,2]}\n", "t.jsonl:2: type: 'choose' is not a line of a yatzy match");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]]}\n",
+		  "t.jsonl:2: box: missing: the box the result is written in");
+	judge_bad(YZ "{\"type\":\"turn\",\"player\":\"eve\",\"rolls\":[[1,2,3,4,5]],\"box\":\"chance\"}\n",
+		  "t.jsonl:2: player: 'eve' is not a player of this match");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5,6]],\"box\":\"chance\"}\n",
+		  "t.jsonl:2: rolls[0]: 6 dice, at most 5");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5.0]],\"box\":\"chance\"}\n",
+		  "t.jsonl:2: rolls[0][4]: a whole number");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]],\"keep\":[[1]],\"box\":\"chance\"}\n",
+		  "t.jsonl:2: keep: 1 lists for 0 later rolls");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[],\"box\":\"chance\"}\n",
+		  "t.jsonl:2: rolls: a list of rolls, each a list of dice");
+	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5],[1],[1],[1],[1]],\"box\":\"chance\"}\n",
+		  "t.jsonl:2: rolls: a turn has at most 3 rolls, this one has 5 (YZ-1)");
+}
+
+/* DM-7 with DESIGN.md's turn-level "share", and its limits. */
+static void test_mlog_dice_dm7_turn_level_share(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = judge_ok(DM "{\"type\":\"choose\",\"roll\":[3,1]}\n"
+		       "{\"type\":\"turn\",\"player\":\"bob\",\"rolls\":[[5,5],[2,4]],\"share\":{\"cid\":3,\"ann\":2}}\n");
+	assert_non_null(strstr(out, "\"turn\":1,\"player\":\"bob\",\"round\":1,\"revenge\":false,\"points\":5,"
+				    "\"penalties\":{\"ann\":2,\"cid\":3}"));
+	free(out);
+	judge_bad(DM "{\"type\":\"choose\",\"roll\":[3,1]}\n"
+		  "{\"type\":\"turn\",\"rolls\":[[5,5],[4,4],[2,4]],\"share\":{\"cid\":5}}\n",
+		  "t.jsonl:3: share: the turn has 2 doubles not shared in their roll; a turn-level share needs exactly one");
+	judge_bad(DM "{\"type\":\"choose\",\"roll\":[3,1]}\n"
+		  "{\"type\":\"turn\",\"rolls\":[[5,5],[2,4]],\"share\":{\"eve\":5}}\n",
+		  "t.jsonl:3: share.share: 'eve' is not a player of this match");
+	judge_bad(DM "{\"type\":\"choose\",\"roll\":[3,1]}\n"
+		  "{\"type\":\"turn\",\"rolls\":[{\"dice\":[5,5],\"shares\":{}},[2,4]]}\n",
+		  "t.jsonl:3: rolls[0].shares: unknown field for this line");
+	judge_bad(DM "{\"type\":\"turn\",\"rolls\":[[2,4]]}\n",
+		  "t.jsonl:2: type: no Dreiermann yet: roll to choose one first (DM-1)");
+	judge_bad(DM "{\"type\":\"sip\",\"player\":\"ann\",\"reason\":\"rude\"}\n",
+		  "t.jsonl:2: reason: breach, leave or join");
+}
+
+/* DM-12 lines: declare_double and sip, with their house rules on; the
+ * dropped die while choosing. */
+static void test_mlog_dice_dm12_lines(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = judge_ok("{\"type\":\"match\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\",\"cid\"],"
+		       "\"house\":{\"declare_double\":true,\"breach_sip\":true,\"drop_choosing_makes_dreiermann\":true,"
+		       "\"double_six_empties\":true,\"rounds\":1}}\n"
+		       "{\"type\":\"choose\",\"dropped\":true}\n"
+		       "{\"type\":\"declare_double\",\"player\":\"ann\"}\n"
+		       "{\"type\":\"sip\",\"player\":\"cid\",\"reason\":\"breach\"}\n"
+		       "{\"type\":\"turn\",\"rolls\":[[1,2],{\"dice\":[6,6],\"share\":{\"bob\":6}},[2,4]]}\n");
+	assert_non_null(strstr(out, "\"kind\":\"choose\",\"player\":\"ann\",\"round\":1,\"points\":0,\"penalties\":{},"
+				    "\"why\":[\"DM-1\",\"DM-12\"],\"dreiermann\":\"ann\""));
+	assert_non_null(strstr(out, "\"kind\":\"declare_double\",\"player\":\"ann\""));
+	assert_non_null(strstr(out, "\"kind\":\"sip\",\"player\":\"cid\",\"round\":1,\"points\":1,\"penalties\":{\"cid\":1}"));
+	/* bob: 1+2 = 3 gives the double Dreiermann 2 (DM-5); the double six is emptied by bob (DM-13). */
+	assert_non_null(strstr(out, "\"points\":2,\"penalties\":{\"ann\":2},\"empties\":{\"bob\":1}"));
+	assert_string_equal(last_line(out),
+		"{\"type\":\"final\",\"sips\":{\"ann\":2,\"bob\":0,\"cid\":1},\"empties\":{\"ann\":0,\"bob\":1,\"cid\":0},"
+		"\"rounds\":0,\"over\":false,\"winner\":null}\n");
+	free(out);
+}
+
+/* HO-1 and HO-5 in the log: roll-off lines and the hand notation. */
+static void test_mlog_dice_ho_rolloff_and_hands(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = judge_ok(HO "{\"type\":\"rolloff\",\"rolls\":{\"ann\":2,\"bob\":5}}\n"
+		       "{\"type\":\"turn\",\"player\":\"bob\",\"rolls\":[[3,3,4,1,1]]}\n");
+	assert_non_null(strstr(out, "{\"type\":\"ruling\",\"kind\":\"rolloff\",\"starts\":\"bob\""));
+	assert_non_null(strstr(out, "\"hand\":\"43/1\""));
+	free(out);
+	judge_bad(HO "{\"type\":\"rolloff\",\"rolls\":{\"ann\":2}}\n", "t.jsonl:2: rolls: bob did not roll (HO-1)");
+	judge_bad(HO "{\"type\":\"rolloff\",\"rolls\":{\"ann\":2,\"bob\":7}}\n", "t.jsonl:2: rolls.bob: 7 is outside 1..6");
+	judge_bad(HO "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]]}\n{\"type\":\"rolloff\",\"rolls\":{\"ann\":2,\"bob\":3}}\n",
+		  "t.jsonl:3: type: the roll-off is over: turns have begun (HO-1)");
+}
+
+/* The scoreboard sheet: boxes, sums and whose turn, as JSON. */
+static void test_mlog_dice_sheet_json(void **state)
+{
+	static const char log[] = "{\"type\":\"match\",\"game\":\"yatzy-joker\",\"players\":[\"ann\",\"bob\"]}\n"
+		"{\"type\":\"turn\",\"rolls\":[[6,6,6,1,2]],\"box\":\"sixes\"}\n";
+	struct dice_sheet sh;
+	char err[256], *out;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(mlog_dice_sheet("t.jsonl", log, strlen(log), &sh, err, sizeof(err)), 0);
+	assert_int_equal(sh.turn, 1);
+	assert_int_equal(sh.n_rows, 13 + 2 + 1 + 1);	/* boxes, upper + bonus, yatzy bonus, total */
+	assert_int_equal(mlog_dice_sheet_json(&sh, &out, &len), 0);
+	assert_int_equal(len, strlen(out));
+	assert_non_null(strstr(out, "{\"game\":\"yatzy-joker\",\"players\":[\"ann\",\"bob\"],\"rows\":["
+				    "{\"name\":\"ones\",\"cells\":[null,null]}"));
+	assert_non_null(strstr(out, "{\"name\":\"sixes\",\"cells\":[18,null]}"));
+	assert_non_null(strstr(out, "{\"name\":\"total\",\"cells\":[18,0]}],\"turn\":\"bob\",\"round\":1,\"over\":false"));
+	free(out);
+	/* Horse: hands as text, the mark. */
+	static const char ho[] = HO "{\"type\":\"turn\",\"rolls\":[[5,5,5,1,2]]}\n";
+
+	assert_int_equal(mlog_dice_sheet("h.jsonl", ho, strlen(ho), &sh, err, sizeof(err)), 0);
+	assert_int_equal(mlog_dice_sheet_json(&sh, &out, &len), 0);
+	assert_non_null(strstr(out, "{\"name\":\"hand\",\"cells\":[\"45/1\",null]}"));
+	assert_non_null(strstr(out, "\"mark\":\"45/1\",\"mark_player\":\"ann\""));
+	free(out);
+	assert_int_equal(mlog_dice_sheet("h.jsonl", "x", 1, &sh, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "h.jsonl:1: json: '[' or '{' expected near 'x'");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mlog_dice_design_turn_line_scores_14),
+		cmocka_unit_test(test_mlog_dice_bad_lines_name_line_and_field),
+		cmocka_unit_test(test_mlog_dice_dm7_turn_level_share),
+		cmocka_unit_test(test_mlog_dice_dm12_lines),
+		cmocka_unit_test(test_mlog_dice_ho_rolloff_and_hands),
+		cmocka_unit_test(test_mlog_dice_sheet_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,6 +1,6 @@
 /* dyeref serve: the referee daemon. One sd-event loop carries the HTTP
  * server, the sensors' and camera's fds, fusion's timer, the watchdog and
- * the signals; a throw goes observations -> fusion -> judge -> store -> SSE. */
+ * the signals; a throw goes observations -> fusion -> judge -> db -> SSE. */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -15,6 +15,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/serve.h"
+#include "db/db.h"
 #include "web/web.h"
 
 #pragma weak dd_sensors_attach
@@ -31,7 +32,7 @@ struct serve {
 	struct dd_serve_config sc;	/* what the config says */
 	sd_event *ev;			/* the loop */
 	struct web_server *web;		/* owned */
-	struct dd_store *store;		/* owned */
+	struct db *db;			/* owned: the event log */
 	struct dd_referee *ref;		/* owned */
 	struct dd_fusion fusion;	/* the throw under way */
 	struct dd_demo *demo;		/* --sim feeder, owned */
@@ -211,6 +212,13 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		break;
 	case WEB_CMD_END:
 		rc = dd_referee_end(sv->ref, err, errlen);
+		if (rc == 0) {
+			char why[256];
+
+			/* A finished match is what retention may prune. */
+			if (db_retention_run(sv->db, 0, NULL, why, sizeof(why)))
+				dd_log(DD_LOG_WARN, "retention: %s", why);
+		}
 		break;
 	case WEB_CMD_CALL:
 	case WEB_CMD_DYE_UP_MISSED:
@@ -374,8 +382,8 @@ static int on_keepalive(sd_event_source *s, uint64_t usec, void *user)
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *user)
 {
 	(void)user;
-	/* Nothing is half-written: every store write completes before the
-	 * loop comes back here, so leaving now is clean. */
+	/* Nothing is half-written: every database commit completes before
+	 * the loop comes back here, so leaving now is clean. */
 	dd_log(DD_LOG_INFO, "signal %u: stopping", si->ssi_signo);
 	sd_notify(0, "STOPPING=1");
 	return sd_event_exit(sd_event_source_get_event(s), 0);
@@ -563,7 +571,7 @@ int dd_cmd_serve(int argc, char **argv)
 	struct dd_config cfg = { 0 };
 	struct web_config wc;
 	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command };
-	char err[512], dir[512];
+	char err[512];
 	bool check = false;
 	long port_override = -1;
 	int c, rc, status = DD_EXIT_FAIL;
@@ -629,17 +637,18 @@ int dd_cmd_serve(int argc, char **argv)
 		goto free_config;
 	}
 
-	snprintf(dir, sizeof(dir), "%s.matches", sv->sc.db_path);
-	sv->store = dd_store_open(dir, err, sizeof(err));
-	if (!sv->store) {
-		dd_log(DD_LOG_ERR, "store: %s", err);
+	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE, err, sizeof(err));
+	if (!sv->db) {
+		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_config;
 	}
+	if (db_retention_run(sv->db, 0, NULL, err, sizeof(err)))
+		dd_log(DD_LOG_WARN, "retention: %s", err);
 	sv->storage.ok = true;
-	snprintf(sv->storage.text, sizeof(sv->storage.text), "match logs in %.100s", dir);
-	sv->ref = dd_referee_new(&sv->sc.ref, sv->store);
+	snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
+	sv->ref = dd_referee_new(&sv->sc.ref, sv->db);
 	if (!sv->ref)
-		goto close_store;
+		goto close_db;
 	rc = dd_referee_restore(sv->ref, err, sizeof(err));
 	if (rc) {
 		dd_log(DD_LOG_ERR, "restore: %s", err);
@@ -706,8 +715,8 @@ free_loop:
 	invalidate(sv);
 free_referee:
 	dd_referee_free(sv->ref);
-close_store:
-	dd_store_close(sv->store);
+close_db:
+	db_close(sv->db);
 free_config:
 	dd_config_free(&cfg);
 	free(sv);

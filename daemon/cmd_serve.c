@@ -681,7 +681,7 @@ int dd_cmd_serve(int argc, char **argv)
 		goto detach_inputs;
 	}
 	dd_fusion_init(&sv->fusion, &sv->sc.fusion);
-	if (sv->sim && !dd_sensors_attach) {
+	if (sv->sim) {
 		if (!dd_referee_in_match(sv->ref))
 			start_demo_match(sv);
 		sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, sizeof(err));

@@ -280,7 +280,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 {
 	char err[256];
 	int rc;
-	int64_t pushed;
+	int64_t pushed, last;
 
 	if (!dd_referee_in_match(sv->ref)) {
 		dd_log(DD_LOG_INFO, "a throw outside a match was ignored (%zu observations)", fx->n_obs);
@@ -293,8 +293,11 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	}
 	pushed = mono_ns();
 	sv->last_processing_ns = pushed - settled_ns;
-	sv->last_edge_to_push_ns = fx->t_last_edge_ns ? pushed - fx->t_last_edge_ns : 0;
-	sv->last_edge_ns = fx->t_last_edge_ns;
+	/* From the last thing seen (a sensor edge, or the official's catch
+	 * call that ended the throw): what came before it was not waiting on us. */
+	last = fx->t_last_edge_ns > fx->t_dead_ns ? fx->t_last_edge_ns : fx->t_dead_ns;
+	sv->last_edge_to_push_ns = last ? pushed - last : 0;
+	sv->last_edge_ns = last;
 	sv->rulings++;
 	push_state(sv);
 	if (sv->sim && sv->demo) {

@@ -33,9 +33,8 @@ struct loaded {
 
 struct dd_referee {
 	struct dd_referee_cfg cfg;	/* house defaults, review mode */
-	struct db *db;			/* borrowed; NULL: memory only */
+	struct db *db;			/* borrowed: the event log */
 	struct loaded m;		/* the match under way (m.log NULL: none) */
-	int64_t mem_last;		/* last match number when memory only */
 	bool pending;			/* a doubtful throw awaits an official */
 	struct dd_fused pend;		/* it, as fused */
 	struct bd_ruling pend_ruling;	/* its provisional ruling */
@@ -92,8 +91,13 @@ static int64_t mono_ns(void)
 
 struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db)
 {
-	struct dd_referee *r = calloc(1, sizeof(*r));
+	struct dd_referee *r;
 
+	if (!db) {
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
 	r->cfg = *cfg;
@@ -243,13 +247,9 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 	}
 	for (int t = 0; t < 2; t++)
 		snprintf(m.teams[t], sizeof(m.teams[t]), "%s", team_names ? team_names[t] : "");
-	if (r->db) {
-		rc = db_bd_start(r->db, m.log, mono_ns(), &m.id, err, errlen);
-		if (rc)
-			goto free_match;
-	} else {
-		m.id = ++r->mem_last;
-	}
+	rc = db_bd_start(r->db, m.log, mono_ns(), &m.id, err, errlen);
+	if (rc)
+		goto free_match;
 	rc = refold(&m, err, errlen);
 	if (rc)
 		goto free_match;

@@ -1,6 +1,6 @@
 /* dyeref serve: the referee daemon. One sd-event loop carries the HTTP
  * server, the sensors' and camera's fds, fusion's timer, the watchdog and
- * the signals; a throw goes observations -> fusion -> judge -> store -> SSE. */
+ * the signals; a throw goes observations -> fusion -> judge -> db -> SSE. */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -15,6 +15,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/serve.h"
+#include "db/db.h"
 #include "web/web.h"
 
 #pragma weak dd_sensors_attach
@@ -37,7 +38,7 @@ struct serve {
 	struct dd_serve_config sc;	/* what the config says */
 	sd_event *ev;			/* the loop */
 	struct web_server *web;		/* owned */
-	struct dd_store *store;		/* owned */
+	struct db *db;			/* owned: the event log */
 	struct dd_referee *ref;		/* owned */
 	struct dd_fusion fusion;	/* the throw under way */
 	struct dd_demo *demo;		/* --sim feeder, owned */
@@ -51,8 +52,18 @@ struct serve {
 	struct dd_health_item storage;
 	int64_t last_processing_ns;	/* dead die settled -> ruling on its way to clients */
 	int64_t last_edge_to_push_ns;	/* last sensor edge -> ruling on its way */
+	int64_t last_edge_ns;		/* CLOCK_MONOTONIC of that edge (benchmarks) */
 	unsigned long rulings;		/* pushed since start */
+	char *state_cache;		/* owned: /api/state until something changes */
 };
+
+/* The state is read far more often than it changes (every screen polls or
+ * reconnects): render it once per change. */
+static void invalidate(struct serve *sv)
+{
+	free(sv->state_cache);
+	sv->state_cache = NULL;
+}
 
 static int64_t mono_ns(void)
 {
@@ -80,10 +91,12 @@ static int render_state(struct serve *sv, char **out)
 	json_object_set_new(o, "mode", json_string(sv->sim ? "sim" : "live"));
 	json_object_set_new(o, "in_flight", json_boolean(dd_fusion_active(&sv->fusion)));
 	json_object_set_new(o, "waiting", json_boolean(dd_referee_waiting(sv->ref)));
-	json_object_set_new(o, "timing", json_pack("{s:f,s:f,s:I}",
+	json_object_set_new(o, "timing", json_pack("{s:f,s:f,s:I,s:I,s:f}",
 		"processing_ms", (double)sv->last_processing_ns / 1e6,
 		"edge_to_push_ms", (double)sv->last_edge_to_push_ns / 1e6,
-		"rulings", (json_int_t)sv->rulings));
+		"last_edge_ns", (json_int_t)sv->last_edge_ns,
+		"rulings", (json_int_t)sv->rulings,
+		"settle_ms", (double)sv->fusion.cfg.settle_ns / 1e6));
 	*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(o);
 	return *out ? 0 : -ENOMEM;
@@ -94,16 +107,27 @@ static void push_state(struct serve *sv)
 {
 	char *text = NULL;
 
-	if (render_state(sv, &text) == 0)
+	invalidate(sv);
+	if (render_state(sv, &text) == 0) {
 		web_server_broadcast(sv->web, "state", text);
-	free(text);
+		sv->state_cache = text;
+	}
 }
 
 /* ---- Web callbacks ----------------------------------------------------- */
 
 static int on_state(void *user, char **json)
 {
-	return render_state(user, json);
+	struct serve *sv = user;
+	int rc;
+
+	if (!sv->state_cache) {
+		rc = render_state(sv, &sv->state_cache);
+		if (rc)
+			return rc;
+	}
+	*json = strdup(sv->state_cache);
+	return *json ? 0 : -ENOMEM;
 }
 
 static int on_matches(void *user, char **json)
@@ -137,6 +161,7 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 
 	if (!fx)
 		return;
+	invalidate(sv);
 	rc = dd_fusion_add(&sv->fusion, o, fx);
 	if (rc < 0)
 		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
@@ -176,6 +201,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	struct dd_fused *fx;
 	int rc = 0;
 
+	invalidate(sv);
 	memset(&o, 0, sizeof(o));
 	o.source = DD_SRC_CONSOLE;
 	o.confidence = 1;
@@ -192,6 +218,13 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		break;
 	case WEB_CMD_END:
 		rc = dd_referee_end(sv->ref, err, errlen);
+		if (rc == 0) {
+			char why[256];
+
+			/* A finished match is what retention may prune. */
+			if (db_retention_run(sv->db, 0, NULL, why, sizeof(why)))
+				dd_log(DD_LOG_WARN, "retention: %s", why);
+		}
 		break;
 	case WEB_CMD_CALL:
 	case WEB_CMD_DYE_UP_MISSED:
@@ -253,7 +286,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 {
 	char err[256];
 	int rc;
-	int64_t pushed;
+	int64_t pushed, last;
 
 	if (!dd_referee_in_match(sv->ref)) {
 		dd_log(DD_LOG_INFO, "a throw outside a match was ignored (%zu observations)", fx->n_obs);
@@ -266,7 +299,11 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	}
 	pushed = mono_ns();
 	sv->last_processing_ns = pushed - settled_ns;
-	sv->last_edge_to_push_ns = fx->t_last_edge_ns ? pushed - fx->t_last_edge_ns : 0;
+	/* From the last thing seen (a sensor edge, or the official's catch
+	 * call that ended the throw): what came before it was not waiting on us. */
+	last = fx->t_last_edge_ns > fx->t_dead_ns ? fx->t_last_edge_ns : fx->t_dead_ns;
+	sv->last_edge_to_push_ns = last ? pushed - last : 0;
+	sv->last_edge_ns = last;
 	sv->rulings++;
 	push_state(sv);
 	if (sv->sim && (sv->demo || sv->simfeed)) {
@@ -278,7 +315,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 			sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
 			if (!sv->restart)
 				sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC,
-						  now + SIM_RESTART_US, 0, on_restart, sv);
+						  now + SIM_RESTART_US, 1, on_restart, sv);
 		}
 		json_decref(st);
 	}
@@ -292,6 +329,7 @@ static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
 
 	(void)s;
 	(void)usec;
+	invalidate(sv);
 	if (fx && dd_fusion_tick(&sv->fusion, now, fx) == 1)
 		judge_fused(sv, fx, now);
 	free(fx);
@@ -353,8 +391,8 @@ static int on_keepalive(sd_event_source *s, uint64_t usec, void *user)
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *user)
 {
 	(void)user;
-	/* Nothing is half-written: every store write completes before the
-	 * loop comes back here, so leaving now is clean. */
+	/* Nothing is half-written: every database commit completes before
+	 * the loop comes back here, so leaving now is clean. */
 	dd_log(DD_LOG_INFO, "signal %u: stopping", si->ssi_signo);
 	sd_notify(0, "STOPPING=1");
 	return sd_event_exit(sd_event_source_get_event(s), 0);
@@ -391,6 +429,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 		dd_log(DD_LOG_WARN, "reload: web.bind, web.port and db.path change on restart only");
 	snprintf(sv->sc.pin, sizeof(sv->sc.pin), "%s", sc.pin);
 	sv->sc.ref = sc.ref;
+	invalidate(sv);
 	dd_log(DD_LOG_INFO, "reloaded: house rules for the next match, console PIN (sessions ended)");
 free_config:
 	dd_config_free(&cfg);
@@ -534,9 +573,11 @@ static int setup_loop(struct serve *sv)
 	if (rc < 0)
 		return rc;
 	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
-	if ((rc = sd_event_add_time(sv->ev, &sv->web_timer, CLOCK_MONOTONIC, now, 0,
+	/* Accuracy 1 us: the default lets sd-event coalesce a wake-up by up to
+	 * 250 ms, which a ruling on its way to the screen should not wait. */
+	if ((rc = sd_event_add_time(sv->ev, &sv->web_timer, CLOCK_MONOTONIC, now, 1,
 				    on_web_timer, sv)) < 0 ||
-	    (rc = sd_event_add_time(sv->ev, &sv->fusion_timer, CLOCK_MONOTONIC, now, 0,
+	    (rc = sd_event_add_time(sv->ev, &sv->fusion_timer, CLOCK_MONOTONIC, now, 1,
 				    on_fusion_timer, sv)) < 0 ||
 	    (rc = sd_event_add_time(sv->ev, &sv->keepalive, CLOCK_MONOTONIC,
 				    now + KEEPALIVE_US, 0, on_keepalive, sv)) < 0)
@@ -561,7 +602,7 @@ int dd_cmd_serve(int argc, char **argv)
 	struct dd_config cfg = { 0 };
 	struct web_config wc;
 	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command };
-	char err[512], dir[512];
+	char err[512];
 	bool check = false;
 	long port_override = -1;
 	int c, rc, status = DD_EXIT_FAIL;
@@ -635,17 +676,18 @@ int dd_cmd_serve(int argc, char **argv)
 		goto free_config;
 	}
 
-	snprintf(dir, sizeof(dir), "%s.matches", sv->sc.db_path);
-	sv->store = dd_store_open(dir, err, sizeof(err));
-	if (!sv->store) {
-		dd_log(DD_LOG_ERR, "store: %s", err);
+	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE, err, sizeof(err));
+	if (!sv->db) {
+		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_config;
 	}
+	if (db_retention_run(sv->db, 0, NULL, err, sizeof(err)))
+		dd_log(DD_LOG_WARN, "retention: %s", err);
 	sv->storage.ok = true;
-	snprintf(sv->storage.text, sizeof(sv->storage.text), "match logs in %.100s", dir);
-	sv->ref = dd_referee_new(&sv->sc.ref, sv->store);
+	snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
+	sv->ref = dd_referee_new(&sv->sc.ref, sv->db);
 	if (!sv->ref)
-		goto close_store;
+		goto close_db;
 	rc = dd_referee_restore(sv->ref, err, sizeof(err));
 	if (rc) {
 		dd_log(DD_LOG_ERR, "restore: %s", err);
@@ -678,7 +720,7 @@ int dd_cmd_serve(int argc, char **argv)
 		goto detach_inputs;
 	}
 	dd_fusion_init(&sv->fusion, &sv->sc.fusion);
-	if (sv->sim && !dd_sensors_attach) {
+	if (sv->sim) {
 		if (!dd_referee_in_match(sv->ref))
 			start_demo_match(sv);
 		if (!feeder_start(sv, err, sizeof(err))) {
@@ -708,10 +750,11 @@ free_loop:
 	sd_event_source_unref(sv->web_io);
 	web_server_free(sv->web);
 	sd_event_unref(sv->ev);
+	invalidate(sv);
 free_referee:
 	dd_referee_free(sv->ref);
-close_store:
-	dd_store_close(sv->store);
+close_db:
+	db_close(sv->db);
 free_config:
 	dd_config_free(&cfg);
 	free(sv);

@@ -183,50 +183,16 @@ bool dd_fusion_active(const struct dd_fusion *f);
 /* "piezo", "camera", "console", "button", "sim". */
 const char *dd_source_name(enum dd_source s);
 
-/* ---- Match store (daemon/store.c) ----
- * Until the SQLite event log (db/) is wired in, matches are kept as match
- * logs (DESIGN.md's JSON Lines) in a directory: N.jsonl per match, each
- * line written and fdatasync'ed before anyone is told of it, plus N.obs.jsonl
- * with the raw observations and review notes behind each throw. A torn last
- * line (power cut mid-write) is dropped on reading. */
-struct dd_store;
-
-enum dd_store_file { DD_STORE_LOG, DD_STORE_OBS };
-
-/* Opens (creating) the directory. NULL with errno and a message in err.
- * Close with dd_store_close(). */
-struct dd_store *dd_store_open(const char *dir, char *err, size_t errlen);
-void dd_store_close(struct dd_store *st);
-
-/* Starts match *id (the next free number) with its first lines (the match
- * line, the roll-off) and makes it current. 0 or -errno with err. */
-int dd_store_new_match(struct dd_store *st, const char *head, size_t len, long *id,
-		       char *err, size_t errlen);
-
-/* Appends whole lines (ending in '\n') to a match's file and waits for the
- * disk. 0 or -errno with err. */
-int dd_store_append(struct dd_store *st, long id, enum dd_store_file which,
-		    const char *lines, size_t len, char *err, size_t errlen);
-
-/* A match's file, whole lines only: *buf malloc'd (caller frees),
- * NUL-terminated. 0, -ENOENT, -errno. */
-int dd_store_read(struct dd_store *st, long id, enum dd_store_file which,
-		  char **buf, size_t *len);
-
-/* Match numbers, ascending: *ids malloc'd (caller frees). 0 or -errno. */
-int dd_store_list(struct dd_store *st, long **ids, size_t *n);
-
-/* The match under way (0: none); ending it clears that. */
-long dd_store_current(struct dd_store *st);
-int dd_store_end_match(struct dd_store *st, char *err, size_t errlen);
-
 /* ---- The referee: the match under way (daemon/referee.c) ----
  * Holds the current match as a match log (core's mlog_bd), judges each
- * fused throw against the folded state, commits it to the store and only
- * then reports it. Corrections and undo are new log lines followed by a
- * refold. Rulings on doubtful evidence wait for an official (review=wait)
- * or count and stay correctable (review=count). */
+ * fused throw against the folded state, commits it to the event log (db/,
+ * SQLite, synchronous) and only then reports it. Corrections and undo are
+ * new log lines followed by a refold. Fusion's evidence (every observation,
+ * the reason for doubt) and the officials' confirmations are stored as raw
+ * inputs of the throw. Rulings on doubtful evidence wait for an official
+ * (review=wait) or count and stay correctable (review=count). */
 struct json_t;
+struct db;
 
 enum dd_review_mode { DD_REVIEW_WAIT, DD_REVIEW_COUNT };
 
@@ -237,12 +203,14 @@ struct dd_referee_cfg {
 
 struct dd_referee;
 
-/* A referee over st (borrowed, may be NULL: memory only). NULL with errno. */
-struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct dd_store *st);
+/* A referee over db (borrowed, open for writing). NULL with errno. */
+struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db);
 void dd_referee_free(struct dd_referee *r);
 
-/* Picks up the store's current match after a restart: 0 (also when there
- * is none), or -errno with "FILE:LINE: why" in err. */
+/* Picks up the match under way after a restart (the newest Beer Die match
+ * not ended): 0 (also when there is none), or -errno with why in err. A
+ * ruling that was held for review when the daemon stopped is not restored
+ * (it was never committed: its throw is thrown again). */
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen);
 
 /* New house defaults (SIGHUP): used from the next match on. */

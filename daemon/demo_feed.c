@@ -204,7 +204,7 @@ struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user, char *
 		goto free_demo;
 	next_throw(d, mono_ns() + BETWEEN_THROWS_NS);
 	rc = sd_event_add_time(ev, &d->timer, CLOCK_MONOTONIC,
-			       (uint64_t)d->sched[0].t_ns / 1000, 0, on_timer, d);
+			       (uint64_t)d->sched[0].t_ns / 1000, 1, on_timer, d);
 	if (rc < 0) {
 		snprintf(err, errlen, "timer: %s", strerror(-rc));
 		goto free_log;

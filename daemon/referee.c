@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "daemon/daemon.h"
+#include "db/db.h"
 #include "web/web.h"
 
 #define NAME_MAX_TEAM 32	/* bytes of a team's name, with the NUL */
@@ -20,7 +22,7 @@ struct note {
 
 /* A match read back: its log, the fold, the notes. */
 struct loaded {
-	long id;			/* match number */
+	int64_t id;			/* match id in the database */
 	struct mlog_bd *log;		/* owned */
 	struct mlog_bd_result res;	/* owned contents */
 	bool have_res;			/* res holds a fold */
@@ -31,9 +33,8 @@ struct loaded {
 
 struct dd_referee {
 	struct dd_referee_cfg cfg;	/* house defaults, review mode */
-	struct dd_store *st;		/* borrowed; NULL: memory only */
+	struct db *db;			/* borrowed: the event log */
 	struct loaded m;		/* the match under way (m.log NULL: none) */
-	long mem_last;			/* last match number when memory only */
 	bool pending;			/* a doubtful throw awaits an official */
 	struct dd_fused pend;		/* it, as fused */
 	struct bd_ruling pend_ruling;	/* its provisional ruling */
@@ -80,14 +81,27 @@ static int refold(struct loaded *m, char *err, size_t errlen)
 	return notes_reserve(m, m->log->n_throws);
 }
 
-struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct dd_store *st)
+static int64_t mono_ns(void)
 {
-	struct dd_referee *r = calloc(1, sizeof(*r));
+	struct timespec ts;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db)
+{
+	struct dd_referee *r;
+
+	if (!db) {
+		errno = EINVAL;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
 	r->cfg = *cfg;
-	r->st = st;
+	r->db = db;
 	return r;
 }
 
@@ -180,24 +194,34 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 	return arr;
 }
 
-/* Appends one JSON line to the match's observation file (best effort: the
- * match log, already written, is the truth; this is the evidence). */
-static void note_line(struct dd_referee *r, json_t *o)
+/* Adds a note (JSON, taken) about throw throw_no to the database as a raw
+ * input from source: the evidence and the officials' decisions behind a
+ * ruling that the match log does not hold. It is committed with the next
+ * throw, or now when flush is set. Best effort: the log is the truth. */
+static void note_raw(struct dd_referee *r, int throw_no, const char *source, const char *kind,
+		     json_t *o, bool flush)
 {
-	char err[256], *text;
+	char err[256], *text = NULL;
+	struct db_raw raw;
 
-	if (!r->st || !o)
+	if (!r->db || !o)
 		goto free_json;
 	text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
-	if (text) {
-		size_t n = strlen(text);
-
-		text[n] = '\n';	/* json_dumps leaves room: replace the NUL */
-		if (dd_store_append(r->st, r->m.id, DD_STORE_OBS, text, n + 1, err, sizeof(err)))
-			dd_log(DD_LOG_WARN, "%s", err);
-		free(text);
-	}
+	if (!text)
+		goto free_json;
+	memset(&raw, 0, sizeof(raw));
+	raw.t_ns = mono_ns();
+	raw.throw_no = throw_no;
+	raw.source = source;
+	raw.kind = kind;
+	raw.channel = -1;
+	raw.payload = text;
+	raw.len = strlen(text);
+	if (db_raw_append(r->db, r->m.id, &raw, 1, err, sizeof(err)) ||
+	    (flush && db_raw_flush(r->db, err, sizeof(err))))
+		dd_log(DD_LOG_WARN, "%s", err);
 free_json:
+	free(text);
 	json_decref(o);
 }
 
@@ -223,20 +247,15 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 	}
 	for (int t = 0; t < 2; t++)
 		snprintf(m.teams[t], sizeof(m.teams[t]), "%s", team_names ? team_names[t] : "");
-	if (r->st) {
-		rc = dd_store_new_match(r->st, head, len, &m.id, err, errlen);
-		if (rc)
-			goto free_match;
-	} else {
-		m.id = ++r->mem_last;
-	}
+	rc = db_bd_start(r->db, m.log, mono_ns(), &m.id, err, errlen);
+	if (rc)
+		goto free_match;
 	rc = refold(&m, err, errlen);
 	if (rc)
 		goto free_match;
 	free(head);
 	r->m = m;
 	r->pending = false;
-	note_line(r, json_pack("{s:s,s:[s,s]}", "type", "teams", "names", m.teams[0], m.teams[1]));
 	return 0;
 
 free_match:
@@ -245,60 +264,50 @@ free_match:
 	return rc;
 }
 
-/* Reads match id from the store: log, fold and notes. */
-static int load_match(struct dd_referee *r, long id, struct loaded *m, char *err, size_t errlen)
+/* Picks a throw's notes out of what the database holds behind it. */
+static int collect_note(const struct db_item *it, void *ctx)
 {
-	char *buf = NULL, name[64];
-	size_t len;
+	struct note *nt = ctx;
+	json_t *o;
+
+	if (it->kind != DB_ITEM_RAW || !it->text)
+		return 0;
+	if (!strcmp(it->what, "obs") && !strcmp(it->source, "fusion")) {
+		o = json_loads(it->text, 0, NULL);
+		if (o) {
+			const char *why = json_string_value(json_object_get(o, "review"));
+
+			json_decref(nt->obs);
+			nt->obs = json_incref(json_object_get(o, "obs"));
+			snprintf(nt->review_why, sizeof(nt->review_why), "%s", why ? why : "");
+			nt->confirmed |= json_is_true(json_object_get(o, "confirmed"));
+			json_decref(o);
+		}
+	} else if (!strcmp(it->what, "confirm")) {
+		nt->confirmed = true;
+	}
+	return 0;
+}
+
+/* Reads match id from the database: log, fold and notes. */
+static int load_match(struct dd_referee *r, int64_t id, struct loaded *m, char *err, size_t errlen)
+{
 	int rc;
 
 	memset(m, 0, sizeof(*m));
 	m->id = id;
-	rc = dd_store_read(r->st, id, DD_STORE_LOG, &buf, &len);
-	if (rc) {
-		snprintf(err, errlen, "match %ld: %s", id, strerror(-rc));
-		return rc;
-	}
-	snprintf(name, sizeof(name), "%ld.jsonl", id);
-	rc = mlog_bd_parse(name, buf, len, &m->log, err, errlen);
-	free(buf);
+	rc = db_bd_load(r->db, id, &m->log, &m->res, err, errlen);
 	if (rc)
 		return rc;
-	rc = refold(m, err, errlen);
+	m->have_res = true;
+	rc = notes_reserve(m, m->log->n_throws);
 	if (rc)
 		goto free_match;
-	if (dd_store_read(r->st, id, DD_STORE_OBS, &buf, &len) == 0) {
-		char *line = buf, *nl;
+	for (size_t k = 1; k <= m->log->n_throws; k++) {
+		char why[256];
 
-		for (; (nl = strchr(line, '\n')); line = nl + 1) {
-			json_t *o = json_loadb(line, (size_t)(nl - line), 0, NULL);
-			const char *type = json_string_value(json_object_get(o, "type"));
-			json_int_t k = json_integer_value(json_object_get(o, "throw"));
-
-			if (type && !strcmp(type, "teams")) {
-				for (int t = 0; t < 2; t++) {
-					const char *tn = json_string_value(
-						json_array_get(json_object_get(o, "names"), t));
-
-					snprintf(m->teams[t], sizeof(m->teams[t]), "%s", tn ? tn : "");
-				}
-			} else if (type && k >= 1 && (size_t)k <= m->n_notes) {
-				struct note *nt = &m->notes[k - 1];
-
-				if (!strcmp(type, "obs")) {
-					const char *why = json_string_value(json_object_get(o, "review"));
-
-					json_decref(nt->obs);
-					nt->obs = json_incref(json_object_get(o, "obs"));
-					snprintf(nt->review_why, sizeof(nt->review_why), "%s", why ? why : "");
-					nt->confirmed = json_is_true(json_object_get(o, "confirmed"));
-				} else if (!strcmp(type, "confirm")) {
-					nt->confirmed = true;
-				}
-			}
-			json_decref(o);
-		}
-		free(buf);
+		if (db_replay(r->db, id, (int)k, collect_note, &m->notes[k - 1], why, sizeof(why)))
+			dd_log(DD_LOG_WARN, "match %lld throw %zu: %s", (long long)id, k, why);
 	}
 	return 0;
 
@@ -309,15 +318,22 @@ free_match:
 
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 {
-	long id;
+	struct db_match_info *ms = NULL;
+	size_t n = 0;
 	int rc;
 
-	if (!r->st || r->m.log)
+	if (!r->db || r->m.log)
 		return 0;
-	id = dd_store_current(r->st);
-	if (!id)
-		return 0;
-	rc = load_match(r, id, &r->m, err, errlen);
+	rc = db_matches(r->db, &ms, &n, err, errlen);
+	if (rc)
+		return rc;
+	/* The match under way is the newest Beer Die match not ended. */
+	for (size_t i = n; i-- > 0;)
+		if (!ms[i].ended && !strcmp(ms[i].game, "beerdie")) {
+			rc = load_match(r, ms[i].id, &r->m, err, errlen);
+			break;
+		}
+	free(ms);
 	return rc;
 }
 
@@ -329,8 +345,8 @@ int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 		snprintf(err, errlen, "no match under way");
 		return -ENOENT;
 	}
-	if (r->st) {
-		rc = dd_store_end_match(r->st, err, errlen);
+	if (r->db) {
+		rc = db_bd_end(r->db, r->m.id, mono_ns(), err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -342,28 +358,13 @@ int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 
 /* ---- Throws ------------------------------------------------------------- */
 
-/* Writes one log line, then takes it into the match: the disk first. */
-static int commit_line(struct dd_referee *r, const struct bd_throw *t, int correct_of,
-		       char *err, size_t errlen)
+/* Takes a committed line into the match in memory and refolds. */
+static int take_line(struct dd_referee *r, const struct bd_throw *t, int correct_of,
+		     char *err, size_t errlen)
 {
-	char *line = NULL;
-	size_t len;
-	int rc;
+	int rc = correct_of ? mlog_bd_add_correct(r->m.log, correct_of, t)
+			    : (mlog_bd_add_throw(r->m.log, t) < 0 ? -ENOMEM : 0);
 
-	if (mlog_bd_throw_line(&r->m.log->cfg, t, correct_of, &line, &len)) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	if (r->st) {
-		rc = dd_store_append(r->st, r->m.id, DD_STORE_LOG, line, len, err, errlen);
-		if (rc) {
-			free(line);
-			return -EIO;
-		}
-	}
-	free(line);
-	rc = correct_of ? mlog_bd_add_correct(r->m.log, correct_of, t)
-			: (mlog_bd_add_throw(r->m.log, t) < 0 ? -ENOMEM : 0);
 	if (rc) {
 		snprintf(err, errlen, "cannot add the throw to the match");
 		return rc;
@@ -371,23 +372,42 @@ static int commit_line(struct dd_referee *r, const struct bd_throw *t, int corre
 	return refold(&r->m, err, errlen);
 }
 
-static int commit_fused(struct dd_referee *r, const struct dd_fused *fx, const struct bd_throw *t,
+/* Judges t as the next throw, commits it (with fusion's evidence, when
+ * there is some) and only then takes it into the match: the disk first. */
+static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const struct bd_throw *t,
 			bool confirmed, char *err, size_t errlen)
 {
-	int rc = commit_line(r, t, 0, err, errlen);
-	size_t k = r->m.log ? r->m.log->n_throws : 0;
+	const struct bd_match_cfg *cfg = &r->m.log->cfg;
+	int k = (int)r->m.log->n_throws + 1;
+	struct bd_ruling ruling;
+	json_t *obs = fx ? obs_json(cfg, fx) : NULL;
 	struct note *nt;
+	int rc;
 
+	rc = bd_judge(cfg, &r->m.res.state, t, &ruling, err, errlen);
 	if (rc)
-		return rc;
+		goto free_obs;
+	if (r->db) {
+		/* The evidence rides in the same transaction as the throw. */
+		note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
+			 "review", fx ? fx->review_why : "", "confirmed", confirmed, "obs", obs), false);
+		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, fx ? fx->t_start_ns : 0,
+				 mono_ns(), err, errlen);
+		if (rc)
+			goto free_obs;
+	}
+	rc = take_line(r, t, 0, err, errlen);
+	if (rc)
+		goto free_obs;
 	nt = &r->m.notes[k - 1];
 	snprintf(nt->review_why, sizeof(nt->review_why), "%s", fx ? fx->review_why : "");
 	nt->confirmed = confirmed;
 	json_decref(nt->obs);
-	nt->obs = fx ? obs_json(&r->m.log->cfg, fx) : NULL;
-	note_line(r, json_pack("{s:s,s:i,s:s,s:b,s:O?}", "type", "obs", "throw", (int)k,
-			       "review", nt->review_why, "confirmed", confirmed, "obs", nt->obs));
+	nt->obs = obs;
 	return 0;
+free_obs:
+	json_decref(obs);
+	return rc;
 }
 
 int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err, size_t errlen)
@@ -413,7 +433,7 @@ int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err,
 		r->pend_ruling.review = true;
 		return 0;
 	}
-	return commit_fused(r, fx, &fx->t, false, err, errlen);
+	return commit_throw(r, fx, &fx->t, false, err, errlen);
 }
 
 static int last_throw(const struct dd_referee *r)
@@ -429,7 +449,7 @@ int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t err
 	}
 	if (r->pending && (throw_no == 0 || throw_no == last_throw(r) + 1)) {
 		struct dd_fused fx = r->pend;
-		int rc = commit_fused(r, &fx, &fx.t, true, err, errlen);
+		int rc = commit_throw(r, &fx, &fx.t, true, err, errlen);
 
 		if (rc == 0)
 			r->pending = false;
@@ -440,17 +460,13 @@ int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t err
 		return -ENOENT;
 	}
 	r->m.notes[throw_no - 1].confirmed = true;
-	note_line(r, json_pack("{s:s,s:i}", "type", "confirm", "throw", throw_no));
+	note_raw(r, throw_no, "console", "confirm", json_pack("{s:i}", "throw", throw_no), true);
 	return 0;
 }
 
 int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw *t,
 		       char *err, size_t errlen)
 {
-	struct mlog_bd *trial = NULL;
-	struct mlog_bd_result res;
-	char *text = NULL, *line = NULL;
-	size_t len, llen;
 	int rc;
 
 	if (!r->m.log) {
@@ -458,14 +474,10 @@ int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw
 		return -ENOENT;
 	}
 	if (r->pending && (throw_no == 0 || throw_no == last_throw(r) + 1)) {
-		struct bd_ruling ruling;
 		struct dd_fused fx = r->pend;
 
-		rc = bd_judge(&r->m.log->cfg, &r->m.res.state, t, &ruling, err, errlen);
-		if (rc)
-			return rc;
 		/* The official's version is what counts; the sensors' stays as evidence. */
-		rc = commit_fused(r, &fx, t, true, err, errlen);
+		rc = commit_throw(r, &fx, t, true, err, errlen);
 		if (rc == 0)
 			r->pending = false;
 		return rc;
@@ -474,38 +486,12 @@ int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw
 		snprintf(err, errlen, "throw %d: no such throw", throw_no);
 		return -ENOENT;
 	}
-	/* Try the refold on a copy first: a correction that makes a later
-	 * throw unjudgeable (after the game ended) is refused untouched. */
-	if (mlog_bd_write(r->m.log, &text, &len) ||
-	    mlog_bd_throw_line(&r->m.log->cfg, t, throw_no, &line, &llen)) {
-		rc = -ENOMEM;
-		goto free_text;
-	}
-	{
-		char *all = realloc(text, len + llen + 1);
-
-		if (!all) {
-			rc = -ENOMEM;
-			goto free_text;
-		}
-		text = all;
-		memcpy(text + len, line, llen + 1);
-	}
-	rc = mlog_bd_parse("correction", text, len + llen, &trial, err, errlen);
+	/* The database refolds before it commits: a correction that leaves a
+	 * later throw unjudgeable (the game would have ended) is refused. */
+	rc = db_bd_correct(r->db, r->m.id, throw_no, t, mono_ns(), NULL, err, errlen);
 	if (rc)
-		goto free_text;
-	rc = mlog_bd_replay(trial, &res, err, errlen);
-	mlog_bd_free(trial);
-	if (rc)
-		goto free_text;
-	mlog_bd_result_free(&res);
-	rc = commit_line(r, t, throw_no, err, errlen);
-free_text:
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "out of memory");
-	free(line);
-	free(text);
-	return rc;
+		return rc;
+	return take_line(r, t, throw_no, err, errlen);
 }
 
 int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
@@ -520,8 +506,7 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
 	if (r->pending) {
 		json_t *obs = obs_json(&r->m.log->cfg, &r->pend);
 
-		note_line(r, json_pack("{s:s,s:i,s:o?}", "type", "dropped", "throw",
-				       last_throw(r) + 1, "obs", obs));
+		note_raw(r, last_throw(r) + 1, "console", "dropped", json_pack("{s:o?}", "obs", obs), true);
 		r->pending = false;
 		return 0;
 	}
@@ -687,43 +672,26 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 int dd_referee_matches(struct dd_referee *r, char **out)
 {
 	json_t *arr = json_array();
-	long *ids = NULL;
+	struct db_match_info *ms = NULL;
 	size_t n = 0;
+	char err[256];
 
 	if (!arr)
 		return -ENOMEM;
-	if (r->st && dd_store_list(r->st, &ids, &n) == 0) {
+	if (r->db && db_matches(r->db, &ms, &n, err, sizeof(err)) == 0) {
 		for (size_t i = 0; i < n; i++) {
-			struct loaded m;
-			char err[256];
+			json_t *m = json_pack("{s:I,s:s,s:b,s:b,s:i,s:i,s:i}",
+				"match", (json_int_t)ms[i].id, "game", ms[i].game,
+				"current", r->m.log && ms[i].id == r->m.id, "ended", ms[i].ended,
+				"throws", ms[i].throws, "corrections", ms[i].corrections,
+				"reviews", ms[i].reviews);
 
-			if (ids[i] == r->m.id && r->m.log) {
-				json_array_append_new(arr, json_pack("{s:I,s:b,s:o,s:{s:i,s:i},s:i}",
-					"match", (json_int_t)ids[i], "current", 1,
-					"players", players_json(&r->m.log->cfg),
-					"score", "A", r->m.res.state.score[0], "B", r->m.res.state.score[1],
-					"throws", (int)r->m.res.n));
-				continue;
-			}
-			if (load_match(r, ids[i], &m, err, sizeof(err))) {
-				json_array_append_new(arr, json_pack("{s:I,s:s}", "match",
-								     (json_int_t)ids[i], "error", err));
-				continue;
-			}
-			json_array_append_new(arr, json_pack("{s:I,s:b,s:o,s:{s:i,s:i},s:i,s:b}",
-				"match", (json_int_t)ids[i], "current", 0,
-				"players", players_json(&m.log->cfg),
-				"score", "A", m.res.state.score[0], "B", m.res.state.score[1],
-				"throws", (int)m.res.n, "over", m.res.state.over));
-			loaded_free(&m);
+			if (m && ms[i].score[0])
+				json_object_set_new(m, "score", json_loads(ms[i].score, 0, NULL));
+			json_array_append_new(arr, m);
 		}
-	} else if (r->m.log) {
-		json_array_append_new(arr, json_pack("{s:I,s:b,s:o,s:{s:i,s:i},s:i}",
-			"match", (json_int_t)r->m.id, "current", 1, "players", players_json(&r->m.log->cfg),
-			"score", "A", r->m.res.state.score[0], "B", r->m.res.state.score[1],
-			"throws", (int)r->m.res.n));
+		free(ms);
 	}
-	free(ids);
 	*out = json_dumps(arr, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(arr);
 	return *out ? 0 : -ENOMEM;
@@ -731,14 +699,32 @@ int dd_referee_matches(struct dd_referee *r, char **out)
 
 int dd_referee_log(struct dd_referee *r, long id, char **out)
 {
-	size_t len;
+	char **lines = NULL, err[256], *text, *p;
+	size_t n = 0, total = 1;
+	int rc;
 
 	*out = NULL;
-	if (r->st)
-		return dd_store_read(r->st, id, DD_STORE_LOG, out, &len);
-	if (!r->m.log || id != r->m.id)
+	if (!r->db)
 		return -ENOENT;
-	return mlog_bd_write(r->m.log, out, &len) ? -ENOMEM : 0;
+	rc = db_lines(r->db, id, &lines, &n, err, sizeof(err));
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(lines[i]) + 1;
+	text = p = malloc(total);
+	if (text) {
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(lines[i]);
+
+			memcpy(p, lines[i], l);
+			p[l] = '\n';
+			p += l + 1;
+		}
+		*p = '\0';
+	}
+	db_lines_free(lines, n);
+	*out = text;
+	return text ? 0 : -ENOMEM;
 }
 
 static json_t *throw_json(const struct bd_match_cfg *cfg, const struct bd_throw *t)
@@ -779,7 +765,7 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 	*out = NULL;
 	if (r->m.log && id == r->m.id)
 		m = &r->m;
-	else if (!r->st || load_match(r, id, &tmp, err, sizeof(err)))
+	else if (!r->db || load_match(r, id, &tmp, err, sizeof(err)))
 		return -ENOENT;
 	if (throw_no < 1 || (size_t)throw_no > m->res.n)
 		goto not_found;

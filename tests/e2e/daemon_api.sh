@@ -33,7 +33,7 @@ t=$(curl -s --max-time 10 "$BASE/api/matches/1/throws/1")
 echo "$t" | grep -q '"observations":\[' || fail "throw 1 has no observations: $t"
 echo "$t" | grep -q '"arrivals":\[' || fail "throw 1 has no piezo arrivals"
 echo "$t" | grep -q '"source":"piezo+camera"' || fail "throw 1 was not fused from piezo and camera: $t"
-curl -s "$BASE/api/matches" | grep -q '"match":1,"current":true' || fail "match list"
+curl -s "$BASE/api/matches" | grep -q '"match":1,"game":"beerdie","current":true' || fail "match list: $(curl -s "$BASE/api/matches")"
 
 [ "$(status_of "$BASE/api/matches/1/throws/99")" = 404 ] || fail "missing throw not 404"
 [ "$(status_of "$BASE/api/matches/77/log")" = 404 ] || fail "missing match not 404"

@@ -37,6 +37,10 @@ printf '[web\nport = 1\n' > "$WORK/syntax.ini"
 rc=0
 "$DYEREF" serve --config "$WORK/syntax.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q "syntax.ini:1:" "$WORK/out" || fail "INI syntax error: rc $rc $(cat "$WORK/out")"
+printf '[web]\nport = 0\n[sensors]\nwave_speed = fast\n' > "$WORK/sens.ini"
+rc=0
+"$DYEREF" serve --config "$WORK/sens.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -q "sens.ini:4: sensors.wave_speed" "$WORK/out" || fail "[sensors] error: rc $rc $(cat "$WORK/out")"
 rc=0
 "$DYEREF" serve --config "$WORK/none.ini" > "$WORK/out" 2>&1 || rc=$?
 [ "$rc" = 1 ] && grep -q "none.ini" "$WORK/out" || fail "missing config file: rc $rc"

@@ -1,0 +1,214 @@
+/* The table's piezo sensors in `dyeref serve`: [sensors] and [table] from
+ * the config, the GPIO edge source on the event loop, the sensors'
+ * pipeline turning edges into impacts, and each impact handed to fusion.
+ * A chip that is not there is reported on the health strip, not fatal. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+#include "daemon/daemon.h"
+#include "sensors/sensors.h"
+
+#define EDGES_AT_ONCE 64		/* edges read per wake-up */
+#define HEALTH_EVERY_US (5 * 1000000ULL)	/* re-check the lines' health */
+
+/* One daemon, one table: the glue's state lives here (daemon/ may keep it). */
+static struct {
+	struct sens_config cfg;		/* as configured */
+	struct sens_source *src;	/* owned: the chip's lines */
+	struct sens_pipeline *pipe;	/* owned: edges -> impacts */
+	sd_event_source *io;		/* the source's fd */
+	sd_event_source *flush;		/* completes an impact when its window ends */
+	sd_event_source *health_timer;	/* refreshes *health */
+	dd_obs_sink sink;		/* fusion's entry */
+	void *user;			/* for sink */
+	struct dd_health_item *health;	/* the strip's item (the caller's) */
+} glue;
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A sensors' observation as fusion takes it: piezo, with the arrival
+ * times and the located point's uncertainty kept for the replay. */
+static void deliver(const struct sens_obs *so, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct dd_obs o;
+
+		memset(&o, 0, sizeof(o));
+		o.kind = DD_OBS_EVENT;
+		o.source = DD_SRC_PIEZO;
+		o.ev = so[i].ev;
+		o.t_ns = so[i].ev.t_ns;
+		o.confidence = so[i].ev.has_confidence ? so[i].ev.confidence : 1.0;
+		if (so[i].has_fix) {
+			o.sigma_m = so[i].fix.sigma_m;
+			for (int j = 0; j < SENS_MAX_TABLE && o.n_arrivals < DD_OBS_ARRIVALS; j++)
+				if (so[i].table_seen & (1u << j)) {
+					o.arrival_sensor[o.n_arrivals] = j;
+					o.arrival_ns[o.n_arrivals] = so[i].table_ts_ns[j];
+					o.n_arrivals++;
+				}
+		}
+		glue.sink(glue.user, &o);
+	}
+}
+
+static void update_health(int64_t now)
+{
+	struct sens_line_health h[SENS_MAX_LINES];
+	size_t n = sens_pipeline_health(glue.pipe, now, h, SENS_MAX_LINES), ok = 0;
+	const char *bad = NULL, *state = NULL;
+
+	for (size_t i = 0; i < n && i < SENS_MAX_LINES; i++) {
+		if (h[i].state == SENS_HEALTH_OK || h[i].state == SENS_HEALTH_UNTESTED)
+			ok++;
+		else if (!bad) {
+			bad = h[i].name;
+			state = sens_health_name(h[i].state);
+		}
+	}
+	glue.health->ok = bad == NULL;
+	if (bad)
+		snprintf(glue.health->text, sizeof(glue.health->text), "%zu of %zu piezo lines ok; %.16s %.16s",
+			 ok, n, bad, state);
+	else
+		snprintf(glue.health->text, sizeof(glue.health->text), "%zu piezo lines ok (%s)",
+			 n, sens_gpio_backend());
+}
+
+static int on_flush(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct sens_obs out[8];
+	size_t n;
+
+	(void)s;
+	(void)usec;
+	(void)user;
+	while ((n = sens_pipeline_flush(glue.pipe, mono_ns(), out, 8)) > 0)
+		deliver(out, n);
+	return 0;
+}
+
+static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
+{
+	struct sens_edge edges[EDGES_AT_ONCE];
+	struct sens_obs out[8];
+	char err[256];
+	ssize_t n;
+
+	(void)s;
+	(void)fd;
+	(void)revents;
+	(void)user;
+	n = sens_source_read(glue.src, edges, EDGES_AT_ONCE, NULL, err, sizeof(err));
+	if (n < 0) {
+		dd_log(DD_LOG_ERR, "sensors: %s", err);
+		glue.health->ok = false;
+		snprintf(glue.health->text, sizeof(glue.health->text), "read failed: %.90s", err);
+		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
+		return 0;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		size_t k = sens_pipeline_push(glue.pipe, &edges[i], out, 8);
+
+		deliver(out, k);
+	}
+	if (n > 0) {
+		/* The impact completes once its window has passed without more edges. */
+		sd_event_source_set_time(glue.flush, (uint64_t)(mono_ns() +
+					 sens_config_group_window_ns(&glue.cfg)) / 1000 + 1);
+		sd_event_source_set_enabled(glue.flush, SD_EVENT_ONESHOT);
+	}
+	return 0;
+}
+
+static int on_health(sd_event_source *s, uint64_t usec, void *user)
+{
+	(void)user;
+	update_health(mono_ns());
+	sd_event_source_set_time(s, usec + HEALTH_EVERY_US);
+	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	return 0;
+}
+
+int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
+		      void *user, struct dd_health_item *health, char *err, size_t errlen)
+{
+	char why[256];
+	uint64_t now;
+	int rc;
+
+	memset(&glue, 0, sizeof(glue));
+	rc = dd_sensors_config_load(cfg, &glue.cfg, err, errlen);
+	if (rc)
+		return rc;
+	health->ok = true;
+	if (!ev) {
+		snprintf(health->text, sizeof(health->text), "configured");
+		return 0;
+	}
+	if (sim) {
+		/* The simulated table drives fusion directly. */
+		snprintf(health->text, sizeof(health->text), "simulated table");
+		return 0;
+	}
+	glue.sink = sink;
+	glue.user = user;
+	glue.health = health;
+	glue.src = sens_gpio_open(&glue.cfg, why, sizeof(why));
+	if (!glue.src) {
+		/* Keep running without: the console can still referee. */
+		health->ok = false;
+		snprintf(health->text, sizeof(health->text), "no sensors: %.100s", why);
+		dd_log(DD_LOG_WARN, "sensors: %s (running without them)", why);
+		return 0;
+	}
+	glue.pipe = sens_pipeline_new(&glue.cfg);
+	if (!glue.pipe) {
+		snprintf(err, errlen, "sensors: %s", strerror(errno));
+		rc = -errno;
+		goto close_source;
+	}
+	sd_event_now(ev, CLOCK_MONOTONIC, &now);
+	if ((rc = sd_event_add_io(ev, &glue.io, sens_source_fd(glue.src), EPOLLIN, on_edges, NULL)) < 0 ||
+	    (rc = sd_event_add_time(ev, &glue.flush, CLOCK_MONOTONIC, now, 1, on_flush, NULL)) < 0 ||
+	    (rc = sd_event_add_time(ev, &glue.health_timer, CLOCK_MONOTONIC, now + HEALTH_EVERY_US,
+				    0, on_health, NULL)) < 0) {
+		snprintf(err, errlen, "sensors: event loop: %s", strerror(-rc));
+		goto free_sources;
+	}
+	sd_event_source_set_enabled(glue.flush, SD_EVENT_OFF);
+	update_health(mono_ns());
+	return 0;
+
+free_sources:
+	glue.io = sd_event_source_disable_unref(glue.io);
+	glue.flush = sd_event_source_disable_unref(glue.flush);
+	glue.health_timer = sd_event_source_disable_unref(glue.health_timer);
+	sens_pipeline_free(glue.pipe);
+	glue.pipe = NULL;
+close_source:
+	sens_source_close(glue.src);
+	glue.src = NULL;
+	return rc;
+}
+
+void dd_sensors_detach(void)
+{
+	glue.io = sd_event_source_disable_unref(glue.io);
+	glue.flush = sd_event_source_disable_unref(glue.flush);
+	glue.health_timer = sd_event_source_disable_unref(glue.health_timer);
+	sens_pipeline_free(glue.pipe);
+	sens_source_close(glue.src);
+	glue.pipe = NULL;
+	glue.src = NULL;
+}

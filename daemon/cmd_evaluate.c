@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <jansson.h>
 
 #include "daemon/daemon.h"
 #include "sim/sim.h"
@@ -23,7 +24,10 @@ struct tally {
 	long missed;		/* truth throws fusion never produced */
 	long spurious;		/* fused throws with no throw behind them */
 	long unjudgeable;	/* bd_judge refused the fused throw */
-	long matches, finals_right;	/* matches; those the referee's own fold ends on the true score */
+	long matches, finals_right;
+	long frames;		/* camera frames tracked (--frames recordings) */
+	long apex_n;		/* throws with a measured apex */
+	double apex_abs, apex_signed;	/* sums of |error| and error, metres */	/* matches; those the referee's own fold ends on the true score */
 	long loc_n, half_ok;	/* located table impacts; on the right half */
 	double loc_sum, *loc;	/* error sum; every error (metres) */
 	size_t loc_cap;
@@ -135,8 +139,8 @@ static int cmp_item(const void *a, const void *b)
 }
 
 /* A JSON Lines file of console calls or camera reports, into items. */
-static int read_reports(const char *mdir, const char *file, bool camera, struct items *it,
-			char *err, size_t errlen)
+static int read_reports(const char *mdir, const char *file, bool camera, bool tracked,
+			struct items *it, char *err, size_t errlen)
 {
 	struct sim_report *r = NULL;
 	char path[4200], *buf = NULL;
@@ -152,8 +156,12 @@ static int read_reports(const char *mdir, const char *file, bool camera, struct 
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
-		struct item *x = item_new(it);
+		struct item *x;
 
+		/* With frames, the tracker reports sinks itself. */
+		if (camera && tracked && r[i].cam.kind == SIM_CAM_SINK)
+			continue;
+		x = item_new(it);
 		if (!x) {
 			rc = -ENOMEM;
 			break;
@@ -182,6 +190,149 @@ static int read_reports(const char *mdir, const char *file, bool camera, struct 
 		}
 	}
 	free(r);
+	return rc;
+}
+
+/* --frames: each throw's low-resolution stream through vision's tracker,
+ * calibrated to the renderer's view, as the camera glue would run it. The
+ * tracker's releases, landings (with the apex from the flight time) and
+ * sinks replace the modelled camera reports; rests keep their crops. */
+static int read_frames(const char *mdir, struct items *it, long *frames_seen, char *err,
+		       size_t errlen)
+{
+	struct vis_render_scene view;
+	struct vis_tracker_cfg tc;
+	struct bd_table tb;
+	double img_to_table[9];
+	char path[4200], *buf = NULL, *line, *save = NULL;
+	size_t len;
+	int rc, lineno = 0;
+
+	snprintf(path, sizeof(path), "%s/frames.jsonl", mdir);
+	rc = read_file(path, &buf, &len, err, errlen);
+	if (rc < 0)
+		return rc;
+	bd_table_defaults(&tb);
+	vis_render_scene_default(&view);
+	if (vis_homography_invert(view.h, img_to_table) < 0) {
+		snprintf(err, errlen, "%s: the renderer's view cannot be inverted", path);
+		rc = -EINVAL;
+		goto free_buf;
+	}
+	vis_tracker_cfg_default(&tc, &tb, img_to_table);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_error_t je;
+		json_t *j = json_loads(line, JSON_REJECT_DUPLICATES, &je);
+		json_int_t t0 = -1, fps = 0;
+		const char *file = NULL;
+		struct vis_tracker *trk = NULL;
+		struct vis_y4m *y;
+		struct vis_image *img = NULL;
+		char fpath[4400], verr[256];
+		int w, h, fn, fd, k = 0;
+
+		lineno++;
+		if (!j || json_unpack(j, "{s:s,s:I,s:I}", "file", &file, "t0_ns", &t0, "fps", &fps) < 0 ||
+		    t0 < 0 || fps < 1 || fps > 1000 || strchr(file, '/') || file[0] == '.') {
+			snprintf(err, errlen, "%s:%d: needs file (a plain name), t0_ns >= 0, fps 1..1000",
+				 path, lineno);
+			json_decref(j);
+			rc = -EINVAL;
+			goto free_buf;
+		}
+		snprintf(fpath, sizeof(fpath), "%s/%s", mdir, file);
+		json_decref(j);
+		y = vis_y4m_open(fpath, verr, sizeof(verr));
+		if (!y) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, verr);
+			rc = -EINVAL;
+			goto free_buf;
+		}
+		vis_y4m_info(y, &w, &h, &fn, &fd);
+		if (w != view.width || h != view.height)
+			trk = NULL;
+		else
+			trk = vis_tracker_new(&tc, w, h);
+		if (!trk) {
+			snprintf(err, errlen, "%s: %dx%d frames: not the calibrated %dx%d view", fpath, w, h,
+				 view.width, view.height);
+			vis_y4m_close(y);
+			rc = -EINVAL;
+			goto free_buf;
+		}
+		while ((rc = vis_y4m_read(y, &img, verr, sizeof(verr))) == 1) {
+			struct vis_obs vo[8];
+			int n;
+
+			img->ts_ns = t0 + (int64_t)k * (1000000000LL / fps);
+			/* The first frames, before the release, show the empty table. */
+			if (k < 3)
+				vis_tracker_learn(trk, img);
+			n = vis_tracker_feed(trk, img, vo, 8);
+			for (int i = 0; i < n; i++) {
+				struct item *x;
+				struct bd_event ev;
+
+				/* A die that leaves the view above the camera and comes
+				 * back is a new track and a new "release": the modelled
+				 * toss report stands in for releases. */
+				if (vo[i].kind == VIS_OBS_REST || vo[i].kind == VIS_OBS_OFF_TABLE ||
+				    vo[i].kind == VIS_OBS_RELEASE)
+					continue;
+				x = item_new(it);
+				if (!x) {
+					rc = -ENOMEM;
+					break;
+				}
+				x->t_ns = vo[i].t_ns;
+				x->kind = IT_OBS;
+				x->obs.source = DD_SRC_CAMERA;
+				x->obs.t_ns = vo[i].t_ns;
+				x->obs.confidence = vo[i].confidence;
+				if (vo[i].kind == VIS_OBS_RELEASE) {
+					x->obs.kind = DD_OBS_TOSS;
+					x->obs.confidence = 1;
+				} else if (vis_obs_to_event(&vo[i], &tb, &ev) == 0) {
+					x->obs.kind = DD_OBS_EVENT;
+					x->obs.ev = ev;
+					if (vo[i].kind == VIS_OBS_LANDING) {
+						struct item *a = item_new(it);
+
+						if (!a) {
+							rc = -ENOMEM;
+							break;
+						}
+						x = &it->v[it->n - 2];	/* item_new may move the array */
+						a->t_ns = vo[i].t_ns;
+						a->kind = IT_OBS;
+						a->obs.kind = DD_OBS_APEX;
+						a->obs.source = DD_SRC_CAMERA;
+						a->obs.t_ns = vo[i].t_ns;
+						a->obs.confidence = vo[i].confidence;
+						a->obs.apex_m = vo[i].apex_m;
+					}
+				} else {
+					it->n--;	/* no event behind it */
+				}
+			}
+			vis_image_free(img);
+			img = NULL;
+			k++;
+			if (rc < 0)
+				break;
+		}
+		vis_tracker_free(trk);
+		vis_y4m_close(y);
+		if (rc < 0) {
+			if (rc != -ENOMEM)
+				snprintf(err, errlen, "%s", verr);
+			goto free_buf;
+		}
+		*frames_seen += k;
+	}
+	rc = 0;
+free_buf:
+	free(buf);
 	return rc;
 }
 
@@ -292,6 +443,17 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 				}
 		}
 	}
+	if (fx->t.apex_m >= 0) {
+		/* Fusion's apex is above the table top; the truth's above the floor. */
+		struct bd_table tb;
+		double e;
+
+		bd_table_defaults(&tb);
+		e = fx->t.apex_m + tb.height_m - t->t->apex_m;
+		ty->apex_n++;
+		ty->apex_abs += fabs(e);
+		ty->apex_signed += e;
+	}
 	ty->sink_tp += tsinks && fsinks;
 	ty->sink_fn += tsinks && !fsinks;
 	ty->sink_fp += !tsinks && fsinks;
@@ -353,7 +515,8 @@ static void feed_sens(struct run *rn, const struct sens_obs *so, size_t n)
 }
 
 /* Referees one match directory; adds to ty. */
-static int eval_match(const char *mdir, struct tally *ty, bool verbose, char *err, size_t errlen)
+static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool track, char *err,
+		      size_t errlen)
 {
 	struct mlog_bd *log = NULL;
 	struct mlog_bd_result res = { 0 };
@@ -367,6 +530,7 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, char *er
 	struct run rn;
 	char path[4200], *buf = NULL;
 	size_t len, n_edges = 0, k = 0;
+	bool tracked;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/truth.jsonl", mdir);
@@ -429,9 +593,12 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, char *er
 		x->kind = IT_EDGE;
 		x->edge = edges[i];
 	}
-	rc = read_reports(mdir, "calls.jsonl", false, &it, err, errlen);
+	tracked = track;
+	rc = read_reports(mdir, "calls.jsonl", false, false, &it, err, errlen);
 	if (rc == 0)
-		rc = read_reports(mdir, "camera.jsonl", true, &it, err, errlen);
+		rc = read_reports(mdir, "camera.jsonl", true, tracked, &it, err, errlen);
+	if (rc == 0 && tracked)
+		rc = read_frames(mdir, &it, &ty->frames, err, errlen);
 	if (rc < 0)
 		goto free_items;
 	qsort(it.v, it.n, sizeof(it.v[0]), cmp_item);
@@ -448,6 +615,8 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, char *er
 		goto free_items;
 	}
 	dd_fusion_cfg_defaults(&fc);
+	/* Off even with tracked frames: the tracker reports first landings
+	 * only, and fusion would doubt every later bounce the piezo felt. */
 	fc.camera_present = false;
 	dd_fusion_init(&rn.fusion, &fc);
 	rn.cfg = &log->cfg;
@@ -540,7 +709,12 @@ static void report(const struct tally *ty)
 	printf("sink_recall %.2f %% sink_precision %.2f %% (tp %ld fn %ld fp %ld)\n",
 	       pct(ty->sink_tp, ty->sink_tp + ty->sink_fn), pct(ty->sink_tp, ty->sink_tp + ty->sink_fp),
 	       ty->sink_tp, ty->sink_fn, ty->sink_fp);
-	printf("apex_error n/a (needs vision's tracker on rendered frames)\n");
+	if (ty->apex_n)
+		printf("apex_error_m mean_abs %.3f bias %+.3f (%ld throws, %ld frames tracked)\n",
+		       ty->apex_abs / (double)ty->apex_n, ty->apex_signed / (double)ty->apex_n,
+		       ty->apex_n, ty->frames);
+	else
+		printf("apex_error n/a (record with dyeref sim --frames, evaluate --track-frames)\n");
 	printf("latency_dead_to_ruling_s mean %.3f max %.3f (match clock)\n",
 	       ty->lat_n ? ty->lat_sum / (double)ty->lat_n : 0, ty->lat_max);
 	printf("processing_ms_per_throw %.3f\n", n ? 1000 * ty->cpu_s / (double)n : 0);
@@ -551,22 +725,24 @@ int dd_cmd_evaluate(int argc, char **argv)
 	struct tally ty = { 0 };
 	struct timespec a, b;
 	const char *dir = NULL;
-	bool verbose = false;
+	bool verbose = false, track = false;
 	char err[9000], mdir[4096], probe[4200];
 	int matches = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
 			verbose = true;
+		else if (!strcmp(argv[i], "--track-frames"))
+			track = true;
 		else if (!dir && argv[i][0] != '-')
 			dir = argv[i];
 		else {
-			dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] DIR");
+			dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] [--track-frames] DIR");
 			return DD_EXIT_USAGE;
 		}
 	}
 	if (!dir) {
-		dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] DIR");
+		dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] [--track-frames] DIR");
 		return DD_EXIT_USAGE;
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
@@ -580,7 +756,7 @@ int dd_cmd_evaluate(int argc, char **argv)
 		if (!f)
 			break;
 		fclose(f);
-		rc = eval_match(mdir, &ty, verbose, err, sizeof(err));
+		rc = eval_match(mdir, &ty, verbose, track, err, sizeof(err));
 		if (rc < 0) {
 			dd_log(DD_LOG_ERR, "%s", err);
 			free(ty.loc);

@@ -51,6 +51,9 @@ awk -v f="$face" 'BEGIN { exit !(f >= 85) }' || bad "face accuracy $face % < 85 
 "$dyeref" sim --matches x --seed 1 --out "$tmp/x" 2> /dev/null; [ $? = 2 ] || bad "--matches x not exit 2"
 "$dyeref" sim --matches 1 --out "$tmp/x" 2> /dev/null; [ $? = 2 ] || bad "no --seed not exit 2"
 "$dyeref" evaluate "$tmp/nothing" 2> /dev/null; [ $? = 2 ] || bad "empty dir not exit 2"
+"$dyeref" evaluate --track-frames "$tmp/a" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] || bad "--track-frames without frames: exit $rc"
+grep -q "frames.jsonl" "$tmp/err" || bad "--track-frames without frames: $(cat "$tmp/err")"
 cp -r "$tmp/a" "$tmp/broken"
 echo "12 x" >> "$tmp/broken/match-002/edges.txt"
 "$dyeref" evaluate "$tmp/broken" > /dev/null 2> "$tmp/err"; rc=$?

@@ -14,13 +14,6 @@
 
 #define CROP_PX 128	/* full-resolution crop: a 16 mm die is 32 px at 12 Mpx over 2.44 m */
 
-static int cmp_edge(const void *a, const void *b)
-{
-	const struct sens_edge *x = a, *y = b;
-
-	return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
-}
-
 /* Appends a line (taking s, a malloc'd JSON object) to a growing buffer. */
 static int put_line(char **buf, size_t *len, char *s)
 {
@@ -157,7 +150,7 @@ static int one_match(int k, const char *out, bool frames, const struct sim_match
 		if (rc < 0)
 			goto free_outputs;
 	}
-	qsort(o.edges, o.n_edges, sizeof(o.edges[0]), cmp_edge);
+	sim_piezo_sort(o.edges, o.n_edges);
 	snprintf(path, sizeof(path), "%s/edges.txt", mdir);
 	rc = write_edges(path, &o, err, errlen);
 	if (rc < 0)

@@ -65,13 +65,6 @@ static int cmp_due(const void *a, const void *b)
 	return (x->at_ns > y->at_ns) - (x->at_ns < y->at_ns);
 }
 
-static int cmp_edge(const void *a, const void *b)
-{
-	const struct sens_edge *x = a, *y = b;
-
-	return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
-}
-
 /* Sensors observations completed at `at`, delivered then. */
 static int add_sens(struct dd_sim_feed *f, int64_t at, const struct sens_obs *so, size_t n)
 {
@@ -94,7 +87,7 @@ static int run_pipeline(struct dd_sim_feed *f, struct sens_edge *e, size_t n,
 
 	if (!p)
 		return -errno;
-	qsort(e, n, sizeof(e[0]), cmp_edge);
+	sim_piezo_sort(e, n);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		rc = add_sens(f, e[i].ts_ns, so, sens_pipeline_flush(p, e[i].ts_ns, so, 16));
 		if (rc == 0)

@@ -6,16 +6,21 @@
  *    neighbouring blocks (so a block a die fills takes its neighbours'
  *    colour), interpolated back to full size, models it without knowing
  *    its colour or the light.
- * 2. Die bodies: pixels far in colour from that background, closed, cut
- *    into connected components and hole-filled (white pips on a white
- *    table are holes in a green die). The typical die size is the median
- *    size of the square-ish components, so no size is configured; touching
- *    dice (a component of k dice' area) are split by k-means on position.
- * 3. Pips: inside each die, pixels far in colour from the die's own body
- *    colour (its median), both polarities kept apart; small round blobs.
+ * 2. Die bodies: pixels far in colour from that background and not a
+ *    shadow (the table's hue, darker), closed, small holes filled (white
+ *    pips on a white table are holes in a green die). The typical die size
+ *    is the median side of the square blobs, so no size is configured; an
+ *    opening at half that size cuts dice off walls and lines; a blob that
+ *    is not square and holds k dice' area is split by k-means on position.
+ * 3. Pips: inside each die (grown back over the unopened foreground),
+ *    pixels far in colour from the die's own median colour, after a 3x3
+ *    blur against noise, at Otsu's threshold and three others around it;
+ *    (A) holes the body encloses and (B) blobs of the eroded top off its
+ *    rim, each polarity apart; small round blobs only.
  * 4. Layout: the pip centres are fitted to the 1-6 patterns under any
- *    rotation and scale; the residual gives the confidence, and a face
- *    below min_confidence is reported unreadable (0).
+ *    rotation and scale; the residual, pip sizes, spacing and centring give
+ *    the confidence; of the readings that fit, most pips wins; a face
+ *    below min_confidence is unreadable (0).
  */
 #include <errno.h>
 #include <math.h>

@@ -6,16 +6,21 @@
  *    neighbouring blocks (so a block a die fills takes its neighbours'
  *    colour), interpolated back to full size, models it without knowing
  *    its colour or the light.
- * 2. Die bodies: pixels far in colour from that background, closed, cut
- *    into connected components and hole-filled (white pips on a white
- *    table are holes in a green die). The typical die size is the median
- *    size of the square-ish components, so no size is configured; touching
- *    dice (a component of k dice' area) are split by k-means on position.
- * 3. Pips: inside each die, pixels far in colour from the die's own body
- *    colour (its median), both polarities kept apart; small round blobs.
+ * 2. Die bodies: pixels far in colour from that background and not a
+ *    shadow (the table's hue, darker), closed, small holes filled (white
+ *    pips on a white table are holes in a green die). The typical die size
+ *    is the median side of the square blobs, so no size is configured; an
+ *    opening at half that size cuts dice off walls and lines; a blob that
+ *    is not square and holds k dice' area is split by k-means on position.
+ * 3. Pips: inside each die (grown back over the unopened foreground),
+ *    pixels far in colour from the die's own median colour, after a 3x3
+ *    blur against noise, at Otsu's threshold and three others around it;
+ *    (A) holes the body encloses and (B) blobs of the eroded top off its
+ *    rim, each polarity apart; small round blobs only.
  * 4. Layout: the pip centres are fitted to the 1-6 patterns under any
- *    rotation and scale; the residual gives the confidence, and a face
- *    below min_confidence is reported unreadable (0).
+ *    rotation and scale; the residual, pip sizes, spacing and centring give
+ *    the confidence; of the readings that fit, most pips wins; a face
+ *    below min_confidence is unreadable (0).
  */
 #include <errno.h>
 #include <math.h>
@@ -70,6 +75,9 @@
 #endif
 #ifndef RATIO_MIN
 #define RATIO_MIN 0.15	/* pip spacing below this fraction of the side is unlikely */
+#endif
+#ifndef THR_PCTS
+#define THR_PCTS 100, 70, 140, 190	/* pip thresholds tried, % of Otsu's */
 #endif
 #ifndef GROW_FRAC
 #define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
@@ -184,7 +192,8 @@ static void blur3(const uint8_t *in, uint8_t *out, int w, int h)
 					if (y < h - 1)
 						sum += r2[xx * 3 + c];
 				}
-				o[x * 3 + c] = (uint8_t)((sum + n / 2) / n);
+				/* n is 4, 6 or 9: a multiply by 65536 / n, not a divide */
+				o[x * 3 + c] = (uint8_t)((sum * (65536 / n) + 32768) >> 16);
 			}
 		}
 	}
@@ -654,44 +663,9 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		if (in[i])
 			hist[dist[i]]++;
 	}
-	int thr = otsu(hist, 256);
-	if (thr < PIP_MIN_THR)
-		thr = PIP_MIN_THR;
-	/* Pips are holes in the die's top: pieces unlike the body colour
-	 * that the body surrounds. The table, a neighbour and the die's own
-	 * shaded sides reach the box's edge and so are not holes. */
-	for (size_t i = 0; i < bn; i++)
-		tmp[i] = dist[i] > thr;
+	int otsu_thr = otsu(hist, 256);
 	int *lab = scratch, *stack = scratch + bn;
-	int nl = components(tmp, lab, stack, bw, bh);
-	int *info = calloc((size_t)nl + 1, 3 * sizeof(int));
-	if (!info) {
-		free(in);
-		free(pm);
-		free(tmp);
-		free(dist);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < bn; i++) {
-		int l = lab[i];
-		if (!l)
-			continue;
-		int x = (int)(i % bw), y = (int)(i / bw);
-		if (x == 0 || y == 0 || x == bw - 1 || y == bh - 1)
-			info[3 * l] = 1;
-		const uint8_t *p = wk->smooth + ((size_t)(y + y0) * w + (x + x0)) * 3;
-		info[3 * l + 1] += (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
-		info[3 * l + 2]++;
-	}
-	/* Pip mask per polarity: 1 darker than the body, 2 lighter. */
-	memset(pm, 0, bn);
-	for (size_t i = 0; i < bn; i++) {
-		int l = lab[i];
-		if (!l || info[3 * l])
-			continue;
-		pm[i] = info[3 * l + 1] < body_luma * info[3 * l + 2] ? 1 : 2;
-	}
-	free(info);
+	int ret = 0;
 	/* Method B: pixels unlike the body inside the die's eroded region,
 	 * in blobs that do not touch its rim (the lit edges, the sides). */
 	uint8_t *pmb = malloc(bn);
@@ -710,35 +684,74 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	if (erode < 1)
 		erode = 1;
 	box_filter(inner, tmp, bw, bh, erode, 0);
-	for (size_t i = 0; i < bn; i++) {
-		pmb[i] = 0;
-		if (!inner[i] || dist[i] <= thr)
-			continue;
-		int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
-		const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;
-		int l = (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
-		pmb[i] = l < body_luma ? 1 : 2;
-	}
 	double best_conf = -1;
 	struct vis_die best = *d;
 	best.face = 0;
 	best.confidence = 0;
-	for (int method = 0; method < 2; method++) {
-		const uint8_t *mask = method ? pmb : pm;
-		for (int pol = 1; pol <= 2; pol++) {
-			struct pip pips[7];
-			int np = collect_pips(mask, pol, method ? inner : NULL, bw, bh, x0, y0, side,
-					      tmp, lab, stack, pips);
-			if (np < 1 || np > 6)
+	/* Otsu's threshold, and a lower and a higher one: faint pips and pips
+	 * merging with shaded edges each need another. The layout fit decides. */
+	static const int thr_pct[] = { THR_PCTS };
+	for (size_t ti = 0; ti < sizeof thr_pct / sizeof thr_pct[0] && !ret; ti++) {
+		int thr = otsu_thr * thr_pct[ti] / 100;
+		if (thr < PIP_MIN_THR)
+			thr = PIP_MIN_THR;
+		/* Pips are holes in the die's top: pieces unlike the body colour
+		 * that the body surrounds. The table, a neighbour and the die's own
+		 * shaded sides reach the box's edge and so are not holes. */
+		for (size_t i = 0; i < bn; i++)
+			tmp[i] = dist[i] > thr;
+		int nl = components(tmp, lab, stack, bw, bh);
+		int *info = calloc((size_t)nl + 1, 3 * sizeof(int));
+		if (!info) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < bn; i++) {
+			int l = lab[i];
+			if (!l)
 				continue;
-			struct vis_die t = *d;
-			read_face(pips, np, side, c->cx, c->cy, &t);
-			/* Pips are missed far more often than invented: of the
-			 * readings that fit, the one with most pips wins. */
-			double score = t.confidence + (t.confidence >= PICK_CONF ? t.face : 0);
-			if (score > best_conf) {
-				best_conf = score;
-				best = t;
+			int x = (int)(i % bw), y = (int)(i / bw);
+			if (x == 0 || y == 0 || x == bw - 1 || y == bh - 1)
+				info[3 * l] = 1;
+			const uint8_t *p = wk->smooth + ((size_t)(y + y0) * w + (x + x0)) * 3;
+			info[3 * l + 1] += (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
+			info[3 * l + 2]++;
+		}
+		/* Pip mask per polarity: 1 darker than the body, 2 lighter. */
+		memset(pm, 0, bn);
+		for (size_t i = 0; i < bn; i++) {
+			int l = lab[i];
+			if (!l || info[3 * l])
+				continue;
+			pm[i] = info[3 * l + 1] < body_luma * info[3 * l + 2] ? 1 : 2;
+		}
+		free(info);
+		for (size_t i = 0; i < bn; i++) {
+			pmb[i] = 0;
+			if (!inner[i] || dist[i] <= thr)
+				continue;
+			int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
+			const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;
+			int l = (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
+			pmb[i] = l < body_luma ? 1 : 2;
+		}
+		for (int method = 0; method < 2; method++) {
+			const uint8_t *mask = method ? pmb : pm;
+			for (int pol = 1; pol <= 2; pol++) {
+				struct pip pips[7];
+				int np = collect_pips(mask, pol, method ? inner : NULL, bw, bh, x0, y0, side,
+						      tmp, lab, stack, pips);
+				if (np < 1 || np > 6)
+					continue;
+				struct vis_die t = *d;
+				read_face(pips, np, side, c->cx, c->cy, &t);
+				/* Pips are missed far more often than invented: of the
+				 * readings that fit, the one with most pips wins. */
+				double score = t.confidence + (t.confidence >= PICK_CONF ? t.face : 0);
+				if (score > best_conf) {
+					best_conf = score;
+					best = t;
+				}
 			}
 		}
 	}
@@ -749,7 +762,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	free(pm);
 	free(tmp);
 	free(dist);
-	return 0;
+	return ret;
 }
 
 /* Splits a candidate of about k dice into k by k-means on position. */

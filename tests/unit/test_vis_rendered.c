@@ -1,8 +1,8 @@
 /* vision: face reading on rendered dice (vis_render_random_dice, fixed
  * seeds): every face, rotations in [0, 90) degrees, light and dark dice of
  * many colours, die sizes 18-50 pixels, light levels and gradients, noise
- * 0-6 grey levels. Issue 6's targets are 99.5 % of the found dice read
- * right and no wrong face with confidence >= 0.9; see the floors below.
+ * 0-6 grey levels. Issue 6's targets: 99.5 % of the found dice read right
+ * and no wrong face with confidence >= 0.9 (see the checks below).
  * Plus the renderer's own contract and the homography it draws through. */
 #include <errno.h>
 #include <math.h>
@@ -58,13 +58,13 @@ static void test_vis_rendered_dice_read_at_target_accuracy(void **state)
 		right, sure_wrong, stray);
 	for (int f = 1; f <= 6; f++)
 		assert_true(per_face[f] > dice / 10);	/* every face well covered */
-	/* Floors a little below what this set measured (BENCHMARKS.md): the
-	 * 99.5 % target of issue 6 is reported by bench/vision_rendered; here
-	 * the build fails on a real regression, not on one die more or less. */
+	/* This set measured 2349 found of 2380, 2346 right (99.87 %), none
+	 * wrong with confidence >= 0.9. Asserted: issue 6's target itself for
+	 * accuracy, and a die of slack on the sure-wrong count. */
 	assert_true(dice > 2000);
 	assert_true(found >= 0.97 * dice);
-	assert_true(right >= 0.99 * found);
-	assert_true(sure_wrong <= 6);
+	assert_true(right >= 0.995 * found);
+	assert_true(sure_wrong <= 1);
 	assert_int_equal(stray, 0);
 }
 

@@ -80,6 +80,32 @@ printf '%s\n' '{"type":"match","game":"beerdie"}' '{"type":"throw","events":[{"a
 expect_usage "bad.jsonl:3" import --db "$db" "$tmp/bad.jsonl"
 [ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "a bad import stored something"
 
+# A log that cannot be read is a system failure, as for judge (exit 1):
+# one line with the reason, nothing stored. Writing a full stdout is one too.
+expect_fail() { # want-substring args...
+	local want=$1; shift
+	"$DYEREF" "$@" > "$tmp/out" 2> "$tmp/err"
+	local rc=$?
+	[ $rc -eq 1 ] || fail "'$*' exited $rc, want 1"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "'$*': want one line on stderr, got: $(cat "$tmp/err")"
+	grep -q -- "$want" "$tmp/err" || fail "'$*': stderr lacks '$want': $(cat "$tmp/err")"
+}
+mkdir "$tmp/adir"
+expect_fail "import: $tmp/adir: Is a directory" import --db "$db" "$tmp/adir"
+expect_fail "import: $tmp/none.jsonl: No such file or directory" import --db "$db" "$tmp/none.jsonl"
+[ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "an unreadable log stored something"
+if [ -w /dev/full ]; then
+	"$DYEREF" import --db "$tmp/full.db" "$tmp/a.jsonl" > /dev/full 2> "$tmp/err"
+	[ $? -eq 1 ] && grep -qx 'dyeref: import: stdout: No space left on device' "$tmp/err" ||
+		fail "import > /dev/full: $(cat "$tmp/err")"
+	for cmd in "export --match 1" "replay --match 1 --throw 1"; do
+		# shellcheck disable=SC2086
+		"$DYEREF" ${cmd%% *} --db "$db" ${cmd#* } > /dev/full 2> "$tmp/err"
+		[ $? -eq 1 ] && grep -qx "dyeref: ${cmd%% *}: stdout: No space left on device" "$tmp/err" ||
+			fail "$cmd > /dev/full: $(cat "$tmp/err")"
+	done
+fi
+
 # Dice games are stored the same way: import, export, judge round trips
 # for every full dice fixture the build can judge.
 top=${TOP:-.}

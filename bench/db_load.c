@@ -33,8 +33,7 @@ static void die(const char *err)
 
 static int64_t build(struct db *db)
 {
-	char err[256], payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
-	struct db_raw raw[DB_TEST_RAW_PER_THROW];
+	char err[256];
 	struct bd_match_cfg cfg;
 	struct mlog_bd *log;
 	struct bd_state s;
@@ -55,10 +54,7 @@ static int64_t build(struct db *db)
 		struct bd_ruling r;
 
 		t_ns += 2000000000;
-		db_test_raw(&rng, t_ns, raw, payloads);
-		if (db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, sizeof(err)) ||
-		    db_test_throw(&rng, &cfg, &s, t_ns, &t, &r, err, sizeof(err)) ||
-		    db_bd_throw(db, m, &cfg, &t, &r, t_ns - 400000000, t_ns, err, sizeof(err)))
+		if (db_test_store_throw(db, m, &rng, &cfg, &s, t_ns, NULL, 0, &t, &r, err, sizeof(err)))
 			die(err);
 		bd_apply(&s, &cfg, &r);
 		if (i % 100 == 0) {

@@ -62,8 +62,7 @@ static unsigned char *snapshot(struct sim_rng *rng, unsigned long *len)
 /* Plays throws into db (snapshots when jpeg); returns bytes per throw. */
 static double per_throw(struct db *db, const unsigned char *jpeg, unsigned long jlen)
 {
-	char err[256], payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
-	struct db_raw raw[DB_TEST_RAW_PER_THROW];
+	char err[256];
 	struct bd_match_cfg cfg;
 	struct mlog_bd *log;
 	struct bd_state s;
@@ -84,11 +83,7 @@ static double per_throw(struct db *db, const unsigned char *jpeg, unsigned long 
 		struct bd_ruling r;
 
 		t_ns += 2000000000;
-		db_test_raw(&rng, t_ns, raw, payloads);
-		if (db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, sizeof(err)) ||
-		    (jpeg && db_snapshot_add(db, m, 0, t_ns - 1000, jpeg, jlen, err, sizeof(err))) ||
-		    db_test_throw(&rng, &cfg, &s, t_ns, &t, &r, err, sizeof(err)) ||
-		    db_bd_throw(db, m, &cfg, &t, &r, t_ns - 400000000, t_ns, err, sizeof(err)))
+		if (db_test_store_throw(db, m, &rng, &cfg, &s, t_ns, jpeg, jlen, &t, &r, err, sizeof(err)))
 			die(err);
 		bd_apply(&s, &cfg, &r);
 	}

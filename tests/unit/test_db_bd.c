@@ -36,8 +36,7 @@ static int64_t play(struct db *db, uint64_t seed, int n, bool end, struct bd_sta
 	struct bd_match_cfg cfg;
 	struct bd_state s;
 	struct sim_rng rng;
-	char err[256], payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
-	struct db_raw raw[DB_TEST_RAW_PER_THROW];
+	char err[256];
 	int64_t m, t_ns = 1000000000;
 
 	sim_rng_seed(&rng, seed);
@@ -55,11 +54,7 @@ static int64_t play(struct db *db, uint64_t seed, int n, bool end, struct bd_sta
 		struct bd_ruling r;
 
 		t_ns += 2000000000;
-		db_test_raw(&rng, t_ns, raw, payloads);
-		assert_int_equal(db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, sizeof(err)), 0);
-		if (db_test_throw(&rng, &cfg, &s, t_ns, &t, &r, err, sizeof(err)))
-			fail_msg("simulated throw %d: %s", i, err);
-		if (db_bd_throw(db, m, &cfg, &t, &r, t_ns - 400000000, t_ns, err, sizeof(err)))
+		if (db_test_store_throw(db, m, &rng, &cfg, &s, t_ns, NULL, 0, &t, &r, err, sizeof(err)))
 			fail_msg("throw %d: %s", i, err);
 		bd_apply(&s, &cfg, &r);
 		if (i % 40 == 0) {

@@ -214,13 +214,14 @@ struct db_item {
 /* Calls fn for everything behind throw K of a match in time order (ties
  * in the order stored): raw inputs and snapshots of the throw's time span,
  * its observations, the throw line, the rulings shown for it and its
- * corrections. fn returning non-zero stops and is returned. -ENOENT when
- * the throw does not exist. */
+ * corrections. fn returning non-zero stops and is returned as it is, with
+ * nothing written to err. -ENOENT when the throw does not exist. */
 int db_replay(struct db *db, int64_t match, int throw_no,
 	      int (*fn)(const struct db_item *item, void *ctx), void *ctx,
 	      char *err, size_t errlen);
 
-/* The item as one JSON line ({"t_ns":..,"item":"raw",...}) into out. */
+/* The item as one JSON line ({"t_ns":..,"item":"raw",...}) into out.
+ * 0, or -EIO when out is in error (no message: it takes no err). */
 int db_item_write(const struct db_item *item, FILE *out);
 
 /* ---- Retention -------------------------------------------------------- */

@@ -80,6 +80,18 @@ printf '%s\n' '{"type":"match","game":"beerdie"}' '{"type":"throw","events":[{"a
 expect_usage "bad.jsonl:3" import --db "$db" "$tmp/bad.jsonl"
 [ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "a bad import stored something"
 
+# Whatever the judge reads is stored: CRLF line ends and a line of blanks
+# (export gives the log back with LF ends and without the blank line).
+sed -n 1,3p "$tmp/a.jsonl" > "$tmp/lf.jsonl"
+{ sed -n 1,2p "$tmp/a.jsonl"; printf ' \t\r\n'; sed -n 3p "$tmp/a.jsonl"; } | sed 's/$/\r/' > "$tmp/crlf.jsonl"
+"$DYEREF" judge "$tmp/crlf.jsonl" > /dev/null 2>&1 || fail "judge refused the CRLF log"
+if id=$("$DYEREF" import --db "$tmp/crlf.db" "$tmp/crlf.jsonl" 2> "$tmp/err"); then
+	"$DYEREF" export --db "$tmp/crlf.db" --match "$id" | cmp -s - "$tmp/lf.jsonl" ||
+		fail "the CRLF import does not export as the LF log"
+else
+	fail "import of a CRLF log: $(cat "$tmp/err")"
+fi
+
 # A log that cannot be read is a system failure, as for judge (exit 1):
 # one line with the reason, nothing stored. Writing a full stdout is one too.
 expect_fail() { # want-substring args...

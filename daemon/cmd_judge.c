@@ -189,9 +189,9 @@ free_log:
 	return rc;
 }
 
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f, "usage: dyeref judge [--table] [FILE|-]\n"
+	printf("usage: dyeref judge [--table] [FILE|-]\n"
 		"  Judges a match log (FILE, or stdin for - or none): one ruling line\n"
 		"  per throw, then a final line. --table: a readable scoreboard instead.\n");
 }
@@ -208,11 +208,11 @@ int dd_cmd_judge(int argc, char **argv)
 		if (!strcmp(argv[i], "--table")) {
 			table = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
+			usage();
 			return DD_EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			dd_log(DD_LOG_ERR, "judge: unknown option %s", argv[i]);
-			usage(stderr);
+			dd_log(DD_LOG_ERR, "judge: unknown option %s (usage: dyeref judge [--table] [FILE|-])",
+			       argv[i]);
 			return DD_EXIT_USAGE;
 		} else if (path) {
 			dd_log(DD_LOG_ERR, "judge: one log at a time (%s and %s)", path, argv[i]);

@@ -3,11 +3,13 @@
  * is absent or "-") as a new match and prints its id. The log is judged
  * whole first: a bad log stores nothing.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/core.h"
 #include "daemon/cliio.h"
 #include "daemon/dbcli.h"
 #include "daemon/daemon.h"
@@ -20,7 +22,7 @@ int dd_cmd_import(int argc, char **argv)
 	struct timespec now;
 	struct db *db;
 	const char *name;
-	char err[512], *buf, id[24];
+	char err[512], *buf, *judged = NULL, id[24];
 	size_t len;
 	int64_t match;
 	int help, status, ret;
@@ -31,6 +33,15 @@ int dd_cmd_import(int argc, char **argv)
 	status = dd_read_input("import", a.input, &buf, &len, &name);
 	if (status)
 		return status;
+	/* Judged here too, before the database is opened: a refused log must
+	 * not leave a new, empty database behind (db_import judges it again). */
+	ret = mlog_judge(name, buf, len, &judged, &(size_t){ 0 }, err, sizeof(err));
+	free(judged);
+	if (ret) {
+		free(buf);
+		dd_log(DD_LOG_ERR, "import: %s", err);
+		return ret == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
+	}
 	db = dd_db_open("import", a.db, DB_OPEN_CREATE, &status);
 	if (!db) {
 		free(buf);

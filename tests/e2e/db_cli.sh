@@ -79,6 +79,8 @@ printf '%s\n' '{"type":"match","game":"beerdie"}' '{"type":"throw","events":[{"a
 	'{"type":"throw","events":[{"at":"table","half":"Q"}]}' > "$tmp/bad.jsonl"
 expect_usage "bad.jsonl:3" import --db "$db" "$tmp/bad.jsonl"
 [ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "a bad import stored something"
+expect_usage "bad.jsonl:3" import --db "$tmp/new.db" "$tmp/bad.jsonl"
+[ -e "$tmp/new.db" ] && fail "a refused import created the database"
 
 # Whatever the judge reads is stored: CRLF line ends and a line of blanks
 # (export gives the log back with LF ends and without the blank line).

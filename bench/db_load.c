@@ -13,17 +13,10 @@
 
 #include "db/internal.h"
 #include "tests/support/db_sim.h"
+#include "bench/bench.h"
 
 #define THROWS 1000
 #define ROUNDS 20
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void die(const char *err)
 {
@@ -106,27 +99,27 @@ int main(void)
 	for (int round = 0; round < ROUNDS; round++) {
 		struct mlog_bd_result res;
 		struct mlog_bd *log;
-		double t0 = now();
+		double t0 = bench_now();
 
 		if (db_bd_load(db, m, &log, &res, err, sizeof(err)))
 			die(err);
 		sink += res.n;
 		mlog_bd_result_free(&res);
 		mlog_bd_free(log);
-		t0 = now() - t0;
+		t0 = bench_now() - t0;
 		best_load = t0 < best_load ? t0 : best_load;
 
-		t0 = now();
+		t0 = bench_now();
 		sink += read_rows(db_handle(db), "SELECT header FROM matches WHERE id = ?1 UNION ALL"
 				  " SELECT line FROM (SELECT line FROM entries WHERE match_id = ?1 ORDER BY seq)", m);
-		t0 = now() - t0;
+		t0 = bench_now() - t0;
 		best_lines = t0 < best_lines ? t0 : best_lines;
 
-		t0 = now();
+		t0 = bench_now();
 		sink += read_rows(db_handle(db), "SELECT line FROM (SELECT line FROM entries WHERE match_id = ?1 ORDER BY seq)", m);
 		sink += read_rows(db_handle(db), "SELECT t_ns, source, kind, channel, payload FROM raw_inputs"
 				  " WHERE match_id = ?1 ORDER BY t_ns", m);
-		t0 = now() - t0;
+		t0 = bench_now() - t0;
 		best_all = t0 < best_all ? t0 : best_all;
 	}
 	printf("db_load: %d-throw match, %d raw inputs, 10 corrections; best of %d\n",

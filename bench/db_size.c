@@ -20,6 +20,7 @@
 
 #include "db/internal.h"
 #include "tests/support/db_sim.h"
+#include "bench/bench.h"
 
 #define THROWS 1000
 #define W 1280
@@ -118,19 +119,11 @@ static double throws_per_match(void)
 	return (double)total / matches;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Seconds to read the whole file with read(2), 1 MiB at a time. */
 static double read_file(const char *path, double *mb)
 {
 	static char buf[1 << 20];
-	double t0 = now();
+	double t0 = bench_now();
 	int fd = open(path, O_RDONLY);
 	ssize_t got;
 	size_t total = 0;
@@ -140,7 +133,7 @@ static double read_file(const char *path, double *mb)
 	if (fd >= 0)
 		close(fd);
 	*mb = total / 1e6;
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 static struct db *fresh(const char *dir, const char *name)
@@ -189,12 +182,12 @@ int main(void)
 
 		snprintf(path, sizeof(path), "%s/snap.db", dir);
 		for (int round = 0; round < 3; round++) {
-			double t0 = now(), r;
+			double t0 = bench_now(), r;
 
 			db = db_open(path, 0, err, sizeof(err));
 			if (!db)
 				die(err);
-			t0 = now() - t0;
+			t0 = bench_now() - t0;
 			db_close(db);
 			r = read_file(path, &mb);
 			best_open = t0 < best_open ? t0 : best_open;

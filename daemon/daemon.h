@@ -88,4 +88,33 @@ int dd_config_get_bool(struct dd_config *cfg, const char *section, const char *k
  * nobody claimed; 0 when all were. */
 int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errlen);
 
+/* ---- Sensors (daemon/sensors_config.c, cmd_sensors.c, cmd_calibrate.c) ---- */
+struct sens_config;
+
+/* Reads [table] (length_m, width_m, height_m, line_width_m) and [sensors]
+ * (chip, table0..7 with _x, _y, _delay_us, cup_a1..cup_b2, mine,
+ * floor0..3, wave_speed, speed_spread, timing_sigma_us, hold_off_ms,
+ * near_line_p, near_line_cm, silent_after_s; docs/sensors.md) into *out, starting from
+ * sens_config_defaults(). When [sensors] names no line, the reference
+ * wiring is used. 0, or -EINVAL with "file:line: section.key: why". */
+int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char *err, size_t errlen);
+
+/* The same from a file (NULL: the built-in defaults), also rejecting
+ * unknown keys in [sensors] and [table]. 0, -ENOENT/-EACCES (file) or
+ * -EINVAL, with the message in err. */
+int dd_sensors_config_file(const char *path, struct sens_config *out, char *err, size_t errlen);
+
+/* Sets keys[i] = values[i] in section of the INI file at path, keeping
+ * every other line as it was: an existing key is replaced where it
+ * stands, a missing one is added at the end of its section (the section
+ * is created if absent; a missing file is created). Written to a
+ * temporary file beside it, synced, then renamed over it: never half
+ * written. 0, or a negative errno with a message. */
+int dd_config_set_keys(const char *path, const char *section, const char *const *keys,
+		       const char *const *values, size_t n, char *err, size_t errlen);
+
+/* `dyeref calibrate camera ...`: provided by the vision helper's file;
+ * referenced weakly, NULL when not built. Returns an exit status. */
+int dd_calibrate_camera(int argc, char **argv);
+
 #endif /* DYEREF_DAEMON_H */

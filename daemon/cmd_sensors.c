@@ -1,0 +1,369 @@
+/* `dyeref sensors`: the configured lines and their health; live edges and
+ * located impacts (--watch), a recorded file (--replay) or the simulated
+ * table (--sim) through the same pipeline. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
+#include "sensors/sensors.h"
+#include "sim/sim.h"
+
+#define BATCH 64
+
+static volatile sig_atomic_t stop;	/* set by SIGINT/SIGTERM; the loop ends */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+struct run {
+	const struct sens_config *cfg;	/* as loaded */
+	struct sens_pipeline *pipe;	/* owned */
+	bool watch;		/* print every edge */
+	int record_fd;		/* --record, or -1 */
+	uint64_t edges, impacts, located;	/* totals for the summary */
+	int64_t last_ns;	/* latest edge: "now" for a replay's health */
+};
+
+static void print_obs(struct run *r, const struct sens_obs *o, size_t n)
+{
+	char line[200];
+
+	for (size_t i = 0; i < n; i++) {
+		sens_obs_format(&o[i], line, sizeof(line));
+		printf("%" PRId64 ".%09" PRId64 "  %s\n", o[i].ev.t_ns / 1000000000,
+		       o[i].ev.t_ns % 1000000000, line);
+		if (o[i].ev.kind == BD_EV_TABLE) {
+			r->impacts++;
+			r->located += o[i].has_fix;
+		}
+	}
+	fflush(stdout);
+}
+
+static int feed(struct run *r, const struct sens_edge *e, size_t n)
+{
+	struct sens_obs o[8];
+
+	if (r->record_fd >= 0 && sens_edges_write(r->record_fd, e, n) < 0) {
+		dd_log(DD_LOG_ERR, "--record: %s", strerror(errno));
+		return -EIO;
+	}
+	for (size_t i = 0; i < n; i++) {
+		r->edges++;
+		if (e[i].ts_ns > r->last_ns)
+			r->last_ns = e[i].ts_ns;
+		if (r->watch) {
+			int idx = sens_config_line_by_offset(r->cfg, e[i].line);
+
+			printf("%" PRId64 ".%09" PRId64 "  edge line %u (%s)\n", e[i].ts_ns / 1000000000,
+			       e[i].ts_ns % 1000000000, e[i].line,
+			       idx >= 0 ? r->cfg->lines[idx].name : "not configured");
+		}
+		size_t k;
+		while ((k = sens_pipeline_push(r->pipe, &e[i], o, 8)) > 0) {
+			print_obs(r, o, k);
+			if (k < 8)
+				break;
+		}
+	}
+	return 0;
+}
+
+static void flush(struct run *r, int64_t now)
+{
+	struct sens_obs o[8];
+	size_t k;
+
+	while ((k = sens_pipeline_flush(r->pipe, now, o, 8)) > 0)
+		print_obs(r, o, k);
+}
+
+static void print_lines(const struct sens_config *c)
+{
+	printf("chip %s (%s); wave speed %.0f m/s, hold-off %.0f ms, timing sigma %.0f us\n",
+	       c->chip, sens_gpio_backend(), c->wave_speed_mps, c->holdoff_s * 1e3,
+	       c->timing_sigma_s * 1e6);
+	for (size_t i = 0; i < c->n_lines; i++) {
+		const struct sens_line_cfg *l = &c->lines[i];
+
+		printf("  line %-4u %-8s %-5s", l->offset, l->name, sens_role_name(l->role));
+		if (l->role == SENS_ROLE_TABLE)
+			printf("  x=%.3f y=%.3f m delay %+.1f us", l->x, l->y, l->delay_s * 1e6);
+		printf("\n");
+	}
+}
+
+static void print_health(struct run *r, int64_t now)
+{
+	struct sens_line_health h[SENS_MAX_LINES];
+	size_t n = sens_pipeline_health(r->pipe, now, h, SENS_MAX_LINES);
+
+	printf("health after %" PRIu64 " edges, %" PRIu64 " table impacts (%" PRIu64 " located); "
+	       "%" PRIu64 " edges on unconfigured lines\n", r->edges, r->impacts, r->located,
+	       sens_pipeline_unknown_edges(r->pipe));
+	for (size_t i = 0; i < n; i++) {
+		printf("  line %-4u %-8s %-10s edges %" PRIu64 " (ringing/chatter dropped %" PRIu64 ")"
+		       "%s", h[i].offset, h[i].name, sens_health_name(h[i].state), h[i].edges,
+		       h[i].suppressed, h[i].role == SENS_ROLE_TABLE ? "" : "\n");
+		if (h[i].role == SENS_ROLE_TABLE)
+			printf(", in %" PRIu64 " impacts, missed %" PRIu64 "\n", h[i].impacts, h[i].missed);
+	}
+}
+
+/* Reads a source to its end (replay) or until stopped (live). */
+static int pump(struct run *r, struct sens_source *src, bool live, double duration_s)
+{
+	struct sens_edge e[BATCH];
+	int64_t until = duration_s > 0 ? mono_ns() + (int64_t)(duration_s * 1e9) : INT64_MAX;
+	char err[256];
+
+	for (;;) {
+		struct pollfd pfd = { .fd = sens_source_fd(src), .events = POLLIN };
+		bool eof = false;
+		ssize_t n;
+
+		if (live) {
+			if (stop || mono_ns() >= until)
+				break;
+			/* 5 ms: impacts complete within a few ms of their last edge */
+			if (poll(&pfd, 1, 5) < 0 && errno != EINTR) {
+				dd_log(DD_LOG_ERR, "poll: %s", strerror(errno));
+				return DD_EXIT_FAIL;
+			}
+		}
+		n = sens_source_read(src, e, BATCH, &eof, err, sizeof(err));
+		if (n < 0) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			return DD_EXIT_FAIL;
+		}
+		if (feed(r, e, (size_t)n) < 0)
+			return DD_EXIT_FAIL;
+		if (live)
+			flush(r, mono_ns());
+		if (!live && eof)
+			break;
+	}
+	flush(r, INT64_MAX);
+	return DD_EXIT_OK;
+}
+
+/* The simulated table: random impacts (and now and then a cup, the mine,
+ * the floor), fed through a memory source. With --watch they come in real
+ * time, one a second; otherwise n of them as fast as they compute. */
+static int run_sim(struct run *r, uint64_t seed, long n, bool live, double duration_s)
+{
+	const struct sens_config *c = r->cfg;
+	struct sim_piezo m;
+	struct sim_rng rng;
+	struct sens_source *src = sens_memory_open(NULL, 0);
+	int64_t t = live ? mono_ns() : 1000000000;
+	int64_t until = duration_s > 0 ? mono_ns() + (int64_t)(duration_s * 1e9) : INT64_MAX;
+	int rc = DD_EXIT_OK;
+
+	if (!src) {
+		dd_log(DD_LOG_ERR, "sim: %s", strerror(errno));
+		return DD_EXIT_FAIL;
+	}
+	sim_piezo_defaults(&m);
+	m.ring_max = 3;
+	sim_rng_seed(&rng, seed);
+	for (long i = 0; (live || i < n) && !stop; i++) {
+		struct sens_edge e[64];
+		size_t k;
+		double x = sim_rng_uniform(&rng) * c->table.length_m;
+		double y = sim_rng_uniform(&rng) * c->table.width_m;
+
+		if (live) {
+			int64_t wake = t + 1000000000;
+
+			while (!stop && mono_ns() < wake && mono_ns() < until)
+				usleep(2000);
+			if (stop || mono_ns() >= until)
+				break;
+			t = mono_ns();
+		} else {
+			t += 1000000000;
+		}
+		printf("sim: impact at x=%.3f y=%.3f m\n", x, y);
+		k = sim_piezo_table_hit(&m, c, &rng, x, y, t, e, 64);
+		/* One throw in four goes on to a cup, the mine or the floor. */
+		if (sim_rng_uniform(&rng) < 0.25 && c->n_lines > 0) {
+			size_t line = (size_t)(sim_rng_next(&rng) % c->n_lines);
+
+			if (c->lines[line].role != SENS_ROLE_TABLE && k < 64)
+				k += sim_piezo_line_hit(&m, c, &rng, line, t + 150000000, e + k, 64 - k);
+		}
+		if (k > 64)
+			k = 64;
+		sim_piezo_sort(e, k);
+		if (sens_source_push(src, e, k) < 0) {
+			rc = DD_EXIT_FAIL;
+			break;
+		}
+		rc = pump(r, src, false, 0);
+		if (rc)
+			break;
+	}
+	sens_source_close(src);
+	return rc;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: dyeref sensors [--config FILE] [--watch] [--duration S] [--record FILE]\n"
+		"       dyeref sensors [--config FILE] --replay FILE [--watch]\n"
+		"       dyeref sensors [--config FILE] --sim [--impacts N] [--seed S] [--watch]\n");
+}
+
+int dd_cmd_sensors(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "watch", no_argument, NULL, 'w' },
+		{ "replay", required_argument, NULL, 'r' },
+		{ "sim", no_argument, NULL, 's' },
+		{ "impacts", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "record", required_argument, NULL, 'R' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *config = NULL, *replay = NULL, *record = NULL;
+	bool watch = false, sim = false;
+	long impacts = 20;
+	unsigned long long seed = 1;
+	double duration = 0;
+	struct sens_config cfg;
+	struct run r = { .record_fd = -1 };
+	char err[512], *end;
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': config = optarg; break;
+		case 'w': watch = true; break;
+		case 'r': replay = optarg; break;
+		case 's': sim = true; break;
+		case 'R': record = optarg; break;
+		case 'n':
+			impacts = strtol(optarg, &end, 10);
+			if (*end || impacts < 1 || impacts > 1000000) {
+				dd_log(DD_LOG_ERR, "sensors: --impacts: expected 1..1000000, got '%s'", optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		case 'S':
+			seed = strtoull(optarg, &end, 10);
+			if (*end || !*optarg) {
+				dd_log(DD_LOG_ERR, "sensors: --seed: expected a number, got '%s'", optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		case 'd':
+			duration = strtod(optarg, &end);
+			if (*end || !(duration > 0)) {
+				dd_log(DD_LOG_ERR, "sensors: --duration: expected seconds > 0, got '%s'", optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage();
+			return DD_EXIT_OK;
+		default:
+			usage();
+			return DD_EXIT_USAGE;
+		}
+	}
+	if (optind < argc || (replay && sim)) {
+		usage();
+		return DD_EXIT_USAGE;
+	}
+	rc = dd_sensors_config_file(config, &cfg, err, sizeof(err));
+	if (rc < 0) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		return rc == -EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+	}
+	r.cfg = &cfg;
+	r.watch = watch;
+	r.pipe = sens_pipeline_new(&cfg);
+	if (!r.pipe) {
+		dd_log(DD_LOG_ERR, "sensors: %s", strerror(errno));
+		return DD_EXIT_FAIL;
+	}
+	if (record) {
+		r.record_fd = open(record, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (r.record_fd < 0) {
+			dd_log(DD_LOG_ERR, "%s: %s", record, strerror(errno));
+			rc = DD_EXIT_FAIL;
+			goto free_pipe;
+		}
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	if (replay) {
+		struct sens_source *src = sens_replay_open(replay, err, sizeof(err));
+
+		if (!src) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			rc = errno == EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+			goto close_record;
+		}
+		print_lines(&cfg);
+		rc = pump(&r, src, false, 0);
+		sens_source_close(src);
+		print_health(&r, r.last_ns);
+	} else if (sim) {
+		print_lines(&cfg);
+		rc = run_sim(&r, seed, impacts, watch, duration);
+		print_health(&r, r.last_ns);
+	} else {
+		struct sens_source *src = sens_gpio_open(&cfg, err, sizeof(err));
+
+		if (!src) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			rc = DD_EXIT_FAIL;
+			goto close_record;
+		}
+		print_lines(&cfg);
+		printf("gpio: all %zu lines requested\n", cfg.n_lines);
+		if (watch) {
+			printf("watching: tap the table (Ctrl-C ends)\n");
+			fflush(stdout);
+			rc = pump(&r, src, true, duration);
+		} else {
+			/* A moment of listening, so stuck or chattering lines show. */
+			rc = pump(&r, src, true, duration > 0 ? duration : 1.0);
+		}
+		sens_source_close(src);
+		print_health(&r, mono_ns());
+	}
+close_record:
+	if (r.record_fd >= 0)
+		close(r.record_fd);
+free_pipe:
+	sens_pipeline_free(r.pipe);
+	return rc;
+}

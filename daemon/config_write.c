@@ -1,0 +1,190 @@
+/* dd_config_set_keys: change a few keys of an INI file in place, safely. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
+
+#define LINE_BYTES 1024	/* longest line kept verbatim */
+
+/* The key of an INI "key = value" line (in buf), or NULL. */
+static const char *line_key(const char *line, char *buf, size_t len)
+{
+	const char *s = line, *e;
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == ';' || *s == '#' || *s == '[' || *s == '\n' || !*s)
+		return NULL;
+	e = strpbrk(s, "=:");
+	if (!e)
+		return NULL;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	n = (size_t)(e - s);
+	if (n >= len)
+		return NULL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The name of a "[section]" line (in buf), or NULL. */
+static const char *line_section(const char *line, char *buf, size_t len)
+{
+	const char *s = line, *e;
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s != '[' || !(e = strchr(s, ']')))
+		return NULL;
+	n = (size_t)(e - s - 1);
+	if (n >= len)
+		return NULL;
+	memcpy(buf, s + 1, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int emit(FILE *f, const char *key, const char *value)
+{
+	return fprintf(f, "%s = %s\n", key, value) < 0 ? -EIO : 0;
+}
+
+int dd_config_set_keys(const char *path, const char *section, const char *const *keys,
+		       const char *const *values, size_t n, char *err, size_t errlen)
+{
+	char line[LINE_BYTES + 2], name[128], tmp[4096];
+	unsigned char done[64] = { 0 };
+	FILE *in = NULL, *out = NULL;
+	int fd = -1, rc = 0, in_section = 0, saw_section = 0, lineno = 0, held_blank = 0;
+	struct stat st;
+
+	if (n > sizeof(done)) {
+		snprintf(err, errlen, "%s: too many keys to write at once", path);
+		return -EINVAL;
+	}
+	in = fopen(path, "r");
+	if (!in && errno != ENOENT) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		rc = -ENAMETOOLONG;
+		goto close_in;
+	}
+	/* The new file goes beside the old one, then replaces it in one
+	 * rename(2): a crash leaves either the old file or the new. */
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
+			 strerror(errno));
+		goto close_in;
+	}
+	if (in && fstat(fileno(in), &st) == 0)
+		fchmod(fd, st.st_mode & 07777);
+	out = fdopen(fd, "w");
+	if (!out) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		goto remove_tmp;
+	}
+	while (in && fgets(line, sizeof(line), in)) {
+		size_t len = strlen(line);
+		const char *k;
+		bool blank = strspn(line, " \t\r\n") == len;
+
+		lineno++;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n') {
+			snprintf(err, errlen, "%s:%d: line longer than %d bytes: not rewritten", path,
+				 lineno, LINE_BYTES);
+			rc = -EINVAL;
+			goto close_out;
+		}
+		/* Blank lines at the end of our section stay after the keys
+		 * added to it: hold them until we know what follows. */
+		if (in_section && blank) {
+			held_blank++;
+			continue;
+		}
+		if (line_section(line, name, sizeof(name))) {
+			if (in_section)	/* leaving it: add what it lacked */
+				for (size_t i = 0; i < n; i++)
+					if (!done[i] && !(rc = emit(out, keys[i], values[i])))
+						done[i] = 1;
+			for (; held_blank > 0 && !rc; held_blank--)
+				if (fputc('\n', out) < 0)
+					rc = -EIO;
+			in_section = !strcmp(name, section);
+			saw_section |= in_section;
+		} else if (in_section && (k = line_key(line, name, sizeof(name)))) {
+			size_t i;
+
+			for (i = 0; i < n && strcmp(k, keys[i]); i++)
+				;
+			if (i < n) {
+				if (!done[i] && !(rc = emit(out, keys[i], values[i])))
+					done[i] = 1;
+				continue;	/* drop the old line (and any later duplicate) */
+			}
+		}
+		for (; held_blank > 0 && !rc; held_blank--)
+			if (fputc('\n', out) < 0)
+				rc = -EIO;
+		if (fputs(line, out) < 0)
+			rc = -EIO;
+		if (len && line[len - 1] != '\n' && fputc('\n', out) < 0)
+			rc = -EIO;
+		if (rc)
+			break;
+	}
+	if (!rc && in && ferror(in))
+		rc = -EIO;
+	if (!rc && !saw_section && fprintf(out, "\n[%s]\n", section) < 0)
+		rc = -EIO;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!done[i])
+			rc = emit(out, keys[i], values[i]);
+	for (; held_blank > 0 && !rc; held_blank--)
+		if (fputc('\n', out) < 0)
+			rc = -EIO;
+	if (!rc && (fflush(out) != 0 || fsync(fileno(out)) != 0))
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "%s: writing %s: %s", path, tmp, strerror(-rc));
+		goto close_out;
+	}
+	if (fclose(out) != 0) {
+		rc = -errno;
+		out = NULL;
+		snprintf(err, errlen, "%s: %s", tmp, strerror(-rc));
+		goto remove_tmp;
+	}
+	out = NULL;
+	if (rename(tmp, path) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot replace it: %s", path, strerror(-rc));
+		goto remove_tmp;
+	}
+	goto close_in;
+
+close_out:
+	fclose(out);
+remove_tmp:
+	unlink(tmp);
+close_in:
+	if (in)
+		fclose(in);
+	return rc;
+}

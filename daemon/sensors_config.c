@@ -1,0 +1,221 @@
+/* [sensors] and [table] of the configuration file, into a sens_config. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "sensors/sensors.h"
+
+#define MAX_FLOOR 4
+
+static const char *const cup_keys[BD_PLAYERS] = { "cup_a1", "cup_a2", "cup_b1", "cup_b2" };
+
+/* A double key into *v when present; 0 absent or read, -EINVAL bad. */
+static int opt_double(struct dd_config *cfg, const char *sec, const char *key, double min,
+		      double max, double scale, double *v, char *err, size_t errlen)
+{
+	double d;
+	int rc = dd_config_get_double(cfg, sec, key, min, max, &d, err, errlen);
+
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	*v = d * scale;
+	return 0;
+}
+
+/* table0..3 default to the reference diamond (sens_config_defaults: 5 cm
+ * in from the middle of each edge) on a table of this size. */
+static void diamond(const struct bd_table *t, size_t i, double *x, double *y)
+{
+	const double in = 0.05;
+	const double dx[4] = { in, t->length_m / 2, t->length_m - in, t->length_m / 2 };
+	const double dy[4] = { t->width_m / 2, in, t->width_m / 2, t->width_m - in };
+
+	*x = dx[i];
+	*y = dy[i];
+}
+
+struct named_line {
+	const char *key;	/* config key naming the offset */
+	int line;		/* its line in the file */
+};
+
+/* Adds one line if its key is present. */
+static int add_line(struct dd_config *cfg, struct sens_config *out, struct named_line *where,
+		    const char *key, enum sens_role role, int owner, char *err, size_t errlen)
+{
+	struct sens_line_cfg *l;
+	long off;
+	int rc = dd_config_get_int(cfg, "sensors", key, 0, SENS_MAX_OFFSET, &off, err, errlen);
+
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	l = &out->lines[out->n_lines];
+	memset(l, 0, sizeof(*l));
+	snprintf(l->name, sizeof(l->name), "%s", key);
+	l->role = role;
+	l->offset = (unsigned)off;
+	l->owner = owner;
+	dd_config_get(cfg, "sensors", key, &where[out->n_lines].line);
+	where[out->n_lines].key = key;
+	out->n_lines++;
+	return 1;
+}
+
+int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char *err, size_t errlen)
+{
+	static const char *const table_keys[SENS_MAX_TABLE] = {
+		"table0", "table1", "table2", "table3", "table4", "table5", "table6", "table7" };
+	static const char *const floor_keys[MAX_FLOOR] = { "floor0", "floor1", "floor2", "floor3" };
+	struct named_line where[SENS_MAX_LINES] = { 0 };
+	struct sens_config def;
+	const char *v;
+	int line = 0, rc, any = 0;
+	double us;
+
+	sens_config_defaults(&def);
+	sens_config_defaults(out);
+
+	/* [table] first: sensor positions are checked against it. */
+	struct bd_table *t = &out->table;
+	if ((rc = opt_double(cfg, "table", "length_m", 0.5, 10, 1, &t->length_m, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "table", "width_m", 0.3, 5, 1, &t->width_m, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "table", "height_m", 0.3, 2, 1, &t->height_m, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "table", "line_width_m", 0, 0.3, 1, &t->line_width_m, err, errlen)) < 0)
+		return rc;
+	/* Cups and the mine keep their places relative to the corners and
+	 * the centre when the table is another size. */
+	for (int i = 0; i < BD_PLAYERS; i++) {
+		if (def.table.cup_x[i] > def.table.length_m / 2)
+			t->cup_x[i] = t->length_m - (def.table.length_m - def.table.cup_x[i]);
+		if (def.table.cup_y[i] > def.table.width_m / 2)
+			t->cup_y[i] = t->width_m - (def.table.width_m - def.table.cup_y[i]);
+	}
+	t->mine_x = t->length_m / 2;
+	t->mine_y = t->width_m / 2;
+
+	v = dd_config_get(cfg, "sensors", "chip", &line);
+	if (v) {
+		if (!*v || strlen(v) >= sizeof(out->chip) || strchr(v, ' ')) {
+			snprintf(err, errlen, "%s:%d: sensors.chip: expected a chip name like gpiochip0 "
+				 "or a /dev path, got '%s'", cfg->path, line, v);
+			return -EINVAL;
+		}
+		snprintf(out->chip, sizeof(out->chip), "%s", v);
+	}
+	if ((rc = opt_double(cfg, "sensors", "wave_speed", 50, 5000, 1, &out->wave_speed_mps, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "speed_spread", 0.001, 0.5, 1, &out->speed_spread, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "timing_sigma_us", 0.1, 10000, 1e-6, &out->timing_sigma_s, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "hold_off_ms", 0, 1000, 1e-3, &out->holdoff_s, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "near_line_p", 0.51, 0.9999, 1, &out->near_line_p, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "near_line_cm", 0, 50, 0.01, &out->near_line_m, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "silent_after_s", 1, 1e7, 1, &out->silent_after_s, err, errlen)) < 0)
+		return rc;
+
+	/* Lines: when the file names any, exactly those are used; otherwise
+	 * the reference wiring (sens_config_defaults). */
+	for (size_t i = 0; i < SENS_MAX_TABLE; i++)
+		any |= dd_config_get(cfg, "sensors", table_keys[i], NULL) != NULL;
+	for (int i = 0; i < BD_PLAYERS; i++)
+		any |= dd_config_get(cfg, "sensors", cup_keys[i], NULL) != NULL;
+	for (int i = 0; i < MAX_FLOOR; i++)
+		any |= dd_config_get(cfg, "sensors", floor_keys[i], NULL) != NULL;
+	any |= dd_config_get(cfg, "sensors", "mine", NULL) != NULL;
+	if (any) {
+		out->n_lines = 0;
+		for (size_t i = 0; i < SENS_MAX_TABLE; i++)
+			if ((rc = add_line(cfg, out, where, table_keys[i], SENS_ROLE_TABLE, BD_NOBODY,
+					   err, errlen)) < 0)
+				return rc;
+		for (int i = 0; i < BD_PLAYERS; i++)
+			if ((rc = add_line(cfg, out, where, cup_keys[i], SENS_ROLE_CUP, i, err, errlen)) < 0)
+				return rc;
+		if ((rc = add_line(cfg, out, where, "mine", SENS_ROLE_MINE, BD_NOBODY, err, errlen)) < 0)
+			return rc;
+		for (int i = 0; i < MAX_FLOOR; i++)
+			if ((rc = add_line(cfg, out, where, floor_keys[i], SENS_ROLE_FLOOR, BD_NOBODY,
+					   err, errlen)) < 0)
+				return rc;
+	}
+	/* Each table sensor's position and calibrated delay. */
+	for (size_t i = 0; i < out->n_lines; i++) {
+		struct sens_line_cfg *l = &out->lines[i];
+		size_t k;
+		char key[40];
+
+		if (l->role != SENS_ROLE_TABLE)
+			continue;
+		for (k = 0; k < SENS_MAX_TABLE && strcmp(l->name, table_keys[k]); k++)
+			;
+		l->x = l->y = -1;
+		if (k < 4)
+			diamond(t, k, &l->x, &l->y);
+		snprintf(key, sizeof(key), "%s_x", l->name);
+		if ((rc = opt_double(cfg, "sensors", key, 0, t->length_m, 1, &l->x, err, errlen)) < 0)
+			return rc;
+		snprintf(key, sizeof(key), "%s_y", l->name);
+		if ((rc = opt_double(cfg, "sensors", key, 0, t->width_m, 1, &l->y, err, errlen)) < 0)
+			return rc;
+		if (l->x < 0 || l->y < 0) {
+			snprintf(err, errlen, "%s:%d: sensors.%s: give its position as %s_x and %s_y "
+				 "(metres from A's end and the left edge)", cfg->path, where[i].line,
+				 l->name, l->name, l->name);
+			return -EINVAL;
+		}
+		us = 0;
+		snprintf(key, sizeof(key), "%s_delay_us", l->name);
+		if ((rc = opt_double(cfg, "sensors", key, -1000, 1000, 1, &us, err, errlen)) < 0)
+			return rc;
+		l->delay_s = us * 1e-6;
+	}
+	/* Two keys on one GPIO line: name the second. */
+	for (size_t i = 0; any && i < out->n_lines; i++)
+		for (size_t j = 0; j < i; j++)
+			if (out->lines[i].offset == out->lines[j].offset) {
+				snprintf(err, errlen, "%s:%d: sensors.%s: line %u is already %s (line %d)",
+					 cfg->path, where[i].line, where[i].key, out->lines[i].offset,
+					 where[j].key, where[j].line);
+				return -EINVAL;
+			}
+	char why[200];
+	if (sens_config_check(out, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s: %s", cfg->path, why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dd_sensors_config_file(const char *path, struct sens_config *out, char *err, size_t errlen)
+{
+	struct dd_config cfg;
+	int rc;
+
+	if (!path) {
+		sens_config_defaults(out);
+		return 0;
+	}
+	rc = dd_config_load(&cfg, path, err, errlen);
+	if (rc < 0)
+		goto free_cfg;
+	rc = dd_sensors_config_load(&cfg, out, err, errlen);
+	if (rc < 0)
+		goto free_cfg;
+	/* Other sections belong to other modules; these two are ours. */
+	for (size_t i = 0; i < cfg.n; i++) {
+		const struct dd_config_entry *e = &cfg.entries[i];
+
+		if (!e->claimed && (!strcmp(e->section, "sensors") || !strcmp(e->section, "table"))) {
+			snprintf(err, errlen, "%s:%d: unknown key %s.%s", cfg.path, e->line,
+				 e->section, e->key);
+			rc = -EINVAL;
+			break;
+		}
+	}
+free_cfg:
+	dd_config_free(&cfg);
+	return rc;
+}

@@ -1,0 +1,38 @@
+# sensors/: pick the libgpiod backend this machine builds against; the
+# other one is compiled and tested against a link-seam stub of its API
+# (tests/stubs/), so both always compile.
+GPIOD_V2 := $(shell $(PKG_CONFIG) --atleast-version=2.0 libgpiod && echo 1)
+ifeq ($(GPIOD_V2),1)
+EXCLUDE += sensors/gpio_v1.c
+else
+EXCLUDE += sensors/gpio_v2.c
+endif
+
+# Backend tests: the backend's source compiled against a stub gpiod.h of
+# its major version and linked with the stub library instead of libgpiod.
+EXCLUDE += tests/unit/test_sens_gpio_v1.c tests/unit/test_sens_gpio_v2.c
+SENS_STUB_TESTS := $(BUILD)/tests/test_sens_gpio_v1 $(BUILD)/tests/test_sens_gpio_v2
+EXTRA_TEST_BINS += $(SENS_STUB_TESTS)
+
+$(BUILD)/stubs/gpio_v%.o: sensors/gpio_v%.c tests/stubs/gpiod-v%/gpiod.h
+	$(call say,CC,$<:stub-v$*)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -Itests/stubs/gpiod-v$* $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/stubs/gpiod_v%_stub.o: tests/stubs/gpiod_v%_stub.c tests/stubs/gpiod-v%/gpiod.h
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -Itests/stubs/gpiod-v$* $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/stubs/test_sens_gpio_v%.o: tests/unit/test_sens_gpio_v%.c tests/stubs/gpiod-v%/gpiod.h
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -Itests/stubs/gpiod-v$* $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+
+# The stub's objects come first: they define the gpiod_* symbols the
+# backend calls, so the real libgpiod on the link line is never reached.
+$(BUILD)/tests/test_sens_gpio_v%: $(BUILD)/stubs/test_sens_gpio_v%.o $(BUILD)/stubs/gpio_v%.o \
+		$(BUILD)/stubs/gpiod_v%_stub.o $(BUILD)/libsensors.a $(BUILD)/libcore.a
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(TEST_LIBS) $(LDLIBS)

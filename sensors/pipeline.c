@@ -1,0 +1,388 @@
+/* sens_pipeline: hold-off, impact grouping, observations and line health. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sensors/sensors.h"
+
+#define QUEUE_MAX 64		/* completed observations waiting for the caller */
+#define HELD_MAX  16		/* non-table observations held while an impact is open */
+#define CHATTER_EDGES 10.0	/* suppressed edges per hit, on average, that mean chatter */
+#define STUCK_RUN 10		/* back-to-back re-triggers that mean a stuck line */
+
+struct line_state {
+	bool any;		/* an edge was accepted */
+	int64_t last_accept_ns;	/* the hold-off runs from here */
+	int64_t last_ns;	/* last edge of any kind */
+	uint64_t edges, accepted, suppressed, impacts, missed;	/* counters, see sens_line_health */
+	uint32_t supp_since_accept;	/* suppressed since the last accepted edge */
+	double chatter_avg;	/* running mean of suppressed edges per accepted edge */
+	int quick_run;		/* accepted edges each just after the previous hold-off */
+	uint8_t miss_hist;	/* bit 0 = latest impact: 1 missed it */
+	uint8_t hist_n;		/* impacts in miss_hist (max 8) */
+};
+
+struct group {
+	bool open;		/* an impact is collecting edges */
+	int64_t start_ns;	/* earliest table edge */
+	size_t n;		/* arrivals */
+	int line[SENS_MAX_TABLE];	/* config line index per arrival */
+	int64_t ts[SENS_MAX_TABLE];	/* timestamp per arrival */
+};
+
+struct sens_pipeline {
+	struct sens_config cfg;	/* a copy */
+	int64_t window_ns;	/* one impact's edges fall within this */
+	int64_t holdoff_ns;	/* cfg.holdoff_s in ns */
+	int16_t by_offset[SENS_MAX_OFFSET + 1];	/* config line index, or -1 */
+	int table_ord[SENS_MAX_LINES];	/* TABLE lines: position among the table lines */
+	struct line_state lines[SENS_MAX_LINES];	/* per config line */
+	struct group g;		/* the impact being collected */
+	struct sens_obs held[HELD_MAX];	/* cup/mine/floor seen during an open impact */
+	size_t n_held;		/* in held[] */
+	struct sens_obs queue[QUEUE_MAX];	/* FIFO of completed observations */
+	size_t q_head, q_len;	/* queue start and length */
+	uint64_t unknown;	/* edges on unconfigured lines */
+	uint64_t table_impacts;	/* impacts located (3+ sensors) */
+	bool started;		/* start_ns is set */
+	int64_t start_ns;	/* first edge seen: silence is measured from here */
+};
+
+struct sens_pipeline *sens_pipeline_new(const struct sens_config *c)
+{
+	char err[160];
+	struct sens_pipeline *p;
+
+	if (sens_config_check(c, err, sizeof(err)) < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->cfg = *c;
+	p->window_ns = sens_config_group_window_ns(c);
+	p->holdoff_ns = (int64_t)(c->holdoff_s * 1e9);
+	for (size_t i = 0; i <= SENS_MAX_OFFSET; i++)
+		p->by_offset[i] = -1;
+	for (size_t i = 0, t = 0; i < c->n_lines; i++) {
+		p->by_offset[c->lines[i].offset] = (int16_t)i;
+		if (c->lines[i].role == SENS_ROLE_TABLE)
+			p->table_ord[i] = (int)t++;
+	}
+	return p;
+}
+
+void sens_pipeline_free(struct sens_pipeline *p)
+{
+	free(p);
+}
+
+/* later - earlier, saturated: edges from outside may carry any int64. */
+static int64_t span(int64_t earlier, int64_t later)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(later, earlier, &d))
+		return later > earlier ? INT64_MAX : INT64_MIN;
+	return d;
+}
+
+static void enqueue(struct sens_pipeline *p, const struct sens_obs *o)
+{
+	if (p->q_len == QUEUE_MAX) {
+		/* The caller stopped draining; the oldest is the least useful. */
+		p->q_head = (p->q_head + 1) % QUEUE_MAX;
+		p->q_len--;
+	}
+	p->queue[(p->q_head + p->q_len) % QUEUE_MAX] = *o;
+	p->q_len++;
+}
+
+static size_t drain(struct sens_pipeline *p, struct sens_obs *out, size_t cap)
+{
+	size_t n = 0;
+
+	while (n < cap && p->q_len) {
+		out[n++] = p->queue[p->q_head];
+		p->q_head = (p->q_head + 1) % QUEUE_MAX;
+		p->q_len--;
+	}
+	return n;
+}
+
+static void obs_init(struct sens_obs *o, enum bd_ev_kind kind, int64_t t_ns)
+{
+	memset(o, 0, sizeof(*o));
+	o->ev.kind = kind;
+	o->ev.player = BD_NOBODY;
+	o->ev.confidence = 1.0;
+	snprintf(o->ev.source, sizeof(o->ev.source), "piezo");
+	o->ev.t_ns = t_ns;
+	o->line = -1;
+}
+
+static int cmp_obs_time(const void *a, const void *b)
+{
+	const struct sens_obs *x = a, *y = b;
+
+	return (x->ev.t_ns > y->ev.t_ns) - (x->ev.t_ns < y->ev.t_ns);
+}
+
+static void close_group(struct sens_pipeline *p)
+{
+	struct group *g = &p->g;
+	struct sens_obs batch[HELD_MAX + 1];
+	size_t nb = 0;
+
+	if (!g->open)
+		return;
+	g->open = false;
+	if (g->n >= 2) {
+		struct sens_obs *o = &batch[nb++];
+		struct sens_arrival arr[SENS_MAX_TABLE];
+		size_t first = 0;
+
+		obs_init(o, BD_EV_TABLE, g->start_ns);
+		for (size_t i = 0; i < g->n; i++) {
+			const struct sens_line_cfg *l = &p->cfg.lines[g->line[i]];
+
+			arr[i].x = l->x;
+			arr[i].y = l->y;
+			arr[i].delay_s = l->delay_s;
+			arr[i].ts_ns = g->ts[i];
+			o->lines_seen |= 1u << g->line[i];
+			o->table_seen |= 1u << p->table_ord[g->line[i]];
+			o->table_ts_ns[p->table_ord[g->line[i]]] = g->ts[i];
+			if (g->ts[i] < g->ts[first])
+				first = i;
+		}
+		o->ev.has_confidence = true;
+		if (g->n >= 3 && sens_locate(&p->cfg, arr, g->n, &o->fix) == 0) {
+			o->has_fix = true;
+			o->ev.has_xy = true;
+			o->ev.x = o->fix.x;
+			o->ev.y = o->fix.y;
+			o->ev.half = o->fix.half;
+			o->ev.confidence = o->fix.confidence;
+			o->ev.t_ns = o->fix.t_ns;
+		} else {
+			/* Too few arrivals (or no consistent point): the first
+			 * sensor to fire is nearest, so its half is the best
+			 * guess, and it is only a guess. */
+			o->ev.half = bd_table_half(&p->cfg.table, arr[first].x);
+			o->ev.confidence = g->n >= 3 ? 0.3 : 0.5;
+		}
+		if (g->n >= 3) {
+			p->table_impacts++;
+			for (size_t i = 0; i < p->cfg.n_lines; i++) {
+				struct line_state *ls = &p->lines[i];
+				bool seen = (o->lines_seen >> i) & 1u;
+
+				if (p->cfg.lines[i].role != SENS_ROLE_TABLE)
+					continue;
+				ls->miss_hist = (uint8_t)((ls->miss_hist << 1) | (seen ? 0u : 1u));
+				if (ls->hist_n < 8)
+					ls->hist_n++;
+				if (seen)
+					ls->impacts++;
+				else
+					ls->missed++;
+			}
+		}
+	}
+	for (size_t i = 0; i < p->n_held; i++)
+		batch[nb++] = p->held[i];
+	p->n_held = 0;
+	qsort(batch, nb, sizeof(batch[0]), cmp_obs_time);
+	for (size_t i = 0; i < nb; i++)
+		enqueue(p, &batch[i]);
+}
+
+size_t sens_pipeline_flush(struct sens_pipeline *p, int64_t now_ns,
+			   struct sens_obs *out, size_t cap)
+{
+	if (p->g.open && span(p->g.start_ns, now_ns) > p->window_ns)
+		close_group(p);
+	return drain(p, out, cap);
+}
+
+size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
+			  struct sens_obs *out, size_t cap)
+{
+	struct line_state *ls;
+	const struct sens_line_cfg *l;
+	int idx;
+
+	if (e->line > SENS_MAX_OFFSET || (idx = p->by_offset[e->line]) < 0) {
+		p->unknown++;
+		return drain(p, out, cap);
+	}
+	if (!p->started) {
+		p->started = true;
+		p->start_ns = e->ts_ns;
+	}
+	/* An edge beyond the open impact's window, either way, starts the
+	 * next one (far earlier: a source out of order; it stands alone). */
+	if (p->g.open && (span(p->g.start_ns, e->ts_ns) > p->window_ns ||
+			  span(e->ts_ns, p->g.start_ns) > p->window_ns))
+		close_group(p);
+
+	ls = &p->lines[idx];
+	l = &p->cfg.lines[idx];
+	ls->edges++;
+	ls->last_ns = e->ts_ns;
+	/* Hold-off by timestamp, not by arrival order or a kernel debounce:
+	 * the same on libgpiod v1 (no debounce) and v2, and on replays. */
+	int64_t since = ls->any ? span(ls->last_accept_ns, e->ts_ns) : INT64_MAX;
+	if (since < p->holdoff_ns && since > -p->holdoff_ns) {
+		ls->suppressed++;
+		ls->supp_since_accept++;
+		return drain(p, out, cap);
+	}
+	if (ls->any && ls->accepted >= 1)
+		ls->chatter_avg = ls->chatter_avg * 0.75 + ls->supp_since_accept * 0.25;
+	ls->supp_since_accept = 0;
+	if (ls->any && since >= 0 && since <= p->holdoff_ns * 3 / 2)
+		ls->quick_run++;
+	else
+		ls->quick_run = 0;
+	ls->any = true;
+	ls->last_accept_ns = e->ts_ns;
+	ls->accepted++;
+
+	if (l->role == SENS_ROLE_TABLE) {
+		struct group *g = &p->g;
+
+		if (!g->open) {
+			g->open = true;
+			g->n = 0;
+			g->start_ns = e->ts_ns;
+		}
+		if (e->ts_ns < g->start_ns)
+			g->start_ns = e->ts_ns;
+		/* The hold-off already keeps a line to one edge per impact. */
+		if (g->n < SENS_MAX_TABLE) {
+			g->line[g->n] = idx;
+			g->ts[g->n] = e->ts_ns;
+			g->n++;
+		}
+	} else {
+		struct sens_obs o;
+
+		obs_init(&o, l->role == SENS_ROLE_CUP ? BD_EV_CUP :
+			 l->role == SENS_ROLE_MINE ? BD_EV_MINE : BD_EV_FLOOR, e->ts_ns);
+		o.line = idx;
+		if (l->role == SENS_ROLE_CUP)
+			o.ev.player = l->owner;
+		if (p->g.open && p->n_held < HELD_MAX)
+			p->held[p->n_held++] = o;
+		else
+			enqueue(p, &o);
+	}
+	return drain(p, out, cap);
+}
+
+uint64_t sens_pipeline_unknown_edges(const struct sens_pipeline *p)
+{
+	return p->unknown;
+}
+
+static int popcount8(unsigned v)
+{
+	int n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
+			    struct sens_line_health *out, size_t cap)
+{
+	for (size_t i = 0; i < p->cfg.n_lines && i < cap; i++) {
+		const struct line_state *ls = &p->lines[i];
+		const struct sens_line_cfg *l = &p->cfg.lines[i];
+		struct sens_line_health *h = &out[i];
+		unsigned last5 = ls->miss_hist & 0x1fu;
+
+		memset(h, 0, sizeof(*h));
+		snprintf(h->name, sizeof(h->name), "%s", l->name);
+		h->offset = l->offset;
+		h->role = l->role;
+		h->edges = ls->edges;
+		h->accepted = ls->accepted;
+		h->suppressed = ls->suppressed;
+		h->impacts = ls->impacts;
+		h->missed = ls->missed;
+		h->last_ns = ls->last_ns;
+		if (ls->quick_run >= STUCK_RUN)
+			h->state = SENS_HEALTH_STUCK;
+		else if (ls->accepted >= 3 && ls->chatter_avg >= CHATTER_EDGES)
+			h->state = SENS_HEALTH_CHATTERING;
+		else if (l->role == SENS_ROLE_TABLE && ls->edges == 0 && p->table_impacts >= 3)
+			h->state = SENS_HEALTH_SILENT;
+		else if (l->role != SENS_ROLE_TABLE && ls->edges == 0 && p->started &&
+			 (double)span(p->start_ns, now_ns) * 1e-9 >= p->cfg.silent_after_s)
+			h->state = SENS_HEALTH_SILENT;
+		else if (l->role == SENS_ROLE_TABLE && ls->hist_n >= 3 &&
+			 popcount8(ls->hist_n >= 5 ? last5 : ls->miss_hist) >= 3)
+			h->state = SENS_HEALTH_MISSING;
+		else if (ls->edges == 0)
+			h->state = SENS_HEALTH_UNTESTED;
+		else
+			h->state = SENS_HEALTH_OK;
+	}
+	return p->cfg.n_lines;
+}
+
+const char *sens_health_name(enum sens_health h)
+{
+	switch (h) {
+	case SENS_HEALTH_UNTESTED: return "untested";
+	case SENS_HEALTH_OK: return "ok";
+	case SENS_HEALTH_SILENT: return "silent";
+	case SENS_HEALTH_STUCK: return "stuck";
+	case SENS_HEALTH_CHATTERING: return "chattering";
+	case SENS_HEALTH_MISSING: return "missing";
+	}
+	return "?";
+}
+
+static const char *half_name(enum bd_half h)
+{
+	return h == BD_HALF_A ? "A" : h == BD_HALF_B ? "B" : "line";
+}
+
+void sens_obs_format(const struct sens_obs *o, char *buf, size_t len)
+{
+	static const char *const owners[BD_PLAYERS] = { "a1", "a2", "b1", "b2" };
+	const struct bd_event *ev = &o->ev;
+
+	switch (ev->kind) {
+	case BD_EV_TABLE:
+		if (o->has_fix)
+			snprintf(buf, len, "table x=%.3f y=%.3f m half %s p=%.3f +-%.1f cm conf %.2f "
+				 "(%d sensors)%s", ev->x, ev->y, half_name(ev->half),
+				 o->fix.p_half[ev->half], o->fix.sigma_m * 100, ev->confidence,
+				 o->fix.n_used, o->fix.near_line ? " NEAR LINE: review" : "");
+		else
+			snprintf(buf, len, "table (not located) half %s conf %.2f",
+				 half_name(ev->half), ev->confidence);
+		break;
+	case BD_EV_CUP:
+		snprintf(buf, len, "cup %s", ev->player >= 0 && ev->player < BD_PLAYERS ?
+			 owners[ev->player] : "?");
+		break;
+	case BD_EV_MINE:
+		snprintf(buf, len, "mine");
+		break;
+	case BD_EV_FLOOR:
+		snprintf(buf, len, "floor");
+		break;
+	default:
+		snprintf(buf, len, "?");
+		break;
+	}
+}

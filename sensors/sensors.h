@@ -1,0 +1,291 @@
+/*
+ * sensors: piezo impacts from GPIO edges.
+ *
+ *   edge source (libgpiod v1 | v2 | replay file | memory/simulated)
+ *     -> sens_pipeline: per-line hold-off, grouping of table edges into one
+ *        impact, TDOA localisation, cup/mine/floor channels, line health
+ *     -> struct sens_obs, each carrying a ready struct bd_event for fusion.
+ *
+ * Times are int64_t nanoseconds of CLOCK_MONOTONIC as the kernel stamped
+ * them; lengths are metres in table coordinates (x from team A's end, y from
+ * the left edge, core/core.h struct bd_table).
+ *
+ * Errors: int functions return 0 or a negative errno and, where they take
+ * (err, errlen), write one line for people there ("gpiochip0 line 17
+ * (table0): busy ..."). Constructors return NULL and set errno. Nothing here
+ * exits, logs or reads a clock: callers pass times in.
+ */
+#ifndef DYEREF_SENSORS_H
+#define DYEREF_SENSORS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/core.h"
+
+/* ---- Configuration ---------------------------------------------------- */
+
+#define SENS_MAX_LINES   32	/* configured lines (4-8 table, 4 cups, mine, floors) */
+#define SENS_MAX_TABLE   8	/* table sensors */
+#define SENS_MAX_OFFSET  4095	/* highest GPIO line offset accepted */
+#define SENS_NAME_MAX    16	/* bytes of a line's name, with the NUL */
+
+enum sens_role {
+	SENS_ROLE_TABLE,	/* under the table top: localisation */
+	SENS_ROLE_CUP,		/* under one player's cup */
+	SENS_ROLE_MINE,		/* under the mine (BD-S6) */
+	SENS_ROLE_FLOOR,	/* floor strip */
+};
+
+struct sens_line_cfg {
+	char name[SENS_NAME_MAX];	/* "table0", "cup_a1", "mine", "floor0" */
+	enum sens_role role;	/* what it is under */
+	unsigned offset;	/* GPIO line offset on the chip */
+	double x, y;		/* TABLE: sensor position, metres */
+	double delay_s;		/* TABLE: calibrated latency of this channel (disc, comparator, wiring) */
+	int owner;		/* CUP: player index 0..3 (a1, a2, b1, b2) */
+};
+
+struct sens_config {
+	char chip[64];		/* "gpiochip0" or a path under /dev */
+	struct bd_table table;	/* geometry and the centre line's width */
+	size_t n_lines;		/* used entries of lines[] */
+	struct sens_line_cfg lines[SENS_MAX_LINES];	/* in config order */
+	double wave_speed_mps;	/* 400: bending waves in 12 mm plywood */
+	double speed_spread;	/* 0.05: relative sd of the speed from impact to impact */
+	double timing_sigma_s;	/* 10e-6: sd of one edge's timestamp (jitter) */
+	double holdoff_s;	/* 0.020: edges on a line this soon after its last are ringing */
+	double near_line_p;	/* 0.99: below this probability of its half an impact is "near the line" */
+	double near_line_m;	/* 0.02: within this of the line's edge an impact is "near the line" */
+	double silent_after_s;	/* 3600: a cup/mine/floor line with no edge this long is silent */
+};
+
+/* The reference build: 4 table sensors in a diamond 5 cm in from the
+ * edges (middle of A's end, of the left side, of B's end, of the right
+ * side) on GPIO 17, 27, 22, 23, cups a1..b2 on 5, 6, 13, 19, the mine on 26, no floor
+ * strip; chip gpiochip0; the default table (bd_table_defaults). */
+void sens_config_defaults(struct sens_config *c);
+
+/* Checks a configuration for consistency (duplicate names or offsets,
+ * sensors off the table, fewer than 3 table sensors where any are given,
+ * non-positive speed). 0, or -EINVAL with the reason in err. */
+int sens_config_check(const struct sens_config *c, char *err, size_t errlen);
+
+/* Index of the line with that GPIO offset, or -1. */
+int sens_config_line_by_offset(const struct sens_config *c, unsigned offset);
+
+/* The time one impact's edges can span: the longest travel difference
+ * between two table sensors at the slowest plausible speed, plus the delay
+ * spread and timing noise. Nanoseconds. */
+int64_t sens_config_group_window_ns(const struct sens_config *c);
+
+const char *sens_role_name(enum sens_role role);	/* "table", "cup", ... */
+
+/* ---- Edges and edge sources ------------------------------------------- */
+
+struct sens_edge {
+	unsigned line;		/* GPIO line offset */
+	int64_t ts_ns;		/* CLOCK_MONOTONIC, kernel timestamp */
+};
+
+/* One small interface over libgpiod v1/v2, recorded files and memory
+ * (simulated) edges. Opaque. */
+struct sens_source;
+
+/* Opens the configured lines of c->chip for rising-edge events with the
+ * backend this build has (libgpiod v1 or v2). Returns a source to be
+ * closed with sens_source_close(), or NULL with errno set and a message in
+ * err naming the chip, the line and the fix (missing chip, line not on the
+ * chip, line busy, permission denied: add the user to group gpio). */
+struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_t errlen);
+
+/* "libgpiod v1" or "libgpiod v2": the backend this build has. */
+const char *sens_gpio_backend(void);
+
+/* A source over a copy of edges[0..n) (replayed recordings, the simulated
+ * table). More may be appended with sens_source_push(). NULL and errno on
+ * allocation failure. Close with sens_source_close(). */
+struct sens_source *sens_memory_open(const struct sens_edge *edges, size_t n);
+
+/* Appends edges to a memory source; -EINVAL on other sources, -ENOMEM. */
+int sens_source_push(struct sens_source *s, const struct sens_edge *edges, size_t n);
+
+/* Opens a recorded edge file (format: sens_edges_parse). NULL, errno and
+ * "file:line: why" in err when it cannot be read or parsed. */
+struct sens_source *sens_replay_open(const char *path, char *err, size_t errlen);
+
+/* A descriptor that polls readable (POLLIN) while edges are waiting, for
+ * the event loop. Owned by the source. */
+int sens_source_fd(const struct sens_source *s);
+
+/* Reads up to cap waiting edges into out, in time order; never blocks.
+ * Returns how many (0: none now), or a negative errno with a message.
+ * *eof (may be NULL) is set when a finite source has nothing more. */
+ssize_t sens_source_read(struct sens_source *s, struct sens_edge *out, size_t cap,
+			 bool *eof, char *err, size_t errlen);
+
+/* Releases the lines / file and frees s. NULL is fine. */
+void sens_source_close(struct sens_source *s);
+
+/* The recorded edge format: text, one edge a line, "TS_NS LINE" (decimal
+ * CLOCK_MONOTONIC nanoseconds, then the GPIO offset), separated by spaces
+ * or tabs; '#' starts a comment; blank lines are skipped; timestamps never
+ * go backwards. Parses text[0..len) (need not be NUL-terminated) into a
+ * new array *edges (free() it; NULL when *n is 0). On error: -EINVAL (or
+ * -ENOMEM) and "name:line: why" in err, *edges NULL and *n 0. */
+int sens_edges_parse(const char *name, const char *text, size_t len,
+		     struct sens_edge **edges, size_t *n, char *err, size_t errlen);
+
+/* Writes edges in the recorded format; 0 or -errno. */
+int sens_edges_write(int fd, const struct sens_edge *edges, size_t n);
+
+/* ---- Localisation ----------------------------------------------------- */
+
+/* One table sensor's arrival, for sens_locate(). */
+struct sens_arrival {
+	double x, y;		/* sensor position, metres */
+	double delay_s;		/* the channel's calibrated delay */
+	int64_t ts_ns;		/* edge timestamp */
+};
+
+struct sens_fix {
+	double x, y;		/* impact point, metres */
+	int64_t t_ns;		/* impact time (at the point, before travel) */
+	double speed_mps;	/* wave speed this impact, as fitted */
+	double sigma_x, sigma_y;	/* 1-sigma, metres, from the covariance */
+	double sigma_m;		/* 1-sigma along the worst direction, metres */
+	double rms_s;		/* residual rms of the arrival times, seconds */
+	double quality;		/* 0..1 from the residual and redundancy */
+	enum bd_half half;	/* half of the point estimate (BD_HALF_LINE on the line) */
+	double p_half[3];	/* probability of A, B, line (index enum bd_half) */
+	double confidence;	/* p_half[half] * quality */
+	bool near_line;		/* on the line, within near_line_m of it or p_half[half] <
+				 * near_line_p: a ruling should ask for review */
+	int n_used;		/* arrivals used */
+	int dropped;		/* index of an arrival rejected as an outlier, or -1 */
+};
+
+/* Solves the impact point and time from 3 or more arrivals: grid search
+ * for a start, then Levenberg-Marquardt over (x, y, t0, speed) with the
+ * per-impact speed held near c->wave_speed_mps by a prior of sd
+ * c->speed_spread; with 5 or more arrivals (4 when the fit is bad) one
+ * outlier may be dropped. 0, -EINVAL (fewer than 3 arrivals, or more
+ * than a second apart) or -EDOM (the fit did not converge to a point on
+ * or near the table). */
+int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
+		struct sens_fix *fix);
+
+/* ---- The pipeline: edges in, observations out ------------------------- */
+
+/* One observation, ready for fusion: ev is a complete struct bd_event
+ * (BD_EV_TABLE with half, x, y, confidence, source "piezo", t_ns; BD_EV_CUP
+ * with the owner; BD_EV_MINE; BD_EV_FLOOR). */
+struct sens_obs {
+	struct bd_event ev;	/* what fusion uses */
+	int line;		/* config line index (CUP, MINE, FLOOR), or -1 (TABLE) */
+	bool has_fix;		/* TABLE: fix is filled */
+	struct sens_fix fix;	/* TABLE: the localisation behind ev */
+	bool has_strength;	/* the channel measured the hit's strength (never, with comparators) */
+	double strength;	/* 0..1 when has_strength */
+	uint32_t lines_seen;	/* TABLE: bit i set when config line i had an edge in the impact */
+	uint32_t table_seen;	/* TABLE: bit j set when table sensor j (j-th table line) fired */
+	int64_t table_ts_ns[SENS_MAX_TABLE];	/* TABLE: its edge time, by table sensor */
+};
+
+enum sens_health {
+	SENS_HEALTH_UNTESTED,	/* no edge yet, and too early to call it silent */
+	SENS_HEALTH_OK,
+	SENS_HEALTH_SILENT,	/* no edge at all while the table saw impacts / for silent_after_s */
+	SENS_HEALTH_STUCK,	/* fires continuously: re-triggers as soon as each hold-off ends */
+	SENS_HEALTH_CHATTERING,	/* many edges per hit: comparator threshold too close to noise */
+	SENS_HEALTH_MISSING,	/* table line absent from most recent impacts the others saw */
+};
+
+struct sens_line_health {
+	char name[SENS_NAME_MAX];	/* as configured */
+	unsigned offset;	/* GPIO line offset */
+	enum sens_role role;	/* as configured */
+	enum sens_health state;	/* the verdict */
+	uint64_t edges;		/* edges seen, hold-off included */
+	uint64_t accepted;	/* edges that passed the hold-off */
+	uint64_t suppressed;	/* edges dropped by the hold-off (ringing, chatter) */
+	uint64_t impacts;	/* TABLE: impacts it took part in */
+	uint64_t missed;	/* TABLE: impacts others saw without it */
+	int64_t last_ns;	/* last edge, or 0 */
+};
+
+struct sens_pipeline;
+
+/* A pipeline for configuration c (copied). NULL and errno (EINVAL when
+ * sens_config_check fails, ENOMEM). Free with sens_pipeline_free(). */
+struct sens_pipeline *sens_pipeline_new(const struct sens_config *c);
+void sens_pipeline_free(struct sens_pipeline *p);
+
+/* Feeds one edge. Edges should come in time order (each source read is);
+ * small disorder within one impact's window is tolerated. Observations
+ * completed by it are written to out (at most cap; the rest wait for the
+ * next call) in time order; returns how many. Edges on unknown lines are
+ * counted and ignored. */
+size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
+			  struct sens_obs *out, size_t cap);
+
+/* Completes what time has completed: an impact whose window ended before
+ * now_ns. Call from a timer (every few ms) and at the end of a replay with
+ * INT64_MAX. Returns observations written, as sens_pipeline_push(). */
+size_t sens_pipeline_flush(struct sens_pipeline *p, int64_t now_ns,
+			   struct sens_obs *out, size_t cap);
+
+/* Health of every configured line at now_ns, in config order; writes at
+ * most cap and returns the number of configured lines. */
+size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
+			    struct sens_line_health *out, size_t cap);
+
+/* Edges on lines that are not configured. */
+uint64_t sens_pipeline_unknown_edges(const struct sens_pipeline *p);
+
+const char *sens_health_name(enum sens_health h);	/* "ok", "silent", ... */
+
+/* One line for people: "table x=1.402 y=0.611 m half B p=0.998 +-0.6 cm
+ * (4 sensors)", "cup a1", ... */
+void sens_obs_format(const struct sens_obs *o, char *buf, size_t len);
+
+/* ---- Calibration ------------------------------------------------------ */
+
+/* One calibration tap: a known point and the arrival time on each table
+ * sensor (index = position among the config's table lines). */
+struct sens_tap {
+	double x, y;		/* where the installer tapped, metres */
+	int64_t ts_ns[SENS_MAX_TABLE];	/* arrival per table sensor */
+	bool seen[SENS_MAX_TABLE];	/* that sensor had an edge */
+};
+
+struct sens_calibration {
+	double wave_speed_mps;	/* fitted */
+	size_t n_table;		/* table sensors */
+	double delay_s[SENS_MAX_TABLE];	/* fitted per table sensor, mean zero */
+	double rms_s;		/* residual rms of the arrival times */
+	double rms_cm;		/* the same as a distance at the fitted speed */
+	double median_err_cm;	/* taps re-located with the fit vs where they were tapped */
+	double max_err_cm;	/* the worst tap, same */
+	size_t n_taps;		/* taps used */
+};
+
+/* The points an installer taps, in order: a grid over the table avoiding
+ * the sensors themselves. Writes at most cap (x, y) pairs; returns how
+ * many the pattern has. */
+size_t sens_calib_points(const struct sens_config *c, double *xy, size_t cap);
+
+/* Fits wave speed and per-sensor delays (linear least squares: arrival =
+ * t0(tap) + delay(sensor) + distance / speed) to taps[0..n). Needs at
+ * least 3 taps with 3 sensors each. Also re-locates every tap with the
+ * result for the position error. 0, -EINVAL (too few, degenerate) with
+ * the reason in err. */
+int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, size_t n,
+		   struct sens_calibration *out, char *err, size_t errlen);
+
+/* Writes a calibration into c (speed and the table lines' delays). */
+void sens_calibration_apply(const struct sens_calibration *cal, struct sens_config *c);
+
+#endif /* DYEREF_SENSORS_H */

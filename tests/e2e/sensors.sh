@@ -1,0 +1,73 @@
+#!/bin/bash
+# dyeref sensors / calibrate piezo, end to end on the real binary: the
+# simulated table, recording and replaying edges, hostile files and
+# configs (exit 2 with file:line), calibration writing the config safely.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Simulated table: every impact located, health listed.
+"$DYEREF" sensors --sim --impacts 8 --seed 5 --record "$tmp/rec.edges" > "$tmp/sim.out" 2> "$tmp/sim.err" \
+	|| fail "sensors --sim exited $?: $(cat "$tmp/sim.err")"
+[ "$(grep -c '  table x=' "$tmp/sim.out")" -eq 8 ] || fail "expected 8 located impacts: $(cat "$tmp/sim.out")"
+grep -q '^health after' "$tmp/sim.out" || fail "no health report"
+grep -q 'line 17   table0   ok' "$tmp/sim.out" || fail "table0 not ok"
+[ -s "$tmp/rec.edges" ] || fail "nothing recorded"
+
+# Replaying the recording gives the same observations.
+"$DYEREF" sensors --replay "$tmp/rec.edges" > "$tmp/replay.out" 2>&1 || fail "replay exited $?"
+diff <(grep -E '  (table|cup|mine|floor)' "$tmp/sim.out") \
+     <(grep -E '  (table|cup|mine|floor)' "$tmp/replay.out") || fail "replay differs from the live run"
+
+# --watch prints every edge, like gpiomon.
+"$DYEREF" sensors --replay "$tmp/rec.edges" --watch > "$tmp/watch.out" 2>&1 || fail "watch exited $?"
+[ "$(grep -c ' edge line ' "$tmp/watch.out")" -eq "$(grep -c . "$tmp/rec.edges")" ] \
+	|| fail "--watch did not print every edge"
+
+# A hostile recording: exit 2, file and line named, nothing else printed as a result.
+printf '100 17\n# fine\n99 22\n' > "$tmp/bad.edges"
+"$DYEREF" sensors --replay "$tmp/bad.edges" > "$tmp/bad.out" 2> "$tmp/bad.err"
+rc=$?
+[ $rc -eq 2 ] || fail "bad recording: exit $rc, want 2"
+grep -q "bad.edges:3: timestamp 99 goes backwards" "$tmp/bad.err" || fail "bad recording: $(cat "$tmp/bad.err")"
+"$DYEREF" sensors --replay "$tmp/missing.edges" 2> "$tmp/miss.err"
+[ $? -eq 1 ] || fail "missing recording should be a system failure (1)"
+
+# A bad config: exit 2 with file:line: key.
+printf '[sensors]\ntable0 = 17\ntable1 = 27\ntable2 = 22\ncup_a1 = 22\n' > "$tmp/bad.ini"
+"$DYEREF" sensors --config "$tmp/bad.ini" --sim --impacts 1 > /dev/null 2> "$tmp/cfg.err"
+rc=$?
+[ $rc -eq 2 ] || fail "bad config: exit $rc, want 2"
+grep -q "bad.ini:5: sensors.cup_a1: line 22 is already table2 (line 4)" "$tmp/cfg.err" \
+	|| fail "bad config message: $(cat "$tmp/cfg.err")"
+
+# No GPIO chip on a build machine: a message naming the chip and the fix.
+if ! ls /dev/gpiochip* > /dev/null 2>&1; then
+	"$DYEREF" sensors > /dev/null 2> "$tmp/gpio.err"
+	[ $? -eq 1 ] || fail "no chip: want exit 1"
+	grep -q "gpiochip0: no such GPIO chip" "$tmp/gpio.err" || fail "no chip: $(cat "$tmp/gpio.err")"
+fi
+
+# Calibration on the simulated table writes speed and delays, keeps the rest.
+printf '# garage table\n[web]\nport = 8080\n\n[sensors]\nchip = gpiochip0\nwave_speed = 400\n\n[house]\ntarget_points = 11\n' > "$tmp/t.ini"
+"$DYEREF" calibrate piezo --sim --seed 4 --repeat 3 --config "$tmp/t.ini" > "$tmp/cal.out" 2>&1 \
+	|| fail "calibrate exited $?: $(cat "$tmp/cal.out")"
+grep -q '^tap 1/36: at x=' "$tmp/cal.out" || fail "no guidance printed"
+truth=$(sed -n 's/.*simulated truth: wave speed \([0-9.]*\) m\/s.*/\1/p' "$tmp/cal.out")
+fitted=$(sed -n 's/^wave_speed = //p' "$tmp/t.ini")
+[ -n "$truth" ] && [ -n "$fitted" ] || fail "no speed: $(cat "$tmp/cal.out") / $(cat "$tmp/t.ini")"
+awk -v a="$truth" -v b="$fitted" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; exit !(d < 0.015) }' \
+	|| fail "fitted $fitted m/s, truth $truth m/s"
+grep -q '^table3_delay_us = ' "$tmp/t.ini" || fail "delays not written"
+grep -q '^# garage table$' "$tmp/t.ini" && grep -q '^port = 8080$' "$tmp/t.ini" \
+	&& grep -q '^target_points = 11$' "$tmp/t.ini" || fail "other lines lost: $(cat "$tmp/t.ini")"
+[ "$(ls "$tmp" | grep -c 't.ini')" -eq 1 ] || fail "temporary file left"
+# The written file is valid for the next run.
+"$DYEREF" sensors --config "$tmp/t.ini" --sim --impacts 1 > /dev/null || fail "written config rejected"
+
+"$DYEREF" calibrate bogus 2> /dev/null
+[ $? -eq 2 ] || fail "calibrate bogus: want exit 2"
+"$DYEREF" sensors --impacts x 2> /dev/null
+[ $? -eq 2 ] || fail "bad option value: want exit 2"
+echo "sensors e2e: ok"

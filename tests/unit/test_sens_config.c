@@ -1,0 +1,221 @@
+/* [sensors] and [table] from the configuration file (daemon/sensors_config.c)
+ * and the safe rewrite that calibration uses (daemon/config_write.c). */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+#include "sensors/sensors.h"
+
+static int load(const char *text, struct sens_config *out, char *err, size_t errlen)
+{
+	struct dd_config cfg;
+	int rc = dd_config_load_string(&cfg, "t.ini", text, err, errlen);
+
+	if (rc == 0)
+		rc = dd_sensors_config_load(&cfg, out, err, errlen);
+	dd_config_free(&cfg);
+	return rc;
+}
+
+static void test_sens_config_no_lines_named_uses_reference_wiring(void **state)
+{
+	struct sens_config c, def;
+	char err[256];
+
+	(void)state;
+	sens_config_defaults(&def);
+	assert_int_equal(load("[sensors]\nwave_speed = 420\nhold_off_ms = 15\ntable2_delay_us = -4.5\n"
+			      "near_line_cm = 1.5\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n_lines, def.n_lines);
+	assert_true(fabs(c.wave_speed_mps - 420) < 1e-9);
+	assert_true(fabs(c.holdoff_s - 0.015) < 1e-12);
+	assert_true(fabs(c.lines[2].delay_s + 4.5e-6) < 1e-12);
+	assert_true(fabs(c.near_line_m - 0.015) < 1e-12);
+	assert_string_equal(c.chip, "gpiochip0");
+}
+
+static void test_sens_config_named_lines_replace_defaults(void **state)
+{
+	struct sens_config c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(load("[table]\nlength_m = 2.0\nwidth_m = 1.0\n"
+			      "[sensors]\nchip = gpiochip4\ntable0 = 5\ntable1 = 6\ntable2 = 7\n"
+			      "table3 = 8\ntable3_x = 1.5\ntable3_y = 0.9\ncup_b2 = 20\nfloor1 = 21\n",
+			      &c, err, sizeof(err)), 0);
+	assert_string_equal(c.chip, "gpiochip4");
+	assert_int_equal(c.n_lines, 6);
+	assert_true(fabs(c.table.length_m - 2.0) < 1e-12);
+	/* table0..2 at the reference diamond of a 2.0 x 1.0 m table */
+	assert_true(fabs(c.lines[0].x - 0.05) < 1e-12 && fabs(c.lines[0].y - 0.5) < 1e-12);
+	assert_true(fabs(c.lines[2].x - 1.95) < 1e-12);
+	assert_true(fabs(c.lines[3].x - 1.5) < 1e-12 && fabs(c.lines[3].y - 0.9) < 1e-12);
+	assert_int_equal(c.lines[4].role, SENS_ROLE_CUP);
+	assert_int_equal(c.lines[4].owner, 3);
+	assert_int_equal(c.lines[5].role, SENS_ROLE_FLOOR);
+	assert_string_equal(c.lines[5].name, "floor1");
+	/* the cups keep their corners on a smaller table */
+	assert_true(fabs(c.table.cup_x[3] - 1.88) < 1e-9);
+}
+
+static void test_sens_config_errors_name_file_line_and_key(void **state)
+{
+	struct sens_config c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(load("[sensors]\ntable0 = 17\ntable1 = 27\ncup_a1 = 17\n", &c, err,
+			      sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:4: sensors.cup_a1: line 17 is already table0 (line 2)");
+
+	assert_int_equal(load("[sensors]\nwave_speed = fast\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:2: sensors.wave_speed: expected a number, got 'fast'");
+
+	assert_int_equal(load("[sensors]\ntable0 = 1\ntable1 = 2\ntable2 = 3\ntable4 = 9\n", &c, err,
+			      sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:5: sensors.table4: give its position as table4_x and "
+			    "table4_y (metres from A's end and the left edge)");
+
+	assert_int_equal(load("[sensors]\ntable0 = 1\ntable1 = 2\n", &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "at least 3 are needed"));
+
+	assert_int_equal(load("[sensors]\nmine = 5000\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:2: sensors.mine: 5000 is outside 0..4095");
+
+	assert_int_equal(load("[sensors]\ntable0_x = 3.0\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:2: sensors.table0_x: 3 is outside 0..2.44");
+
+	assert_int_equal(load("[sensors]\nchip = my chip\n", &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:2: sensors.chip"));
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 4096);
+
+	assert_non_null(f);
+	assert_true(fread(buf, 1, 4095, f) > 0);
+	fclose(f);
+	return buf;
+}
+
+static int files_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void test_dd_config_set_keys_keeps_other_lines(void **state)
+{
+	char dir[] = "/tmp/dyeref-cfg-XXXXXX", path[64], err[256], *text;
+	const char *keys[] = { "wave_speed", "table0_delay_us" }, *vals[] = { "431.5", "-2.25" };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dyeref.ini", dir);
+	f = fopen(path, "w");
+	fputs("# the table in the garage\n[web]\nport = 8080\n\n[sensors]\nchip = gpiochip0\n"
+	      "wave_speed = 400\n\n[house]\ntarget_points = 11\n", f);
+	fclose(f);
+	assert_int_equal(dd_config_set_keys(path, "sensors", keys, vals, 2, err, sizeof(err)), 0);
+	text = slurp(path);
+	assert_string_equal(text, "# the table in the garage\n[web]\nport = 8080\n\n[sensors]\n"
+			    "chip = gpiochip0\nwave_speed = 431.5\ntable0_delay_us = -2.25\n\n"
+			    "[house]\ntarget_points = 11\n");
+	free(text);
+	assert_int_equal(files_in(dir), 1);	/* no temporary left behind */
+
+	/* and it reads back */
+	{
+		struct dd_config cfg;
+		struct sens_config c;
+
+		assert_int_equal(dd_config_load(&cfg, path, err, sizeof(err)), 0);
+		assert_int_equal(dd_sensors_config_load(&cfg, &c, err, sizeof(err)), 0);
+		assert_true(fabs(c.wave_speed_mps - 431.5) < 1e-9);
+		assert_true(fabs(c.lines[0].delay_s + 2.25e-6) < 1e-12);
+		dd_config_free(&cfg);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_dd_config_set_keys_adds_section_and_creates_file(void **state)
+{
+	char dir[] = "/tmp/dyeref-cfg-XXXXXX", path[64], err[256], *text;
+	const char *keys[] = { "wave_speed" }, *vals[] = { "410.0" };
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.ini", dir);
+	f = fopen(path, "w");
+	fputs("[web]\nport = 1", f);	/* no final newline */
+	fclose(f);
+	assert_int_equal(dd_config_set_keys(path, "sensors", keys, vals, 1, err, sizeof(err)), 0);
+	text = slurp(path);
+	assert_string_equal(text, "[web]\nport = 1\n\n[sensors]\nwave_speed = 410.0\n");
+	free(text);
+	unlink(path);
+
+	assert_int_equal(dd_config_set_keys(path, "sensors", keys, vals, 1, err, sizeof(err)), 0);
+	text = slurp(path);
+	assert_string_equal(text, "\n[sensors]\nwave_speed = 410.0\n");
+	free(text);
+	unlink(path);
+
+	/* a directory that cannot be written: an error, nothing changed */
+	assert_true(dd_config_set_keys("/proc/dyeref.ini", "sensors", keys, vals, 1, err,
+				       sizeof(err)) < 0);
+	assert_non_null(strstr(err, "/proc/dyeref.ini"));
+	rmdir(dir);
+}
+
+static void test_dd_sensors_config_file_rejects_unknown_sensor_keys(void **state)
+{
+	char path[] = "/tmp/dyeref-cfg-XXXXXX", err[256];
+	struct sens_config c;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "[web]\nother = 1\n[sensors]\nwave_sped = 400\n", 42), 42);
+	close(fd);
+	assert_int_equal(dd_sensors_config_file(path, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":4: unknown key sensors.wave_sped"));
+	unlink(path);
+	assert_int_equal(dd_sensors_config_file(path, &c, err, sizeof(err)), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sens_config_no_lines_named_uses_reference_wiring),
+		cmocka_unit_test(test_sens_config_named_lines_replace_defaults),
+		cmocka_unit_test(test_sens_config_errors_name_file_line_and_key),
+		cmocka_unit_test(test_dd_config_set_keys_keeps_other_lines),
+		cmocka_unit_test(test_dd_config_set_keys_adds_section_and_creates_file),
+		cmocka_unit_test(test_dd_sensors_config_file_rejects_unknown_sensor_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

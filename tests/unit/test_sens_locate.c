@@ -1,0 +1,303 @@
+/* Localisation of table impacts from arrival times (sensors/locate.c),
+ * on the simulated table (sim/piezo.c). The half decides BD-P1 (landed
+ * on the defenders' half) and BD-P6 (on the centre line: dead), so the
+ * half and the doubt near the line (BD-S1's centre line) are held here. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sensors/sensors.h"
+#include "sim/sim.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Arrivals of one simulated impact, as the pipeline would hand them. */
+static size_t arrivals(const struct sens_config *c, const struct sim_piezo *m, struct sim_rng *rng,
+		       double x, double y, struct sens_arrival *a)
+{
+	struct sens_edge e[16];
+	size_t n = sim_piezo_table_hit(m, c, rng, x, y, 1000000000LL, e, 16), k = 0;
+
+	for (size_t i = 0; i < n && i < 16; i++) {
+		int idx = sens_config_line_by_offset(c, e[i].line);
+
+		a[k].x = c->lines[idx].x;
+		a[k].y = c->lines[idx].y;
+		a[k].delay_s = c->lines[idx].delay_s;
+		a[k].ts_ns = e[i].ts_ns;
+		k++;
+	}
+	return k;
+}
+
+static void quiet_model(struct sim_piezo *m)
+{
+	sim_piezo_defaults(m);
+	m->jitter_s = 0;
+	m->latency_min_s = m->latency_max_s = 0;
+	m->speed_spread = 0;
+}
+
+static void test_sens_locate_noise_free_is_exact_everywhere(void **state)
+{
+	struct sens_config c;
+	struct sim_piezo m;
+	struct sim_rng rng;
+
+	(void)state;
+	sens_config_defaults(&c);
+	quiet_model(&m);
+	sim_rng_seed(&rng, 1);
+	/* Corners and edges included: the whole top, 10 cm grid. */
+	for (double x = 0; x <= c.table.length_m + 1e-9; x += 0.122)
+		for (double y = 0; y <= c.table.width_m + 1e-9; y += 0.122) {
+			struct sens_arrival a[16];
+			struct sens_fix f;
+			size_t n = arrivals(&c, &m, &rng, x, y, a);
+
+			assert_int_equal(n, 4);
+			assert_int_equal(sens_locate(&c, a, n, &f), 0);
+			if (hypot(f.x - x, f.y - y) > 0.001)
+				fail_msg("(%.3f, %.3f) located at (%.4f, %.4f)", x, y, f.x, f.y);
+			assert_true(llabs(f.t_ns - 1000000000LL) < 2000);
+		}
+}
+
+/* Error bounds over the whole table: uniform impacts, 5 % speed spread,
+ * Pi latency 7-20 us, Gaussian jitter as given. Bounds sit above what
+ * bench/sensors_localise.c measures, below what a broken solver gives. */
+static void check_jitter(double jitter_us, double max_median_cm, double max_p95_cm)
+{
+	enum { N = 600 };
+	struct sens_config c;
+	struct sim_piezo m;
+	struct sim_rng rng;
+	double err[N];
+	size_t wrong_half = 0;
+
+	sens_config_defaults(&c);
+	sim_piezo_defaults(&m);
+	m.jitter_s = jitter_us * 1e-6;
+	c.timing_sigma_s = sqrt(m.jitter_s * m.jitter_s + 3.75e-6 * 3.75e-6);
+	sim_rng_seed(&rng, (uint64_t)jitter_us);
+	for (size_t i = 0; i < N; i++) {
+		double x = sim_rng_uniform(&rng) * c.table.length_m;
+		double y = sim_rng_uniform(&rng) * c.table.width_m;
+		struct sens_arrival a[16];
+		struct sens_fix f;
+		size_t n = arrivals(&c, &m, &rng, x, y, a);
+
+		assert_int_equal(sens_locate(&c, a, n, &f), 0);
+		err[i] = hypot(f.x - x, f.y - y) * 100;
+		if (fabs(x - c.table.length_m / 2) > 0.03 &&
+		    f.half != (x < c.table.length_m / 2 ? BD_HALF_A : BD_HALF_B))
+			wrong_half++;
+	}
+	qsort(err, N, sizeof(double), cmp_double);
+	if (err[N / 2] > max_median_cm || err[N * 95 / 100] > max_p95_cm)
+		fail_msg("jitter %.0f us: median %.2f cm (max %.2f), p95 %.2f cm (max %.2f)",
+			 jitter_us, err[N / 2], max_median_cm, err[N * 95 / 100], max_p95_cm);
+	assert_int_equal(wrong_half, 0);
+}
+
+static void test_sens_locate_error_bounds_jitter_5us(void **state)
+{
+	(void)state;
+	check_jitter(5, 0.6, 2.0);
+}
+
+static void test_sens_locate_error_bounds_jitter_10us(void **state)
+{
+	(void)state;
+	check_jitter(10, 1.0, 3.0);
+}
+
+static void test_sens_locate_error_bounds_jitter_20us(void **state)
+{
+	(void)state;
+	check_jitter(20, 1.6, 5.5);
+}
+
+static void test_sens_locate_dead_sensor_locates_with_lower_confidence(void **state)
+{
+	struct sens_config c;
+	struct sim_piezo m;
+	struct sim_rng rng;
+
+	(void)state;
+	sens_config_defaults(&c);
+	sim_piezo_defaults(&m);
+	m.speed_spread = 0.02;
+	for (size_t dead = 0; dead < 4; dead++) {
+		int within5 = 0;
+
+		for (int i = 0; i < 40; i++) {
+			struct sim_rng r2;
+			double x = 0.3 + (i % 8) * 0.26, y = 0.25 + (i / 8) * 0.18;
+			struct sens_arrival a[16], b[16];
+			struct sens_fix all, three;
+			size_t n;
+
+			sim_rng_seed(&rng, 100 + i);
+			r2 = rng;
+			n = arrivals(&c, &m, &rng, x, y, a);
+			assert_int_equal(n, 4);
+			assert_int_equal(sens_locate(&c, a, n, &all), 0);
+			/* the same impact without the dead sensor's arrival */
+			m.dead = 1u << dead;
+			n = arrivals(&c, &m, &r2, x, y, b);
+			m.dead = 0;
+			assert_int_equal(n, 3);
+			assert_int_equal(sens_locate(&c, b, n, &three), 0);
+			assert_int_equal(three.n_used, 3);
+			assert_true(three.quality < all.quality || all.quality < 1.0);
+			assert_true(three.confidence <= all.confidence + 1e-9);
+			/* Honest: the stated uncertainty covers the error. */
+			double e = hypot(three.x - x, three.y - y);
+			if (e > fmax(0.05, 3 * three.sigma_m))
+				fail_msg("sensor %zu dead, (%.2f, %.2f): error %.1f cm, sigma %.1f cm",
+					 dead, x, y, e * 100, three.sigma_m * 100);
+			if (e < 0.05)
+				within5++;
+		}
+		/* most impacts still land within 5 cm */
+		if (within5 < 30)
+			fail_msg("sensor %zu dead: %d of 40 within 5 cm", dead, within5);
+	}
+}
+static void test_sens_locate_bd_p6_near_line_is_flagged(void **state)
+{
+	struct sens_config c;
+	struct sim_piezo m;
+	struct sim_rng rng;
+	const double mid = 1.22;
+
+	(void)state;
+	sens_config_defaults(&c);
+	sim_piezo_defaults(&m);
+	sim_rng_seed(&rng, 7);
+	for (int i = 0; i < 60; i++) {
+		double off = ((i % 5) - 2) * 0.005;	/* -1 .. +1 cm from the centre */
+		double y = 0.2 + (i / 5) * 0.07;
+		struct sens_arrival a[16];
+		struct sens_fix f;
+		size_t n = arrivals(&c, &m, &rng, mid + off, y, a);
+
+		assert_int_equal(sens_locate(&c, a, n, &f), 0);
+		if (!f.near_line)
+			fail_msg("impact %.1f cm from the line not flagged (x %.4f, p %.3f)",
+				 off * 100, f.x, f.p_half[f.half]);
+		assert_float_equal(f.p_half[0] + f.p_half[1] + f.p_half[2], 1.0, 1e-9);
+	}
+	for (int i = 0; i < 40; i++) {
+		double x = i % 2 ? mid + 0.12 : mid - 0.12, y = 0.1 + (i / 2) * 0.05;
+		struct sens_arrival a[16];
+		struct sens_fix f;
+		size_t n = arrivals(&c, &m, &rng, x, y, a);
+
+		assert_int_equal(sens_locate(&c, a, n, &f), 0);
+		assert_false(f.near_line);
+		assert_int_equal(f.half, x < mid ? BD_HALF_A : BD_HALF_B);
+		assert_true(f.p_half[f.half] > 0.999);
+	}
+}
+
+static void test_sens_locate_needs_three_arrivals(void **state)
+{
+	struct sens_config c;
+	struct sens_arrival a[2] = { { 0.05, 0.61, 0, 1000 }, { 1.22, 0.05, 0, 2000 } };
+	struct sens_fix f;
+
+	(void)state;
+	sens_config_defaults(&c);
+	assert_int_equal(sens_locate(&c, a, 2, &f), -EINVAL);
+}
+
+static void test_sens_locate_drops_one_wild_arrival_of_five(void **state)
+{
+	struct sens_config c;
+	struct sim_piezo m;
+	struct sim_rng rng;
+	struct sens_arrival a[16];
+	struct sens_fix f;
+	size_t n;
+
+	(void)state;
+	sens_config_defaults(&c);
+	/* a fifth table sensor under the mine */
+	c.lines[8].role = SENS_ROLE_TABLE;
+	c.lines[8].x = 1.0;
+	c.lines[8].y = 0.61;
+	snprintf(c.lines[8].name, sizeof(c.lines[8].name), "table4");
+	sim_piezo_defaults(&m);
+	m.speed_spread = 0.01;
+	sim_rng_seed(&rng, 3);
+	n = arrivals(&c, &m, &rng, 1.8, 0.4, a);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++)
+		if (a[i].x == 1.0)
+			a[i].ts_ns += 400000;	/* a comparator 400 us late */
+	assert_int_equal(sens_locate(&c, a, n, &f), 0);
+	assert_true(f.dropped >= 0);
+	assert_true(a[f.dropped].x == 1.0);
+	assert_int_equal(f.n_used, 4);
+	assert_true(hypot(f.x - 1.8, f.y - 0.4) < 0.03);
+}
+
+static void test_sens_locate_uncertainty_tracks_the_error(void **state)
+{
+	/* The stated 1-sigma should describe the real error: about 68 %
+	 * of errors along x within sigma_x (we accept 50..90 %). */
+	struct sens_config c;
+	struct sim_piezo m;
+	struct sim_rng rng;
+	int inside = 0;
+	const int N = 400;
+
+	(void)state;
+	sens_config_defaults(&c);
+	sim_piezo_defaults(&m);
+	m.speed_spread = 0.0;
+	c.timing_sigma_s = sqrt(m.jitter_s * m.jitter_s + 3.75e-6 * 3.75e-6);
+	sim_rng_seed(&rng, 11);
+	for (int i = 0; i < N; i++) {
+		double x = 0.2 + sim_rng_uniform(&rng) * 2.0, y = 0.2 + sim_rng_uniform(&rng) * 0.8;
+		struct sens_arrival a[16];
+		struct sens_fix f;
+		size_t n = arrivals(&c, &m, &rng, x, y, a);
+
+		assert_int_equal(sens_locate(&c, a, n, &f), 0);
+		inside += fabs(f.x - x) <= f.sigma_x;
+	}
+	if (inside < N * 50 / 100 || inside > N * 90 / 100)
+		fail_msg("%d of %d errors within 1 sigma", inside, N);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sens_locate_noise_free_is_exact_everywhere),
+		cmocka_unit_test(test_sens_locate_error_bounds_jitter_5us),
+		cmocka_unit_test(test_sens_locate_error_bounds_jitter_10us),
+		cmocka_unit_test(test_sens_locate_error_bounds_jitter_20us),
+		cmocka_unit_test(test_sens_locate_dead_sensor_locates_with_lower_confidence),
+		cmocka_unit_test(test_sens_locate_bd_p6_near_line_is_flagged),
+		cmocka_unit_test(test_sens_locate_needs_three_arrivals),
+		cmocka_unit_test(test_sens_locate_drops_one_wild_arrival_of_five),
+		cmocka_unit_test(test_sens_locate_uncertainty_tracks_the_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

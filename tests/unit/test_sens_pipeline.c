@@ -1,0 +1,426 @@
+/* The pipeline (sensors/pipeline.c): hold-off, grouping into impacts,
+ * cup/mine/floor observations as core events, and line health. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sensors/sensors.h"
+#include "sim/sim.h"
+
+#define CAP 64
+
+struct rig {
+	struct sens_config cfg;
+	struct sim_piezo m;
+	struct sim_rng rng;
+	struct sens_pipeline *p;
+	struct sens_obs obs[CAP];	/* everything observed so far */
+	size_t n_obs;
+};
+
+static void rig_init(struct rig *r, uint64_t seed)
+{
+	sens_config_defaults(&r->cfg);
+	sim_piezo_defaults(&r->m);
+	sim_rng_seed(&r->rng, seed);
+	r->n_obs = 0;
+	r->p = sens_pipeline_new(&r->cfg);
+	assert_non_null(r->p);
+}
+
+static void rig_push(struct rig *r, const struct sens_edge *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		r->n_obs += sens_pipeline_push(r->p, &e[i], r->obs + r->n_obs, CAP - r->n_obs);
+}
+
+static void rig_flush(struct rig *r)
+{
+	r->n_obs += sens_pipeline_flush(r->p, INT64_MAX, r->obs + r->n_obs, CAP - r->n_obs);
+}
+
+static void rig_impact(struct rig *r, double x, double y, int64_t t)
+{
+	struct sens_edge e[64];
+	size_t n = sim_piezo_table_hit(&r->m, &r->cfg, &r->rng, x, y, t, e, 64);
+
+	rig_push(r, e, n < 64 ? n : 64);
+}
+
+static size_t line_index(const struct rig *r, const char *name)
+{
+	for (size_t i = 0; i < r->cfg.n_lines; i++)
+		if (!strcmp(r->cfg.lines[i].name, name))
+			return i;
+	fail_msg("no line %s", name);
+	return 0;
+}
+
+static void test_sens_ringing_removed_one_observation_per_impact(void **state)
+{
+	struct rig r;
+	uint64_t suppressed = 0;
+	struct sens_line_health h[SENS_MAX_LINES];
+
+	(void)state;
+	rig_init(&r, 1);
+	r.m.ring_max = 6;	/* up to 6 extra edges per disc per hit */
+	for (int i = 0; i < 40; i++) {
+		r.n_obs = 0;
+		rig_impact(&r, 0.3 + (i % 10) * 0.2, 0.2 + (i % 4) * 0.25, (int64_t)(i + 1) * 500000000LL);
+		rig_flush(&r);
+		assert_int_equal(r.n_obs, 1);
+		assert_int_equal(r.obs[0].ev.kind, BD_EV_TABLE);
+		assert_true(r.obs[0].has_fix);
+		assert_int_equal(r.obs[0].fix.n_used, 4);
+	}
+	sens_pipeline_health(r.p, 41 * 500000000LL, h, SENS_MAX_LINES);
+	for (size_t i = 0; i < 4; i++) {
+		suppressed += h[i].suppressed;
+		assert_int_equal(h[i].state, SENS_HEALTH_OK);
+		assert_int_equal(h[i].accepted, 40);
+	}
+	assert_true(suppressed > 40);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_table_observation_is_a_core_event(void **state)
+{
+	struct rig r;
+	const struct bd_event *ev;
+
+	(void)state;
+	rig_init(&r, 2);
+	rig_impact(&r, 1.9, 0.4, 1000000000LL);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 1);
+	ev = &r.obs[0].ev;
+	assert_int_equal(ev->kind, BD_EV_TABLE);
+	assert_int_equal(ev->half, BD_HALF_B);
+	assert_true(ev->has_xy);
+	assert_true(fabs(ev->x - 1.9) < 0.03 && fabs(ev->y - 0.4) < 0.03);
+	assert_true(ev->has_confidence);
+	assert_true(ev->confidence > 0.9 && ev->confidence <= 1.0);
+	assert_string_equal(ev->source, "piezo");
+	assert_int_equal(ev->player, BD_NOBODY);
+	/* the impact's own time, before its waves reached the sensors */
+	assert_true(llabs(ev->t_ns - 1000000000LL) < 60000);
+	assert_int_equal(r.obs[0].table_seen, 0xf);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_cup_mine_floor_channels_give_events_in_time_order(void **state)
+{
+	struct rig r;
+	struct sens_edge e[32];
+	size_t n;
+
+	(void)state;
+	sens_config_defaults(&r.cfg);
+	/* add a floor strip */
+	struct sens_line_cfg *f = &r.cfg.lines[r.cfg.n_lines++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "floor0");
+	f->role = SENS_ROLE_FLOOR;
+	f->offset = 4;
+	sim_piezo_defaults(&r.m);
+	sim_rng_seed(&r.rng, 3);
+	r.n_obs = 0;
+	r.p = sens_pipeline_new(&r.cfg);
+	assert_non_null(r.p);
+
+	/* Table at t, b1's cup 2 ms later (inside the table's window: it
+	 * must still come out after the table), then the mine, the floor. */
+	n = sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, 2.0, 0.3, 1000000000LL, e, 32);
+	n += sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line_index(&r, "cup_b1"), 1002000000LL, e + n, 32 - n);
+	sim_piezo_sort(e, n);
+	rig_push(&r, e, n);
+	n = sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line_index(&r, "mine"), 1300000000LL, e, 32);
+	n += sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line_index(&r, "floor0"), 1600000000LL, e + n, 32 - n);
+	rig_push(&r, e, n);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 4);
+	assert_int_equal(r.obs[0].ev.kind, BD_EV_TABLE);
+	assert_int_equal(r.obs[1].ev.kind, BD_EV_CUP);
+	assert_int_equal(r.obs[1].ev.player, 2);	/* b1 */
+	assert_false(r.obs[1].ev.sink);
+	assert_false(r.obs[1].has_strength);
+	assert_string_equal(r.obs[1].ev.source, "piezo");
+	assert_true(r.obs[1].ev.t_ns >= 1002000000LL && r.obs[1].ev.t_ns < 1002100000LL);
+	assert_int_equal(r.obs[2].ev.kind, BD_EV_MINE);
+	assert_int_equal(r.obs[3].ev.kind, BD_EV_FLOOR);
+	for (size_t i = 1; i < r.n_obs; i++)
+		assert_true(r.obs[i].ev.t_ns >= r.obs[i - 1].ev.t_ns);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_separate_impacts_are_not_merged(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 4);
+	/* a die's bounces: 60 ms apart, beyond the hold-off */
+	rig_impact(&r, 1.8, 0.6, 1000000000LL);
+	rig_impact(&r, 2.0, 0.7, 1060000000LL);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	assert_true(fabs(r.obs[0].ev.x - 1.8) < 0.03);
+	assert_true(fabs(r.obs[1].ev.x - 2.0) < 0.03);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_flush_waits_for_the_window(void **state)
+{
+	struct rig r;
+	struct sens_obs o[4];
+	int64_t w;
+
+	(void)state;
+	rig_init(&r, 5);
+	rig_impact(&r, 0.6, 0.6, 1000000000LL);
+	w = sens_config_group_window_ns(&r.cfg);
+	assert_true(w > 4000000 && w < 10000000);	/* a few ms for a 2.4 m table */
+	/* the impact is not complete before its window has passed */
+	assert_int_equal(sens_pipeline_flush(r.p, 1000000000LL + w / 2, o, 4), 0);
+	assert_int_equal(sens_pipeline_flush(r.p, 1000000000LL + 2 * w, o, 4), 1);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_two_sensors_give_an_unlocated_doubtful_table_event(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 6);
+	r.m.dead = 0x5;	/* table0 and table2 */
+	rig_impact(&r, 1.8, 0.6, 1000000000LL);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 1);
+	assert_int_equal(r.obs[0].ev.kind, BD_EV_TABLE);
+	assert_false(r.obs[0].ev.has_xy);
+	assert_true(r.obs[0].ev.confidence <= 0.5);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_unknown_lines_are_counted_and_ignored(void **state)
+{
+	struct rig r;
+	struct sens_edge e[3] = { { 40, 1000 }, { 4095, 2000 }, { 100000, 3000 } };
+
+	(void)state;
+	rig_init(&r, 7);
+	rig_push(&r, e, 3);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 0);
+	assert_int_equal(sens_pipeline_unknown_edges(r.p), 3);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_health_chattering_line(void **state)
+{
+	struct rig r;
+	struct sens_line_health h[SENS_MAX_LINES];
+	size_t cup = 0;
+
+	(void)state;
+	rig_init(&r, 8);
+	cup = line_index(&r, "cup_a2");
+	/* each hit comes with 25 edges 0.3 ms apart: a comparator at the
+	 * edge of its threshold */
+	for (int hit = 0; hit < 6; hit++) {
+		struct sens_edge e[25];
+
+		for (int k = 0; k < 25; k++) {
+			e[k].line = r.cfg.lines[cup].offset;
+			e[k].ts_ns = (int64_t)(hit + 1) * 1000000000LL + k * 300000;
+		}
+		rig_push(&r, e, 25);
+	}
+	rig_flush(&r);
+	sens_pipeline_health(r.p, 7000000000LL, h, SENS_MAX_LINES);
+	assert_int_equal(h[cup].state, SENS_HEALTH_CHATTERING);
+	assert_int_equal(h[cup].accepted, 6);
+	assert_int_equal(h[cup].suppressed, 6 * 24);
+	assert_int_equal(r.n_obs, 6);	/* still one cup hit per hit */
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_health_stuck_line(void **state)
+{
+	struct rig r;
+	struct sens_line_health h[SENS_MAX_LINES];
+	size_t mine;
+
+	(void)state;
+	rig_init(&r, 9);
+	mine = line_index(&r, "mine");
+	/* fires again the moment each hold-off ends, for a second */
+	for (int k = 0; k < 50; k++) {
+		struct sens_edge e = { r.cfg.lines[mine].offset, 1000000000LL + k * 21000000LL };
+
+		rig_push(&r, &e, 1);
+		r.n_obs = 0;
+	}
+	sens_pipeline_health(r.p, 3000000000LL, h, SENS_MAX_LINES);
+	assert_int_equal(h[mine].state, SENS_HEALTH_STUCK);
+	/* the others are merely untested */
+	assert_int_equal(h[0].state, SENS_HEALTH_UNTESTED);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_health_silent_and_missing_table_lines(void **state)
+{
+	struct rig r;
+	struct sens_line_health h[SENS_MAX_LINES];
+
+	(void)state;
+	rig_init(&r, 10);
+	r.m.dead = 1u << 1;	/* table1 never fires */
+	rig_impact(&r, 0.5, 0.5, 1000000000LL);
+	rig_impact(&r, 1.5, 0.5, 2000000000LL);
+	rig_flush(&r);
+	sens_pipeline_health(r.p, 3000000000LL, h, SENS_MAX_LINES);
+	assert_int_equal(h[1].state, SENS_HEALTH_UNTESTED);	/* two impacts: too early */
+	rig_impact(&r, 2.0, 0.8, 3000000000LL);
+	rig_flush(&r);
+	sens_pipeline_health(r.p, 4000000000LL, h, SENS_MAX_LINES);
+	assert_int_equal(h[1].state, SENS_HEALTH_SILENT);
+	assert_int_equal(h[1].missed, 3);
+	assert_int_equal(h[0].state, SENS_HEALTH_OK);
+	assert_int_equal(h[0].impacts, 3);
+	/* every impact was still located, from three sensors */
+	for (size_t i = 0; i < r.n_obs; i++) {
+		assert_true(r.obs[i].has_fix);
+		assert_int_equal(r.obs[i].fix.n_used, 3);
+	}
+
+	/* table3 works, then drops out: missing, not silent */
+	r.m.dead = 0;
+	rig_impact(&r, 1.0, 0.5, 5000000000LL);
+	r.m.dead = 1u << 3;
+	for (int i = 0; i < 4; i++)
+		rig_impact(&r, 0.7 + i * 0.3, 0.5, (6 + i) * 1000000000LL);
+	rig_flush(&r);
+	sens_pipeline_health(r.p, 11000000000LL, h, SENS_MAX_LINES);
+	assert_int_equal(h[3].state, SENS_HEALTH_MISSING);
+	assert_string_equal(sens_health_name(h[3].state), "missing");
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_health_cup_silent_after_configured_time(void **state)
+{
+	struct rig r;
+	struct sens_line_health h[SENS_MAX_LINES];
+	size_t cup;
+
+	(void)state;
+	rig_init(&r, 11);
+	cup = line_index(&r, "cup_b2");
+	rig_impact(&r, 0.5, 0.5, 1000000000LL);
+	rig_flush(&r);
+	sens_pipeline_health(r.p, 1000000000LL + 3599LL * 1000000000LL, h, SENS_MAX_LINES);
+	assert_int_equal(h[cup].state, SENS_HEALTH_UNTESTED);
+	sens_pipeline_health(r.p, 1000000000LL + 3601LL * 1000000000LL, h, SENS_MAX_LINES);
+	assert_int_equal(h[cup].state, SENS_HEALTH_SILENT);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_false_trigger_before_impact_still_locates(void **state)
+{
+	/* A knock on table0 just before a real impact opens the window
+	 * early; the real edges that follow complete it. With four
+	 * sensors the result is located, but with doubt. */
+	struct rig r;
+	struct sens_edge e[64];
+	size_t n;
+
+	(void)state;
+	rig_init(&r, 12);
+	n = sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, 1.7, 0.6, 1000000000LL, e, 64);
+	rig_push(&r, e, n);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 1);
+	assert_true(r.obs[0].has_fix);
+	assert_true(r.obs[0].ev.confidence > 0.9);
+
+	/* the same impact 1 s later, table0 knocked 1 ms before it: its real
+	 * edge then falls in the hold-off, the false one stands in for it */
+	r.n_obs = 0;
+	e[0].line = r.cfg.lines[0].offset;
+	e[0].ts_ns = 1999000000LL;
+	rig_push(&r, e, 1);
+	n = sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, 1.7, 0.6, 2000000000LL, e, 64);
+	rig_push(&r, e, n);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 1);
+	assert_int_equal(r.obs[0].ev.kind, BD_EV_TABLE);
+	/* the residual gives it away: an official is asked (BD review) */
+	assert_true(r.obs[0].ev.confidence < 0.5);
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_obs_format_names_half_and_uncertainty(void **state)
+{
+	struct rig r;
+	char line[200];
+
+	(void)state;
+	rig_init(&r, 13);
+	rig_impact(&r, 1.9, 0.4, 1000000000LL);
+	rig_flush(&r);
+	sens_obs_format(&r.obs[0], line, sizeof(line));
+	assert_non_null(strstr(line, "half B"));
+	assert_non_null(strstr(line, "cm"));
+	assert_non_null(strstr(line, "(4 sensors)"));
+	sens_pipeline_free(r.p);
+}
+
+static void test_sens_pipeline_rejects_bad_config(void **state)
+{
+	struct sens_config c;
+	char err[200];
+
+	(void)state;
+	sens_config_defaults(&c);
+	c.lines[5].offset = c.lines[0].offset;
+	assert_int_equal(sens_config_check(&c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "both use line 17"));
+	errno = 0;
+	assert_null(sens_pipeline_new(&c));
+	assert_int_equal(errno, EINVAL);
+	sens_config_defaults(&c);
+	c.lines[0].x = 3.0;
+	assert_int_equal(sens_config_check(&c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "table0"));
+	assert_non_null(strstr(err, "off the"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sens_ringing_removed_one_observation_per_impact),
+		cmocka_unit_test(test_sens_table_observation_is_a_core_event),
+		cmocka_unit_test(test_sens_cup_mine_floor_channels_give_events_in_time_order),
+		cmocka_unit_test(test_sens_separate_impacts_are_not_merged),
+		cmocka_unit_test(test_sens_flush_waits_for_the_window),
+		cmocka_unit_test(test_sens_two_sensors_give_an_unlocated_doubtful_table_event),
+		cmocka_unit_test(test_sens_unknown_lines_are_counted_and_ignored),
+		cmocka_unit_test(test_sens_health_chattering_line),
+		cmocka_unit_test(test_sens_health_stuck_line),
+		cmocka_unit_test(test_sens_health_silent_and_missing_table_lines),
+		cmocka_unit_test(test_sens_health_cup_silent_after_configured_time),
+		cmocka_unit_test(test_sens_false_trigger_before_impact_still_locates),
+		cmocka_unit_test(test_sens_obs_format_names_half_and_uncertainty),
+		cmocka_unit_test(test_sens_pipeline_rejects_bad_config),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

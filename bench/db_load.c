@@ -28,7 +28,6 @@ static int64_t build(struct db *db)
 {
 	char err[256];
 	struct bd_match_cfg cfg;
-	struct mlog_bd *log;
 	struct bd_state s;
 	struct sim_rng rng;
 	int64_t m, t_ns = 1000000000;
@@ -37,10 +36,8 @@ static int64_t build(struct db *db)
 	sqlite3_exec(db_handle(db), "PRAGMA synchronous = OFF", NULL, NULL, NULL);
 	sim_rng_seed(&rng, 42);
 	db_test_long_match(&cfg);
-	log = mlog_bd_new("bench", &cfg);
-	if (db_bd_start(db, log, t_ns, &m, err, sizeof(err)))
+	if (db_test_start(db, "bench", &cfg, t_ns, &m, err, sizeof(err)))
 		die(err);
-	mlog_bd_free(log);
 	bd_state_init(&s, &cfg);
 	for (int i = 1; i <= THROWS; i++) {
 		struct bd_throw t;

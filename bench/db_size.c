@@ -65,7 +65,6 @@ static double per_throw(struct db *db, const unsigned char *jpeg, unsigned long 
 {
 	char err[256];
 	struct bd_match_cfg cfg;
-	struct mlog_bd *log;
 	struct bd_state s;
 	struct sim_rng rng;
 	int64_t m, t_ns = 1000000000, before;
@@ -74,10 +73,8 @@ static double per_throw(struct db *db, const unsigned char *jpeg, unsigned long 
 	before = db_bytes_used(db);
 	sim_rng_seed(&rng, 9);
 	db_test_long_match(&cfg);
-	log = mlog_bd_new("size", &cfg);
-	if (db_bd_start(db, log, t_ns, &m, err, sizeof(err)))
+	if (db_test_start(db, "size", &cfg, t_ns, &m, err, sizeof(err)))
 		die(err);
-	mlog_bd_free(log);
 	bd_state_init(&s, &cfg);
 	for (int i = 1; i <= THROWS; i++) {
 		struct bd_throw t;

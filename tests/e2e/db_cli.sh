@@ -48,16 +48,17 @@ items=$(sed 's/.*"item":"\([a-z]*\)".*/\1/' "$tmp/replay" | tr '\n' ' ')
 grep -q '"item":"observation","source":"piezo","kind":"table","confidence":0.95,"detail":{"at":"table","half":"A","x":0.9,"y":0.4' "$tmp/replay" ||
 	fail "replay: the table observation: $(head -1 "$tmp/replay")"
 
-# Errors: exit 2, one line naming what is wrong, nothing on stdout.
-expect_usage() { # want-substring args...
-	local want=$1; shift
+# Errors: the exit status, one line naming what is wrong, nothing on stdout.
+expect_status() { # status want-substring args...
+	local status=$1 want=$2; shift 2
 	"$DYEREF" "$@" > "$tmp/out" 2> "$tmp/err"
 	local rc=$?
-	[ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
+	[ $rc -eq "$status" ] || fail "'$*' exited $rc, want $status"
 	[ -s "$tmp/out" ] && fail "'$*' wrote to stdout: $(head -c 200 "$tmp/out")"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "'$*': want one line on stderr, got: $(cat "$tmp/err")"
 	grep -q -- "$want" "$tmp/err" || fail "'$*': stderr lacks '$want': $(cat "$tmp/err")"
 }
+expect_usage() { expect_status 2 "$@"; }
 expect_usage "--db FILE is required" matches
 expect_usage "--match N is required" export --db "$db"
 expect_usage "not a positive whole number" export --db "$db" --match x
@@ -96,17 +97,9 @@ fi
 
 # A log that cannot be read is a system failure, as for judge (exit 1):
 # one line with the reason, nothing stored. Writing a full stdout is one too.
-expect_fail() { # want-substring args...
-	local want=$1; shift
-	"$DYEREF" "$@" > "$tmp/out" 2> "$tmp/err"
-	local rc=$?
-	[ $rc -eq 1 ] || fail "'$*' exited $rc, want 1"
-	[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "'$*': want one line on stderr, got: $(cat "$tmp/err")"
-	grep -q -- "$want" "$tmp/err" || fail "'$*': stderr lacks '$want': $(cat "$tmp/err")"
-}
 mkdir "$tmp/adir"
-expect_fail "import: $tmp/adir: Is a directory" import --db "$db" "$tmp/adir"
-expect_fail "import: $tmp/none.jsonl: No such file or directory" import --db "$db" "$tmp/none.jsonl"
+expect_status 1 "import: $tmp/adir: Is a directory" import --db "$db" "$tmp/adir"
+expect_status 1 "import: $tmp/none.jsonl: No such file or directory" import --db "$db" "$tmp/none.jsonl"
 [ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "an unreadable log stored something"
 if [ -w /dev/full ]; then
 	"$DYEREF" import --db "$tmp/full.db" "$tmp/a.jsonl" > /dev/full 2> "$tmp/err"

@@ -206,7 +206,7 @@ struct db_item {
 	const char *what;	/* RAW, OBSERVATION: kind; else "" */
 	int channel;		/* RAW: channel; else -1 */
 	double confidence;	/* OBSERVATION: 0..1; else -1 */
-	const char *text;	/* JSON text: THROW/RULING/CORRECTION line, OBSERVATION detail, RAW payload when it is text; else NULL */
+	const char *text;	/* JSON text: THROW/RULING/CORRECTION line, OBSERVATION detail, RAW payload when it is UTF-8 text; else NULL */
 	const void *data;	/* RAW payload, SNAPSHOT JPEG */
 	size_t len;		/* bytes of data */
 };

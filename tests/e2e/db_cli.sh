@@ -48,6 +48,18 @@ items=$(sed 's/.*"item":"\([a-z]*\)".*/\1/' "$tmp/replay" | tr '\n' ' ')
 grep -q '"item":"observation","source":"piezo","kind":"table","confidence":0.95,"detail":{"at":"table","half":"A","x":0.9,"y":0.4' "$tmp/replay" ||
 	fail "replay: the table observation: $(head -1 "$tmp/replay")"
 
+# Replay stays UTF-8 JSON whatever bytes a raw input holds: a binary
+# payload is shown by its size, a bad byte in a name as U+FFFD.
+if command -v sqlite3 > /dev/null; then
+	sqlite3 "$db" "INSERT INTO raw_inputs (match_id, throw_no, t_ns, source, kind, channel, payload)
+		VALUES (1, 1, 1, 'pi' || CAST(x'ff' AS TEXT) || 'zo', 'edge', 7, x'fffe01')" ||
+		fail "sqlite3 could not add a raw input"
+	"$DYEREF" replay --db "$db" --match 1 --throw 1 > "$tmp/replay" || fail "replay exited $?"
+	iconv -f UTF-8 -t UTF-8 "$tmp/replay" > /dev/null 2>&1 || fail "replay wrote bytes that are not UTF-8"
+	grep -qF '"source":"pi\ufffdzo","kind":"edge","channel":7,"bytes":3}' "$tmp/replay" ||
+		fail "replay of a binary raw input: $(head -1 "$tmp/replay" | cat -v)"
+fi
+
 # Errors: the exit status, one line naming what is wrong, nothing on stdout.
 expect_status() { # status want-substring args...
 	local status=$1 want=$2; shift 2

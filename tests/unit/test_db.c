@@ -332,6 +332,37 @@ static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 	assert_int_equal(db_replay(f->db, m, 3, record, &s, err, sizeof(err)), -ENOENT);
 }
 
+/* Replay lines stay JSON whatever bytes were stored: a payload is shown as
+ * text only when it is UTF-8 (else by its size), and a source or kind that
+ * is not UTF-8 shows U+FFFD for each bad byte. */
+static void test_db_replay_writes_json_for_any_stored_bytes(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct db_raw raw[] = {
+		{ 1100, 1, "piezo", "edge", 1, "\xff\xfe\x01", 3 },		/* not UTF-8, no NUL */
+		{ 1200, 1, "piezo", "edge", 2, "\xc0\xaf", 2 },		/* overlong '/' */
+		{ 1300, 1, "camera", "note", 3, "caf\xc3\xa9", 5 },		/* UTF-8 text */
+		{ 1400, 1, "pi\xffzo", "ed\xe2\x82ge", 4, "{}", 2 },	/* bad source and kind */
+	};
+	const char *r1[] = { RULING(1, 1, 0, "false") };
+	struct db_entry e1 = { .line = THROW1, .t_ns = 2000, .rulings = r1, .n_rulings = 1 };
+	struct seen s = { "", 0 };
+	char err[256];
+	int64_t m;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, raw, 4, err, sizeof(err)), 0);
+	assert_int_equal(db_append(f->db, m, &e1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(db_replay(f->db, m, 1, record, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.text,
+		"{\"t_ns\":1100,\"item\":\"raw\",\"source\":\"piezo\",\"kind\":\"edge\",\"channel\":1,\"bytes\":3}\n"
+		"{\"t_ns\":1200,\"item\":\"raw\",\"source\":\"piezo\",\"kind\":\"edge\",\"channel\":2,\"bytes\":2}\n"
+		"{\"t_ns\":1300,\"item\":\"raw\",\"source\":\"camera\",\"kind\":\"note\",\"channel\":3,\"payload\":\"caf\xc3\xa9\"}\n"
+		"{\"t_ns\":1400,\"item\":\"raw\",\"source\":\"pi\\ufffdzo\",\"kind\":\"ed\\ufffd\\ufffdge\",\"channel\":4,\"payload\":\"{}\"}\n"
+		"{\"t_ns\":2000,\"item\":\"throw\",\"line\":" THROW1 "}\n"
+		"{\"t_ns\":2000,\"item\":\"ruling\",\"line\":" RULING(1, 1, 0, "false") "}\n");
+}
+
 static void test_db_raw_inputs_are_durable_only_after_flush(void **state)
 {
 	struct db_test_fx *f = *state;
@@ -516,6 +547,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_replay_gives_a_throws_inputs_in_time_order, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_replay_writes_json_for_any_stored_bytes, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_raw_inputs_are_durable_only_after_flush, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_calibration_in_force_is_the_latest, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_retention_prunes_finished_matches_snapshots_first, db_test_setup, db_test_teardown),

@@ -60,8 +60,10 @@ struct dd_config {
 	struct dd_config_entry *entries;	/* owned, in file order */
 };
 
-/* Reads an INI file. Returns 0, -ENOENT/-EACCES (file), -EINVAL (syntax,
- * with "file:line: why" in err). Free with dd_config_free() either way. */
+/* Reads an INI file. Returns 0; the -errno of opening or reading it
+ * (-ENOENT, -EACCES, -EISDIR, ..., with "file: why" in err); -EINVAL for
+ * bad syntax, a NUL byte or a line too long for inih (with "file:line:
+ * why"). Free with dd_config_free() either way. */
 int dd_config_load(struct dd_config *cfg, const char *path, char *err, size_t errlen);
 /* Same, from a string (tests, the built-in defaults). */
 int dd_config_load_string(struct dd_config *cfg, const char *name, const char *text,

@@ -10,7 +10,7 @@
  *    shadow (the table's hue, darker), closed, small holes filled (white
  *    pips on a white table are holes in a green die). The typical die size
  *    is the median side of the square blobs, so no size is configured; an
- *    opening at half that size cuts dice off walls and lines; a blob that
+ *    opening at 0.15 of it cuts dice off walls and lines; a blob that
  *    is not square and holds k dice' area is split by k-means on position.
  * 3. Pips: inside each die (grown back over the unopened foreground),
  *    pixels far in colour from the die's own median colour, after a 3x3
@@ -50,7 +50,7 @@
 #define RIM_FRAC 0.08	/* rim band ignored by pip method B, of the side */
 #endif
 #ifndef OPEN_FRAC
-#define OPEN_FRAC 0.25	/* opening radius cutting dice off walls, of the side */
+#define OPEN_FRAC 0.15	/* opening radius cutting dice off walls, of the side */
 #endif
 #ifndef SPLIT_ASPECT
 #define SPLIT_ASPECT 1.3	/* a blob squarer than this ... */
@@ -83,7 +83,7 @@
 #define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
 #endif
 #ifndef SHADOW_MIN
-#define SHADOW_MIN 45	/* shadows keep at least this % of the table's light */
+#define SHADOW_MIN 60	/* shadows keep at least this % of the table's light */
 #endif
 #ifndef SHADOW_CHROMA
 #define SHADOW_CHROMA 40	/* and its hue within this (thousandths) */

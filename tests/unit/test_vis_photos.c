@@ -29,12 +29,12 @@
 #define DIR "tests/data/dice-photos"
 #define GOLDEN "tests/data/dice-photos-golden.txt"
 
-/* Measured when the floors were set: tuning 54.8 % read, held out 71.1 %;
- * 7 and 1 stray detections; 2 and 2 wrong faces at >= 0.9. */
-#define FLOOR_READ_TUNING   0.51
-#define FLOOR_READ_HELDOUT  0.67
+/* Measured when the floors were set: tuning 58.4 % read, held out 74.0 %;
+ * 1 and 8 stray detections; 1 and 4 wrong faces at >= 0.9. */
+#define FLOOR_READ_TUNING   0.55
+#define FLOOR_READ_HELDOUT  0.70
 #define MAX_STRAY           12	/* per split */
-#define MAX_SURE_WRONG      5	/* wrong face with confidence >= 0.9, per split */
+#define MAX_SURE_WRONG      6	/* wrong face with confidence >= 0.9, per split */
 
 struct found {
 	char name[64];		/* image file */

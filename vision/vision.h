@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/core.h"
 
@@ -76,6 +77,9 @@ struct vis_y4m;
 /* Opens a Y4M file and reads its stream header. NULL with errno set and
  * "path: why" in err. Close with vis_y4m_close(). */
 struct vis_y4m *vis_y4m_open(const char *path, char *err, size_t errlen);
+/* The same on an open stream (a pipe, fmemopen); the reader owns f from
+ * here on, also on failure (it is closed). path names it in messages. */
+struct vis_y4m *vis_y4m_open_stream(FILE *f, const char *path, char *err, size_t errlen);
 void vis_y4m_close(struct vis_y4m *y);
 /* Frame size and rate of the stream (rate as numerator/denominator). */
 void vis_y4m_info(const struct vis_y4m *y, int *width, int *height, int *fps_num, int *fps_den);

@@ -115,7 +115,9 @@ void vis_dice_params_default(struct vis_dice_params *p);
  * many were found (which may exceed max: only max are written), or a
  * negative errno (-EINVAL bad image, -ENOMEM) with a message in err.
  * Dice whose face is unreadable are omitted, or reported with face 0 when
- * params->keep_unreadable is set. params may be NULL for the defaults. */
+ * params->keep_unreadable is set. params may be NULL for the defaults.
+ * Images over 1600 pixels a side are read box-averaged to at most that
+ * (coordinates are still the full image's). */
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen);
 

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench/bench.h"
 #include "vision/vision.h"
 
 struct tally {
@@ -22,13 +22,6 @@ struct tally {
 	int confident_wrong;	/* wrong face with confidence >= 0.9 */
 	int images;		/* images read */
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -69,9 +62,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		struct vis_die dice[256];
-		double t0 = now_s();
+		double t0 = bench_now();
 		int n = vis_dice_find(img, NULL, dice, 256, err, sizeof err);
-		secs += now_s() - t0;
+		secs += bench_now() - t0;
 		vis_image_free(img);
 		if (n < 0) {
 			fprintf(stderr, "vision_photos: %s: %s\n", name, err);

@@ -7,16 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench/bench.h"
 #include "vision/vision.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -33,9 +26,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		struct vis_die out[16];
-		double t0 = now_s();
+		double t0 = bench_now();
 		int n = vis_dice_find(img, NULL, out, 16, err, sizeof err);
-		t_find += now_s() - t0;
+		t_find += bench_now() - t0;
 		vis_image_free(img);
 		if (n < 0 || n > 16) {
 			fprintf(stderr, "vision_rendered: image %d: %d dice\n", i, n);
@@ -76,19 +69,19 @@ int main(int argc, char **argv)
 		return 1;
 	copy = vis_image_new(160, 160, VIS_RGB24);
 	int reps = 2000, ok = 0;
-	double t0 = now_s();
+	double t0 = bench_now();
 	for (int r = 0; r < reps; r++) {
 		struct vis_die out[4];
 		int n = vis_dice_find(crop, NULL, out, 4, err, sizeof err);
 		ok += n == 1 && out[0].face == s.dice[0].face;
 	}
-	double t_read = (now_s() - t0) / reps;
-	t0 = now_s();
+	double t_read = (bench_now() - t0) / reps;
+	t0 = bench_now();
 	for (int r = 0; r < reps * 100; r++) {
 		memcpy(copy->data, crop->data, crop->stride * 160);
 		__asm__ volatile("" : : "r"(copy->data) : "memory");
 	}
-	double t_copy = (now_s() - t0) / (reps * 100);
+	double t_copy = (bench_now() - t0) / (reps * 100);
 	printf("face from a 160x160 crop: %.1f us a read (%s), %.0fx a memcpy of the crop (%.2f us)\n",
 	       t_read * 1e6, ok == reps ? "read right" : "READ WRONG", t_read / t_copy, t_copy * 1e6);
 	printf("rendered 240x240 image: %.2f ms a detection\n", 1000 * t_find / images);

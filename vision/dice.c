@@ -10,7 +10,7 @@
  *    shadow (the table's hue, darker), closed, small holes filled (white
  *    pips on a white table are holes in a green die). The typical die size
  *    is the median side of the square blobs, so no size is configured; an
- *    opening at half that size cuts dice off walls and lines; a blob that
+ *    opening at 0.15 of it cuts dice off walls and lines; a blob that
  *    is not square and holds k dice' area is split by k-means on position.
  * 3. Pips: inside each die (grown back over the unopened foreground),
  *    pixels far in colour from the die's own median colour, after a 3x3
@@ -50,7 +50,7 @@
 #define RIM_FRAC 0.08	/* rim band ignored by pip method B, of the side */
 #endif
 #ifndef OPEN_FRAC
-#define OPEN_FRAC 0.25	/* opening radius cutting dice off walls, of the side */
+#define OPEN_FRAC 0.15	/* opening radius cutting dice off walls, of the side */
 #endif
 #ifndef SPLIT_ASPECT
 #define SPLIT_ASPECT 1.3	/* a blob squarer than this ... */
@@ -79,11 +79,14 @@
 #ifndef THR_PCTS
 #define THR_PCTS 100, 70, 140, 190	/* pip thresholds tried, % of Otsu's */
 #endif
+#ifndef DICE_MAX_SIDE
+#define DICE_MAX_SIDE 1600	/* bigger images are read downscaled */
+#endif
 #ifndef GROW_FRAC
 #define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
 #endif
 #ifndef SHADOW_MIN
-#define SHADOW_MIN 45	/* shadows keep at least this % of the table's light */
+#define SHADOW_MIN 60	/* shadows keep at least this % of the table's light */
 #endif
 #ifndef SHADOW_CHROMA
 #define SHADOW_CHROMA 40	/* and its hue within this (thousandths) */
@@ -927,6 +930,27 @@ static double typical_side(const struct blob *blobs, int nl, const struct vis_di
 	return side;
 }
 
+/* img averaged over f x f blocks into a new RGB image; NULL on ENOMEM. */
+static struct vis_image *downscale(const struct vis_image *img, int f)
+{
+	struct vis_image *o = vis_image_new(img->width / f, img->height / f, VIS_RGB24);
+	if (!o)
+		return NULL;
+	for (int y = 0; y < o->height; y++)
+		for (int x = 0; x < o->width; x++)
+			for (int c = 0; c < 3; c++) {
+				unsigned sum = 0;
+				for (int dy = 0; dy < f; dy++) {
+					const uint8_t *r = img->data + (size_t)(y * f + dy) * img->stride;
+					for (int dx = 0; dx < f; dx++)
+						sum += img->format == VIS_RGB24 ? r[(size_t)(x * f + dx) * 3 + c]
+										: r[x * f + dx];
+				}
+				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] = (uint8_t)(sum / (unsigned)(f * f));
+			}
+	return o;
+}
+
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen)
 {
@@ -940,6 +964,24 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	    img->width > VIS_MAX_SIDE || img->height > VIS_MAX_SIDE) {
 		snprintf(err, errlen, "dice: image missing, below 8x8 or of an unknown format");
 		return -EINVAL;
+	}
+	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
+	 * dice stay well above min_die_px, time and memory stay bounded. */
+	int f = ((img->width > img->height ? img->width : img->height) + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
+	if (f > 1) {
+		struct vis_image *small = downscale(img, f);
+		if (!small) {
+			snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
+			return -ENOMEM;
+		}
+		int n = vis_dice_find(small, params, out, max, err, errlen);
+		vis_image_free(small);
+		for (int i = 0; i < n && i < max; i++) {
+			out[i].x = (out[i].x + 0.5) * f - 0.5;
+			out[i].y = (out[i].y + 0.5) * f - 0.5;
+			out[i].side *= f;
+		}
+		return n;
 	}
 	int ret = -ENOMEM;
 	int w = img->width, h = img->height;

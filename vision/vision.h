@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/core.h"
 
@@ -76,6 +77,9 @@ struct vis_y4m;
 /* Opens a Y4M file and reads its stream header. NULL with errno set and
  * "path: why" in err. Close with vis_y4m_close(). */
 struct vis_y4m *vis_y4m_open(const char *path, char *err, size_t errlen);
+/* The same on an open stream (a pipe, fmemopen); the reader owns f from
+ * here on, also on failure (it is closed). path names it in messages. */
+struct vis_y4m *vis_y4m_open_stream(FILE *f, const char *path, char *err, size_t errlen);
 void vis_y4m_close(struct vis_y4m *y);
 /* Frame size and rate of the stream (rate as numerator/denominator). */
 void vis_y4m_info(const struct vis_y4m *y, int *width, int *height, int *fps_num, int *fps_den);
@@ -111,7 +115,9 @@ void vis_dice_params_default(struct vis_dice_params *p);
  * many were found (which may exceed max: only max are written), or a
  * negative errno (-EINVAL bad image, -ENOMEM) with a message in err.
  * Dice whose face is unreadable are omitted, or reported with face 0 when
- * params->keep_unreadable is set. params may be NULL for the defaults. */
+ * params->keep_unreadable is set. params may be NULL for the defaults.
+ * Images over 1600 pixels a side are read box-averaged to at most that
+ * (coordinates are still the full image's). */
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen);
 

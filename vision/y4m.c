@@ -32,20 +32,29 @@ static int y4m_line(FILE *f, char *buf, size_t len)
 
 struct vis_y4m *vis_y4m_open(const char *path, char *err, size_t errlen)
 {
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		errno = e;
+		return NULL;
+	}
+	return vis_y4m_open_stream(f, path, err, errlen);
+}
+
+struct vis_y4m *vis_y4m_open_stream(FILE *f, const char *path, char *err, size_t errlen)
+{
 	struct vis_y4m *y = calloc(1, sizeof(*y));
 	char line[1024];
 	int e = EINVAL;
 	if (!y || !(y->path = strdup(path))) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		e = ENOMEM;
-		goto free_y;
+		free(y);
+		fclose(f);
+		errno = ENOMEM;
+		return NULL;
 	}
-	y->f = fopen(path, "rb");
-	if (!y->f) {
-		e = errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		goto free_y;
-	}
+	y->f = f;
 	if (y4m_line(y->f, line, sizeof line) || strncmp(line, "YUV4MPEG2 ", 10)) {
 		snprintf(err, errlen, "%s: not a Y4M file (no YUV4MPEG2 header line)", path);
 		goto free_y;

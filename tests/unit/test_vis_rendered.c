@@ -58,7 +58,7 @@ static void test_vis_rendered_dice_read_at_target_accuracy(void **state)
 		right, sure_wrong, stray);
 	for (int f = 1; f <= 6; f++)
 		assert_true(per_face[f] > dice / 10);	/* every face well covered */
-	/* This set measured 2349 found of 2380, 2346 right (99.87 %), none
+	/* This set measured 2353 found of 2380, 2349 right (99.83 %), none
 	 * wrong with confidence >= 0.9. Asserted: issue 6's target itself for
 	 * accuracy, and a die of slack on the sure-wrong count. */
 	assert_true(dice > 2000);
@@ -114,11 +114,49 @@ static void test_vis_render_table_cups_and_line_where_layout_says(void **state)
 	vis_image_free(img);
 }
 
+/* The tracker says where a die rests; the full-resolution frame is read
+ * there: a 1600x900 view of a stretch of table with one die at rest. */
+static void test_vis_read_face_at_a_resting_die_in_a_full_frame(void **state)
+{
+	(void)state;
+	struct vis_render_scene s;
+	vis_render_scene_default(&s);
+	s.width = 1600;
+	s.height = 900;
+	vis_render_view_topdown(&s, 1.6, 0.6, 0.5);	/* 0.5 m across: 51 px a die */
+	s.n_dice = 1;
+	memset(&s.dice[0], 0, sizeof s.dice[0]);
+	s.dice[0].x = 1.7;
+	s.dice[0].y = 0.55;
+	s.dice[0].face = 6;
+	s.dice[0].angle = 0.4;
+	memcpy(s.dice[0].body, (uint8_t[3]){ 240, 240, 235 }, 3);
+	memcpy(s.dice[0].pip, (uint8_t[3]){ 20, 20, 20 }, 3);
+	struct vis_image *img;
+	char err[256];
+	assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+	double u, v;
+	vis_homography_apply(s.h, 1.7, 0.55, &u, &v);
+	struct vis_die d;
+	/* the tracker's estimate is a few pixels off: so is the call */
+	assert_int_equal(vis_read_face_at(img, u + 6, v - 4, 51, &d, err, sizeof err), 0);
+	assert_int_equal(d.face, 6);
+	fprintf(stderr, "read at %.1f,%.1f, die at %.1f,%.1f\n", d.x, d.y, u, v);
+	/* within a seventh of the die: its shadow pulls the blob a little */
+	assert_true(fabs(d.x - u) < 7 && fabs(d.y - v) < 7);
+	/* nothing there, and outside the image */
+	assert_int_equal(vis_read_face_at(img, 200, 200, 51, &d, err, sizeof err), -ENOENT);
+	assert_non_null(strstr(err, "no die read near"));
+	assert_int_equal(vis_read_face_at(img, 5000, 200, 51, &d, err, sizeof err), -EINVAL);
+	vis_image_free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vis_render_is_deterministic_and_checks_its_input),
 		cmocka_unit_test(test_vis_render_table_cups_and_line_where_layout_says),
+		cmocka_unit_test(test_vis_read_face_at_a_resting_die_in_a_full_frame),
 		cmocka_unit_test(test_vis_rendered_dice_read_at_target_accuracy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

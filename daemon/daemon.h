@@ -248,6 +248,9 @@ int dd_referee_state(struct dd_referee *r, struct json_t **out);
 int dd_referee_matches(struct dd_referee *r, char **out);
 int dd_referee_log(struct dd_referee *r, long id, char **out);
 int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out);
+/* A dice-game match's score sheet (mlog_dice_sheet_json); -ENOENT for none
+ * or a Beer Die match. */
+int dd_referee_sheet(struct dd_referee *r, long id, char **out);
 
 /* Reads [house] keys (RULES.md names) over the defaults in h; each bad
  * value gives -EINVAL with "file:line: house.key: why". */

@@ -112,6 +112,7 @@ struct web_handlers {
 			    char **json);			/* GET /api/matches/N/throws/K */
 	int (*command)(void *user, const struct web_command *cmd,
 		       char *err, size_t errlen);		/* POST /console/api/command */
+	int (*sheet)(void *user, long match, char **json);	/* GET /api/matches/N/sheet (dice) */
 };
 
 struct web_server;

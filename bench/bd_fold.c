@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "bench/bench.h"
 
 #define THROWS 400
 #define ROUNDS 200
@@ -30,14 +31,6 @@ static const struct {
 	{ { BD_EV_TABLE, BD_EV_CATCH }, { -1, 0 }, BD_HALF_A, 2 },
 	{ { BD_EV_TABLE, BD_EV_REST }, { -1, -1 }, BD_HALF_A, 2 },
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 int main(void)
 {
@@ -74,7 +67,7 @@ int main(void)
 		}
 	}
 
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (int r = 0; r < ROUNDS; r++) {
 		if (bd_fold(&cfg, throws, THROWS, &s, rulings, &bad, err, sizeof(err)) < 0) {
 			fprintf(stderr, "bd_fold: throw %zu: %s\n", bad, err);
@@ -82,15 +75,15 @@ int main(void)
 		}
 		sink += s.score[0];
 	}
-	fold_ns = (now_ns() - t0) / ROUNDS;
+	fold_ns = (bench_now_ns() - t0) / ROUNDS;
 
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (int r = 0; r < ROUNDS; r++) {
 		memcpy(copy, throws, sizeof(throws));
 		sink += copy[r % THROWS].n_events > 0;
 		__asm__ volatile("" : : "r"(copy) : "memory");
 	}
-	copy_ns = (now_ns() - t0) / ROUNDS;
+	copy_ns = (bench_now_ns() - t0) / ROUNDS;
 
 	printf("bd_fold: %d throws refolded in %.1f us (%.0f ns/throw), score %d-%d\n",
 	       THROWS, fold_ns / 1e3, fold_ns / THROWS, s.score[0], s.score[1]);

@@ -14,6 +14,7 @@
 
 #include "db/internal.h"
 #include "tests/support/db_sim.h"
+#include "bench/bench.h"
 
 #define ROWS 200000
 #define BATCH 12	/* rows per db_raw_append: one throw's inputs */
@@ -21,14 +22,6 @@
 
 static struct db_raw rows[ROWS];
 static char payloads[ROWS / DB_TEST_RAW_PER_THROW + 1][DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* A fresh database with one match in it. */
 static struct db *fresh(const char *dir, const char *name, int64_t *m)
@@ -51,7 +44,7 @@ static double via_db(const char *dir, int flush_every)
 	char err[256];
 	int64_t m;
 	struct db *db = fresh(dir, "api.db", &m);
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (int i = 0; i < ROWS; i += BATCH) {
 		int n = ROWS - i < BATCH ? ROWS - i : BATCH;
@@ -64,7 +57,7 @@ static double via_db(const char *dir, int flush_every)
 			db_raw_flush(db, err, sizeof(err));
 	}
 	db_raw_flush(db, err, sizeof(err));
-	t0 = now() - t0;
+	t0 = bench_now() - t0;
 	db_close(db);
 	return ROWS / t0;
 }
@@ -75,7 +68,7 @@ static double bare(const char *dir)
 	struct db *db = fresh(dir, "bare.db", &m);
 	sqlite3 *h = db_handle(db);
 	sqlite3_stmt *st;
-	double t0 = now();
+	double t0 = bench_now();
 
 	sqlite3_exec(h, "BEGIN", NULL, NULL, NULL);
 	sqlite3_prepare_v2(h, "INSERT INTO raw_inputs (match_id, throw_no, t_ns, source, kind, channel, payload)"
@@ -96,7 +89,7 @@ static double bare(const char *dir)
 	}
 	sqlite3_finalize(st);
 	sqlite3_exec(h, "COMMIT", NULL, NULL, NULL);
-	t0 = now() - t0;
+	t0 = bench_now() - t0;
 	db_close(db);
 	return ROWS / t0;
 }

@@ -13,17 +13,10 @@
 
 #include "db/internal.h"
 #include "tests/support/db_sim.h"
+#include "bench/bench.h"
 
 #define THROWS 1000
 #define ROUNDS 20
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void die(const char *err)
 {
@@ -33,10 +26,8 @@ static void die(const char *err)
 
 static int64_t build(struct db *db)
 {
-	char err[256], payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
-	struct db_raw raw[DB_TEST_RAW_PER_THROW];
+	char err[256];
 	struct bd_match_cfg cfg;
-	struct mlog_bd *log;
 	struct bd_state s;
 	struct sim_rng rng;
 	int64_t m, t_ns = 1000000000;
@@ -45,20 +36,15 @@ static int64_t build(struct db *db)
 	sqlite3_exec(db_handle(db), "PRAGMA synchronous = OFF", NULL, NULL, NULL);
 	sim_rng_seed(&rng, 42);
 	db_test_long_match(&cfg);
-	log = mlog_bd_new("bench", &cfg);
-	if (db_bd_start(db, log, t_ns, &m, err, sizeof(err)))
+	if (db_test_start(db, "bench", &cfg, t_ns, &m, err, sizeof(err)))
 		die(err);
-	mlog_bd_free(log);
 	bd_state_init(&s, &cfg);
 	for (int i = 1; i <= THROWS; i++) {
 		struct bd_throw t;
 		struct bd_ruling r;
 
 		t_ns += 2000000000;
-		db_test_raw(&rng, t_ns, raw, payloads);
-		if (db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, sizeof(err)) ||
-		    db_test_throw(&rng, &cfg, &s, t_ns, &t, &r, err, sizeof(err)) ||
-		    db_bd_throw(db, m, &cfg, &t, &r, t_ns - 400000000, t_ns, err, sizeof(err)))
+		if (db_test_store_throw(db, m, &rng, &cfg, &s, t_ns, NULL, 0, &t, &r, err, sizeof(err)))
 			die(err);
 		bd_apply(&s, &cfg, &r);
 		if (i % 100 == 0) {
@@ -110,27 +96,27 @@ int main(void)
 	for (int round = 0; round < ROUNDS; round++) {
 		struct mlog_bd_result res;
 		struct mlog_bd *log;
-		double t0 = now();
+		double t0 = bench_now();
 
 		if (db_bd_load(db, m, &log, &res, err, sizeof(err)))
 			die(err);
 		sink += res.n;
 		mlog_bd_result_free(&res);
 		mlog_bd_free(log);
-		t0 = now() - t0;
+		t0 = bench_now() - t0;
 		best_load = t0 < best_load ? t0 : best_load;
 
-		t0 = now();
+		t0 = bench_now();
 		sink += read_rows(db_handle(db), "SELECT header FROM matches WHERE id = ?1 UNION ALL"
 				  " SELECT line FROM (SELECT line FROM entries WHERE match_id = ?1 ORDER BY seq)", m);
-		t0 = now() - t0;
+		t0 = bench_now() - t0;
 		best_lines = t0 < best_lines ? t0 : best_lines;
 
-		t0 = now();
+		t0 = bench_now();
 		sink += read_rows(db_handle(db), "SELECT line FROM (SELECT line FROM entries WHERE match_id = ?1 ORDER BY seq)", m);
 		sink += read_rows(db_handle(db), "SELECT t_ns, source, kind, channel, payload FROM raw_inputs"
 				  " WHERE match_id = ?1 ORDER BY t_ns", m);
-		t0 = now() - t0;
+		t0 = bench_now() - t0;
 		best_all = t0 < best_all ? t0 : best_all;
 	}
 	printf("db_load: %d-throw match, %d raw inputs, 10 corrections; best of %d\n",

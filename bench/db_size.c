@@ -20,6 +20,7 @@
 
 #include "db/internal.h"
 #include "tests/support/db_sim.h"
+#include "bench/bench.h"
 
 #define THROWS 1000
 #define W 1280
@@ -62,10 +63,8 @@ static unsigned char *snapshot(struct sim_rng *rng, unsigned long *len)
 /* Plays throws into db (snapshots when jpeg); returns bytes per throw. */
 static double per_throw(struct db *db, const unsigned char *jpeg, unsigned long jlen)
 {
-	char err[256], payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
-	struct db_raw raw[DB_TEST_RAW_PER_THROW];
+	char err[256];
 	struct bd_match_cfg cfg;
-	struct mlog_bd *log;
 	struct bd_state s;
 	struct sim_rng rng;
 	int64_t m, t_ns = 1000000000, before;
@@ -74,21 +73,15 @@ static double per_throw(struct db *db, const unsigned char *jpeg, unsigned long 
 	before = db_bytes_used(db);
 	sim_rng_seed(&rng, 9);
 	db_test_long_match(&cfg);
-	log = mlog_bd_new("size", &cfg);
-	if (db_bd_start(db, log, t_ns, &m, err, sizeof(err)))
+	if (db_test_start(db, "size", &cfg, t_ns, &m, err, sizeof(err)))
 		die(err);
-	mlog_bd_free(log);
 	bd_state_init(&s, &cfg);
 	for (int i = 1; i <= THROWS; i++) {
 		struct bd_throw t;
 		struct bd_ruling r;
 
 		t_ns += 2000000000;
-		db_test_raw(&rng, t_ns, raw, payloads);
-		if (db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, sizeof(err)) ||
-		    (jpeg && db_snapshot_add(db, m, 0, t_ns - 1000, jpeg, jlen, err, sizeof(err))) ||
-		    db_test_throw(&rng, &cfg, &s, t_ns, &t, &r, err, sizeof(err)) ||
-		    db_bd_throw(db, m, &cfg, &t, &r, t_ns - 400000000, t_ns, err, sizeof(err)))
+		if (db_test_store_throw(db, m, &rng, &cfg, &s, t_ns, jpeg, jlen, &t, &r, err, sizeof(err)))
 			die(err);
 		bd_apply(&s, &cfg, &r);
 	}
@@ -123,19 +116,11 @@ static double throws_per_match(void)
 	return (double)total / matches;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Seconds to read the whole file with read(2), 1 MiB at a time. */
 static double read_file(const char *path, double *mb)
 {
 	static char buf[1 << 20];
-	double t0 = now();
+	double t0 = bench_now();
 	int fd = open(path, O_RDONLY);
 	ssize_t got;
 	size_t total = 0;
@@ -145,7 +130,7 @@ static double read_file(const char *path, double *mb)
 	if (fd >= 0)
 		close(fd);
 	*mb = total / 1e6;
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 static struct db *fresh(const char *dir, const char *name)
@@ -194,12 +179,12 @@ int main(void)
 
 		snprintf(path, sizeof(path), "%s/snap.db", dir);
 		for (int round = 0; round < 3; round++) {
-			double t0 = now(), r;
+			double t0 = bench_now(), r;
 
 			db = db_open(path, 0, err, sizeof(err));
 			if (!db)
 				die(err);
-			t0 = now() - t0;
+			t0 = bench_now() - t0;
 			db_close(db);
 			r = read_file(path, &mb);
 			best_open = t0 < best_open ? t0 : best_open;

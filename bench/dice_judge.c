@@ -15,16 +15,9 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "bench/bench.h"
 
 #define ROUNDS 200
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -79,7 +72,7 @@ static void bench_game(const char *path)
 	for (size_t i = 0; i < len; i++)
 		turns += buf[i] == '\n';
 	turns -= 1;	/* the match line */
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (int r = 0; r < ROUNDS; r++) {
 		if (mlog_dice_judge(path, buf, len, &out, &outlen, err, sizeof(err))) {
 			printf("%s: %s\n", path, err);
@@ -89,11 +82,11 @@ static void bench_game(const char *path)
 		sink += (int)outlen;
 		free(out);
 	}
-	judge_ns = (now_ns() - t0) / ROUNDS;
-	t0 = now_ns();
+	judge_ns = (bench_now_ns() - t0) / ROUNDS;
+	t0 = bench_now_ns();
 	for (int r = 0; r < ROUNDS; r++)
 		sink += parse_only(buf, len);
-	parse_ns = (now_ns() - t0) / ROUNDS;
+	parse_ns = (bench_now_ns() - t0) / ROUNDS;
 	printf("%-40s %3d moves: judge %7.1f us (%5.2f us/move) = %.4f of a 33.3 ms frame; "
 	       "%.1fx jansson parse alone (%.1f us)\n",
 	       path, turns, judge_ns / 1e3, judge_ns / 1e3 / turns, judge_ns / 33.3e6,
@@ -130,24 +123,24 @@ static void bench_keep_search(void)
 	memcpy(t.rolls.dice[0], r0, sizeof(r0));
 	memcpy(t.rolls.dice[1], r1, sizeof(r1));
 	memcpy(t.rolls.dice[2], r2, sizeof(r2));
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (int i = 0; i < reps; i++) {
 		dice_yatzy_step(&cfg, &s, &t, &r, &n, err, sizeof(err));
 		sink += r.points;
 	}
-	search_ns = (now_ns() - t0) / reps;
+	search_ns = (bench_now_ns() - t0) / reps;
 	t.rolls.has_keep = true;
 	t.rolls.n_keep = 2;
 	t.rolls.keep_n[0] = 2;
 	t.rolls.keep[0][0] = t.rolls.keep[0][1] = 4;
 	t.rolls.keep_n[1] = 3;
 	t.rolls.keep[1][0] = t.rolls.keep[1][1] = t.rolls.keep[1][2] = 4;
-	t0 = now_ns();
+	t0 = bench_now_ns();
 	for (int i = 0; i < reps; i++) {
 		dice_yatzy_step(&cfg, &s, &t, &r, &n, err, sizeof(err));
 		sink += r.points;
 	}
-	keep_ns = (now_ns() - t0) / reps;
+	keep_ns = (bench_now_ns() - t0) / reps;
 	printf("three-roll turn, kept dice searched (YZ-1a): %.2f us = %.1fx the same turn with keep (%.2f us)\n",
 	       search_ns / 1e3, search_ns / keep_ns, keep_ns / 1e3);
 	(void)sink;

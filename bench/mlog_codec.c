@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "bench/bench.h"
 
 #define THROWS 400
 #define ROUNDS 50
@@ -27,14 +28,6 @@ static const char *const lines[] = {
 	"{\"type\":\"throw\",\"dye_up\":true,\"events\":[{\"at\":\"table\",\"half\":\"A\",\"x\":0.6,\"y\":0.7,\"source\":\"piezo\",\"confidence\":0.97,\"t_ns\":50685000000},{\"at\":\"cup\",\"owner\":\"a1\",\"sink\":false,\"source\":\"piezo\",\"confidence\":0.96,\"t_ns\":50822000000},{\"at\":\"floor\",\"source\":\"piezo\",\"confidence\":0.99,\"t_ns\":50959000000}]}",
 	"{\"type\":\"throw\",\"dye_up\":true,\"events\":[{\"at\":\"table\",\"half\":\"A\",\"x\":0.5,\"y\":0.6,\"source\":\"piezo\",\"confidence\":0.97,\"t_ns\":71096000000},{\"at\":\"rest\",\"face\":3,\"source\":\"camera\",\"confidence\":0.93,\"t_ns\":71233000000}]}",
 };
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 int main(void)
 {
@@ -65,14 +58,14 @@ int main(void)
 		const char *p = text;
 		int n = 0;
 
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		if (mlog_bd_parse("bench", text, len, &log, err, sizeof(err))) {
 			fprintf(stderr, "mlog_bd_parse: %s\n", err);
 			return 1;
 		}
-		parse_ns += now_ns() - t0;
+		parse_ns += bench_now_ns() - t0;
 
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		while (*p) {
 			const char *nl = strchr(p, '\n');
 			json_error_t jerr;
@@ -80,39 +73,39 @@ int main(void)
 			trees[n++] = json_loadb(p, (size_t)(nl - p), JSON_REJECT_DUPLICATES, &jerr);
 			p = nl + 1;
 		}
-		jparse_ns += now_ns() - t0;
+		jparse_ns += bench_now_ns() - t0;
 
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		if (mlog_bd_judge(log, &out, &outlen, err, sizeof(err))) {
 			fprintf(stderr, "mlog_bd_judge: %s\n", err);
 			return 1;
 		}
-		judge_ns += now_ns() - t0;
+		judge_ns += bench_now_ns() - t0;
 		sink += outlen;
 		free(out);
 
 		for (size_t i = 0; i < log->n_entries; i++)
 			throws[i] = log->entries[i].t;
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		if (bd_fold(&log->cfg, throws, log->n_throws, &s, rulings, &bad, err, sizeof(err)))
 			return 1;
-		fold_ns += now_ns() - t0;
+		fold_ns += bench_now_ns() - t0;
 
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		if (mlog_bd_write(log, &out, &outlen))
 			return 1;
-		write_ns += now_ns() - t0;
+		write_ns += bench_now_ns() - t0;
 		sink += outlen;
 		free(out);
 
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		for (int i = 0; i < n; i++) {
 			char *d = json_dumps(trees[i], JSON_COMPACT);
 
 			sink += d ? strlen(d) : 0;
 			free(d);
 		}
-		dump_ns += now_ns() - t0;
+		dump_ns += bench_now_ns() - t0;
 		for (int i = 0; i < n; i++)
 			json_decref(trees[i]);
 		mlog_bd_free(log);

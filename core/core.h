@@ -55,7 +55,7 @@ enum bd_ev_kind {
 /* One observation, in the order it happened. Fields beyond kind are read
  * only for the kinds named in their comment. */
 struct bd_event {
-	enum bd_ev_kind kind;
+	enum bd_ev_kind kind;	/* what happened */
 	enum bd_half half;	/* TABLE: which half, or the centre line */
 	bool has_xy;		/* TABLE: x and y are measured */
 	double x, y;		/* TABLE: metres, from team A's end, left edge */
@@ -77,7 +77,7 @@ struct bd_throw {
 	int thrower;		/* player, or BD_NOBODY: from the order (BD-T3) */
 	bool dye_up;		/* "DYE UP!" was called (BD-P2) */
 	double apex_m;		/* measured toss height in metres, < 0 unknown */
-	size_t n_events;
+	size_t n_events;	/* events used */
 	struct bd_event events[BD_MAX_EVENTS];	/* in time order */
 };
 
@@ -101,15 +101,15 @@ struct bd_house {
 struct bd_match_cfg {
 	char players[BD_PLAYERS][BD_NAME_MAX];	/* a1, a2, b1, b2 */
 	int first_team;		/* throws first (BD-F1); BD_TEAM_A without a roll-off */
-	struct bd_house house;
+	struct bd_house house;	/* the match's house rules */
 };
 
 /* The match so far: a fold of the rulings. Plain data, copy freely. */
 struct bd_state {
-	int score[2];
+	int score[2];		/* points, per team */
 	int n_throws;		/* throws judged, re-tosses included */
 	int slot;		/* position in the throwing order (BD-T3) */
-	bool over;
+	bool over;		/* the game is over (BD-W1) */
 	int winner;		/* team, or BD_NOBODY */
 	bool must_follow[BD_PLAYERS];	/* sunk, follows on the opponents' next point (BD-P11) */
 };
@@ -123,7 +123,7 @@ enum bd_duty_kind {
 };
 
 struct bd_duty {
-	enum bd_duty_kind kind;
+	enum bd_duty_kind kind;	/* what is owed */
 	int player;		/* the player who owes it, or BD_NOBODY */
 	int team;		/* the team that owes it (when player is BD_NOBODY) */
 	const char *why;	/* rule ID, a static string */
@@ -131,7 +131,7 @@ struct bd_duty {
 
 struct bd_ruling {
 	int throw_no;		/* 1-based, in log order */
-	int thrower;
+	int thrower;		/* player index (a1, a2, b1, b2) */
 	int team;		/* the attackers */
 	int points[2];		/* awarded by this throw, per team */
 	int score[2];		/* after this throw */
@@ -140,19 +140,19 @@ struct bd_ruling {
 	bool retoss;		/* BD-P9: void, the same thrower throws again */
 	bool over;		/* the game ended with this throw */
 	int winner;		/* team, or BD_NOBODY */
-	size_t n_why;
+	size_t n_why;		/* why[] used */
 	const char *why[BD_MAX_WHY];	/* rule IDs, static strings */
-	size_t n_duties;
-	struct bd_duty duties[BD_MAX_DUTIES];
+	size_t n_duties;	/* duties[] used */
+	struct bd_duty duties[BD_MAX_DUTIES];	/* owed because of this throw */
 	bool sunk[BD_PLAYERS];	/* cups sunk by this throw: their owners must follow (BD-P11) */
 	bool fifa;		/* a counting kick (BD-K) decided this throw */
 };
 
 struct bd_final {
-	int score[2];
-	bool over;
+	int score[2];		/* final points, per team */
+	bool over;		/* the game ended (BD-W1) */
 	int winner;		/* team, or BD_NOBODY */
-	size_t n_duties;
+	size_t n_duties;	/* duties[] used */
 	struct bd_duty duties[4];	/* BD-W3, BD-W4 */
 };
 
@@ -165,7 +165,7 @@ struct bd_table {
 	double height_m;	/* 0.98: top above the floor, 3-3.5 ft */
 	double line_width_m;	/* 0.02: the painted centre line at x = length/2 */
 	double cup_x[BD_PLAYERS];	/* cup centres, per player (a1, a2, b1, b2) */
-	double cup_y[BD_PLAYERS];
+	double cup_y[BD_PLAYERS];	/* and across, per player */
 	double cup_radius_m;	/* 0.045: a pint glass's rim */
 	double mine_x, mine_y;	/* the full can in the middle (BD-S6) */
 	double mine_radius_m;	/* 0.033 */
@@ -197,6 +197,7 @@ void bd_match_cfg_init(struct bd_match_cfg *cfg);
  * team that called and whether it called high. -EINVAL on a bad value. */
 int bd_rolloff_winner(int value, int calling_team, bool called_high);
 
+/* The state before the first throw: 0-0, no duties, not over. */
 void bd_state_init(struct bd_state *s, const struct bd_match_cfg *cfg);
 
 /* Who throws next by the fixed order (BD-T3). */
@@ -267,6 +268,7 @@ enum dice_game {
 
 /* "yatzy", "yatzy-joker", "dreiermann", "horse"; the game or -EINVAL. */
 int dice_game_parse(const char *name);
+/* The name dice_game_parse() reads, a static string; "?" out of range. */
 const char *dice_game_name(enum dice_game g);
 
 /* ---- The dice of one Yatzy or Horse turn ----
@@ -319,6 +321,7 @@ enum dice_box {
 
 /* "ones" .. "yatzy" as in the CLI and the log; the box or -EINVAL. */
 int dice_box_parse(const char *name);
+/* The name dice_box_parse() reads, a static string; "?" out of range. */
 const char *dice_box_name(enum dice_box b);
 /* YJ has no one_pair or two_pairs (13 boxes); YZ has all 15. */
 bool dice_game_has_box(enum dice_game g, enum dice_box b);
@@ -329,6 +332,7 @@ struct dice_yatzy_house {
 	bool yatzy_fixed_50;		/* false: yatzy = sum + 50 (YZ-14) */
 	bool joker_after_scratched_yatzy;	/* false (YJ-12a) */
 };
+/* Sets the defaults above (RULES.md). */
 void dice_yatzy_house_defaults(struct dice_yatzy_house *h);
 
 /* One box's score for five dice (any order), without jokers: YZ-4..YZ-14
@@ -380,6 +384,7 @@ struct dice_yatzy_ruling {
 	const char *why[DICE_MAX_WHY];	/* rule IDs, static strings */
 };
 
+/* An empty card for every player, the first player to roll. */
 void dice_yatzy_state_init(struct dice_yatzy_state *s);
 /* Whose turn it is: players take turns in list order. */
 int dice_yatzy_next_player(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_state *s);
@@ -415,6 +420,7 @@ struct dice_dm_house {
 	bool declare_double;		/* the Dreiermann may declare the round double */
 	bool double_six_empties;	/* DM-13: a double six empties the drink */
 };
+/* Sets the defaults above (RULES.md). */
 void dice_dm_house_defaults(struct dice_dm_house *h);
 
 struct dice_dm_cfg {
@@ -485,6 +491,7 @@ struct dice_dm_ruling {
 	const char *why[DICE_MAX_WHY];	/* rule IDs, static strings */
 };
 
+/* Round 1, choosing the Dreiermann, the first player to roll. */
 void dice_dm_state_init(struct dice_dm_state *s, const struct dice_dm_cfg *cfg);
 /* Who rolls next (choosing) or whose turn it is (round). */
 int dice_dm_next_player(const struct dice_dm_cfg *cfg, const struct dice_dm_state *s);
@@ -531,6 +538,7 @@ struct dice_ho_house {
 	bool final_best_of_three;	/* false: the last two play one round (HO-6) */
 	bool five_aces_ends;		/* false (HO-8) */
 };
+/* Sets the defaults above (RULES.md). */
 void dice_ho_house_defaults(struct dice_ho_house *h);
 
 struct dice_ho_cfg {
@@ -598,7 +606,10 @@ struct dice_ho_ruling {
 	const char *why[DICE_MAX_WHY];	/* rule IDs, static strings */
 };
 
+/* The roll-off for the first roller (HO-1), every player still in. */
 void dice_ho_state_init(struct dice_ho_state *s, const struct dice_ho_cfg *cfg);
+/* Who rolls next; DICE_NOBODY when the game is over or a tied roll-off
+ * waits for its re-roll. */
 int dice_ho_next_player(const struct dice_ho_cfg *cfg, const struct dice_ho_state *s);
 /* HO-1: a roll-off by the players in it (all, or those tied last time).
  * r->player is the starter, or DICE_NOBODY with r->tied set when tied. */
@@ -641,6 +652,7 @@ struct dice_sheet {
 	int mark_player;	/* Horse: who holds the mark, or DICE_NOBODY */
 };
 
+/* The sheet of a game's state, into *out (the caller's; overwritten). */
 void dice_yatzy_sheet(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_state *s,
 		      struct dice_sheet *out);
 void dice_dm_sheet(const struct dice_dm_cfg *cfg, const struct dice_dm_state *s,
@@ -686,7 +698,7 @@ enum mlog_entry_kind {
 
 /* One throw or correction, as it stood in the log. */
 struct mlog_bd_entry {
-	enum mlog_entry_kind kind;
+	enum mlog_entry_kind kind;	/* a throw or a correction */
 	int line;		/* 1-based line in the log; 0 when built in memory */
 	int throw_no;		/* THROW: its own number; CORRECT: the throw it replaces (1-based) */
 	struct bd_throw t;	/* the observations (thrower BD_NOBODY: from the order) */

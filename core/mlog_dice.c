@@ -12,42 +12,16 @@
 #include <jansson.h>
 
 #include "core/core.h"
+#include "core/mlog_internal.h"
 
 #define MSG 256
 
-/* ---- Growing output text ---- */
-
-struct text {
-	char *p;			/* malloc'd, NUL-terminated */
-	size_t len;			/* bytes, without the NUL */
-	size_t cap;			/* bytes allocated */
-};
-
-static int text_add(struct text *t, const char *s, size_t n)
-{
-	if (t->len + n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		char *p;
-
-		while (cap < t->len + n + 1)
-			cap *= 2;
-		p = realloc(t->p, cap);
-		if (!p)
-			return -ENOMEM;
-		t->p = p;
-		t->cap = cap;
-	}
-	memcpy(t->p + t->len, s, n);
-	t->len += n;
-	t->p[t->len] = '\0';
-	return 0;
-}
+/* ---- Output ---- */
 
 /* Appends obj as one compact line and releases it. */
-static int emit(struct text *t, json_t *obj)
+static int emit(struct mlog_buf *t, json_t *obj)
 {
 	char *s;
-	int rc;
 
 	if (!obj)
 		return -ENOMEM;
@@ -59,11 +33,10 @@ static int emit(struct text *t, json_t *obj)
 	json_decref(obj);
 	if (!s)
 		return -ENOMEM;
-	rc = text_add(t, s, strlen(s));
-	if (!rc)
-		rc = text_add(t, "\n", 1);
+	mlog_buf_puts(t, s);
+	mlog_buf_put(t, "\n", 1);
 	free(s);
-	return rc;
+	return t->oom ? -ENOMEM : 0;
 }
 
 /* ---- Reading fields ---- */
@@ -466,7 +439,7 @@ struct run {
 	struct dice_yatzy_state yz;	/* the game so far, for yatzy and yatzy-joker */
 	struct dice_dm_state dm;	/* ... for dreiermann */
 	struct dice_ho_state ho;	/* ... for horse */
-	struct text *out;		/* NULL: fold only (the sheet) */
+	struct mlog_buf *out;		/* NULL: fold only (the sheet) */
 };
 
 static const char *type_of(json_t *obj)
@@ -923,25 +896,19 @@ static int ho_final(struct run *st)
 static int fold(const char *name, const char *buf, size_t len, struct run *st,
 		char *err, size_t errlen)
 {
+	struct mlog_line l;
 	size_t pos = 0;
 	int line = 0, rc = 0;
 	bool have_match = false;
 	char msg[MSG];
 
-	while (pos < len) {
-		const char *start = buf + pos, *nl = memchr(start, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - start) : len - pos;
+	while (mlog_next_line(buf, len, &pos, &line, &l)) {
 		json_error_t jerr;
 		json_t *obj;
-		bool blank = true;
 
-		pos += n + (nl ? 1 : 0);
-		line++;
-		for (size_t i = 0; i < n && blank; i++)
-			blank = start[i] == ' ' || start[i] == '\t' || start[i] == '\r';
-		if (blank)
+		if (mlog_line_blank(&l))
 			continue;
-		obj = json_loadb(start, n, JSON_REJECT_DUPLICATES, &jerr);
+		obj = json_loadb(l.start, l.len, JSON_REJECT_DUPLICATES, &jerr);
 		if (!obj) {
 			char b[160];
 
@@ -995,7 +962,7 @@ static int fold(const char *name, const char *buf, size_t len, struct run *st,
 int mlog_dice_judge(const char *name, const char *buf, size_t len,
 		    char **out, size_t *outlen, char *err, size_t errlen)
 {
-	struct text text = { NULL, 0, 0 };
+	struct mlog_buf text = { 0 };
 	struct run *st;
 	int rc;
 
@@ -1019,16 +986,13 @@ int mlog_dice_judge(const char *name, const char *buf, size_t len,
 	}
 	free(st);
 	if (rc) {
-		free(text.p);
+		mlog_buf_release(&text);
 		return rc;
 	}
-	if (!text.p && text_add(&text, "", 0)) {
+	rc = mlog_buf_finish(&text, out, outlen);
+	if (rc)
 		snprintf(err, errlen, "%s: out of memory", name);
-		return -ENOMEM;
-	}
-	*out = text.p;
-	*outlen = text.len;
-	return 0;
+	return rc;
 }
 
 int mlog_dice_sheet(const char *name, const char *buf, size_t len,

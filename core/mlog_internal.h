@@ -58,7 +58,7 @@ bool mlog_line_blank(const struct mlog_line *line);
 /* The "at" of each event kind, indexed by enum bd_ev_kind. */
 extern const char *const mlog_ev_names[BD_EV_RETOSS + 1];
 
-/* Team letter and index: "A" -> BD_TEAM_A. */
+/* A team's letter in the log: BD_TEAM_A "A", any other "B". */
 const char *mlog_team_name(int team);
 
 #endif /* DYEREF_MLOG_INTERNAL_H */

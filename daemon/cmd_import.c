@@ -10,43 +10,11 @@
 #include <time.h>
 
 #include "core/core.h"
+#include "daemon/cliio.h"
 #include "daemon/dbcli.h"
 #include "daemon/daemon.h"
 
 #define USAGE "import --db FILE [LOG]"
-
-/* All of f, at most MLOG_MAX_INPUT bytes: 0, -EFBIG, -ENOMEM or -EIO. */
-static int read_all(FILE *f, char **buf, size_t *len)
-{
-	size_t cap = 64 * 1024, n = 0, got;
-	char *p = malloc(cap), *q;
-
-	if (!p)
-		return -ENOMEM;
-	while ((got = fread(p + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n > MLOG_MAX_INPUT) {
-			free(p);
-			return -EFBIG;
-		}
-		if (n == cap) {
-			q = realloc(p, cap * 2);
-			if (!q) {
-				free(p);
-				return -ENOMEM;
-			}
-			p = q;
-			cap *= 2;
-		}
-	}
-	if (ferror(f)) {
-		free(p);
-		return -EIO;
-	}
-	*buf = p;
-	*len = n;
-	return 0;
-}
 
 int dd_cmd_import(int argc, char **argv)
 {
@@ -54,30 +22,25 @@ int dd_cmd_import(int argc, char **argv)
 	struct timespec now;
 	struct db *db;
 	const char *name;
-	char err[512], *buf;
+	char err[512], *buf, *judged = NULL, id[24];
 	size_t len;
 	int64_t match;
-	FILE *f = stdin;
 	int help, status, ret;
 
 	status = dd_db_args("import", USAGE, "di", argc, argv, &a, &help);
 	if (status || help)
 		return status;
-	name = a.input && strcmp(a.input, "-") ? a.input : "stdin";
-	if (f == stdin && strcmp(name, "stdin")) {
-		f = fopen(a.input, "rb");
-		if (!f) {
-			dd_log(DD_LOG_ERR, "import: %s: %s", a.input, strerror(errno));
-			return DD_EXIT_USAGE;
-		}
-	}
-	ret = read_all(f, &buf, &len);
-	if (f != stdin)
-		fclose(f);
+	status = dd_read_input("import", a.input, &buf, &len, &name);
+	if (status)
+		return status;
+	/* Judged here too, before the database is opened: a refused log must
+	 * not leave a new, empty database behind (db_import judges it again). */
+	ret = mlog_judge(name, buf, len, &judged, &(size_t){ 0 }, err, sizeof(err));
+	free(judged);
 	if (ret) {
-		dd_log(DD_LOG_ERR, "import: %s: %s", name,
-		       ret == -EFBIG ? "too large for a match log" : ret == -ENOMEM ? "out of memory" : "read error");
-		return ret == -EFBIG ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+		free(buf);
+		dd_log(DD_LOG_ERR, "import: %s", err);
+		return ret == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
 	}
 	db = dd_db_open("import", a.db, DB_OPEN_CREATE, &status);
 	if (!db) {
@@ -93,6 +56,6 @@ int dd_cmd_import(int argc, char **argv)
 		dd_log(DD_LOG_ERR, "import: %s", err);
 		return dd_db_status(ret);
 	}
-	printf("%lld\n", (long long)match);
-	return fflush(stdout) ? DD_EXIT_FAIL : DD_EXIT_OK;
+	snprintf(id, sizeof(id), "%lld\n", (long long)match);
+	return dd_write_stdout("import", id, strlen(id));
 }

@@ -11,53 +11,8 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "daemon/cliio.h"
 #include "daemon/daemon.h"
-
-/* Reads all of f into *buf (malloc'd). 0; -EFBIG past MLOG_MAX_INPUT;
- * -ENOMEM; -EIO with errno kept for the message. */
-static int read_all(FILE *f, char **buf, size_t *len)
-{
-	size_t cap = 64 * 1024, n = 0;
-	char *p = malloc(cap), *q;
-
-	if (!p)
-		return -ENOMEM;
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			if (cap > MLOG_MAX_INPUT)
-				goto too_big;
-			q = realloc(p, cap * 2);
-			if (!q) {
-				free(p);
-				return -ENOMEM;
-			}
-			p = q;
-			cap *= 2;
-		}
-		got = fread(p + n, 1, cap - n, f);
-		n += got;
-		if (n > MLOG_MAX_INPUT)
-			goto too_big;
-		if (got == 0) {
-			if (ferror(f)) {
-				int e = errno;
-
-				free(p);
-				errno = e;
-				return -EIO;
-			}
-			break;
-		}
-	}
-	*buf = p;
-	*len = n;
-	return 0;
-too_big:
-	free(p);
-	return -EFBIG;
-}
 
 static const char *team_players(const struct bd_match_cfg *cfg, int team, char *dst, size_t n)
 {
@@ -234,9 +189,9 @@ free_log:
 	return rc;
 }
 
-static void usage(FILE *f)
+static void usage(void)
 {
-	fprintf(f, "usage: dyeref judge [--table] [FILE|-]\n"
+	printf("usage: dyeref judge [--table] [FILE|-]\n"
 		"  Judges a match log (FILE, or stdin for - or none): one ruling line\n"
 		"  per throw, then a final line. --table: a readable scoreboard instead.\n");
 }
@@ -247,18 +202,17 @@ int dd_cmd_judge(int argc, char **argv)
 	char err[512] = "", *buf = NULL, *out = NULL, game[32];
 	size_t len = 0, outlen = 0;
 	bool table = false;
-	FILE *f;
-	int rc, status = DD_EXIT_USAGE;
+	int rc, status;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--table")) {
 			table = true;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
+			usage();
 			return DD_EXIT_OK;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			dd_log(DD_LOG_ERR, "judge: unknown option %s", argv[i]);
-			usage(stderr);
+			dd_log(DD_LOG_ERR, "judge: unknown option %s (usage: dyeref judge [--table] [FILE|-])",
+			       argv[i]);
 			return DD_EXIT_USAGE;
 		} else if (path) {
 			dd_log(DD_LOG_ERR, "judge: one log at a time (%s and %s)", path, argv[i]);
@@ -267,29 +221,9 @@ int dd_cmd_judge(int argc, char **argv)
 			path = argv[i];
 		}
 	}
-	if (!path || !strcmp(path, "-")) {
-		f = stdin;
-		name = "stdin";
-	} else {
-		f = fopen(path, "rb");
-		if (!f) {
-			dd_log(DD_LOG_ERR, "judge: %s: %s", path, strerror(errno));
-			return DD_EXIT_FAIL;
-		}
-		name = path;
-	}
-	rc = read_all(f, &buf, &len);
-	if (f != stdin)
-		fclose(f);
-	if (rc == -EFBIG) {
-		dd_log(DD_LOG_ERR, "judge: %s: larger than %u MiB, not a match log",
-		       name, MLOG_MAX_INPUT >> 20);
-		return DD_EXIT_USAGE;
-	}
-	if (rc) {
-		dd_log(DD_LOG_ERR, "judge: %s: %s", name, rc == -ENOMEM ? "out of memory" : strerror(errno));
-		return DD_EXIT_FAIL;
-	}
+	status = dd_read_input("judge", path, &buf, &len, &name);
+	if (status)
+		return status;
 	if (table) {
 		rc = mlog_game(name, buf, len, game, sizeof(game), err, sizeof(err));
 		if (!rc && strcmp(game, "beerdie")) {
@@ -306,13 +240,7 @@ int dd_cmd_judge(int argc, char **argv)
 		status = rc == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
 		goto free_buf;
 	}
-	if (fwrite(out, 1, outlen, stdout) != outlen || fflush(stdout)) {
-		dd_log(DD_LOG_ERR, "judge: stdout: %s", strerror(errno));
-		status = DD_EXIT_FAIL;
-		goto free_out;
-	}
-	status = DD_EXIT_OK;
-free_out:
+	status = dd_write_stdout("judge", out, outlen);
 	free(out);
 free_buf:
 	free(buf);

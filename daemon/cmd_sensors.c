@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/dbcli.h"
+#include "daemon/sensors_db.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 
@@ -109,6 +111,9 @@ static void print_lines(const struct sens_config *c)
 		printf("  line %-4u %-8s %-5s", l->offset, l->name, sens_role_name(l->role));
 		if (l->role == SENS_ROLE_TABLE)
 			printf("  x=%.3f y=%.3f m delay %+.1f us", l->x, l->y, l->delay_s * 1e6);
+		else if (l->role == SENS_ROLE_BUTTON)
+			printf("  calls %s at team %s's end", sens_call_name(l->call),
+			       l->team == BD_TEAM_A ? "A" : "B");
 		printf("\n");
 	}
 }
@@ -228,10 +233,37 @@ static int run_sim(struct run *r, uint64_t seed, long n, bool live, double durat
 	return rc;
 }
 
+/* A stored match's piezo edges (dd_sensors_db_open), through the pipeline. */
+static int replay_from_db(struct run *r, const char *path, int64_t match, int throw_no)
+{
+	struct sens_source *src;
+	struct db *db;
+	char err[512];
+	int rc;
+
+	db = dd_db_open("sensors", path, DB_OPEN_READONLY, &rc);
+	if (!db)
+		return rc;
+	src = dd_sensors_db_open(db, match, throw_no, err, sizeof(err));
+	if (!src) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		rc = dd_db_status(-errno);
+		goto close_db;
+	}
+	print_lines(r->cfg);
+	rc = pump(r, src, false, 0);
+	sens_source_close(src);
+	print_health(r, r->last_ns);
+close_db:
+	db_close(db);
+	return rc;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: dyeref sensors [--config FILE] [--watch] [--duration S] [--record FILE]\n"
 		"       dyeref sensors [--config FILE] --replay FILE [--watch]\n"
+		"       dyeref sensors [--config FILE] --replay-db FILE --match N [--throw K] [--watch]\n"
 		"       dyeref sensors [--config FILE] --sim [--impacts N] [--seed S] [--watch]\n");
 }
 
@@ -246,10 +278,14 @@ int dd_cmd_sensors(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "record", required_argument, NULL, 'R' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "replay-db", required_argument, NULL, 'D' },
+		{ "match", required_argument, NULL, 'm' },
+		{ "throw", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *config = NULL, *replay = NULL, *record = NULL;
+	const char *config = NULL, *replay = NULL, *record = NULL, *replay_db = NULL;
+	long long match = 0, throw_no = 0;
 	bool watch = false, sim = false;
 	long impacts = 20;
 	unsigned long long seed = 1;
@@ -267,6 +303,19 @@ int dd_cmd_sensors(int argc, char **argv)
 		case 'r': replay = optarg; break;
 		case 's': sim = true; break;
 		case 'R': record = optarg; break;
+		case 'D': replay_db = optarg; break;
+		case 'm':
+		case 't': {
+			long long v = strtoll(optarg, &end, 10);
+
+			if (*end || !*optarg || v < 1 || v > INT32_MAX) {
+				dd_log(DD_LOG_ERR, "sensors: --%s: '%s' is not a positive whole number",
+				       c == 'm' ? "match" : "throw", optarg);
+				return DD_EXIT_USAGE;
+			}
+			*(c == 'm' ? &match : &throw_no) = v;
+			break;
+		}
 		case 'n':
 			impacts = strtol(optarg, &end, 10);
 			if (*end || impacts < 1 || impacts > 1000000) {
@@ -296,7 +345,8 @@ int dd_cmd_sensors(int argc, char **argv)
 			return DD_EXIT_USAGE;
 		}
 	}
-	if (optind < argc || (replay && sim)) {
+	if (optind < argc || (!!replay + !!sim + !!replay_db) > 1 || (replay_db && !match) ||
+	    (!replay_db && (match || throw_no))) {
 		usage();
 		return DD_EXIT_USAGE;
 	}
@@ -335,6 +385,8 @@ int dd_cmd_sensors(int argc, char **argv)
 		rc = pump(&r, src, false, 0);
 		sens_source_close(src);
 		print_health(&r, r.last_ns);
+	} else if (replay_db) {
+		rc = replay_from_db(&r, replay_db, match, (int)throw_no);
 	} else if (sim) {
 		print_lines(&cfg);
 		rc = run_sim(&r, seed, impacts, watch, duration);

@@ -18,33 +18,43 @@ struct load_ctx {
 	const char *text;	/* the rest of a string */
 	int line;		/* lines read so far */
 	int too_long;		/* line number of an over-long line, or 0 */
+	int nul;		/* line number of a NUL byte, or 0 */
+	int read_errno;		/* reading the file failed: why, or 0 */
 	int oom;		/* an allocation failed: stop */
 };
 
+static int next_char(struct load_ctx *ctx)
+{
+	int c;
+
+	if (!ctx->file)
+		return *ctx->text ? (unsigned char)*ctx->text++ : EOF;
+	c = getc(ctx->file);
+	if (c == EOF && ferror(ctx->file) && !ctx->read_errno)
+		ctx->read_errno = errno ? errno : EIO;
+	return c;
+}
+
+/* fgets() for inih, over a file or a string, noting what fgets cannot
+ * tell: a NUL byte (inih would cut the line there) and a line longer
+ * than inih's buffer (it would read the rest as further lines). */
 static char *read_line(char *buf, int size, void *stream)
 {
 	struct load_ctx *ctx = stream;
-	size_t len;
+	int n = 0, c;
 
-	if (ctx->file) {
-		if (!fgets(buf, size, ctx->file))
-			return NULL;
-	} else {
-		size_t n = 0;
-
-		if (!*ctx->text)
-			return NULL;
-		while (ctx->text[n] && ctx->text[n] != '\n' && n + 1 < (size_t)size - 1)
-			n++;
-		if (ctx->text[n] == '\n')
-			n++;
-		memcpy(buf, ctx->text, n);
-		buf[n] = '\0';
-		ctx->text += n;
+	while (n < size - 1 && (c = next_char(ctx)) != EOF) {
+		if (c == '\0' && !ctx->nul)
+			ctx->nul = ctx->line + 1;
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
 	}
+	if (n == 0)
+		return NULL;
+	buf[n] = '\0';
 	ctx->line++;
-	len = strlen(buf);
-	if (len == (size_t)size - 1 && buf[len - 1] != '\n' && !ctx->too_long)
+	if (n == size - 1 && buf[n - 1] != '\n' && !ctx->too_long)
 		ctx->too_long = ctx->line;
 	return buf;
 }
@@ -84,6 +94,14 @@ static int parse(struct load_ctx *ctx, char *err, size_t errlen)
 	if (ctx->oom) {
 		snprintf(err, errlen, "%s: out of memory", cfg->path);
 		return -ENOMEM;
+	}
+	if (ctx->read_errno) {
+		snprintf(err, errlen, "%s: %s", cfg->path, strerror(ctx->read_errno));
+		return -ctx->read_errno;
+	}
+	if (ctx->nul) {
+		snprintf(err, errlen, "%s:%d: a NUL byte: not a text file", cfg->path, ctx->nul);
+		return -EINVAL;
 	}
 	if (ctx->too_long) {
 		snprintf(err, errlen, "%s:%d: line longer than %d bytes", cfg->path,

@@ -60,8 +60,10 @@ struct dd_config {
 	struct dd_config_entry *entries;	/* owned, in file order */
 };
 
-/* Reads an INI file. Returns 0, -ENOENT/-EACCES (file), -EINVAL (syntax,
- * with "file:line: why" in err). Free with dd_config_free() either way. */
+/* Reads an INI file. Returns 0; the -errno of opening or reading it
+ * (-ENOENT, -EACCES, -EISDIR, ..., with "file: why" in err); -EINVAL for
+ * bad syntax, a NUL byte or a line too long for inih (with "file:line:
+ * why"). Free with dd_config_free() either way. */
 int dd_config_load(struct dd_config *cfg, const char *path, char *err, size_t errlen);
 /* Same, from a string (tests, the built-in defaults). */
 int dd_config_load_string(struct dd_config *cfg, const char *name, const char *text,
@@ -296,9 +298,12 @@ struct sens_config;
 /* Reads [table] (length_m, width_m, height_m, line_width_m) and [sensors]
  * (chip, table0..7 with _x, _y, _delay_us, cup_a1..cup_b2, mine,
  * floor0..3, wave_speed, speed_spread, timing_sigma_us, hold_off_ms,
- * near_line_p, near_line_cm, silent_after_s; docs/sensors.md) into *out, starting from
- * sens_config_defaults(). When [sensors] names no line, the reference
- * wiring is used. 0, or -EINVAL with "file:line: section.key: why". */
+ * near_line_p, near_line_cm, silent_after_s, button_CALL_END for CALL low,
+ * retoss, catch1, catch2 and END a, b, button_debounce_ms,
+ * button_repeat_ms; docs/sensors.md) into *out, starting from
+ * sens_config_defaults(). When [sensors] names no piezo line, the reference
+ * wiring is used (buttons are added to it). 0, or -EINVAL with
+ * "file:line: section.key: why". */
 int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char *err, size_t errlen);
 
 /* The same from a file (NULL: the built-in defaults), also rejecting

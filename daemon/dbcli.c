@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/cliio.h"
 #include "daemon/dbcli.h"
 #include "daemon/daemon.h"
 
@@ -98,4 +99,40 @@ struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *st
 		*status = dd_db_status(-errno);
 	}
 	return db;
+}
+
+int dd_db_to_stdout(const char *cmd, const struct dd_db_args *a,
+		    int (*fill)(struct db *db, const struct dd_db_args *a, FILE *out,
+				char *err, size_t errlen))
+{
+	struct db *db;
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int status, ret;
+
+	db = dd_db_open(cmd, a->db, 0, &status);
+	if (!db)
+		return status;
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		db_close(db);
+		dd_log(DD_LOG_ERR, "%s: out of memory", cmd);
+		return DD_EXIT_FAIL;
+	}
+	ret = fill(db, a, mem, err, sizeof(err));
+	/* A memstream that could not grow fails here, not in fill. */
+	if (fclose(mem) && !ret) {
+		snprintf(err, sizeof(err), "out of memory");
+		ret = -ENOMEM;
+	}
+	db_close(db);
+	if (ret) {
+		dd_log(DD_LOG_ERR, "%s: %s", cmd, err);
+		status = dd_db_status(ret);
+	} else {
+		status = dd_write_stdout(cmd, buf, len);
+	}
+	free(buf);
+	return status;
 }

@@ -6,7 +6,9 @@
 #ifndef DYEREF_DBCLI_H
 #define DYEREF_DBCLI_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "db/db.h"
 
@@ -27,6 +29,14 @@ int dd_db_args(const char *cmd, const char *usage, const char *allowed, int argc
 /* Opens a->db for cmd (flags as db_open); NULL after a one-line message,
  * *status the exit status (2 for a database refused as input, 1 otherwise). */
 struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *status);
+
+/* Opens a->db read-only, runs fill into memory and, only when it succeeds
+ * whole, writes that to stdout: an error leaves stdout empty. fill returns
+ * 0 or a db_ error with a message in err. Returns the exit status after a
+ * one-line "cmd: why" for any failure. */
+int dd_db_to_stdout(const char *cmd, const struct dd_db_args *a,
+		    int (*fill)(struct db *db, const struct dd_db_args *a, FILE *out,
+				char *err, size_t errlen));
 
 /* The exit status for a db_ error: 1 for a system failure, 2 for input. */
 int dd_db_status(int err);

@@ -10,6 +10,40 @@
 
 static const char *const cup_keys[BD_PLAYERS] = { "cup_a1", "cup_a2", "cup_b1", "cup_b2" };
 
+/* Button keys: button_CALL_END, CALL a sens_call_name(), END a or b. */
+#define BUTTON_KEY_MAX 24
+
+static void button_key(enum sens_call call, int team, char key[BUTTON_KEY_MAX])
+{
+	snprintf(key, BUTTON_KEY_MAX, "button_%s_%c", sens_call_name(call), team == BD_TEAM_A ? 'a' : 'b');
+}
+
+/* Every [sensors] key beginning with "button_" must be a button or one
+ * of its timings: a misspelt button would otherwise just never call. */
+static int check_button_keys(struct dd_config *cfg, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < cfg->n; i++) {
+		const struct dd_config_entry *e = &cfg->entries[i];
+		char key[BUTTON_KEY_MAX];
+		bool known = !strcmp(e->key, "button_debounce_ms") || !strcmp(e->key, "button_repeat_ms");
+
+		if (strcmp(e->section, "sensors") || strncmp(e->key, "button_", 7))
+			continue;
+		for (int c = 0; c < SENS_CALLS && !known; c++)
+			for (int t = BD_TEAM_A; t <= BD_TEAM_B && !known; t++) {
+				button_key((enum sens_call)c, t, key);
+				known = !strcmp(e->key, key);
+			}
+		if (!known) {
+			snprintf(err, errlen, "%s:%d: sensors.%s: not a button: expected button_CALL_END "
+				 "with CALL low, retoss, catch1 or catch2 and END a or b", cfg->path,
+				 e->line, e->key);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* A double key into *v when present; 0 absent or read, -EINVAL bad. */
 static int opt_double(struct dd_config *cfg, const char *sec, const char *key, double min,
 		      double max, double scale, double *v, char *err, size_t errlen)
@@ -113,7 +147,10 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 	    (rc = opt_double(cfg, "sensors", "hold_off_ms", 0, 1000, 1e-3, &out->holdoff_s, err, errlen)) < 0 ||
 	    (rc = opt_double(cfg, "sensors", "near_line_p", 0.51, 0.9999, 1, &out->near_line_p, err, errlen)) < 0 ||
 	    (rc = opt_double(cfg, "sensors", "near_line_cm", 0, 50, 0.01, &out->near_line_m, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "silent_after_s", 1, 1e7, 1, &out->silent_after_s, err, errlen)) < 0)
+	    (rc = opt_double(cfg, "sensors", "silent_after_s", 1, 1e7, 1, &out->silent_after_s, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "button_debounce_ms", 0, 1000, 1e-3, &out->button_debounce_s, err, errlen)) < 0 ||
+	    (rc = opt_double(cfg, "sensors", "button_repeat_ms", 0, 10000, 1e-3, &out->button_repeat_s, err, errlen)) < 0 ||
+	    (rc = check_button_keys(cfg, err, errlen)) < 0)
 		return rc;
 
 	/* Lines: when the file names any, exactly those are used; otherwise
@@ -140,7 +177,26 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 			if ((rc = add_line(cfg, out, where, floor_keys[i], SENS_ROLE_FLOOR, BD_NOBODY,
 					   err, errlen)) < 0)
 				return rc;
+	} else {
+		for (size_t i = 0; i < out->n_lines; i++)
+			where[i].key = out->lines[i].name;	/* line 0: the reference wiring */
 	}
+	/* Buttons are extras: they never replace the reference wiring. */
+	for (int c = 0; c < SENS_CALLS; c++)
+		for (int team = BD_TEAM_A; team <= BD_TEAM_B; team++) {
+			char key[BUTTON_KEY_MAX];
+
+			button_key((enum sens_call)c, team, key);
+			rc = add_line(cfg, out, where, key, SENS_ROLE_BUTTON, BD_NOBODY, err, errlen);
+			if (rc < 0)
+				return rc;
+			if (rc == 1) {
+				/* add_line keeps the key's address: point it at the copy */
+				where[out->n_lines - 1].key = out->lines[out->n_lines - 1].name;
+				out->lines[out->n_lines - 1].call = (enum sens_call)c;
+				out->lines[out->n_lines - 1].team = team;
+			}
+		}
 	/* Each table sensor's position and calibrated delay. */
 	for (size_t i = 0; i < out->n_lines; i++) {
 		struct sens_line_cfg *l = &out->lines[i];
@@ -173,14 +229,21 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 		l->delay_s = us * 1e-6;
 	}
 	/* Two keys on one GPIO line: name the second. */
-	for (size_t i = 0; any && i < out->n_lines; i++)
-		for (size_t j = 0; j < i; j++)
-			if (out->lines[i].offset == out->lines[j].offset) {
-				snprintf(err, errlen, "%s:%d: sensors.%s: line %u is already %s (line %d)",
-					 cfg->path, where[i].line, where[i].key, out->lines[i].offset,
-					 where[j].key, where[j].line);
-				return -EINVAL;
-			}
+	for (size_t i = 0; i < out->n_lines; i++)
+		for (size_t j = 0; j < i; j++) {
+			char at[32];
+
+			if (out->lines[i].offset != out->lines[j].offset)
+				continue;
+			if (where[j].line > 0)
+				snprintf(at, sizeof(at), "line %d", where[j].line);
+			else
+				snprintf(at, sizeof(at), "the reference wiring");
+			snprintf(err, errlen, "%s:%d: sensors.%s: line %u is already %s (%s)",
+				 cfg->path, where[i].line, where[i].key, out->lines[i].offset,
+				 where[j].key, at);
+			return -EINVAL;
+		}
 	char why[200];
 	if (sens_config_check(out, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "%s: %s", cfg->path, why);

@@ -46,11 +46,22 @@ static int hold_end(struct db *db, int ret, const char *what, char *err, size_t 
 
 struct line {
 	const char *p;		/* start, in the caller's buffer */
-	size_t len;		/* bytes, without "\n" */
+	size_t len;		/* bytes, without the line end ("\n" or "\r\n") */
 	int no;			/* 1-based line number */
 };
 
-/* Splits buf into its non-blank lines. *out is the caller's (free()). */
+/* Whether buf[i..end) is blank as the judge sees it (mlog_line_blank):
+ * only spaces, tabs and carriage returns. */
+static bool blank(const char *buf, size_t i, size_t end)
+{
+	for (; i < end; i++)
+		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\r')
+			return false;
+	return true;
+}
+
+/* Splits buf into its non-blank lines, without the "\r" of a CRLF line
+ * end: the judge reads both. *out is the caller's (free()). */
 static int split_lines(const char *buf, size_t len, struct line **out, size_t *n)
 {
 	struct line *v = NULL, *nv;
@@ -59,10 +70,12 @@ static int split_lines(const char *buf, size_t len, struct line **out, size_t *n
 
 	for (size_t i = 0; i < len;) {
 		const char *nl = memchr(buf + i, '\n', len - i);
-		size_t end = nl ? (size_t)(nl - buf) : len;
+		size_t end = nl ? (size_t)(nl - buf) : len, stop = end;
 
 		no++;
-		if (end > i) {
+		if (stop > i && buf[stop - 1] == '\r')
+			stop--;
+		if (!blank(buf, i, stop)) {
 			if (k == cap) {
 				cap = cap ? 2 * cap : 256;
 				nv = realloc(v, cap * sizeof(*v));
@@ -72,7 +85,7 @@ static int split_lines(const char *buf, size_t len, struct line **out, size_t *n
 				}
 				v = nv;
 			}
-			v[k++] = (struct line){ buf + i, end - i, no };
+			v[k++] = (struct line){ buf + i, stop - i, no };
 		}
 		i = end + 1;
 	}

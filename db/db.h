@@ -206,7 +206,7 @@ struct db_item {
 	const char *what;	/* RAW, OBSERVATION: kind; else "" */
 	int channel;		/* RAW: channel; else -1 */
 	double confidence;	/* OBSERVATION: 0..1; else -1 */
-	const char *text;	/* JSON text: THROW/RULING/CORRECTION line, OBSERVATION detail, RAW payload when it is text; else NULL */
+	const char *text;	/* JSON text: THROW/RULING/CORRECTION line, OBSERVATION detail, RAW payload when it is UTF-8 text; else NULL */
 	const void *data;	/* RAW payload, SNAPSHOT JPEG */
 	size_t len;		/* bytes of data */
 };
@@ -214,13 +214,14 @@ struct db_item {
 /* Calls fn for everything behind throw K of a match in time order (ties
  * in the order stored): raw inputs and snapshots of the throw's time span,
  * its observations, the throw line, the rulings shown for it and its
- * corrections. fn returning non-zero stops and is returned. -ENOENT when
- * the throw does not exist. */
+ * corrections. fn returning non-zero stops and is returned as it is, with
+ * nothing written to err. -ENOENT when the throw does not exist. */
 int db_replay(struct db *db, int64_t match, int throw_no,
 	      int (*fn)(const struct db_item *item, void *ctx), void *ctx,
 	      char *err, size_t errlen);
 
-/* The item as one JSON line ({"t_ns":..,"item":"raw",...}) into out. */
+/* The item as one JSON line ({"t_ns":..,"item":"raw",...}) into out.
+ * 0, or -EIO when out is in error (no message: it takes no err). */
 int db_item_write(const struct db_item *item, FILE *out);
 
 /* ---- Retention -------------------------------------------------------- */

@@ -44,6 +44,11 @@ static json_t *parse_line(const char *line, const char *what, const char **type,
 	return j;
 }
 
+/* A match's log as stored: its header line, then its lines in order. */
+#define LOG_LINES_SQL \
+	"SELECT header FROM matches WHERE id = ?1" \
+	" UNION ALL SELECT line FROM (SELECT line FROM entries WHERE match_id = ?1 ORDER BY seq)"
+
 static bool is_throw_type(const char *type)
 {
 	return !strcmp(type, "throw") || !strcmp(type, "turn");
@@ -71,6 +76,19 @@ static int match_state(struct db *db, int64_t match, bool *ended, char *err, siz
 		ret = db_fail(db, rc, "reading the match", err, errlen);
 	}
 	sqlite3_finalize(st);
+	return ret;
+}
+
+/* 0 when the match exists and has not ended; -ENOENT; -EALREADY. */
+static int match_open(struct db *db, int64_t match, char *err, size_t errlen)
+{
+	bool ended;
+	int ret = match_state(db, match, &ended, err, errlen);
+
+	if (!ret && ended) {
+		db_msg(err, errlen, "%s: match %lld has ended", db->path, (long long)match);
+		ret = -EALREADY;
+	}
 	return ret;
 }
 
@@ -173,7 +191,6 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 {
 	const char *type;
 	sqlite3_stmt *st = NULL;
-	bool ended;
 	json_t *j;
 	int rc, ret;
 
@@ -185,14 +202,9 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 		ret = -EINVAL;
 		goto free_json;
 	}
-	ret = match_state(db, match, &ended, err, errlen);
+	ret = match_open(db, match, err, errlen);
 	if (ret)
 		goto free_json;
-	if (ended) {
-		db_msg(err, errlen, "%s: match %lld has already ended", db->path, (long long)match);
-		ret = -EALREADY;
-		goto free_json;
-	}
 	rc = sqlite3_prepare_v2(db->h,
 		"INSERT INTO match_ends (match_id, final, t_ns, wall_ms) VALUES (?, ?, ?, ?)",
 		-1, &st, NULL);
@@ -440,7 +452,6 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 	json_t *line = NULL;
 	const char *kind;
 	int64_t entry, seq;
-	bool ended;
 	int throws, slots = 0, number, rc, ret;
 
 	if (!db->in_batch) {
@@ -452,14 +463,9 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 		ret = db_fail(db, rc, "appending", err, errlen);
 		goto undo;
 	}
-	ret = match_state(db, match, &ended, err, errlen);
+	ret = match_open(db, match, err, errlen);
 	if (ret)
 		goto undo;
-	if (ended) {
-		db_msg(err, errlen, "%s: match %lld has ended", db->path, (long long)match);
-		ret = -EALREADY;
-		goto undo;
-	}
 	throws = (int)scalar(db, "SELECT count(*) FROM entries WHERE match_id = ? AND type IN ('throw', 'turn')",
 			     match, &rc);
 	if (rc == SQLITE_OK)
@@ -539,10 +545,7 @@ int db_lines(struct db *db, int64_t match, char ***lines, size_t *n, char *err, 
 	ret = match_state(db, match, &ended, err, errlen);
 	if (ret)
 		return ret;
-	rc = sqlite3_prepare_v2(db->h,
-		"SELECT header FROM matches WHERE id = ?1"
-		" UNION ALL SELECT line FROM (SELECT line FROM entries WHERE match_id = ?1 ORDER BY seq)",
-		-1, &st, NULL);
+	rc = sqlite3_prepare_v2(db->h, LOG_LINES_SQL, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return db_fail(db, rc, "reading the log", err, errlen);
 	sqlite3_bind_int64(st, 1, match);
@@ -619,10 +622,7 @@ int db_export(struct db *db, int64_t match, FILE *out, char *err, size_t errlen)
 	ret = db_exec(db, db->in_batch ? "SAVEPOINT export" : "BEGIN", err, errlen);
 	if (ret)
 		return ret;
-	ret = write_rows(db,
-		"SELECT header FROM matches WHERE id = ?1"
-		" UNION ALL SELECT line FROM (SELECT line FROM entries WHERE match_id = ?1 ORDER BY seq)",
-		match, out, "export", err, errlen);
+	ret = write_rows(db, LOG_LINES_SQL, match, out, "export", err, errlen);
 	sqlite3_exec(db->h, db->in_batch ? "RELEASE export" : "COMMIT", NULL, NULL, NULL);
 	return ret;
 }

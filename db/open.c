@@ -179,6 +179,31 @@ static int prepare_cached(struct db *db, char *err, size_t errlen)
 	return rc == SQLITE_OK ? 0 : db_fail(db, rc, "preparing statements", err, errlen);
 }
 
+/* Migrates the schema from version to DB_SCHEMA_VERSION in one
+ * transaction: all of it or, on failure, none (why gets the reason). */
+static int migrate(struct db *db, int version, char *why, size_t whylen)
+{
+	int ret = db_exec(db, "BEGIN IMMEDIATE", why, whylen);
+
+	if (!ret)
+		ret = db_schema_migrate(db->h, version, DB_SCHEMA_VERSION, why, whylen);
+	if (!ret)
+		ret = db_exec(db, "COMMIT", why, whylen);
+	if (ret)
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+/* Frees db and what it holds, with no flush: db_open's failures and db_close. */
+static void release(struct db *db)
+{
+	sqlite3_finalize(db->raw_ins);
+	sqlite3_finalize(db->snap_ins);
+	sqlite3_close(db->h);
+	free(db->path);
+	free(db);
+}
+
 struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 {
 	struct db *db;
@@ -246,18 +271,8 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 		if (fresh || version < DB_SCHEMA_VERSION) {
 			char why[200] = "";
 
-			if (fresh) {
-				ret = db_schema_create(db->h, DB_SCHEMA_VERSION, why, sizeof(why));
-			} else {
-				ret = db_exec(db, "BEGIN IMMEDIATE", why, sizeof(why));
-				if (!ret)
-					ret = db_schema_migrate(db->h, version, DB_SCHEMA_VERSION,
-								why, sizeof(why));
-				if (!ret)
-					ret = db_exec(db, "COMMIT", why, sizeof(why));
-				if (ret)
-					sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-			}
+			ret = fresh ? db_schema_create(db->h, DB_SCHEMA_VERSION, why, sizeof(why))
+				    : migrate(db, version, why, sizeof(why));
 			if (ret) {
 				db_msg(err, errlen, "%s: %s schema v%d: %s", path,
 				       fresh ? "creating" : "migrating to", DB_SCHEMA_VERSION, why);
@@ -271,11 +286,7 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 	return db;
 
 close_db:
-	sqlite3_finalize(db->raw_ins);
-	sqlite3_finalize(db->snap_ins);
-	sqlite3_close(db->h);
-	free(db->path);
-	free(db);
+	release(db);
 	errno = -ret;
 	return NULL;
 }
@@ -286,9 +297,5 @@ void db_close(struct db *db)
 		return;
 	if (db->in_batch)
 		db_raw_flush(db, NULL, 0);
-	sqlite3_finalize(db->raw_ins);
-	sqlite3_finalize(db->snap_ins);
-	sqlite3_close(db->h);
-	free(db->path);
-	free(db);
+	release(db);
 }

@@ -6,6 +6,7 @@
  * just after the previous throw was decided, up to its own decision.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,39 @@ struct item_list {
 	struct sitem *v;	/* items, owned (with their strings and data) */
 	size_t n, cap;		/* items used, allocated */
 };
+
+/* Bytes in the well-formed UTF-8 sequence at p (at most n), or 0 when
+ * there is none there (RFC 3629: no overlongs, surrogates or past U+10FFFF). */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 :
+		     p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (!len || len > n)
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	for (size_t i = 1; i < len; i++, lo = 0x80, hi = 0xbf)
+		if (p[i] < lo || p[i] > hi)
+			return 0;
+	return len;
+}
+
+/* Whether p[0..n) is UTF-8 text with no NUL: what a JSON string can carry. */
+static bool utf8_text(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0, k; i < n; i += k)
+		if (!p[i] || !(k = utf8_seq(p + i, n - i)))
+			return false;
+	return true;
+}
 
 static char *dup_text(sqlite3_stmt *st, int col)
 {
@@ -117,8 +151,9 @@ static int collect(struct db *db, struct item_list *l, enum db_item_kind kind,
 			it->text = dup_text(st, 5);
 		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
 			it->data = dup_blob(st, 6, &it->len);
-			/* A raw payload of printable text is shown as text. */
-			if (kind == DB_ITEM_RAW && it->data && strlen(it->data) == it->len)
+			/* A raw payload of UTF-8 text is shown as text, any other
+			 * by its size: a JSON string cannot carry arbitrary bytes. */
+			if (kind == DB_ITEM_RAW && it->data && utf8_text(it->data, it->len))
 				it->text = it->data;
 		}
 		if (!it->source || !it->what)
@@ -238,16 +273,27 @@ static const char *const item_names[] = {
 };
 
 /* A JSON string literal of s. */
+/* s as a JSON string. Bytes that are not UTF-8 (a source or kind is
+ * whatever the daemon or the file holds) become U+FFFD, so the line stays
+ * JSON. */
 static void put_string(FILE *out, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), k;
+
 	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
+	for (size_t i = 0; i < n; i += k) {
+		k = utf8_seq(p + i, n - i);
+		if (!k) {
+			fputs("\\ufffd", out);
+			k = 1;
+		} else if (p[i] == '"' || p[i] == '\\') {
+			fprintf(out, "\\%c", p[i]);
+		} else if (p[i] < 0x20) {
+			fprintf(out, "\\u%04x", p[i]);
+		} else {
+			fwrite(p + i, 1, k, out);
+		}
 	}
 	fputc('"', out);
 }

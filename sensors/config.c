@@ -60,6 +60,10 @@ void sens_config_defaults(struct sens_config *c)
 	 * decides (bench: no wrong half beyond 3 cm at 10 us jitter). */
 	c->near_line_m = 0.02;
 	c->silent_after_s = 3600.0;
+	/* Switch contacts bounce for 1-10 ms on press and on release; a
+	 * person presses a button at most a few times a second. */
+	c->button_debounce_s = 0.030;
+	c->button_repeat_s = 0.4;
 }
 
 const char *sens_role_name(enum sens_role role)
@@ -69,6 +73,18 @@ const char *sens_role_name(enum sens_role role)
 	case SENS_ROLE_CUP: return "cup";
 	case SENS_ROLE_MINE: return "mine";
 	case SENS_ROLE_FLOOR: return "floor";
+	case SENS_ROLE_BUTTON: return "button";
+	}
+	return "?";
+}
+
+const char *sens_call_name(enum sens_call call)
+{
+	switch (call) {
+	case SENS_CALL_LOW: return "low";
+	case SENS_CALL_RETOSS: return "retoss";
+	case SENS_CALL_CATCH1: return "catch1";
+	case SENS_CALL_CATCH2: return "catch2";
 	}
 	return "?";
 }
@@ -105,9 +121,11 @@ int sens_config_check(const struct sens_config *c, char *err, size_t errlen)
 	    !(c->holdoff_s >= 0 && c->holdoff_s <= 1) ||
 	    !(c->near_line_p > 0.5 && c->near_line_p < 1) ||
 	    !(c->near_line_m >= 0 && c->near_line_m < 0.5) ||
-	    !(c->silent_after_s > 0)) {
+	    !(c->silent_after_s > 0) ||
+	    !(c->button_debounce_s >= 0 && c->button_debounce_s <= 1) ||
+	    !(c->button_repeat_s >= c->button_debounce_s && c->button_repeat_s <= 10)) {
 		snprintf(err, errlen, "sensors: speed spread, timing sigma, hold-off or near-line "
-			 "probability out of range");
+			 "probability or button timing out of range");
 		return -EINVAL;
 	}
 	if (c->n_lines > SENS_MAX_LINES) {
@@ -145,6 +163,12 @@ int sens_config_check(const struct sens_config *c, char *err, size_t errlen)
 					 l->name, l->delay_s * 1e6);
 				return -EINVAL;
 			}
+		}
+		if (l->role == SENS_ROLE_BUTTON &&
+		    ((unsigned)l->call >= SENS_CALLS || (l->team != BD_TEAM_A && l->team != BD_TEAM_B))) {
+			snprintf(err, errlen, "sensors: %s: a button needs a call and a team (A or B)",
+				 l->name);
+			return -EINVAL;
 		}
 		if (l->role == SENS_ROLE_CUP && (l->owner < 0 || l->owner >= BD_PLAYERS)) {
 			snprintf(err, errlen, "sensors: %s: cup owner must be a1, a2, b1 or b2", l->name);

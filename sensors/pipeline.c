@@ -1,5 +1,6 @@
 /* sens_pipeline: hold-off, impact grouping, observations and line health. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ struct group {
 
 struct sens_pipeline {
 	struct sens_config cfg;	/* a copy */
+	int64_t debounce_ns;	/* cfg.button_debounce_s in ns */
+	int64_t repeat_ns;	/* cfg.button_repeat_s in ns */
 	int64_t window_ns;	/* one impact's edges fall within this */
 	int64_t holdoff_ns;	/* cfg.holdoff_s in ns */
 	int16_t by_offset[SENS_MAX_OFFSET + 1];	/* config line index, or -1 */
@@ -64,6 +67,8 @@ struct sens_pipeline *sens_pipeline_new(const struct sens_config *c)
 	p->cfg = *c;
 	p->window_ns = sens_config_group_window_ns(c);
 	p->holdoff_ns = (int64_t)(c->holdoff_s * 1e9);
+	p->debounce_ns = (int64_t)(c->button_debounce_s * 1e9);
+	p->repeat_ns = (int64_t)(c->button_repeat_s * 1e9);
 	for (size_t i = 0; i <= SENS_MAX_OFFSET; i++)
 		p->by_offset[i] = -1;
 	for (size_t i = 0, t = 0; i < c->n_lines; i++) {
@@ -121,6 +126,117 @@ static void obs_init(struct sens_obs *o, enum bd_ev_kind kind, int64_t t_ns)
 	snprintf(o->ev.source, sizeof(o->ev.source), "piezo");
 	o->ev.t_ns = t_ns;
 	o->line = -1;
+	o->shaken_by = -1;
+	o->team = BD_NOBODY;
+}
+
+/* An observation out of a completed observation: queued now, or held
+ * while a table impact is open so that they come out in time order. */
+static void emit(struct sens_pipeline *p, const struct sens_obs *o)
+{
+	if (p->g.open && p->n_held < HELD_MAX)
+		p->held[p->n_held++] = *o;
+	else
+		enqueue(p, o);
+}
+
+/* abs(later - earlier), saturated. */
+static int64_t apart(int64_t a, int64_t b)
+{
+	int64_t d = span(a, b);
+
+	return d == INT64_MIN ? INT64_MAX : d < 0 ? -d : d;
+}
+
+/* A button's edge: contacts bounce, on press and on release, so a press
+ * is an edge after debounce_ns of quiet on the line (every edge, kept or
+ * not, restarts the quiet) and at least repeat_ns after the last press.
+ * Release bounce of a press shorter than repeat_ns is thus ignored; a
+ * press held longer may call twice (docs/sensors.md "Buttons"). */
+static void button_edge(struct sens_pipeline *p, int idx, const struct sens_edge *e)
+{
+	struct line_state *ls = &p->lines[idx];
+	const struct sens_line_cfg *l = &p->cfg.lines[idx];
+	bool quiet = ls->edges == 0 || apart(ls->last_ns, e->ts_ns) >= p->debounce_ns;
+	bool spaced = !ls->any || apart(ls->last_accept_ns, e->ts_ns) >= p->repeat_ns;
+	struct sens_obs o;
+
+	ls->edges++;
+	ls->last_ns = e->ts_ns;
+	if (!quiet || !spaced) {
+		ls->suppressed++;
+		return;
+	}
+	ls->any = true;
+	ls->last_accept_ns = e->ts_ns;
+	ls->accepted++;
+
+	obs_init(&o, BD_EV_LOW_CALL, e->ts_ns);
+	o.kind = SENS_OBS_BUTTON;
+	o.line = idx;
+	o.call = l->call;
+	o.team = l->team;
+	snprintf(o.ev.source, sizeof(o.ev.source), "button");
+	switch (l->call) {
+	case SENS_CALL_LOW:
+		o.ev.kind = BD_EV_LOW_CALL;
+		break;
+	case SENS_CALL_RETOSS:
+		o.ev.kind = BD_EV_RETOSS;
+		break;
+	case SENS_CALL_CATCH1:
+	case SENS_CALL_CATCH2:
+		o.ev.kind = BD_EV_CATCH;
+		o.ev.hands = l->call == SENS_CALL_CATCH1 ? 1 : 2;
+		break;
+	}
+	o.ev.has_confidence = true;
+	emit(p, &o);
+}
+
+/* The cup or mine line whose latest hit explains table impact o (see
+ * SENS_SHAKE_RADII), or -1. Their edges come before the impact's (the cup's
+ * own disc hears the hit first) or during it, never far after. */
+static int shaken_by(const struct sens_pipeline *p, const struct sens_obs *o)
+{
+	const struct bd_table *t = &p->cfg.table;
+	int best = -1;
+	double best_d = INFINITY;
+
+	for (size_t i = 0; i < p->cfg.n_lines; i++) {
+		const struct sens_line_cfg *l = &p->cfg.lines[i];
+		const struct line_state *ls = &p->lines[i];
+		double cx, cy, r, d;
+		int64_t dt;
+
+		if ((l->role != SENS_ROLE_CUP && l->role != SENS_ROLE_MINE) || !ls->any)
+			continue;
+		dt = span(ls->last_accept_ns, o->ev.t_ns);
+		if (dt > p->window_ns || dt < -p->window_ns)
+			continue;
+		if (!o->has_fix) {
+			/* Unlocated: the time alone; the nearest in time wins. */
+			d = (double)(dt < 0 ? -dt : dt);
+		} else {
+			if (l->role == SENS_ROLE_CUP) {
+				cx = t->cup_x[l->owner];
+				cy = t->cup_y[l->owner];
+				r = t->cup_radius_m;
+			} else {
+				cx = t->mine_x;
+				cy = t->mine_y;
+				r = t->mine_radius_m;
+			}
+			d = hypot(o->fix.x - cx, o->fix.y - cy);
+			if (d > SENS_SHAKE_RADII * r + 2 * o->fix.sigma_m)
+				continue;
+		}
+		if (d < best_d) {
+			best_d = d;
+			best = (int)i;
+		}
+	}
+	return best;
 }
 
 static int cmp_obs_time(const void *a, const void *b)
@@ -174,6 +290,7 @@ static void close_group(struct sens_pipeline *p)
 			o->ev.half = bd_table_half(&p->cfg.table, arr[first].x);
 			o->ev.confidence = g->n >= 3 ? 0.3 : 0.5;
 		}
+		o->shaken_by = shaken_by(p, o);
 		if (g->n >= 3) {
 			p->table_impacts++;
 			for (size_t i = 0; i < p->cfg.n_lines; i++) {
@@ -231,6 +348,10 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 
 	ls = &p->lines[idx];
 	l = &p->cfg.lines[idx];
+	if (l->role == SENS_ROLE_BUTTON) {
+		button_edge(p, idx, e);
+		return drain(p, out, cap);
+	}
 	ls->edges++;
 	ls->last_ns = e->ts_ns;
 	/* Hold-off by timestamp, not by arrival order or a kernel debounce:
@@ -276,10 +397,7 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		o.line = idx;
 		if (l->role == SENS_ROLE_CUP)
 			o.ev.player = l->owner;
-		if (p->g.open && p->n_held < HELD_MAX)
-			p->held[p->n_held++] = o;
-		else
-			enqueue(p, &o);
+		emit(p, &o);
 	}
 	return drain(p, out, cap);
 }
@@ -317,7 +435,10 @@ size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
 		h->impacts = ls->impacts;
 		h->missed = ls->missed;
 		h->last_ns = ls->last_ns;
-		if (ls->quick_run >= STUCK_RUN)
+		if (l->role == SENS_ROLE_BUTTON)
+			/* Bounce is normal and a button may rest for a whole match. */
+			h->state = ls->edges ? SENS_HEALTH_OK : SENS_HEALTH_UNTESTED;
+		else if (ls->quick_run >= STUCK_RUN)
 			h->state = SENS_HEALTH_STUCK;
 		else if (ls->accepted >= 3 && ls->chatter_avg >= CHATTER_EDGES)
 			h->state = SENS_HEALTH_CHATTERING;
@@ -370,6 +491,13 @@ void sens_obs_format(const struct sens_obs *o, char *buf, size_t len)
 		else
 			snprintf(buf, len, "table (not located) half %s conf %.2f",
 				 half_name(ev->half), ev->confidence);
+		if (o->shaken_by >= 0) {
+			size_t k = strlen(buf);
+
+			if (k < len)
+				snprintf(buf + k, len - k, " = shake of a cup/mine hit (config line %d), "
+					 "not a landing", o->shaken_by);
+		}
 		break;
 	case BD_EV_CUP:
 		snprintf(buf, len, "cup %s", ev->player >= 0 && ev->player < BD_PLAYERS ?
@@ -380,6 +508,12 @@ void sens_obs_format(const struct sens_obs *o, char *buf, size_t len)
 		break;
 	case BD_EV_FLOOR:
 		snprintf(buf, len, "floor");
+		break;
+	case BD_EV_LOW_CALL:
+	case BD_EV_RETOSS:
+	case BD_EV_CATCH:
+		snprintf(buf, len, "button %s (team %s's end)", sens_call_name(o->call),
+			 o->team == BD_TEAM_A ? "A" : "B");
 		break;
 	default:
 		snprintf(buf, len, "?");

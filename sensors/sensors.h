@@ -27,7 +27,7 @@
 
 /* ---- Configuration ---------------------------------------------------- */
 
-#define SENS_MAX_LINES   32	/* configured lines (4-8 table, 4 cups, mine, floors) */
+#define SENS_MAX_LINES   32	/* configured lines (4-8 table, 4 cups, mine, floors, buttons) */
 #define SENS_MAX_TABLE   8	/* table sensors */
 #define SENS_MAX_OFFSET  4095	/* highest GPIO line offset accepted */
 #define SENS_NAME_MAX    16	/* bytes of a line's name, with the NUL */
@@ -37,7 +37,17 @@ enum sens_role {
 	SENS_ROLE_CUP,		/* under one player's cup */
 	SENS_ROLE_MINE,		/* under the mine (BD-S6) */
 	SENS_ROLE_FLOOR,	/* floor strip */
+	SENS_ROLE_BUTTON,	/* a push button at one end: a manual call */
 };
+
+/* What a button at one end calls (docs/sensors.md "Buttons"). */
+enum sens_call {
+	SENS_CALL_LOW,		/* "low!" by a defender (BD-P5): BD_EV_LOW_CALL */
+	SENS_CALL_RETOSS,	/* re-toss (BD-P9): BD_EV_RETOSS */
+	SENS_CALL_CATCH1,	/* caught one-handed: BD_EV_CATCH, hands 1 */
+	SENS_CALL_CATCH2,	/* caught two-handed: BD_EV_CATCH, hands 2 */
+};
+#define SENS_CALLS 4		/* entries of enum sens_call */
 
 struct sens_line_cfg {
 	char name[SENS_NAME_MAX];	/* "table0", "cup_a1", "mine", "floor0" */
@@ -46,6 +56,8 @@ struct sens_line_cfg {
 	double x, y;		/* TABLE: sensor position, metres */
 	double delay_s;		/* TABLE: calibrated latency of this channel (disc, comparator, wiring) */
 	int owner;		/* CUP: player index 0..3 (a1, a2, b1, b2) */
+	enum sens_call call;	/* BUTTON: what a press calls */
+	int team;		/* BUTTON: the end it is at, BD_TEAM_A or BD_TEAM_B */
 };
 
 struct sens_config {
@@ -60,6 +72,8 @@ struct sens_config {
 	double near_line_p;	/* 0.99: below this probability of its half an impact is "near the line" */
 	double near_line_m;	/* 0.02: within this of the line's edge an impact is "near the line" */
 	double silent_after_s;	/* 3600: a cup/mine/floor line with no edge this long is silent */
+	double button_debounce_s;	/* 0.030: a button press needs this much quiet before it */
+	double button_repeat_s;	/* 0.4: a button's presses are at least this far apart */
 };
 
 /* The reference build: 4 table sensors in a diamond 5 cm in from the
@@ -81,7 +95,8 @@ int sens_config_line_by_offset(const struct sens_config *c, unsigned offset);
  * spread and timing noise. Nanoseconds. */
 int64_t sens_config_group_window_ns(const struct sens_config *c);
 
-const char *sens_role_name(enum sens_role role);	/* "table", "cup", ... */
+const char *sens_role_name(enum sens_role role);	/* "table", "cup", ..., "button" */
+const char *sens_call_name(enum sens_call call);	/* "low", "retoss", "catch1", "catch2" */
 
 /* ---- Edges and edge sources ------------------------------------------- */
 
@@ -179,12 +194,22 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 
 /* ---- The pipeline: edges in, observations out ------------------------- */
 
+enum sens_obs_kind {
+	SENS_OBS_IMPACT,	/* a piezo channel: ev is TABLE, CUP, MINE or FLOOR */
+	SENS_OBS_BUTTON,	/* a button press: call and team; ev is the call */
+};
+
 /* One observation, ready for fusion: ev is a complete struct bd_event
  * (BD_EV_TABLE with half, x, y, confidence, source "piezo", t_ns; BD_EV_CUP
- * with the owner; BD_EV_MINE; BD_EV_FLOOR). */
+ * with the owner; BD_EV_MINE; BD_EV_FLOOR), except for a catch button's
+ * BD_EV_CATCH, whose player (BD_NOBODY here: the button knows the end, not
+ * the player) fusion must fill from the team before core/ judges it. */
 struct sens_obs {
-	struct bd_event ev;	/* what fusion uses */
-	int line;		/* config line index (CUP, MINE, FLOOR), or -1 (TABLE) */
+	enum sens_obs_kind kind;	/* IMPACT or BUTTON */
+	struct bd_event ev;	/* what fusion uses; BUTTON: LOW_CALL, RETOSS or CATCH, source "button" */
+	enum sens_call call;	/* BUTTON: the call */
+	int team;		/* BUTTON: the end's team (BD_TEAM_A, BD_TEAM_B); else BD_NOBODY */
+	int line;		/* config line index (CUP, MINE, FLOOR, BUTTON), or -1 (TABLE) */
 	bool has_fix;		/* TABLE: fix is filled */
 	struct sens_fix fix;	/* TABLE: the localisation behind ev */
 	bool has_strength;	/* the channel measured the hit's strength (never, with comparators) */
@@ -192,7 +217,18 @@ struct sens_obs {
 	uint32_t lines_seen;	/* TABLE: bit i set when config line i had an edge in the impact */
 	uint32_t table_seen;	/* TABLE: bit j set when table sensor j (j-th table line) fired */
 	int64_t table_ts_ns[SENS_MAX_TABLE];	/* TABLE: its edge time, by table sensor */
+	int shaken_by;		/* TABLE: config line index of the cup (or the mine) whose hit
+				 * shook the table into this impact (SENS_SHAKE_RADII): not a
+				 * landing, fusion must not count it; -1 a real impact */
 };
+
+/* A table impact is the shake of a cup (or mine) hit when the cup's edge
+ * and the impact fall within one grouping window of each other and the
+ * impact locates within this many of its radii (plus 2 sigma of the fix)
+ * of its centre. An impact too thin to locate (2 sensors) is marked on the
+ * time alone: a die travels under 3 cm in a window, so a landing that close
+ * in time to a cup hit is that hit. */
+#define SENS_SHAKE_RADII 3.0
 
 enum sens_health {
 	SENS_HEALTH_UNTESTED,	/* no edge yet, and too early to call it silent */

@@ -87,8 +87,10 @@ static ssize_t mem_read(struct sens_source *s, struct sens_edge *out, size_t cap
 	(void)errlen;
 	if (n > cap)
 		n = cap;
-	memcpy(out, s->edges + s->pos, n * sizeof(*out));
-	s->pos += n;
+	if (n) {	/* an empty source may have no array at all */
+		memcpy(out, s->edges + s->pos, n * sizeof(*out));
+		s->pos += n;
+	}
 	mem_signal(s);
 	*eof = s->pos == s->n;
 	return (ssize_t)n;

@@ -48,16 +48,29 @@ items=$(sed 's/.*"item":"\([a-z]*\)".*/\1/' "$tmp/replay" | tr '\n' ' ')
 grep -q '"item":"observation","source":"piezo","kind":"table","confidence":0.95,"detail":{"at":"table","half":"A","x":0.9,"y":0.4' "$tmp/replay" ||
 	fail "replay: the table observation: $(head -1 "$tmp/replay")"
 
-# Errors: exit 2, one line naming what is wrong, nothing on stdout.
-expect_usage() { # want-substring args...
-	local want=$1; shift
+# Replay stays UTF-8 JSON whatever bytes a raw input holds: a binary
+# payload is shown by its size, a bad byte in a name as U+FFFD.
+if command -v sqlite3 > /dev/null; then
+	sqlite3 "$db" "INSERT INTO raw_inputs (match_id, throw_no, t_ns, source, kind, channel, payload)
+		VALUES (1, 1, 1, 'pi' || CAST(x'ff' AS TEXT) || 'zo', 'edge', 7, x'fffe01')" ||
+		fail "sqlite3 could not add a raw input"
+	"$DYEREF" replay --db "$db" --match 1 --throw 1 > "$tmp/replay" || fail "replay exited $?"
+	iconv -f UTF-8 -t UTF-8 "$tmp/replay" > /dev/null 2>&1 || fail "replay wrote bytes that are not UTF-8"
+	grep -qF '"source":"pi\ufffdzo","kind":"edge","channel":7,"bytes":3}' "$tmp/replay" ||
+		fail "replay of a binary raw input: $(head -1 "$tmp/replay" | cat -v)"
+fi
+
+# Errors: the exit status, one line naming what is wrong, nothing on stdout.
+expect_status() { # status want-substring args...
+	local status=$1 want=$2; shift 2
 	"$DYEREF" "$@" > "$tmp/out" 2> "$tmp/err"
 	local rc=$?
-	[ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
+	[ $rc -eq "$status" ] || fail "'$*' exited $rc, want $status"
 	[ -s "$tmp/out" ] && fail "'$*' wrote to stdout: $(head -c 200 "$tmp/out")"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "'$*': want one line on stderr, got: $(cat "$tmp/err")"
 	grep -q -- "$want" "$tmp/err" || fail "'$*': stderr lacks '$want': $(cat "$tmp/err")"
 }
+expect_usage() { expect_status 2 "$@"; }
 expect_usage "--db FILE is required" matches
 expect_usage "--match N is required" export --db "$db"
 expect_usage "not a positive whole number" export --db "$db" --match x
@@ -79,6 +92,38 @@ printf '%s\n' '{"type":"match","game":"beerdie"}' '{"type":"throw","events":[{"a
 	'{"type":"throw","events":[{"at":"table","half":"Q"}]}' > "$tmp/bad.jsonl"
 expect_usage "bad.jsonl:3" import --db "$db" "$tmp/bad.jsonl"
 [ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "a bad import stored something"
+expect_usage "bad.jsonl:3" import --db "$tmp/new.db" "$tmp/bad.jsonl"
+[ -e "$tmp/new.db" ] && fail "a refused import created the database"
+
+# Whatever the judge reads is stored: CRLF line ends and a line of blanks
+# (export gives the log back with LF ends and without the blank line).
+sed -n 1,3p "$tmp/a.jsonl" > "$tmp/lf.jsonl"
+{ sed -n 1,2p "$tmp/a.jsonl"; printf ' \t\r\n'; sed -n 3p "$tmp/a.jsonl"; } | sed 's/$/\r/' > "$tmp/crlf.jsonl"
+"$DYEREF" judge "$tmp/crlf.jsonl" > /dev/null 2>&1 || fail "judge refused the CRLF log"
+if id=$("$DYEREF" import --db "$tmp/crlf.db" "$tmp/crlf.jsonl" 2> "$tmp/err"); then
+	"$DYEREF" export --db "$tmp/crlf.db" --match "$id" | cmp -s - "$tmp/lf.jsonl" ||
+		fail "the CRLF import does not export as the LF log"
+else
+	fail "import of a CRLF log: $(cat "$tmp/err")"
+fi
+
+# A log that cannot be read is a system failure, as for judge (exit 1):
+# one line with the reason, nothing stored. Writing a full stdout is one too.
+mkdir "$tmp/adir"
+expect_status 1 "import: $tmp/adir: Is a directory" import --db "$db" "$tmp/adir"
+expect_status 1 "import: $tmp/none.jsonl: No such file or directory" import --db "$db" "$tmp/none.jsonl"
+[ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "an unreadable log stored something"
+if [ -w /dev/full ]; then
+	"$DYEREF" import --db "$tmp/full.db" "$tmp/a.jsonl" > /dev/full 2> "$tmp/err"
+	[ $? -eq 1 ] && grep -qx 'dyeref: import: stdout: No space left on device' "$tmp/err" ||
+		fail "import > /dev/full: $(cat "$tmp/err")"
+	for cmd in "export --match 1" "replay --match 1 --throw 1"; do
+		# shellcheck disable=SC2086
+		"$DYEREF" ${cmd%% *} --db "$db" ${cmd#* } > /dev/full 2> "$tmp/err"
+		[ $? -eq 1 ] && grep -qx "dyeref: ${cmd%% *}: stdout: No space left on device" "$tmp/err" ||
+			fail "$cmd > /dev/full: $(cat "$tmp/err")"
+	done
+fi
 
 # Dice games are stored the same way: import, export, judge round trips
 # for every full dice fixture the build can judge.

@@ -60,6 +60,7 @@ grep -q 'no-such-file.jsonl: No such file or directory' "$tmp/err" || bad "missi
 "$dyeref" judge --frobnicate > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || bad "unknown option: exit $rc, want 2"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] || bad "unknown option: want one line on stderr: $(cat "$tmp/err")"
 "$dyeref" judge a.jsonl b.jsonl > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || bad "two files: exit $rc, want 2"

@@ -25,6 +25,26 @@ diff <(grep -E '  (table|cup|mine|floor)' "$tmp/sim.out") \
 [ "$(grep -c ' edge line ' "$tmp/watch.out")" -eq "$(grep -c . "$tmp/rec.edges")" ] \
 	|| fail "--watch did not print every edge"
 
+# Edges stored in the event log replay like the recording they came from.
+printf '%s\n' '{"type":"match","game":"beerdie","teams":{"A":["a1","a2"],"B":["b1","b2"]}}' \
+	'{"type":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}' > "$tmp/m.jsonl"
+"$DYEREF" import --db "$tmp/m.db" "$tmp/m.jsonl" > /dev/null || fail "import exited $?"
+"$DYEREF" sensors --replay-db "$tmp/m.db" --match 1 > "$tmp/db0.out" 2>&1 || fail "replay-db (no edges) exited $?"
+grep -q '^health after 0 edges' "$tmp/db0.out" || fail "replay-db of a match without edges: $(cat "$tmp/db0.out")"
+if command -v sqlite3 > /dev/null; then
+	awk '!/^#/ && NF == 2 { printf "INSERT INTO raw_inputs (match_id, throw_no, t_ns, source, kind, channel, payload) VALUES (1, 1, %s, '"'"'piezo'"'"', '"'"'edge'"'"', %s, '"'"'{\"line\":%s}'"'"');\n", $1, $2, $2 }' \
+		"$tmp/rec.edges" > "$tmp/ins.sql"
+	sqlite3 "$tmp/m.db" < "$tmp/ins.sql" || fail "inserting edges"
+	"$DYEREF" sensors --replay-db "$tmp/m.db" --match 1 --throw 1 > "$tmp/db.out" 2>&1 || fail "replay-db exited $?"
+	diff <(grep -E '  (table|cup|mine|floor)' "$tmp/sim.out") \
+	     <(grep -E '  (table|cup|mine|floor)' "$tmp/db.out") || fail "replay-db differs from the live run"
+fi
+"$DYEREF" sensors --replay-db "$tmp/m.db" --match 9 > /dev/null 2> "$tmp/db9.err"
+[ $? -eq 2 ] || fail "replay-db of a missing match: want exit 2"
+grep -q "no match 9\|match 9" "$tmp/db9.err" || fail "replay-db missing match: $(cat "$tmp/db9.err")"
+"$DYEREF" sensors --replay-db "$tmp/m.db" 2> /dev/null
+[ $? -eq 2 ] || fail "replay-db without --match: want exit 2"
+
 # A hostile recording: exit 2, file and line named, nothing else printed as a result.
 printf '100 17\n# fine\n99 22\n' > "$tmp/bad.edges"
 "$DYEREF" sensors --replay "$tmp/bad.edges" > "$tmp/bad.out" 2> "$tmp/bad.err"

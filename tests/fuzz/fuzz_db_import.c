@@ -1,7 +1,8 @@
 /*
  * db_import on arbitrary bytes: never a crash, and whatever it accepts
- * exports back as the same lines (blank lines dropped).
+ * exports back as the same lines (blank lines dropped, CRLF ends as LF).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,15 @@
 #include "db/db.h"
 
 static struct db *db;
+
+/* Lines of spaces, tabs and CRs are blank to the judge, so import drops them. */
+static bool blank(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
 static int uses;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,11 +45,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	want = malloc(size + 2);
 	for (size_t i = 0; i < size;) {
 		const uint8_t *nl = memchr(data + i, '\n', size - i);
-		size_t end = nl ? (size_t)(nl - data) : size;
+		size_t end = nl ? (size_t)(nl - data) : size, stop = end;
 
-		if (end > i) {
-			memcpy(want + wl, data + i, end - i);
-			wl += end - i;
+		if (stop > i && data[stop - 1] == '\r')
+			stop--;
+		if (!blank(data + i, stop - i)) {
+			memcpy(want + wl, data + i, stop - i);
+			wl += stop - i;
 			want[wl++] = '\n';
 		}
 		i = end + 1;

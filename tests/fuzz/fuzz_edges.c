@@ -20,6 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct sens_config c;
 
 		sens_config_defaults(&c);
+		/* A button (line 40): hostile timestamps reach its debounce too. */
+		c.lines[c.n_lines] = (struct sens_line_cfg){ .name = "button_low_a",
+			.role = SENS_ROLE_BUTTON, .offset = 40, .call = SENS_CALL_LOW, .team = BD_TEAM_A };
+		c.n_lines++;
 		p = sens_pipeline_new(&c);
 		if (!p)
 			abort();

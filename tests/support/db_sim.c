@@ -1,4 +1,5 @@
 /* Simulated Beer Die throws for the db/ tests and benchmarks (db_sim.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,4 +109,39 @@ void db_test_raw(struct sim_rng *rng, int64_t t_ns, struct db_raw *raw,
 			.payload = payloads[i], .len = strlen(payloads[i]),
 		};
 	}
+}
+
+int db_test_store_throw(struct db *db, int64_t m, struct sim_rng *rng,
+			const struct bd_match_cfg *cfg, const struct bd_state *s, int64_t t_ns,
+			const void *jpeg, size_t jlen, struct bd_throw *t, struct bd_ruling *r,
+			char *err, size_t errlen)
+{
+	char payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
+	struct db_raw raw[DB_TEST_RAW_PER_THROW];
+	int ret;
+
+	db_test_raw(rng, t_ns, raw, payloads);
+	ret = db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, errlen);
+	if (!ret && jpeg)
+		ret = db_snapshot_add(db, m, 0, t_ns - 1000, jpeg, jlen, err, errlen);
+	if (!ret)
+		ret = db_test_throw(rng, cfg, s, t_ns, t, r, err, errlen);
+	if (!ret)
+		ret = db_bd_throw(db, m, cfg, t, r, t_ns - 400000000, t_ns, err, errlen);
+	return ret;
+}
+
+int db_test_start(struct db *db, const char *name, const struct bd_match_cfg *cfg,
+		  int64_t t_ns, int64_t *m, char *err, size_t errlen)
+{
+	struct mlog_bd *log = mlog_bd_new(name, cfg);
+	int ret;
+
+	if (!log) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	ret = db_bd_start(db, log, t_ns, m, err, errlen);
+	mlog_bd_free(log);
+	return ret;
 }

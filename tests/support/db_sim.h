@@ -28,6 +28,21 @@ int db_test_throw(struct sim_rng *rng, const struct bd_match_cfg *cfg,
 void db_test_raw(struct sim_rng *rng, int64_t t_ns, struct db_raw *raw,
 		 char payloads[][DB_TEST_PAYLOAD]);
 
+/* Starts a match of cfg in db at t_ns, its log named name: 0 with *m,
+ * -ENOMEM, or db_bd_start's error with its message in err. */
+int db_test_start(struct db *db, const char *name, const struct bd_match_cfg *cfg,
+		  int64_t t_ns, int64_t *m, char *err, size_t errlen);
+
+/* Stores the next simulated throw of match m as the daemon does: its raw
+ * inputs (db_test_raw), one snapshot at t_ns - 1 us when jpeg is not NULL,
+ * then the throw with its ruling over (t_ns - 400 ms, t_ns]. *t and *r are
+ * the throw and ruling stored; the caller applies *r to s. 0, or the first
+ * error with its message in err. */
+int db_test_store_throw(struct db *db, int64_t m, struct sim_rng *rng,
+			const struct bd_match_cfg *cfg, const struct bd_state *s, int64_t t_ns,
+			const void *jpeg, size_t jlen, struct bd_throw *t, struct bd_ruling *r,
+			char *err, size_t errlen);
+
 /* A long Beer Die match config: target 1000 points, so it does not end. */
 void db_test_long_match(struct bd_match_cfg *cfg);
 

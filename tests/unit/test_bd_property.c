@@ -13,6 +13,7 @@
 
 #include "core/core.h"
 #include "tests/unit/bd_spec.h"
+#include "tests/support/cites.h"
 
 #define MATCHES    10000
 #define MAX_THROWS 600
@@ -130,14 +131,6 @@ static bool oracle_over(const struct bd_house *h, const int score[2])
 	return hi >= h->target_points && hi - lo >= h->win_by;
 }
 
-static bool has_why(const struct bd_ruling *r, const char *id)
-{
-	for (size_t i = 0; i < r->n_why; i++)
-		if (strcmp(r->why[i], id) == 0)
-			return true;
-	return false;
-}
-
 static int count_duties(const struct bd_ruling *r, enum bd_duty_kind kind, int player)
 {
 	int n = 0;
@@ -168,7 +161,7 @@ static void check_kill_at_multiples(const struct bd_house *h, const struct bd_st
 			if (r->duties[i].player == p && strcmp(r->duties[i].why, "BD-W2") == 0)
 				assert_true(owed);
 	}
-	assert_int_equal(has_why(r, "BD-W2"), passed[0] || passed[1]);
+	assert_int_equal(CITES(r, "BD-W2"), passed[0] || passed[1]);
 }
 
 /* BD-P11 written again, from the sinks alone: a sunk player follows on the

@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -78,12 +80,57 @@ static void test_config_unclaimed_key_reported(void **state)
 	dd_config_free(&cfg);
 }
 
+/* A line longer than inih's buffer is refused whole: inih would read its
+ * tail as a line of its own (here the entry "vvv...b = 2"). */
+static void test_config_over_long_line_refused(void **state)
+{
+	char text[600], err[256];
+	struct dd_config cfg;
+	int n;
+
+	(void)state;
+	n = snprintf(text, sizeof(text), "[a]\nx = ");
+	memset(text + n, 'v', 300);
+	snprintf(text + n + 300, sizeof(text) - (size_t)n - 300, "b = 2\n");
+	assert_int_equal(dd_config_load_string(&cfg, "long.ini", text, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "long.ini:2: line longer than"));
+	dd_config_free(&cfg);
+}
+
+/* The file is read by path: a directory and a NUL byte are refused, each
+ * naming the file (and the line). */
+static void test_config_directory_and_nul_refused(void **state)
+{
+	char dir[] = "/tmp/dyeref-cfg-XXXXXX", path[64], err[256], cmd[96];
+	struct dd_config cfg;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(dd_config_load(&cfg, dir, err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, "Is a directory"));
+	dd_config_free(&cfg);
+
+	snprintf(path, sizeof(path), "%s/nul.ini", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite("[a]\nx = 1\ny = a\0b\n", 1, 19, f);
+	fclose(f);
+	assert_int_equal(dd_config_load(&cfg, path, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "nul.ini:3: a NUL byte"));
+	dd_config_free(&cfg);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_values_and_lines),
 		cmocka_unit_test(test_config_malformed_names_the_line),
 		cmocka_unit_test(test_config_unclaimed_key_reported),
+		cmocka_unit_test(test_config_over_long_line_refused),
+		cmocka_unit_test(test_config_directory_and_nul_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,49 +12,13 @@
 
 #include "db/db.h"
 #include "db/internal.h"
+#include "tests/support/db_fx.h"
 
 #define HEADER "{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],\"B\":[\"b1\",\"b2\"]}}"
 #define THROW1 "{\"type\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\"},{\"at\":\"floor\"}]}"
 #define THROW2 "{\"type\":\"throw\",\"events\":[{\"at\":\"catch\",\"by\":\"a1\",\"hands\":1}]}"
 #define RULING(n, a, b, rev) "{\"type\":\"ruling\",\"throw\":" #n ",\"score\":{\"A\":" #a ",\"B\":" #b "},\"review\":" rev "}"
 #define FINAL "{\"type\":\"final\",\"score\":{\"A\":1,\"B\":0},\"over\":false}"
-
-struct fx {
-	char dir[64];		/* a fresh temporary directory */
-	char path[96];		/* dir/t.db */
-	struct db *db;		/* open on path */
-};
-
-static int setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	char err[256];
-
-	snprintf(f->dir, sizeof(f->dir), "/tmp/dyeref-db-XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/t.db", f->dir);
-	f->db = db_open(f->path, DB_OPEN_CREATE, err, sizeof(err));
-	if (!f->db) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-	char cmd[128];
-
-	db_close(f->db);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		return -1;
-	free(f);
-	return 0;
-}
 
 /* Starts a match and appends throws 1 and 2 with their rulings. */
 static int64_t two_throws(struct db *db)
@@ -97,7 +61,7 @@ static char *cap_close(struct capture *c)
 
 static void test_db_create_sets_wal_version_and_id(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	sqlite3_stmt *st;
 
 	assert_int_equal(sqlite3_prepare_v2(db_handle(f->db), "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
@@ -117,7 +81,7 @@ static void test_db_create_sets_wal_version_and_id(void **state)
 
 static void test_db_open_missing_without_create_is_enoent(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	char path[128], err[256];
 
 	snprintf(path, sizeof(path), "%s/none.db", f->dir);
@@ -129,7 +93,7 @@ static void test_db_open_missing_without_create_is_enoent(void **state)
 
 static void test_db_match_start_rejects_a_bad_header(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	char err[256];
 	int64_t m;
 	size_t n;
@@ -147,7 +111,7 @@ static void test_db_match_start_rejects_a_bad_header(void **state)
 
 static void test_db_append_numbers_throws_and_lists_the_match(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct db_match_info *v, one;
 	char err[256];
 	size_t n;
@@ -171,7 +135,7 @@ static void test_db_append_numbers_throws_and_lists_the_match(void **state)
 
 static void test_db_append_rejects_a_ruling_for_another_throw_and_writes_nothing(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	const char *bad[] = { RULING(5, 1, 0, "false") };
 	struct db_entry e = { .line = THROW1, .t_ns = 9000, .rulings = bad, .n_rulings = 1 };
 	struct db_entry none = { .line = THROW1, .t_ns = 9000 };
@@ -189,7 +153,7 @@ static void test_db_append_rejects_a_ruling_for_another_throw_and_writes_nothing
 
 static void test_db_correction_is_a_new_row_and_supersedes_later_rulings(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	const char *rs[] = { RULING(1, 0, 0, "false"), RULING(2, 0, 0, "false") };
 	struct db_entry c = { .line = "{\"type\":\"correct\",\"throw\":1,\"events\":[{\"at\":\"floor\"}]}",
 			      .t_ns = 5000, .rulings = rs, .n_rulings = 2 };
@@ -241,7 +205,7 @@ static int record(const struct db_item *it, void *ctx)
  * the judge's order, whatever line gave them. */
 static void test_db_rulings_of_any_line_kind_keep_the_judges_order(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	const char *r1[] = { "{\"type\":\"ruling\",\"move\":1,\"kind\":\"choose\"}" };
 	const char *r2[] = { "{\"type\":\"ruling\",\"move\":2,\"turn\":1}" };
 	struct db_entry choose = { .line = "{\"type\":\"choose\",\"player\":\"ann\",\"roll\":[2,5]}",
@@ -274,7 +238,7 @@ static void test_db_rulings_of_any_line_kind_keep_the_judges_order(void **state)
 
 static void test_db_log_rows_cannot_be_updated_or_deleted(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 
 	two_throws(f->db);
 	assert_int_not_equal(sqlite3_exec(db_handle(f->db), "UPDATE rulings SET review = 0", NULL, NULL, NULL), SQLITE_OK);
@@ -284,7 +248,7 @@ static void test_db_log_rows_cannot_be_updated_or_deleted(void **state)
 
 static void test_db_export_is_the_lines_in_order(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct capture cap;
 	char err[256], *out, **lines;
 	size_t n;
@@ -306,7 +270,7 @@ static void test_db_export_is_the_lines_in_order(void **state)
 
 static void test_db_match_end_stores_final_and_closes_the_match(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct db_entry e = { .line = THROW1, .t_ns = 9000 };
 	struct capture cap;
 	char err[256], *out;
@@ -325,7 +289,7 @@ static void test_db_match_end_stores_final_and_closes_the_match(void **state)
 
 static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	static const unsigned char jpeg[] = { 0xff, 0xd8, 0xff, 0xe0, 1, 2, 3 };
 	struct db_raw raw[] = {
 		{ 1500, 0, "piezo", "edge", 3, "{\"line\":3}", 10 },	/* throw 1 */
@@ -368,9 +332,40 @@ static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 	assert_int_equal(db_replay(f->db, m, 3, record, &s, err, sizeof(err)), -ENOENT);
 }
 
+/* Replay lines stay JSON whatever bytes were stored: a payload is shown as
+ * text only when it is UTF-8 (else by its size), and a source or kind that
+ * is not UTF-8 shows U+FFFD for each bad byte. */
+static void test_db_replay_writes_json_for_any_stored_bytes(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct db_raw raw[] = {
+		{ 1100, 1, "piezo", "edge", 1, "\xff\xfe\x01", 3 },		/* not UTF-8, no NUL */
+		{ 1200, 1, "piezo", "edge", 2, "\xc0\xaf", 2 },		/* overlong '/' */
+		{ 1300, 1, "camera", "note", 3, "caf\xc3\xa9", 5 },		/* UTF-8 text */
+		{ 1400, 1, "pi\xffzo", "ed\xe2\x82ge", 4, "{}", 2 },	/* bad source and kind */
+	};
+	const char *r1[] = { RULING(1, 1, 0, "false") };
+	struct db_entry e1 = { .line = THROW1, .t_ns = 2000, .rulings = r1, .n_rulings = 1 };
+	struct seen s = { "", 0 };
+	char err[256];
+	int64_t m;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, raw, 4, err, sizeof(err)), 0);
+	assert_int_equal(db_append(f->db, m, &e1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(db_replay(f->db, m, 1, record, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.text,
+		"{\"t_ns\":1100,\"item\":\"raw\",\"source\":\"piezo\",\"kind\":\"edge\",\"channel\":1,\"bytes\":3}\n"
+		"{\"t_ns\":1200,\"item\":\"raw\",\"source\":\"piezo\",\"kind\":\"edge\",\"channel\":2,\"bytes\":2}\n"
+		"{\"t_ns\":1300,\"item\":\"raw\",\"source\":\"camera\",\"kind\":\"note\",\"channel\":3,\"payload\":\"caf\xc3\xa9\"}\n"
+		"{\"t_ns\":1400,\"item\":\"raw\",\"source\":\"pi\\ufffdzo\",\"kind\":\"ed\\ufffd\\ufffdge\",\"channel\":4,\"payload\":\"{}\"}\n"
+		"{\"t_ns\":2000,\"item\":\"throw\",\"line\":" THROW1 "}\n"
+		"{\"t_ns\":2000,\"item\":\"ruling\",\"line\":" RULING(1, 1, 0, "false") "}\n");
+}
+
 static void test_db_raw_inputs_are_durable_only_after_flush(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct db_raw r = { 10, 0, "piezo", "edge", 1, NULL, 0 };
 	char err[256];
 	struct db *other;
@@ -397,7 +392,7 @@ static void test_db_raw_inputs_are_durable_only_after_flush(void **state)
 
 static void test_db_calibration_in_force_is_the_latest(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	char err[256], *json;
 
 	assert_int_equal(db_calibration_get(f->db, "piezo", 0, &json, err, sizeof(err)), -ENOENT);
@@ -442,7 +437,7 @@ static int64_t count(struct db *db, const char *sql)
 
 static void test_db_retention_prunes_finished_matches_snapshots_first(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct db_retention_report rep;
 	char err[256];
 	int64_t old, live, used;
@@ -493,7 +488,7 @@ static const char *text_of(struct db *db, const char *sql, char *buf, size_t len
 
 static void test_db_disk_full_fails_clearly_and_keeps_earlier_data(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	static unsigned char jpeg[60000] = { 0xff, 0xd8 };
 	static char big[20000];
 	const char *r3[] = { RULING(3, 2, 0, "false") };
@@ -541,21 +536,22 @@ static void test_db_disk_full_fails_clearly_and_keeps_earlier_data(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_db_create_sets_wal_version_and_id, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_open_missing_without_create_is_enoent, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_match_start_rejects_a_bad_header, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_append_numbers_throws_and_lists_the_match, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_append_rejects_a_ruling_for_another_throw_and_writes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_correction_is_a_new_row_and_supersedes_later_rulings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_rulings_of_any_line_kind_keep_the_judges_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_log_rows_cannot_be_updated_or_deleted, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_replay_gives_a_throws_inputs_in_time_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_raw_inputs_are_durable_only_after_flush, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_calibration_in_force_is_the_latest, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_retention_prunes_finished_matches_snapshots_first, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_disk_full_fails_clearly_and_keeps_earlier_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_create_sets_wal_version_and_id, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_open_missing_without_create_is_enoent, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_match_start_rejects_a_bad_header, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_append_numbers_throws_and_lists_the_match, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_append_rejects_a_ruling_for_another_throw_and_writes_nothing, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_correction_is_a_new_row_and_supersedes_later_rulings, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_rulings_of_any_line_kind_keep_the_judges_order, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_log_rows_cannot_be_updated_or_deleted, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_replay_gives_a_throws_inputs_in_time_order, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_replay_writes_json_for_any_stored_bytes, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_raw_inputs_are_durable_only_after_flush, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_calibration_in_force_is_the_latest, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_retention_prunes_finished_matches_snapshots_first, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_disk_full_fails_clearly_and_keeps_earlier_data, db_test_setup, db_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,40 +13,8 @@
 
 #include "db/db.h"
 #include "db/internal.h"
+#include "tests/support/db_fx.h"
 #include "tests/support/db_sim.h"
-
-struct fx {
-	char dir[64];		/* a fresh temporary directory */
-	char path[96];		/* dir/t.db */
-	struct db *db;		/* open on path */
-};
-
-static int setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-	char err[256];
-
-	snprintf(f->dir, sizeof(f->dir), "/tmp/dyeref-dbbd-XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/t.db", f->dir);
-	f->db = db_open(f->path, DB_OPEN_CREATE, err, sizeof(err));
-	*state = f;
-	return f->db ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-	char cmd[128];
-
-	db_close(f->db);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		return -1;
-	free(f);
-	return 0;
-}
 
 static void assert_same_state(const struct bd_state *a, const struct bd_state *b)
 {
@@ -68,8 +36,7 @@ static int64_t play(struct db *db, uint64_t seed, int n, bool end, struct bd_sta
 	struct bd_match_cfg cfg;
 	struct bd_state s;
 	struct sim_rng rng;
-	char err[256], payloads[DB_TEST_RAW_PER_THROW][DB_TEST_PAYLOAD];
-	struct db_raw raw[DB_TEST_RAW_PER_THROW];
+	char err[256];
 	int64_t m, t_ns = 1000000000;
 
 	sim_rng_seed(&rng, seed);
@@ -87,11 +54,7 @@ static int64_t play(struct db *db, uint64_t seed, int n, bool end, struct bd_sta
 		struct bd_ruling r;
 
 		t_ns += 2000000000;
-		db_test_raw(&rng, t_ns, raw, payloads);
-		assert_int_equal(db_raw_append(db, m, raw, DB_TEST_RAW_PER_THROW, err, sizeof(err)), 0);
-		if (db_test_throw(&rng, &cfg, &s, t_ns, &t, &r, err, sizeof(err)))
-			fail_msg("simulated throw %d: %s", i, err);
-		if (db_bd_throw(db, m, &cfg, &t, &r, t_ns - 400000000, t_ns, err, sizeof(err)))
+		if (db_test_store_throw(db, m, &rng, &cfg, &s, t_ns, NULL, 0, &t, &r, err, sizeof(err)))
 			fail_msg("throw %d: %s", i, err);
 		bd_apply(&s, &cfg, &r);
 		if (i % 40 == 0) {
@@ -133,7 +96,7 @@ static char *capture_rulings(struct db *db, int64_t m)
 
 static void test_db_bd_refold_equals_the_state_the_daemon_was_told(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct mlog_bd_result res;
 	struct mlog_bd *log;
 	struct bd_state told;
@@ -165,7 +128,7 @@ static void test_db_bd_refold_equals_the_state_the_daemon_was_told(void **state)
 
 static void test_db_bd_judge_of_export_reproduces_the_stored_rulings(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct bd_state told;
 	char err[256], *judged, *exported, *stored;
 	size_t len, jlen;
@@ -183,7 +146,7 @@ static void test_db_bd_judge_of_export_reproduces_the_stored_rulings(void **stat
 
 static void test_db_bd_import_of_export_same_rulings_export_of_import_same_bytes(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct bd_state told;
 	char err[256], path2[128], *a, *b, *ra, *rb;
 	size_t la, lb;
@@ -227,7 +190,7 @@ static void test_db_bd_import_of_export_same_rulings_export_of_import_same_bytes
 
 static void test_db_bd_import_refuses_a_bad_log_and_stores_nothing(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	static const char bad[] =
 		"{\"type\":\"match\",\"game\":\"beerdie\"}\n"
 		"{\"type\":\"throw\",\"events\":[{\"at\":\"floor\"}]}\n"
@@ -247,7 +210,7 @@ static void test_db_bd_import_refuses_a_bad_log_and_stores_nothing(void **state)
 
 static void test_db_bd_correction_of_a_missing_throw_is_refused(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct bd_state told;
 	struct bd_throw t = { .thrower = BD_NOBODY, .dye_up = true, .n_events = 1,
 			      .events = { { .kind = BD_EV_FLOOR, .player = BD_NOBODY } } };
@@ -268,7 +231,7 @@ static int write_item(const struct db_item *it, void *ctx)
 
 static void test_db_bd_replay_of_a_stored_throw_has_its_raw_inputs(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	struct bd_state told;
 	char *buf = NULL, err[256];
 	size_t len;
@@ -290,12 +253,12 @@ static void test_db_bd_replay_of_a_stored_throw_has_its_raw_inputs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_db_bd_refold_equals_the_state_the_daemon_was_told, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_bd_judge_of_export_reproduces_the_stored_rulings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_bd_import_of_export_same_rulings_export_of_import_same_bytes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_bd_import_refuses_a_bad_log_and_stores_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_bd_correction_of_a_missing_throw_is_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_bd_replay_of_a_stored_throw_has_its_raw_inputs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_bd_refold_equals_the_state_the_daemon_was_told, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_bd_judge_of_export_reproduces_the_stored_rulings, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_bd_import_of_export_same_rulings_export_of_import_same_bytes, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_bd_import_refuses_a_bad_log_and_stores_nothing, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_bd_correction_of_a_missing_throw_is_refused, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_bd_replay_of_a_stored_throw_has_its_raw_inputs, db_test_setup, db_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

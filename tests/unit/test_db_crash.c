@@ -106,14 +106,10 @@ static void writer(const char *path, int fd, uint64_t seed)
 		struct bd_state next;
 
 		if (!m) {
-			struct mlog_bd *log;
-
 			db_test_long_match(&cfg);
 			cfg.house.target_points = 150;
-			log = mlog_bd_new("crash", &cfg);
-			if (!log || db_bd_start(db, log, t_ns, &m, err, sizeof(err)))
+			if (db_test_start(db, "crash", &cfg, t_ns, &m, err, sizeof(err)))
 				die(err);
-			mlog_bd_free(log);
 			bd_state_init(&s, &cfg);
 			entries = 0;
 			say(fd, 1, m, 0, &s);

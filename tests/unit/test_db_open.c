@@ -15,35 +15,7 @@
 
 #include "db/db.h"
 #include "db/internal.h"
-
-struct fx {
-	char dir[64];		/* a fresh temporary directory */
-	char path[96];		/* dir/t.db */
-};
-
-static int setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	snprintf(f->dir, sizeof(f->dir), "/tmp/dyeref-dbo-XXXXXX");
-	if (!mkdtemp(f->dir))
-		return -1;
-	snprintf(f->path, sizeof(f->path), "%s/t.db", f->dir);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fx *f = *state;
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
-		return -1;
-	free(f);
-	return 0;
-}
+#include "tests/support/db_fx.h"
 
 /* The whole file, malloc'd; *len its size. */
 static char *slurp(const char *path, size_t *len)
@@ -119,7 +91,7 @@ static void make_dyeref_db(const char *path)
 
 static void test_db_refuses_a_text_file_untouched(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	static const char text[] = "{\"type\":\"match\",\"game\":\"beerdie\"}\nnot a database at all, just text that is long enough to be a header maybe......\n";
 
 	spit(f->path, text, sizeof(text) - 1);
@@ -128,7 +100,7 @@ static void test_db_refuses_a_text_file_untouched(void **state)
 
 static void test_db_refuses_another_programs_sqlite_file_untouched(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	sqlite3 *h;
 
 	assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
@@ -139,7 +111,7 @@ static void test_db_refuses_another_programs_sqlite_file_untouched(void **state)
 
 static void test_db_refuses_an_empty_file_without_create(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	char err[256];
 	struct db *db;
 
@@ -155,7 +127,7 @@ static void test_db_refuses_an_empty_file_without_create(void **state)
 
 static void test_db_refuses_a_newer_schema_untouched(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	char sql[64];
 	sqlite3 *h;
 
@@ -170,7 +142,7 @@ static void test_db_refuses_a_newer_schema_untouched(void **state)
 
 static void test_db_refuses_a_corrupt_file_untouched(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	size_t len;
 	char *buf;
 	sqlite3 *h;
@@ -192,7 +164,7 @@ static void test_db_refuses_a_corrupt_file_untouched(void **state)
 
 static void test_db_refuses_a_truncated_header(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	size_t len;
 	char *buf;
 
@@ -236,7 +208,7 @@ static char *schema_of(struct db *db)
 
 static void test_db_migrates_every_earlier_version_keeping_its_data(void **state)
 {
-	struct fx *f = *state;
+	struct db_test_fx *f = *state;
 	char err[256], fresh_path[128], *fresh_schema, *schema, *out = NULL;
 	struct db *db, *fresh;
 	struct db_match_info info;
@@ -291,13 +263,13 @@ static void test_db_migrates_every_earlier_version_keeping_its_data(void **state
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_db_refuses_a_text_file_untouched, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_refuses_another_programs_sqlite_file_untouched, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_refuses_an_empty_file_without_create, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_refuses_a_newer_schema_untouched, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_refuses_a_corrupt_file_untouched, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_refuses_a_truncated_header, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_db_migrates_every_earlier_version_keeping_its_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_text_file_untouched, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_another_programs_sqlite_file_untouched, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_an_empty_file_without_create, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_newer_schema_untouched, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_corrupt_file_untouched, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_truncated_header, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_migrates_every_earlier_version_keeping_its_data, db_test_setup_dir, db_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

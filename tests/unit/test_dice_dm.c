@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "tests/support/cites.h"
 
 /* Four players p1..p4 in seat order: p2 is left of p1, p4 right of p1. */
 static void cfg_init(struct dice_dm_cfg *cfg)
@@ -60,14 +61,6 @@ static struct pen roll(const struct dice_dm_cfg *cfg, const struct dice_dm_state
 	return x;
 }
 
-static bool cites(const char *const *why, size_t n, const char *id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(why[i], id))
-			return true;
-	return false;
-}
-
 #define PEN(x, a, b, c, d) do { \
 	assert_int_equal((x).rc, 0); \
 	assert_int_equal((x).p[0], a); assert_int_equal((x).p[1], b); \
@@ -86,7 +79,7 @@ static void test_dice_dm5_penalties_by_sum(void **state)
 	round_state(&cfg, &s, 0, false, 1);
 	x = roll(&cfg, &s, 2, 1, 2, NULL);	/* 3: the Dreiermann 1 */
 	PEN(x, 1, 0, 0, 0);
-	assert_true(cites(x.why, x.n_why, "DM-5"));
+	assert_true(CITES(&x, "DM-5"));
 	x = roll(&cfg, &s, 2, 2, 5, NULL);	/* 7: left of the roller */
 	PEN(x, 0, 0, 0, 1);
 	x = roll(&cfg, &s, 2, 2, 6, NULL);	/* 8: the roller */
@@ -117,7 +110,7 @@ static void test_dice_dm6_each_three_hits_the_dreiermann(void **state)
 	round_state(&cfg, &s, 0, false, 1);
 	x = roll(&cfg, &s, 2, 3, 1, NULL);	/* sum 4, one three */
 	PEN(x, 1, 0, 0, 0);
-	assert_true(cites(x.why, x.n_why, "DM-6"));
+	assert_true(CITES(&x, "DM-6"));
 	x = roll(&cfg, &s, 2, 3, 6, NULL);	/* sum 9 (right of p3: p2) and a three */
 	PEN(x, 1, 1, 0, 0);
 	x = roll(&cfg, &s, 2, 3, 4, NULL);	/* sum 7 (left: p4) and a three */
@@ -142,7 +135,7 @@ static void test_dice_dm7_double_five_shared_two_and_three(void **state)
 	round_state(&cfg, &s, 3, false, 0);
 	x = roll(&cfg, &s, 0, 5, 5, share);
 	PEN(x, 3, 2, 0, 0);
-	assert_true(cites(x.why, x.n_why, "DM-7"));
+	assert_true(CITES(&x, "DM-7"));
 	x = roll(&cfg, &s, 0, 5, 5, bad);
 	assert_int_equal(x.rc, -EINVAL);
 	assert_string_equal(x.err, "share: the double 5 gives 5 points, the share adds up to 4 (DM-7)");
@@ -177,11 +170,11 @@ static void test_dice_dm8_double_three_with_double_dreiermann_gives_six(void **s
 	round_state(&cfg, &s, 0, true, 1);
 	x = roll(&cfg, &s, 2, 3, 3, share);
 	PEN(x, 6, 0, 0, 3);
-	assert_true(cites(x.why, x.n_why, "DM-8"));
+	assert_true(CITES(&x, "DM-8"));
 	round_state(&cfg, &s, 0, false, 1);
 	x = roll(&cfg, &s, 2, 3, 3, share);
 	PEN(x, 3, 0, 0, 3);
-	assert_false(cites(x.why, x.n_why, "DM-6"));
+	assert_false(CITES(&x, "DM-6"));
 }
 
 /* DM-9: a double six split among players costs the roller 1 more. */
@@ -197,10 +190,10 @@ static void test_dice_dm9_split_double_six_costs_the_roller(void **state)
 	round_state(&cfg, &s, 0, false, 1);
 	x = roll(&cfg, &s, 2, 6, 6, whole);
 	PEN(x, 0, 6, 0, 0);
-	assert_false(cites(x.why, x.n_why, "DM-9"));
+	assert_false(CITES(&x, "DM-9"));
 	x = roll(&cfg, &s, 2, 6, 6, split);
 	PEN(x, 0, 3, 1, 3);
-	assert_true(cites(x.why, x.n_why, "DM-9"));
+	assert_true(CITES(&x, "DM-9"));
 }
 
 /* DM-10: the sum rules apply to doubles too: a double four gives the
@@ -217,7 +210,7 @@ static void test_dice_dm10_double_four_also_counts_as_eight(void **state)
 	round_state(&cfg, &s, 1, false, 1);
 	x = roll(&cfg, &s, 2, 4, 4, share);
 	PEN(x, 4, 0, 1, 0);
-	assert_true(cites(x.why, x.n_why, "DM-10"));
+	assert_true(CITES(&x, "DM-10"));
 }
 
 /* DM-11: in the revenge the Dreiermann's own penalties of DM-6 and DM-8
@@ -235,7 +228,7 @@ static void test_dice_dm11_revenge_turns_the_threes_on_the_others(void **state)
 	round_state(&cfg, &s, 0, false, 3);
 	x = roll(&cfg, &s, 0, 3, 1, NULL);
 	PEN(x, 0, 1, 1, 1);
-	assert_true(cites(x.why, x.n_why, "DM-11"));
+	assert_true(CITES(&x, "DM-11"));
 	x = roll(&cfg, &s, 0, 2, 5, NULL);	/* 7: left of the Dreiermann */
 	PEN(x, 0, 1, 0, 0);
 	round_state(&cfg, &s, 0, true, 3);
@@ -260,7 +253,7 @@ static void test_dice_dm11_revenge_sum_three_stays_with_the_dreiermann(void **st
 	round_state(&cfg, &s, 0, false, 3);
 	x = roll(&cfg, &s, 0, 1, 2, NULL);	/* 3 in his revenge: his own point */
 	PEN(x, 1, 0, 0, 0);
-	assert_true(cites(x.why, x.n_why, "DM-5") && cites(x.why, x.n_why, "DM-11"));
+	assert_true(CITES(&x, "DM-5") && CITES(&x, "DM-11"));
 	round_state(&cfg, &s, 0, true, 3);
 	x = roll(&cfg, &s, 0, 2, 1, NULL);	/* double Dreiermann: 2 */
 	PEN(x, 2, 0, 0, 0);
@@ -346,7 +339,7 @@ static void test_dice_dm1_dm2_dm3_choosing_and_order(void **state)
 	ok(&cfg, &s, &m, &r);			/* p2: a double Dreiermann */
 	assert_int_equal(r.dreiermann, 1);
 	assert_true(r.dm_double);
-	assert_true(cites(r.why, r.n_why, "DM-1"));
+	assert_true(CITES(&r, "DM-1"));
 	m = mv_choose(1, 1);
 	bad(&cfg, &s, &m, "type: the Dreiermann p2 is chosen; the round is under way");
 	/* DM-3: p3, p4, p1, then p2's revenge. */
@@ -377,7 +370,7 @@ static void test_dice_dm1_dm2_dm3_choosing_and_order(void **state)
 	m = mv_choose(3, 1);
 	ok(&cfg, &s, &m, &r);			/* p2: last round's Dreiermann */
 	assert_int_equal(r.dreiermann, DICE_NOBODY);
-	assert_true(cites(r.why, r.n_why, "DM-2"));
+	assert_true(CITES(&r, "DM-2"));
 	for (int k = 0; k < 3; k++) {		/* p3, p4, p1 again: no three */
 		m = mv_choose(2, 2);
 		ok(&cfg, &s, &m, &r);
@@ -410,7 +403,7 @@ static void test_dice_dm4_turn_ends_on_the_first_harmless_roll(void **state)
 	assert_int_equal(r.penalties[0], 1);
 	assert_int_equal(r.penalties[1], 1);
 	assert_int_equal(r.penalties[2], 1);
-	assert_true(cites(r.why, r.n_why, "DM-4"));
+	assert_true(CITES(&r, "DM-4"));
 	m = mv_turn("24,25");
 	bad(&cfg, &s, &m, "rolls[0]: 2+4 gives nobody a penalty, so the turn ended there (DM-4)");
 	m = mv_turn("25");
@@ -444,7 +437,7 @@ static void test_dice_dm12_advanced_house_rules(void **state)
 	assert_int_equal(s0.phase, DICE_DM_CHOOSING);
 	ok(&cfg, &s, &m, &r);
 	assert_int_equal(r.dreiermann, 0);
-	assert_true(cites(r.why, r.n_why, "DM-12"));
+	assert_true(CITES(&r, "DM-12"));
 
 	/* Declaring the round double. */
 	s0 = s;
@@ -542,7 +535,7 @@ static void test_dice_dm13_sips_tally_and_double_six_empties(void **state)
 	x = roll(&cfg, &s, 2, 6, 6, share);
 	PEN(x, 0, 0, 0, 0);
 	assert_int_equal(x.e[1], 1);
-	assert_true(cites(x.why, x.n_why, "DM-13"));
+	assert_true(CITES(&x, "DM-13"));
 	/* DM-14a: an emptied drink weighs six sips in the tally. */
 	s.sips[0] = 7;
 	s.sips[1] = 2;

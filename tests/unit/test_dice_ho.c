@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "tests/support/cites.h"
 
 static struct dice_ho_hand hand(const char *dice, int rolls)
 {
@@ -145,14 +146,6 @@ static void ok(const struct dice_ho_cfg *cfg, struct dice_ho_state *s, const str
 		fail_msg("step failed: %s", err);
 }
 
-static bool cites(const struct dice_ho_ruling *r, const char *id)
-{
-	for (size_t i = 0; i < r->n_why; i++)
-		if (!strcmp(r->why[i], id))
-			return true;
-	return false;
-}
-
 /* HO-1: the highest single die starts; ties roll again among themselves. */
 static void test_dice_ho1_rolloff_ties_roll_again(void **state)
 {
@@ -178,7 +171,7 @@ static void test_dice_ho1_rolloff_ties_roll_again(void **state)
 	ro = (struct dice_ho_rolloff){ { true, false, true }, { 1, 0, 4 } };
 	assert_int_equal(dice_ho_rolloff_step(&cfg, &s, &ro, &r, &s, err, sizeof(err)), 0);
 	assert_int_equal(r.player, 2);
-	assert_true(cites(&r, "HO-1"));
+	assert_true(CITES(&r, "HO-1"));
 	assert_int_equal(dice_ho_next_player(&cfg, &s), 2);	/* p3, then p1, p2 */
 }
 
@@ -198,7 +191,7 @@ static void test_dice_ho2_ho6_mark_elimination_and_loser(void **state)
 	t = turn("55512", NULL);		/* p1: 45/1 sets the mark */
 	ok(&cfg, &s, &t, &r);
 	assert_string_equal(fmt(r.mark), "45/1");
-	assert_true(cites(&r, "HO-2") && cites(&r, "HO-10"));
+	assert_true(CITES(&r, "HO-2") && CITES(&r, "HO-10"));
 	t = turn("66612", "61");		/* p2: 6-6-6-1 kept, then 6-1: 56/2 */
 	ok(&cfg, &s, &t, &r);
 	assert_string_equal(fmt(r.hand), "56/2");
@@ -211,7 +204,7 @@ static void test_dice_ho2_ho6_mark_elimination_and_loser(void **state)
 	ok(&cfg, &s, &t, &r);
 	assert_true(r.round_over);
 	assert_int_equal(r.out, 1);		/* p2 is safe */
-	assert_true(cites(&r, "HO-6"));
+	assert_true(CITES(&r, "HO-6"));
 	/* HO-2a: round 2 (p3 and p1) starts with the next player still in left of p1: p3. */
 	assert_int_equal(dice_ho_next_player(&cfg, &s), 2);
 	t = turn("44123", NULL);		/* p3: 34/1 */
@@ -244,7 +237,7 @@ static void test_dice_ho7_tie_round_and_rolls_tie_break(void **state)
 	t = turn("55123", "5");			/* p3 45/2: loses on rolls */
 	ok(&cfg, &s, &t, &r);
 	assert_true(r.any_tied && r.tied[0] && r.tied[1] && !r.tied[2]);
-	assert_true(cites(&r, "HO-7"));
+	assert_true(CITES(&r, "HO-7"));
 	assert_int_equal(r.out, DICE_NOBODY);
 	assert_true(s.tie_round);
 	t = turn("22213", NULL);		/* p1 in the tie round: 42/1 */
@@ -261,7 +254,7 @@ static void test_dice_ho7_tie_round_and_rolls_tie_break(void **state)
 	t = turn("55512", NULL);
 	ok(&cfg, &s, &t, &r);			/* p2 45/1 */
 	assert_int_equal(r.out, 1);
-	assert_true(cites(&r, "HO-5"));
+	assert_true(CITES(&r, "HO-5"));
 	assert_int_equal(r.loser, 0);
 }
 
@@ -318,7 +311,7 @@ static void test_dice_ho8_five_aces_variant(void **state)
 	cfg.house.five_aces_ends = true;
 	dice_ho_state_init(&s, &cfg);
 	ok(&cfg, &s, &t, &r);
-	assert_true(r.over && cites(&r, "HO-8"));
+	assert_true(r.over && CITES(&r, "HO-8"));
 	assert_int_equal(r.loser, 0);
 	/* Five aces made on a later roll are only the best hand, 56/2. */
 	dice_ho_state_init(&s, &cfg);
@@ -326,7 +319,7 @@ static void test_dice_ho8_five_aces_variant(void **state)
 	ok(&cfg, &s, &t, &r);
 	assert_string_equal(fmt(r.hand), "56/2");
 	assert_false(r.over);
-	assert_false(cites(&r, "HO-8"));
+	assert_false(CITES(&r, "HO-8"));
 	assert_int_equal(r.loser, DICE_NOBODY);
 }
 

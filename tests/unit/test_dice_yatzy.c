@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "tests/support/cites.h"
 
 /* ---- The oracle: written apart from the engine, on sorted dice and
  * explicit patterns rather than face counts. ---- */
@@ -236,14 +237,6 @@ static void turn_init(struct dice_yatzy_turn *t, const char *box, const char *r0
 	}
 }
 
-static bool cites(const struct dice_yatzy_ruling *r, const char *id)
-{
-	for (size_t i = 0; i < r->n_why; i++)
-		if (!strcmp(r->why[i], id))
-			return true;
-	return false;
-}
-
 static int step_ok(const struct dice_yatzy_cfg *cfg, struct dice_yatzy_state *s,
 		   const struct dice_yatzy_turn *t, struct dice_yatzy_ruling *r)
 {
@@ -284,11 +277,11 @@ static void test_dice_yz1_seed_turn_kept_fours_full_house_14(void **state)
 	assert_memory_equal(r.hand, want, sizeof(want));
 	assert_int_equal(r.kept[0][0], 4);
 	assert_int_equal(r.kept[0][1], 4);
-	assert_true(cites(&r, "YZ-1") && cites(&r, "YZ-12") && cites(&r, "YZ-3"));
+	assert_true(CITES(&r, "YZ-1") && CITES(&r, "YZ-12") && CITES(&r, "YZ-3"));
 	/* The other ending of the seed: 3-1, written in the fours: 12. */
 	turn_init(&t, "fours", "14463", "254", "31");
 	assert_int_equal(step_ok(&cfg, &s, &t, &r), 12);
-	assert_true(cites(&r, "YZ-4"));
+	assert_true(CITES(&r, "YZ-4"));
 }
 
 /* keep[] names the kept dice: no choosing then, and it must be possible. */
@@ -399,7 +392,7 @@ static void test_dice_yz2_yz3_scratch_used_box_and_order(void **state)
 	dice_yatzy_state_init(&s);
 	turn_init(&t, "yatzy", "12346", NULL, NULL);
 	assert_int_equal(step_ok(&cfg, &s, &t, &r), 0);	/* YZ-2 */
-	assert_true(cites(&r, "YZ-2"));
+	assert_true(CITES(&r, "YZ-2"));
 	t.player = 0;
 	step_bad(&cfg, &s, &t, "player: it is p2's turn, not p1's");
 	turn_init(&t, "chance", "12346", NULL, NULL);
@@ -435,7 +428,7 @@ static void test_dice_yz5_upper_bonus_and_full_game(void **state)
 		sum += step_ok(&cfg, &s, &t, &r);
 		if (i == 5) {
 			assert_int_equal(r.upper_bonus, 50);	/* 3+6+9+12+15+18 = 63 */
-			assert_true(cites(&r, "YZ-5"));
+			assert_true(CITES(&r, "YZ-5"));
 		}
 	}
 	assert_true(r.over && s.over);
@@ -490,12 +483,12 @@ static void test_dice_yj12_yj13_joker_order(void **state)
 	turn_init(&t, "fours", "44444", NULL, NULL);
 	assert_int_equal(step_ok(&cfg, &s, &t, &r), 20);
 	assert_int_equal(r.yatzy_bonus, 100);			/* YJ-12 */
-	assert_true(r.joker && cites(&r, "YJ-12") && cites(&r, "YJ-13"));
+	assert_true(r.joker && CITES(&r, "YJ-12") && CITES(&r, "YJ-13"));
 	turn_init(&t, "sixes", "44444", NULL, NULL);
 	step_bad(&cfg, &s, &t, "box: a joker goes in a free lower box while one is left (YJ-13)");
 	turn_init(&t, "large_straight", "44444", NULL, NULL);
 	assert_int_equal(step_ok(&cfg, &s, &t, &r), 40);	/* YJ-13a */
-	assert_true(cites(&r, "YJ-13a"));
+	assert_true(CITES(&r, "YJ-13a"));
 	turn_init(&t, "full_house", "44444", NULL, NULL);
 	assert_int_equal(step_ok(&cfg, &s, &t, &r), 25);	/* YJ-13a */
 	turn_init(&t, "small_straight", "44444", NULL, NULL);
@@ -534,12 +527,12 @@ static void test_dice_yj12a_scratched_yatzy_box(void **state)
 	assert_int_equal(step_ok(&cfg, &s, &t, &r), 0);
 	assert_false(r.joker);
 	assert_int_equal(r.yatzy_bonus, 0);
-	assert_true(cites(&r, "YJ-12a"));
+	assert_true(CITES(&r, "YJ-12a"));
 	cfg.house.joker_after_scratched_yatzy = true;
 	step_bad(&cfg, &s2, &t, "box: a joker of 5s goes in the free fives box (YJ-13)");
 	turn_init(&t, "fives", "55555", NULL, NULL);
 	assert_int_equal(step_ok(&cfg, &s2, &t, &r), 25);
-	assert_true(r.joker && cites(&r, "YJ-12a"));
+	assert_true(r.joker && CITES(&r, "YJ-12a"));
 	assert_int_equal(r.yatzy_bonus, 0);
 }
 
@@ -568,7 +561,7 @@ static void test_dice_yj13_choice_avoids_forbidden_joker(void **state)
 	assert_memory_equal(r.hand, plain, sizeof(plain));
 	assert_false(r.joker);
 	assert_int_equal(r.yatzy_bonus, 0);
-	assert_false(cites(&r, "YJ-13"));
+	assert_false(CITES(&r, "YJ-13"));
 	s = s0;
 	turn_init(&t, "fours", "44442", "4", NULL);
 	assert_int_equal(step_ok(&cfg, &s, &t, &r), 20);

@@ -206,6 +206,83 @@ static void test_dd_sensors_config_file_rejects_unknown_sensor_keys(void **state
 	assert_int_equal(dd_sensors_config_file(path, &c, err, sizeof(err)), -ENOENT);
 }
 
+/* ---- Buttons: button_CALL_END keys (docs/sensors.md "Buttons") ---- */
+
+static void test_sens_button_keys_add_to_the_reference_wiring(void **state)
+{
+	struct sens_config c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(load("[sensors]\nbutton_low_a = 12\nbutton_catch2_b = 16\n"
+			      "button_debounce_ms = 15\nbutton_repeat_ms = 600\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n_lines, 11);	/* 4 table, 4 cups, the mine, 2 buttons */
+	assert_string_equal(c.lines[9].name, "button_low_a");
+	assert_int_equal(c.lines[9].role, SENS_ROLE_BUTTON);
+	assert_int_equal(c.lines[9].offset, 12);
+	assert_int_equal(c.lines[9].call, SENS_CALL_LOW);
+	assert_int_equal(c.lines[9].team, BD_TEAM_A);
+	assert_string_equal(c.lines[10].name, "button_catch2_b");
+	assert_int_equal(c.lines[10].call, SENS_CALL_CATCH2);
+	assert_int_equal(c.lines[10].team, BD_TEAM_B);
+	assert_true(c.button_debounce_s == 0.015 && c.button_repeat_s == 0.6);
+
+	/* With named piezo lines, the buttons come after them. */
+	assert_int_equal(load("[sensors]\ntable0 = 1\ntable1 = 2\ntable2 = 3\nbutton_retoss_b = 4\n",
+			      &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n_lines, 4);
+	assert_int_equal(c.lines[3].call, SENS_CALL_RETOSS);
+}
+
+static void test_sens_button_config_errors_name_file_line_and_key(void **state)
+{
+	struct sens_config c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(load("[sensors]\nbutton_lower_a = 12\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:2: sensors.button_lower_a: not a button: expected "
+			    "button_CALL_END with CALL low, retoss, catch1 or catch2 and END a or b");
+	assert_int_equal(load("[sensors]\nbutton_low_c = 12\n", &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:2: sensors.button_low_c: not a button"));
+
+	assert_int_equal(load("[sensors]\n\nbutton_low_a = 17\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:3: sensors.button_low_a: line 17 is already table0 "
+			    "(the reference wiring)");
+	assert_int_equal(load("[sensors]\ntable0 = 1\ntable1 = 2\ntable2 = 3\nbutton_retoss_b = 2\n",
+			      &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:5: sensors.button_retoss_b: line 2 is already table1 (line 3)");
+	assert_int_equal(load("[sensors]\nbutton_low_a = 30\nbutton_low_b = 30\n", &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "t.ini:3: sensors.button_low_b: line 30 is already button_low_a (line 2)");
+
+	assert_int_equal(load("[sensors]\nbutton_catch1_a = x\n", &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:2: sensors.button_catch1_a"));
+	assert_int_equal(load("[sensors]\nbutton_debounce_ms = -1\n", &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:2: sensors.button_debounce_ms"));
+	assert_int_equal(load("[sensors]\nbutton_debounce_ms = 50\nbutton_repeat_ms = 20\n", &c, err,
+			      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "button timing"));
+}
+
+/* The button keys are claimed: a file with them passes the unknown-key check. */
+static void test_sens_button_keys_are_known_to_the_file_loader(void **state)
+{
+	char path[] = "/tmp/dyeref-buttons-XXXXXX";
+	int fd = mkstemp(path);
+	static const char text[] = "[sensors]\nbutton_low_a = 12\nbutton_repeat_ms = 500\n";
+	struct sens_config c;
+	char err[256];
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	assert_int_equal(dd_sensors_config_file(path, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n_lines, 10);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +292,9 @@ int main(void)
 		cmocka_unit_test(test_dd_config_set_keys_keeps_other_lines),
 		cmocka_unit_test(test_dd_config_set_keys_adds_section_and_creates_file),
 		cmocka_unit_test(test_dd_sensors_config_file_rejects_unknown_sensor_keys),
+		cmocka_unit_test(test_sens_button_keys_add_to_the_reference_wiring),
+		cmocka_unit_test(test_sens_button_config_errors_name_file_line_and_key),
+		cmocka_unit_test(test_sens_button_keys_are_known_to_the_file_loader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -403,6 +403,126 @@ static void test_sens_pipeline_rejects_bad_config(void **state)
 	assert_non_null(strstr(err, "off the"));
 }
 
+/* The one observation of that kind among those seen. */
+static const struct sens_obs *find(const struct rig *r, enum bd_ev_kind kind)
+{
+	const struct sens_obs *o = NULL;
+
+	for (size_t i = 0; i < r->n_obs; i++)
+		if (r->obs[i].ev.kind == kind) {
+			assert_null(o);
+			o = &r->obs[i];
+		}
+	assert_non_null(o);
+	return o;
+}
+
+/* A cup hit shakes the table: the table sensors locate an impact at the
+ * cup, at the cup's own edge time. That impact is marked as the cup's
+ * shake (not a landing), so fusion sees one cup hit, not a phantom table
+ * landing before it (BD-P7: a cup hit, not a table landing first). */
+static void test_sens_cup_hit_shaking_the_table_is_not_a_landing(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 21);
+	r.m.ring_max = 3;
+	for (int cup = 0; cup < BD_PLAYERS; cup++) {
+		static const char *const names[BD_PLAYERS] = { "cup_a1", "cup_a2", "cup_b1", "cup_b2" };
+		size_t line = line_index(&r, names[cup]);
+
+		for (int k = 0; k < 10; k++) {
+			int64_t t = (int64_t)(cup * 10 + k + 1) * 1000000000LL;
+			struct sens_edge e[64];
+			size_t n;
+			/* anywhere on the cup's base */
+			double x = r.cfg.table.cup_x[cup] + (k % 3 - 1) * 0.02;
+			double y = r.cfg.table.cup_y[cup] + (k % 2 ? 0.02 : -0.02);
+
+			n = sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line, t, e, 16);
+			n += sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, x, y, t, e + n, 48);
+			sim_piezo_sort(e, n);
+			r.n_obs = 0;
+			rig_push(&r, e, n);
+			rig_flush(&r);
+			assert_int_equal(r.n_obs, 2);
+			assert_true(find(&r, BD_EV_TABLE)->has_fix);
+			assert_int_equal(find(&r, BD_EV_TABLE)->shaken_by, (int)line);
+			assert_int_equal(find(&r, BD_EV_CUP)->ev.player, cup);
+			assert_int_equal(find(&r, BD_EV_CUP)->shaken_by, -1);
+		}
+	}
+	/* The mine shakes it too (BD-O1). */
+	{
+		struct sens_edge e[64];
+		size_t n = sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line_index(&r, "mine"), 90000000000LL, e, 16);
+
+		n += sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, r.cfg.table.mine_x + 0.02,
+					 r.cfg.table.mine_y, 90000000000LL, e + n, 48);
+		sim_piezo_sort(e, n);
+		r.n_obs = 0;
+		rig_push(&r, e, n);
+		rig_flush(&r);
+		assert_int_equal(r.n_obs, 2);
+		assert_int_equal(find(&r, BD_EV_TABLE)->shaken_by, (int)line_index(&r, "mine"));
+	}
+	sens_pipeline_free(r.p);
+}
+
+/* Only a coincidence in time and place is a shake: a landing 40 cm from
+ * the cup at the same moment (another die, a hand), or at the cup but
+ * 50 ms before the cup is hit (bounce, then cup), stays a landing. An
+ * impact too thin to locate is judged on the time alone. */
+static void test_sens_landing_apart_from_a_cup_hit_stays_a_landing(void **state)
+{
+	struct rig r;
+	struct sens_edge e[64];
+	size_t n, cup = 4;	/* cup_a1 */
+	double cx, cy;
+
+	(void)state;
+	rig_init(&r, 22);
+	cx = r.cfg.table.cup_x[0];
+	cy = r.cfg.table.cup_y[0];
+	assert_string_equal(r.cfg.lines[cup].name, "cup_a1");
+
+	n = sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, cup, 1000000000LL, e, 16);
+	n += sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, cx + 0.35, cy + 0.2, 1000000000LL, e + n, 48);
+	sim_piezo_sort(e, n);
+	r.n_obs = 0;
+	rig_push(&r, e, n);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	assert_int_equal(find(&r, BD_EV_TABLE)->shaken_by, -1);
+
+	n = sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, cx + 0.03, cy, 2000000000LL, e, 48);
+	n += sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, cup, 2050000000LL, e + n, 16);
+	sim_piezo_sort(e, n);
+	r.n_obs = 0;
+	rig_push(&r, e, n);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	assert_true(find(&r, BD_EV_TABLE)->has_fix);
+	assert_int_equal(find(&r, BD_EV_TABLE)->shaken_by, -1);
+
+	/* Two table sensors and the cup at once: the shake; 50 ms apart: not. */
+	const struct sens_edge thin[3] = { { 5, 3000000000LL }, { 17, 3000400000LL }, { 27, 3000900000LL } };
+	r.n_obs = 0;
+	rig_push(&r, thin, 3);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	assert_false(find(&r, BD_EV_TABLE)->has_fix);
+	assert_int_equal(find(&r, BD_EV_TABLE)->shaken_by, (int)cup);
+	const struct sens_edge late[3] = { { 5, 4000000000LL }, { 17, 4050400000LL }, { 27, 4050900000LL } };
+	r.n_obs = 0;
+	rig_push(&r, late, 3);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	assert_int_equal(find(&r, BD_EV_TABLE)->shaken_by, -1);
+	sens_pipeline_free(r.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,6 +540,8 @@ int main(void)
 		cmocka_unit_test(test_sens_false_trigger_before_impact_still_locates),
 		cmocka_unit_test(test_sens_obs_format_names_half_and_uncertainty),
 		cmocka_unit_test(test_sens_pipeline_rejects_bad_config),
+		cmocka_unit_test(test_sens_cup_hit_shaking_the_table_is_not_a_landing),
+		cmocka_unit_test(test_sens_landing_apart_from_a_cup_hit_stays_a_landing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

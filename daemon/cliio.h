@@ -1,0 +1,24 @@
+/*
+ * Whole input in, whole output out: how the commands that turn one input
+ * into one answer (judge, import, export, replay) read and write, so that
+ * bad input leaves stdout empty. Private to daemon/cmd_*.c.
+ */
+#ifndef DYEREF_CLIIO_H
+#define DYEREF_CLIIO_H
+
+#include <stddef.h>
+
+/* Reads all of path, or of stdin when path is NULL or "-", at most
+ * MLOG_MAX_INPUT bytes. *name is what messages call the input (path, or
+ * "stdin"). Returns DD_EXIT_OK with *buf (malloc'd, the caller frees it)
+ * and *len; otherwise, after a one-line "cmd: name: why", DD_EXIT_USAGE
+ * for input past the limit and DD_EXIT_FAIL for input that could not be
+ * opened or read (docs/match-log.md), *buf untouched. */
+int dd_read_input(const char *cmd, const char *path, char **buf, size_t *len,
+		  const char **name);
+
+/* Writes buf[0..len) to stdout and flushes it. DD_EXIT_OK, or DD_EXIT_FAIL
+ * after "cmd: stdout: why". buf stays the caller's. */
+int dd_write_stdout(const char *cmd, const char *buf, size_t len);
+
+#endif /* DYEREF_CLIIO_H */

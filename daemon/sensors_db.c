@@ -1,0 +1,164 @@
+/*
+ * Piezo edges in the event log: the row convention shared by whoever
+ * stores edges (db_raw_append) and the replay that reads them back
+ * (docs/sensors.md "Edges in the database"). The glue lives in daemon/ so
+ * that libsensors never needs a database: it only sees a memory source.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/sensors_db.h"
+#include "db/db.h"
+#include "sensors/sensors.h"
+
+void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, char payload[DD_EDGE_PAYLOAD],
+			 struct db_raw *raw)
+{
+	snprintf(payload, DD_EDGE_PAYLOAD, "{\"line\":%u}", e->line);
+	*raw = (struct db_raw){
+		.t_ns = e->ts_ns, .throw_no = throw_no, .source = "piezo", .kind = "edge",
+		.channel = (int)e->line, .payload = payload, .len = strlen(payload),
+	};
+}
+
+struct collect {
+	int64_t match;		/* for messages */
+	int throw_no;		/* the throw being read, for messages */
+	struct sens_edge *v;	/* edges so far, owned */
+	size_t n, cap;		/* used, allocated */
+	char *err;		/* the caller's message buffer */
+	size_t errlen;		/* its size */
+};
+
+/* A stored payload must agree with the row's channel when it names a line:
+ * a disagreement means the row was not written by this convention. */
+static int payload_agrees(const struct db_item *it, struct collect *c)
+{
+	json_t *j, *line;
+	int ret = 0;
+
+	if (!it->data || !it->len)
+		return 0;
+	j = json_loadb(it->data, it->len, 0, NULL);
+	if (!j || !json_is_object(j)) {
+		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: piezo edge at %" PRId64
+			 " ns: payload is not a JSON object", c->match, c->throw_no, it->t_ns);
+		ret = -EINVAL;
+		goto free_json;
+	}
+	line = json_object_get(j, "line");
+	if (line && (!json_is_integer(line) || json_integer_value(line) != it->channel)) {
+		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: piezo edge at %" PRId64
+			 " ns: payload line does not match channel %d", c->match, c->throw_no,
+			 it->t_ns, it->channel);
+		ret = -EINVAL;
+	}
+free_json:
+	json_decref(j);
+	return ret;
+}
+
+static int on_item(const struct db_item *it, void *ctx)
+{
+	struct collect *c = ctx;
+	int ret;
+
+	if (it->kind != DB_ITEM_RAW || strcmp(it->source, "piezo") || strcmp(it->what, "edge"))
+		return 0;
+	if (it->channel < 0 || it->channel > SENS_MAX_OFFSET) {
+		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: piezo edge at %" PRId64
+			 " ns: channel %d is not a GPIO line (0..%d)", c->match, c->throw_no,
+			 it->t_ns, it->channel, SENS_MAX_OFFSET);
+		return -EINVAL;
+	}
+	ret = payload_agrees(it, c);
+	if (ret)
+		return ret;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		struct sens_edge *v = realloc(c->v, cap * sizeof(*v));
+
+		if (!v) {
+			snprintf(c->err, c->errlen, "reading piezo edges: out of memory");
+			return -ENOMEM;
+		}
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = (struct sens_edge){ .line = (unsigned)it->channel, .ts_ns = it->t_ns };
+	return 0;
+}
+
+static int by_time_line(const void *pa, const void *pb)
+{
+	const struct sens_edge *a = pa, *b = pb;
+
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns ? -1 : 1;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+int dd_sensors_db_edges(struct db *db, int64_t match, int throw_no, struct sens_edge **edges,
+			size_t *n, char *err, size_t errlen)
+{
+	struct collect c = { .match = match, .err = err, .errlen = errlen };
+	struct db_match_info info;
+	int ret, first, last;
+
+	*edges = NULL;
+	*n = 0;
+	ret = db_match_get(db, match, &info, err, errlen);
+	if (ret)
+		return ret;
+	if (throw_no < 0 || throw_no > info.throws) {
+		snprintf(err, errlen, "%s: match %" PRId64 " has no throw %d (it has %d)",
+			 db_path(db), match, throw_no, info.throws);
+		return -ENOENT;
+	}
+	first = throw_no ? throw_no : 1;
+	last = throw_no ? throw_no : info.throws;
+	for (c.throw_no = first; c.throw_no <= last; c.throw_no++) {
+		ret = db_replay(db, match, c.throw_no, on_item, &c, err, errlen);
+		if (ret)
+			goto free_edges;
+	}
+	/* A throw's span may overlap the one before (its first raw input came
+	 * before that throw was decided): the same row is then seen twice. */
+	if (c.n > 1)
+		qsort(c.v, c.n, sizeof(c.v[0]), by_time_line);
+	size_t k = 0;
+	for (size_t i = 0; i < c.n; i++)
+		if (!k || by_time_line(&c.v[k - 1], &c.v[i]))
+			c.v[k++] = c.v[i];
+	*edges = c.v;
+	*n = k;
+	return 0;
+free_edges:
+	free(c.v);
+	return ret;
+}
+
+struct sens_source *dd_sensors_db_open(struct db *db, int64_t match, int throw_no,
+				       char *err, size_t errlen)
+{
+	struct sens_edge *e;
+	struct sens_source *s;
+	size_t n;
+	int ret = dd_sensors_db_edges(db, match, throw_no, &e, &n, err, errlen);
+
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
+	s = sens_memory_open(e, n);
+	free(e);
+	if (!s) {
+		snprintf(err, errlen, "reading piezo edges: out of memory");
+		errno = ENOMEM;
+	}
+	return s;
+}

@@ -113,8 +113,8 @@ enum dd_obs_kind {
 #define DD_OBS_ARRIVALS 8	/* piezo arrival times kept with a table impact */
 
 struct dd_obs {
-	enum dd_obs_kind kind;
-	enum dd_source source;
+	enum dd_obs_kind kind;	/* what was observed */
+	enum dd_source source;	/* who observed it */
 	int64_t t_ns;		/* CLOCK_MONOTONIC ns of what was seen */
 	double confidence;	/* 0..1 */
 	struct bd_event ev;	/* EVENT: kind and fields as in the match log */
@@ -145,7 +145,7 @@ struct dd_fused {
 	int64_t t_start_ns;		/* toss, or the first observation */
 	int64_t t_dead_ns;		/* when the die was dead (or the timeout hit) */
 	int64_t t_last_edge_ns;		/* the last piezo or camera observation */
-	size_t n_obs;
+	size_t n_obs;			/* entries of obs */
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* in time order */
 };
 
@@ -155,7 +155,7 @@ struct dd_fusion {
 	bool dead;			/* its die is dead: settling */
 	int64_t t_dead_ns;		/* when it died */
 	int64_t t_last_ns;		/* latest observation time */
-	size_t n_obs;
+	size_t n_obs;			/* entries of obs */
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* sorted by t_ns */
 	bool overflow;			/* observations were dropped */
 };

@@ -22,6 +22,9 @@
 #pragma weak dd_sensors_detach
 #pragma weak dd_camera_attach
 #pragma weak dd_camera_detach
+#pragma weak dd_sim_feed_start
+#pragma weak dd_sim_feed_stop
+#pragma weak dd_sim_feed_match_cfg
 
 #define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
 #define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
@@ -29,6 +32,9 @@
 struct serve {
 	const char *config_path;	/* --config, or NULL */
 	bool sim;			/* --sim */
+	bool sim_table;			/* --sim=table: the simulator's virtual table drives it */
+	uint64_t sim_matches;		/* --sim=table: matches started, the next one's seed */
+	struct dd_sim_feed *simfeed;	/* --sim=table feeder, owned */
 	struct dd_serve_config sc;	/* what the config says */
 	sd_event *ev;			/* the loop */
 	struct web_server *web;		/* owned */
@@ -307,7 +313,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	sv->last_edge_ns = last;
 	sv->rulings++;
 	push_state(sv);
-	if (sv->sim && sv->demo) {
+	if (sv->sim && (sv->demo || sv->simfeed)) {
 		json_t *st = NULL;
 
 		if (dd_referee_state(sv->ref, &st) == 0 && json_is_true(json_object_get(st, "over"))) {
@@ -438,12 +444,36 @@ free_config:
 	return 0;
 }
 
+/* --sim: the simulator's virtual table (--sim=table, when it is linked) or
+ * the built-in sample match. */
+static bool feeder_start(struct serve *sv, char *err, size_t errlen)
+{
+	if (sv->sim_table && dd_sim_feed_start) {
+		sv->simfeed = dd_sim_feed_start(sv->ev, sv->sim_matches++, on_obs, sv, err, errlen);
+		return sv->simfeed != NULL;
+	}
+	sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, errlen);
+	return sv->demo != NULL;
+}
+
+static void feeder_stop(struct serve *sv)
+{
+	if (dd_sim_feed_stop)
+		dd_sim_feed_stop(sv->simfeed);
+	sv->simfeed = NULL;
+	dd_demo_stop(sv->demo);
+	sv->demo = NULL;
+}
+
 static void start_demo_match(struct serve *sv)
 {
 	struct bd_match_cfg cfg;
 	char teams[2][32], err[256];
 
-	dd_demo_match_cfg(&cfg, teams);
+	if (sv->sim_table && dd_sim_feed_match_cfg)
+		dd_sim_feed_match_cfg(&cfg, teams);
+	else
+		dd_demo_match_cfg(&cfg, teams);
 	cfg.house = sv->sc.ref.house;
 	if (dd_referee_start(sv->ref, &cfg, (const char (*)[32])teams, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
@@ -457,13 +487,11 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user)
 	(void)usec;
 	sd_event_source_unref(s);
 	sv->restart = NULL;
-	dd_demo_stop(sv->demo);
-	sv->demo = NULL;
+	feeder_stop(sv);
 	if (dd_referee_in_match(sv->ref))
 		dd_referee_end(sv->ref, err, sizeof(err));
 	start_demo_match(sv);
-	sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, sizeof(err));
-	if (!sv->demo)
+	if (!feeder_start(sv, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
 	push_state(sv);
 	return 0;
@@ -508,6 +536,10 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 	}
 	sv->sc.fusion.piezo_present = sv->sensors.ok;
 	sv->sc.fusion.camera_present = sv->camera.ok;
+	/* The virtual table's camera reports tosses, sinks and rests, not
+	 * landings: fusion must not doubt every piezo landing for it. */
+	if (sv->sim_table && dd_sim_feed_start)
+		sv->sc.fusion.camera_present = false;
 	return sv->sc.n_problems ? -EINVAL : 0;
 }
 
@@ -526,7 +558,7 @@ static void unknown_keys(struct serve *sv, const struct dd_config *cfg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: dyeref serve [--config FILE] [--sim] [--check-config] [--port N]\n");
+	fprintf(stderr, "usage: dyeref serve [--config FILE] [--sim[=table]] [--check-config] [--port N]\n");
 }
 
 static int setup_loop(struct serve *sv)
@@ -571,7 +603,7 @@ int dd_cmd_serve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
-		{ "sim", no_argument, NULL, 's' },
+		{ "sim", optional_argument, NULL, 's' },
 		{ "check-config", no_argument, NULL, 'k' },
 		{ "port", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -592,7 +624,15 @@ int dd_cmd_serve(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': sv->config_path = optarg; break;
-		case 's': sv->sim = true; break;
+		case 's':
+			sv->sim = true;
+			if (optarg && strcmp(optarg, "table")) {
+				dd_log(DD_LOG_ERR, "serve: --sim=%s: only --sim or --sim=table", optarg);
+				free(sv);
+				return DD_EXIT_USAGE;
+			}
+			sv->sim_table = optarg != NULL;
+			break;
 		case 'k': check = true; break;
 		case 'p': {
 			char *end;
@@ -694,8 +734,7 @@ int dd_cmd_serve(int argc, char **argv)
 	if (sv->sim) {
 		if (!dd_referee_in_match(sv->ref))
 			start_demo_match(sv);
-		sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, sizeof(err));
-		if (!sv->demo) {
+		if (!feeder_start(sv, err, sizeof(err))) {
 			dd_log(DD_LOG_ERR, "demo: %s", err);
 			goto detach_inputs;
 		}
@@ -708,7 +747,7 @@ int dd_cmd_serve(int argc, char **argv)
 	rc = sd_event_loop(sv->ev);
 	status = rc < 0 ? DD_EXIT_FAIL : DD_EXIT_OK;
 
-	dd_demo_stop(sv->demo);
+	feeder_stop(sv);
 detach_inputs:
 	if (dd_sensors_detach)
 		dd_sensors_detach();

@@ -292,6 +292,7 @@ struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user,
 void dd_demo_stop(struct dd_demo *d);
 /* The sample match's players (for starting a match in --sim mode). */
 void dd_demo_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+
 /* ---- Sensors (daemon/sensors_config.c, cmd_sensors.c, cmd_calibrate.c) ---- */
 struct sens_config;
 
@@ -323,5 +324,35 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
 /* `dyeref calibrate camera ...`: provided by the vision helper's file;
  * referenced weakly, NULL when not built. Returns an exit status. */
 int dd_calibrate_camera(int argc, char **argv);
+
+/* ---- Simulation and evaluation (daemon/cmd_sim.c, cmd_evaluate.c) ----
+ * One sensors observation in fusion's form (source piezo, the located
+ * point's sigma and the arrivals behind it): the daemon's sensor glue and
+ * `dyeref evaluate` both go through it, so the evaluation measures the
+ * path the Pi runs. */
+struct sens_obs;
+void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o);
+
+/* A simulated console call (struct sim_call) or camera report (struct
+ * sim_cam) as the console and the camera glue would hand it to fusion;
+ * crop (may be NULL) is the full-resolution crop of a resting die, whose
+ * face vision reads (vis_dice_find). Used by `dyeref evaluate` and the
+ * live feeder alike. */
+struct sim_call;
+struct sim_cam;
+struct vis_image;
+void dd_obs_from_sim_call(const struct sim_call *c, struct dd_obs *o);
+void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, struct dd_obs *o);
+
+/* ---- The live simulator (daemon/sim_feed.c): `dyeref serve --sim=table` ----
+ * Plays one simulated match (team A first, names as below) at real speed:
+ * its piezo edges go through the sensors pipeline, its console calls and
+ * camera reports through the conversions above, into sink, on ev's clock.
+ * NULL with errno and a message. Stop (and free) with dd_sim_feed_stop(). */
+struct dd_sim_feed;
+struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink sink,
+				      void *user, char *err, size_t errlen);
+void dd_sim_feed_stop(struct dd_sim_feed *f);
+void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
 
 #endif /* DYEREF_DAEMON_H */

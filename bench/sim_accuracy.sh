@@ -1,0 +1,28 @@
+#!/bin/bash
+# The referee's end-to-end accuracy on the virtual table (docs/simulator.md):
+# about 1,000 simulated throws at a fixed seed, at default noise and at
+# doubled noise, through the daemon's own path (dyeref evaluate), printed
+# against the targets and the anchors of issue 8.
+#   bench/sim_accuracy.sh        (env DYEREF: the binary; default build/dyeref)
+set -eu
+cd "$(dirname "$0")/.."
+dyeref=${DYEREF:-build/dyeref}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+MATCHES=${MATCHES:-28}	# 28 matches at seed 2026: 1,021 throws
+SEED=${SEED:-2026}
+
+for k in 1 2; do
+	"$dyeref" sim --matches "$MATCHES" --seed "$SEED" --noise "$k" --out "$tmp/n$k" > /dev/null
+	"$dyeref" evaluate "$tmp/n$k" > "$tmp/e$k"
+	echo "-- noise x$k (seed $SEED, $MATCHES matches)"
+	sed 's/^/   /' "$tmp/e$k"
+	right=$(sed -n 's/^exactly_right \([0-9.]*\) %.*/\1/p' "$tmp/e$k")
+	silent=$(sed -n 's/^silent_errors \([0-9.]*\) %.*/\1/p' "$tmp/e$k")
+	loc=$(sed -n 's/^localisation_mm mean \([0-9.]*\) .*/\1/p' "$tmp/e$k")
+	awk -v r="$right" -v s="$silent" -v l="$loc" 'BEGIN {
+		printf "   exactly right %.2f %% vs target 99.5 %%: ratio %.3f; vs dart scorer 99.63 %%: ratio %.3f\n", r, r / 99.5, r / 99.63
+		printf "   silent errors %.2f %% vs limit 0.1 %%: ratio %.1f\n", s, s / 0.1
+		printf "   localisation mean %.1f mm vs Hawk-Eye 3.6 mm: ratio %.1f\n", l, l / 3.6
+	}'
+done

@@ -1,0 +1,145 @@
+// Benchmark: detection and tracking on 640x360 frames (the low-resolution
+// stream), frames per second of vis_tracker_feed against the same steps
+// written with OpenCV (background difference, threshold, connected
+// components with stats, running-average background update) and against a
+// plain memcpy of each frame (the memory limit), all in this one run on the
+// same rendered frames of a two-dice throw. A benchmark peer only: built by
+// `make bench` (vision/module.mk), never part of dyeref.
+//   build/bench/vision_opencv [REPEATS]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+extern "C" {
+#include "vision/vision.h"
+}
+
+static double now_s()
+{
+	using namespace std::chrono;
+	return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+int main(int argc, char **argv)
+{
+	int repeats = argc > 1 ? atoi(argv[1]) : 5;
+	const int fps = 120, frames = 180;
+	struct vis_render_scene s;
+	vis_render_scene_default(&s);
+	std::vector<struct vis_image *> imgs;
+	char err[256];
+	struct vis_image *empty;
+	if (vis_render(&s, &empty, err, sizeof err)) {
+		fprintf(stderr, "vision_opencv: %s\n", err);
+		return 1;
+	}
+	// Two dice thrown from A's end, ballistic then sliding.
+	double x[2] = { 0.2, 0.2 }, y[2] = { 0.4, 0.8 }, z[2] = { 0, 0 }, vx[2] = { 3.0, 2.7 },
+	       vz[2] = { 2.4, 2.2 };
+	for (int f = 0; f < frames; f++) {
+		s.n_dice = 2;
+		s.seed = 1000 + f;
+		for (int i = 0; i < 2; i++) {
+			struct vis_render_die &d = s.dice[i];
+			memset(&d, 0, sizeof d);
+			d.x = x[i];
+			d.y = y[i];
+			d.z = z[i];
+			d.vx = vx[i];
+			d.face = 3 + i;
+			d.angle = 0.1 * f;
+			d.body[0] = d.body[1] = d.body[2] = 235;
+			d.pip[0] = d.pip[1] = d.pip[2] = 20;
+			double dt = 1.0 / fps;
+			if (z[i] > 0 || vz[i] > 0) {
+				x[i] += vx[i] * dt;
+				z[i] += vz[i] * dt;
+				vz[i] -= 9.81 * dt;
+				if (z[i] <= 0) {
+					z[i] = 0;
+					vz[i] = 0;
+					vx[i] *= 0.5;
+				}
+			} else {
+				vx[i] = vx[i] > 0.03 ? vx[i] - 0.03 : 0;
+				x[i] += vx[i] * dt;
+			}
+		}
+		struct vis_image *img;
+		if (vis_render(&s, &img, err, sizeof err)) {
+			fprintf(stderr, "vision_opencv: %s\n", err);
+			return 1;
+		}
+		img->ts_ns = (int64_t)f * 1000000000LL / fps;
+		imgs.push_back(img);
+	}
+	const int w = s.width, h = s.height;
+	size_t bytes = empty->stride * (size_t)h;
+
+	// Ours.
+	double inv[9];
+	vis_homography_invert(s.h, inv);
+	struct vis_tracker_cfg cfg;
+	vis_tracker_cfg_default(&cfg, &s.table, inv);
+	int obs_total = 0;
+	double t0 = now_s();
+	for (int r = 0; r < repeats; r++) {
+		struct vis_tracker *t = vis_tracker_new(&cfg, w, h);
+		vis_tracker_learn(t, empty);
+		for (auto *img : imgs) {
+			struct vis_obs o[16];
+			int n = vis_tracker_feed(t, img, o, 16);
+			obs_total += n > 0 ? n : 0;
+		}
+		vis_tracker_free(t);
+	}
+	double ours = repeats * frames / (now_s() - t0);
+
+	// OpenCV: the same steps on the same RGB frames.
+	long comps = 0;
+	t0 = now_s();
+	for (int r = 0; r < repeats; r++) {
+		cv::Mat bg;
+		cv::Mat(h, w, CV_8UC3, empty->data, empty->stride).convertTo(bg, CV_32FC3);
+		cv::Mat diff, dist, mask, labels, stats, cents, f32;
+		for (auto *img : imgs) {
+			cv::Mat frame(h, w, CV_8UC3, img->data, img->stride);
+			frame.convertTo(f32, CV_32FC3);
+			cv::absdiff(f32, bg, diff);
+			cv::transform(diff, dist, cv::Matx13f(1, 1, 1));
+			cv::threshold(dist, mask, 45, 255, cv::THRESH_BINARY);
+			mask.convertTo(mask, CV_8U);
+			comps += cv::connectedComponentsWithStats(mask, labels, stats, cents, 4);
+			cv::Mat notmask;
+			cv::bitwise_not(mask, notmask);
+			cv::accumulateWeighted(frame, bg, 0.05, notmask);
+		}
+	}
+	double ocv = repeats * frames / (now_s() - t0);
+
+	// memcpy of each frame: the memory limit.
+	std::vector<uint8_t> dst(bytes);
+	t0 = now_s();
+	int reps_copy = repeats * 20;
+	for (int r = 0; r < reps_copy; r++)
+		for (auto *img : imgs) {
+			memcpy(dst.data(), img->data, bytes);
+			__asm__ volatile("" : : "r"(dst.data()) : "memory");
+		}
+	double copy = reps_copy * frames / (now_s() - t0);
+
+	printf("tracking 640x360 RGB, %d frames x %d: dyeref %.0f fps, OpenCV same steps %.0f fps "
+	       "(dyeref %.2fx OpenCV; target > 1), memcpy %.0f fps (dyeref at %.2f of memcpy, %.1fx slower; target within 5x); "
+	       "%d observations, %ld OpenCV components\n",
+	       frames, repeats, ours, ocv, ours / ocv, copy, ours / copy, copy / ours, obs_total / repeats,
+	       comps / repeats);
+	for (auto *img : imgs)
+		vis_image_free(img);
+	vis_image_free(empty);
+	return 0;
+}

@@ -1,0 +1,107 @@
+/* dyeref dice IMAGE...: reads the dice faces in images, one JSON object a
+ * line: {"image":..., "dice":[{"face":5,"x":..,"y":..,"confidence":..}]}.
+ * Every image is read before anything is printed, so a bad file leaves
+ * stdout empty (exit 2, one line naming it on stderr). */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "vision/vision.h"
+
+#define MAX_DICE 512	/* per image; a tray photo has a few dozen */
+
+/* One image's line, or NULL with a message in err. */
+static char *dice_line(const char *path, int *status, char *err, size_t errlen)
+{
+	struct vis_image *img = NULL;
+	struct vis_die *dice = NULL;
+	json_t *obj = NULL, *arr = NULL;
+	char *line = NULL;
+	int r = vis_image_load(path, &img, err, errlen);
+	if (r) {
+		/* Missing or unreadable files and malformed images are bad
+		 * input; only memory is the system's failure. */
+		*status = r == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
+		return NULL;
+	}
+	dice = calloc(MAX_DICE, sizeof(*dice));
+	if (!dice) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		*status = DD_EXIT_FAIL;
+		goto free_img;
+	}
+	int n = vis_dice_find(img, NULL, dice, MAX_DICE, err, errlen);
+	if (n < 0) {
+		*status = n == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
+		goto free_dice;
+	}
+	if (n > MAX_DICE)
+		n = MAX_DICE;
+	obj = json_object();
+	arr = json_array();
+	if (!obj || !arr)
+		goto oom;
+	if (json_object_set_new(obj, "image", json_string(path)))
+		goto oom;
+	for (int i = 0; i < n; i++) {
+		json_t *d = json_pack("{s:i, s:f, s:f, s:f}", "face", dice[i].face,
+				      "x", round(dice[i].x * 10) / 10, "y", round(dice[i].y * 10) / 10,
+				      "confidence", round(dice[i].confidence * 100) / 100);
+		if (!d || json_array_append_new(arr, d))
+			goto oom;
+	}
+	if (json_object_set(obj, "dice", arr))
+		goto oom;
+	line = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	if (!line)
+		goto oom;
+	goto free_json;
+oom:
+	snprintf(err, errlen, "%s: out of memory", path);
+	*status = DD_EXIT_FAIL;
+free_json:
+	json_decref(arr);
+	json_decref(obj);
+free_dice:
+	free(dice);
+free_img:
+	vis_image_free(img);
+	return line;
+}
+
+int dd_cmd_dice(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		dd_log(DD_LOG_ERR, "usage: dyeref dice IMAGE...  (PNG, JPEG or binary PGM/PPM)");
+		return argc < 2 ? DD_EXIT_USAGE : DD_EXIT_OK;
+	}
+	int status = DD_EXIT_OK;
+	char **lines = calloc((size_t)argc, sizeof(*lines));
+	if (!lines) {
+		dd_log(DD_LOG_ERR, "dice: out of memory");
+		return DD_EXIT_FAIL;
+	}
+	for (int i = 1; i < argc; i++) {
+		char err[512];
+		lines[i] = dice_line(argv[i], &status, err, sizeof err);
+		if (!lines[i]) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			goto free_lines;
+		}
+	}
+	for (int i = 1; i < argc; i++)
+		printf("%s\n", lines[i]);
+	if (fflush(stdout)) {
+		dd_log(DD_LOG_ERR, "dice: writing stdout: %s", strerror(errno));
+		status = DD_EXIT_FAIL;
+	}
+free_lines:
+	for (int i = 1; i < argc; i++)
+		free(lines[i]);
+	free(lines);
+	return status;
+}

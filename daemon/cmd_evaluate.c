@@ -1,0 +1,777 @@
+/* `dyeref evaluate DIR`: referees what `dyeref sim` recorded, through the
+ * daemon's own path (sensors pipeline -> fusion -> bd_judge, review as
+ * dd_referee_throw decides it), and compares every ruling with the truth. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <jansson.h>
+
+#include "daemon/daemon.h"
+#include "sim/sim.h"
+
+#define BOUNDARY_NS 1000000000LL	/* a throw's observations end this long after its last event */
+
+/* Everything counted over all matches. */
+struct tally {
+	long throws;		/* truth throws */
+	long right;		/* ruled exactly as the truth, not in review */
+	long review;		/* sent to an official (includes unjudgeable) */
+	long review_right;	/* of those, the provisional ruling was right */
+	long silent;		/* wrong and not in review, or missed */
+	long missed;		/* truth throws fusion never produced */
+	long spurious;		/* fused throws with no throw behind them */
+	long unjudgeable;	/* bd_judge refused the fused throw */
+	long matches, finals_right;
+	long frames;		/* camera frames tracked (--frames recordings) */
+	long apex_n;		/* throws with a measured apex */
+	double apex_abs, apex_signed;	/* sums of |error| and error, metres */	/* matches; those the referee's own fold ends on the true score */
+	long loc_n, half_ok;	/* located table impacts; on the right half */
+	double loc_sum, *loc;	/* error sum; every error (metres) */
+	size_t loc_cap;
+	long rests, faces_ok;	/* truth rests; read right */
+	long sink_tp, sink_fn, sink_fp;
+	long lat_n;
+	double lat_sum, lat_max;	/* die dead -> ruling, match clock, seconds */
+	double cpu_s;		/* processing time of the whole run */
+};
+
+/* A truth throw and what was made of it. */
+struct truth {
+	const struct bd_throw *t;
+	struct bd_state before;	/* the truth state before it */
+	struct bd_ruling ruling;
+	int64_t t_first, t_dead, t_end;	/* first event, die dead, observations end */
+	bool seen;		/* a fused throw was paired with it */
+};
+
+static bool duties_equal(const struct bd_ruling *a, const struct bd_ruling *b)
+{
+	if (a->n_duties != b->n_duties)
+		return false;
+	for (size_t i = 0; i < a->n_duties; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < b->n_duties && !found; j++)
+			found = a->duties[i].kind == b->duties[j].kind &&
+				a->duties[i].player == b->duties[j].player &&
+				(a->duties[i].player != BD_NOBODY || a->duties[i].team == b->duties[j].team);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static bool ruling_equal(const struct bd_ruling *a, const struct bd_ruling *b)
+{
+	return a->points[0] == b->points[0] && a->points[1] == b->points[1] &&
+	       a->dead == b->dead && a->retoss == b->retoss && duties_equal(a, b);
+}
+
+static int read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (fseek(f, 0, SEEK_END) < 0 || (n = ftell(f)) < 0 || n > (long)MLOG_MAX_INPUT ||
+	    fseek(f, 0, SEEK_SET) < 0) {
+		fclose(f);
+		snprintf(err, errlen, "%s: cannot read (or larger than %u bytes)", path, MLOG_MAX_INPUT);
+		return -EINVAL;
+	}
+	*buf = malloc((size_t)n + 1);
+	if (!*buf || fread(*buf, 1, (size_t)n, f) != (size_t)n) {
+		free(*buf);
+		*buf = NULL;
+		fclose(f);
+		snprintf(err, errlen, "%s: read failed", path);
+		return -EIO;
+	}
+	(*buf)[n] = '\0';
+	*len = (size_t)n;
+	fclose(f);
+	return 0;
+}
+
+/* One input item on the match clock: an edge, a console call, a camera report. */
+enum item_kind { IT_EDGE, IT_OBS };
+
+struct item {
+	int64_t t_ns;
+	enum item_kind kind;
+	struct sens_edge edge;	/* EDGE */
+	struct dd_obs obs;	/* OBS: console or camera, ready for fusion */
+};
+
+struct items {
+	struct item *v;
+	size_t n, cap;
+};
+
+static struct item *item_new(struct items *it)
+{
+	if (it->n == it->cap) {
+		size_t nc = it->cap ? it->cap * 2 : 1024;
+		struct item *nv = realloc(it->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		it->v = nv;
+		it->cap = nc;
+	}
+	memset(&it->v[it->n], 0, sizeof(it->v[0]));
+	return &it->v[it->n++];
+}
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->t_ns != y->t_ns)
+		return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
+	return (int)x->kind - (int)y->kind;
+}
+
+/* A JSON Lines file of console calls or camera reports, into items. */
+static int read_reports(const char *mdir, const char *file, bool camera, bool tracked,
+			struct items *it, char *err, size_t errlen)
+{
+	struct sim_report *r = NULL;
+	char path[4200], *buf = NULL;
+	size_t len, n = 0;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", mdir, file);
+	rc = read_file(path, &buf, &len, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = sim_reports_parse(path, buf, len, camera, &r, &n, err, errlen);
+	free(buf);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		struct item *x;
+
+		/* With frames, the tracker reports sinks itself. */
+		if (camera && tracked && r[i].cam.kind == SIM_CAM_SINK)
+			continue;
+		x = item_new(it);
+		if (!x) {
+			rc = -ENOMEM;
+			break;
+		}
+		x->kind = IT_OBS;
+		if (!camera) {
+			x->t_ns = r[i].call.t_ns;
+			dd_obs_from_sim_call(&r[i].call, &x->obs);
+		} else {
+			struct vis_image *img = NULL;
+
+			x->t_ns = r[i].cam.t_ns;
+			if (r[i].cam.kind == SIM_CAM_REST) {
+				char cpath[4400], verr[256];
+
+				snprintf(cpath, sizeof(cpath), "%s/%s", mdir, r[i].crop);
+				rc = vis_image_load(cpath, &img, verr, sizeof(verr));
+				if (rc < 0) {
+					snprintf(err, errlen, "%s: %s", path, verr);
+					rc = -EINVAL;
+					break;
+				}
+			}
+			dd_obs_from_sim_cam(&r[i].cam, img, &x->obs);
+			vis_image_free(img);
+		}
+	}
+	free(r);
+	return rc;
+}
+
+/* --frames: each throw's low-resolution stream through vision's tracker,
+ * calibrated to the renderer's view, as the camera glue would run it. The
+ * tracker's releases, landings (with the apex from the flight time) and
+ * sinks replace the modelled camera reports; rests keep their crops. */
+static int read_frames(const char *mdir, struct items *it, long *frames_seen, char *err,
+		       size_t errlen)
+{
+	struct vis_render_scene view;
+	struct vis_tracker_cfg tc;
+	struct bd_table tb;
+	double img_to_table[9];
+	char path[4200], *buf = NULL, *line, *save = NULL;
+	size_t len;
+	int rc, lineno = 0;
+
+	snprintf(path, sizeof(path), "%s/frames.jsonl", mdir);
+	rc = read_file(path, &buf, &len, err, errlen);
+	if (rc < 0)
+		return rc;
+	bd_table_defaults(&tb);
+	vis_render_scene_default(&view);
+	if (vis_homography_invert(view.h, img_to_table) < 0) {
+		snprintf(err, errlen, "%s: the renderer's view cannot be inverted", path);
+		rc = -EINVAL;
+		goto free_buf;
+	}
+	vis_tracker_cfg_default(&tc, &tb, img_to_table);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_error_t je;
+		json_t *j = json_loads(line, JSON_REJECT_DUPLICATES, &je);
+		json_int_t t0 = -1, fps = 0;
+		const char *file = NULL;
+		struct vis_tracker *trk = NULL;
+		struct vis_y4m *y;
+		struct vis_image *img = NULL;
+		char fpath[4400], verr[256];
+		int w, h, fn, fd, k = 0;
+
+		lineno++;
+		if (!j || json_unpack(j, "{s:s,s:I,s:I}", "file", &file, "t0_ns", &t0, "fps", &fps) < 0 ||
+		    t0 < 0 || fps < 1 || fps > 1000 || strchr(file, '/') || file[0] == '.') {
+			snprintf(err, errlen, "%s:%d: needs file (a plain name), t0_ns >= 0, fps 1..1000",
+				 path, lineno);
+			json_decref(j);
+			rc = -EINVAL;
+			goto free_buf;
+		}
+		snprintf(fpath, sizeof(fpath), "%s/%s", mdir, file);
+		json_decref(j);
+		y = vis_y4m_open(fpath, verr, sizeof(verr));
+		if (!y) {
+			snprintf(err, errlen, "%s:%d: %s", path, lineno, verr);
+			rc = -EINVAL;
+			goto free_buf;
+		}
+		vis_y4m_info(y, &w, &h, &fn, &fd);
+		if (w != view.width || h != view.height)
+			trk = NULL;
+		else
+			trk = vis_tracker_new(&tc, w, h);
+		if (!trk) {
+			snprintf(err, errlen, "%s: %dx%d frames: not the calibrated %dx%d view", fpath, w, h,
+				 view.width, view.height);
+			vis_y4m_close(y);
+			rc = -EINVAL;
+			goto free_buf;
+		}
+		while ((rc = vis_y4m_read(y, &img, verr, sizeof(verr))) == 1) {
+			struct vis_obs vo[8];
+			int n;
+
+			img->ts_ns = t0 + (int64_t)k * (1000000000LL / fps);
+			/* The first frames, before the release, show the empty table. */
+			if (k < 3)
+				vis_tracker_learn(trk, img);
+			n = vis_tracker_feed(trk, img, vo, 8);
+			for (int i = 0; i < n; i++) {
+				struct item *x;
+				struct bd_event ev;
+
+				/* A die that leaves the view above the camera and comes
+				 * back is a new track and a new "release": the modelled
+				 * toss report stands in for releases. */
+				if (vo[i].kind == VIS_OBS_REST || vo[i].kind == VIS_OBS_OFF_TABLE ||
+				    vo[i].kind == VIS_OBS_RELEASE)
+					continue;
+				x = item_new(it);
+				if (!x) {
+					rc = -ENOMEM;
+					break;
+				}
+				x->t_ns = vo[i].t_ns;
+				x->kind = IT_OBS;
+				x->obs.source = DD_SRC_CAMERA;
+				x->obs.t_ns = vo[i].t_ns;
+				x->obs.confidence = vo[i].confidence;
+				if (vo[i].kind == VIS_OBS_RELEASE) {
+					x->obs.kind = DD_OBS_TOSS;
+					x->obs.confidence = 1;
+				} else if (vis_obs_to_event(&vo[i], &tb, &ev) == 0) {
+					x->obs.kind = DD_OBS_EVENT;
+					x->obs.ev = ev;
+					if (vo[i].kind == VIS_OBS_LANDING) {
+						struct item *a = item_new(it);
+
+						if (!a) {
+							rc = -ENOMEM;
+							break;
+						}
+						x = &it->v[it->n - 2];	/* item_new may move the array */
+						a->t_ns = vo[i].t_ns;
+						a->kind = IT_OBS;
+						a->obs.kind = DD_OBS_APEX;
+						a->obs.source = DD_SRC_CAMERA;
+						a->obs.t_ns = vo[i].t_ns;
+						a->obs.confidence = vo[i].confidence;
+						a->obs.apex_m = vo[i].apex_m;
+					}
+				} else {
+					it->n--;	/* no event behind it */
+				}
+			}
+			vis_image_free(img);
+			img = NULL;
+			k++;
+			if (rc < 0)
+				break;
+		}
+		vis_tracker_free(trk);
+		vis_y4m_close(y);
+		if (rc < 0) {
+			if (rc != -ENOMEM)
+				snprintf(err, errlen, "%s", verr);
+			goto free_buf;
+		}
+		*frames_seen += k;
+	}
+	rc = 0;
+free_buf:
+	free(buf);
+	return rc;
+}
+
+static void add_loc(struct tally *ty, double d)
+{
+	if (ty->loc_n >= (long)ty->loc_cap) {
+		size_t nc = ty->loc_cap ? ty->loc_cap * 2 : 1024;
+		double *nv = realloc(ty->loc, nc * sizeof(*nv));
+
+		if (!nv)
+			return;
+		ty->loc = nv;
+		ty->loc_cap = nc;
+	}
+	ty->loc[ty->loc_n++] = d;
+	ty->loc_sum += d;
+}
+
+/* Compares one fused throw with the truth throw it belongs to. */
+/* The daemon's own view: every fused throw judged against the state its
+ * own rulings built (review mode "count"), as dd_referee_throw folds. */
+static void fold_own(const struct bd_match_cfg *cfg, struct bd_state *own, const struct dd_fused *fx)
+{
+	struct bd_ruling r;
+	char err[256];
+
+	if (!own->over && bd_judge(cfg, own, &fx->t, &r, err, sizeof(err)) == 0)
+		bd_apply(own, cfg, &r);
+}
+
+static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t n_truth,
+			const struct dd_fused *fx, int64_t t_done, struct tally *ty, bool verbose,
+			const char *mdir, struct bd_state *own)
+{
+	struct truth *t = NULL;
+	struct bd_ruling r;
+	char err[256];
+	bool review, right;
+	int tsinks = 0, fsinks = 0;
+
+	fold_own(cfg, own, fx);
+	for (size_t k = 0; k < n_truth && !t; k++)
+		if (fx->t_start_ns <= tr[k].t_end && (k == 0 || fx->t_start_ns > tr[k - 1].t_end))
+			t = &tr[k];
+	if (!t || t->seen) {
+		ty->spurious++;
+		if (!fx->review)
+			ty->silent++;
+		else
+			ty->review++;
+		return;
+	}
+	t->seen = true;
+	if (bd_judge(cfg, &t->before, &fx->t, &r, err, sizeof(err)) < 0) {
+		ty->unjudgeable++;
+		ty->review++;
+		return;
+	}
+	review = fx->review || r.review;
+	right = ruling_equal(&r, &t->ruling);
+	if (review) {
+		ty->review++;
+		ty->review_right += right;
+	} else if (right) {
+		ty->right++;
+	} else {
+		ty->silent++;
+	}
+	if (verbose && (!right || review))
+		printf("%s throw %ld: %s%s (truth %d-%d, ruled %d-%d) %s\n", mdir,
+		       (long)(t - tr) + 1, right ? "right" : "WRONG", review ? " review" : "",
+		       t->ruling.points[0], t->ruling.points[1], r.points[0], r.points[1],
+		       fx->review_why);
+	/* Located impacts against the truth's table contacts. */
+	for (size_t i = 0; i < fx->t.n_events; i++) {
+		const struct bd_event *e = &fx->t.events[i];
+
+		if (e->kind == BD_EV_TABLE && e->has_xy && strstr(e->source, "piezo")) {
+			const struct bd_event *best = NULL;
+
+			for (size_t j = 0; j < t->t->n_events; j++) {
+				const struct bd_event *q = &t->t->events[j];
+
+				if (q->kind == BD_EV_TABLE &&
+				    (!best || llabs(q->t_ns - e->t_ns) < llabs(best->t_ns - e->t_ns)))
+					best = q;
+			}
+			if (best && llabs(best->t_ns - e->t_ns) < 30000000) {
+				add_loc(ty, hypot(e->x - best->x, e->y - best->y));
+				ty->half_ok += e->half == best->half;
+			}
+		}
+		if (e->kind == BD_EV_CUP && e->sink)
+			fsinks++;
+	}
+	for (size_t j = 0; j < t->t->n_events; j++) {
+		const struct bd_event *q = &t->t->events[j];
+
+		if (q->kind == BD_EV_CUP && q->sink)
+			tsinks++;
+		if (q->kind == BD_EV_REST) {
+			ty->rests++;
+			for (size_t i = 0; i < fx->t.n_events; i++)
+				if (fx->t.events[i].kind == BD_EV_REST &&
+				    fx->t.events[i].face == q->face && fx->t.events[i].confidence > 0) {
+					ty->faces_ok++;
+					break;
+				}
+		}
+	}
+	if (fx->t.apex_m >= 0) {
+		/* Fusion's apex is above the table top; the truth's above the floor. */
+		struct bd_table tb;
+		double e;
+
+		bd_table_defaults(&tb);
+		e = fx->t.apex_m + tb.height_m - t->t->apex_m;
+		ty->apex_n++;
+		ty->apex_abs += fabs(e);
+		ty->apex_signed += e;
+	}
+	ty->sink_tp += tsinks && fsinks;
+	ty->sink_fn += tsinks && !fsinks;
+	ty->sink_fp += !tsinks && fsinks;
+	if (t_done >= t->t_dead) {
+		double lat = (double)(t_done - t->t_dead) * 1e-9;
+
+		ty->lat_n++;
+		ty->lat_sum += lat;
+		if (lat > ty->lat_max)
+			ty->lat_max = lat;
+	}
+}
+
+struct run {
+	struct dd_fusion fusion;
+	struct sens_pipeline *pipe;
+	struct dd_fused fx;
+	const struct bd_match_cfg *cfg;
+	struct truth *tr;
+	size_t n_truth;
+	struct tally *ty;
+	bool verbose;
+	const char *mdir;
+	struct bd_state own;	/* the referee's own fold of its rulings */
+};
+
+static void fused(struct run *rn, int64_t now)
+{
+	score_throw(rn->cfg, rn->tr, rn->n_truth, &rn->fx, now, rn->ty, rn->verbose, rn->mdir,
+		    &rn->own);
+}
+
+static void tick(struct run *rn, int64_t now)
+{
+	while (dd_fusion_deadline(&rn->fusion) <= now) {
+		int64_t at = dd_fusion_deadline(&rn->fusion);
+
+		if (dd_fusion_tick(&rn->fusion, at, &rn->fx) != 1)
+			break;
+		fused(rn, at);
+	}
+}
+
+static void feed(struct run *rn, const struct dd_obs *o)
+{
+	tick(rn, o->t_ns);
+	if (dd_fusion_add(&rn->fusion, o, &rn->fx) == 1)
+		fused(rn, o->t_ns);
+}
+
+static void feed_sens(struct run *rn, const struct sens_obs *so, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct dd_obs o;
+
+		dd_obs_from_sens(&so[i], &o);
+		feed(rn, &o);
+	}
+}
+
+/* Referees one match directory; adds to ty. */
+static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool track, char *err,
+		      size_t errlen)
+{
+	struct mlog_bd *log = NULL;
+	struct mlog_bd_result res = { 0 };
+	struct items it = { 0 };
+	struct sens_edge *edges = NULL;
+	struct sens_config sc;
+	struct dd_fusion_cfg fc;
+	struct truth *tr = NULL;
+	struct bd_state st;
+	struct sens_obs so[16];
+	struct run rn;
+	char path[4200], *buf = NULL;
+	size_t len, n_edges = 0, k = 0;
+	bool tracked;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/truth.jsonl", mdir);
+	rc = read_file(path, &buf, &len, err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = mlog_bd_parse(path, buf, len, &log, err, errlen);
+	free(buf);
+	buf = NULL;
+	if (rc < 0)
+		return rc;
+	rc = mlog_bd_replay(log, &res, err, errlen);
+	if (rc < 0)
+		goto free_log;
+	tr = calloc(res.n ? res.n : 1, sizeof(*tr));
+	if (!tr) {
+		rc = -ENOMEM;
+		goto free_res;
+	}
+	bd_state_init(&st, &log->cfg);
+	for (size_t i = 0; i < log->n_entries; i++) {
+		const struct bd_throw *t = &log->entries[i].t;
+		int64_t first = INT64_MAX, dead = 0;
+
+		if (log->entries[i].kind != MLOG_THROW)
+			continue;
+		tr[k].t = t;
+		tr[k].before = st;
+		tr[k].ruling = res.rulings[k];
+		for (size_t j = 0; j < t->n_events; j++) {
+			if (t->events[j].t_ns < first)
+				first = t->events[j].t_ns;
+			if (t->events[j].kind != BD_EV_LOW_CALL && t->events[j].t_ns > dead)
+				dead = t->events[j].t_ns;
+		}
+		tr[k].t_first = first;
+		tr[k].t_dead = dead;
+		tr[k].t_end = dead + BOUNDARY_NS;
+		bd_apply(&st, &log->cfg, &res.rulings[k]);
+		k++;
+	}
+	ty->throws += (long)k;
+
+	snprintf(path, sizeof(path), "%s/edges.txt", mdir);
+	rc = read_file(path, &buf, &len, err, errlen);
+	if (rc < 0)
+		goto free_truth;
+	rc = sens_edges_parse(path, buf, len, &edges, &n_edges, err, errlen);
+	free(buf);
+	if (rc < 0)
+		goto free_truth;
+	for (size_t i = 0; i < n_edges; i++) {
+		struct item *x = item_new(&it);
+
+		if (!x) {
+			rc = -ENOMEM;
+			goto free_items;
+		}
+		x->t_ns = edges[i].ts_ns;
+		x->kind = IT_EDGE;
+		x->edge = edges[i];
+	}
+	tracked = track;
+	rc = read_reports(mdir, "calls.jsonl", false, false, &it, err, errlen);
+	if (rc == 0)
+		rc = read_reports(mdir, "camera.jsonl", true, tracked, &it, err, errlen);
+	if (rc == 0 && tracked)
+		rc = read_frames(mdir, &it, &ty->frames, err, errlen);
+	if (rc < 0)
+		goto free_items;
+	qsort(it.v, it.n, sizeof(it.v[0]), cmp_item);
+
+	/* The daemon's path: the simulated table's wiring, fusion as
+	 * configured by default, a camera that reports rests and sinks but
+	 * not landings (so piezo-only landings are not doubted for it). */
+	sim_sens_config(&sc);
+	memset(&rn, 0, sizeof(rn));
+	rn.pipe = sens_pipeline_new(&sc);
+	if (!rn.pipe) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: sensors pipeline: %s", mdir, strerror(errno));
+		goto free_items;
+	}
+	dd_fusion_cfg_defaults(&fc);
+	/* Off even with tracked frames: the tracker reports first landings
+	 * only, and fusion would doubt every later bounce the piezo felt. */
+	fc.camera_present = false;
+	dd_fusion_init(&rn.fusion, &fc);
+	rn.cfg = &log->cfg;
+	rn.tr = tr;
+	rn.n_truth = k;
+	rn.ty = ty;
+	rn.verbose = verbose;
+	rn.mdir = mdir;
+	bd_state_init(&rn.own, &log->cfg);
+	for (size_t i = 0; i < it.n; i++) {
+		const struct item *x = &it.v[i];
+		size_t n;
+
+		n = sens_pipeline_flush(rn.pipe, x->t_ns, so, 16);
+		feed_sens(&rn, so, n);
+		tick(&rn, x->t_ns);
+		if (x->kind == IT_EDGE) {
+			n = sens_pipeline_push(rn.pipe, &x->edge, so, 16);
+			feed_sens(&rn, so, n);
+		} else {
+			feed(&rn, &x->obs);
+		}
+	}
+	feed_sens(&rn, so, sens_pipeline_flush(rn.pipe, INT64_MAX, so, 16));
+	tick(&rn, INT64_MAX - 1);
+	for (size_t i = 0; i < k; i++)
+		if (!tr[i].seen) {
+			ty->missed++;
+			ty->silent++;
+			if (verbose)
+				printf("%s throw %zu: MISSED\n", mdir, i + 1);
+		}
+	ty->matches++;
+	if (rn.own.score[0] == res.state.score[0] && rn.own.score[1] == res.state.score[1] &&
+	    rn.own.over == res.state.over)
+		ty->finals_right++;
+	else if (verbose)
+		printf("%s: final %d-%d, truth %d-%d\n", mdir, rn.own.score[0], rn.own.score[1],
+		       res.state.score[0], res.state.score[1]);
+	sens_pipeline_free(rn.pipe);
+	rc = 0;
+free_items:
+	free(it.v);
+	free(edges);
+free_truth:
+	free(tr);
+free_res:
+	mlog_bd_result_free(&res);
+free_log:
+	mlog_bd_free(log);
+	return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double pct(long a, long b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+static void report(const struct tally *ty)
+{
+	long n = ty->throws;
+	double p50 = 0, p95 = 0;
+
+	if (ty->loc_n) {
+		qsort(ty->loc, (size_t)ty->loc_n, sizeof(double), cmp_double);
+		p50 = ty->loc[ty->loc_n / 2];
+		p95 = ty->loc[(size_t)(ty->loc_n * 95 / 100)];
+	}
+	printf("throws %ld\n", n);
+	printf("exactly_right %.2f %% (%ld)\n", pct(ty->right, n), ty->right);
+	printf("review %.2f %% (%ld; provisional ruling right in %ld; unjudgeable %ld)\n",
+	       pct(ty->review, n), ty->review, ty->review_right, ty->unjudgeable);
+	printf("silent_errors %.2f %% (%ld; missed throws %ld, spurious %ld)\n",
+	       pct(ty->silent, n), ty->silent, ty->missed, ty->spurious);
+	printf("final_scores_right %.2f %% (%ld of %ld matches, the referee folding its own rulings)\n",
+	       pct(ty->finals_right, ty->matches), ty->finals_right, ty->matches);
+	printf("localisation_mm mean %.1f median %.1f p95 %.1f (%ld impacts)\n",
+	       ty->loc_n ? 1000 * ty->loc_sum / (double)ty->loc_n : 0, 1000 * p50, 1000 * p95,
+	       ty->loc_n);
+	printf("half_accuracy %.2f %%\n", pct(ty->half_ok, ty->loc_n));
+	printf("face_accuracy %.2f %% (%ld of %ld rests)\n", pct(ty->faces_ok, ty->rests),
+	       ty->faces_ok, ty->rests);
+	printf("sink_recall %.2f %% sink_precision %.2f %% (tp %ld fn %ld fp %ld)\n",
+	       pct(ty->sink_tp, ty->sink_tp + ty->sink_fn), pct(ty->sink_tp, ty->sink_tp + ty->sink_fp),
+	       ty->sink_tp, ty->sink_fn, ty->sink_fp);
+	if (ty->apex_n)
+		printf("apex_error_m mean_abs %.3f bias %+.3f (%ld throws, %ld frames tracked)\n",
+		       ty->apex_abs / (double)ty->apex_n, ty->apex_signed / (double)ty->apex_n,
+		       ty->apex_n, ty->frames);
+	else
+		printf("apex_error n/a (record with dyeref sim --frames, evaluate --track-frames)\n");
+	printf("latency_dead_to_ruling_s mean %.3f max %.3f (match clock)\n",
+	       ty->lat_n ? ty->lat_sum / (double)ty->lat_n : 0, ty->lat_max);
+	printf("processing_ms_per_throw %.3f\n", n ? 1000 * ty->cpu_s / (double)n : 0);
+}
+
+int dd_cmd_evaluate(int argc, char **argv)
+{
+	struct tally ty = { 0 };
+	struct timespec a, b;
+	const char *dir = NULL;
+	bool verbose = false, track = false;
+	char err[9000], mdir[4096], probe[4200];
+	int matches = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
+			verbose = true;
+		else if (!strcmp(argv[i], "--track-frames"))
+			track = true;
+		else if (!dir && argv[i][0] != '-')
+			dir = argv[i];
+		else {
+			dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] [--track-frames] DIR");
+			return DD_EXIT_USAGE;
+		}
+	}
+	if (!dir) {
+		dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] [--track-frames] DIR");
+		return DD_EXIT_USAGE;
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	for (int k = 1; k < 100000; k++) {
+		FILE *f;
+		int rc;
+
+		snprintf(mdir, sizeof(mdir), "%.4000s/match-%03d", dir, k);
+		snprintf(probe, sizeof(probe), "%s/truth.jsonl", mdir);
+		f = fopen(probe, "r");
+		if (!f)
+			break;
+		fclose(f);
+		rc = eval_match(mdir, &ty, verbose, track, err, sizeof(err));
+		if (rc < 0) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			free(ty.loc);
+			return rc == -ENOMEM || rc == -EIO ? DD_EXIT_FAIL : DD_EXIT_USAGE;
+		}
+		matches++;
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	if (!matches) {
+		dd_log(DD_LOG_ERR, "evaluate: %s: no match-NNN/truth.jsonl (made by dyeref sim)", dir);
+		return DD_EXIT_USAGE;
+	}
+	ty.cpu_s = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+	printf("matches %d\n", matches);
+	report(&ty);
+	free(ty.loc);
+	return DD_EXIT_OK;
+}

@@ -1,0 +1,281 @@
+/* `dyeref sim --matches N --seed S --out DIR [--noise K] [--frames]`: plays matches on
+ * the virtual table and writes, per match, what the instruments saw and
+ * the truth (docs/simulator.md, "Output"). */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "daemon/daemon.h"
+#include "sim/sim.h"
+
+#define CROP_PX 128	/* full-resolution crop: a 16 mm die is 32 px at 12 Mpx over 2.44 m */
+
+/* Appends a line (taking s, a malloc'd JSON object) to a growing buffer. */
+static int put_line(char **buf, size_t *len, char *s)
+{
+	size_t n;
+	char *nb;
+
+	if (!s)
+		return -ENOMEM;
+	n = strlen(s);
+	nb = realloc(*buf, *len + n + 2);
+	if (!nb) {
+		free(s);
+		return -ENOMEM;
+	}
+	memcpy(nb + *len, s, n);
+	nb[*len + n] = '\n';
+	*len += n + 1;
+	nb[*len] = '\0';
+	*buf = nb;
+	free(s);
+	return 0;
+}
+
+struct outputs {
+	bool frames;		/* --frames: write each throw's camera stream */
+	char *index;		/* frames.jsonl */
+	size_t index_len;
+	struct sens_edge *edges;
+	size_t n_edges, cap_edges;
+	char *calls, *camera;
+	size_t calls_len, camera_len;
+};
+
+static int sense_throw(const struct sim_noise *noise, const struct sens_config *sc,
+		       const struct sim_throw *t, int throw_no, const char *mdir,
+		       struct sim_rng *rng, struct outputs *o, char *err, size_t errlen)
+{
+	struct sim_call calls[16];
+	struct sim_cam cams[4];
+	size_t nc, nk;
+	int rc;
+
+	if (sim_sense_edges(noise, sc, t, rng, &o->edges, &o->n_edges, &o->cap_edges) < 0)
+		goto oom;
+	nc = sim_sense_calls(noise, t, rng, calls, 16);
+	for (size_t i = 0; i < nc; i++)
+		if (put_line(&o->calls, &o->calls_len, sim_call_json(&calls[i])) < 0)
+			goto oom;
+	if (o->frames) {
+		char file[64], path[4200], line[256];
+		int64_t t0;
+		int nf;
+
+		snprintf(file, sizeof(file), "frames-%04d.y4m", throw_no);
+		snprintf(path, sizeof(path), "%s/%s", mdir, file);
+		rc = sim_frames_write_y4m(path, noise, &sc->table, t,
+					  (uint64_t)throw_no * 0x9e3779b97f4a7c15ULL, &t0, &nf,
+					  err, errlen);
+		if (rc < 0)
+			return rc;
+		snprintf(line, sizeof(line), "{\"file\":\"%s\",\"t0_ns\":%lld,\"fps\":%d,\"frames\":%d}",
+			 file, (long long)t0, SIM_FRAME_FPS, nf);
+		if (put_line(&o->index, &o->index_len, strdup(line)) < 0)
+			goto oom;
+	}
+	nk = sim_sense_camera(noise, t, rng, cams, 4);
+	for (size_t i = 0; i < nk; i++) {
+		char crop[64] = "", path[4200];
+
+		if (cams[i].kind == SIM_CAM_REST) {
+			struct vis_image *img;
+
+			snprintf(crop, sizeof(crop), "rest-%04d.ppm", throw_no);
+			snprintf(path, sizeof(path), "%s/%s", mdir, crop);
+			img = sim_render_rest_crop(noise, &sc->table, t->rest_x, t->rest_y, t->rest_face,
+						   2 * M_PI * sim_rng_uniform(rng),
+						   CROP_PX, rng);
+			if (!img)
+				goto oom;
+			rc = vis_image_save_pnm(img, path, err, errlen);
+			vis_image_free(img);
+			if (rc < 0)
+				return rc;
+		}
+		if (put_line(&o->camera, &o->camera_len, sim_cam_json(&cams[i], crop)) < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "sim: out of memory");
+	return -ENOMEM;
+}
+
+static int write_edges(const char *path, const struct outputs *o, char *err, size_t errlen)
+{
+	size_t cap = o->n_edges * 32 + 128, len = 0;
+	char *buf = malloc(cap);
+	int rc;
+
+	if (!buf) {
+		snprintf(err, errlen, "sim: out of memory");
+		return -ENOMEM;
+	}
+	len += (size_t)snprintf(buf, cap, "# dyeref sim: piezo edges, TS_NS LINE (GPIO offset)\n");
+	for (size_t i = 0; i < o->n_edges; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "%lld %u\n",
+					(long long)o->edges[i].ts_ns, o->edges[i].line);
+	rc = sim_write_file(path, buf, len, err, errlen);
+	free(buf);
+	return rc;
+}
+
+static int one_match(int k, const char *out, bool frames, const struct sim_match_cfg *mc,
+		     const struct sim_noise *noise, const struct sens_config *sc,
+		     struct sim_rng *rng, struct sim_rng *srng, char *err, size_t errlen)
+{
+	struct bd_table tb = sc->table;
+	struct outputs o = { .frames = frames };
+	struct sim_match *m = NULL;
+	char mdir[4096], path[4200];
+	int rc;
+
+	snprintf(mdir, sizeof(mdir), "%s/match-%03d", out, k);
+	if (mkdir(mdir, 0755) < 0 && errno != EEXIST) {
+		rc = -errno;
+		snprintf(err, errlen, "%.400s: %s", mdir, strerror(errno));
+		return rc;
+	}
+	rc = sim_match_play(mc, &tb, 1000000000LL, rng, &m, err, errlen);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < m->n_throws; i++) {
+		rc = sense_throw(noise, sc, &m->throws[i], (int)i + 1, mdir, srng, &o, err, errlen);
+		if (rc < 0)
+			goto free_outputs;
+	}
+	sim_piezo_sort(o.edges, o.n_edges);
+	snprintf(path, sizeof(path), "%s/edges.txt", mdir);
+	rc = write_edges(path, &o, err, errlen);
+	if (rc < 0)
+		goto free_outputs;
+	snprintf(path, sizeof(path), "%s/calls.jsonl", mdir);
+	rc = sim_write_file(path, o.calls ? o.calls : "", o.calls_len, err, errlen);
+	if (rc < 0)
+		goto free_outputs;
+	snprintf(path, sizeof(path), "%s/camera.jsonl", mdir);
+	rc = sim_write_file(path, o.camera ? o.camera : "", o.camera_len, err, errlen);
+	if (rc < 0)
+		goto free_outputs;
+	if (frames) {
+		snprintf(path, sizeof(path), "%s/frames.jsonl", mdir);
+		rc = sim_write_file(path, o.index ? o.index : "", o.index_len, err, errlen);
+		if (rc < 0)
+			goto free_outputs;
+	}
+	/* The truth last: a match directory with a truth log is complete. */
+	snprintf(path, sizeof(path), "%s/truth.jsonl", mdir);
+	rc = sim_match_write_truth(m, path, err, errlen);
+	if (rc == 0)
+		printf("match %d: %zu throws, %d-%d\n", k, m->n_throws, m->final.score[0],
+		       m->final.score[1]);
+free_outputs:
+	free(o.edges);
+	free(o.calls);
+	free(o.camera);
+	free(o.index);
+	sim_match_free(m);
+	return rc;
+}
+
+static void usage(void)
+{
+	dd_log(DD_LOG_ERR, "usage: dyeref sim --matches N --seed S --out DIR [--noise K] [--frames]");
+}
+
+int dd_cmd_sim(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "matches", required_argument, NULL, 'm' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "noise", required_argument, NULL, 'n' },
+		{ "frames", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sim_match_cfg mc;
+	struct sim_noise noise;
+	struct sens_config sc;
+	struct sim_rng rng, srng;
+	char err[512], *end, meta[256], path[4200];
+	const char *out = NULL;
+	long matches = -1;
+	unsigned long long seed = 0;
+	double k = 1;
+	bool have_seed = false, frames = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		errno = 0;
+		switch (c) {
+		case 'm':
+			matches = strtol(optarg, &end, 10);
+			if (errno || *end || matches < 1 || matches > 10000) {
+				dd_log(DD_LOG_ERR, "sim: --matches: '%s' is not a number 1..10000", optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		case 's':
+			seed = strtoull(optarg, &end, 10);
+			if (errno || *end || !*optarg || *optarg == '-') {
+				dd_log(DD_LOG_ERR, "sim: --seed: '%s' is not a non-negative integer", optarg);
+				return DD_EXIT_USAGE;
+			}
+			have_seed = true;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			frames = true;
+			break;
+		case 'n':
+			k = strtod(optarg, &end);
+			if (errno || *end || !(k >= 0 && k <= 10)) {
+				dd_log(DD_LOG_ERR, "sim: --noise: '%s' is not a factor 0..10", optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		default:
+			usage();
+			return DD_EXIT_USAGE;
+		}
+	}
+	if (matches < 0 || !have_seed || !out || optind != argc) {
+		usage();
+		return DD_EXIT_USAGE;
+	}
+	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
+		dd_log(DD_LOG_ERR, "sim: %s: %s", out, strerror(errno));
+		return DD_EXIT_FAIL;
+	}
+	sim_match_cfg_defaults(&mc);
+	sim_noise_defaults(&noise, k);
+	sim_sens_config(&sc);
+	/* Play and sensing draw from separate streams: the same seed plays the
+	 * same matches at every noise level. */
+	sim_rng_seed(&rng, seed);
+	sim_rng_seed(&srng, seed ^ 0x5e115e5ULL);
+	for (long i = 1; i <= matches; i++) {
+		int rc = one_match((int)i, out, frames, &mc, &noise, &sc, &rng, &srng, err, sizeof(err));
+
+		if (rc < 0) {
+			dd_log(DD_LOG_ERR, "%s", err);
+			return DD_EXIT_FAIL;
+		}
+	}
+	snprintf(meta, sizeof(meta), "{\"matches\":%ld,\"seed\":%llu,\"noise\":%g}\n", matches, seed, k);
+	snprintf(path, sizeof(path), "%s/sim.json", out);
+	if (sim_write_file(path, meta, strlen(meta), err, sizeof(err)) < 0) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		return DD_EXIT_FAIL;
+	}
+	return DD_EXIT_OK;
+}

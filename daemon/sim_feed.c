@@ -1,0 +1,243 @@
+/* The live simulator: one match on the virtual table, played at real speed
+ * into the daemon's observation sink. Its piezo edges go through the real
+ * sensors pipeline, its calls and camera reports through the conversions
+ * `dyeref evaluate` uses, so the demo shows the path the Pi runs. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon/daemon.h"
+#include "sim/sim.h"
+
+#define LEAD_IN_NS (2000 * 1000000LL)	/* from start to the first release */
+#define CROP_PX 128			/* as `dyeref sim` renders them */
+
+struct due {
+	int64_t at_ns;		/* match clock: when the daemon would receive it */
+	struct dd_obs o;
+};
+
+struct dd_sim_feed {
+	sd_event *ev;			/* borrowed */
+	sd_event_source *timer;		/* the next delivery */
+	dd_obs_sink sink;		/* where observations go */
+	void *user;			/* for sink */
+	struct due *due;		/* owned: the match's observations, by at_ns */
+	size_t n, cap, at;		/* how many, allocated, next to deliver */
+	int64_t base_ns;		/* CLOCK_MONOTONIC of match time 0 */
+};
+
+static const char *const demo_players[BD_PLAYERS] = { "Ann", "Bo", "Cy", "Di" };
+
+void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32])
+{
+	bd_match_cfg_init(cfg);
+	for (int i = 0; i < BD_PLAYERS; i++)
+		snprintf(cfg->players[i], sizeof(cfg->players[i]), "%s", demo_players[i]);
+	snprintf(team_names[0], 32, "Orange");
+	snprintf(team_names[1], 32, "Blue");
+}
+
+static int add(struct dd_sim_feed *f, int64_t at, const struct dd_obs *o)
+{
+	if (f->n == f->cap) {
+		size_t nc = f->cap ? f->cap * 2 : 512;
+		struct due *nd = realloc(f->due, nc * sizeof(*nd));
+
+		if (!nd)
+			return -ENOMEM;
+		f->due = nd;
+		f->cap = nc;
+	}
+	f->due[f->n].at_ns = at;
+	f->due[f->n].o = *o;
+	f->n++;
+	return 0;
+}
+
+static int cmp_due(const void *a, const void *b)
+{
+	const struct due *x = a, *y = b;
+
+	return (x->at_ns > y->at_ns) - (x->at_ns < y->at_ns);
+}
+
+/* Sensors observations completed at `at`, delivered then. */
+static int add_sens(struct dd_sim_feed *f, int64_t at, const struct sens_obs *so, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct dd_obs o;
+
+		dd_obs_from_sens(&so[i], &o);
+		if (add(f, at > o.t_ns ? at : o.t_ns, &o) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int run_pipeline(struct dd_sim_feed *f, struct sens_edge *e, size_t n,
+			const struct sens_config *sc)
+{
+	struct sens_pipeline *p = sens_pipeline_new(sc);
+	struct sens_obs so[16];
+	int rc = 0;
+
+	if (!p)
+		return -errno;
+	sim_piezo_sort(e, n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		rc = add_sens(f, e[i].ts_ns, so, sens_pipeline_flush(p, e[i].ts_ns, so, 16));
+		if (rc == 0)
+			rc = add_sens(f, e[i].ts_ns, so, sens_pipeline_push(p, &e[i], so, 16));
+	}
+	if (rc == 0) {
+		/* The loop's timer completes the last impact a window later. */
+		int64_t last = n ? e[n - 1].ts_ns + sens_config_group_window_ns(sc) : 0;
+
+		rc = add_sens(f, last, so, sens_pipeline_flush(p, INT64_MAX, so, 16));
+	}
+	sens_pipeline_free(p);
+	return rc;
+}
+
+/* Plays the match and lays out every observation on the match clock. */
+static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
+{
+	struct sim_match_cfg mc;
+	struct sim_noise noise;
+	struct sens_config sc;
+	struct sim_rng rng, srng;
+	struct sim_match *m = NULL;
+	struct sens_edge *edges = NULL;
+	size_t n_edges = 0, cap_edges = 0;
+	int rc;
+
+	sim_match_cfg_defaults(&mc);
+	mc.rolloff = false;	/* the referee's match starts with team A */
+	sim_noise_defaults(&noise, 1);
+	sim_sens_config(&sc);
+	sim_rng_seed(&rng, seed);
+	sim_rng_seed(&srng, seed ^ 0x5e115e5ULL);
+	rc = sim_match_play(&mc, &sc.table, 0, &rng, &m, err, errlen);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < m->n_throws && rc == 0; i++) {
+		const struct sim_throw *t = &m->throws[i];
+		struct sim_call calls[16];
+		struct sim_cam cams[4];
+		size_t nc, nk;
+
+		rc = sim_sense_edges(&noise, &sc, t, &srng, &edges, &n_edges, &cap_edges);
+		nc = sim_sense_calls(&noise, t, &srng, calls, 16);
+		for (size_t k = 0; k < nc && rc == 0; k++) {
+			struct dd_obs o;
+
+			dd_obs_from_sim_call(&calls[k], &o);
+			rc = add(f, calls[k].t_ns, &o);
+		}
+		nk = sim_sense_camera(&noise, t, &srng, cams, 4);
+		for (size_t k = 0; k < nk && rc == 0; k++) {
+			struct vis_image *crop = NULL;
+			struct dd_obs o;
+
+			if (cams[k].kind == SIM_CAM_REST)
+				crop = sim_render_rest_crop(&noise, &sc.table, t->rest_x, t->rest_y,
+							    t->rest_face,
+							    2 * M_PI * sim_rng_uniform(&srng), CROP_PX, &srng);
+			dd_obs_from_sim_cam(&cams[k], crop, &o);
+			vis_image_free(crop);
+			rc = add(f, cams[k].t_ns, &o);
+		}
+	}
+	if (rc == 0)
+		rc = run_pipeline(f, edges, n_edges, &sc);
+	if (rc < 0)
+		snprintf(err, errlen, "simulator: %s", strerror(-rc));
+	else
+		qsort(f->due, f->n, sizeof(f->due[0]), cmp_due);
+	free(edges);
+	sim_match_free(m);
+	return rc;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int on_timer(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct dd_sim_feed *f = user;
+	int64_t now = mono_ns();
+
+	(void)usec;
+	while (f->at < f->n && f->base_ns + f->due[f->at].at_ns <= now) {
+		struct dd_obs o = f->due[f->at++].o;
+
+		/* Observations carry the daemon's clock, as the real inputs do. */
+		o.t_ns += f->base_ns;
+		o.ev.t_ns = o.t_ns;
+		for (int k = 0; k < o.n_arrivals; k++)
+			o.arrival_ns[k] += f->base_ns;
+		f->sink(f->user, &o);
+	}
+	if (f->at < f->n) {
+		sd_event_source_set_time(s, (uint64_t)(f->base_ns + f->due[f->at].at_ns) / 1000);
+		sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	}
+	return 0;
+}
+
+struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink sink,
+				      void *user, char *err, size_t errlen)
+{
+	struct dd_sim_feed *f = calloc(1, sizeof(*f));
+	int rc;
+
+	if (!f) {
+		snprintf(err, errlen, "simulator: out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	f->ev = ev;
+	f->sink = sink;
+	f->user = user;
+	rc = build(f, seed, err, errlen);
+	if (rc < 0)
+		goto free_feed;
+	if (f->n == 0) {
+		snprintf(err, errlen, "simulator: a match without observations");
+		rc = -EINVAL;
+		goto free_feed;
+	}
+	f->base_ns = mono_ns() + LEAD_IN_NS - f->due[0].at_ns;
+	rc = sd_event_add_time(ev, &f->timer, CLOCK_MONOTONIC,
+			       (uint64_t)(f->base_ns + f->due[0].at_ns) / 1000, 0, on_timer, f);
+	if (rc < 0) {
+		snprintf(err, errlen, "simulator: timer: %s", strerror(-rc));
+		goto free_feed;
+	}
+	sd_event_source_set_enabled(f->timer, SD_EVENT_ONESHOT);
+	return f;
+
+free_feed:
+	free(f->due);
+	free(f);
+	errno = -rc;
+	return NULL;
+}
+
+void dd_sim_feed_stop(struct dd_sim_feed *f)
+{
+	if (!f)
+		return;
+	sd_event_source_disable_unref(f->timer);
+	free(f->due);
+	free(f);
+}

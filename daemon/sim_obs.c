@@ -1,0 +1,97 @@
+/* The simulator's instruments as the daemon's inputs report them: one
+ * conversion each for sensors observations, console calls and camera
+ * reports, shared by `dyeref evaluate` and the live feeder. */
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "sim/sim.h"
+
+void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->kind = DD_OBS_EVENT;
+	o->source = DD_SRC_PIEZO;
+	o->t_ns = so->ev.t_ns;
+	o->ev = so->ev;
+	o->confidence = so->ev.has_confidence ? so->ev.confidence : 1.0;
+	if (so->has_fix) {
+		int k = 0;
+
+		o->sigma_m = so->fix.sigma_m;
+		for (int j = 0; j < SENS_MAX_TABLE && k < DD_OBS_ARRIVALS; j++)
+			if (so->table_seen & (1u << j)) {
+				o->arrival_sensor[k] = j;
+				o->arrival_ns[k++] = so->table_ts_ns[j];
+			}
+		o->n_arrivals = k;
+	}
+}
+
+static void obs_init(struct dd_obs *o, enum dd_source src, int64_t t_ns)
+{
+	memset(o, 0, sizeof(*o));
+	o->kind = DD_OBS_EVENT;
+	o->source = src;
+	o->t_ns = t_ns;
+	o->confidence = 1.0;
+	o->ev.player = BD_NOBODY;
+	o->ev.t_ns = t_ns;
+	strcpy(o->ev.source, dd_source_name(src));
+}
+
+void dd_obs_from_sim_call(const struct sim_call *c, struct dd_obs *o)
+{
+	obs_init(o, DD_SRC_CONSOLE, c->t_ns);
+	if (c->dye_up_missed) {
+		o->kind = DD_OBS_DYE_UP_MISSED;
+		return;
+	}
+	o->ev = c->ev;
+	o->ev.t_ns = c->t_ns;
+	o->ev.confidence = 1.0;
+	strcpy(o->ev.source, "console");
+}
+
+void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, struct dd_obs *o)
+{
+	struct bd_table tb;
+
+	obs_init(o, DD_SRC_CAMERA, c->t_ns);
+	if (c->kind == SIM_CAM_TOSS) {
+		o->kind = DD_OBS_TOSS;
+		return;
+	}
+	if (c->kind == SIM_CAM_SINK) {
+		/* The tracker saw the die go into that cup and stay; where it
+		 * vanished is the cup's place. */
+		bd_table_defaults(&tb);
+		o->ev.kind = BD_EV_CUP;
+		o->ev.player = c->owner;
+		o->ev.sink = true;
+		o->ev.has_xy = true;
+		o->ev.x = tb.cup_x[c->owner];
+		o->ev.y = tb.cup_y[c->owner];
+		o->confidence = 0.95;
+		return;
+	}
+	o->ev.kind = BD_EV_REST;
+	o->ev.has_xy = true;
+	o->ev.x = c->x;
+	o->ev.y = c->y;
+	/* Unreadable: the die is at rest, its face unknown. A placeholder face
+	 * with no confidence sends the ruling to an official. */
+	o->ev.face = 1;
+	o->confidence = 0;
+	if (crop) {
+		struct vis_dice_params vp;
+		struct vis_die d[4];
+		char err[128];
+
+		vis_dice_params_default(&vp);
+		vp.keep_unreadable = 1;
+		if (vis_dice_find(crop, &vp, d, 4, err, sizeof(err)) >= 1 && d[0].face >= 1) {
+			o->ev.face = d[0].face;
+			o->confidence = d[0].confidence;
+		}
+	}
+}

@@ -1,0 +1,243 @@
+/* sim_sense: what the piezo discs, the camera and the official at the
+ * console would report of a simulated throw. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+void sim_noise_defaults(struct sim_noise *n, double k)
+{
+	sim_piezo_defaults(&n->piezo);
+	n->piezo.jitter_s *= k;
+	n->piezo.speed_spread *= k;
+	n->piezo.p_miss = 0.01 * k;
+	n->piezo.p_false = 0.005 * k;
+	n->piezo.ring_max = (int)lround(2 * k);
+	n->min_strength = 0.25;
+	n->p_line_miss = 0.005 * k;
+	n->console_delay_s = 0.3;
+	n->cam_p_miss = 0.005 * k;
+	n->cam_xy_sd_m = 0.004 * k;
+	n->image_noise = 6 * k;
+	n->blur_px = 0.6 * k;
+}
+
+void sim_sens_config(struct sens_config *c)
+{
+	static const char *const names[] = { "floor0", "floor1", "floor2", "floor3" };
+	static const unsigned offsets[] = { 12, 16, 20, 21 };
+
+	sens_config_defaults(c);
+	for (size_t i = 0; i < 4 && c->n_lines < SENS_MAX_LINES; i++) {
+		struct sens_line_cfg *l = &c->lines[c->n_lines++];
+
+		memset(l, 0, sizeof(*l));
+		strcpy(l->name, names[i]);
+		l->role = SENS_ROLE_FLOOR;
+		l->offset = offsets[i];
+		l->owner = BD_NOBODY;
+	}
+}
+
+static int grow(struct sens_edge **e, size_t *n, size_t *cap, size_t more)
+{
+	if (*n + more > *cap) {
+		size_t nc = (*cap ? *cap * 2 : 256) + more;
+		struct sens_edge *ne = realloc(*e, nc * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		*e = ne;
+		*cap = nc;
+	}
+	return 0;
+}
+
+/* The config line of a role (and cup owner / floor side), or -1. */
+static int line_of(const struct sens_config *sc, enum sens_role role, int owner, int nth)
+{
+	int seen = 0;
+
+	for (size_t i = 0; i < sc->n_lines; i++) {
+		const struct sens_line_cfg *l = &sc->lines[i];
+
+		if (l->role != role)
+			continue;
+		if (role == SENS_ROLE_CUP && l->owner != owner)
+			continue;
+		if (role == SENS_ROLE_FLOOR && seen++ != nth)
+			continue;
+		return (int)i;
+	}
+	return -1;
+}
+
+/* The floor strip along the side nearest to where the die came down. */
+static int floor_strip(const struct sens_config *sc, double x, double y)
+{
+	const struct bd_table *tb = &sc->table;
+	double d[4] = { -x, x - tb->length_m, -y, y - tb->width_m };
+	int best = 0;
+
+	for (int i = 1; i < 4; i++)
+		if (d[i] > d[best])
+			best = i;
+	return line_of(sc, SENS_ROLE_FLOOR, BD_NOBODY, best);
+}
+
+int sim_sense_edges(const struct sim_noise *n, const struct sens_config *sc,
+		    const struct sim_throw *t, struct sim_rng *rng,
+		    struct sens_edge **edges, size_t *n_edges, size_t *cap)
+{
+	for (size_t i = 0; i < t->n_contacts; i++) {
+		const struct sim_contact *c = &t->contacts[i];
+		size_t room = 64, got;
+		int line = -1;
+
+		if (grow(edges, n_edges, cap, room) < 0)
+			return -ENOMEM;
+		switch (c->kind) {
+		case SIM_CONTACT_TABLE:
+			if (c->strength < n->min_strength)
+				break;
+			got = sim_piezo_table_hit(&n->piezo, sc, rng, c->x, c->y, c->t_ns,
+						  *edges + *n_edges, room);
+			*n_edges += got < room ? got : room;
+			break;
+		case SIM_CONTACT_CUP:
+		case SIM_CONTACT_SINK:
+			line = line_of(sc, SENS_ROLE_CUP, c->player, 0);
+			break;
+		case SIM_CONTACT_MINE:
+			line = line_of(sc, SENS_ROLE_MINE, BD_NOBODY, 0);
+			break;
+		case SIM_CONTACT_FLOOR:
+			line = floor_strip(sc, c->x, c->y);
+			break;
+		default:
+			break;
+		}
+		if (line < 0 || sim_rng_uniform(rng) < n->p_line_miss)
+			continue;
+		if (c->kind != SIM_CONTACT_SINK && c->strength < n->min_strength)
+			continue;
+		got = sim_piezo_line_hit(&n->piezo, sc, rng, (size_t)line, c->t_ns,
+					 *edges + *n_edges, room);
+		*n_edges += got < room ? got : room;
+	}
+	return 0;
+}
+
+static int64_t human_delay(const struct sim_noise *n, struct sim_rng *rng)
+{
+	double s = n->console_delay_s * (0.5 + sim_rng_uniform(rng));
+
+	return (int64_t)(s * 1e9);
+}
+
+size_t sim_sense_calls(const struct sim_noise *n, const struct sim_throw *t,
+		       struct sim_rng *rng, struct sim_call *out, size_t cap)
+{
+	size_t k = 0;
+
+	if (!t->truth.dye_up && k < cap) {
+		memset(&out[k], 0, sizeof(out[k]));
+		out[k].t_ns = t->t_release_ns + human_delay(n, rng);
+		out[k].dye_up_missed = true;
+		k++;
+	}
+	for (size_t i = 0; i < t->truth.n_events && k < cap; i++) {
+		const struct bd_event *e = &t->truth.events[i];
+
+		if (e->kind != BD_EV_LOW_CALL && e->kind != BD_EV_CATCH && e->kind != BD_EV_KICK)
+			continue;
+		memset(&out[k], 0, sizeof(out[k]));
+		out[k].ev = *e;
+		strcpy(out[k].ev.source, "console");
+		/* A low call is shouted before the landing and entered at once;
+		 * catches and kicks are entered as they happen. */
+		out[k].t_ns = e->t_ns + (e->kind == BD_EV_LOW_CALL ? 0 : human_delay(n, rng));
+		out[k].ev.t_ns = out[k].t_ns;
+		k++;
+	}
+	return k;
+}
+
+size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
+			struct sim_rng *rng, struct sim_cam *out, size_t cap)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->n_contacts && k < cap; i++) {
+		const struct sim_contact *c = &t->contacts[i];
+
+		if (c->kind == SIM_CONTACT_RELEASE) {
+			if (sim_rng_uniform(rng) < n->cam_p_miss)
+				continue;
+			/* The die rises out of the hand: seen a few frames later. */
+			out[k].t_ns = c->t_ns + 100000000;
+			out[k].kind = SIM_CAM_TOSS;
+			out[k].owner = BD_NOBODY;
+			out[k].x = c->x;
+			out[k].y = c->y;
+			k++;
+		} else if (c->kind == SIM_CONTACT_SINK && t->in_cup && i + 1 == t->n_contacts) {
+			if (sim_rng_uniform(rng) < n->cam_p_miss)
+				continue;
+			/* Seen a frame or two later: the die does not come back out. */
+			out[k].t_ns = c->t_ns + 66000000;
+			out[k].kind = SIM_CAM_SINK;
+			out[k].owner = c->player;
+			out[k].x = c->x;
+			out[k].y = c->y;
+			k++;
+		} else if (c->kind == SIM_CONTACT_REST) {
+			out[k].t_ns = c->t_ns + 200000000;	/* still for a few frames */
+			out[k].kind = SIM_CAM_REST;
+			out[k].owner = BD_NOBODY;
+			out[k].x = c->x + n->cam_xy_sd_m * sim_rng_normal(rng);
+			out[k].y = c->y + n->cam_xy_sd_m * sim_rng_normal(rng);
+			k++;
+		}
+	}
+	return k;
+}
+
+struct vis_image *sim_render_rest_crop(const struct sim_noise *n, const struct bd_table *tb,
+				       double x, double y, int face, double angle,
+				       int side_px, struct sim_rng *rng)
+{
+	struct vis_render_scene s;
+	struct vis_image *img = NULL;
+	double span = side_px * 0.016 / 32;	/* 32 px a die */
+	double blur_v, dir = 2 * M_PI * sim_rng_uniform(rng);
+	char err[128];
+	int rc;
+
+	if (face < 1 || face > 6 || side_px < 16 || side_px > 4096) {
+		errno = EINVAL;
+		return NULL;
+	}
+	vis_render_scene_default(&s);
+	s.table = *tb;
+	s.width = s.height = side_px;
+	vis_render_view_topdown(&s, x, y, span);
+	s.noise_sigma = n->image_noise;
+	s.light_level = 1 - 0.15 * (n->image_noise / 6) * sim_rng_uniform(rng);
+	s.seed = sim_rng_next(rng);
+	s.n_dice = 1;
+	blur_v = n->blur_px * (span / side_px) / s.exposure_s;
+	s.dice[0] = (struct vis_render_die){
+		.x = x, .y = y, .z = 0, .angle = angle, .face = face,
+		.vx = blur_v * cos(dir), .vy = blur_v * sin(dir),
+		.body = { 240, 238, 232 }, .pip = { 25, 25, 25 },
+	};
+	rc = vis_render(&s, &img, err, sizeof(err));
+	if (rc < 0) {
+		errno = -rc;
+		return NULL;
+	}
+	return img;
+}

@@ -1,0 +1,24 @@
+/* libFuzzer target: the PGM/PPM parser on arbitrary bytes, then the dice
+ * finder on whatever image it accepts (a hostile image must not crash the
+ * detector either). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vision/vision.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[256];
+	struct vis_image *img = NULL;
+	if (vis_decode_pnm(data, size, "fuzz.pnm", &img, err, sizeof err) == 0) {
+		/* Keep each run fast: the detector is linear in pixels. */
+		if ((long)img->width * img->height <= 256 * 256) {
+			struct vis_die dice[16];
+			vis_dice_find(img, NULL, dice, 16, err, sizeof err);
+		}
+		vis_image_free(img);
+	}
+	return 0;
+}

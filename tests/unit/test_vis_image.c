@@ -1,0 +1,274 @@
+/* vision: image type, PNM/PNG/JPEG decoders, file loading and Y4M video;
+ * every error path names its file and says why. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "vision/vision.h"
+
+#define PHOTO "tests/data/dice-photos/IMG_20191208_111228.jpg"
+
+static char tmpdir[] = "/tmp/test_vis_image.XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char p[256];
+	snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_vis_image_new_refuses_sizes_beyond_limits(void **state)
+{
+	(void)state;
+	assert_null(vis_image_new(0, 10, VIS_GRAY8));
+	assert_int_equal(errno, EINVAL);
+	assert_null(vis_image_new(VIS_MAX_SIDE + 1, 10, VIS_GRAY8));
+	assert_null(vis_image_new(VIS_MAX_SIDE, VIS_MAX_SIDE, VIS_RGB24));
+	struct vis_image *img = vis_image_new(3, 2, VIS_RGB24);
+	assert_non_null(img);
+	assert_int_equal(img->stride, 9);
+	vis_image_free(img);
+}
+
+static void test_vis_pnm_p5_and_p6_decode_with_comments_and_maxval(void **state)
+{
+	(void)state;
+	char err[256];
+	struct vis_image *img;
+	static const uint8_t p5[] = "P5\n# a comment\n2 2\n255\n\x01\x02\x03\xff";
+	assert_int_equal(vis_decode_pnm(p5, sizeof p5 - 1, "a.pgm", &img, err, sizeof err), 0);
+	assert_int_equal(img->format, VIS_GRAY8);
+	assert_int_equal(img->width, 2);
+	assert_int_equal(img->data[3], 255);
+	assert_int_equal(img->data[2], 3);
+	vis_image_free(img);
+	/* maxval 15 scales to 0..255 */
+	static const uint8_t p6[] = "P6 1 1 15\n\x0f\x00\x05";
+	assert_int_equal(vis_decode_pnm(p6, sizeof p6 - 1, "b.ppm", &img, err, sizeof err), 0);
+	assert_int_equal(img->format, VIS_RGB24);
+	assert_int_equal(img->data[0], 255);
+	assert_int_equal(img->data[1], 0);
+	assert_int_equal(img->data[2], 85);
+	vis_image_free(img);
+}
+
+static void test_vis_pnm_malformed_headers_are_named_errors(void **state)
+{
+	(void)state;
+	char err[256];
+	struct vis_image *img = (struct vis_image *)1;
+	static const struct {
+		const char *data;
+		int ret;
+		const char *why;
+	} cases[] = {
+		{ "P3\n1 1\n255\n", -EINVAL, "not a binary PGM/PPM" },
+		{ "P5\n1\n", -EINVAL, "width, height or maxval missing" },
+		{ "P5\n99999999 1 255\n", -EINVAL, "missing or above" },
+		{ "P5\n0 1 255\n", -EINVAL, "outside" },
+		{ "P5\n16384 16384 255\n", -E2BIG, "outside" },
+		{ "P5\n1 1 65535\n\x01\x02", -EINVAL, "only 8-bit" },
+		{ "P5\n1 1 255", -EINVAL, "not followed by whitespace" },
+		{ "P5\n4 4 255\n\x01\x02", -EINVAL, "truncated (2 of 16 bytes)" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int r = vis_decode_pnm((const uint8_t *)cases[i].data, strlen(cases[i].data), "x.pgm",
+				       &img, err, sizeof err);
+		assert_int_equal(r, cases[i].ret);
+		assert_null(img);
+		assert_non_null(strstr(err, "x.pgm: "));
+		assert_non_null(strstr(err, cases[i].why));
+	}
+}
+
+static void test_vis_png_round_trip_gray_and_rgb(void **state)
+{
+	(void)state;
+	char err[256];
+	for (int f = 0; f < 2; f++) {
+		enum vis_format fmt = f ? VIS_RGB24 : VIS_GRAY8;
+		struct vis_image *img = vis_image_new(17, 5, fmt), *back;
+		for (size_t i = 0; i < img->stride * 5; i++)
+			img->data[i] = (uint8_t)(i * 7);
+		assert_int_equal(vis_image_save_png(img, tmp_path("rt.png"), err, sizeof err), 0);
+		assert_int_equal(vis_image_load(tmp_path("rt.png"), &back, err, sizeof err), 0);
+		assert_int_equal(back->format, fmt);
+		assert_int_equal(back->width, 17);
+		assert_memory_equal(back->data, img->data, img->stride * 5);
+		vis_image_free(back);
+		assert_int_equal(vis_image_save_pnm(img, tmp_path("rt.pnm"), err, sizeof err), 0);
+		assert_int_equal(vis_image_load(tmp_path("rt.pnm"), &back, err, sizeof err), 0);
+		assert_memory_equal(back->data, img->data, img->stride * 5);
+		vis_image_free(back);
+		vis_image_free(img);
+	}
+}
+
+static void test_vis_png_corrupt_and_truncated_fail_cleanly(void **state)
+{
+	(void)state;
+	char err[256];
+	struct vis_image *img = vis_image_new(8, 8, VIS_RGB24), *back;
+	assert_int_equal(vis_image_save_png(img, tmp_path("c.png"), err, sizeof err), 0);
+	vis_image_free(img);
+	FILE *f = fopen(tmp_path("c.png"), "rb");
+	uint8_t buf[4096];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	buf[20] ^= 0x55;	/* inside IHDR: its CRC no longer matches */
+	assert_int_equal(vis_decode_png(buf, n, "c.png", &back, err, sizeof err), -EINVAL);
+	assert_null(back);
+	assert_non_null(strstr(err, "c.png: PNG: "));
+	buf[20] ^= 0x55;
+	assert_int_equal(vis_decode_png(buf, n / 2, "c.png", &back, err, sizeof err), -EINVAL);
+	assert_null(back);
+	/* An IHDR claiming 100000 x 100000 pixels is refused before decoding. */
+	static const uint8_t big[] = {
+		0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+		0, 1, 0x86, 0xa0, 0, 1, 0x86, 0xa0, 8, 2, 0, 0, 0, 0x46, 0x5e, 0x9a, 0x3d,
+	};
+	assert_true(vis_decode_png(big, sizeof big, "big.png", &back, err, sizeof err) < 0);
+	assert_null(back);
+}
+
+static void test_vis_jpeg_real_photo_and_truncated(void **state)
+{
+	(void)state;
+	char err[256];
+	struct vis_image *img;
+	assert_int_equal(vis_image_load(PHOTO, &img, err, sizeof err), 0);
+	assert_int_equal(img->width, 640);
+	assert_int_equal(img->height, 640);
+	assert_int_equal(img->format, VIS_RGB24);
+	struct vis_image *g = vis_image_to_gray(img);
+	assert_non_null(g);
+	assert_int_equal(g->format, VIS_GRAY8);
+	vis_image_free(g);
+	vis_image_free(img);
+	FILE *f = fopen(PHOTO, "rb");
+	static uint8_t buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	assert_int_equal(vis_decode_jpeg(buf, 300, "t.jpg", &img, err, sizeof err), -EINVAL);
+	assert_null(img);
+	assert_non_null(strstr(err, "t.jpg: JPEG: "));
+	assert_int_equal(vis_decode_jpeg(buf, 2, "t.jpg", &img, err, sizeof err), -EINVAL);
+	(void)n;
+}
+
+static void test_vis_load_file_errors_name_the_file(void **state)
+{
+	(void)state;
+	char err[256];
+	struct vis_image *img;
+	assert_int_equal(vis_image_load(tmp_path("missing.png"), &img, err, sizeof err), -ENOENT);
+	assert_non_null(strstr(err, "missing.png: No such file"));
+	assert_int_equal(vis_image_load(tmpdir, &img, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "not a regular file"));
+	write_file(tmp_path("empty.png"), "", 0);
+	assert_int_equal(vis_image_load(tmp_path("empty.png"), &img, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "empty.png: empty file"));
+	write_file(tmp_path("text.jpg"), "hello", 5);
+	assert_int_equal(vis_image_load(tmp_path("text.jpg"), &img, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "text.jpg: not a PNG, JPEG or binary PGM/PPM image"));
+	assert_null(img);
+}
+
+static void test_vis_y4m_frames_timestamps_and_truncation(void **state)
+{
+	(void)state;
+	char err[256];
+	/* Two 4x2 4:2:0 frames at 25 fps: 8 luma + 2*2 chroma bytes each. */
+	static const char hdr[] = "YUV4MPEG2 W4 H2 F25:1 Ip A1:1 C420jpeg\n";
+	uint8_t buf[256];
+	size_t n = 0;
+	memcpy(buf, hdr, sizeof hdr - 1);
+	n = sizeof hdr - 1;
+	for (int f = 0; f < 2; f++) {
+		memcpy(buf + n, "FRAME\n", 6);
+		n += 6;
+		for (int i = 0; i < 8; i++)
+			buf[n++] = (uint8_t)(f * 100 + i);
+		for (int i = 0; i < 4; i++)
+			buf[n++] = 128;
+	}
+	write_file(tmp_path("v.y4m"), buf, n);
+	struct vis_y4m *y = vis_y4m_open(tmp_path("v.y4m"), err, sizeof err);
+	assert_non_null(y);
+	int w, h, fn, fd;
+	vis_y4m_info(y, &w, &h, &fn, &fd);
+	assert_int_equal(w, 4);
+	assert_int_equal(fn, 25);
+	struct vis_image *img;
+	assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 1);
+	assert_int_equal(img->data[7], 7);
+	assert_int_equal(img->ts_ns, 0);
+	vis_image_free(img);
+	assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 1);
+	assert_int_equal(img->data[0], 100);
+	assert_int_equal(img->ts_ns, 40000000);
+	vis_image_free(img);
+	assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 0);
+	vis_y4m_close(y);
+	/* The second frame cut short. */
+	write_file(tmp_path("cut.y4m"), buf, n - 5);
+	y = vis_y4m_open(tmp_path("cut.y4m"), err, sizeof err);
+	assert_non_null(y);
+	assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 1);
+	vis_image_free(img);
+	assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "cut.y4m: frame 2: truncated"));
+	vis_y4m_close(y);
+	write_file(tmp_path("bad.y4m"), "YUV4MPEG2 W4 H2 C420p10\n", 24);
+	assert_null(vis_y4m_open(tmp_path("bad.y4m"), err, sizeof err));
+	assert_non_null(strstr(err, "C420p10 unsupported"));
+	write_file(tmp_path("bad2.y4m"), "YUV4MPEG2 W-4 H2\n", 17);
+	assert_null(vis_y4m_open(tmp_path("bad2.y4m"), err, sizeof err));
+	assert_non_null(strstr(err, "bad field 'W-4'"));
+	assert_null(vis_y4m_open(tmp_path("nope.y4m"), err, sizeof err));
+	assert_int_equal(errno, ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vis_image_new_refuses_sizes_beyond_limits),
+		cmocka_unit_test(test_vis_pnm_p5_and_p6_decode_with_comments_and_maxval),
+		cmocka_unit_test(test_vis_pnm_malformed_headers_are_named_errors),
+		cmocka_unit_test(test_vis_png_round_trip_gray_and_rgb),
+		cmocka_unit_test(test_vis_png_corrupt_and_truncated_fail_cleanly),
+		cmocka_unit_test(test_vis_jpeg_real_photo_and_truncated),
+		cmocka_unit_test(test_vis_load_file_errors_name_the_file),
+		cmocka_unit_test(test_vis_y4m_frames_timestamps_and_truncation),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

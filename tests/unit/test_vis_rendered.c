@@ -1,0 +1,125 @@
+/* vision: face reading on rendered dice (vis_render_random_dice, fixed
+ * seeds): every face, rotations in [0, 90) degrees, light and dark dice of
+ * many colours, die sizes 18-50 pixels, light levels and gradients, noise
+ * 0-6 grey levels. Issue 6's targets: 99.5 % of the found dice read right
+ * and no wrong face with confidence >= 0.9 (see the checks below).
+ * Plus the renderer's own contract and the homography it draws through. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "vision/vision.h"
+
+#define IMAGES 1000	/* x 4 dice asked, about 2400 placed (no overlaps) */
+
+static void test_vis_rendered_dice_read_at_target_accuracy(void **state)
+{
+	(void)state;
+	int dice = 0, found = 0, right = 0, sure_wrong = 0, stray = 0;
+	int per_face[7] = { 0 };
+	for (int i = 0; i < IMAGES; i++) {
+		struct vis_render_scene s = { .width = 200, .height = 200 };
+		vis_render_random_dice(&s, (uint64_t)i + 1, 4);
+		struct vis_image *img;
+		char err[256];
+		assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+		struct vis_die out[16];
+		int n = vis_dice_find(img, NULL, out, 16, err, sizeof err);
+		vis_image_free(img);
+		assert_true(n >= 0 && n <= 16);
+		int used[16] = { 0 };
+		for (int k = 0; k < s.n_dice; k++) {
+			double u, v, half = s.die_side_m * s.h[0] / 2;
+			assert_int_equal(vis_homography_apply(s.h, s.dice[k].x, s.dice[k].y, &u, &v), 0);
+			dice++;
+			per_face[s.dice[k].face]++;
+			for (int j = 0; j < n; j++) {
+				if (used[j] || fabs(out[j].x - u) > half || fabs(out[j].y - v) > half)
+					continue;
+				used[j] = 1;
+				found++;
+				if (out[j].face == s.dice[k].face)
+					right++;
+				else if (out[j].confidence >= 0.9)
+					sure_wrong++;
+				break;
+			}
+		}
+		for (int j = 0; j < n; j++)
+			stray += !used[j];
+	}
+	fprintf(stderr, "rendered: %d dice, %d found, %d right, %d sure-wrong, %d stray\n", dice, found,
+		right, sure_wrong, stray);
+	for (int f = 1; f <= 6; f++)
+		assert_true(per_face[f] > dice / 10);	/* every face well covered */
+	/* This set measured 2349 found of 2380, 2346 right (99.87 %), none
+	 * wrong with confidence >= 0.9. Asserted: issue 6's target itself for
+	 * accuracy, and a die of slack on the sure-wrong count. */
+	assert_true(dice > 2000);
+	assert_true(found >= 0.97 * dice);
+	assert_true(right >= 0.995 * found);
+	assert_true(sure_wrong <= 1);
+	assert_int_equal(stray, 0);
+}
+
+static void test_vis_render_is_deterministic_and_checks_its_input(void **state)
+{
+	(void)state;
+	struct vis_render_scene s = { .width = 64, .height = 48 };
+	struct vis_image *a, *b;
+	char err[256];
+	vis_render_random_dice(&s, 42, 2);
+	s.width = 64;
+	assert_int_equal(vis_render(&s, &a, err, sizeof err), 0);
+	assert_int_equal(vis_render(&s, &b, err, sizeof err), 0);
+	assert_memory_equal(a->data, b->data, a->stride * (size_t)a->height);
+	vis_image_free(a);
+	vis_image_free(b);
+	s.dice[0].face = 7;
+	assert_int_equal(vis_render(&s, &a, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "face 7 outside 1-6"));
+	s.dice[0].face = 1;
+	memset(s.h, 0, sizeof s.h);
+	assert_int_equal(vis_render(&s, &a, err, sizeof err), -EINVAL);
+	assert_null(a);
+}
+
+/* The whole-table view: the cups are where bd_table_defaults puts them. */
+static void test_vis_render_table_cups_and_line_where_layout_says(void **state)
+{
+	(void)state;
+	struct vis_render_scene s;
+	struct vis_image *img;
+	char err[256];
+	vis_render_scene_default(&s);
+	s.noise_sigma = 0;
+	s.light_gradient = 0;
+	assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+	double u, v;
+	vis_homography_apply(s.h, s.table.cup_x[2], s.table.cup_y[2], &u, &v);
+	const uint8_t *p = img->data + (size_t)(int)v * img->stride + 3 * (size_t)(int)u;
+	assert_true(p[0] > 150 && p[2] < 80);	/* beer in b1's cup */
+	vis_homography_apply(s.h, s.table.length_m / 2, 0.3, &u, &v);
+	p = img->data + (size_t)(int)v * img->stride + 3 * (size_t)(int)u;
+	assert_true(p[0] > 200 && p[1] > 200);	/* the white centre line */
+	vis_homography_apply(s.h, 0.6, 0.3, &u, &v);
+	p = img->data + (size_t)(int)v * img->stride + 3 * (size_t)(int)u;
+	assert_true(p[1] > p[0] + 30);	/* green table top */
+	vis_image_free(img);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vis_render_is_deterministic_and_checks_its_input),
+		cmocka_unit_test(test_vis_render_table_cups_and_line_where_layout_says),
+		cmocka_unit_test(test_vis_rendered_dice_read_at_target_accuracy),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,302 @@
+/* vision: tracking dice through rendered throws (640x360 at 120 fps, the
+ * low-resolution stream): release, first landing point and apex height,
+ * rest, a sink into a cup (BD-P7's cup events come from here), leaving the
+ * table over an edge, two dice at once, light changing; and the mapping
+ * of observations onto core events. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "vision/vision.h"
+
+#define FPS 120
+#define G 9.81
+
+/* A die's flight: ballistic, bounces lose most vertical speed and half the
+ * horizontal, then it slides to a stop. */
+struct sim_die {
+	double x, y, z;		/* metres */
+	double vx, vy, vz;	/* m/s */
+	int contacts;		/* table contacts so far */
+	double t_contact, x_contact, y_contact;	/* the first one */
+	int visible;		/* drawn (0 once in a cup or off the table) */
+	int in_cup;		/* the cup it fell into, or -1 */
+	int face;		/* on top at rest */
+};
+
+static void sim_step(struct sim_die *d, const struct bd_table *tb, double t, double dt)
+{
+	if (!d->visible)
+		return;
+	double z0 = d->z;
+	if (d->z > 0 || d->vz > 0) {
+		d->x += d->vx * dt;
+		d->y += d->vy * dt;
+		d->z += d->vz * dt - G * dt * dt / 2;
+		d->vz -= G * dt;
+		if (d->z <= 0) {
+			double f = z0 / (z0 - d->z);	/* fraction of the step before contact */
+			if (!d->contacts) {
+				d->t_contact = t + f * dt;
+				d->x_contact = d->x - d->vx * dt * (1 - f);
+				d->y_contact = d->y - d->vy * dt * (1 - f);
+			}
+			d->contacts++;
+			d->z = 0;
+			d->vz = d->contacts < 3 ? -0.3 * d->vz : 0;
+			d->vx *= 0.5;
+			d->vy = d->vy * 0.5 + 0.15;	/* the bounce turns it a little */
+		}
+	} else {
+		double v = hypot(d->vx, d->vy);
+		double dv = 4.0 * dt;	/* sliding friction, m/s^2 */
+		if (v <= dv) {
+			d->vx = d->vy = 0;
+		} else {
+			d->vx *= (v - dv) / v;
+			d->vy *= (v - dv) / v;
+		}
+		d->x += d->vx * dt;
+		d->y += d->vy * dt;
+	}
+	for (int p = 0; p < BD_PLAYERS; p++)
+		if (hypot(d->x - tb->cup_x[p], d->y - tb->cup_y[p]) < tb->cup_radius_m && d->z < 0.12) {
+			d->visible = 0;	/* under the beer */
+			d->in_cup = p;
+		}
+	if (d->x < 0 || d->y < 0 || d->x > tb->length_m || d->y > tb->width_m)
+		if (d->z <= 0.001)
+			d->visible = 0;	/* fell to the floor, out of view */
+}
+
+struct run {
+	struct vis_obs obs[64];	/* what the tracker said */
+	int n;			/* how many */
+	int rest_tracks;	/* tracks at rest when it ended */
+};
+
+/* Renders the throw frame by frame into the tracker. light(t) scales the
+ * scene's brightness. */
+static void run_throw(struct sim_die *dice, int nd, double seconds, double light_drop, struct run *r)
+{
+	struct vis_render_scene s;
+	vis_render_scene_default(&s);
+	s.seed = 7;
+	double img_to_table[9];
+	assert_int_equal(vis_homography_invert(s.h, img_to_table), 0);
+	struct vis_tracker_cfg cfg;
+	vis_tracker_cfg_default(&cfg, &s.table, img_to_table);
+	struct vis_tracker *t = vis_tracker_new(&cfg, s.width, s.height);
+	assert_non_null(t);
+	char err[256];
+	struct vis_image *img;
+	/* The empty table first. */
+	for (int f = 0; f < 3; f++) {
+		s.seed = 100 + (uint64_t)f;
+		assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+		assert_int_equal(vis_tracker_learn(t, img), 0);
+		vis_image_free(img);
+	}
+	memset(r, 0, sizeof(*r));
+	int frames = (int)(seconds * FPS);
+	for (int f = 0; f < frames; f++) {
+		double tt = (double)f / FPS;
+		s.n_dice = 0;
+		for (int i = 0; i < nd; i++) {
+			if (!dice[i].visible)
+				continue;
+			struct vis_render_die *rd = &s.dice[s.n_dice++];
+			memset(rd, 0, sizeof(*rd));
+			rd->x = dice[i].x;
+			rd->y = dice[i].y;
+			rd->z = dice[i].z;
+			rd->vx = dice[i].vx;
+			rd->vy = dice[i].vy;
+			rd->face = dice[i].face;
+			rd->angle = 0.3 * i + tt;
+			memcpy(rd->body, (uint8_t[3]){ 240, 240, 235 }, 3);
+			memcpy(rd->pip, (uint8_t[3]){ 20, 20, 20 }, 3);
+		}
+		s.seed = 1000 + (uint64_t)f;
+		s.light_level = 1.0 - light_drop * tt / seconds;
+		assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+		img->ts_ns = (int64_t)f * 1000000000LL / FPS + 5000000000LL;
+		int n = vis_tracker_feed(t, img, r->obs + r->n, 64 - r->n);
+		vis_image_free(img);
+		assert_true(n >= 0 && r->n + n <= 64);
+		r->n += n;
+		for (int i = 0; i < nd; i++)
+			sim_step(&dice[i], &s.table, tt, 1.0 / FPS);
+	}
+	static const char *kinds[] = { "release", "landing", "rest", "sink", "off_table" };
+	for (int i = 0; i < r->n; i++)
+		fprintf(stderr, "  obs %s track %d t %.3f at %.3f,%.3f\n", kinds[r->obs[i].kind],
+			r->obs[i].track, (r->obs[i].t_ns - 5000000000LL) * 1e-9, r->obs[i].x, r->obs[i].y);
+	enum vis_track_state st[8];
+	double xy[8][2];
+	int nt = vis_tracker_tracks(t, st, xy, 8);
+	for (int i = 0; i < nt && i < 8; i++)
+		r->rest_tracks += st[i] == VIS_TRACK_REST;
+	vis_tracker_free(t);
+}
+
+static int count(const struct run *r, enum vis_obs_kind k)
+{
+	int n = 0;
+	for (int i = 0; i < r->n; i++)
+		n += r->obs[i].kind == k;
+	return n;
+}
+
+static const struct vis_obs *first(const struct run *r, enum vis_obs_kind k)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->obs[i].kind == k)
+			return &r->obs[i];
+	return NULL;
+}
+
+/* Thrown from A's end at table height, lands in B's half, comes to rest. */
+static void test_vis_track_throw_lands_apex_and_rests(void **state)
+{
+	(void)state;
+	struct sim_die d = { .x = 0.2, .y = 0.5, .vx = 3.0, .vy = 0.1, .vz = 2.5, .visible = 1,
+			     .in_cup = -1, .face = 5 };
+	struct run r;
+	run_throw(&d, 1, 1.6, 0, &r);
+	assert_int_equal(d.contacts > 0, 1);
+	assert_int_equal(count(&r, VIS_OBS_RELEASE), 1);
+	assert_int_equal(count(&r, VIS_OBS_LANDING), 1);
+	assert_int_equal(count(&r, VIS_OBS_REST), 1);
+	assert_int_equal(count(&r, VIS_OBS_SINK) + count(&r, VIS_OBS_OFF_TABLE), 0);
+	const struct vis_obs *l = first(&r, VIS_OBS_LANDING);
+	/* Landing point within 3 cm of the true first contact. */
+	assert_true(hypot(l->x - d.x_contact, l->y - d.y_contact) < 0.03);
+	/* Apex: true 2.5^2 / (2 g) = 0.319 m; the estimate within 3 sigma and 3 cm. */
+	double apex = 2.5 * 2.5 / (2 * G);
+	fprintf(stderr, "apex %.3f +- %.3f (true %.3f), landing %.3f,%.3f (true %.3f,%.3f)\n",
+		l->apex_m, l->apex_sigma_m, apex, l->x, l->y, d.x_contact, d.y_contact);
+	assert_true(fabs(l->apex_m - apex) < 3 * l->apex_sigma_m + 0.01);
+	assert_true(fabs(l->apex_m - apex) < 0.03);
+	assert_true(l->apex_sigma_m > 0 && l->apex_sigma_m < 0.02);
+	const struct vis_obs *rest = first(&r, VIS_OBS_REST);
+	assert_true(hypot(rest->x - d.x, rest->y - d.y) < 0.02);
+	assert_true(rest->t_ns > l->t_ns);
+	assert_int_equal(r.rest_tracks, 1);
+	/* As core events: the landing is a table event in B's half. */
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	struct bd_event ev;
+	assert_int_equal(vis_obs_to_event(l, &tb, &ev), 0);
+	assert_int_equal(ev.kind, BD_EV_TABLE);
+	assert_int_equal(ev.half, BD_HALF_B);
+	assert_string_equal(ev.source, "camera");
+	assert_true(ev.has_xy && ev.has_confidence);
+	/* A rest without a read face is not yet an event. */
+	assert_int_equal(vis_obs_to_event(rest, &tb, &ev), -ENOENT);
+}
+
+/* Into b1's cup and never out: a sink candidate with the cup's owner. */
+static void test_vis_track_die_into_cup_is_sink_with_owner(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	/* Aimed to come down on b1's cup (player 2) from A's end. */
+	double tf = 0.55, vz = G * tf / 2;
+	struct sim_die d = { .x = 0.3, .y = 0.3, .vx = (tb.cup_x[2] - 0.3) / tf,
+			     .vy = (tb.cup_y[2] - 0.3) / tf, .vz = vz, .visible = 1, .in_cup = -1, .face = 2 };
+	struct run r;
+	run_throw(&d, 1, 1.0, 0, &r);
+	assert_int_equal(d.in_cup, 2);
+	assert_int_equal(count(&r, VIS_OBS_SINK), 1);
+	const struct vis_obs *s = first(&r, VIS_OBS_SINK);
+	assert_int_equal(s->player, 2);
+	struct bd_event ev;
+	assert_int_equal(vis_obs_to_event(s, &tb, &ev), 0);
+	assert_int_equal(ev.kind, BD_EV_CUP);
+	assert_int_equal(ev.player, 2);
+	assert_true(ev.sink);
+	assert_int_equal(count(&r, VIS_OBS_REST), 0);
+}
+
+/* Lands near B's end and slides off: off the table at the far edge. */
+static void test_vis_track_die_leaving_over_the_edge(void **state)
+{
+	(void)state;
+	struct sim_die d = { .x = 0.2, .y = 0.7, .vx = 4.2, .vy = 0.0, .vz = 2.6, .visible = 1,
+			     .in_cup = -1, .face = 4 };
+	struct run r;
+	run_throw(&d, 1, 1.5, 0, &r);
+	assert_false(d.visible);
+	assert_int_equal(count(&r, VIS_OBS_OFF_TABLE), 1);
+	const struct vis_obs *o = first(&r, VIS_OBS_OFF_TABLE);
+	assert_true(fabs(o->x - 2.44) < 0.05);
+	assert_int_equal(count(&r, VIS_OBS_REST) + count(&r, VIS_OBS_SINK), 0);
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	struct bd_event ev;
+	assert_int_equal(vis_obs_to_event(o, &tb, &ev), -ENOENT);
+}
+
+/* Two dice thrown together in separate lanes, while the light dims by a
+ * fifth: two landings, two rests, no phantom tracks. */
+static void test_vis_track_two_dice_under_dimming_light(void **state)
+{
+	(void)state;
+	struct sim_die d[2] = {
+		{ .x = 0.2, .y = 0.35, .vx = 2.8, .vy = 0.0, .vz = 2.3, .visible = 1, .in_cup = -1, .face = 1 },
+		{ .x = 0.2, .y = 0.85, .vx = 3.1, .vy = -0.05, .vz = 2.0, .visible = 1, .in_cup = -1, .face = 6 },
+	};
+	struct run r;
+	run_throw(d, 2, 1.6, 0.2, &r);
+	assert_int_equal(count(&r, VIS_OBS_RELEASE), 2);
+	assert_int_equal(count(&r, VIS_OBS_LANDING), 2);
+	assert_int_equal(count(&r, VIS_OBS_REST), 2);
+	assert_int_equal(r.rest_tracks, 2);
+	for (int i = 0; i < r.n; i++)
+		if (r.obs[i].kind == VIS_OBS_LANDING) {
+			int k = fabs(r.obs[i].y - d[0].y_contact) < fabs(r.obs[i].y - d[1].y_contact) ? 0 : 1;
+			assert_true(hypot(r.obs[i].x - d[k].x_contact, r.obs[i].y - d[k].y_contact) < 0.03);
+		}
+}
+
+static void test_vis_tracker_refuses_bad_config_and_frames(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	const double id[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, zero[9] = { 0 };
+	struct vis_tracker_cfg cfg;
+	vis_tracker_cfg_default(&cfg, &tb, zero);
+	assert_null(vis_tracker_new(&cfg, 640, 360));
+	assert_int_equal(errno, EINVAL);
+	vis_tracker_cfg_default(&cfg, &tb, id);
+	assert_null(vis_tracker_new(&cfg, 4, 360));
+	struct vis_tracker *t = vis_tracker_new(&cfg, 64, 36);
+	assert_non_null(t);
+	struct vis_image *img = vis_image_new(32, 36, VIS_GRAY8);
+	struct vis_obs o[4];
+	assert_int_equal(vis_tracker_feed(t, img, o, 4), -EINVAL);
+	assert_int_equal(vis_tracker_learn(t, img), -EINVAL);
+	vis_image_free(img);
+	vis_tracker_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vis_tracker_refuses_bad_config_and_frames),
+		cmocka_unit_test(test_vis_track_throw_lands_apex_and_rests),
+		cmocka_unit_test(test_vis_track_die_into_cup_is_sink_with_owner),
+		cmocka_unit_test(test_vis_track_die_leaving_over_the_edge),
+		cmocka_unit_test(test_vis_track_two_dice_under_dimming_light),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,326 @@
+// vision: the libcamera shim, the project's only C++. Everything libcamera
+// stays in this file behind vision.h's extern "C" functions; each catches
+// every exception, so none crosses into C. libcamera's completion slot runs
+// on libcamera's own thread: it only queues the request and writes the
+// eventfd; the event loop takes frames in vis_camera_take().
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <libcamera/camera.h>
+#include <libcamera/camera_manager.h>
+#include <libcamera/formats.h>
+#include <libcamera/framebuffer_allocator.h>
+#include <libcamera/logging.h>
+#include <libcamera/request.h>
+#include <libcamera/stream.h>
+
+extern "C" {
+#include "vision/vision.h"
+}
+
+using namespace libcamera;
+
+namespace {
+
+struct Mapping {
+	void *addr;	// mmap of the buffer's dmabuf
+	size_t len;	// bytes mapped
+};
+
+}  // namespace
+
+struct vis_camera {
+	std::unique_ptr<CameraManager> manager;	// started in open
+	std::shared_ptr<Camera> camera;	// acquired
+	std::unique_ptr<CameraConfiguration> config;	// two streams
+	std::unique_ptr<FrameBufferAllocator> allocator;	// buffers of both streams
+	std::vector<std::unique_ptr<Request>> requests;	// one per buffer pair
+	std::map<const FrameBuffer *, Mapping> maps;	// mmapped planes
+	std::mutex lock;	// guards done
+	std::deque<Request *> done;	// completed, not yet taken
+	Request *held = nullptr;	// newest taken: both streams readable until the next
+	int efd = -1;	// eventfd to the loop
+	bool acquired = false;	// camera->acquire() succeeded
+	bool started = false;	// camera->start() succeeded
+
+	void completed(Request *req)
+	{
+		if (req->status() == Request::RequestCancelled)
+			return;
+		{
+			std::lock_guard<std::mutex> g(lock);
+			done.push_back(req);
+		}
+		uint64_t one = 1;
+		ssize_t r = write(efd, &one, sizeof one);
+		(void)r;	// a full counter already wakes the loop
+	}
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, const char *arg = "")
+{
+	if (err && errlen)
+		snprintf(err, errlen, fmt, arg);
+}
+
+static void teardown(vis_camera *c)
+{
+	if (c->started)
+		c->camera->stop();
+	for (auto &m : c->maps)
+		munmap(m.second.addr, m.second.len);
+	c->maps.clear();
+	c->requests.clear();
+	c->allocator.reset();
+	if (c->acquired)
+		c->camera->release();
+	c->camera.reset();
+	c->config.reset();
+	if (c->manager)
+		c->manager->stop();
+	c->manager.reset();
+	if (c->efd >= 0)
+		close(c->efd);
+}
+
+extern "C" void vis_camera_cfg_default(struct vis_camera_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->low_width = 640;
+	cfg->low_height = 360;
+	cfg->buffers = 4;
+}
+
+extern "C" struct vis_camera *vis_camera_open(const struct vis_camera_cfg *cfg, char *err, size_t errlen)
+{
+	if (!cfg || cfg->low_width < 16 || cfg->low_height < 16 || cfg->low_width > VIS_MAX_SIDE ||
+	    cfg->low_height > VIS_MAX_SIDE || cfg->full_width < 0 || cfg->full_height < 0 ||
+	    cfg->full_width > VIS_MAX_SIDE || cfg->full_height > VIS_MAX_SIDE || cfg->buffers < 2 ||
+	    cfg->buffers > 16) {
+		set_err(err, errlen, "camera: bad configuration (stream sizes 16..%s, buffers 2..16)", "16384");
+		errno = EINVAL;
+		return nullptr;
+	}
+	vis_camera *c = nullptr;
+	int e = EIO;
+	try {
+		c = new vis_camera();
+		c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (c->efd < 0) {
+			e = errno;
+			set_err(err, errlen, "camera: eventfd: %s", strerror(e));
+			goto fail;
+		}
+		// libcamera logs to stderr by default; our messages go through
+		// the caller's err instead.
+		logSetTarget(LoggingTargetNone);
+		c->manager = std::make_unique<CameraManager>();
+		if (c->manager->start()) {
+			set_err(err, errlen, "camera: libcamera's camera manager did not start%s", "");
+			c->manager.reset();
+			goto fail;
+		}
+		auto cams = c->manager->cameras();
+		if (cams.empty()) {
+			set_err(err, errlen, "camera: no camera found%s", "");
+			e = ENODEV;
+			goto fail;
+		}
+		c->camera = cfg->id ? c->manager->get(cfg->id) : cams[0];
+		if (!c->camera) {
+			set_err(err, errlen, "camera: no camera with id '%s'", cfg->id);
+			e = ENODEV;
+			goto fail;
+		}
+		if (c->camera->acquire()) {
+			set_err(err, errlen, "camera: camera busy (another process holds %s)",
+				c->camera->id().c_str());
+			e = EBUSY;
+			goto fail;
+		}
+		c->acquired = true;
+		c->config = c->camera->generateConfiguration({ StreamRole::VideoRecording, StreamRole::StillCapture });
+		if (!c->config || c->config->size() != 2) {
+			set_err(err, errlen, "camera: unsupported format: %s cannot give two streams at once",
+				c->camera->id().c_str());
+			e = EINVAL;
+			goto fail;
+		}
+		StreamConfiguration &low = c->config->at(0), &full = c->config->at(1);
+		low.pixelFormat = formats::YUV420;
+		low.size = Size(cfg->low_width, cfg->low_height);
+		low.bufferCount = cfg->buffers;
+		full.pixelFormat = formats::YUV420;
+		if (cfg->full_width && cfg->full_height)
+			full.size = Size(cfg->full_width, cfg->full_height);
+		full.bufferCount = cfg->buffers;
+		if (c->config->validate() == CameraConfiguration::Invalid || low.pixelFormat != formats::YUV420 ||
+		    full.pixelFormat != formats::YUV420) {
+			set_err(err, errlen, "camera: unsupported format: no YUV420 at the asked sizes%s", "");
+			e = EINVAL;
+			goto fail;
+		}
+		if (c->camera->configure(c->config.get())) {
+			set_err(err, errlen, "camera: configure failed%s", "");
+			goto fail;
+		}
+		c->allocator = std::make_unique<FrameBufferAllocator>(c->camera);
+		for (unsigned i = 0; i < 2; i++)
+			if (c->allocator->allocate(c->config->at(i).stream()) < 0) {
+				set_err(err, errlen, "camera: buffer allocation failed%s", "");
+				e = ENOMEM;
+				goto fail;
+			}
+		const auto &lb = c->allocator->buffers(low.stream());
+		const auto &fb = c->allocator->buffers(full.stream());
+		size_t n = lb.size() < fb.size() ? lb.size() : fb.size();
+		for (size_t i = 0; i < n; i++) {
+			std::unique_ptr<Request> req = c->camera->createRequest(i);
+			if (!req || req->addBuffer(low.stream(), lb[i].get()) ||
+			    req->addBuffer(full.stream(), fb[i].get())) {
+				set_err(err, errlen, "camera: cannot build requests%s", "");
+				goto fail;
+			}
+			c->requests.push_back(std::move(req));
+		}
+		// Map each buffer once: planes share one dmabuf at offsets.
+		for (const auto *list : { &lb, &fb })
+			for (const auto &buf : *list) {
+				size_t len = 0;
+				for (const auto &pl : buf->planes())
+					len = std::max(len, (size_t)pl.offset + pl.length);
+				void *a = mmap(nullptr, len, PROT_READ, MAP_SHARED, buf->planes()[0].fd.get(), 0);
+				if (a == MAP_FAILED) {
+					set_err(err, errlen, "camera: mmap: %s", strerror(errno));
+					goto fail;
+				}
+				c->maps[buf.get()] = Mapping{ a, len };
+			}
+		c->camera->requestCompleted.connect(c, &vis_camera::completed);
+		return c;
+	} catch (const std::exception &ex) {
+		set_err(err, errlen, "camera: %s", ex.what());
+		e = EIO;
+	} catch (...) {
+		set_err(err, errlen, "camera: unexpected failure in libcamera%s", "");
+		e = EIO;
+	}
+fail:
+	if (c) {
+		try {
+			teardown(c);
+		} catch (...) {
+		}
+		delete c;
+	}
+	errno = e;
+	return nullptr;
+}
+
+extern "C" int vis_camera_start(struct vis_camera *c, char *err, size_t errlen)
+{
+	try {
+		if (c->camera->start()) {
+			set_err(err, errlen, "camera: start failed%s", "");
+			return -EIO;
+		}
+		c->started = true;
+		for (auto &r : c->requests)
+			if (c->camera->queueRequest(r.get())) {
+				set_err(err, errlen, "camera: queueing a request failed%s", "");
+				return -EIO;
+			}
+		return 0;
+	} catch (...) {
+		set_err(err, errlen, "camera: start failed in libcamera%s", "");
+		return -EIO;
+	}
+}
+
+extern "C" int vis_camera_fd(const struct vis_camera *c)
+{
+	return c->efd;
+}
+
+extern "C" int vis_camera_take(struct vis_camera *c, enum vis_camera_stream stream,
+			       struct vis_image **out, char *err, size_t errlen)
+{
+	*out = nullptr;
+	try {
+		uint64_t cnt;
+		ssize_t rd = read(c->efd, &cnt, sizeof cnt);
+		(void)rd;	// EAGAIN when already drained: the queue decides
+		std::deque<Request *> ready;
+		{
+			std::lock_guard<std::mutex> g(c->lock);
+			ready.swap(c->done);
+		}
+		// The newest completed request is held, so its full-resolution
+		// frame can still be taken after its low one; the rest go back.
+		if (!ready.empty()) {
+			if (c->held) {
+				c->held->reuse(Request::ReuseBuffers);
+				c->camera->queueRequest(c->held);
+			}
+			c->held = ready.back();
+			ready.pop_back();
+			for (Request *r : ready) {
+				r->reuse(Request::ReuseBuffers);
+				c->camera->queueRequest(r);
+			}
+		}
+		if (!c->held)
+			return 0;
+		Request *req = c->held;
+		const StreamConfiguration &sc = c->config->at(stream == VIS_STREAM_FULL ? 1 : 0);
+		FrameBuffer *buf = req->findBuffer(sc.stream());
+		int ret = 0;
+		if (buf) {
+			auto m = c->maps.find(buf);
+			const auto &planes = buf->planes();
+			if (m == c->maps.end() || planes.size() < 3) {
+				set_err(err, errlen, "camera: frame not in YUV420 planes%s", "");
+				ret = -EINVAL;
+			} else {
+				struct vis_image *img = vis_image_new((int)sc.size.width, (int)sc.size.height, VIS_RGB24);
+				if (!img) {
+					set_err(err, errlen, "camera: out of memory%s", "");
+					ret = -ENOMEM;
+				} else {
+					const uint8_t *base = (const uint8_t *)m->second.addr;
+					vis_yuv420_to_rgb(base + planes[0].offset, sc.stride, base + planes[1].offset,
+							  base + planes[2].offset, sc.stride / 2, img);
+					img->ts_ns = (int64_t)buf->metadata().timestamp;
+					*out = img;
+					ret = 1;
+				}
+			}
+		}
+		return ret;
+	} catch (...) {
+		set_err(err, errlen, "camera: failure in libcamera while taking a frame%s", "");
+		return -EIO;
+	}
+}
+
+extern "C" void vis_camera_close(struct vis_camera *c)
+{
+	if (!c)
+		return;
+	try {
+		teardown(c);
+	} catch (...) {
+	}
+	delete c;
+}

@@ -1,0 +1,1117 @@
+/*
+ * vision: finding dice in an image and reading their faces.
+ *
+ * 1. Background: the tray or table is large and smooth, the dice small. A
+ *    coarse grid of per-block channel medians, smoothed by a median over
+ *    neighbouring blocks (so a block a die fills takes its neighbours'
+ *    colour), interpolated back to full size, models it without knowing
+ *    its colour or the light.
+ * 2. Die bodies: pixels far in colour from that background and not a
+ *    shadow (the table's hue, darker), closed, small holes filled (white
+ *    pips on a white table are holes in a green die). The typical die size
+ *    is the median side of the square blobs, so no size is configured; an
+ *    opening at half that size cuts dice off walls and lines; a blob that
+ *    is not square and holds k dice' area is split by k-means on position.
+ * 3. Pips: inside each die (grown back over the unopened foreground),
+ *    pixels far in colour from the die's own median colour, after a 3x3
+ *    blur against noise, at Otsu's threshold and three others around it;
+ *    (A) holes the body encloses and (B) blobs of the eroded top off its
+ *    rim, each polarity apart; small round blobs only.
+ * 4. Layout: the pip centres are fitted to the 1-6 patterns under any
+ *    rotation and scale; the residual, pip sizes, spacing and centring give
+ *    the confidence; of the readings that fit, most pips wins; a face
+ *    below min_confidence is unreadable (0).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vision.h"
+
+/* Internal constants, tuned on the 2019-12-08 photos only (the 2019-12-09
+ * ones are held out) and on rendered dice; sizes are fractions of the die
+ * side so nothing depends on the image's scale. Each may be overridden
+ * with -D for a tuning sweep. */
+#ifndef FG_K
+#define FG_K 4		/* foreground: colour distance > FG_K x median + FG_C */
+#endif
+#ifndef FG_C
+#define FG_C 12
+#endif
+#ifndef FG_MIN
+#define FG_MIN 20	/* ... and never below this (grey levels) */
+#endif
+#ifndef PIP_MIN_THR
+#define PIP_MIN_THR 40	/* a pip differs from its body by at least this */
+#endif
+#ifndef RIM_FRAC
+#define RIM_FRAC 0.08	/* rim band ignored by pip method B, of the side */
+#endif
+#ifndef OPEN_FRAC
+#define OPEN_FRAC 0.25	/* opening radius cutting dice off walls, of the side */
+#endif
+#ifndef SPLIT_ASPECT
+#define SPLIT_ASPECT 1.3	/* a blob squarer than this ... */
+#endif
+#ifndef SPLIT_FILL
+#define SPLIT_FILL 0.6	/* ... and fuller ... */
+#endif
+#ifndef SPLIT_MAX
+#define SPLIT_MAX 2.2	/* ... and under this many typical die areas is one die */
+#endif
+#ifndef PICK_CONF
+#define PICK_CONF 0.6	/* readings above this compete on pip count */
+#endif
+#ifndef CENTRE_OFF
+#define CENTRE_OFF 0.2	/* pips' middle may sit this far from the die's, of the side */
+#endif
+#ifndef LOW_N_CAP
+#define LOW_N_CAP 0.8	/* most confidence a 1 or a 2 can get */
+#endif
+#ifndef BG_BLOCKS
+#define BG_BLOCKS 20	/* background blocks across the shorter side */
+#endif
+#ifndef RATIO_MIN
+#define RATIO_MIN 0.15	/* pip spacing below this fraction of the side is unlikely */
+#endif
+#ifndef THR_PCTS
+#define THR_PCTS 100, 70, 140, 190	/* pip thresholds tried, % of Otsu's */
+#endif
+#ifndef GROW_FRAC
+#define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
+#endif
+#ifndef SHADOW_MIN
+#define SHADOW_MIN 45	/* shadows keep at least this % of the table's light */
+#endif
+#ifndef SHADOW_CHROMA
+#define SHADOW_CHROMA 40	/* and its hue within this (thousandths) */
+#endif
+
+void vis_dice_params_default(struct vis_dice_params *p)
+{
+	p->min_die_px = 14;
+	p->max_die_px = 160;
+	p->min_confidence = 0.5;
+	p->keep_unreadable = 0;
+}
+
+/* ---- small helpers ---- */
+
+static int cmp_u8(const void *a, const void *b)
+{
+	return (int)*(const uint8_t *)a - (int)*(const uint8_t *)b;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of n bytes by histogram. */
+static uint8_t median_u8(const uint8_t *v, size_t n, size_t step)
+{
+	unsigned hist[256] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		hist[v[i * step]]++;
+	size_t half = n / 2, acc = 0;
+	for (int k = 0; k < 256; k++) {
+		acc += hist[k];
+		if (acc > half)
+			return (uint8_t)k;
+	}
+	return 255;
+}
+
+/* The working copy: packed RGB, whatever the input. */
+struct work {
+	int w, h;		/* pixels */
+	uint8_t *rgb;		/* owned, 3 bytes a pixel, packed rows */
+	uint8_t *smooth;	/* owned, rgb after a 3x3 box blur (pips in noise) */
+	uint8_t *bg;		/* owned, background model, same layout */
+	uint8_t *fg;		/* owned, 1 where a die body may be */
+	uint8_t *fg0;		/* owned, fg before the opening */
+	int *label;		/* owned, component of each pixel, 0 none */
+};
+
+static void work_free(struct work *wk)
+{
+	free(wk->rgb);
+	free(wk->smooth);
+	free(wk->bg);
+	free(wk->fg);
+	free(wk->fg0);
+	free(wk->label);
+}
+
+static int color_dist(const uint8_t *a, const uint8_t *b)
+{
+	int dr = a[0] - b[0], dg = a[1] - b[1], db = a[2] - b[2];
+	return (int)sqrtf((float)(dr * dr + dg * dg + db * db));
+}
+
+/* A shadow on the table: the table's own colour, only darker. Dice cast
+ * soft shadows that would otherwise join them and shift their centres;
+ * black dice are darker than any shadow, coloured ones differ in hue. */
+static int is_shadow(const uint8_t *p, const uint8_t *bg)
+{
+	int lp = p[0] + p[1] + p[2], lb = bg[0] + bg[1] + bg[2];
+	if (lb < 60 || lp >= lb * 19 / 20 || lp < lb * SHADOW_MIN / 100)
+		return 0;
+	/* Chromaticity difference, in thousandths. */
+	int d = 0;
+	for (int c = 0; c < 3; c++) {
+		int a = 1000 * p[c] / (lp ? lp : 1), b = 1000 * bg[c] / lb;
+		d += a > b ? a - b : b - a;
+	}
+	return d < SHADOW_CHROMA;
+}
+
+/* A 3x3 box blur of packed RGB (edges use the pixels there are): sensor
+ * noise breaks a small pip into specks, the blur keeps it whole. */
+static void blur3(const uint8_t *in, uint8_t *out, int w, int h)
+{
+	size_t row = (size_t)w * 3;
+	for (int y = 0; y < h; y++) {
+		const uint8_t *r0 = in + (size_t)(y > 0 ? y - 1 : y) * row;
+		const uint8_t *r1 = in + (size_t)y * row;
+		const uint8_t *r2 = in + (size_t)(y < h - 1 ? y + 1 : y) * row;
+		int rows = 1 + (y > 0) + (y < h - 1);
+		uint8_t *o = out + (size_t)y * row;
+		for (int x = 0; x < w; x++) {
+			int xl = x > 0 ? x - 1 : x, xr = x < w - 1 ? x + 1 : x;
+			int cols = 1 + (x > 0) + (x < w - 1), n = rows * cols;
+			for (int c = 0; c < 3; c++) {
+				int sum = 0;
+				for (int xx = xl; xx <= xr; xx++) {
+					sum += r1[xx * 3 + c];
+					if (y > 0)
+						sum += r0[xx * 3 + c];
+					if (y < h - 1)
+						sum += r2[xx * 3 + c];
+				}
+				/* n is 4, 6 or 9: a multiply by 65536 / n, not a divide */
+				o[x * 3 + c] = (uint8_t)((sum * (65536 / n) + 32768) >> 16);
+			}
+		}
+	}
+}
+
+/* ---- 1. background ---- */
+
+static int background(struct work *wk)
+{
+	int w = wk->w, h = wk->h;
+	/* Blocks of at least 24 pixels: a die filling a close-up crop must
+	 * still cover few of the 5x5 blocks its median looks at. */
+	int bs = (w < h ? w : h) / BG_BLOCKS;
+	if (bs < 24)
+		bs = 24;
+	int gw = (w + bs - 1) / bs, gh = (h + bs - 1) / bs;
+	uint8_t *grid = malloc((size_t)gw * gh * 3);
+	uint8_t *smooth = malloc((size_t)gw * gh * 3);
+	uint8_t *tmp = malloc((size_t)bs * bs * 3 > 75 ? (size_t)bs * bs * 3 : 75);
+	int ret = -ENOMEM;
+	if (!grid || !smooth || !tmp)
+		goto free_all;
+	for (int gy = 0; gy < gh; gy++) {
+		for (int gx = 0; gx < gw; gx++) {
+			size_t n = 0;
+			for (int y = gy * bs; y < (gy + 1) * bs && y < h; y++)
+				for (int x = gx * bs; x < (gx + 1) * bs && x < w; x++) {
+					memcpy(tmp + n * 3, wk->rgb + ((size_t)y * w + x) * 3, 3);
+					n++;
+				}
+			for (int c = 0; c < 3; c++)
+				grid[((size_t)gy * gw + gx) * 3 + c] = median_u8(tmp + c, n, 3);
+		}
+	}
+	/* 5x5 median over blocks: a die (or two touching) fills fewer than
+	 * half of them, so the table's colour wins. */
+	for (int gy = 0; gy < gh; gy++) {
+		for (int gx = 0; gx < gw; gx++) {
+			for (int c = 0; c < 3; c++) {
+				size_t n = 0;
+				for (int dy = -2; dy <= 2; dy++)
+					for (int dx = -2; dx <= 2; dx++) {
+						int yy = gy + dy, xx = gx + dx;
+						if (yy < 0 || xx < 0 || yy >= gh || xx >= gw)
+							continue;
+						tmp[n++] = grid[((size_t)yy * gw + xx) * 3 + c];
+					}
+				qsort(tmp, n, 1, cmp_u8);
+				smooth[((size_t)gy * gw + gx) * 3 + c] = tmp[n / 2];
+			}
+		}
+	}
+	/* Bilinear between block centres. */
+	for (int y = 0; y < h; y++) {
+		double fy = (y + 0.5) / bs - 0.5;
+		int y0 = (int)floor(fy);
+		double ty = fy - y0;
+		int y1 = y0 + 1;
+		if (y0 < 0) y0 = 0;
+		if (y1 < 0) y1 = 0;
+		if (y0 >= gh) y0 = gh - 1;
+		if (y1 >= gh) y1 = gh - 1;
+		for (int x = 0; x < w; x++) {
+			double fx = (x + 0.5) / bs - 0.5;
+			int x0 = (int)floor(fx);
+			double tx = fx - x0;
+			int x1 = x0 + 1;
+			if (x0 < 0) x0 = 0;
+			if (x1 < 0) x1 = 0;
+			if (x0 >= gw) x0 = gw - 1;
+			if (x1 >= gw) x1 = gw - 1;
+			for (int c = 0; c < 3; c++) {
+				double v00 = smooth[((size_t)y0 * gw + x0) * 3 + c];
+				double v01 = smooth[((size_t)y0 * gw + x1) * 3 + c];
+				double v10 = smooth[((size_t)y1 * gw + x0) * 3 + c];
+				double v11 = smooth[((size_t)y1 * gw + x1) * 3 + c];
+				double v = (v00 * (1 - tx) + v01 * tx) * (1 - ty) +
+					   (v10 * (1 - tx) + v11 * tx) * ty;
+				wk->bg[((size_t)y * w + x) * 3 + c] = (uint8_t)(v + 0.5);
+			}
+		}
+	}
+	ret = 0;
+free_all:
+	free(grid);
+	free(smooth);
+	free(tmp);
+	return ret;
+}
+
+/* ---- 2. die bodies ---- */
+
+/* A square erosion (dilate 0) or dilation (dilate 1) of radius r, done
+ * as two one-dimensional passes with running counts; t is scratch of w*h. */
+static void box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate)
+{
+	for (int y = 0; y < h; y++) {
+		const uint8_t *row = m + (size_t)y * w;
+		int cnt = 0;
+		for (int x = 0; x < r && x < w; x++)
+			cnt += row[x];
+		for (int x = 0; x < w; x++) {
+			if (x + r < w)
+				cnt += row[x + r];
+			if (x - r - 1 >= 0)
+				cnt -= row[x - r - 1];
+			int lo = x - r < 0 ? 0 : x - r, hi = x + r >= w ? w - 1 : x + r;
+			t[(size_t)y * w + x] = dilate ? cnt > 0 : cnt == hi - lo + 1;
+		}
+	}
+	for (int x = 0; x < w; x++) {
+		int cnt = 0;
+		for (int y = 0; y < r && y < h; y++)
+			cnt += t[(size_t)y * w + x];
+		for (int y = 0; y < h; y++) {
+			if (y + r < h)
+				cnt += t[(size_t)(y + r) * w + x];
+			if (y - r - 1 >= 0)
+				cnt -= t[(size_t)(y - r - 1) * w + x];
+			int lo = y - r < 0 ? 0 : y - r, hi = y + r >= h ? h - 1 : y + r;
+			m[(size_t)y * w + x] = dilate ? cnt > 0 : cnt == hi - lo + 1;
+		}
+	}
+}
+
+/* Connected components (8-neighbour) of mask m into label (1..n); returns
+ * n, or -ENOMEM. stack is caller scratch of w*h ints. */
+static int components(const uint8_t *m, int *label, int *stack, int w, int h)
+{
+	int n = 0;
+	memset(label, 0, sizeof(int) * (size_t)w * h);
+	for (int i = 0; i < w * h; i++) {
+		if (!m[i] || label[i])
+			continue;
+		n++;
+		int sp = 0;
+		stack[sp++] = i;
+		label[i] = n;
+		while (sp) {
+			int p = stack[--sp];
+			int py = p / w, px = p % w;
+			for (int dy = -1; dy <= 1; dy++)
+				for (int dx = -1; dx <= 1; dx++) {
+					int yy = py + dy, xx = px + dx;
+					if (yy < 0 || xx < 0 || yy >= h || xx >= w)
+						continue;
+					int q = yy * w + xx;
+					if (m[q] && !label[q]) {
+						label[q] = n;
+						stack[sp++] = q;
+					}
+				}
+		}
+	}
+	return n;
+}
+
+struct blob {
+	int x0, y0, x1, y1;	/* bounding box, inclusive */
+	int area;		/* pixels after hole filling */
+	double cx, cy;		/* centroid */
+};
+
+/* A die candidate: its pixels (indices into the image). */
+struct cand {
+	int *px;		/* owned */
+	int n;			/* pixels */
+	double cx, cy;		/* centroid */
+};
+
+/* ---- 3 and 4. pips and layout ---- */
+
+struct pip {
+	double x, y;		/* centre, pixels */
+	int area;		/* pixels */
+};
+
+/* The canonical layouts, in units of the pip spacing a (centre at 0). */
+static const double layout_pts[7][6][2] = {
+	{ { 0 } },
+	{ { 0, 0 } },
+	{ { -1, -1 }, { 1, 1 } },
+	{ { -1, -1 }, { 0, 0 }, { 1, 1 } },
+	{ { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 } },
+	{ { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 }, { 0, 0 } },
+	{ { -1, -1 }, { -1, 0 }, { -1, 1 }, { 1, -1 }, { 1, 0 }, { 1, 1 } },
+};
+
+/* Fits n pips (2..6) to layout n: the best rotation, scale from their
+ * spread, centre at their mean. Returns the rms residual in units of a
+ * and sets *angle and *spacing. */
+static double fit_layout(const struct pip *p, int n, double *angle, double *spacing)
+{
+	double mx = 0, my = 0;
+	for (int i = 0; i < n; i++) {
+		mx += p[i].x;
+		my += p[i].y;
+	}
+	mx /= n;
+	my /= n;
+	double tr2 = 0;
+	for (int j = 0; j < n; j++)
+		tr2 += layout_pts[n][j][0] * layout_pts[n][j][0] +
+		       layout_pts[n][j][1] * layout_pts[n][j][1];
+	double r2 = 0;
+	for (int i = 0; i < n; i++)
+		r2 += (p[i].x - mx) * (p[i].x - mx) + (p[i].y - my) * (p[i].y - my);
+	double a = sqrt(r2 / tr2);
+	*spacing = a;
+	if (a < 1e-6)
+		return 1e9;
+	double best = 1e18, best_t = 0;
+	for (int k = 0; k < 180; k++) {
+		double t = k * M_PI / 180;
+		double c = cos(t), s = sin(t), cost = 0;
+		double u[6], v[6];
+		for (int i = 0; i < n; i++) {
+			double dx = (p[i].x - mx) / a, dy = (p[i].y - my) / a;
+			u[i] = c * dx + s * dy;
+			v[i] = -s * dx + c * dy;
+		}
+		/* Both ways, so two pips on one layout point cost as much as
+		 * a layout point with no pip. */
+		for (int i = 0; i < n; i++) {
+			double m = 1e9;
+			for (int j = 0; j < n; j++) {
+				double du = u[i] - layout_pts[n][j][0], dv = v[i] - layout_pts[n][j][1];
+				double d = du * du + dv * dv;
+				if (d < m)
+					m = d;
+			}
+			cost += m;
+		}
+		for (int j = 0; j < n; j++) {
+			double m = 1e9;
+			for (int i = 0; i < n; i++) {
+				double du = u[i] - layout_pts[n][j][0], dv = v[i] - layout_pts[n][j][1];
+				double d = du * du + dv * dv;
+				if (d < m)
+					m = d;
+			}
+			cost += m;
+		}
+		if (cost < best) {
+			best = cost;
+			best_t = t;
+		}
+	}
+	*angle = fmod(best_t, M_PI / 2);
+	return sqrt(best / (2.0 * n));
+}
+
+/* Reads one face from its pip candidates: the count whose layout fits,
+ * with a confidence. */
+static void read_face(struct pip *pips, int n, double side, double cx, double cy,
+		      struct vis_die *d)
+{
+	d->face = 0;
+	d->confidence = 0;
+	d->angle = 0;
+	if (n < 1 || n > 6)
+		return;
+	/* Pips of one face are alike in size. */
+	double amean = 0;
+	for (int i = 0; i < n; i++)
+		amean += pips[i].area;
+	amean /= n;
+	double avar = 0;
+	for (int i = 0; i < n; i++)
+		avar += (pips[i].area - amean) * (pips[i].area - amean);
+	double acv = n > 1 ? sqrt(avar / n) / amean : 0;
+	double size_ok = acv < 0.35 ? 1 : exp(-((acv - 0.35) / 0.25) * ((acv - 0.35) / 0.25));
+	if (n == 1) {
+		double dist = hypot(pips[0].x - cx, pips[0].y - cy) / side;
+		double r = sqrt(pips[0].area / M_PI) / side;
+		/* A lone pip sits near the middle and is not a speck. */
+		double conf = dist < 0.22 ? 1 : exp(-((dist - 0.22) / 0.1) * ((dist - 0.22) / 0.1));
+		if (r < 0.05)
+			conf *= exp(-((0.05 - r) / 0.02) * ((0.05 - r) / 0.02));
+		d->face = 1;
+		d->confidence = conf < LOW_N_CAP ? conf : LOW_N_CAP;
+		return;
+	}
+	double angle, a;
+	double res = fit_layout(pips, n, &angle, &a);
+	double fit = exp(-(res / 0.22) * (res / 0.22));
+	/* Spacing against the die: pips sit about a quarter side apart. */
+	double ratio = a / side;
+	double scale_ok = 1;
+	if (ratio < RATIO_MIN)
+		scale_ok = exp(-((RATIO_MIN - ratio) / 0.04) * ((RATIO_MIN - ratio) / 0.04));
+	else if (ratio > 0.42)
+		scale_ok = exp(-((ratio - 0.42) / 0.08) * ((ratio - 0.42) / 0.08));
+	/* The pips' middle is the face's middle. */
+	double mx = 0, my = 0;
+	for (int i = 0; i < n; i++) {
+		mx += pips[i].x / n;
+		my += pips[i].y / n;
+	}
+	double off = hypot(mx - cx, my - cy) / side;
+	double centre_ok = off < CENTRE_OFF ? 1 : exp(-((off - CENTRE_OFF) / 0.1) * ((off - CENTRE_OFF) / 0.1));
+	d->face = n;
+	d->angle = angle;
+	d->confidence = fit * size_ok * scale_ok * centre_ok;
+	/* Any two points fit the 2 layout: a 2 is only as sure as its spacing
+	 * and centre say, never as sure as a fitted 3-6. */
+	if (n == 2 && d->confidence > LOW_N_CAP)
+		d->confidence = LOW_N_CAP;
+}
+
+/* Otsu's threshold of a histogram of n values. */
+static int otsu(const unsigned *hist, int bins)
+{
+	double total = 0, sum = 0;
+	for (int i = 0; i < bins; i++) {
+		total += hist[i];
+		sum += (double)i * hist[i];
+	}
+	double wb = 0, sb = 0, best = -1;
+	int t = 0;
+	for (int i = 0; i < bins; i++) {
+		wb += hist[i];
+		if (wb == 0)
+			continue;
+		double wf = total - wb;
+		if (wf == 0)
+			break;
+		sb += (double)i * hist[i];
+		double mb = sb / wb, mf = (sum - sb) / wf;
+		double v = wb * wf * (mb - mf) * (mb - mf);
+		if (v > best) {
+			best = v;
+			t = i;
+		}
+	}
+	return t;
+}
+
+/* The pips of one polarity in a mask (value pol): small round blobs;
+ * with rim, blobs touching its outside are dropped. Writes at most 6 into
+ * pips and returns how many there were (7 meaning more than 6). */
+static int collect_pips(const uint8_t *mask, int pol, const uint8_t *rim, int bw, int bh,
+			int x0, int y0, double side, uint8_t *tmp, int *lab, int *stack,
+			struct pip *pips)
+{
+	size_t bn = (size_t)bw * bh;
+	for (size_t i = 0; i < bn; i++)
+		tmp[i] = mask[i] == pol;
+	int nl = components(tmp, lab, stack, bw, bh);
+	int np = 0;
+	double amin = 0.004 * side * side, amax = 0.12 * side * side;
+	if (amin < 2)
+		amin = 2;
+	/* One pass over the box gathers every blob's statistics. */
+	struct pstat {
+		int area, x0, y0, x1, y1, at_rim;
+		double sx, sy;
+	} *st = calloc((size_t)nl + 1, sizeof(*st));
+	if (!st)
+		return 0;
+	for (int l = 1; l <= nl; l++) {
+		st[l].x0 = bw;
+		st[l].y0 = bh;
+		st[l].x1 = st[l].y1 = -1;
+	}
+	for (size_t i = 0; i < bn; i++) {
+		int l = lab[i];
+		if (!l)
+			continue;
+		struct pstat *q = &st[l];
+		int x = (int)(i % bw), y = (int)(i / bw);
+		q->area++;
+		q->sx += x;
+		q->sy += y;
+		if (x < q->x0) q->x0 = x;
+		if (x > q->x1) q->x1 = x;
+		if (y < q->y0) q->y0 = y;
+		if (y > q->y1) q->y1 = y;
+		if (rim && (x == 0 || y == 0 || x == bw - 1 || y == bh - 1 ||
+			    !rim[i - 1] || !rim[i + 1] || !rim[i - bw] || !rim[i + bw]))
+			q->at_rim = 1;
+	}
+	for (int l = 1; l <= nl; l++) {
+		struct pstat *q = &st[l];
+		if (q->area < amin || q->area > amax || q->at_rim)
+			continue;
+		int ew = q->x1 - q->x0 + 1, eh = q->y1 - q->y0 + 1;
+		double aspect = ew > eh ? (double)ew / eh : (double)eh / ew;
+		double fill = (double)q->area / (ew * eh);
+		if (aspect > 2.2 || fill < 0.4)
+			continue;
+		if (np == 6) {
+			np = 7;
+			break;
+		}
+		pips[np].x = q->sx / q->area + x0;
+		pips[np].y = q->sy / q->area + y0;
+		pips[np].area = q->area;
+		np++;
+	}
+	free(st);
+	return np;
+}
+
+/* Finds the pips of one die candidate and reads its face. scratch holds
+ * at least 4 * (bbox pixels) ints. */
+static int read_die(const struct work *wk, const struct cand *c, double side,
+		    struct vis_die *d, int *scratch)
+{
+	int w = wk->w, h = wk->h;
+	int x0 = w, y0 = h, x1 = -1, y1 = -1;
+	for (int i = 0; i < c->n; i++) {
+		int x = c->px[i] % w, y = c->px[i] / w;
+		if (x < x0) x0 = x;
+		if (x > x1) x1 = x;
+		if (y < y0) y0 = y;
+		if (y > y1) y1 = y;
+	}
+	/* The opening that separated the dice also shaved their corners:
+	 * grow the candidate back over the unopened foreground. */
+	int grow = (int)(side * GROW_FRAC + 0.5);
+	x0 = x0 - grow < 0 ? 0 : x0 - grow;
+	y0 = y0 - grow < 0 ? 0 : y0 - grow;
+	x1 = x1 + grow >= w ? w - 1 : x1 + grow;
+	y1 = y1 + grow >= h ? h - 1 : y1 + grow;
+	int bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+	size_t bn = (size_t)bw * bh;
+	uint8_t *in = calloc(bn, 1);
+	uint8_t *pm = calloc(bn, 1);
+	uint8_t *tmp = calloc(bn, 1);
+	int *dist = malloc(bn * sizeof(int));
+	uint8_t *cols = malloc(bn * 3);
+	if (!in || !pm || !tmp || !dist || !cols) {
+		free(in);
+		free(pm);
+		free(tmp);
+		free(dist);
+		free(cols);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < c->n; i++)
+		in[(size_t)(c->px[i] / w - y0) * bw + (c->px[i] % w - x0)] = 1;
+	if (grow > 0)
+		box_filter(in, tmp, bw, bh, grow, 1);
+	size_t nin = 0;
+	for (int y = 0; y < bh; y++)
+		for (int x = 0; x < bw; x++) {
+			size_t gi = (size_t)(y + y0) * w + (x + x0);
+			size_t li = (size_t)y * bw + x;
+			in[li] = in[li] && wk->fg0[gi];
+			if (in[li])
+				memcpy(cols + 3 * nin++, wk->smooth + gi * 3, 3);
+		}
+	if (!nin)
+		nin = 1;
+	/* Body colour: the median of the die's pixels (pips are a minority). */
+	uint8_t body[3];
+	for (int k = 0; k < 3; k++)
+		body[k] = median_u8(cols + k, nin, 3);
+	free(cols);
+	int body_luma = (77 * body[0] + 150 * body[1] + 29 * body[2]) >> 8;
+	unsigned hist[256] = { 0 };
+	for (size_t i = 0; i < bn; i++) {
+		int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
+		int dd = color_dist(wk->smooth + ((size_t)y * w + x) * 3, body);
+		dist[i] = dd > 255 ? 255 : dd;
+		if (in[i])
+			hist[dist[i]]++;
+	}
+	int otsu_thr = otsu(hist, 256);
+	int *lab = scratch, *stack = scratch + bn;
+	int ret = 0;
+	/* Method B: pixels unlike the body inside the die's eroded region,
+	 * in blobs that do not touch its rim (the lit edges, the sides). */
+	uint8_t *pmb = malloc(bn);
+	uint8_t *inner = malloc(bn);
+	if (!pmb || !inner) {
+		free(pmb);
+		free(inner);
+		free(in);
+		free(pm);
+		free(tmp);
+		free(dist);
+		return -ENOMEM;
+	}
+	memcpy(inner, in, bn);
+	int erode = (int)(side * RIM_FRAC + 0.5);
+	if (erode < 1)
+		erode = 1;
+	box_filter(inner, tmp, bw, bh, erode, 0);
+	double best_conf = -1;
+	struct vis_die best = *d;
+	best.face = 0;
+	best.confidence = 0;
+	/* Otsu's threshold, and a lower and a higher one: faint pips and pips
+	 * merging with shaded edges each need another. The layout fit decides. */
+	static const int thr_pct[] = { THR_PCTS };
+	for (size_t ti = 0; ti < sizeof thr_pct / sizeof thr_pct[0] && !ret; ti++) {
+		int thr = otsu_thr * thr_pct[ti] / 100;
+		if (thr < PIP_MIN_THR)
+			thr = PIP_MIN_THR;
+		/* Pips are holes in the die's top: pieces unlike the body colour
+		 * that the body surrounds. The table, a neighbour and the die's own
+		 * shaded sides reach the box's edge and so are not holes. */
+		for (size_t i = 0; i < bn; i++)
+			tmp[i] = dist[i] > thr;
+		int nl = components(tmp, lab, stack, bw, bh);
+		int *info = calloc((size_t)nl + 1, 3 * sizeof(int));
+		if (!info) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; i < bn; i++) {
+			int l = lab[i];
+			if (!l)
+				continue;
+			int x = (int)(i % bw), y = (int)(i / bw);
+			if (x == 0 || y == 0 || x == bw - 1 || y == bh - 1)
+				info[3 * l] = 1;
+			const uint8_t *p = wk->smooth + ((size_t)(y + y0) * w + (x + x0)) * 3;
+			info[3 * l + 1] += (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
+			info[3 * l + 2]++;
+		}
+		/* Pip mask per polarity: 1 darker than the body, 2 lighter. */
+		memset(pm, 0, bn);
+		for (size_t i = 0; i < bn; i++) {
+			int l = lab[i];
+			if (!l || info[3 * l])
+				continue;
+			pm[i] = info[3 * l + 1] < body_luma * info[3 * l + 2] ? 1 : 2;
+		}
+		free(info);
+		for (size_t i = 0; i < bn; i++) {
+			pmb[i] = 0;
+			if (!inner[i] || dist[i] <= thr)
+				continue;
+			int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
+			const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;
+			int l = (77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8;
+			pmb[i] = l < body_luma ? 1 : 2;
+		}
+		for (int method = 0; method < 2; method++) {
+			const uint8_t *mask = method ? pmb : pm;
+			for (int pol = 1; pol <= 2; pol++) {
+				struct pip pips[7];
+				int np = collect_pips(mask, pol, method ? inner : NULL, bw, bh, x0, y0, side,
+						      tmp, lab, stack, pips);
+				if (np < 1 || np > 6)
+					continue;
+				struct vis_die t = *d;
+				read_face(pips, np, side, c->cx, c->cy, &t);
+				/* Pips are missed far more often than invented: of the
+				 * readings that fit, the one with most pips wins. */
+				double score = t.confidence + (t.confidence >= PICK_CONF ? t.face : 0);
+				if (score > best_conf) {
+					best_conf = score;
+					best = t;
+				}
+			}
+		}
+	}
+	free(pmb);
+	free(inner);
+	*d = best;
+	free(in);
+	free(pm);
+	free(tmp);
+	free(dist);
+	return ret;
+}
+
+/* Splits a candidate of about k dice into k by k-means on position. */
+static int split_cand(const struct cand *c, int k, int w, struct cand *out)
+{
+	double mx[8], my[8];
+	/* Farthest-point start: spreads the seeds over the blob. */
+	mx[0] = c->px[0] % w;
+	my[0] = c->px[0] / w;
+	for (int j = 1; j < k; j++) {
+		double far = -1;
+		for (int i = 0; i < c->n; i++) {
+			double x = c->px[i] % w, y = c->px[i] / w, m = 1e18;
+			for (int q = 0; q < j; q++) {
+				double d = (x - mx[q]) * (x - mx[q]) + (y - my[q]) * (y - my[q]);
+				if (d < m)
+					m = d;
+			}
+			if (m > far) {
+				far = m;
+				mx[j] = x;
+				my[j] = y;
+			}
+		}
+	}
+	int *asg = malloc(sizeof(int) * (size_t)c->n);
+	if (!asg)
+		return -ENOMEM;
+	for (int it = 0; it < 20; it++) {
+		double sx[8] = { 0 }, sy[8] = { 0 };
+		int cnt[8] = { 0 };
+		for (int i = 0; i < c->n; i++) {
+			double x = c->px[i] % w, y = c->px[i] / w, m = 1e18;
+			int b = 0;
+			for (int q = 0; q < k; q++) {
+				double d = (x - mx[q]) * (x - mx[q]) + (y - my[q]) * (y - my[q]);
+				if (d < m) {
+					m = d;
+					b = q;
+				}
+			}
+			asg[i] = b;
+			sx[b] += x;
+			sy[b] += y;
+			cnt[b]++;
+		}
+		for (int q = 0; q < k; q++)
+			if (cnt[q]) {
+				mx[q] = sx[q] / cnt[q];
+				my[q] = sy[q] / cnt[q];
+			}
+	}
+	int ret = 0;
+	for (int q = 0; q < k; q++) {
+		out[q].n = 0;
+		out[q].px = malloc(sizeof(int) * (size_t)c->n);
+		if (!out[q].px)
+			ret = -ENOMEM;
+		out[q].cx = mx[q];
+		out[q].cy = my[q];
+	}
+	if (!ret)
+		for (int i = 0; i < c->n; i++)
+			out[asg[i]].px[out[asg[i]].n++] = c->px[i];
+	free(asg);
+	return ret;
+}
+
+/* Labels the foreground into blobs (components, holes of up to max_hole
+ * pixels filled), with box, area and centroid.
+ * *blobs is new (the caller frees it), indexed 1..*nl. */
+static int label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack,
+		       int *scratch, double max_hole)
+{
+	int w = wk->w, h = wk->h;
+	size_t np = (size_t)w * h;
+	/* Fill holes (pips the table's colour): background pieces not
+	 * touching the image's edge and smaller than a die. */
+	for (size_t i = 0; i < np; i++)
+		wk->fg[i] = !wk->fg[i];
+	int nh = components(wk->fg, wk->label, stack, w, h);
+	for (size_t i = 0; i < np; i++)
+		wk->fg[i] = !wk->fg[i];
+	int *harea = calloc((size_t)nh + 1, sizeof(int));
+	if (!harea)
+		return -ENOMEM;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			int l = wk->label[(size_t)y * w + x];
+			if (!l)
+				continue;
+			if (x == 0 || y == 0 || x == w - 1 || y == h - 1)
+				harea[l] = INT32_MAX;
+			else if (harea[l] < INT32_MAX)
+				harea[l]++;
+		}
+	for (size_t i = 0; i < np; i++)
+		if (wk->label[i] && harea[wk->label[i]] <= max_hole)
+			wk->fg[i] = 1;
+	free(harea);
+	(void)scratch;
+	int nl = components(wk->fg, wk->label, stack, w, h);
+	struct blob *blobs = calloc((size_t)nl + 1, sizeof(*blobs));
+	if (!blobs)
+		return -ENOMEM;
+	for (int l = 1; l <= nl; l++) {
+		blobs[l].x0 = w;
+		blobs[l].y0 = h;
+		blobs[l].x1 = blobs[l].y1 = -1;
+	}
+	for (size_t i = 0; i < np; i++) {
+		int l = wk->label[i];
+		if (!l)
+			continue;
+		int x = (int)(i % w), y = (int)(i / w);
+		struct blob *b = &blobs[l];
+		if (x < b->x0) b->x0 = x;
+		if (x > b->x1) b->x1 = x;
+		if (y < b->y0) b->y0 = y;
+		if (y > b->y1) b->y1 = y;
+	}
+	for (size_t i = 0; i < np; i++) {
+		int l = wk->label[i];
+		if (!l)
+			continue;
+		blobs[l].area++;
+		blobs[l].cx += (double)(i % w);
+		blobs[l].cy += (double)(i / w);
+	}
+	for (int l = 1; l <= nl; l++) {
+		blobs[l].cx /= blobs[l].area > 0 ? blobs[l].area : 1;
+		blobs[l].cy /= blobs[l].area > 0 ? blobs[l].area : 1;
+	}
+	*blobs_out = blobs;
+	*nl_out = nl;
+	return 0;
+}
+
+/* The typical die side: the median of the square-ish blobs' sides; 0 when
+ * there are none. */
+static double typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params)
+{
+	double *sides = malloc(sizeof(double) * ((size_t)nl + 1));
+	if (!sides)
+		return 0;
+	int ns = 0;
+	for (int l = 1; l <= nl; l++) {
+		const struct blob *b = &blobs[l];
+		int bw = b->x1 - b->x0 + 1, bh = b->y1 - b->y0 + 1;
+		double s = sqrt((double)b->area);
+		double aspect = bw > bh ? (double)bw / bh : (double)bh / bw;
+		double fill = (double)b->area / ((double)bw * bh);
+		if (s >= params->min_die_px && s <= params->max_die_px && aspect < 1.5 && fill > 0.55)
+			sides[ns++] = s;
+	}
+	double side = 0;
+	if (ns) {
+		qsort(sides, (size_t)ns, sizeof(double), cmp_double);
+		side = sides[ns / 2];
+	}
+	free(sides);
+	return side;
+}
+
+int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+		  struct vis_die *out, int max, char *err, size_t errlen)
+{
+	struct vis_dice_params defaults;
+	if (!params) {
+		vis_dice_params_default(&defaults);
+		params = &defaults;
+	}
+	if (!img || !img->data || img->width < 8 || img->height < 8 ||
+	    (img->format != VIS_GRAY8 && img->format != VIS_RGB24) ||
+	    img->width > VIS_MAX_SIDE || img->height > VIS_MAX_SIDE) {
+		snprintf(err, errlen, "dice: image missing, below 8x8 or of an unknown format");
+		return -EINVAL;
+	}
+	int ret = -ENOMEM;
+	int w = img->width, h = img->height;
+	size_t np = (size_t)w * h;
+	struct work wk = { .w = w, .h = h };
+	int *stack = NULL, *scratch = NULL, *order = NULL, *start = NULL;
+	struct blob *blobs = NULL;
+	struct cand *cands = NULL;
+	int ncand = 0, found = 0;
+	wk.rgb = malloc(np * 3);
+	wk.bg = malloc(np * 3);
+	wk.fg = malloc(np);
+	wk.smooth = malloc(np * 3);
+	wk.fg0 = malloc(np);
+	wk.label = malloc(np * sizeof(int));
+	stack = malloc(np * sizeof(int));
+	scratch = malloc(np * 2 * sizeof(int));
+	if (!wk.rgb || !wk.smooth || !wk.bg || !wk.fg || !wk.fg0 || !wk.label || !stack || !scratch)
+		goto oom;
+	for (int y = 0; y < h; y++) {
+		const uint8_t *s = img->data + (size_t)y * img->stride;
+		uint8_t *d = wk.rgb + (size_t)y * w * 3;
+		if (img->format == VIS_RGB24)
+			memcpy(d, s, (size_t)w * 3);
+		else
+			for (int x = 0; x < w; x++)
+				d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
+	}
+	blur3(wk.rgb, wk.smooth, w, h);
+	if (background(&wk))
+		goto oom;
+	/* Foreground threshold from the image's own noise: the median
+	 * distance to the background is mostly table texture. */
+	unsigned hist[256] = { 0 };
+	for (size_t i = 0; i < np; i++) {
+		int d = color_dist(wk.rgb + i * 3, wk.bg + i * 3);
+		hist[d > 255 ? 255 : d]++;
+	}
+	size_t acc = 0;
+	int med = 0;
+	for (int k = 0; k < 256; k++) {
+		acc += hist[k];
+		if (acc > np / 2) {
+			med = k;
+			break;
+		}
+	}
+	int thr = FG_K * med + FG_C;
+	if (thr < FG_MIN)
+		thr = FG_MIN;
+	for (size_t i = 0; i < np; i++)
+		wk.fg[i] = color_dist(wk.rgb + i * 3, wk.bg + i * 3) > thr &&
+			   !is_shadow(wk.rgb + i * 3, wk.bg + i * 3);
+	uint8_t *mtmp = (uint8_t *)scratch;
+	/* Close then open by one pixel: joins a die's speckled edge, drops
+	 * single-pixel noise. */
+	box_filter(wk.fg, mtmp, w, h, 1, 1);
+	box_filter(wk.fg, mtmp, w, h, 1, 0);
+	box_filter(wk.fg, mtmp, w, h, 1, 0);
+	box_filter(wk.fg, mtmp, w, h, 1, 1);
+	int nl = 0;
+	if (label_blobs(&wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
+		goto oom;
+	double side = typical_side(blobs, nl, params);
+	if (side > 0) {
+		/* An opening at half the die's size cuts dice off the thin
+		 * things they touch (a tray's wall, a line, a shadow's tail)
+		 * and drops those. */
+		for (size_t i = 0; i < np; i++)
+			wk.fg0[i] = wk.fg[i] = wk.label[i] != 0;
+		int r = (int)(side * OPEN_FRAC);
+		if (r >= 1) {
+			box_filter(wk.fg, (uint8_t *)scratch, w, h, r, 0);
+			box_filter(wk.fg, (uint8_t *)scratch, w, h, r, 1);
+		}
+		free(blobs);
+		blobs = NULL;
+		if (label_blobs(&wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
+			goto oom;
+	}
+	int ns = side > 0;
+	if (!ns) {
+		ret = 0;
+		goto done;
+	}
+	/* Pixels of each blob, grouped by label. */
+	order = malloc(sizeof(int) * np);
+	start = calloc((size_t)nl + 2, sizeof(int));
+	if (!order || !start)
+		goto oom;
+	for (int l = 1; l <= nl; l++)
+		start[l + 1] = start[l] + blobs[l].area;
+	{
+		int *fillp = malloc(sizeof(int) * ((size_t)nl + 2));
+		if (!fillp)
+			goto oom;
+		memcpy(fillp, start, sizeof(int) * ((size_t)nl + 2));
+		for (size_t i = 0; i < np; i++)
+			if (wk.label[i])
+				order[fillp[wk.label[i]]++] = (int)i;
+		free(fillp);
+	}
+	cands = calloc((size_t)nl * 8 + 1, sizeof(*cands));
+	if (!cands)
+		goto oom;
+	double die_area = side * side;
+	for (int l = 1; l <= nl; l++) {
+		struct blob *b = &blobs[l];
+		if (b->area < 0.4 * die_area || b->area > 8.5 * die_area)
+			continue;
+		int bw = b->x1 - b->x0 + 1, bh = b->y1 - b->y0 + 1;
+		double fill = (double)b->area / ((double)bw * bh);
+		double aspect = bw > bh ? (double)bw / bh : (double)bh / bw;
+		/* A square blob is one die, whatever its size (dice differ and
+		 * perspective changes them); others are split by area. */
+		int k = (int)(b->area / die_area + 0.35);
+		if (k < 2 || (aspect < SPLIT_ASPECT && fill > SPLIT_FILL && b->area < SPLIT_MAX * die_area))
+			k = 1;
+		struct cand whole = { .px = order + start[l], .n = b->area, .cx = b->cx, .cy = b->cy };
+		if (k == 1) {
+			if (aspect > 1.8 || fill < 0.45)
+				continue;
+			cands[ncand].px = malloc(sizeof(int) * (size_t)b->area);
+			if (!cands[ncand].px)
+				goto oom;
+			memcpy(cands[ncand].px, whole.px, sizeof(int) * (size_t)b->area);
+			cands[ncand].n = b->area;
+			cands[ncand].cx = b->cx;
+			cands[ncand].cy = b->cy;
+			ncand++;
+		} else {
+			if (k > 8)
+				continue;
+			if (split_cand(&whole, k, w, cands + ncand))
+				goto oom;
+			ncand += k;
+		}
+	}
+	for (int i = 0; i < ncand; i++) {
+		struct vis_die d = {
+			.x = cands[i].cx,
+			.y = cands[i].cy,
+			.side = sqrt((double)cands[i].n),
+		};
+		if (cands[i].n < 0.3 * die_area)
+			continue;
+		if (read_die(&wk, &cands[i], d.side, &d, scratch))
+			goto oom;
+		if (d.confidence < params->min_confidence)
+			d.face = 0;
+		if (d.face == 0 && !params->keep_unreadable)
+			continue;
+		if (found < max)
+			out[found] = d;
+		found++;
+	}
+done:
+	ret = found;
+	goto cleanup;
+oom:
+	snprintf(err, errlen, "dice: out of memory for a %dx%d image", w, h);
+	ret = -ENOMEM;
+cleanup:
+	if (cands)
+		for (int i = 0; i < ncand; i++)
+			free(cands[i].px);
+	free(cands);
+	free(order);
+	free(start);
+	free(blobs);
+	free(stack);
+	free(scratch);
+	work_free(&wk);
+	return ret;
+}

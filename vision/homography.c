@@ -1,0 +1,135 @@
+/* vision: plane-to-plane homographies (image <-> table) by the direct
+ * linear transform, h33 fixed to 1 (fine for any camera that sees the
+ * table: the plane at infinity is never in view). */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "vision/vision.h"
+
+/* Solves the n x n system a x = b (a row-major, both overwritten) by
+ * Gaussian elimination with partial pivoting; -EDOM when singular. */
+static int solve(double *a, double *b, int n)
+{
+	for (int c = 0; c < n; c++) {
+		int p = c;
+		for (int r = c + 1; r < n; r++)
+			if (fabs(a[r * n + c]) > fabs(a[p * n + c]))
+				p = r;
+		if (fabs(a[p * n + c]) < 1e-12)
+			return -EDOM;
+		if (p != c) {
+			for (int k = 0; k < n; k++) {
+				double t = a[c * n + k];
+				a[c * n + k] = a[p * n + k];
+				a[p * n + k] = t;
+			}
+			double t = b[c];
+			b[c] = b[p];
+			b[p] = t;
+		}
+		for (int r = c + 1; r < n; r++) {
+			double f = a[r * n + c] / a[c * n + c];
+			for (int k = c; k < n; k++)
+				a[r * n + k] -= f * a[c * n + k];
+			b[r] -= f * b[c];
+		}
+	}
+	for (int r = n - 1; r >= 0; r--) {
+		double s = b[r];
+		for (int k = r + 1; k < n; k++)
+			s -= a[r * n + k] * b[k];
+		b[r] = s / a[r * n + r];
+	}
+	return 0;
+}
+
+int vis_homography_fit(const double (*src)[2], const double (*dst)[2], int n, double h[9])
+{
+	if (n < 4)
+		return -EINVAL;
+	/* Least squares through the normal equations of the 2n x 8 system;
+	 * for n = 4 this is the exact solution. Points are normalised
+	 * (centred, mean distance sqrt 2) so the equations stay conditioned
+	 * whether in pixels or metres. */
+	double sm[2] = { 0 }, dm[2] = { 0 }, ss = 0, ds = 0;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++) {
+			sm[k] += src[i][k] / n;
+			dm[k] += dst[i][k] / n;
+		}
+	for (int i = 0; i < n; i++) {
+		ss += hypot(src[i][0] - sm[0], src[i][1] - sm[1]) / n;
+		ds += hypot(dst[i][0] - dm[0], dst[i][1] - dm[1]) / n;
+	}
+	if (ss < 1e-12 || ds < 1e-12)
+		return -EDOM;
+	ss = M_SQRT2 / ss;
+	ds = M_SQRT2 / ds;
+	double ata[64] = { 0 }, atb[8] = { 0 };
+	for (int i = 0; i < n; i++) {
+		double x = (src[i][0] - sm[0]) * ss, y = (src[i][1] - sm[1]) * ss;
+		double u = (dst[i][0] - dm[0]) * ds, v = (dst[i][1] - dm[1]) * ds;
+		double r1[8] = { x, y, 1, 0, 0, 0, -u * x, -u * y };
+		double r2[8] = { 0, 0, 0, x, y, 1, -v * x, -v * y };
+		for (int a = 0; a < 8; a++) {
+			for (int b = 0; b < 8; b++)
+				ata[a * 8 + b] += r1[a] * r1[b] + r2[a] * r2[b];
+			atb[a] += r1[a] * u + r2[a] * v;
+		}
+	}
+	int r = solve(ata, atb, 8);
+	if (r)
+		return r;
+	double hn[9] = { atb[0], atb[1], atb[2], atb[3], atb[4], atb[5], atb[6], atb[7], 1 };
+	/* Undo the normalisation: h = Td^-1 hn Ts. */
+	double ts[9] = { ss, 0, -ss * sm[0], 0, ss, -ss * sm[1], 0, 0, 1 };
+	double tdi[9] = { 1 / ds, 0, dm[0], 0, 1 / ds, dm[1], 0, 0, 1 };
+	double t1[9];
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++) {
+			t1[i * 3 + j] = 0;
+			for (int k = 0; k < 3; k++)
+				t1[i * 3 + j] += hn[i * 3 + k] * ts[k * 3 + j];
+		}
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++) {
+			h[i * 3 + j] = 0;
+			for (int k = 0; k < 3; k++)
+				h[i * 3 + j] += tdi[i * 3 + k] * t1[k * 3 + j];
+		}
+	if (fabs(h[8]) < 1e-15)
+		return -EDOM;
+	for (int k = 0; k < 9; k++)
+		h[k] /= h[8];
+	return 0;
+}
+
+int vis_homography_apply(const double h[9], double x, double y, double *u, double *v)
+{
+	double w = h[6] * x + h[7] * y + h[8];
+	if (fabs(w) < 1e-12)
+		return -EDOM;
+	*u = (h[0] * x + h[1] * y + h[2]) / w;
+	*v = (h[3] * x + h[4] * y + h[5]) / w;
+	return 0;
+}
+
+int vis_homography_invert(const double h[9], double inv[9])
+{
+	double a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7], l = h[8];
+	double det = a * (e * l - f * k) - b * (d * l - f * g) + c * (d * k - e * g);
+	if (fabs(det) < 1e-15)
+		return -EDOM;
+	double m[9] = {
+		(e * l - f * k), -(b * l - c * k), (b * f - c * e),
+		-(d * l - f * g), (a * l - c * g), -(a * f - c * d),
+		(d * k - e * g), -(a * k - b * g), (a * e - b * d),
+	};
+	/* Scale-free: normalise so inv[8] = 1 like every other h here. */
+	if (fabs(m[8]) < 1e-15 * fabs(det))
+		return -EDOM;
+	for (int i = 0; i < 9; i++)
+		inv[i] = m[i] / m[8];
+	return 0;
+}

@@ -1,0 +1,655 @@
+/* vision: detection and tracking of dice in the low-resolution stream.
+ *
+ * From above, a die's height is not seen; its horizontal velocity is: in
+ * flight it is constant (no air drag worth the name over 2 m), and the
+ * first table contact changes it abruptly (friction, spin). So the first
+ * frame whose velocity jumps by more than contact_dv_mps marks the first
+ * contact, and release-to-contact time t gives the apex of a symmetric
+ * flight, h = g t^2 / 8. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vision.h"
+
+#define MAX_TRACKS 8
+#define HIST 16	/* positions kept a track, for the contact fit */
+#define GRAVITY 9.81	/* m/s^2 */
+
+struct trk {
+	int id;			/* from 1; 0 = free slot */
+	enum vis_track_state state;	/* see vision.h */
+	double x, y;		/* last position, table metres */
+	double u, v;		/* the same in pixels */
+	double vx, vy;		/* m/s, 0 until two sightings */
+	int have_v;		/* vx, vy measured */
+	int sightings;		/* frames it was seen */
+	int unseen;		/* frames since last seen */
+	int still;		/* consecutive frames below rest speed */
+	int64_t t_first;	/* first sighting (release) */
+	int64_t t_last;		/* last sighting */
+	double hx[HIST], hy[HIST];	/* recent positions, newest at (sightings - 1) % HIST */
+	double ht[HIST];	/* their times, seconds from t_first */
+	double rx, ry;		/* anchor of the current still spell */
+	double frame_s;		/* last frame interval, seconds */
+};
+
+struct vis_tracker {
+	struct vis_tracker_cfg cfg;	/* copy */
+	double hinv[9];		/* table -> image */
+	int w, h;		/* frame size */
+	uint16_t *bg16;		/* owned, RGB background model, 8.8 fixed point */
+	uint8_t *bg8;		/* owned, its integer part, for the comparison */
+	uint8_t *row;		/* owned, two rows: a grey row as RGB, a row of differences */
+	uint8_t *fg;		/* owned, foreground mask (2 once visited) */
+	long frames;		/* frames fed */
+	int *stack;		/* owned, flood-fill stack */
+	int learned;		/* frames learned */
+	struct trk tracks[MAX_TRACKS];	/* the tracks */
+	int next_id;		/* id of the next new track */
+};
+
+void vis_tracker_cfg_default(struct vis_tracker_cfg *cfg, const struct bd_table *t, const double h[9])
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->table = *t;
+	memcpy(cfg->h, h, sizeof(cfg->h));
+	cfg->die_side_m = 0.016;
+	cfg->bg_rate = 0.02;
+	cfg->diff_threshold = 30;
+	cfg->rest_speed_mps = 0.03;
+	cfg->rest_frames = 6;
+	cfg->gone_frames = 4;
+	cfg->contact_dv_mps = 0.4;
+}
+
+struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width, int height)
+{
+	if (width < 8 || height < 8 || width > VIS_MAX_SIDE || height > VIS_MAX_SIDE ||
+	    cfg->die_side_m <= 0 || cfg->bg_rate <= 0 || cfg->bg_rate > 1 || cfg->rest_frames < 1 ||
+	    cfg->gone_frames < 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct vis_tracker *t = calloc(1, sizeof(*t));
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->cfg = *cfg;
+	if (vis_homography_invert(cfg->h, t->hinv)) {
+		free(t);
+		errno = EINVAL;
+		return NULL;
+	}
+	t->w = width;
+	t->h = height;
+	size_t n = (size_t)width * height;
+	t->bg16 = calloc(n * 3, sizeof(uint16_t));
+	t->bg8 = calloc(n * 3, 1);
+	t->row = malloc((size_t)width * 6);	/* a grey row as RGB, then differences */
+	t->fg = malloc(n);
+	t->stack = malloc(n * sizeof(int));
+	t->next_id = 1;
+	if (!t->bg16 || !t->bg8 || !t->row || !t->fg || !t->stack) {
+		vis_tracker_free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
+void vis_tracker_free(struct vis_tracker *t)
+{
+	if (!t)
+		return;
+	free(t->bg16);
+	free(t->bg8);
+	free(t->row);
+	free(t->fg);
+	free(t->stack);
+	free(t);
+}
+
+/* Row y of a frame as packed RGB: the frame's own bytes, or grey
+ * expanded into the tracker's row buffer. */
+static const uint8_t *frame_row(struct vis_tracker *t, const struct vis_image *f, int y)
+{
+	const uint8_t *src = f->data + (size_t)y * f->stride;
+	if (f->format == VIS_RGB24)
+		return src;
+	for (int x = 0; x < f->width; x++)
+		t->row[3 * x] = t->row[3 * x + 1] = t->row[3 * x + 2] = src[x];
+	return t->row;
+}
+
+static int check_frame(const struct vis_tracker *t, const struct vis_image *f)
+{
+	if (!f || !f->data || f->width != t->w || f->height != t->h ||
+	    (f->format != VIS_GRAY8 && f->format != VIS_RGB24))
+		return -EINVAL;
+	return 0;
+}
+
+int vis_tracker_learn(struct vis_tracker *t, const struct vis_image *frame)
+{
+	if (check_frame(t, frame))
+		return -EINVAL;
+	/* A running mean over the first frames, then the usual rate. */
+	double rate = 1.0 / (t->learned + 1);
+	if (rate < t->cfg.bg_rate)
+		rate = t->cfg.bg_rate;
+	int k = (int)(rate * 256 + 0.5);
+	size_t rw = (size_t)t->w * 3;
+	for (int y = 0; y < t->h; y++) {
+		const uint8_t *c = frame_row(t, frame, y);
+		uint16_t *b16 = t->bg16 + (size_t)y * rw;
+		uint8_t *b8 = t->bg8 + (size_t)y * rw;
+		for (size_t i = 0; i < rw; i++) {
+			int target = c[i] << 8;
+			b16[i] = (uint16_t)(t->learned ? b16[i] + (((target - b16[i]) * k) >> 8) : target);
+			b8[i] = (uint8_t)((b16[i] + 128) >> 8 > 255 ? 255 : (b16[i] + 128) >> 8);
+		}
+	}
+	t->learned++;
+	return 0;
+}
+
+/* |a - b| bytewise: the hot loop of the tracker. GCC vectorises it only
+ * at -O3 (its -O2 cost model refuses loops with a remainder), so ask. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void absdiff_row(const uint8_t *restrict a, const uint8_t *restrict b, uint8_t *restrict d,
+			size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		d[i] = (uint8_t)(a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]);
+}
+
+/* fg[x] = the pixel's three differences sum above thr. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void fg_row(const uint8_t *restrict ad, uint8_t *restrict fg, int w, int thr)
+{
+	for (int x = 0; x < w; x++)
+		fg[x] = ad[3 * x] + ad[3 * x + 1] + ad[3 * x + 2] > thr;
+}
+
+/* Pixels a metre at a table point (the local scale of the view). */
+static double px_per_m(const struct vis_tracker *t, double x, double y)
+{
+	double u0, v0, u1, v1;
+	if (vis_homography_apply(t->hinv, x, y, &u0, &v0) ||
+	    vis_homography_apply(t->hinv, x + 0.01, y, &u1, &v1))
+		return 0;
+	return hypot(u1 - u0, v1 - v0) / 0.01;
+}
+
+struct tblob {
+	double u, v;		/* centroid, pixels */
+	double x, y;		/* table metres */
+	int area;		/* pixels */
+	int used;		/* taken by a track */
+};
+
+static int on_table(const struct bd_table *tb, double x, double y)
+{
+	return x >= 0 && y >= 0 && x <= tb->length_m && y <= tb->width_m;
+}
+
+/* The cup whose region holds (x, y), or -1. */
+static int cup_at(const struct vis_tracker *t, double x, double y)
+{
+	const struct bd_table *tb = &t->cfg.table;
+	for (int p = 0; p < BD_PLAYERS; p++)
+		if (hypot(x - tb->cup_x[p], y - tb->cup_y[p]) < tb->cup_radius_m + t->cfg.die_side_m / 2)
+			return p;
+	return -1;
+}
+
+static void emit(struct vis_obs *out, int max, int *n, const struct vis_obs *o)
+{
+	if (*n < max)
+		out[*n] = *o;
+	(*n)++;
+}
+
+static struct vis_obs obs_at(const struct trk *k, enum vis_obs_kind kind, int64_t t_ns)
+{
+	struct vis_obs o = { .kind = kind, .track = k->id, .t_ns = t_ns, .x = k->x, .y = k->y,
+			     .u = k->u, .v = k->v, .player = BD_NOBODY, .confidence = 0.9 };
+	return o;
+}
+
+/* A track lost for gone_frames: where did it go? */
+static void track_gone(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
+{
+	const struct bd_table *tb = &t->cfg.table;
+	/* Where it was last, or where its motion took it within two frames
+	 * (a die falls into a cup between two frames). */
+	int cup = cup_at(t, k->x, k->y);
+	for (int s = 1; s <= 8 && cup < 0 && k->have_v; s++)
+		cup = cup_at(t, k->x + k->vx * k->frame_s * s / 4, k->y + k->vy * k->frame_s * s / 4);
+	if (k->state != VIS_TRACK_REST && cup >= 0) {
+		struct vis_obs o = obs_at(k, VIS_OBS_SINK, k->t_last);
+		o.player = cup;
+		o.confidence = 0.8;	/* a die hidden by a hand over the cup looks the same */
+		emit(out, max, n, &o);
+	} else if (k->state != VIS_TRACK_REST) {
+		/* Where its last motion crosses an edge, if it does within a
+		 * few frames' travel. */
+		double x = k->x, y = k->y, span = (k->unseen + 1) * k->frame_s;
+		int crossed = !on_table(tb, x, y);
+		for (int s = 1; s <= 10 && !crossed && k->have_v; s++)
+			crossed = !on_table(tb, x + k->vx * span * s / 10, y + k->vy * span * s / 10);
+		if (crossed && on_table(tb, x, y)) {
+			x += k->vx * span;
+			y += k->vy * span;
+		}
+		if (crossed) {
+			struct vis_obs o = obs_at(k, VIS_OBS_OFF_TABLE, k->t_last);
+			o.x = x < 0 ? 0 : x > tb->length_m ? tb->length_m : x;
+			o.y = y < 0 ? 0 : y > tb->width_m ? tb->width_m : y;
+			vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
+			o.confidence = 0.85;
+			emit(out, max, n, &o);
+		}
+	}
+	k->state = VIS_TRACK_GONE;
+	k->id = 0;
+}
+
+/* First contact: the flight's straight, constant-speed ground track
+ * breaks. Two lines fitted (least squares) to the positions before and
+ * after a candidate frame; where they come closest in time is the contact,
+ * to a fraction of a frame. Needs CONTACT_AFTER frames after it, so the
+ * landing is reported that many frames late. */
+#define CONTACT_BEFORE 4
+#define CONTACT_AFTER 3
+
+static void line_fit(const struct trk *k, int from, int n, double *p0x, double *p0y,
+		     double *vx, double *vy)
+{
+	double st = 0, sx = 0, sy = 0, stt = 0, stx = 0, sty = 0;
+	for (int i = 0; i < n; i++) {
+		int j = (from + i) % HIST;
+		st += k->ht[j];
+		sx += k->hx[j];
+		sy += k->hy[j];
+		stt += k->ht[j] * k->ht[j];
+		stx += k->ht[j] * k->hx[j];
+		sty += k->ht[j] * k->hy[j];
+	}
+	double den = n * stt - st * st;
+	*vx = den > 0 ? (n * stx - st * sx) / den : 0;
+	*vy = den > 0 ? (n * sty - st * sy) / den : 0;
+	*p0x = (sx - *vx * st) / n;
+	*p0y = (sy - *vy * st) / n;
+}
+
+static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
+{
+	int m = k->sightings;
+	if (m < CONTACT_BEFORE + CONTACT_AFTER + 1)
+		return;
+	int after = m - CONTACT_AFTER, before = after - 1 - CONTACT_BEFORE;
+	if (before < 0)
+		before = 0;
+	double bx, by, bvx, bvy, ax, ay, avx, avy;
+	line_fit(k, before, after - 1 - before, &bx, &by, &bvx, &bvy);
+	line_fit(k, after - 1, CONTACT_AFTER + 1, &ax, &ay, &avx, &avy);
+	double dvx = avx - bvx, dvy = avy - bvy, dv = hypot(dvx, dvy);
+	double speed = hypot(bvx, bvy);
+	double need = t->cfg.contact_dv_mps > 0.3 * speed ? t->cfg.contact_dv_mps : 0.3 * speed;
+	if (dv < need)
+		return;
+	/* Closest approach of the two lines in time. */
+	double dpx = ax - bx, dpy = ay - by;
+	double tc = -(dpx * dvx + dpy * dvy) / (dv * dv);
+	double t_lo = k->ht[(after - 2 + HIST) % HIST], t_hi = k->ht[after % HIST];
+	if (tc < t_lo)
+		tc = t_lo;
+	if (tc > t_hi)
+		tc = t_hi;
+	struct vis_obs o = obs_at(k, VIS_OBS_LANDING, k->t_first + (int64_t)(tc * 1e9));
+	o.x = bx + bvx * tc;
+	o.y = by + bvy * tc;
+	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
+	o.flight_s = tc;
+	o.apex_m = GRAVITY * tc * tc / 8;
+	/* Release seen up to a frame late (uniform), contact timed to about
+	 * a third of a frame by the fit. */
+	double sigma_t = k->frame_s * sqrt(1.0 / 12 + 1.0 / 9);
+	o.apex_sigma_m = GRAVITY * tc * sigma_t / 4;
+	double jump = dv / need;
+	o.confidence = jump > 3 ? 0.95 : 0.6 + 0.35 * (jump - 1) / 2;
+	emit(out, max, n, &o);
+	k->state = VIS_TRACK_BOUNCING;
+}
+
+int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
+		     struct vis_obs *out, int max)
+{
+	if (check_frame(t, frame))
+		return -EINVAL;
+	if (!t->learned)
+		vis_tracker_learn(t, frame);
+	int w = t->w, h = t->h;
+	size_t np = (size_t)w * h;
+	size_t rw = (size_t)w * 3;
+	/* Global light: the frame's brightness over the model's, from every
+	 * 8th row (dice are too few to move it). A change beyond 2 % rescales
+	 * the model at once; slower drifts are learnt below. */
+	double sf = 0, sb = 0;
+	for (int y = 0; y < h; y += 8) {
+		const uint8_t *c = frame_row(t, frame, y);
+		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
+		unsigned long rf = 0, rb = 0;
+		for (size_t i = 0; i < rw; i++) {
+			rf += c[i];
+			rb += b8[i];
+		}
+		sf += rf;
+		sb += rb;
+	}
+	double gain = sb > 0 ? sf / sb : 1;
+	if (fabs(gain - 1) > 0.02) {
+		for (size_t i = 0; i < np * 3; i++) {
+			double v = t->bg16[i] * gain;
+			t->bg16[i] = (uint16_t)(v > 65535 ? 65535 : v);
+			t->bg8[i] = (uint8_t)((t->bg16[i] + 128) >> 8 > 255 ? 255 : (t->bg16[i] + 128) >> 8);
+		}
+	}
+	/* Foreground: summed absolute difference over R, G, B (about 1.5
+	 * times a Euclidean distance), a plain loop the compiler vectorises. */
+	int thr = t->cfg.diff_threshold * 3 / 2;
+	int update = (t->frames++ & 3) == 0;	/* learn every 4th frame, 4x the rate */
+	int k4 = (int)(4 * t->cfg.bg_rate * 256 + 0.5);
+	if (k4 > 256)
+		k4 = 256;
+	size_t nfg = 0;
+	for (int y = 0; y < h; y++) {
+		const uint8_t *c = frame_row(t, frame, y);
+		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
+		uint8_t *fg = t->fg + (size_t)y * w;
+		absdiff_row(c, b8, t->row + rw, rw);
+		const uint8_t *ad = t->row + rw;
+		fg_row(ad, fg, w, thr);
+		for (const uint8_t *f = memchr(fg, 1, (size_t)w); f; f = memchr(f + 1, 1, (size_t)(fg + w - f - 1))) {
+			int x = (int)(f - fg);
+			nfg++;
+			/* A shadow: the table's hue, darker. */
+			const uint8_t *p = c + 3 * x, *q = b8 + 3 * x;
+			double lf = p[0] + p[1] + p[2], lb = q[0] + q[1] + q[2];
+			if (lb > 60 && lf < lb * 0.95 && lf > lb * 0.4) {
+				double dc = 0;
+				for (int j = 0; j < 3; j++)
+					dc += fabs(p[j] / (lf + 1e-9) - q[j] / lb);
+				fg[x] = dc > 0.12;	/* hue, summed: noise on a dark table is ~0.05 */
+			}
+		}
+		if (update) {
+			uint16_t *b16 = t->bg16 + (size_t)y * rw;
+			uint8_t *b8w = t->bg8 + (size_t)y * rw;
+			/* Only pixels clearly background learn: a white die on the
+			 * white line is under the threshold but must not be learnt. */
+			const uint8_t *ad2 = t->row + rw;
+			for (int x = 0; x < w; x++) {
+				if (fg[x] || ad2[3 * x] + ad2[3 * x + 1] + ad2[3 * x + 2] > thr / 3)
+					continue;
+				for (int j = 3 * x; j < 3 * x + 3; j++) {
+					b16[j] = (uint16_t)(b16[j] + ((((int)c[j] << 8) - b16[j]) * k4 >> 8));
+					b8w[j] = (uint8_t)((b16[j] + 128) >> 8 > 255 ? 255 : (b16[j] + 128) >> 8);
+				}
+			}
+		}
+	}
+	/* Blobs (flood fill marks visited pixels 2). */
+	struct tblob blobs[64];
+	int nb = 0;
+	for (size_t i = 0; i < np && nfg; i++) {
+		const uint8_t *next = memchr(t->fg + i, 1, np - i);
+		if (!next)
+			break;
+		i = (size_t)(next - t->fg);
+		int sp = 0, area = 0;
+		double su = 0, sv = 0;
+		t->stack[sp++] = (int)i;
+		t->fg[i] = 2;
+		while (sp) {
+			int p = t->stack[--sp];
+			int px = p % w, py = p / w;
+			area++;
+			su += px;
+			sv += py;
+			static const int d4[4][2] = { { 1, 0 }, { -1, 0 }, { 0, 1 }, { 0, -1 } };
+			for (int k = 0; k < 4; k++) {
+				int xx = px + d4[k][0], yy = py + d4[k][1];
+				if (xx < 0 || yy < 0 || xx >= w || yy >= h)
+					continue;
+				int q = yy * w + xx;
+				if (t->fg[q] == 1) {
+					t->fg[q] = 2;
+					t->stack[sp++] = q;
+				}
+			}
+		}
+		struct tblob b = { .u = su / area + 0.5, .v = sv / area + 0.5, .area = area };
+		if (vis_homography_apply(t->cfg.h, b.u, b.v, &b.x, &b.y))
+			continue;
+		double k = px_per_m(t, b.x, b.y) * t->cfg.die_side_m;
+		double die_area = k * k;
+		/* A flying die looks bigger and smears; a speck is noise. */
+		if (area < 0.2 * die_area || area > 8 * die_area + 4 || nb == 64)
+			continue;
+		blobs[nb++] = b;
+	}
+	/* Pieces of one die: a die crossing the white line, or half in a
+	 * shadow, splits into blobs; in the air it looks bigger. Merge those
+	 * closer than 2.5 die sides. */
+	for (int i = 0; i < nb; i++)
+		for (int j = i + 1; j < nb; j++) {
+			if (hypot(blobs[i].x - blobs[j].x, blobs[i].y - blobs[j].y) > 2.5 * t->cfg.die_side_m)
+				continue;
+			double wi = blobs[i].area, wj = blobs[j].area, s = wi + wj;
+			blobs[i].u = (blobs[i].u * wi + blobs[j].u * wj) / s;
+			blobs[i].v = (blobs[i].v * wi + blobs[j].v * wj) / s;
+			blobs[i].x = (blobs[i].x * wi + blobs[j].x * wj) / s;
+			blobs[i].y = (blobs[i].y * wi + blobs[j].y * wj) / s;
+			blobs[i].area = (int)s;
+			blobs[j] = blobs[--nb];
+			j = i;
+		}
+	int n = 0;
+	int64_t ts = frame->ts_ns;
+	/* Each live track takes the nearest blob to its prediction. */
+	for (int i = 0; i < MAX_TRACKS; i++) {
+		struct trk *k = &t->tracks[i];
+		if (!k->id)
+			continue;
+		double dt = (ts - k->t_last) * 1e-9;
+		double px = k->x + k->vx * dt, py = k->y + k->vy * dt;
+		double gate = 0.04 + 0.5 * hypot(k->vx, k->vy) * dt;
+		int best = -1;
+		double bd = gate;
+		for (int j = 0; j < nb; j++) {
+			double d = hypot(blobs[j].x - px, blobs[j].y - py);
+			if (!blobs[j].used && d < bd) {
+				bd = d;
+				best = j;
+			}
+		}
+		if (best < 0) {
+			if (++k->unseen >= t->cfg.gone_frames)
+				track_gone(t, k, out, max, &n);
+			continue;
+		}
+		struct tblob *b = &blobs[best];
+		b->used = 1;
+		double nvx = dt > 0 ? (b->x - k->x) / dt : 0, nvy = dt > 0 ? (b->y - k->y) / dt : 0;
+		k->vx = nvx;
+		k->vy = nvy;
+		k->have_v = dt > 0;
+		k->x = b->x;
+		k->y = b->y;
+		k->u = b->u;
+		k->v = b->v;
+		k->t_last = ts;
+		k->frame_s = dt / (k->unseen + 1);
+		k->unseen = 0;
+		int hi = k->sightings % HIST;
+		k->hx[hi] = b->x;
+		k->hy[hi] = b->y;
+		k->ht[hi] = (ts - k->t_first) * 1e-9;
+		k->sightings++;
+		if (k->sightings == 2) {
+			struct vis_obs o = obs_at(k, VIS_OBS_RELEASE, k->t_first);
+			emit(out, max, &n, &o);
+		}
+		if (k->state == VIS_TRACK_FLYING)
+			find_contact(t, k, out, max, &n);
+		/* Still: within a third of a die of where the spell began (the
+		 * centroid of a 4-pixel die jitters more than a rest speed). */
+		if (hypot(k->x - k->rx, k->y - k->ry) < t->cfg.die_side_m / 3) {
+			if (++k->still == t->cfg.rest_frames && k->state != VIS_TRACK_REST) {
+				k->state = VIS_TRACK_REST;
+				struct vis_obs o = obs_at(k, VIS_OBS_REST, ts);
+				emit(out, max, &n, &o);
+			}
+		} else {
+			k->still = 0;
+			k->rx = k->x;
+			k->ry = k->y;
+			if (k->state == VIS_TRACK_REST)
+				k->state = VIS_TRACK_BOUNCING;
+		}
+	}
+	/* New tracks from the blobs nobody took. */
+	for (int j = 0; j < nb; j++) {
+		if (blobs[j].used)
+			continue;
+		for (int i = 0; i < MAX_TRACKS; i++) {
+			struct trk *k = &t->tracks[i];
+			if (k->id)
+				continue;
+			memset(k, 0, sizeof(*k));
+			k->id = t->next_id++;
+			k->state = VIS_TRACK_FLYING;
+			k->x = blobs[j].x;
+			k->y = blobs[j].y;
+			k->u = blobs[j].u;
+			k->v = blobs[j].v;
+			k->t_first = k->t_last = ts;
+			k->hx[0] = k->rx = blobs[j].x;
+			k->hy[0] = k->ry = blobs[j].y;
+			k->ht[0] = 0;
+			k->sightings = 1;
+			break;
+		}
+	}
+	return n;
+}
+
+int vis_tracker_tracks(const struct vis_tracker *t, enum vis_track_state *state,
+		       double (*xy)[2], int max)
+{
+	int n = 0;
+	for (int i = 0; i < MAX_TRACKS; i++) {
+		const struct trk *k = &t->tracks[i];
+		if (!k->id)
+			continue;
+		if (n < max) {
+			state[n] = k->state;
+			xy[n][0] = k->x;
+			xy[n][1] = k->y;
+		}
+		n++;
+	}
+	return n;
+}
+
+int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, struct bd_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->player = BD_NOBODY;
+	switch (o->kind) {
+	case VIS_OBS_LANDING:
+		ev->kind = BD_EV_TABLE;
+		ev->has_xy = true;
+		ev->x = o->x;
+		ev->y = o->y;
+		ev->half = bd_table_half(table, o->x);
+		break;
+	case VIS_OBS_REST:
+		if (o->face < 1 || o->face > 6)
+			return -ENOENT;
+		ev->kind = BD_EV_REST;
+		ev->face = o->face;
+		break;
+	case VIS_OBS_SINK:
+		ev->kind = BD_EV_CUP;
+		ev->player = o->player;
+		ev->sink = true;
+		break;
+	default:
+		return -ENOENT;
+	}
+	ev->has_confidence = true;
+	ev->confidence = o->confidence;
+	snprintf(ev->source, sizeof(ev->source), "camera");
+	ev->t_ns = o->t_ns;
+	return 0;
+}
+
+int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
+		     struct vis_die *out, char *err, size_t errlen)
+{
+	int half = (int)(die_px * 1.5 + 0.5);
+	if (half < 8)
+		half = 8;
+	int x0 = (int)u - half, y0 = (int)v - half, x1 = (int)u + half, y1 = (int)v + half;
+	if (x0 < 0) x0 = 0;
+	if (y0 < 0) y0 = 0;
+	if (x1 > full->width) x1 = full->width;
+	if (y1 > full->height) y1 = full->height;
+	if (x1 - x0 < 8 || y1 - y0 < 8) {
+		snprintf(err, errlen, "face: (%.0f, %.0f) outside the %dx%d image", u, v,
+			 full->width, full->height);
+		return -EINVAL;
+	}
+	struct vis_image *crop = vis_image_new(x1 - x0, y1 - y0, full->format);
+	if (!crop) {
+		snprintf(err, errlen, "face: out of memory");
+		return -ENOMEM;
+	}
+	for (int y = y0; y < y1; y++)
+		memcpy(crop->data + (size_t)(y - y0) * crop->stride,
+		       full->data + (size_t)y * full->stride + (size_t)x0 * full->format,
+		       (size_t)(x1 - x0) * full->format);
+	struct vis_die dice[8];
+	int n = vis_dice_find(crop, NULL, dice, 8, err, errlen);
+	vis_image_free(crop);
+	if (n < 0)
+		return n;
+	int best = -1;
+	double bd = die_px;
+	for (int i = 0; i < n && i < 8; i++) {
+		double d = hypot(dice[i].x + x0 - u, dice[i].y + y0 - v);
+		if (d < bd) {
+			bd = d;
+			best = i;
+		}
+	}
+	if (best < 0) {
+		snprintf(err, errlen, "face: no die read near (%.0f, %.0f)", u, v);
+		return -ENOENT;
+	}
+	*out = dice[best];
+	out->x += x0;
+	out->y += y0;
+	return 0;
+}

@@ -1,0 +1,325 @@
+/*
+ * vision: images, frame sources, dice detection and face reading.
+ *
+ * Like apriltag, the detector takes an in-memory image (width, height,
+ * stride, bytes) and knows nothing of cameras or files; the decoders
+ * (PGM/PPM, PNG, JPEG, Y4M) live beside it and hand it a struct vis_image.
+ *
+ * Errors: functions return 0 or a negative errno and write a one-line
+ * message for people into err (errlen bytes), naming the file and why.
+ * Constructors return NULL and set errno.
+ */
+#ifndef DYEREF_VISION_H
+#define DYEREF_VISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+/* ---- Images ---- */
+
+enum vis_format {
+	VIS_GRAY8 = 1,		/* one byte a pixel */
+	VIS_RGB24 = 3,		/* three bytes a pixel, R G B */
+};
+
+struct vis_image {
+	int width;		/* pixels */
+	int height;		/* pixels */
+	size_t stride;		/* bytes from one row to the next */
+	enum vis_format format;	/* also the bytes per pixel */
+	uint8_t *data;		/* owned by the image (vis_image_free) */
+	int64_t ts_ns;		/* CLOCK_MONOTONIC capture time; 0 for files */
+};
+
+/* Largest image any loader accepts: a hostile header cannot make us
+ * allocate more than this (about 64 Mpixel, more than any camera here). */
+#define VIS_MAX_SIDE   16384
+#define VIS_MAX_PIXELS (64L * 1024 * 1024)
+
+/* A new zeroed image. NULL with errno EINVAL (size out of limits) or
+ * ENOMEM. The caller frees it with vis_image_free(). */
+struct vis_image *vis_image_new(int width, int height, enum vis_format format);
+/* Frees the image and its bytes; NULL is fine. */
+void vis_image_free(struct vis_image *img);
+/* A new GRAY8 copy (luma, BT.601 weights) of any image; the caller frees it.
+ * NULL with errno ENOMEM. */
+struct vis_image *vis_image_to_gray(const struct vis_image *img);
+
+/* Decoders from memory. `name` names the source in messages. On success
+ * *out is a new image the caller frees with vis_image_free(); on error *out
+ * is NULL, the return is -EINVAL (malformed, unsupported), -E2BIG (beyond
+ * VIS_MAX_*) or -ENOMEM, and err says "name: why". */
+int vis_decode_pnm(const uint8_t *buf, size_t len, const char *name,
+		   struct vis_image **out, char *err, size_t errlen);
+int vis_decode_png(const uint8_t *buf, size_t len, const char *name,
+		   struct vis_image **out, char *err, size_t errlen);
+int vis_decode_jpeg(const uint8_t *buf, size_t len, const char *name,
+		    struct vis_image **out, char *err, size_t errlen);
+
+/* Reads a PGM/PPM (P5, P6), PNG or JPEG file, chosen by its first bytes
+ * (not its name). Same ownership and errors as the decoders, plus -errno of
+ * open/read (-ENOENT, -EACCES, ...). Files over VIS_MAX_FILE are -E2BIG. */
+#define VIS_MAX_FILE (256L * 1024 * 1024)
+int vis_image_load(const char *path, struct vis_image **out, char *err, size_t errlen);
+
+/* Writes a PNG (GRAY8 or RGB24). 0, or -errno with "path: why" in err. */
+int vis_image_save_png(const struct vis_image *img, const char *path, char *err, size_t errlen);
+/* Writes a binary PGM (GRAY8) or PPM (RGB24). Same errors. */
+int vis_image_save_pnm(const struct vis_image *img, const char *path, char *err, size_t errlen);
+
+/* ---- Y4M video (YUV4MPEG2, 8-bit 4:2:0/4:2:2/4:4:4/mono) ---- */
+
+struct vis_y4m;
+
+/* Opens a Y4M file and reads its stream header. NULL with errno set and
+ * "path: why" in err. Close with vis_y4m_close(). */
+struct vis_y4m *vis_y4m_open(const char *path, char *err, size_t errlen);
+void vis_y4m_close(struct vis_y4m *y);
+/* Frame size and rate of the stream (rate as numerator/denominator). */
+void vis_y4m_info(const struct vis_y4m *y, int *width, int *height, int *fps_num, int *fps_den);
+/* Reads the next frame's luma into a new GRAY8 image (*out, the caller
+ * frees it); ts_ns counts from 0 at the frame rate. Returns 1 a frame,
+ * 0 at the clean end of the stream, negative errno on a truncated or
+ * malformed frame (with "path: frame N: why" in err). */
+int vis_y4m_read(struct vis_y4m *y, struct vis_image **out, char *err, size_t errlen);
+
+/* ---- Dice: finding dice and reading their faces ---- */
+
+/* Tunables, plain fields with documented defaults (vis_dice_params_default). */
+struct vis_dice_params {
+	double min_die_px;	/* smallest die side considered, pixels (default 14) */
+	double max_die_px;	/* largest die side, pixels (default 160) */
+	double min_confidence;	/* below this a face is reported unreadable (0.5) */
+	int keep_unreadable;	/* report dice whose face is unreadable, face 0 (0: omit) */
+};
+
+struct vis_die {
+	int face;		/* 1-6, or 0 when unreadable */
+	double x;		/* centre, pixels from the left edge */
+	double y;		/* centre, pixels from the top edge */
+	double side;		/* estimated die side, pixels */
+	double angle;		/* rotation of the die's pip grid, radians in [0, pi/2) */
+	double confidence;	/* 0-1: how well the pips fit the face's layout */
+};
+
+void vis_dice_params_default(struct vis_dice_params *p);
+
+/* Finds dice in img (GRAY8 or RGB24; the caller keeps it) and reads their
+ * faces. Writes at most max dice into out (caller's array) and returns how
+ * many were found (which may exceed max: only max are written), or a
+ * negative errno (-EINVAL bad image, -ENOMEM) with a message in err.
+ * Dice whose face is unreadable are omitted, or reported with face 0 when
+ * params->keep_unreadable is set. params may be NULL for the defaults. */
+int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+		  struct vis_die *out, int max, char *err, size_t errlen);
+
+/* ---- Homographies (table calibration) ----
+ * 3x3 row-major, h[8] = 1. Table coordinates are metres from team A's end
+ * (x) and the left edge (y), as in core/core.h. */
+
+/* Fits h mapping src[i] to dst[i] for n >= 4 point pairs (exact for 4,
+ * least squares beyond). 0, -EINVAL (n < 4) or -EDOM (degenerate points,
+ * e.g. three on a line). */
+int vis_homography_fit(const double (*src)[2], const double (*dst)[2], int n, double h[9]);
+/* (x, y) through h into (u, v). -EDOM for a point on the horizon. */
+int vis_homography_apply(const double h[9], double x, double y, double *u, double *v);
+/* The inverse mapping. -EDOM when h is singular. */
+int vis_homography_invert(const double h[9], double inv[9]);
+
+/* ---- Synthetic renderer (tests, benchmarks, the demo) ----
+ * A table seen through a camera: the table top with its centre line, the
+ * four cups and the mine (struct bd_table), on a floor, dice at any pose
+ * and face with soft shadows, a light gradient, sensor noise and motion
+ * blur. Everything random comes from seed, so a scene renders the same
+ * bytes every time. */
+
+#define VIS_RENDER_MAX_DICE 8
+
+struct vis_render_die {
+	double x, y;		/* centre, table metres */
+	double z;		/* height above the table top, metres (0: resting) */
+	double angle;		/* rotation about the vertical, radians */
+	int face;		/* 1-6, on top */
+	double vx, vy;		/* metres/second, for motion blur */
+	uint8_t body[3];	/* RGB of the die */
+	uint8_t pip[3];		/* RGB of its pips */
+};
+
+struct vis_render_scene {
+	struct bd_table table;	/* layout (bd_table_defaults) */
+	int width, height;	/* output pixels */
+	double h[9];		/* table metres -> image pixels (vis_render_view_topdown) */
+	double camera_height_m;	/* above the table top; dice in the air look bigger (2.0) */
+	double die_side_m;	/* 0.016: a standard 16 mm die */
+	double light_gradient;	/* 0-1: brightness falls by this much across the image (0.2) */
+	double light_level;	/* overall brightness factor (1.0) */
+	double noise_sigma;	/* grey levels of Gaussian sensor noise (2) */
+	double exposure_s;	/* shutter time for motion blur (0.004) */
+	int show_table;		/* draw table, line, cups, mine (1); 0: a plain tray colour */
+	uint8_t tray[3];	/* the plain background when show_table is 0 */
+	uint64_t seed;		/* noise */
+	int n_dice;		/* up to VIS_RENDER_MAX_DICE */
+	struct vis_render_die dice[VIS_RENDER_MAX_DICE];	/* the dice */
+};
+
+/* Defaults: standard table, 640x360 top-down view of the whole table with
+ * a margin, no dice. */
+void vis_render_scene_default(struct vis_render_scene *s);
+/* Sets s->h for a camera straight above the point (cx, cy) (table metres)
+ * seeing span_m metres across the image's width. */
+void vis_render_view_topdown(struct vis_render_scene *s, double cx, double cy, double span_m);
+/* Fills s with a close-up of n resting dice (n <= VIS_RENDER_MAX_DICE) on
+ * a plain tray, all drawn from seed: faces, positions (not touching),
+ * rotations, colours (light dice with dark pips and dark ones with light
+ * pips), die size 18-50 pixels, light level and gradient, noise 0-6 grey
+ * levels. width x height as set in s before the call. */
+void vis_render_random_dice(struct vis_render_scene *s, uint64_t seed, int n);
+/* Renders the scene into a new RGB image (*out, the caller frees it).
+ * 0, or -EINVAL (bad size, singular h, face out of 1-6) / -ENOMEM with a
+ * message. */
+int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *err, size_t errlen);
+
+/* ---- Tracking in the low-resolution stream ----
+ * A background model of the empty table (adapting to slow light changes),
+ * dice found as blobs of die size in table coordinates, tracks with a
+ * constant-velocity motion model. Each track goes flying -> bouncing ->
+ * at rest, or gone (over an edge, into a cup). The tracker emits
+ * observations for the daemon's fusion; those that map onto core's
+ * events convert with vis_obs_to_event(). */
+
+enum vis_track_state {
+	VIS_TRACK_FLYING,	/* seen since release, no table contact yet */
+	VIS_TRACK_BOUNCING,	/* touched the table, still moving */
+	VIS_TRACK_REST,		/* still for rest_frames */
+	VIS_TRACK_GONE,		/* lost: over an edge, into a cup, or picked up */
+};
+
+enum vis_obs_kind {
+	VIS_OBS_RELEASE,	/* a new die in flight: t_ns is its first sighting */
+	VIS_OBS_LANDING,	/* first table contact at (x, y), with apex_m */
+	VIS_OBS_REST,		/* at rest at (x, y); face 0 until read (vis_read_face_at) */
+	VIS_OBS_SINK,		/* went into cup `player`'s region and did not come out */
+	VIS_OBS_OFF_TABLE,	/* left the table over an edge at (x, y) */
+};
+
+struct vis_obs {
+	enum vis_obs_kind kind;	/* what was seen */
+	int track;		/* track id, from 1 */
+	int64_t t_ns;		/* when (frame time; LANDING interpolated) */
+	double x, y;		/* table metres */
+	double u, v;		/* the same point in image pixels */
+	int player;		/* SINK: the cup's owner (0 a1 .. 3 b2) */
+	int face;		/* REST: 1-6, 0 unknown */
+	double apex_m;		/* LANDING: apex height g t^2 / 8 from the flight time t */
+	double apex_sigma_m;	/* LANDING: its standard uncertainty (frame timing) */
+	double flight_s;	/* LANDING: release to first contact */
+	double confidence;	/* 0-1 */
+};
+
+struct vis_tracker_cfg {
+	struct bd_table table;	/* layout: edges, cups */
+	double h[9];		/* image pixels -> table metres (calibration) */
+	double die_side_m;	/* 0.016 */
+	double bg_rate;		/* background learning rate a frame (0.02) */
+	int diff_threshold;	/* colour distance that makes foreground (30) */
+	double rest_speed_mps;	/* below this a die is still (0.03) */
+	int rest_frames;	/* frames still before "rest" (6) */
+	int gone_frames;	/* frames unseen before "gone" (4) */
+	double contact_dv_mps;	/* a velocity jump this big is a table contact (0.4) */
+};
+
+struct vis_tracker;
+
+/* Defaults for the table layout t and image->table homography h. */
+void vis_tracker_cfg_default(struct vis_tracker_cfg *cfg, const struct bd_table *t, const double h[9]);
+/* A tracker for frames of width x height. NULL with errno (EINVAL bad
+ * config, ENOMEM). Free with vis_tracker_free(). */
+struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width, int height);
+void vis_tracker_free(struct vis_tracker *t);
+/* Learns the empty table from a frame (call with a few frames before play). */
+int vis_tracker_learn(struct vis_tracker *t, const struct vis_image *frame);
+/* Processes one frame (RGB24 or GRAY8, the tracker's size; ts_ns set).
+ * Writes at most max observations into out and returns how many, or a
+ * negative errno (-EINVAL wrong size or format). The frame stays the
+ * caller's. */
+int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
+		     struct vis_obs *out, int max);
+/* Current tracks: states and positions (table metres); returns how many
+ * (at most max written). */
+int vis_tracker_tracks(const struct vis_tracker *t, enum vis_track_state *state,
+		       double (*xy)[2], int max);
+/* The core event an observation stands for: LANDING -> BD_EV_TABLE (half,
+ * x, y), REST -> BD_EV_REST (face), SINK -> BD_EV_CUP (player, sink), all
+ * with source "camera", confidence and t_ns. -ENOENT for kinds that have
+ * no core event (RELEASE, OFF_TABLE, and REST with face 0). */
+int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, struct bd_event *ev);
+
+/* Reads the face of a die near (u, v) in a full-resolution image: crops a
+ * square of 3 die sides around it and runs vis_dice_find on the crop.
+ * 0 and *out (in full-image pixels), -ENOENT no die read there, or a
+ * negative errno. */
+int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
+		     struct vis_die *out, char *err, size_t errlen);
+
+/* ---- Camera calibration ----
+ * Finds the table top (the largest region of one colour, lines, cups and
+ * dice inside it allowed) and its four corners, in the order table
+ * (0, 0) A's end left edge, (0, W) A's end right edge, (L, W), (L, 0),
+ * assuming the camera sees A's end on the image's left (flip_ends: on its
+ * right). 0, or -ENOENT (no table-sized region, or not four clear
+ * corners) / -ENOMEM with a message. */
+int vis_find_table_corners(const struct vis_image *img, int flip_ends, double corners[4][2],
+			   char *err, size_t errlen);
+
+/* ---- Camera (libcamera, vision/camera_libcamera.cpp behind this C
+ * interface; no C++ type or exception crosses it) ----
+ * Two streams: a low-resolution one for tracking at a high frame rate and
+ * the full-resolution one for crops around a resting die. libcamera's
+ * thread only queues completed requests and signals an eventfd; the
+ * event loop polls that fd and takes frames with vis_camera_take(). */
+
+struct vis_camera;
+
+enum vis_camera_stream {
+	VIS_STREAM_LOW = 0,	/* tracking, e.g. 640x360 */
+	VIS_STREAM_FULL = 1,	/* full resolution, face reading */
+};
+
+struct vis_camera_cfg {
+	const char *id;		/* libcamera camera id, NULL: the first camera */
+	int low_width, low_height;	/* tracking stream (640 x 360) */
+	int full_width, full_height;	/* 0 x 0: the sensor's own size */
+	int buffers;		/* per stream, 2..16 (4) */
+};
+
+void vis_camera_cfg_default(struct vis_camera_cfg *cfg);
+/* Opens and configures the camera. NULL with errno and a message: EINVAL
+ * (bad cfg, or the camera cannot give YUV420 at these sizes: "unsupported
+ * format"), ENODEV ("no camera found", or none with that id), EBUSY
+ * ("camera busy": another process holds it), EIO (libcamera failed).
+ * Close with vis_camera_close(). */
+struct vis_camera *vis_camera_open(const struct vis_camera_cfg *cfg, char *err, size_t errlen);
+/* Starts capture. 0 or a negative errno with a message. */
+int vis_camera_start(struct vis_camera *cam, char *err, size_t errlen);
+/* The eventfd (EFD_NONBLOCK) that becomes readable when frames wait. */
+int vis_camera_fd(const struct vis_camera *cam);
+/* The newest frame of a stream as a new RGB24 image (*out, the caller
+ * frees it; ts_ns from the sensor, CLOCK_MONOTONIC). The newest completed
+ * request is held until newer ones arrive, so after taking its low frame
+ * the full-resolution one of the same instant can be taken too; older
+ * ones are dropped and their buffers reused. 1 a frame, 0 none yet,
+ * negative errno on failure. */
+int vis_camera_take(struct vis_camera *cam, enum vis_camera_stream stream,
+		    struct vis_image **out, char *err, size_t errlen);
+/* Stops, releases and frees; NULL is fine. */
+void vis_camera_close(struct vis_camera *cam);
+
+/* Planar YUV 4:2:0 (BT.601 limited range, as libcamera's YUV420) to RGB24.
+ * y/u/v planes with their strides; out is width x height RGB24. Used by the
+ * camera shim; a plain function so it is tested without a camera. */
+void vis_yuv420_to_rgb(const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
+		       size_t uv_stride, struct vis_image *out);
+
+#endif /* DYEREF_VISION_H */

@@ -68,13 +68,15 @@ http {
 }
 NGINX
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" &
-pids+=($!)
+nginx_pid=$!
 sleep 0.5
 rps() { wrk -t2 -c32 -d"${secs}s" "$1" 2>/dev/null | sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p'; }
 ours=$(rps "$base/api/state")
 theirs=$(rps "http://127.0.0.1:$nport/state.json")
 printf '/api/state (%d bytes, live JSON): %.0f req/s; nginx static file of the same size: %.0f req/s; ratio %.2f\n' \
 	"$size" "$ours" "$theirs" "$(echo "$ours / $theirs" | bc -l)"
+# SIGQUIT: the master takes its worker with it (SIGKILL would orphan it).
+kill -QUIT "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true
 kill -TERM "$PID"; wait "$PID" 2>/dev/null || true
 
 # ---- 2 and 3. A simulated match: latency and memory ----------------------

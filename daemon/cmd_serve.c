@@ -151,6 +151,13 @@ static int on_throw(void *user, long match, long k, char **json)
 	return dd_referee_throw_detail(sv->ref, match, k, json);
 }
 
+static int on_sheet(void *user, long match, char **json)
+{
+	struct serve *sv = user;
+
+	return dd_referee_sheet(sv->ref, match, json);
+}
+
 static void rearm_timers(struct serve *sv);
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns);
 
@@ -605,7 +612,7 @@ int dd_cmd_serve(int argc, char **argv)
 	struct serve *sv = calloc(1, sizeof(*sv));
 	struct dd_config cfg = { 0 };
 	struct web_config wc;
-	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command };
+	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command, on_sheet };
 	char err[512];
 	bool check = false;
 	long port_override = -1;

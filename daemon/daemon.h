@@ -113,8 +113,8 @@ enum dd_obs_kind {
 #define DD_OBS_ARRIVALS 8	/* piezo arrival times kept with a table impact */
 
 struct dd_obs {
-	enum dd_obs_kind kind;
-	enum dd_source source;
+	enum dd_obs_kind kind;	/* what was observed */
+	enum dd_source source;	/* who observed it */
 	int64_t t_ns;		/* CLOCK_MONOTONIC ns of what was seen */
 	double confidence;	/* 0..1 */
 	struct bd_event ev;	/* EVENT: kind and fields as in the match log */
@@ -145,7 +145,7 @@ struct dd_fused {
 	int64_t t_start_ns;		/* toss, or the first observation */
 	int64_t t_dead_ns;		/* when the die was dead (or the timeout hit) */
 	int64_t t_last_edge_ns;		/* the last piezo or camera observation */
-	size_t n_obs;
+	size_t n_obs;			/* entries of obs */
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* in time order */
 };
 
@@ -155,7 +155,7 @@ struct dd_fusion {
 	bool dead;			/* its die is dead: settling */
 	int64_t t_dead_ns;		/* when it died */
 	int64_t t_last_ns;		/* latest observation time */
-	size_t n_obs;
+	size_t n_obs;			/* entries of obs */
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* sorted by t_ns */
 	bool overflow;			/* observations were dropped */
 };
@@ -250,6 +250,9 @@ int dd_referee_state(struct dd_referee *r, struct json_t **out);
 int dd_referee_matches(struct dd_referee *r, char **out);
 int dd_referee_log(struct dd_referee *r, long id, char **out);
 int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out);
+/* A dice-game match's score sheet (mlog_dice_sheet_json); -ENOENT for none
+ * or a Beer Die match. */
+int dd_referee_sheet(struct dd_referee *r, long id, char **out);
 
 /* Reads [house] keys (RULES.md names) over the defaults in h; each bad
  * value gives -EINVAL with "file:line: house.key: why". */

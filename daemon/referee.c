@@ -592,10 +592,21 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	int next;
 
 	if (!m->log) {
+		struct db_match_info *ms = NULL;
+		size_t nm = 0;
+		char err[256];
+
 		o = json_pack("{s:n,s:s,s:n}", "match", "game", "beerdie", "last");
 		if (o && r->last_final.over)
 			json_object_set_new(o, "previous_winner",
 					    json_string(r->last_final.winner == BD_TEAM_A ? "A" : "B"));
+		/* Between Beer Die matches the screen shows the newest dice
+		 * game's sheet, when the newest match is one. */
+		if (o && db_matches(r->db, &ms, &nm, err, sizeof(err)) == 0 && nm &&
+		    strcmp(ms[nm - 1].game, "beerdie"))
+			json_object_set_new(o, "dice_match", json_pack("{s:I,s:s}", "match",
+					    (json_int_t)ms[nm - 1].id, "game", ms[nm - 1].game));
+		free(ms);
 		*out = o;
 		return o ? 0 : -ENOMEM;
 	}
@@ -695,6 +706,36 @@ int dd_referee_matches(struct dd_referee *r, char **out)
 	*out = json_dumps(arr, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(arr);
 	return *out ? 0 : -ENOMEM;
+}
+
+int dd_referee_sheet(struct dd_referee *r, long id, char **out)
+{
+	struct db_match_info info;
+	struct dice_sheet *sheet;
+	char *log = NULL, err[256], name[32];
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (db_match_get(r->db, id, &info, err, sizeof(err)) || !strcmp(info.game, "beerdie"))
+		return -ENOENT;
+	rc = dd_referee_log(r, id, &log);
+	if (rc)
+		return rc;
+	sheet = malloc(sizeof(*sheet));
+	if (!sheet) {
+		free(log);
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "match %ld", id);
+	rc = mlog_dice_sheet(name, log, strlen(log), sheet, err, sizeof(err));
+	if (rc == 0)
+		rc = mlog_dice_sheet_json(sheet, out, &len);
+	else
+		dd_log(DD_LOG_WARN, "%s", err);
+	free(sheet);
+	free(log);
+	return rc;
 }
 
 int dd_referee_log(struct dd_referee *r, long id, char **out)

@@ -36,17 +36,26 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* A sensors' observation as fusion takes it: piezo, with the arrival
- * times and the located point's uncertainty kept for the replay. */
+/* A sensors' observation as fusion takes it: piezo impacts with the
+ * arrival times and the located point's uncertainty kept for the replay;
+ * button presses as the calls they are. */
 static void deliver(const struct sens_obs *so, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct dd_obs o;
 
+		/* A cup or mine hit shaking the table is not a landing. */
+		if (so[i].kind == SENS_OBS_IMPACT && so[i].shaken_by >= 0)
+			continue;
 		memset(&o, 0, sizeof(o));
 		o.kind = DD_OBS_EVENT;
-		o.source = DD_SRC_PIEZO;
+		o.source = so[i].kind == SENS_OBS_BUTTON ? DD_SRC_BUTTON : DD_SRC_PIEZO;
 		o.ev = so[i].ev;
+		if (so[i].kind == SENS_OBS_BUTTON && o.ev.kind == BD_EV_CATCH &&
+		    o.ev.player == BD_NOBODY && (so[i].team == BD_TEAM_A || so[i].team == BD_TEAM_B))
+			/* The button knows the end, not the hand: a defender of
+			 * that end caught it, which is all BD-P4 asks. */
+			o.ev.player = so[i].team * 2;
 		o.t_ns = so[i].ev.t_ns;
 		o.confidence = so[i].ev.has_confidence ? so[i].ev.confidence : 1.0;
 		if (so[i].has_fix) {

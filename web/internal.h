@@ -18,7 +18,7 @@ struct web_session {
 
 struct web_auth {
 	char *pin;			/* owned; NULL: the console is locked */
-	struct web_session sessions[WEB_SESSIONS_MAX];
+	struct web_session sessions[WEB_SESSIONS_MAX];	/* open sessions */
 	int fails;			/* wrong PINs since the last success or lock */
 	int64_t locked_until_s;		/* CLOCK_MONOTONIC seconds */
 };

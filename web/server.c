@@ -424,6 +424,10 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 			rc = s->h.match_log ? s->h.match_log(s->user, m, &body) : -ENOENT;
 			return send_result(c, rc, body, "application/x-ndjson", NULL);
 		}
+		if (!strcmp(p, "/sheet")) {
+			rc = s->h.sheet ? s->h.sheet(s->user, m, &body) : -ENOENT;
+			return send_result(c, rc, body, "application/json", NULL);
+		}
 		if (!strncmp(p, "/throws/", 8) && !parse_num(p + 8, &p, &k) && !*p) {
 			rc = s->h.throw_detail ? s->h.throw_detail(s->user, m, k, &body) : -ENOENT;
 			return send_result(c, rc, body, "application/json", NULL);

@@ -54,7 +54,7 @@ enum web_cmd_kind {
 #define WEB_TEAM_NAME_MAX 32	/* bytes of a team's name, with the NUL */
 
 struct web_command {
-	enum web_cmd_kind kind;
+	enum web_cmd_kind kind;	/* which command */
 	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review */
 	bool dye_up;		/* THROW, CORRECT: "DYE UP!" was called; default true */
 	int thrower;		/* THROW, CORRECT: player, or BD_NOBODY (from the order) */
@@ -112,6 +112,7 @@ struct web_handlers {
 			    char **json);			/* GET /api/matches/N/throws/K */
 	int (*command)(void *user, const struct web_command *cmd,
 		       char *err, size_t errlen);		/* POST /console/api/command */
+	int (*sheet)(void *user, long match, char **json);	/* GET /api/matches/N/sheet (dice) */
 };
 
 struct web_server;
@@ -162,7 +163,7 @@ struct web_file {
 	const char *path;		/* "/app.css" */
 	const char *type;		/* MIME type */
 	const unsigned char *data;	/* static */
-	size_t len;
+	size_t len;			/* bytes of data */
 };
 
 /* The embedded file at path, or NULL. */

@@ -6,12 +6,6 @@ set -eu
 chromium=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$chromium" ] || { echo "chromium is not installed"; exit 77; }
 command -v node >/dev/null || { echo "node is not installed (drives chromium's DevTools pipe)"; exit 77; }
-if [ "${LABEL:-}" = asan ]; then
-	# The daemon under ASan is fine; chromium next to it doubles the run's
-	# time for nothing the normal run does not already check.
-	echo "skipped under ASan: the normal run drives the browser"
-	exit 77
-fi
 . "$(dirname "$0")/lib/daemon.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/tests/artefacts

@@ -3,10 +3,38 @@
 function names(state, t) {
   return (state.team_names && state.team_names[t]) || ("Team " + t);
 }
+// A dice game's score sheet (rows of boxes, a column per player).
+let sheetShown = null;
+function renderSheet(dm) {
+  const box = $("sheet");
+  if (!dm) { box.classList.add("hidden"); $("score-area").classList.remove("hidden"); sheetShown = null; return; }
+  $("score-area").classList.add("hidden");
+  box.classList.remove("hidden");
+  if (sheetShown === dm.match) return;
+  sheetShown = dm.match;
+  fetch("/api/matches/" + dm.match + "/sheet").then((r) => r.json()).then((sh) => {
+    $("sheet-title").textContent = dm.game + " (match " + dm.match + ")" +
+      (sh.over && sh.winner ? ": " + sh.winner + " wins" : "") + (sh.over && sh.loser ? ": " + sh.loser + " buys" : "");
+    const t = $("sheet-table"); clear(t);
+    const head = el("tr"); head.appendChild(el("th", null, ""));
+    for (const p of sh.players) head.appendChild(el("th", null, p));
+    t.appendChild(head);
+    for (const row of sh.rows) {
+      const tr = el("tr"); tr.appendChild(el("th", null, row.name.replace(/_/g, " ")));
+      for (const c of row.cells) tr.appendChild(el("td", null, c === null ? "" : String(c)));
+      t.appendChild(tr);
+    }
+  }).catch(() => {});
+}
 function render(state) {
   document.body.dataset.ready = "1";
+  renderSheet(state.match == null ? state.dice_match : null);
+  if (state.health) for (const k of ["sensors", "camera", "store"]) {
+    const h = state.health[k]; const e = $("h-" + k);
+    e.textContent = k + ": " + h.text; e.classList.toggle("bad", !h.ok);
+  }
   if (state.match === null || state.match === undefined) {
-    $("next").textContent = "No match under way";
+    $("next").textContent = state.dice_match ? "" : "No match under way";
     $("last").textContent = "";
     clear($("rules")); clear($("duties"));
     $("review").classList.add("hidden");
@@ -41,10 +69,6 @@ function render(state) {
       (state.review.counted ? " (counted, may be corrected)" : " (waiting for the official)");
     rv.classList.remove("hidden");
   } else rv.classList.add("hidden");
-  if (state.health) for (const k of ["sensors", "camera", "store"]) {
-    const h = state.health[k]; const e = $("h-" + k);
-    e.textContent = k + ": " + h.text; e.classList.toggle("bad", !h.ok);
-  }
   if (state.throws > 0) $("replay-link").href = "/replay/" + state.throws;
 }
 function connect() {

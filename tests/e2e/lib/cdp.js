@@ -114,8 +114,19 @@ async function main() {
   await waitFor(s, "document.querySelectorAll('#drawing circle').length > 5", true, "table drawing");
   await waitFor(s, "document.getElementById('ruling').textContent.includes('1 to A')", true, "replay ruling");
   await screenshot(s, "replay.png");
+
+  // The console page: PIN through its form, then a call from a button.
+  await send("Page.navigate", { url: base + "/console" }, s);
+  await waitFor(s, "!!document.getElementById('login-form')", true, "console loaded");
+  await evaluate(s, "document.getElementById('pin').value = " + JSON.stringify(pin) +
+    "; document.getElementById('login-form').requestSubmit(); true");
+  await waitFor(s, "document.getElementById('desk').classList.contains('hidden')", false, "console desk after login");
+  await waitFor(s, "document.getElementById('summary').textContent.startsWith('Match 1: A 1 - 0 B')", true, "console summary");
+  await evaluate(s, "document.querySelector('[data-call=retoss]').click(); true");
+  await waitFor(s, "document.getElementById('summary').textContent.includes('2 throws')", true, "re-toss from the console");
+  await screenshot(s, "console.png");
   await send("Browser.close").catch(() => {});
-  console.log("ok: score 0 -> 1 seen live, replay shown");
+  console.log("ok: score 0 -> 1 seen live, replay shown, console login and a call");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

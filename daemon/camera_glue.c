@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 #include <turbojpeg.h>
 #include <unistd.h>
 
@@ -63,14 +62,6 @@ static struct {
 	void *user;			/* for sink */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
 } glue;
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* "a,b,c" into n finite doubles; -EINVAL with "file:line: camera.key: why". */
 static int get_doubles(struct dd_config *cfg, const char *key, double *out, int n,
@@ -383,7 +374,9 @@ static int on_file_frame(sd_event_source *s, uint64_t usec, void *user)
 		snprintf(glue.health->text, sizeof(glue.health->text), "camera: %.100s", err);
 		return 0;	/* the timer stays off (oneshot) */
 	}
-	img->ts_ns = mono_ns();
+	/* The frame's due time, not when the loop got to it: a busy loop
+	 * must not bunch the frames up and fake the die's speed. */
+	img->ts_ns = (int64_t)usec * 1000;
 	track(img);
 	vis_image_free(img);
 	sd_event_source_set_time(s, usec + (uint64_t)(glue.y4m_period_ns / 1000));
@@ -471,16 +464,9 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 		return 0;
 	}
 	bd_table_defaults(&glue.table);
-	if (!glue.cfg.have_h) {
+	if (!glue.cfg.have_h && glue.cfg.y4m) {
 		struct vis_render_scene view;
 
-		if (!glue.cfg.y4m) {
-			health->ok = false;
-			snprintf(health->text, sizeof(health->text),
-				 "camera: not calibrated (run dyeref calibrate camera)");
-			dd_log(DD_LOG_WARN, "camera: no corners or homography in [camera]: running without it");
-			return 0;
-		}
 		/* Rendered frames (dyeref sim --frames) use the renderer's view. */
 		vis_render_scene_default(&view);
 		if (vis_homography_invert(view.h, glue.cfg.h) < 0) {
@@ -507,6 +493,15 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 			health->ok = false;
 			snprintf(health->text, sizeof(health->text), "camera: %.100s", w);
 			dd_log(DD_LOG_WARN, "camera: %s (running without it)", w);
+			return 0;
+		}
+		if (!glue.cfg.have_h) {
+			/* Frames the tracker cannot place on the table are no use. */
+			release();
+			health->ok = false;
+			snprintf(health->text, sizeof(health->text),
+				 "camera: not calibrated (run dyeref calibrate camera)");
+			dd_log(DD_LOG_WARN, "camera: no corners or homography in [camera]: running without it");
 			return 0;
 		}
 	}

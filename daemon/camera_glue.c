@@ -143,6 +143,10 @@ static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size
 		snprintf(err, errlen, "%s:%d: camera.y4m: needs a file name", cfg->path, line);
 		return -EINVAL;
 	}
+	if (c->y4m && access(c->y4m, R_OK) < 0) {
+		snprintf(err, errlen, "%s:%d: camera.y4m: %s: %s", cfg->path, line, c->y4m, strerror(errno));
+		return -EINVAL;
+	}
 	for (int k = 0; k < 4; k++) {
 		rc = get_doubles(cfg, corner_keys[k], corners[k], 2, &have_corner[k], err, errlen);
 		if (rc)

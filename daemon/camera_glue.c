@@ -396,8 +396,9 @@ static int open_file_source(sd_event *ev, char *err, size_t errlen)
 
 	glue.y4m = vis_y4m_open(glue.cfg.y4m, why, sizeof(why));
 	if (!glue.y4m) {
+		rc = errno ? -errno : -EIO;
 		snprintf(err, errlen, "camera: %s", why);
-		return -errno ? -errno : -EIO;
+		return rc;
 	}
 	vis_y4m_info(glue.y4m, &glue.width, &glue.height, &fn, &fd);
 	glue.y4m_period_ns = fn > 0 && fd > 0 ? 1000000000LL * fd / fn : 1000000000LL / 30;
@@ -417,7 +418,7 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 
 	glue.cam = vis_camera_open(&glue.cfg.cam, err, errlen);
 	if (!glue.cam)
-		return errno ? -errno : -EIO;
+		return -EIO;	/* the message says which failure */
 	rc = vis_camera_start(glue.cam, err, errlen);
 	if (rc)
 		return rc;

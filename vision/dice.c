@@ -67,6 +67,9 @@
 #ifndef CENTRE_OFF
 #define CENTRE_OFF 0.2	/* pips' middle may sit this far from the die's, of the side */
 #endif
+#ifndef ONE_OFF
+#define ONE_OFF 0.15	/* a lone pip may sit this far from the die's middle, of the side */
+#endif
 #ifndef LOW_N_CAP
 #define LOW_N_CAP 0.8	/* most confidence a 1 or a 2 can get */
 #endif
@@ -92,17 +95,45 @@
 #define SHADOW_CHROMA 40	/* and its hue within this (thousandths) */
 #endif
 
+#ifndef GRID_PIP_R
 #define GRID_PIP_R 0.07	/* grid reading: pip sample half-width, of the side */
+#endif
+#ifndef GRID_STEP_DEG
 #define GRID_STEP_DEG 5	/* ... rotation step */
+#endif
+#ifndef GRID_A_MIN
 #define GRID_A_MIN 0.22	/* ... smallest pip spacing, of the side */
-#define GRID_A_STEP 0.04	/* ... spacing step (three tried) */
-#define GRID_OFF 0.06	/* ... centre offsets tried, of the side */
+#endif
+#ifndef GRID_A_STEP
+#define GRID_A_STEP 0.04	/* ... spacing step (GRID_NA tried) */
+#endif
+#ifndef GRID_OFF
+#define GRID_OFF 0.06	/* ... farthest centre offset tried, of the side */
+#endif
+#ifndef GRID_NOFF
+#define GRID_NOFF 1	/* ... offsets tried each way */
+#endif
+#ifndef GRID_NA
+#define GRID_NA 3	/* ... spacings tried */
+#endif
+#ifndef GRID_PIP_MIN
 #define GRID_PIP_MIN 40	/* ... a pip differs from the body by this */
+#endif
+#ifndef GRID_MARGIN
 #define GRID_MARGIN 20	/* ... and from every empty grid point by this */
+#endif
+#ifndef GRID_CONF_MIN
 #define GRID_CONF_MIN 0.5	/* ... confidence at that margin */
+#endif
+#ifndef GRID_CONF_MAX
 #define GRID_CONF_MAX 0.7	/* ... and at twice it */
+#endif
+#ifndef GRID_LOW_EXTRA
 #define GRID_LOW_EXTRA 20	/* ... and this much more for a 1 or a 2 */
+#endif
+#ifndef GRID_FALLBACK
 #define GRID_FALLBACK 0.5	/* blob readings below this try the grid */
+#endif
 
 void vis_dice_params_default(struct vis_dice_params *p)
 {
@@ -485,7 +516,7 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 		double dist = hypot(pips[0].x - cx, pips[0].y - cy) / side;
 		double r = sqrt(pips[0].area / M_PI) / side;
 		/* A lone pip sits near the middle and is not a speck. */
-		double conf = dist < 0.22 ? 1 : exp(-((dist - 0.22) / 0.1) * ((dist - 0.22) / 0.1));
+		double conf = dist < ONE_OFF ? 1 : exp(-((dist - ONE_OFF) / 0.1) * ((dist - ONE_OFF) / 0.1));
 		if (r < 0.05)
 			conf *= exp(-((0.05 - r) / 0.02) * ((0.05 - r) / 0.02));
 		d->face = 1;
@@ -636,12 +667,12 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 	double best = 0;
 	for (int ai = 0; ai < 90; ai += GRID_STEP_DEG) {
 		double t = ai * M_PI / 180, c = cos(t), s = sin(t);
-		for (int si = 0; si < 3; si++) {
+		for (int si = 0; si < GRID_NA; si++) {
 			double a = side * (GRID_A_MIN + si * GRID_A_STEP);
-			for (int oy = -1; oy <= 1; oy++)
-				for (int ox = -1; ox <= 1; ox++) {
-					double gx = cx + ox * side * GRID_OFF - x0;
-					double gy = cy + oy * side * GRID_OFF - y0;
+			for (int oy = -GRID_NOFF; oy <= GRID_NOFF; oy++)
+				for (int ox = -GRID_NOFF; ox <= GRID_NOFF; ox++) {
+					double gx = cx + ox * side * GRID_OFF / GRID_NOFF - x0;
+					double gy = cy + oy * side * GRID_OFF / GRID_NOFF - y0;
 					double v[9];
 					int ok = 1;
 					for (int k = 0; k < 9 && ok; k++) {

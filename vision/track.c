@@ -242,6 +242,30 @@ VEC_LOOP static void pixel_sums_row(const uint8_t *restrict d, const uint8_t *re
 	}
 }
 
+/* The same with sums in 8-bit lanes, saturating at 255: twice as many a
+ * vector, and exact for thresholds 0-254 (a sum over 255 is over both). */
+static inline uint8_t add_sat(uint8_t x, uint8_t y)
+{
+	uint8_t v = (uint8_t)(x + y);
+	return v < x ? 255 : v;
+}
+
+VEC_LOOP static void pixel_sums_row8(const uint8_t *restrict d, const uint8_t *restrict ph,
+				     uint8_t *restrict fgb, uint8_t *restrict upd, size_t n, uint8_t thr,
+				     uint8_t thr3)
+{
+	const uint8_t *restrict dm2 = d - 2, *restrict dm1 = d - 1, *restrict dp1 = d + 1,
+		      *restrict dp2 = d + 2;
+	for (size_t j = 0; j < n; j++) {
+		uint8_t a = add_sat(dm1[j], d[j]), b = add_sat(d[j], dp1[j]);
+		uint8_t lo = add_sat(a, dm2[j]), mid = add_sat(a, dp1[j]), hi = add_sat(b, dp2[j]);
+		uint8_t p = ph[j];
+		uint8_t s = p == 0 ? hi : p == 1 ? mid : lo;
+		fgb[j] = s > thr;
+		upd[j] = s <= thr3 ? 0xff : 0;
+	}
+}
+
 static int16_t clamp_sum(int v)
 {
 	return (int16_t)(v < -1 ? -1 : v > 766 ? 766 : v);
@@ -473,8 +497,12 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			memset(fg, 0, (size_t)w);
 			continue;
 		}
-		pixel_sums_row(t->diff + 2, t->phase, t->fgb, t->upd, rw, clamp_sum(thr),
-			       clamp_sum(thr / 3));
+		if (thr >= 0 && thr <= 254)
+			pixel_sums_row8(t->diff + 2, t->phase, t->fgb, t->upd, rw, (uint8_t)thr,
+					(uint8_t)(thr / 3));
+		else
+			pixel_sums_row(t->diff + 2, t->phase, t->fgb, t->upd, rw, clamp_sum(thr),
+				       clamp_sum(thr / 3));
 		if (!memchr(t->fgb, 1, rw)) {
 			memset(fg, 0, (size_t)w);
 		} else {

@@ -33,6 +33,7 @@ struct golden_case {
 	int gray;		/* feed GRAY8 (luma) instead of RGB */
 	double drift;		/* light falls by this much over the run */
 	double step;		/* light falls by this much at frame 90 */
+	int diff_threshold;	/* the tracker's, 0: the default */
 	uint64_t digest;	/* recorded with the pre-optimisation tracker */
 	int n_obs;		/* observations it gave */
 };
@@ -63,6 +64,8 @@ static void run_case(const struct golden_case *c, uint64_t *digest, int *n_obs)
 	assert_int_equal(vis_homography_invert(s.h, inv), 0);
 	struct vis_tracker_cfg cfg;
 	vis_tracker_cfg_default(&cfg, &s.table, inv);
+	if (c->diff_threshold)
+		cfg.diff_threshold = c->diff_threshold;
 	struct vis_tracker *t = vis_tracker_new(&cfg, s.width, s.height);
 	assert_non_null(t);
 	char err[256];
@@ -164,28 +167,36 @@ static void check(const struct golden_case *c)
 static void test_vis_track_same_as_before_rgb_throw(void **state)
 {
 	(void)state;
-	static const struct golden_case c = { "rgb", 640, 360, 0, 0, 0, 0xf2118d0eda0f5332ULL, 6 };
+	static const struct golden_case c = { "rgb", 640, 360, 0, 0, 0, 0, 0xf2118d0eda0f5332ULL, 6 };
 	check(&c);
 }
 
 static void test_vis_track_same_as_before_gray_throw(void **state)
 {
 	(void)state;
-	static const struct golden_case c = { "gray", 640, 360, 1, 0, 0, 0xe462f30e6d9f125bULL, 6 };
+	static const struct golden_case c = { "gray", 640, 360, 1, 0, 0, 0, 0xe462f30e6d9f125bULL, 6 };
 	check(&c);
 }
 
 static void test_vis_track_same_as_before_odd_width_dimming(void **state)
 {
 	(void)state;
-	static const struct golden_case c = { "odd+drift", 637, 357, 0, 0.2, 0, 0x6ad3ffa4c0f922d7ULL, 8 };
+	static const struct golden_case c = { "odd+drift", 637, 357, 0, 0.2, 0, 0, 0x6ad3ffa4c0f922d7ULL, 8 };
 	check(&c);
 }
 
 static void test_vis_track_same_as_before_light_step(void **state)
 {
 	(void)state;
-	static const struct golden_case c = { "step", 640, 360, 0, 0, 0.1, 0xd0727a5541048218ULL, 6 };
+	static const struct golden_case c = { "step", 640, 360, 0, 0, 0.1, 0, 0xd0727a5541048218ULL, 6 };
+	check(&c);
+}
+
+/* A threshold whose sums pass 255 (the wide path). */
+static void test_vis_track_same_as_before_high_threshold(void **state)
+{
+	(void)state;
+	static const struct golden_case c = { "high-threshold", 640, 360, 0, 0, 0, 180, 0x5b5d3e5c71c81156ULL, 7 };
 	check(&c);
 }
 
@@ -196,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_vis_track_same_as_before_gray_throw),
 		cmocka_unit_test(test_vis_track_same_as_before_odd_width_dimming),
 		cmocka_unit_test(test_vis_track_same_as_before_light_step),
+		cmocka_unit_test(test_vis_track_same_as_before_high_threshold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,6 +49,8 @@ struct vis_tracker {
 	uint8_t *phase;		/* owned, a row: j % 3, the byte's channel */
 	uint8_t *fg;		/* owned, foreground mask (2 once visited) */
 	long frames;		/* frames fed */
+	double bg_sum;		/* the model's brightness over every 8th row, if bg_sum_ok */
+	int bg_sum_ok;		/* bg_sum is the model's as it is now */
 	int *stack;		/* owned, flood-fill stack */
 	int learned;		/* frames learned */
 	struct trk tracks[MAX_TRACKS];	/* the tracks */
@@ -170,6 +172,7 @@ int vis_tracker_learn(struct vis_tracker *t, const struct vis_image *frame)
 		}
 	}
 	t->learned++;
+	t->bg_sum_ok = 0;
 	return 0;
 }
 
@@ -466,11 +469,16 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 	 * 8th row (dice are too few to move it). A change beyond 2 % rescales
 	 * the model at once; slower drifts are learnt below. */
 	double sf = 0, sb = 0;
-	for (int y = 0; y < h; y += 8) {
-		const uint8_t *c = frame_row(t, frame, y);
-		sf += sum_row(c, rw);
-		sb += sum_row(t->bg8 + (size_t)y * rw, rw);
+	for (int y = 0; y < h; y += 8)
+		sf += sum_row(frame_row(t, frame, y), rw);
+	/* The model's side changes only when it learns (every 4th frame). */
+	if (!t->bg_sum_ok) {
+		for (int y = 0; y < h; y += 8)
+			sb += sum_row(t->bg8 + (size_t)y * rw, rw);
+		t->bg_sum = sb;
+		t->bg_sum_ok = 1;
 	}
+	sb = t->bg_sum;
 	double gain = sb > 0 ? sf / sb : 1;
 	if (fabs(gain - 1) > 0.02) {
 		for (size_t i = 0; i < np * 3; i++) {
@@ -478,11 +486,14 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			t->bg16[i] = (uint16_t)(v > 65535 ? 65535 : v);
 			t->bg8[i] = (uint8_t)((t->bg16[i] + 128) >> 8 > 255 ? 255 : (t->bg16[i] + 128) >> 8);
 		}
+		t->bg_sum_ok = 0;
 	}
 	/* Foreground: summed absolute difference over R, G, B (about 1.5
 	 * times a Euclidean distance), a plain loop the compiler vectorises. */
 	int thr = t->cfg.diff_threshold * 3 / 2;
 	int update = (t->frames++ & 3) == 0;	/* learn every 4th frame, 4x the rate */
+	if (update)
+		t->bg_sum_ok = 0;
 	int k4 = (int)(4 * t->cfg.bg_rate * 256 + 0.5);
 	if (k4 > 256)
 		k4 = 256;

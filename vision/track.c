@@ -303,6 +303,32 @@ VEC_LOOP static void learn_row(const uint8_t *restrict c, const uint8_t *restric
 	}
 }
 
+/* learn_row for a row without foreground (every channel's difference at
+ * most thr / 3), its mask formed on the way as pixel_sums_row8 forms upd:
+ * one pass instead of two on a learning frame. thr3 0-254. */
+VEC_LOOP static void learn_clean_row(const uint8_t *restrict c, const uint8_t *restrict d,
+				     const uint8_t *restrict ph, uint16_t *restrict b16,
+				     uint8_t *restrict b8, size_t n, uint8_t thr3, int k)
+{
+	const uint8_t *restrict dm2 = d - 2, *restrict dm1 = d - 1, *restrict dp1 = d + 1,
+		      *restrict dp2 = d + 2;
+	uint16_t k16 = (uint16_t)k;
+	for (size_t j = 0; j < n; j++) {
+		uint8_t a = add_sat(dm1[j], d[j]), e = add_sat(d[j], dp1[j]);
+		uint8_t lo = add_sat(a, dm2[j]), mid = add_sat(a, dp1[j]), hi = add_sat(e, dp2[j]);
+		uint8_t p = ph[j];
+		uint8_t s = p == 0 ? hi : p == 1 ? mid : lo;
+		uint16_t b = b16[j], bh = b >> 8, bl = b & 0xff;
+		uint16_t up = (uint16_t)((uint16_t)(c[j] - bh) * k16);
+		uint16_t down = (uint16_t)((uint16_t)(bl * k16 + 255) >> 8);
+		uint16_t nb = (uint16_t)(b + up - down);
+		nb = s <= thr3 ? nb : b;
+		uint16_t r = (uint16_t)((nb >> 8) + ((nb >> 7) & 1));
+		b16[j] = nb;
+		b8[j] = (uint8_t)(r > 255 ? 255 : r);
+	}
+}
+
 /* Pixels a metre at a table point (the local scale of the view). */
 static double px_per_m(const struct vis_tracker *t, double x, double y)
 {
@@ -503,9 +529,14 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
 		uint8_t *fg = t->fg + (size_t)y * w;
 		/* A row whose every channel differs by at most thr / 3 holds no
-		 * foreground: the sums need not be formed unless it learns. */
-		if (absdiff_row(c, b8, t->diff + 2, rw) * 3 <= thr && !update) {
+		 * foreground: its sums are needed only to learn, and with 8-bit
+		 * sums that takes one pass. */
+		int clean = absdiff_row(c, b8, t->diff + 2, rw) * 3 <= thr;
+		if (clean && (!update || thr <= 254)) {
 			memset(fg, 0, (size_t)w);
+			if (update)
+				learn_clean_row(c, t->diff + 2, t->phase, t->bg16 + (size_t)y * rw,
+						t->bg8 + (size_t)y * rw, rw, (uint8_t)(thr / 3), k4);
 			continue;
 		}
 		if (thr >= 0 && thr <= 254)

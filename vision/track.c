@@ -42,9 +42,15 @@ struct vis_tracker {
 	int w, h;		/* frame size */
 	uint16_t *bg16;		/* owned, RGB background model, 8.8 fixed point */
 	uint8_t *bg8;		/* owned, its integer part, for the comparison */
-	uint8_t *row;		/* owned, two rows: a grey row as RGB, a row of differences */
+	uint8_t *row;		/* owned, a grey row as RGB (frame_row) */
+	uint8_t *diff;		/* owned, a row of byte differences, 2 zero bytes either side */
+	uint8_t *fgb;		/* owned, a row: byte j's pixel is foreground */
+	uint8_t *upd;		/* owned, a row: 0xff where byte j's pixel learns */
+	uint8_t *phase;		/* owned, a row: j % 3, the byte's channel */
 	uint8_t *fg;		/* owned, foreground mask (2 once visited) */
 	long frames;		/* frames fed */
+	double bg_sum;		/* the model's brightness over every 8th row, if bg_sum_ok */
+	int bg_sum_ok;		/* bg_sum is the model's as it is now */
 	int *stack;		/* owned, flood-fill stack */
 	int learned;		/* frames learned */
 	struct trk tracks[MAX_TRACKS];	/* the tracks */
@@ -89,11 +95,19 @@ struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width
 	size_t n = (size_t)width * height;
 	t->bg16 = calloc(n * 3, sizeof(uint16_t));
 	t->bg8 = calloc(n * 3, 1);
-	t->row = malloc((size_t)width * 6);	/* a grey row as RGB, then differences */
+	size_t rw = (size_t)width * 3;
+	t->row = malloc(rw);
+	t->diff = calloc(rw + 4, 1);
+	t->fgb = malloc(rw);
+	t->upd = malloc(rw);
+	t->phase = malloc(rw);
 	t->fg = malloc(n);
 	t->stack = malloc(n * sizeof(int));
 	t->next_id = 1;
-	if (!t->bg16 || !t->bg8 || !t->row || !t->fg || !t->stack) {
+	for (size_t j = 0; t->phase && j < rw; j++)
+		t->phase[j] = (uint8_t)(j % 3);
+	if (!t->bg16 || !t->bg8 || !t->row || !t->diff || !t->fgb || !t->upd || !t->phase || !t->fg ||
+	    !t->stack) {
 		vis_tracker_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -108,6 +122,10 @@ void vis_tracker_free(struct vis_tracker *t)
 	free(t->bg16);
 	free(t->bg8);
 	free(t->row);
+	free(t->diff);
+	free(t->fgb);
+	free(t->upd);
+	free(t->phase);
 	free(t->fg);
 	free(t->stack);
 	free(t);
@@ -154,29 +172,161 @@ int vis_tracker_learn(struct vis_tracker *t, const struct vis_image *frame)
 		}
 	}
 	t->learned++;
+	t->bg_sum_ok = 0;
 	return 0;
 }
 
-/* |a - b| bytewise: the hot loop of the tracker. GCC vectorises it only
- * at -O3 (its -O2 cost model refuses loops with a remainder), so ask. */
+/* The per-pixel loops below are written byte by byte over whole rows, with
+ * no stride-3 access, so that GCC and clang vectorise them on any target
+ * (SSE2, NEON). GCC vectorises them only at -O3 (its -O2 cost model
+ * refuses loops with a remainder), so ask. */
 #if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("O3")))
+#define VEC_LOOP __attribute__((optimize("O3")))
+#else
+#define VEC_LOOP
 #endif
-static void absdiff_row(const uint8_t *restrict a, const uint8_t *restrict b, uint8_t *restrict d,
-			size_t n)
+
+/* d = |a - b| bytewise; returns the largest. */
+VEC_LOOP static uint8_t absdiff_row(const uint8_t *restrict a, const uint8_t *restrict b,
+				    uint8_t *restrict d, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		d[i] = (uint8_t)(a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]);
+	uint8_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t v = (uint8_t)(a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]);
+		d[i] = v;
+		m = v > m ? v : m;
+	}
+	return m;
 }
 
-/* fg[x] = the pixel's three differences sum above thr. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("O3")))
-#endif
-static void fg_row(const uint8_t *restrict ad, uint8_t *restrict fg, int w, int thr)
+/* The sum of n bytes: 16 running sums of 16 bits, one a byte position
+ * modulo 16, each summing at most 128 bytes (128 * 255 < 65536) before it
+ * is added up, so the compiler keeps them in vector registers. */
+VEC_LOOP static uint32_t sum_row(const uint8_t *restrict p, size_t n)
+{
+	uint32_t s = 0;
+	size_t i = 0;
+	while (i + 16 <= n) {
+		uint16_t acc[16] = { 0 };
+		size_t end = n - i > 2048 ? i + 2048 : n;
+		for (; i + 16 <= end; i += 16)
+			for (int j = 0; j < 16; j++)
+				acc[j] = (uint16_t)(acc[j] + p[i + j]);
+		for (int j = 0; j < 16; j++)
+			s += acc[j];
+	}
+	for (; i < n; i++)
+		s += p[i];
+	return s;
+}
+
+/* For every byte j of a row of differences d (d[-2], d[-1], d[n], d[n+1]
+ * readable), the summed difference of its pixel's three channels, found
+ * from the byte's channel ph[j] = j % 3 without a stride-3 access:
+ * fgb[j] = that sum > thr (foreground), upd[j] = 0xff when it is at most
+ * thr3 (clearly background: it may learn). Sums are 0-765, so 16-bit
+ * lanes hold them and thresholds clamped to -1..766 compare the same. */
+VEC_LOOP static void pixel_sums_row(const uint8_t *restrict d, const uint8_t *restrict ph,
+				    uint8_t *restrict fgb, uint8_t *restrict upd, size_t n, int16_t thr,
+				    int16_t thr3)
+{
+	/* Shifted views of d, read only: restrict lets the compiler load
+	 * them as vectors. */
+	const uint8_t *restrict dm2 = d - 2, *restrict dm1 = d - 1, *restrict dp1 = d + 1,
+		      *restrict dp2 = d + 2;
+	for (size_t j = 0; j < n; j++) {
+		int16_t mid = (int16_t)(dm1[j] + d[j] + dp1[j]);
+		int16_t lo = (int16_t)(mid - dp1[j] + dm2[j]);	/* byte j is blue */
+		int16_t hi = (int16_t)(mid - dm1[j] + dp2[j]);	/* byte j is red */
+		uint8_t p = ph[j];
+		int16_t s = p == 0 ? hi : p == 1 ? mid : lo;
+		fgb[j] = s > thr;
+		upd[j] = s <= thr3 ? 0xff : 0;
+	}
+}
+
+/* The same with sums in 8-bit lanes, saturating at 255: twice as many a
+ * vector, and exact for thresholds 0-254 (a sum over 255 is over both). */
+static inline uint8_t add_sat(uint8_t x, uint8_t y)
+{
+	uint8_t v = (uint8_t)(x + y);
+	return v < x ? 255 : v;
+}
+
+VEC_LOOP static void pixel_sums_row8(const uint8_t *restrict d, const uint8_t *restrict ph,
+				     uint8_t *restrict fgb, uint8_t *restrict upd, size_t n, uint8_t thr,
+				     uint8_t thr3)
+{
+	const uint8_t *restrict dm2 = d - 2, *restrict dm1 = d - 1, *restrict dp1 = d + 1,
+		      *restrict dp2 = d + 2;
+	for (size_t j = 0; j < n; j++) {
+		uint8_t a = add_sat(dm1[j], d[j]), b = add_sat(d[j], dp1[j]);
+		uint8_t lo = add_sat(a, dm2[j]), mid = add_sat(a, dp1[j]), hi = add_sat(b, dp2[j]);
+		uint8_t p = ph[j];
+		uint8_t s = p == 0 ? hi : p == 1 ? mid : lo;
+		fgb[j] = s > thr;
+		upd[j] = s <= thr3 ? 0xff : 0;
+	}
+}
+
+static int16_t clamp_sum(int v)
+{
+	return (int16_t)(v < -1 ? -1 : v > 766 ? 766 : v);
+}
+
+/* fg[x] = fgb[3 x]: the pixels of a row from its bytes. */
+VEC_LOOP static void pixels_row(const uint8_t *restrict fgb, uint8_t *restrict fg, int w)
 {
 	for (int x = 0; x < w; x++)
-		fg[x] = ad[3 * x] + ad[3 * x + 1] + ad[3 * x + 2] > thr;
+		fg[x] = fgb[3 * x];
+}
+
+/* The running average towards the frame c where upd says so, rate k / 256
+ * (k <= 256): b16 in 8.8 fixed point, b8 its rounded integer part (at most
+ * 255). In 16-bit lanes: with b = 256 bh + bl, the step
+ * ((c << 8) - b) k >> 8 (a floor) equals (c - bh) k - ceil(bl k / 256),
+ * every term of which fits 16 bits, and the result is a 16-bit value, so
+ * arithmetic modulo 2^16 gives it exactly. */
+VEC_LOOP static void learn_row(const uint8_t *restrict c, const uint8_t *restrict upd,
+			       uint16_t *restrict b16, uint8_t *restrict b8, size_t n, int k)
+{
+	uint16_t k16 = (uint16_t)k;
+	for (size_t j = 0; j < n; j++) {
+		uint16_t b = b16[j], bh = b >> 8, bl = b & 0xff;
+		uint16_t up = (uint16_t)((uint16_t)(c[j] - bh) * k16);
+		uint16_t down = (uint16_t)((uint16_t)(bl * k16 + 255) >> 8);
+		uint16_t nb = (uint16_t)(b + up - down);
+		nb = upd[j] ? nb : b;
+		uint16_t r = (uint16_t)((nb >> 8) + ((nb >> 7) & 1));	/* (nb + 128) >> 8 */
+		b16[j] = nb;
+		b8[j] = (uint8_t)(r > 255 ? 255 : r);
+	}
+}
+
+/* learn_row for a row without foreground (every channel's difference at
+ * most thr / 3), its mask formed on the way as pixel_sums_row8 forms upd:
+ * one pass instead of two on a learning frame. thr3 0-254. */
+VEC_LOOP static void learn_clean_row(const uint8_t *restrict c, const uint8_t *restrict d,
+				     const uint8_t *restrict ph, uint16_t *restrict b16,
+				     uint8_t *restrict b8, size_t n, uint8_t thr3, int k)
+{
+	const uint8_t *restrict dm2 = d - 2, *restrict dm1 = d - 1, *restrict dp1 = d + 1,
+		      *restrict dp2 = d + 2;
+	uint16_t k16 = (uint16_t)k;
+	for (size_t j = 0; j < n; j++) {
+		uint8_t a = add_sat(dm1[j], d[j]), e = add_sat(d[j], dp1[j]);
+		uint8_t lo = add_sat(a, dm2[j]), mid = add_sat(a, dp1[j]), hi = add_sat(e, dp2[j]);
+		uint8_t p = ph[j];
+		uint8_t s = p == 0 ? hi : p == 1 ? mid : lo;
+		uint16_t b = b16[j], bh = b >> 8, bl = b & 0xff;
+		uint16_t up = (uint16_t)((uint16_t)(c[j] - bh) * k16);
+		uint16_t down = (uint16_t)((uint16_t)(bl * k16 + 255) >> 8);
+		uint16_t nb = (uint16_t)(b + up - down);
+		nb = s <= thr3 ? nb : b;
+		uint16_t r = (uint16_t)((nb >> 8) + ((nb >> 7) & 1));
+		b16[j] = nb;
+		b8[j] = (uint8_t)(r > 255 ? 255 : r);
+	}
 }
 
 /* Pixels a metre at a table point (the local scale of the view). */
@@ -345,17 +495,16 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 	 * 8th row (dice are too few to move it). A change beyond 2 % rescales
 	 * the model at once; slower drifts are learnt below. */
 	double sf = 0, sb = 0;
-	for (int y = 0; y < h; y += 8) {
-		const uint8_t *c = frame_row(t, frame, y);
-		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
-		unsigned long rf = 0, rb = 0;
-		for (size_t i = 0; i < rw; i++) {
-			rf += c[i];
-			rb += b8[i];
-		}
-		sf += rf;
-		sb += rb;
+	for (int y = 0; y < h; y += 8)
+		sf += sum_row(frame_row(t, frame, y), rw);
+	/* The model's side changes only when it learns (every 4th frame). */
+	if (!t->bg_sum_ok) {
+		for (int y = 0; y < h; y += 8)
+			sb += sum_row(t->bg8 + (size_t)y * rw, rw);
+		t->bg_sum = sb;
+		t->bg_sum_ok = 1;
 	}
+	sb = t->bg_sum;
 	double gain = sb > 0 ? sf / sb : 1;
 	if (fabs(gain - 1) > 0.02) {
 		for (size_t i = 0; i < np * 3; i++) {
@@ -363,11 +512,14 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			t->bg16[i] = (uint16_t)(v > 65535 ? 65535 : v);
 			t->bg8[i] = (uint8_t)((t->bg16[i] + 128) >> 8 > 255 ? 255 : (t->bg16[i] + 128) >> 8);
 		}
+		t->bg_sum_ok = 0;
 	}
 	/* Foreground: summed absolute difference over R, G, B (about 1.5
 	 * times a Euclidean distance), a plain loop the compiler vectorises. */
 	int thr = t->cfg.diff_threshold * 3 / 2;
 	int update = (t->frames++ & 3) == 0;	/* learn every 4th frame, 4x the rate */
+	if (update)
+		t->bg_sum_ok = 0;
 	int k4 = (int)(4 * t->cfg.bg_rate * 256 + 0.5);
 	if (k4 > 256)
 		k4 = 256;
@@ -376,37 +528,48 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		const uint8_t *c = frame_row(t, frame, y);
 		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
 		uint8_t *fg = t->fg + (size_t)y * w;
-		absdiff_row(c, b8, t->row + rw, rw);
-		const uint8_t *ad = t->row + rw;
-		fg_row(ad, fg, w, thr);
-		for (const uint8_t *f = memchr(fg, 1, (size_t)w); f; f = memchr(f + 1, 1, (size_t)(fg + w - f - 1))) {
-			int x = (int)(f - fg);
-			nfg++;
-			/* A shadow: the table's hue, darker. */
-			const uint8_t *p = c + 3 * x, *q = b8 + 3 * x;
-			double lf = p[0] + p[1] + p[2], lb = q[0] + q[1] + q[2];
-			if (lb > 60 && lf < lb * 0.95 && lf > lb * 0.4) {
-				double dc = 0;
-				for (int j = 0; j < 3; j++)
-					dc += fabs(p[j] / (lf + 1e-9) - q[j] / lb);
-				fg[x] = dc > 0.12;	/* hue, summed: noise on a dark table is ~0.05 */
-			}
+		/* A row whose every channel differs by at most thr / 3 holds no
+		 * foreground: its sums are needed only to learn, and with 8-bit
+		 * sums that takes one pass. */
+		int clean = absdiff_row(c, b8, t->diff + 2, rw) * 3 <= thr;
+		if (clean && (!update || thr <= 254)) {
+			memset(fg, 0, (size_t)w);
+			if (update)
+				learn_clean_row(c, t->diff + 2, t->phase, t->bg16 + (size_t)y * rw,
+						t->bg8 + (size_t)y * rw, rw, (uint8_t)(thr / 3), k4);
+			continue;
 		}
-		if (update) {
-			uint16_t *b16 = t->bg16 + (size_t)y * rw;
-			uint8_t *b8w = t->bg8 + (size_t)y * rw;
-			/* Only pixels clearly background learn: a white die on the
-			 * white line is under the threshold but must not be learnt. */
-			const uint8_t *ad2 = t->row + rw;
-			for (int x = 0; x < w; x++) {
-				if (fg[x] || ad2[3 * x] + ad2[3 * x + 1] + ad2[3 * x + 2] > thr / 3)
-					continue;
-				for (int j = 3 * x; j < 3 * x + 3; j++) {
-					b16[j] = (uint16_t)(b16[j] + ((((int)c[j] << 8) - b16[j]) * k4 >> 8));
-					b8w[j] = (uint8_t)((b16[j] + 128) >> 8 > 255 ? 255 : (b16[j] + 128) >> 8);
+		if (thr >= 0 && thr <= 254)
+			pixel_sums_row8(t->diff + 2, t->phase, t->fgb, t->upd, rw, (uint8_t)thr,
+					(uint8_t)(thr / 3));
+		else
+			pixel_sums_row(t->diff + 2, t->phase, t->fgb, t->upd, rw, clamp_sum(thr),
+				       clamp_sum(thr / 3));
+		if (!memchr(t->fgb, 1, rw)) {
+			memset(fg, 0, (size_t)w);
+		} else {
+			pixels_row(t->fgb, fg, w);
+			for (const uint8_t *f = memchr(fg, 1, (size_t)w); f;
+			     f = memchr(f + 1, 1, (size_t)(fg + w - f - 1))) {
+				int x = (int)(f - fg);
+				nfg++;
+				/* A shadow: the table's hue, darker. */
+				const uint8_t *p = c + 3 * x, *q = b8 + 3 * x;
+				double lf = p[0] + p[1] + p[2], lb = q[0] + q[1] + q[2];
+				if (lb > 60 && lf < lb * 0.95 && lf > lb * 0.4) {
+					double dc = 0;
+					for (int j = 0; j < 3; j++)
+						dc += fabs(p[j] / (lf + 1e-9) - q[j] / lb);
+					fg[x] = dc > 0.12;	/* hue, summed: noise on a dark table is ~0.05 */
 				}
 			}
 		}
+		/* Only pixels clearly background learn (upd: summed difference
+		 * at most a third of the threshold, so never foreground nor a
+		 * shadow): a white die on the white line is under the threshold
+		 * but must not be learnt. */
+		if (update)
+			learn_row(c, t->upd, t->bg16 + (size_t)y * rw, t->bg8 + (size_t)y * rw, rw, k4);
 	}
 	/* Blobs (flood fill marks visited pixels 2). */
 	struct tblob blobs[64];

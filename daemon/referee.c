@@ -240,13 +240,21 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 		return -EBUSY;
 	}
 	m.log = mlog_bd_new("match", cfg);
-	if (!m.log || mlog_bd_write(m.log, &head, &len)) {
+	if (!m.log) {
 		rc = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto free_match;
 	}
-	for (int t = 0; t < 2; t++)
+	/* The names ride in the match line, so a restart shows them again. */
+	for (int t = 0; t < 2; t++) {
 		snprintf(m.teams[t], sizeof(m.teams[t]), "%s", team_names ? team_names[t] : "");
+		snprintf(m.log->team_names[t], sizeof(m.log->team_names[t]), "%s", m.teams[t]);
+	}
+	if (mlog_bd_write(m.log, &head, &len)) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto free_match;
+	}
 	rc = db_bd_start(r->db, m.log, mono_ns(), &m.id, err, errlen);
 	if (rc)
 		goto free_match;
@@ -300,6 +308,8 @@ static int load_match(struct dd_referee *r, int64_t id, struct loaded *m, char *
 	if (rc)
 		return rc;
 	m->have_res = true;
+	for (int t = 0; t < 2; t++)
+		snprintf(m->teams[t], sizeof(m->teams[t]), "%s", m->log->team_names[t]);
 	rc = notes_reserve(m, m->log->n_throws);
 	if (rc)
 		goto free_match;

@@ -394,6 +394,16 @@ bad:
 	return -EINVAL;
 }
 
+/* Names go into the match line, whose codec refuses NULs and control
+ * characters: refuse them here, or the match could not be read back. */
+static bool printable(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20)
+			return false;
+	return strlen(s) == n;
+}
+
 static int parse_start(const json_t *o, const struct bd_house *defaults,
 		       struct web_command *cmd, char *err, size_t errlen)
 {
@@ -432,9 +442,9 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 				v = json_array_get(pl, i);
 				if (!json_is_string(v) || json_string_length(v) == 0 ||
 				    json_string_length(v) >= BD_NAME_MAX ||
-				    strlen(json_string_value(v)) != json_string_length(v)) {
-					snprintf(err, errlen, "teams.%s[%d]: a name of 1..%d bytes",
-						 tn[t], i, BD_NAME_MAX - 1);
+				    !printable(json_string_value(v), json_string_length(v))) {
+					snprintf(err, errlen, "teams.%s[%d]: a name of 1..%d bytes, "
+						 "no control characters", tn[t], i, BD_NAME_MAX - 1);
 					return -EINVAL;
 				}
 				memcpy(cmd->players[t * 2 + i], json_string_value(v),
@@ -442,6 +452,12 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 			}
 		}
 	}
+	for (int p = 1; p < BD_PLAYERS; p++)
+		for (int q = 0; q < p; q++)
+			if (!strcmp(cmd->players[p], cmd->players[q])) {
+				snprintf(err, errlen, "teams: \"%s\" plays twice", cmd->players[p]);
+				return -EINVAL;
+			}
 	v = json_object_get(o, "team_names");
 	if (v) {
 		if (!json_is_array(v) || json_array_size(v) != 2) {
@@ -452,9 +468,9 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 			const json_t *n = json_array_get(v, t);
 
 			if (!json_is_string(n) || json_string_length(n) >= WEB_TEAM_NAME_MAX ||
-			    strlen(json_string_value(n)) != json_string_length(n)) {
-				snprintf(err, errlen, "team_names[%d]: a name under %d bytes",
-					 t, WEB_TEAM_NAME_MAX);
+			    !printable(json_string_value(n), json_string_length(n))) {
+				snprintf(err, errlen, "team_names[%d]: a name under %d bytes, "
+					 "no control characters", t, WEB_TEAM_NAME_MAX);
 				return -EINVAL;
 			}
 			memcpy(cmd->teams[t], json_string_value(n), json_string_length(n) + 1);

@@ -31,15 +31,36 @@ struct loaded {
 	size_t n_notes;			/* allocated entries of notes */
 };
 
+/* A doubtful throw held for an official (review = wait): what commit_throw()
+ * needs, and nothing that cannot be read back from its "held" note. */
+struct held {
+	struct bd_throw t;		/* as observed */
+	char why[120];			/* fusion's reason, "" when none */
+	int64_t t_start_ns;		/* its first raw input, 0 unknown */
+	json_t *obs;			/* owned: the raw observations (array), or NULL */
+	struct bd_ruling ruling;	/* its provisional ruling */
+};
+
 struct dd_referee {
 	struct dd_referee_cfg cfg;	/* house defaults, review mode */
 	struct db *db;			/* borrowed: the event log */
 	struct loaded m;		/* the match under way (m.log NULL: none) */
 	bool pending;			/* a doubtful throw awaits an official */
-	struct dd_fused pend;		/* it, as fused */
-	struct bd_ruling pend_ruling;	/* its provisional ruling */
+	struct held pend;		/* it (valid while pending) */
 	struct bd_final last_final;	/* final of the last ended match */
 };
+
+static int last_throw(const struct dd_referee *r)
+{
+	return (int)r->m.log->n_throws;
+}
+
+static void drop_pending(struct dd_referee *r)
+{
+	json_decref(r->pend.obs);
+	memset(&r->pend, 0, sizeof(r->pend));
+	r->pending = false;
+}
 
 static void loaded_free(struct loaded *m)
 {
@@ -110,6 +131,7 @@ void dd_referee_free(struct dd_referee *r)
 	if (!r)
 		return;
 	loaded_free(&r->m);
+	drop_pending(r);
 	free(r);
 }
 
@@ -263,7 +285,7 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 		goto free_match;
 	free(head);
 	r->m = m;
-	r->pending = false;
+	drop_pending(r);
 	return 0;
 
 free_match:
@@ -326,6 +348,99 @@ free_match:
 	return rc;
 }
 
+/* Keeps the payload of the newest "held" or "dropped" note of a throw. */
+static int newest_hold(const struct db_item *it, void *ctx)
+{
+	char **last = ctx;
+
+	if (!strcmp(it->what, "held") && !strcmp(it->source, "fusion") && it->text) {
+		free(*last);
+		*last = strdup(it->text);
+		if (!*last)
+			return -ENOMEM;
+	} else if (!strcmp(it->what, "dropped")) {
+		free(*last);
+		*last = NULL;
+	}
+	return 0;
+}
+
+/* The throw line of a held note, parsed in the match's own terms (its
+ * players' names) by the codec: the match header, then the line. */
+static int held_throw(const struct mlog_bd *log, const json_t *line, struct bd_throw *t,
+		      char *err, size_t errlen)
+{
+	struct mlog_bd head = *log, *parsed = NULL;
+	char *text = NULL, *tl = json_dumps(line, JSON_COMPACT), *both;
+	size_t len;
+	int rc = -ENOMEM;
+
+	head.n_entries = 0;
+	head.n_throws = 0;
+	if (!tl || mlog_bd_write(&head, &text, &len))
+		goto free_text;
+	both = realloc(text, len + strlen(tl) + 2);
+	if (!both)
+		goto free_text;
+	text = both;
+	sprintf(text + len, "%s\n", tl);
+	rc = mlog_bd_parse("held throw", text, strlen(text), &parsed, err, errlen);
+	if (rc == 0 && parsed->n_entries == 1 && parsed->entries[0].kind == MLOG_THROW)
+		*t = parsed->entries[0].t;
+	else if (rc == 0)
+		rc = -EINVAL;
+	mlog_bd_free(parsed);
+free_text:
+	free(tl);
+	free(text);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+/* Brings back a throw held for review when the daemon stopped: the newest
+ * note of the next throw is a "held" one not since dropped. Judged again
+ * against the match as it stands (the same fold, so the same ruling). */
+static void restore_held(struct dd_referee *r)
+{
+	int k = last_throw(r) + 1;
+	struct held h = { 0 };
+	char *text = NULL, err[256] = "";
+	json_t *o = NULL;
+	int rc;
+
+	rc = db_raw_tagged(r->db, r->m.id, k, newest_hold, &text, err, sizeof(err));
+	if (rc || !text)
+		goto free_text;
+	o = json_loads(text, 0, NULL);
+	rc = -EINVAL;
+	snprintf(err, sizeof(err), "unreadable held note");
+	if (!o || !json_is_object(json_object_get(o, "throw")))
+		goto free_text;
+	rc = held_throw(r->m.log, json_object_get(o, "throw"), &h.t, err, sizeof(err));
+	if (rc)
+		goto free_text;
+	rc = bd_judge(&r->m.log->cfg, &r->m.res.state, &h.t, &h.ruling, err, sizeof(err));
+	if (rc)
+		goto free_text;
+	snprintf(h.why, sizeof(h.why), "%s",
+		 json_string_value(json_object_get(o, "review")) ?
+		 json_string_value(json_object_get(o, "review")) : "");
+	h.t_start_ns = json_integer_value(json_object_get(o, "t_start_ns"));
+	h.obs = json_incref(json_object_get(o, "obs"));
+	h.ruling.review = true;
+	drop_pending(r);
+	r->pend = h;
+	r->pending = true;
+	dd_log(DD_LOG_INFO, "match %lld: throw %d still awaits review", (long long)r->m.id, k);
+free_text:
+	if (rc)
+		dd_log(DD_LOG_WARN, "match %lld throw %d: held ruling not restored: %s",
+		       (long long)r->m.id, k, err);
+	json_decref(o);
+	free(text);
+}
+
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 {
 	struct db_match_info *ms = NULL;
@@ -341,6 +456,8 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 	for (size_t i = n; i-- > 0;)
 		if (!ms[i].ended && !strcmp(ms[i].game, "beerdie")) {
 			rc = load_match(r, ms[i].id, &r->m, err, errlen);
+			if (rc == 0)
+				restore_held(r);
 			break;
 		}
 	free(ms);
@@ -362,7 +479,7 @@ int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 	}
 	bd_final(&r->m.log->cfg, &r->m.res.state, &r->last_final);
 	loaded_free(&r->m);
-	r->pending = false;
+	drop_pending(r);
 	return 0;
 }
 
@@ -384,13 +501,12 @@ static int take_line(struct dd_referee *r, const struct bd_throw *t, int correct
 
 /* Judges t as the next throw, commits it (with fusion's evidence, when
  * there is some) and only then takes it into the match: the disk first. */
-static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const struct bd_throw *t,
-			bool confirmed, char *err, size_t errlen)
+static int commit_throw(struct dd_referee *r, const struct bd_throw *t, const char *why,
+			int64_t t_start_ns, json_t *obs, bool confirmed, char *err, size_t errlen)
 {
 	const struct bd_match_cfg *cfg = &r->m.log->cfg;
 	int k = (int)r->m.log->n_throws + 1;
 	struct bd_ruling ruling;
-	json_t *obs = fx ? obs_json(cfg, fx) : NULL;
 	struct note *nt;
 	int rc;
 
@@ -400,8 +516,8 @@ static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const s
 	if (r->db) {
 		/* The evidence rides in the same transaction as the throw. */
 		note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
-			 "review", fx ? fx->review_why : "", "confirmed", confirmed, "obs", obs), false);
-		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, fx ? fx->t_start_ns : 0,
+			 "review", why, "confirmed", confirmed, "obs", obs), false);
+		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, t_start_ns,
 				 mono_ns(), err, errlen);
 		if (rc)
 			goto free_obs;
@@ -410,7 +526,7 @@ static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const s
 	if (rc)
 		goto free_obs;
 	nt = &r->m.notes[k - 1];
-	snprintf(nt->review_why, sizeof(nt->review_why), "%s", fx ? fx->review_why : "");
+	snprintf(nt->review_why, sizeof(nt->review_why), "%s", why);
 	nt->confirmed = confirmed;
 	json_decref(nt->obs);
 	nt->obs = obs;
@@ -418,6 +534,36 @@ static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const s
 free_obs:
 	json_decref(obs);
 	return rc;
+}
+
+/* Holds fx for an official. The held throw is noted in the database
+ * (flushed) before anyone sees the review banner, so a restart brings the
+ * same question back instead of losing the throw (restore_held()). */
+static int hold(struct dd_referee *r, const struct dd_fused *fx, const struct bd_ruling *ruling,
+		char *err, size_t errlen)
+{
+	struct held h = { .t = fx->t, .t_start_ns = fx->t_start_ns, .ruling = *ruling };
+	char *line = NULL;
+	size_t len;
+	json_t *tl;
+
+	snprintf(h.why, sizeof(h.why), "%s", fx->review_why);
+	h.obs = obs_json(&r->m.log->cfg, fx);
+	h.ruling.review = true;
+	if (mlog_bd_throw_line(&r->m.log->cfg, &fx->t, 0, &line, &len)) {
+		json_decref(h.obs);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	tl = json_loadb(line, len, 0, NULL);
+	free(line);
+	note_raw(r, last_throw(r) + 1, "fusion", "held", json_pack("{s:o?,s:s,s:I,s:O?}",
+		 "throw", tl, "review", h.why, "t_start_ns", (json_int_t)h.t_start_ns,
+		 "obs", h.obs), true);
+	drop_pending(r);
+	r->pend = h;
+	r->pending = true;
+	return 0;
 }
 
 int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err, size_t errlen)
@@ -436,20 +582,12 @@ int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err,
 	rc = bd_judge(&r->m.log->cfg, &r->m.res.state, &fx->t, &ruling, err, errlen);
 	if (rc)
 		return rc;
-	if ((fx->review || ruling.review) && r->cfg.review == DD_REVIEW_WAIT) {
-		r->pending = true;
-		r->pend = *fx;
-		r->pend_ruling = ruling;
-		r->pend_ruling.review = true;
-		return 0;
-	}
-	return commit_throw(r, fx, &fx->t, false, err, errlen);
+	if ((fx->review || ruling.review) && r->cfg.review == DD_REVIEW_WAIT)
+		return hold(r, fx, &ruling, err, errlen);
+	return commit_throw(r, &fx->t, fx->review_why, fx->t_start_ns,
+			    obs_json(&r->m.log->cfg, fx), false, err, errlen);
 }
 
-static int last_throw(const struct dd_referee *r)
-{
-	return (int)r->m.log->n_throws;
-}
 
 int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t errlen)
 {
@@ -458,11 +596,12 @@ int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t err
 		return -ENOENT;
 	}
 	if (r->pending && (throw_no == 0 || throw_no == last_throw(r) + 1)) {
-		struct dd_fused fx = r->pend;
-		int rc = commit_throw(r, &fx, &fx.t, true, err, errlen);
+		const struct held *h = &r->pend;
+		int rc = commit_throw(r, &h->t, h->why, h->t_start_ns, json_incref(h->obs), true,
+				      err, errlen);
 
 		if (rc == 0)
-			r->pending = false;
+			drop_pending(r);
 		return rc;
 	}
 	if (throw_no < 1 || throw_no > last_throw(r)) {
@@ -484,12 +623,13 @@ int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw
 		return -ENOENT;
 	}
 	if (r->pending && (throw_no == 0 || throw_no == last_throw(r) + 1)) {
-		struct dd_fused fx = r->pend;
+		const struct held *h = &r->pend;
 
 		/* The official's version is what counts; the sensors' stays as evidence. */
-		rc = commit_throw(r, &fx, t, true, err, errlen);
+		rc = commit_throw(r, t, h->why, h->t_start_ns, json_incref(h->obs), true,
+				  err, errlen);
 		if (rc == 0)
-			r->pending = false;
+			drop_pending(r);
 		return rc;
 	}
 	if (throw_no < 1 || throw_no > last_throw(r)) {
@@ -514,10 +654,9 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	if (r->pending) {
-		json_t *obs = obs_json(&r->m.log->cfg, &r->pend);
-
-		note_raw(r, last_throw(r) + 1, "console", "dropped", json_pack("{s:o?}", "obs", obs), true);
-		r->pending = false;
+		note_raw(r, last_throw(r) + 1, "console", "dropped",
+			 json_pack("{s:O?}", "obs", r->pend.obs), true);
+		drop_pending(r);
 		return 0;
 	}
 	n = last_throw(r);
@@ -674,10 +813,10 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	}
 	json_object_set_new(o, "history", history);
 	if (r->pending) {
-		json_t *pr = ruling_json(cfg, &r->pend_ruling, false);
+		json_t *pr = ruling_json(cfg, &r->pend.ruling, false);
 
 		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?}", "throw", (int)n + 1,
-			"why", r->pend.review_why[0] ? r->pend.review_why : "doubtful evidence",
+			"why", r->pend.why[0] ? r->pend.why : "doubtful evidence",
 			"ruling", pr));
 	} else if (n && (m->res.rulings[n - 1].review || m->notes[n - 1].review_why[0]) &&
 		   !m->notes[n - 1].confirmed) {

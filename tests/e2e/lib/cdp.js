@@ -129,7 +129,7 @@ async function main() {
 
   // A dice game from the console's own controls: end the Beer Die match,
   // start Yatzy, tap the dice of ann's turn, write it in "ones" (YZ-4).
-  await evaluate(s, "post({ cmd: 'end' }); true");
+  await evaluate(s, "document.getElementById('msg').textContent = ''; post({ cmd: 'end' }); true");
   await waitFor(s, "document.getElementById('msg').textContent", "done", "match ended");
   await evaluate(s, "document.getElementById('dgame').value = 'yatzy';" +
     "document.getElementById('dplayers').value = 'ann, bob';" +

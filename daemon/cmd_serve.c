@@ -151,6 +151,13 @@ static int on_throw(void *user, long match, long k, char **json)
 	return dd_referee_throw_detail(sv->ref, match, k, json);
 }
 
+static int on_snapshot(void *user, long match, long k, long i, char **jpeg, size_t *len)
+{
+	struct serve *sv = user;
+
+	return dd_referee_snapshot(sv->ref, match, k, i, jpeg, len);
+}
+
 static int on_sheet(void *user, long match, char **json)
 {
 	struct serve *sv = user;
@@ -619,7 +626,7 @@ int dd_cmd_serve(int argc, char **argv)
 	struct serve *sv = calloc(1, sizeof(*sv));
 	struct dd_config cfg = { 0 };
 	struct web_config wc;
-	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command, on_sheet };
+	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command, on_sheet, on_snapshot };
 	char err[512];
 	bool check = false;
 	long port_override = -1;

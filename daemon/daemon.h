@@ -250,6 +250,11 @@ int dd_referee_state(struct dd_referee *r, struct json_t **out);
 int dd_referee_matches(struct dd_referee *r, char **out);
 int dd_referee_log(struct dd_referee *r, long id, char **out);
 int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out);
+/* Camera snapshot `index` (1-based, in time order) of throw throw_no of match
+ * id: 0 with *jpeg (the caller's, free()) and *len; -ENOENT when there is no
+ * such snapshot; another negative errno on a database failure. */
+int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
+			char **jpeg, size_t *len);
 /* A dice-game match's score sheet (mlog_dice_sheet_json); -ENOENT for none
  * or a Beer Die match. */
 int dd_referee_sheet(struct dd_referee *r, long id, char **out);
@@ -290,6 +295,14 @@ void dd_sensors_detach(void);
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		     void *user, struct dd_health_item *health, char *err, size_t errlen);
 void dd_camera_detach(void);
+/* Stores the camera's latest telling frame (a landing, a sink, the resting
+ * die) as a JPEG snapshot of throw throw_no, in db's open batch (it rides
+ * in the throw's transaction), when it was taken at or after since_ns.
+ * 1 stored, 0 nothing of this throw to store, negative errno with a
+ * message. Weak: the referee calls it only when the camera glue is built. */
+struct db;
+int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since_ns,
+		       char *err, size_t errlen);
 
 /* ---- The demo feeder (daemon/demo_feed.c) ----
  * With --sim and no simulator linked: replays a built-in sample match's

@@ -10,6 +10,8 @@
 #include "db/db.h"
 #include "web/web.h"
 
+#pragma weak dd_camera_snapshot	/* only with the camera glue */
+
 #define NAME_MAX_TEAM 32	/* bytes of a team's name, with the NUL */
 
 /* What the log does not hold about a throw: why it was doubtful, whether an
@@ -712,6 +714,9 @@ static int commit_throw(struct dd_referee *r, const struct bd_throw *t, const ch
 		/* The evidence rides in the same transaction as the throw. */
 		note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
 			 "review", why, "confirmed", confirmed, "obs", obs), false);
+		if (dd_camera_snapshot &&
+		    dd_camera_snapshot(r->db, r->m.id, k, t_start_ns, err, errlen) < 0)
+			dd_log(DD_LOG_WARN, "throw %d: %s (ruled without it)", k, err);
 		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, t_start_ns,
 				 mono_ns(), err, errlen);
 		if (rc)
@@ -1145,6 +1150,59 @@ static json_t *table_json(void)
 			 "mine", "x", t.mine_x, "y", t.mine_y, "mine_radius_m", t.mine_radius_m);
 }
 
+/* Finds snapshot `want` (1-based) of a throw in db_replay's walk; want 0 only counts. */
+struct snap_find {
+	long want;		/* which one, or 0 */
+	long seen;		/* snapshots walked so far */
+	char *jpeg;		/* the copy found (malloc), or NULL */
+	size_t len;		/* its bytes */
+};
+
+static int find_snapshot(const struct db_item *it, void *ctx)
+{
+	struct snap_find *sf = ctx;
+
+	if (it->kind != DB_ITEM_SNAPSHOT || ++sf->seen != sf->want)
+		return 0;
+	sf->jpeg = malloc(it->len ? it->len : 1);
+	if (!sf->jpeg)
+		return -ENOMEM;
+	memcpy(sf->jpeg, it->data, it->len);
+	sf->len = it->len;
+	return 1;	/* found: stop the walk */
+}
+
+static long count_snapshots(struct dd_referee *r, long id, long throw_no)
+{
+	struct snap_find sf = { 0 };
+	char err[256];
+
+	if (!r->db || db_replay(r->db, id, (int)throw_no, find_snapshot, &sf, err, sizeof(err)) < 0)
+		return 0;
+	return sf.seen;
+}
+
+int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
+			char **jpeg, size_t *len)
+{
+	struct snap_find sf = { .want = index };
+	char err[256];
+	int rc;
+
+	*jpeg = NULL;
+	*len = 0;
+	if (!r->db || throw_no < 1 || throw_no > 1000000000L || index < 1)
+		return -ENOENT;
+	rc = db_replay(r->db, id, (int)throw_no, find_snapshot, &sf, err, sizeof(err));
+	if (rc == 1) {
+		*jpeg = sf.jpeg;
+		*len = sf.len;
+		return 0;
+	}
+	free(sf.jpeg);
+	return rc < 0 && rc != -ENOENT ? rc : -ENOENT;
+}
+
 int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out)
 {
 	struct loaded tmp = { 0 }, *m = &tmp;
@@ -1184,6 +1242,9 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 		      "confirmed", m->notes[throw_no - 1].confirmed,
 		      "observations", m->notes[throw_no - 1].obs,
 		      "table", table_json());
+	/* The camera's pictures: /api/matches/N/throws/K/snapshots/1.jpg .. */
+	if (o)
+		json_object_set_new(o, "snapshots", json_integer(count_snapshots(r, id, throw_no)));
 	if (o)
 		*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(o);

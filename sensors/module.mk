@@ -29,10 +29,13 @@ $(BUILD)/stubs/test_sens_gpio_v%.o: tests/unit/test_sens_gpio_v%.c tests/stubs/g
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -Itests/stubs/gpiod-v$* $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
+# $$(LIBS): every archive the link line names (second expansion: LIBS is
+# set after this file is read).
+.SECONDEXPANSION:
 # The stub's objects come first: they define the gpiod_* symbols the
 # backend calls, so the real libgpiod on the link line is never reached.
 $(BUILD)/tests/test_sens_gpio_v%: $(BUILD)/stubs/test_sens_gpio_v%.o $(BUILD)/stubs/gpio_v%.o \
-		$(BUILD)/stubs/gpiod_v%_stub.o $(BUILD)/libsensors.a $(BUILD)/libcore.a
+		$(BUILD)/stubs/gpiod_v%_stub.o $$(LIBS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(TEST_LIBS) $(LDLIBS)

@@ -62,10 +62,13 @@
 #define SPLIT_MAX 2.2	/* ... and under this many typical die areas is one die */
 #endif
 #ifndef PICK_CONF
-#define PICK_CONF 0.6	/* readings above this compete on pip count */
+#define PICK_CONF 0.5	/* readings above this compete on pip count */
 #endif
 #ifndef CENTRE_OFF
 #define CENTRE_OFF 0.2	/* pips' middle may sit this far from the die's, of the side */
+#endif
+#ifndef ONE_OFF
+#define ONE_OFF 0.15	/* a lone pip may sit this far from the die's middle, of the side */
 #endif
 #ifndef LOW_N_CAP
 #define LOW_N_CAP 0.8	/* most confidence a 1 or a 2 can get */
@@ -90,6 +93,46 @@
 #endif
 #ifndef SHADOW_CHROMA
 #define SHADOW_CHROMA 40	/* and its hue within this (thousandths) */
+#endif
+
+#ifndef GRID_PIP_R
+#define GRID_PIP_R 0.07	/* grid reading: pip sample half-width, of the side */
+#endif
+#ifndef GRID_STEP_DEG
+#define GRID_STEP_DEG 5	/* ... rotation step */
+#endif
+#ifndef GRID_A_MIN
+#define GRID_A_MIN 0.22	/* ... smallest pip spacing, of the side */
+#endif
+#ifndef GRID_A_STEP
+#define GRID_A_STEP 0.04	/* ... spacing step (GRID_NA tried) */
+#endif
+#ifndef GRID_OFF
+#define GRID_OFF 0.06	/* ... farthest centre offset tried, of the side */
+#endif
+#ifndef GRID_NOFF
+#define GRID_NOFF 1	/* ... offsets tried each way */
+#endif
+#ifndef GRID_NA
+#define GRID_NA 3	/* ... spacings tried */
+#endif
+#ifndef GRID_PIP_MIN
+#define GRID_PIP_MIN 40	/* ... a pip differs from the body by this */
+#endif
+#ifndef GRID_MARGIN
+#define GRID_MARGIN 20	/* ... and from every empty grid point by this */
+#endif
+#ifndef GRID_CONF_MIN
+#define GRID_CONF_MIN 0.5	/* ... confidence at that margin */
+#endif
+#ifndef GRID_CONF_MAX
+#define GRID_CONF_MAX 0.7	/* ... and at twice it */
+#endif
+#ifndef GRID_LOW_EXTRA
+#define GRID_LOW_EXTRA 20	/* ... and this much more for a 1 or a 2 */
+#endif
+#ifndef GRID_FALLBACK
+#define GRID_FALLBACK 0.5	/* blob readings below this try the grid */
 #endif
 
 void vis_dice_params_default(struct vis_dice_params *p)
@@ -473,7 +516,7 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 		double dist = hypot(pips[0].x - cx, pips[0].y - cy) / side;
 		double r = sqrt(pips[0].area / M_PI) / side;
 		/* A lone pip sits near the middle and is not a speck. */
-		double conf = dist < 0.22 ? 1 : exp(-((dist - 0.22) / 0.1) * ((dist - 0.22) / 0.1));
+		double conf = dist < ONE_OFF ? 1 : exp(-((dist - ONE_OFF) / 0.1) * ((dist - ONE_OFF) / 0.1));
 		if (r < 0.05)
 			conf *= exp(-((0.05 - r) / 0.02) * ((0.05 - r) / 0.02));
 		d->face = 1;
@@ -599,6 +642,86 @@ static int collect_pips(const uint8_t *mask, int pol, const uint8_t *rim, int bw
 	}
 	free(st);
 	return np;
+}
+
+/* The nine points of the pip grid (3x3, spacing 1) each face uses, as bit
+ * masks of (row + 1) * 3 + (col + 1); some faces have two mirror forms. */
+static const struct { int face, mask; } grid_faces[] = {
+	{ 1, 0x010 }, { 2, 0x101 }, { 2, 0x044 }, { 3, 0x111 }, { 3, 0x054 },
+	{ 4, 0x145 }, { 5, 0x155 }, { 6, 0x16d }, { 6, 0x1c7 },
+};
+
+/* Reads a face by the pip grid itself when the pip blobs gave no layout
+ * (pips merged with a shaded edge, faint or broken up): the 3x3 grid at
+ * every rotation, a few spacings and centres; the mean colour distance
+ * from the body at each grid point; the face whose pips all stand out
+ * from its empty points by the widest margin. Its confidence stays below
+ * GRID_CONF_MAX: a fallback is never "sure". sum is the (bw+1)x(bh+1)
+ * integral image of dist. Returns the margin (grey levels), 0 for none. */
+static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx,
+			double cy, double side, struct vis_die *d)
+{
+	int r = (int)(side * GRID_PIP_R + 0.5);
+	if (r < 1)
+		r = 1;
+	double best = 0;
+	for (int ai = 0; ai < 90; ai += GRID_STEP_DEG) {
+		double t = ai * M_PI / 180, c = cos(t), s = sin(t);
+		for (int si = 0; si < GRID_NA; si++) {
+			double a = side * (GRID_A_MIN + si * GRID_A_STEP);
+			for (int oy = -GRID_NOFF; oy <= GRID_NOFF; oy++)
+				for (int ox = -GRID_NOFF; ox <= GRID_NOFF; ox++) {
+					double gx = cx + ox * side * GRID_OFF / GRID_NOFF - x0;
+					double gy = cy + oy * side * GRID_OFF / GRID_NOFF - y0;
+					double v[9];
+					int ok = 1;
+					for (int k = 0; k < 9 && ok; k++) {
+						double u = (k % 3 - 1) * a, w = (k / 3 - 1) * a;
+						int px = (int)lround(gx + c * u - s * w);
+						int py = (int)lround(gy + s * u + c * w);
+						if (px - r < 0 || py - r < 0 || px + r >= bw || py + r >= bh) {
+							ok = 0;
+							break;
+						}
+						size_t W = (size_t)bw + 1;
+						unsigned tot = sum[(size_t)(py + r + 1) * W + px + r + 1] -
+							       sum[(size_t)(py - r) * W + px + r + 1] -
+							       sum[(size_t)(py + r + 1) * W + px - r] +
+							       sum[(size_t)(py - r) * W + px - r];
+						v[k] = (double)tot / ((2 * r + 1) * (2 * r + 1));
+					}
+					if (!ok)
+						continue;
+					for (size_t f = 0; f < sizeof grid_faces / sizeof grid_faces[0]; f++) {
+						double lo = 1e9, hi = 0;
+						for (int k = 0; k < 9; k++) {
+							if (grid_faces[f].mask >> k & 1) {
+								if (v[k] < lo)
+									lo = v[k];
+							} else if (v[k] > hi)
+								hi = v[k];
+						}
+						double m = lo - hi;
+						/* Any two specks make a 1 or a 2: those need more. */
+						if (grid_faces[f].face <= 2)
+							m -= GRID_LOW_EXTRA;
+						if (lo >= GRID_PIP_MIN && m > best) {
+							best = m;
+							d->face = grid_faces[f].face;
+							d->angle = t;
+						}
+					}
+				}
+		}
+	}
+	if (best < GRID_MARGIN) {
+		d->face = 0;
+		d->confidence = 0;
+		return 0;
+	}
+	double q = (best - GRID_MARGIN) / GRID_MARGIN;
+	d->confidence = GRID_CONF_MIN + (GRID_CONF_MAX - GRID_CONF_MIN) * (q > 1 ? 1 : q);
+	return best;
 }
 
 /* Finds the pips of one die candidate and reads its face. scratch holds
@@ -760,6 +883,23 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	}
 	free(pmb);
 	free(inner);
+	if (!ret && best.confidence < GRID_FALLBACK) {
+		/* No layout from the blobs: read the grid itself. */
+		unsigned *sum = calloc((size_t)(bw + 1) * (bh + 1), sizeof(unsigned));
+		if (!sum)
+			ret = -ENOMEM;
+		else {
+			for (int y = 0; y < bh; y++)
+				for (int x = 0; x < bw; x++)
+					sum[(size_t)(y + 1) * (bw + 1) + x + 1] =
+						(unsigned)dist[(size_t)y * bw + x] + sum[(size_t)y * (bw + 1) + x + 1] +
+						sum[(size_t)(y + 1) * (bw + 1) + x] - sum[(size_t)y * (bw + 1) + x];
+			struct vis_die g = *d;
+			if (grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, &g) > 0)
+				best = g;
+			free(sum);
+		}
+	}
 	*d = best;
 	free(in);
 	free(pm);

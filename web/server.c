@@ -428,9 +428,21 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 			rc = s->h.sheet ? s->h.sheet(s->user, m, &body) : -ENOENT;
 			return send_result(c, rc, body, "application/json", NULL);
 		}
-		if (!strncmp(p, "/throws/", 8) && !parse_num(p + 8, &p, &k) && !*p) {
-			rc = s->h.throw_detail ? s->h.throw_detail(s->user, m, k, &body) : -ENOENT;
-			return send_result(c, rc, body, "application/json", NULL);
+		if (!strncmp(p, "/throws/", 8) && !parse_num(p + 8, &p, &k)) {
+			long i;
+			size_t len = 0;
+
+			if (!*p) {
+				rc = s->h.throw_detail ? s->h.throw_detail(s->user, m, k, &body) : -ENOENT;
+				return send_result(c, rc, body, "application/json", NULL);
+			}
+			if (!strncmp(p, "/snapshots/", 11) && !parse_num(p + 11, &p, &i) &&
+			    !strcmp(p, ".jpg")) {
+				rc = s->h.snapshot ? s->h.snapshot(s->user, m, k, i, &body, &len) : -ENOENT;
+				if (rc == 0 && body)
+					return send_owned(c, MHD_HTTP_OK, "image/jpeg", body, len, NULL);
+				return send_result(c, rc ? rc : -ENOENT, body, "image/jpeg", NULL);
+			}
 		}
 	}
 	if (!strcmp(url, "/console/session")) {

@@ -117,6 +117,8 @@ struct web_handlers {
 	int (*command)(void *user, const struct web_command *cmd,
 		       char *err, size_t errlen);		/* POST /console/api/command */
 	int (*sheet)(void *user, long match, char **json);	/* GET /api/matches/N/sheet (dice) */
+	int (*snapshot)(void *user, long match, long throw_no, long index,
+			char **jpeg, size_t *len);	/* GET /api/matches/N/throws/K/snapshots/I.jpg */
 };
 
 struct web_server;

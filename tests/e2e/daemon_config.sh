@@ -54,7 +54,7 @@ write_config "$WORK/good.ini" "[house]" "target_points = 11" "[fusion]" "review 
 grep -q "configuration OK" "$WORK/out" || fail "no OK message"
 
 # Sensors on a chip that is not there, a camera that is not there: it runs.
-write_config "$WORK/hw.ini" "[sensors]" "chip = /dev/gpiochip-missing" "[camera]" "device = /dev/video-missing"
+write_config "$WORK/hw.ini" "[sensors]" "chip = /dev/gpiochip-missing" "[camera]" "id = missing-camera"
 start_daemon --config "$WORK/hw.ini"
 s=$(state)
 echo "$s" | grep -q '"sensors":{"ok":false' || fail "health does not show the sensors missing: $s"

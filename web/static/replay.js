@@ -71,6 +71,14 @@ function render(d) {
   }
   if (!d.observations) { const tr = el("tr"); tr.appendChild(el("td", null, "entered by hand: no sensor record")); tb.appendChild(tr); }
   $("judged").textContent = (d.judged.events || []).map((e) => describe(e) + (e.source ? "  [" + e.source + (e.confidence !== undefined ? " " + e.confidence : "") + "]" : "")).join("\n");
+  const sn = $("snapshots"); clear(sn);
+  if (!d.snapshots) sn.textContent = "no snapshots";
+  for (let i = 1; i <= (d.snapshots || 0); i++) {
+    const img = el("img", "snapshot");
+    img.src = "/api/matches/" + d.match + "/throws/" + d.throw + "/snapshots/" + i + ".jpg";
+    img.alt = "camera snapshot " + i;
+    sn.appendChild(img);
+  }
   const c = $("corrections"); clear(c);
   if (!d.corrections.length) c.textContent = "none";
   d.corrections.forEach((x, i) => c.appendChild(el("div", null, (i + 1) + ". " + (x.events || []).map(describe).join(", "))));

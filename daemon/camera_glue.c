@@ -1,0 +1,563 @@
+/* The camera in `dyeref serve`: [camera] from the config, the libcamera
+ * shim's eventfd (or, for tests and demos without a camera, a Y4M file
+ * played at its frame rate) on the event loop, each low-resolution frame
+ * through vision's tracker, its observations handed to fusion, faces read
+ * from the full-resolution stream, and the latest telling frame kept so the
+ * referee can store it as the throw's snapshot. A missing camera is
+ * reported on the health strip, not fatal. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <turbojpeg.h>
+#include <unistd.h>
+
+#include "daemon/daemon.h"
+#include "db/db.h"
+#include "vision/vision.h"
+
+#define LEARN_FRAMES 3		/* empty-table frames before tracking starts */
+#define OBS_AT_ONCE 16		/* tracker observations per frame */
+#define JPEG_QUALITY 85		/* snapshots: enough to see the die */
+/* The tracker starts a new track (and reports a release) whenever it loses
+ * a fast die for a few frames or finds the resting one again: only a
+ * release this long after the last toss, and after the last die came to
+ * rest or left, is a new throw. */
+#define TOSS_GAP_NS 2000000000LL
+#define AFTER_DEAD_NS 1000000000LL
+
+static const char *const corner_keys[4] = {
+	"corner_a_left", "corner_a_right", "corner_b_right", "corner_b_left",
+};
+
+/* [camera] as configured. */
+struct cam_cfg {
+	int enable;			/* 0: do not look for a camera */
+	struct vis_camera_cfg cam;	/* sizes, id (id points into the config) */
+	bool have_h;			/* homography or corners given */
+	double h[9];			/* image pixels -> table metres */
+	const char *y4m;		/* frame source file instead of a camera, or NULL */
+};
+
+/* One daemon, one camera: the glue's state lives here (daemon/ may keep it). */
+static struct {
+	struct cam_cfg cfg;		/* as configured */
+	struct bd_table table;		/* layout for vis_obs_to_event */
+	struct vis_tracker_cfg tcfg;	/* tracker settings */
+	struct vis_camera *cam;		/* owned: the real camera, or NULL */
+	struct vis_y4m *y4m;		/* owned: the file source, or NULL */
+	int64_t y4m_period_ns;		/* the file's frame interval */
+	struct vis_tracker *trk;	/* owned */
+	int width, height;		/* low-resolution frame size */
+	int learned;			/* frames learned as the empty table */
+	int64_t last_toss_ns;		/* the last release passed on as a toss */
+	int64_t last_dead_ns;		/* the last rest, sink or exit seen */
+	struct vis_image *snap;		/* owned: the latest telling frame, or NULL */
+	sd_event_source *io;		/* the camera's eventfd */
+	sd_event_source *timer;		/* the file source's frame clock */
+	dd_obs_sink sink;		/* fusion's entry */
+	void *user;			/* for sink */
+	struct dd_health_item *health;	/* the strip's item (the caller's) */
+} glue;
+
+/* "a,b,c" into n finite doubles; -EINVAL with "file:line: camera.key: why". */
+static int get_doubles(struct dd_config *cfg, const char *key, double *out, int n,
+		       bool *found, char *err, size_t errlen)
+{
+	int line = 0;
+	const char *v = dd_config_get(cfg, "camera", key, &line);
+	const char *p = v;
+
+	*found = v != NULL;
+	if (!v)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		char *end;
+
+		errno = 0;
+		out[i] = strtod(p, &end);
+		if (end == p || errno || !isfinite(out[i]))
+			goto bad;
+		p = end;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (i < n - 1) {
+			if (*p != ',')
+				goto bad;
+			p++;
+		}
+	}
+	if (*p == '\0')
+		return 0;
+bad:
+	snprintf(err, errlen, "%s:%d: camera.%s: needs %d numbers separated by commas, not '%.60s'",
+		 cfg->path ? cfg->path : "config", line, key, n, v);
+	return -EINVAL;
+}
+
+static int get_size(struct dd_config *cfg, const char *key, long min, int *out,
+		    char *err, size_t errlen)
+{
+	long v;
+	int rc = dd_config_get_int(cfg, "camera", key, min, VIS_MAX_SIDE, &v, err, errlen);
+
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	*out = (int)v;
+	return 0;
+}
+
+/* Reads and checks [camera] into *c. */
+static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
+{
+	double corners[4][2], hh[9], table[4][2];
+	bool have_corner[4], have_hom, any = false;
+	struct bd_table tb;
+	int rc, line = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->enable = 1;
+	vis_camera_cfg_default(&c->cam);
+	rc = dd_config_get_bool(cfg, "camera", "enable", &c->enable, err, errlen);
+	if (rc && rc != -ENOENT)
+		return rc;
+	c->cam.id = dd_config_get(cfg, "camera", "id", NULL);
+	if ((rc = get_size(cfg, "low_width", 16, &c->cam.low_width, err, errlen)) ||
+	    (rc = get_size(cfg, "low_height", 16, &c->cam.low_height, err, errlen)) ||
+	    (rc = get_size(cfg, "full_width", 0, &c->cam.full_width, err, errlen)) ||
+	    (rc = get_size(cfg, "full_height", 0, &c->cam.full_height, err, errlen)))
+		return rc;
+	if ((c->cam.full_width == 0) != (c->cam.full_height == 0)) {
+		dd_config_get(cfg, "camera", c->cam.full_width ? "full_width" : "full_height", &line);
+		snprintf(err, errlen, "%s:%d: camera: full_width and full_height go together (both 0: the sensor's size)",
+			 cfg->path, line);
+		return -EINVAL;
+	}
+	c->y4m = dd_config_get(cfg, "camera", "y4m", &line);
+	if (c->y4m && !c->y4m[0]) {
+		snprintf(err, errlen, "%s:%d: camera.y4m: needs a file name", cfg->path, line);
+		return -EINVAL;
+	}
+	if (c->y4m && access(c->y4m, R_OK) < 0) {
+		snprintf(err, errlen, "%s:%d: camera.y4m: %s: %s", cfg->path, line, c->y4m, strerror(errno));
+		return -EINVAL;
+	}
+	for (int k = 0; k < 4; k++) {
+		rc = get_doubles(cfg, corner_keys[k], corners[k], 2, &have_corner[k], err, errlen);
+		if (rc)
+			return rc;
+		any = any || have_corner[k];
+	}
+	rc = get_doubles(cfg, "homography", hh, 9, &have_hom, err, errlen);
+	if (rc)
+		return rc;
+	if (have_hom) {
+		double inv[9];
+
+		dd_config_get(cfg, "camera", "homography", &line);
+		if (vis_homography_invert(hh, inv) < 0) {
+			snprintf(err, errlen, "%s:%d: camera.homography: singular (not a view of the table)",
+				 cfg->path, line);
+			return -EINVAL;
+		}
+		memcpy(c->h, hh, sizeof(hh));
+		c->have_h = true;
+	}
+	if (any) {
+		for (int k = 0; k < 4; k++)
+			if (!have_corner[k]) {
+				snprintf(err, errlen, "%s: camera.%s: missing (the four corners go together)",
+					 cfg->path, corner_keys[k]);
+				return -EINVAL;
+			}
+		bd_table_defaults(&tb);
+		table[0][0] = 0, table[0][1] = 0;
+		table[1][0] = 0, table[1][1] = tb.width_m;
+		table[2][0] = tb.length_m, table[2][1] = tb.width_m;
+		table[3][0] = tb.length_m, table[3][1] = 0;
+		if (vis_homography_fit(corners, table, 4, hh) < 0) {
+			dd_config_get(cfg, "camera", corner_keys[0], &line);
+			snprintf(err, errlen, "%s:%d: camera: the four corners do not outline a table",
+				 cfg->path, line);
+			return -EINVAL;
+		}
+		if (!c->have_h)	/* an explicit homography wins */
+			memcpy(c->h, hh, sizeof(hh));
+		c->have_h = true;
+	}
+	return 0;
+}
+
+/* Pixels a die's side spans at image point (u, v), from the homography. */
+static double die_px_at(const double img_to_table[9], double u, double v, double scale)
+{
+	double inv[9], x, y, u2, v2;
+
+	if (vis_homography_invert(img_to_table, inv) < 0 ||
+	    vis_homography_apply(img_to_table, u, v, &x, &y) < 0 ||
+	    vis_homography_apply(inv, x + glue.tcfg.die_side_m, y, &u2, &v2) < 0)
+		return 20;
+	return hypot(u2 - u, v2 - v) * scale;
+}
+
+/* Keeps frame (stolen) as the snapshot, dropping the previous one. */
+static void keep_snapshot(struct vis_image *frame)
+{
+	vis_image_free(glue.snap);
+	glue.snap = frame;
+}
+
+static struct vis_image *copy_image(const struct vis_image *img)
+{
+	struct vis_image *c = vis_image_new(img->width, img->height, img->format);
+
+	if (!c)
+		return NULL;
+	for (int r = 0; r < img->height; r++)
+		memcpy(c->data + (size_t)r * c->stride, img->data + (size_t)r * img->stride,
+		       (size_t)img->width * img->format);
+	c->ts_ns = img->ts_ns;
+	return c;
+}
+
+/* A REST's face from the full-resolution stream; 0 when it cannot be read. */
+static int read_face(const struct vis_obs *vo)
+{
+	struct vis_image *full = NULL;
+	struct vis_die die;
+	char err[256];
+	double sx, sy;
+	int face = 0;
+
+	if (!glue.cam)
+		return 0;	/* a file gives only the low stream */
+	if (vis_camera_take(glue.cam, VIS_STREAM_FULL, &full, err, sizeof(err)) != 1)
+		return 0;
+	sx = (double)full->width / glue.width;
+	sy = (double)full->height / glue.height;
+	if (vis_read_face_at(full, vo->u * sx, vo->v * sy,
+			     die_px_at(glue.cfg.h, vo->u, vo->v, sx), &die, err, sizeof(err)) == 0)
+		face = die.face;
+	keep_snapshot(full);	/* the resting die, sharp: the best picture */
+	return face;
+}
+
+/* A tracker observation as fusion takes it. */
+static void deliver(struct vis_obs *vo, const struct vis_image *frame)
+{
+	struct dd_obs o;
+	struct bd_event ev;
+
+	memset(&o, 0, sizeof(o));
+	o.source = DD_SRC_CAMERA;
+	o.t_ns = vo->t_ns;
+	o.confidence = vo->confidence < 0 ? 0 : vo->confidence > 1 ? 1 : vo->confidence;
+	/* The picture of the throw: its landing, sink or resting die (the
+	 * sharp full-resolution one replaces this in read_face when there is a
+	 * camera). Not an exit: the tracker reports spurious ones at edges. */
+	if (vo->kind == VIS_OBS_LANDING || vo->kind == VIS_OBS_SINK || vo->kind == VIS_OBS_REST) {
+		struct vis_image *c = copy_image(frame);
+
+		if (c)
+			keep_snapshot(c);
+	}
+	switch (vo->kind) {
+	case VIS_OBS_RELEASE:
+		if (glue.last_toss_ns && (vo->t_ns - glue.last_toss_ns < TOSS_GAP_NS ||
+					  vo->t_ns - glue.last_dead_ns < AFTER_DEAD_NS))
+			return;	/* the same die found again */
+		glue.last_toss_ns = vo->t_ns;
+		o.kind = DD_OBS_TOSS;
+		glue.sink(glue.user, &o);
+		return;
+	case VIS_OBS_REST:
+		vo->face = read_face(vo);
+		glue.last_dead_ns = vo->t_ns;
+		break;
+	case VIS_OBS_SINK:
+	case VIS_OBS_OFF_TABLE:
+		glue.last_dead_ns = vo->t_ns;
+		break;
+	default:
+		break;
+	}
+	if (vis_obs_to_event(vo, &glue.table, &ev) != 0)
+		return;	/* nothing core judges (off the table, an unread face) */
+	o.kind = DD_OBS_EVENT;
+	o.ev = ev;
+	glue.sink(glue.user, &o);
+	if (vo->kind == VIS_OBS_LANDING && vo->apex_m > 0) {
+		o.kind = DD_OBS_APEX;
+		o.apex_m = vo->apex_m;
+		memset(&o.ev, 0, sizeof(o.ev));
+		glue.sink(glue.user, &o);
+	}
+}
+
+/* One low-resolution frame through the tracker (the frame stays the caller's). */
+static void track(const struct vis_image *frame)
+{
+	struct vis_obs vo[OBS_AT_ONCE];
+	int n;
+
+	if (glue.learned < LEARN_FRAMES) {
+		vis_tracker_learn(glue.trk, frame);
+		glue.learned++;
+	}
+	n = vis_tracker_feed(glue.trk, frame, vo, OBS_AT_ONCE);
+	if (n < 0) {
+		glue.health->ok = false;
+		snprintf(glue.health->text, sizeof(glue.health->text),
+			 "camera: frames of the wrong size or format");
+		return;
+	}
+	for (int i = 0; i < n && i < OBS_AT_ONCE; i++)
+		deliver(&vo[i], frame);
+}
+
+static int on_frames(sd_event_source *s, int fd, uint32_t revents, void *user)
+{
+	struct vis_image *low = NULL;
+	char err[256];
+	uint64_t count;
+	int rc;
+
+	(void)s;
+	(void)revents;
+	(void)user;
+	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		dd_log(DD_LOG_WARN, "camera: eventfd: %s", strerror(errno));
+	rc = vis_camera_take(glue.cam, VIS_STREAM_LOW, &low, err, sizeof(err));
+	if (rc < 0) {
+		dd_log(DD_LOG_ERR, "camera: %s", err);
+		glue.health->ok = false;
+		snprintf(glue.health->text, sizeof(glue.health->text), "camera: %.100s", err);
+		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
+		return 0;
+	}
+	if (rc == 1) {
+		track(low);
+		vis_image_free(low);
+	}
+	return 0;
+}
+
+/* The file source: the next frame on the daemon's clock, looping at the end
+ * (a new tracker each pass: the stream starts again on an empty table). */
+static int on_file_frame(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct vis_image *img = NULL;
+	char err[256];
+	int rc;
+
+	(void)user;
+	rc = vis_y4m_read(glue.y4m, &img, err, sizeof(err));
+	if (rc == 0) {
+		struct vis_tracker *t = vis_tracker_new(&glue.tcfg, glue.width, glue.height);
+
+		if (t) {
+			vis_tracker_free(glue.trk);
+			glue.trk = t;
+			glue.learned = 0;
+		}
+		vis_y4m_close(glue.y4m);
+		glue.y4m = vis_y4m_open(glue.cfg.y4m, err, sizeof(err));
+		if (glue.y4m)
+			rc = vis_y4m_read(glue.y4m, &img, err, sizeof(err));
+		else
+			rc = -EIO;
+	}
+	if (rc != 1) {
+		dd_log(DD_LOG_ERR, "camera: %s", err);
+		glue.health->ok = false;
+		snprintf(glue.health->text, sizeof(glue.health->text), "camera: %.100s", err);
+		return 0;	/* the timer stays off (oneshot) */
+	}
+	/* The frame's due time, not when the loop got to it: a busy loop
+	 * must not bunch the frames up and fake the die's speed. */
+	img->ts_ns = (int64_t)usec * 1000;
+	track(img);
+	vis_image_free(img);
+	sd_event_source_set_time(s, usec + (uint64_t)(glue.y4m_period_ns / 1000));
+	sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	return 0;
+}
+
+static int open_file_source(sd_event *ev, char *err, size_t errlen)
+{
+	int fn, fd, rc;
+	uint64_t now;
+	char why[256];
+
+	glue.y4m = vis_y4m_open(glue.cfg.y4m, why, sizeof(why));
+	if (!glue.y4m) {
+		rc = errno ? -errno : -EIO;
+		snprintf(err, errlen, "camera: %s", why);
+		return rc;
+	}
+	vis_y4m_info(glue.y4m, &glue.width, &glue.height, &fn, &fd);
+	glue.y4m_period_ns = fn > 0 && fd > 0 ? 1000000000LL * fd / fn : 1000000000LL / 30;
+	sd_event_now(ev, CLOCK_MONOTONIC, &now);
+	rc = sd_event_add_time(ev, &glue.timer, CLOCK_MONOTONIC, now, 0, on_file_frame, NULL);
+	if (rc < 0) {
+		snprintf(err, errlen, "camera: event loop: %s", strerror(-rc));
+		return rc;
+	}
+	sd_event_source_set_enabled(glue.timer, SD_EVENT_ONESHOT);
+	return 0;
+}
+
+static int open_camera(sd_event *ev, char *err, size_t errlen)
+{
+	int rc;
+
+	glue.cam = vis_camera_open(&glue.cfg.cam, err, errlen);
+	if (!glue.cam)
+		return -EIO;	/* the message says which failure */
+	rc = vis_camera_start(glue.cam, err, errlen);
+	if (rc)
+		return rc;
+	glue.width = glue.cfg.cam.low_width;
+	glue.height = glue.cfg.cam.low_height;
+	rc = sd_event_add_io(ev, &glue.io, vis_camera_fd(glue.cam), EPOLLIN, on_frames, NULL);
+	if (rc < 0)
+		snprintf(err, errlen, "event loop: %s", strerror(-rc));
+	return rc;
+}
+
+static void release(void)
+{
+	glue.io = sd_event_source_disable_unref(glue.io);
+	glue.timer = sd_event_source_disable_unref(glue.timer);
+	vis_camera_close(glue.cam);
+	vis_y4m_close(glue.y4m);
+	vis_tracker_free(glue.trk);
+	vis_image_free(glue.snap);
+	glue.cam = NULL;
+	glue.y4m = NULL;
+	glue.trk = NULL;
+	glue.snap = NULL;
+}
+
+int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
+		     void *user, struct dd_health_item *health, char *err, size_t errlen)
+{
+	char why[256];
+	int rc;
+
+	memset(&glue, 0, sizeof(glue));
+	rc = load_config(cfg, &glue.cfg, err, errlen);
+	if (rc)
+		return rc;
+	health->ok = true;
+	if (!ev) {
+		snprintf(health->text, sizeof(health->text), "configured");
+		return 0;
+	}
+	if (sim && !glue.cfg.y4m) {
+		snprintf(health->text, sizeof(health->text), "simulated camera");
+		return 0;
+	}
+	if (!glue.cfg.enable) {
+		health->ok = false;
+		snprintf(health->text, sizeof(health->text), "camera: disabled in the config");
+		return 0;
+	}
+	bd_table_defaults(&glue.table);
+	if (!glue.cfg.have_h && glue.cfg.y4m) {
+		struct vis_render_scene view;
+
+		/* Rendered frames (dyeref sim --frames) use the renderer's view. */
+		vis_render_scene_default(&view);
+		if (vis_homography_invert(view.h, glue.cfg.h) < 0) {
+			snprintf(err, errlen, "camera: the renderer's view cannot be inverted");
+			return -EINVAL;
+		}
+	}
+	vis_tracker_cfg_default(&glue.tcfg, &glue.table, glue.cfg.h);
+	glue.sink = sink;
+	glue.user = user;
+	glue.health = health;
+	if (glue.cfg.y4m) {
+		rc = open_file_source(ev, err, errlen);
+		if (rc)
+			goto release;	/* a named file that is not there is a config error */
+	} else {
+		rc = open_camera(ev, why, sizeof(why));
+		if (rc) {
+			/* The shim may already say whose message it is. */
+			const char *w = strncmp(why, "camera: ", 8) ? why : why + 8;
+
+			/* Keep running without: piezo and console still referee. */
+			release();
+			health->ok = false;
+			snprintf(health->text, sizeof(health->text), "camera: %.100s", w);
+			dd_log(DD_LOG_WARN, "camera: %s (running without it)", w);
+			return 0;
+		}
+		if (!glue.cfg.have_h) {
+			/* Frames the tracker cannot place on the table are no use. */
+			release();
+			health->ok = false;
+			snprintf(health->text, sizeof(health->text),
+				 "camera: not calibrated (run dyeref calibrate camera)");
+			dd_log(DD_LOG_WARN, "camera: no corners or homography in [camera]: running without it");
+			return 0;
+		}
+	}
+	glue.trk = vis_tracker_new(&glue.tcfg, glue.width, glue.height);
+	if (!glue.trk) {
+		rc = -errno;
+		snprintf(err, errlen, "camera: tracker for %dx%d frames: %s", glue.width, glue.height,
+			 strerror(errno));
+		goto release;
+	}
+	snprintf(health->text, sizeof(health->text), "camera %dx%d%s", glue.width, glue.height,
+		 glue.y4m ? " (from a file)" : "");
+	return 0;
+release:
+	release();
+	return rc;
+}
+
+void dd_camera_detach(void)
+{
+	release();
+}
+
+int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since_ns,
+		       char *err, size_t errlen)
+{
+	const struct vis_image *img = glue.snap;
+	unsigned char *jpeg = NULL;
+	unsigned long len = 0;
+	tjhandle tj;
+	int rc;
+
+	if (!img || img->ts_ns < since_ns)
+		return 0;	/* nothing seen of this throw */
+	tj = tjInitCompress();
+	if (!tj) {
+		snprintf(err, errlen, "snapshot: turbojpeg: cannot start");
+		return -ENOMEM;
+	}
+	if (tjCompress2(tj, img->data, img->width, (int)img->stride, img->height,
+			img->format == VIS_GRAY8 ? TJPF_GRAY : TJPF_RGB, &jpeg, &len,
+			img->format == VIS_GRAY8 ? TJSAMP_GRAY : TJSAMP_420, JPEG_QUALITY, 0)) {
+		snprintf(err, errlen, "snapshot: %s", tjGetErrorStr2(tj));
+		rc = -EIO;
+		goto destroy;
+	}
+	rc = db_snapshot_add(db, match, throw_no, img->ts_ns, jpeg, len, err, errlen);
+	if (rc == 0)
+		rc = 1;
+destroy:
+	tjFree(jpeg);
+	tjDestroy(tj);
+	return rc;
+}

@@ -1,0 +1,81 @@
+#!/bin/bash
+# The camera glue (daemon/camera_glue.c): [camera] config checked with line
+# numbers (the lines `dyeref calibrate camera` prints are accepted); no
+# camera on the machine: the daemon says so on the health strip and still
+# referees; a Y4M file as the camera: a rendered throw's frames go through
+# the tracker into fusion (camera observations in the throw) and the ruled
+# throw gets a JPEG snapshot served for the replay.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+CAM_THROW=${BUILD:-$(dirname "$DYEREF")}/tests/cam_throw
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+
+# --- config: calibrate's output is accepted; malformed values are refused with their line.
+"$DYEREF" calibrate camera "$TOP/tests/data/table-tilted.png" > "$WORK/cal.ini" 2> "$WORK/cal.err" ||
+	{ cat "$WORK/cal.err"; fail "calibrate camera failed"; }
+grep -q '^homography = ' "$WORK/cal.ini" || fail "calibrate printed no homography"
+write_config "$WORK/ok.ini"
+cat "$WORK/cal.ini" >> "$WORK/ok.ini"
+printf 'enable = true\nlow_width = 640\nlow_height = 360\nfull_width = 1920\nfull_height = 1080\n' >> "$WORK/ok.ini"
+"$DYEREF" serve --check-config --config "$WORK/ok.ini" > "$WORK/out" 2>&1 ||
+	{ cat "$WORK/out"; fail "--check-config refused calibrate's [camera] lines"; }
+
+bad() { # bad 'key = value' 'expected message part'
+	write_config "$WORK/bad.ini" "[camera]" "$1"
+	local line; line=$(grep -n -F "$1" "$WORK/bad.ini" | cut -d: -f1)
+	local rc=0
+	"$DYEREF" serve --check-config --config "$WORK/bad.ini" > "$WORK/out" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "'$1': --check-config exited $rc, not 2: $(cat "$WORK/out")"
+	grep -q "bad.ini:$line:.*$2" "$WORK/out" || fail "'$1': no 'bad.ini:$line: ... $2' in: $(cat "$WORK/out")"
+}
+bad 'homography = 1,2,3' 'camera.homography'
+bad 'homography = 0,0,0,0,0,0,0,0,0' 'singular'
+bad 'corner_a_left = 10,x' 'camera.corner_a_left'
+bad 'low_width = 9999999' 'low_width'
+bad 'enable = perhaps' 'enable'
+bad 'full_width = 1920' 'full_width and full_height'
+bad 'y4m =' 'camera.y4m'
+
+# --- no camera here: health says so, and the console still referees.
+write_config "$WORK/nocam.ini"
+cat "$WORK/cal.ini" >> "$WORK/nocam.ini"
+start_daemon --config "$WORK/nocam.ini"
+state | grep -q '"camera":{"ok":false,"text":"camera: no camera found"' ||
+	fail "no 'camera: no camera found' on the health strip: $(state)"
+login
+command_ok '{"cmd":"start"}'
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
+[ "$(score_of)" = '"score":{"A":1,"B":0}' ] || fail "no ruling without a camera: $(score_of)"
+stop_daemon
+rm -f "$WORK"/dyeref.db*	# the next daemon starts afresh
+
+# --- a rendered throw as the camera: observations, a ruling, a snapshot.
+[ -x "$CAM_THROW" ] || fail "$CAM_THROW not built (make unit)"
+"$CAM_THROW" "$WORK/throw.y4m" 18 > /dev/null || fail "cam_throw failed"
+write_config "$WORK/y4m.ini" "[camera]" "y4m = $WORK/throw.y4m" "[fusion]" "review = count"
+start_daemon --config "$WORK/y4m.ini"
+state | grep -q '"camera":{"ok":true,"text":"camera 640x360 (from a file)"' || fail "file camera not up: $(state)"
+login
+command_ok '{"cmd":"start"}'
+# The file loops (3.3 s a pass); the first pass may have begun before the
+# match did, so throw 2 is the first whole one seen from its release.
+for _ in $(seq 1 200); do
+	state | grep -q '"throws":[2-9]' && break
+	sleep 0.1
+done
+state | grep -q '"throws":[2-9]' || fail "no throws ruled from the camera's frames: $(state)"
+d=$(curl -s --max-time 10 "$BASE/api/matches/1/throws/2")
+echo "$d" | grep -q '"kind":"toss","source":"camera"' || fail "no camera toss in throw 2: $d"
+echo "$d" | grep -q '"at":"table","half":"[AB]","x":[0-9.]*,"y":[0-9.]*,"source":"camera"' ||
+	fail "no camera landing in throw 2: $d"
+echo "$d" | grep -q '"snapshots":[1-9]' || fail "no snapshot listed for throw 2: $d"
+curl -s --max-time 10 -o "$WORK/snap.jpg" -w '%{http_code} %{content_type}' \
+	"$BASE/api/matches/1/throws/2/snapshots/1.jpg" > "$WORK/code"
+[ "$(cat "$WORK/code")" = "200 image/jpeg" ] || fail "snapshot: $(cat "$WORK/code")"
+[ "$(head -c 3 "$WORK/snap.jpg" | od -An -tx1 | tr -d ' ')" = ffd8ff ] || fail "snapshot is not a JPEG"
+[ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/99.jpg")" = 404 ] || fail "missing snapshot not 404"
+[ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/1.png")" = 404 ] || fail "bad snapshot name not 404"
+stop_daemon
+"$DYEREF" replay --db "$WORK/dyeref.db" --match 1 --throw 2 | grep -q '"item":"snapshot"' ||
+	fail "dyeref replay shows no snapshot for throw 2"
+echo ok

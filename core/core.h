@@ -719,6 +719,7 @@ struct mlog_bd {
 	char *name;			/* owned: the log's name for messages ("match.jsonl") */
 	struct bd_match_cfg cfg;	/* players, first team, house rules */
 	struct mlog_bd_rolloff rolloff;	/* BD-F1, when the log had one */
+	char team_names[2][BD_NAME_MAX];	/* "names": teams A, B as shown; "" unnamed */
 	int match_line;			/* line of the "match" line (1 unless blank lines lead) */
 	size_t n_throws;		/* THROW entries (a throw's number is its rank among them) */
 	size_t n_entries;		/* entries in log order */

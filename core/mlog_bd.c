@@ -162,6 +162,8 @@ bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b)
 	for (int i = 0; i < BD_PLAYERS; i++)
 		if (strcmp(a->cfg.players[i], b->cfg.players[i]))
 			return false;
+	if (strcmp(a->team_names[0], b->team_names[0]) || strcmp(a->team_names[1], b->team_names[1]))
+		return false;
 	if (a->cfg.first_team != b->cfg.first_team || !house_equal(&a->cfg.house, &b->cfg.house) ||
 	    a->rolloff.present != b->rolloff.present)
 		return false;
@@ -528,6 +530,22 @@ static void put_house(struct mlog_buf *b, const struct bd_house *h)
 		mlog_buf_puts(b, "}");
 }
 
+/* The teams' display names that are set; no "names" at all when none is. */
+static void put_names(struct mlog_buf *b, const char names[2][BD_NAME_MAX])
+{
+	const char *sep = ",\"names\":{";
+
+	for (int team = 0; team < 2; team++) {
+		if (!names[team][0])
+			continue;
+		mlog_buf_printf(b, "%s\"%s\":", sep, mlog_team_name(team));
+		mlog_buf_str(b, names[team]);
+		sep = ",";
+	}
+	if (sep[0] == ',' && sep[1] == '\0')
+		mlog_buf_puts(b, "}");
+}
+
 int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen)
 {
 	const struct bd_match_cfg *cfg = &log->cfg;
@@ -542,6 +560,7 @@ int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen)
 	mlog_buf_puts(&b, ",");
 	mlog_buf_str(&b, cfg->players[3]);
 	mlog_buf_puts(&b, "]}");
+	put_names(&b, log->team_names);
 	put_house(&b, &cfg->house);
 	mlog_buf_puts(&b, "}\n");
 	if (log->rolloff.present)

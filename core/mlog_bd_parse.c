@@ -250,6 +250,29 @@ static int parse_teams(struct parser *p, json_t *teams)
 	return 0;
 }
 
+/* "names": the teams' display names, each optional (scoreboards show them;
+ * judging ignores them). */
+static int parse_names(struct parser *p, json_t *names)
+{
+	static const char *const keys[] = { "A", "B", NULL };
+	char f[FIELD_MAX];
+	int rc;
+
+	if (!json_is_object(names))
+		return fail(p, "names", "expected {\"A\":name,\"B\":name}");
+	rc = check_keys(p, names, "names", "team names", keys);
+	if (rc)
+		return rc;
+	for (int team = 0; team < 2; team++) {
+		json_t *v = json_object_get(names, mlog_team_name(team));
+
+		snprintf(f, sizeof(f), "names.%s", mlog_team_name(team));
+		if (v && (rc = get_string(p, v, f, p->log->team_names[team], BD_NAME_MAX)))
+			return rc;
+	}
+	return 0;
+}
+
 static int parse_house(struct parser *p, json_t *house)
 {
 	static const char *const keys[] = {
@@ -317,7 +340,7 @@ static int parse_house(struct parser *p, json_t *house)
 
 static int parse_match(struct parser *p, json_t *root)
 {
-	static const char *const keys[] = { "type", "game", "teams", "house", NULL };
+	static const char *const keys[] = { "type", "game", "teams", "names", "house", NULL };
 	json_t *game, *v;
 	int rc;
 
@@ -331,6 +354,9 @@ static int parse_match(struct parser *p, json_t *root)
 		return fail(p, "game", "expected \"beerdie\"");
 	v = json_object_get(root, "teams");
 	if (v && (rc = parse_teams(p, v)))
+		return rc;
+	v = json_object_get(root, "names");
+	if (v && (rc = parse_names(p, v)))
 		return rc;
 	v = json_object_get(root, "house");
 	if (v && (rc = parse_house(p, v)))

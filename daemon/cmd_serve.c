@@ -222,6 +222,10 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	o.t_ns = mono_ns();
 	switch (cmd->kind) {
 	case WEB_CMD_START:
+		if (strcmp(cmd->game, "beerdie")) {
+			rc = dd_referee_dice_start(sv->ref, cmd->line, err, errlen);
+			break;
+		}
 		/* cmd->house is the config's [house] with the console's changes. */
 		rc = start_match(sv, cmd, err, errlen);
 		if (rc == 0) {
@@ -285,6 +289,9 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	}
 	case WEB_CMD_UNDO:
 		rc = dd_referee_undo(sv->ref, err, errlen);
+		break;
+	case WEB_CMD_DICE:
+		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
 		break;
 	}
 	if (rc == 0)

@@ -258,6 +258,17 @@ int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index
 /* A dice-game match's score sheet (mlog_dice_sheet_json); -ENOENT for none
  * or a Beer Die match. */
 int dd_referee_sheet(struct dd_referee *r, long id, char **out);
+/* Starts a dice game (yatzy, yatzy-joker, dreiermann, horse) from its match
+ * line (JSON text, as docs/dice-games.md): the engine checks it first, then
+ * it is committed. -EBUSY a match is under way; -EINVAL with the engine's
+ * "NAME:LINE: field: why" in err. */
+int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, size_t errlen);
+/* Judges one move of the dice game under way (a log line: turn, choose,
+ * ...) as the next line of its stored log and commits it with the rulings
+ * it adds; a move that ends the game ends the match with the final line.
+ * -ENOENT no dice game; -EINVAL an illegal move, the engine's message in
+ * err; nothing is stored then. dd_referee_end() ends a dice game too. */
+int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size_t errlen);
 
 /* Reads [house] keys (RULES.md names) over the defaults in h; each bad
  * value gives -EINVAL with "file:line: house.key: why". */

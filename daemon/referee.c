@@ -33,15 +33,38 @@ struct loaded {
 	size_t n_notes;			/* allocated entries of notes */
 };
 
+/* A doubtful throw held for an official (review = wait): what commit_throw()
+ * needs, and nothing that cannot be read back from its "held" note. */
+struct held {
+	struct bd_throw t;		/* as observed */
+	char why[120];			/* fusion's reason, "" when none */
+	int64_t t_start_ns;		/* its first raw input, 0 unknown */
+	json_t *obs;			/* owned: the raw observations (array), or NULL */
+	struct bd_ruling ruling;	/* its provisional ruling */
+};
+
 struct dd_referee {
 	struct dd_referee_cfg cfg;	/* house defaults, review mode */
 	struct db *db;			/* borrowed: the event log */
 	struct loaded m;		/* the match under way (m.log NULL: none) */
 	bool pending;			/* a doubtful throw awaits an official */
-	struct dd_fused pend;		/* it, as fused */
-	struct bd_ruling pend_ruling;	/* its provisional ruling */
+	struct held pend;		/* it (valid while pending) */
+	int64_t dice_id;		/* the dice match under way, 0 none */
+	char dice_game[32];		/* its game ("yatzy", ...) */
 	struct bd_final last_final;	/* final of the last ended match */
 };
+
+static int last_throw(const struct dd_referee *r)
+{
+	return (int)r->m.log->n_throws;
+}
+
+static void drop_pending(struct dd_referee *r)
+{
+	json_decref(r->pend.obs);
+	memset(&r->pend, 0, sizeof(r->pend));
+	r->pending = false;
+}
 
 static void loaded_free(struct loaded *m)
 {
@@ -112,6 +135,7 @@ void dd_referee_free(struct dd_referee *r)
 	if (!r)
 		return;
 	loaded_free(&r->m);
+	drop_pending(r);
 	free(r);
 }
 
@@ -227,6 +251,191 @@ free_json:
 	json_decref(o);
 }
 
+/* ---- Dice games ------------------------------------------------------------
+ * The stored log is the state: each move is judged by the dice engine as
+ * the last line of the whole log (short: a few dozen lines), so the engine's
+ * own checks and messages answer the console, and what is stored is exactly
+ * what `dyeref judge` would say about the exported log. */
+
+/* The match's stored lines joined with "\n", then extra (may be NULL) as
+ * one more line. *out is the caller's (free()). */
+static int dice_text(struct dd_referee *r, int64_t id, const char *extra, char **out,
+		     size_t *outlen, char *err, size_t errlen)
+{
+	char **lines = NULL, *text, *p;
+	size_t n = 0, total = 1 + (extra ? strlen(extra) + 1 : 0);
+	int rc = db_lines(r->db, id, &lines, &n, err, errlen);
+
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(lines[i]) + 1;
+	text = p = malloc(total);
+	for (size_t i = 0; text && i <= n; i++) {
+		const char *l = i < n ? lines[i] : extra;
+
+		if (!l)
+			continue;
+		memcpy(p, l, strlen(l));
+		p += strlen(l);
+		*p++ = '\n';
+	}
+	if (text)
+		*p = '\0';
+	db_lines_free(lines, n);
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	*out = text;
+	*outlen = (size_t)(p - text);
+	return 0;
+}
+
+/* The engine's output for a log, split into lines (pointers into *text, which
+ * the caller frees): rulings, then the final line last. */
+static int dice_judge(const char *name, const char *buf, size_t len, char **text,
+		      char ***lines, size_t *n, char *err, size_t errlen)
+{
+	size_t outlen, cap = 0;
+	char *save = NULL, *l;
+	int rc = mlog_dice_judge(name, buf, len, text, &outlen, err, errlen);
+
+	*lines = NULL;
+	*n = 0;
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < outlen; i++)
+		cap += (*text)[i] == '\n';
+	*lines = calloc(cap + 1, sizeof(**lines));
+	if (!*lines) {
+		free(*text);
+		*text = NULL;
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (l = strtok_r(*text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		(*lines)[(*n)++] = l;
+	return 0;
+}
+
+int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, size_t errlen)
+{
+	char *text = NULL, *buf = NULL, **out = NULL, name[32];
+	size_t n, len = strlen(header);
+	json_t *h;
+	int rc;
+
+	if (r->m.log || r->dice_id) {
+		snprintf(err, errlen, "a match is under way: end it first");
+		return -EBUSY;
+	}
+	h = json_loads(header, 0, NULL);
+	snprintf(name, sizeof(name), "%s", json_string_value(json_object_get(h, "game")) ?
+		 json_string_value(json_object_get(h, "game")) : "");
+	json_decref(h);
+	if (dice_game_parse(name) < 0) {
+		snprintf(err, errlen, "game: expected yatzy, yatzy-joker, dreiermann or horse");
+		return -EINVAL;
+	}
+	buf = malloc(len + 2);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, header, len);
+	memcpy(buf + len, "\n", 2);
+	/* The engine reads the match line first: players and house rules. */
+	rc = dice_judge("match", buf, len + 1, &text, &out, &n, err, errlen);
+	if (rc == 0)
+		rc = db_match_start(r->db, header, mono_ns(), &r->dice_id, err, errlen);
+	if (rc == 0)
+		snprintf(r->dice_game, sizeof(r->dice_game), "%s", name);
+	free(out);
+	free(text);
+	free(buf);
+	return rc;
+}
+
+/* Ends the dice match with the engine's final line. */
+static int dice_end(struct dd_referee *r, char *err, size_t errlen)
+{
+	char *buf = NULL, *text = NULL, **out = NULL, name[32];
+	size_t len, n = 0;
+	int rc;
+
+	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
+	rc = dice_text(r, r->dice_id, NULL, &buf, &len, err, errlen);
+	if (rc == 0)
+		rc = dice_judge(name, buf, len, &text, &out, &n, err, errlen);
+	if (rc == 0)
+		rc = db_match_end(r->db, r->dice_id, out[n - 1], mono_ns(), err, errlen);
+	if (rc == 0 || rc == -EALREADY)
+		r->dice_id = 0;
+	free(out);
+	free(text);
+	free(buf);
+	return rc == -EALREADY ? 0 : rc;
+}
+
+int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size_t errlen)
+{
+	char *before = NULL, *after = NULL, *t0 = NULL, *t1 = NULL, **o0 = NULL, **o1 = NULL;
+	char name[32];
+	size_t l0, l1, n0 = 0, n1 = 0;
+	struct dice_sheet *sheet = NULL;
+	int rc;
+
+	if (!r->dice_id) {
+		snprintf(err, errlen, "no dice game under way");
+		return -ENOENT;
+	}
+	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
+	rc = dice_text(r, r->dice_id, NULL, &before, &l0, err, errlen);
+	if (rc == 0)
+		rc = dice_text(r, r->dice_id, line, &after, &l1, err, errlen);
+	if (rc == 0)
+		rc = dice_judge(name, before, l0, &t0, &o0, &n0, err, errlen);
+	/* The engine refuses an illegal move with the line, field and rule. */
+	if (rc == 0)
+		rc = dice_judge(name, after, l1, &t1, &o1, &n1, err, errlen);
+	if (rc)
+		goto free_all;
+	{
+		/* Its rulings: those the new line added (the final line is last). */
+		struct db_entry e = { .line = line, .t_ns = mono_ns(),
+				      .rulings = (const char *const *)o1 + (n0 - 1),
+				      .n_rulings = n1 - n0 };
+
+		rc = db_append(r->db, r->dice_id, &e, NULL, err, errlen);
+	}
+	if (rc)
+		goto free_all;
+	sheet = malloc(sizeof(*sheet));
+	if (sheet && mlog_dice_sheet(name, after, l1, sheet, err, errlen) == 0 && sheet->over)
+		rc = dice_end(r, err, errlen);
+free_all:
+	free(sheet);
+	free(o0);
+	free(o1);
+	free(t0);
+	free(t1);
+	free(before);
+	free(after);
+	return rc;
+}
+
+/* The live dice match for the state: game, sheet (inline, so the screen
+ * redraws it on each push without asking). */
+static json_t *dice_state(struct dd_referee *r, int64_t id, const char *game)
+{
+	char *sheet = NULL;
+	json_t *o = json_pack("{s:I,s:s}", "match", (json_int_t)id, "game", game);
+
+	if (o && dd_referee_sheet(r, id, &sheet) == 0)
+		json_object_set_new(o, "sheet", json_loads(sheet, 0, NULL));
+	free(sheet);
+	return o;
+}
+
 /* ---- Starting, restoring, ending ----------------------------------------- */
 
 int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
@@ -237,18 +446,26 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 	size_t len;
 	int rc;
 
-	if (r->m.log) {
+	if (r->m.log || r->dice_id) {
 		snprintf(err, errlen, "a match is under way: end it first");
 		return -EBUSY;
 	}
 	m.log = mlog_bd_new("match", cfg);
-	if (!m.log || mlog_bd_write(m.log, &head, &len)) {
+	if (!m.log) {
 		rc = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto free_match;
 	}
-	for (int t = 0; t < 2; t++)
+	/* The names ride in the match line, so a restart shows them again. */
+	for (int t = 0; t < 2; t++) {
 		snprintf(m.teams[t], sizeof(m.teams[t]), "%s", team_names ? team_names[t] : "");
+		snprintf(m.log->team_names[t], sizeof(m.log->team_names[t]), "%s", m.teams[t]);
+	}
+	if (mlog_bd_write(m.log, &head, &len)) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto free_match;
+	}
 	rc = db_bd_start(r->db, m.log, mono_ns(), &m.id, err, errlen);
 	if (rc)
 		goto free_match;
@@ -257,7 +474,7 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 		goto free_match;
 	free(head);
 	r->m = m;
-	r->pending = false;
+	drop_pending(r);
 	return 0;
 
 free_match:
@@ -302,6 +519,8 @@ static int load_match(struct dd_referee *r, int64_t id, struct loaded *m, char *
 	if (rc)
 		return rc;
 	m->have_res = true;
+	for (int t = 0; t < 2; t++)
+		snprintf(m->teams[t], sizeof(m->teams[t]), "%s", m->log->team_names[t]);
 	rc = notes_reserve(m, m->log->n_throws);
 	if (rc)
 		goto free_match;
@@ -318,6 +537,99 @@ free_match:
 	return rc;
 }
 
+/* Keeps the payload of the newest "held" or "dropped" note of a throw. */
+static int newest_hold(const struct db_item *it, void *ctx)
+{
+	char **last = ctx;
+
+	if (!strcmp(it->what, "held") && !strcmp(it->source, "fusion") && it->text) {
+		free(*last);
+		*last = strdup(it->text);
+		if (!*last)
+			return -ENOMEM;
+	} else if (!strcmp(it->what, "dropped")) {
+		free(*last);
+		*last = NULL;
+	}
+	return 0;
+}
+
+/* The throw line of a held note, parsed in the match's own terms (its
+ * players' names) by the codec: the match header, then the line. */
+static int held_throw(const struct mlog_bd *log, const json_t *line, struct bd_throw *t,
+		      char *err, size_t errlen)
+{
+	struct mlog_bd head = *log, *parsed = NULL;
+	char *text = NULL, *tl = json_dumps(line, JSON_COMPACT), *both;
+	size_t len;
+	int rc = -ENOMEM;
+
+	head.n_entries = 0;
+	head.n_throws = 0;
+	if (!tl || mlog_bd_write(&head, &text, &len))
+		goto free_text;
+	both = realloc(text, len + strlen(tl) + 2);
+	if (!both)
+		goto free_text;
+	text = both;
+	sprintf(text + len, "%s\n", tl);
+	rc = mlog_bd_parse("held throw", text, strlen(text), &parsed, err, errlen);
+	if (rc == 0 && parsed->n_entries == 1 && parsed->entries[0].kind == MLOG_THROW)
+		*t = parsed->entries[0].t;
+	else if (rc == 0)
+		rc = -EINVAL;
+	mlog_bd_free(parsed);
+free_text:
+	free(tl);
+	free(text);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+/* Brings back a throw held for review when the daemon stopped: the newest
+ * note of the next throw is a "held" one not since dropped. Judged again
+ * against the match as it stands (the same fold, so the same ruling). */
+static void restore_held(struct dd_referee *r)
+{
+	int k = last_throw(r) + 1;
+	struct held h = { 0 };
+	char *text = NULL, err[256] = "";
+	json_t *o = NULL;
+	int rc;
+
+	rc = db_raw_tagged(r->db, r->m.id, k, newest_hold, &text, err, sizeof(err));
+	if (rc || !text)
+		goto free_text;
+	o = json_loads(text, 0, NULL);
+	rc = -EINVAL;
+	snprintf(err, sizeof(err), "unreadable held note");
+	if (!o || !json_is_object(json_object_get(o, "throw")))
+		goto free_text;
+	rc = held_throw(r->m.log, json_object_get(o, "throw"), &h.t, err, sizeof(err));
+	if (rc)
+		goto free_text;
+	rc = bd_judge(&r->m.log->cfg, &r->m.res.state, &h.t, &h.ruling, err, sizeof(err));
+	if (rc)
+		goto free_text;
+	snprintf(h.why, sizeof(h.why), "%s",
+		 json_string_value(json_object_get(o, "review")) ?
+		 json_string_value(json_object_get(o, "review")) : "");
+	h.t_start_ns = json_integer_value(json_object_get(o, "t_start_ns"));
+	h.obs = json_incref(json_object_get(o, "obs"));
+	h.ruling.review = true;
+	drop_pending(r);
+	r->pend = h;
+	r->pending = true;
+	dd_log(DD_LOG_INFO, "match %lld: throw %d still awaits review", (long long)r->m.id, k);
+free_text:
+	if (rc)
+		dd_log(DD_LOG_WARN, "match %lld throw %d: held ruling not restored: %s",
+		       (long long)r->m.id, k, err);
+	json_decref(o);
+	free(text);
+}
+
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 {
 	struct db_match_info *ms = NULL;
@@ -329,12 +641,20 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 	rc = db_matches(r->db, &ms, &n, err, errlen);
 	if (rc)
 		return rc;
-	/* The match under way is the newest Beer Die match not ended. */
-	for (size_t i = n; i-- > 0;)
-		if (!ms[i].ended && !strcmp(ms[i].game, "beerdie")) {
+	/* The match under way is the newest match not ended. */
+	for (size_t i = n; i-- > 0;) {
+		if (ms[i].ended)
+			continue;
+		if (!strcmp(ms[i].game, "beerdie")) {
 			rc = load_match(r, ms[i].id, &r->m, err, errlen);
-			break;
+			if (rc == 0)
+				restore_held(r);
+		} else {
+			r->dice_id = ms[i].id;
+			snprintf(r->dice_game, sizeof(r->dice_game), "%s", ms[i].game);
 		}
+		break;
+	}
 	free(ms);
 	return rc;
 }
@@ -343,6 +663,8 @@ int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 {
 	int rc;
 
+	if (r->dice_id)
+		return dice_end(r, err, errlen);
 	if (!r->m.log) {
 		snprintf(err, errlen, "no match under way");
 		return -ENOENT;
@@ -354,7 +676,7 @@ int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 	}
 	bd_final(&r->m.log->cfg, &r->m.res.state, &r->last_final);
 	loaded_free(&r->m);
-	r->pending = false;
+	drop_pending(r);
 	return 0;
 }
 
@@ -376,13 +698,12 @@ static int take_line(struct dd_referee *r, const struct bd_throw *t, int correct
 
 /* Judges t as the next throw, commits it (with fusion's evidence, when
  * there is some) and only then takes it into the match: the disk first. */
-static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const struct bd_throw *t,
-			bool confirmed, char *err, size_t errlen)
+static int commit_throw(struct dd_referee *r, const struct bd_throw *t, const char *why,
+			int64_t t_start_ns, json_t *obs, bool confirmed, char *err, size_t errlen)
 {
 	const struct bd_match_cfg *cfg = &r->m.log->cfg;
 	int k = (int)r->m.log->n_throws + 1;
 	struct bd_ruling ruling;
-	json_t *obs = fx ? obs_json(cfg, fx) : NULL;
 	struct note *nt;
 	int rc;
 
@@ -392,11 +713,11 @@ static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const s
 	if (r->db) {
 		/* The evidence rides in the same transaction as the throw. */
 		note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
-			 "review", fx ? fx->review_why : "", "confirmed", confirmed, "obs", obs), false);
-		if (fx && dd_camera_snapshot &&
-		    dd_camera_snapshot(r->db, r->m.id, k, fx->t_start_ns, err, errlen) < 0)
+			 "review", why, "confirmed", confirmed, "obs", obs), false);
+		if (dd_camera_snapshot &&
+		    dd_camera_snapshot(r->db, r->m.id, k, t_start_ns, err, errlen) < 0)
 			dd_log(DD_LOG_WARN, "throw %d: %s (ruled without it)", k, err);
-		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, fx ? fx->t_start_ns : 0,
+		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, t_start_ns,
 				 mono_ns(), err, errlen);
 		if (rc)
 			goto free_obs;
@@ -405,7 +726,7 @@ static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const s
 	if (rc)
 		goto free_obs;
 	nt = &r->m.notes[k - 1];
-	snprintf(nt->review_why, sizeof(nt->review_why), "%s", fx ? fx->review_why : "");
+	snprintf(nt->review_why, sizeof(nt->review_why), "%s", why);
 	nt->confirmed = confirmed;
 	json_decref(nt->obs);
 	nt->obs = obs;
@@ -413,6 +734,36 @@ static int commit_throw(struct dd_referee *r, const struct dd_fused *fx, const s
 free_obs:
 	json_decref(obs);
 	return rc;
+}
+
+/* Holds fx for an official. The held throw is noted in the database
+ * (flushed) before anyone sees the review banner, so a restart brings the
+ * same question back instead of losing the throw (restore_held()). */
+static int hold(struct dd_referee *r, const struct dd_fused *fx, const struct bd_ruling *ruling,
+		char *err, size_t errlen)
+{
+	struct held h = { .t = fx->t, .t_start_ns = fx->t_start_ns, .ruling = *ruling };
+	char *line = NULL;
+	size_t len;
+	json_t *tl;
+
+	snprintf(h.why, sizeof(h.why), "%s", fx->review_why);
+	h.obs = obs_json(&r->m.log->cfg, fx);
+	h.ruling.review = true;
+	if (mlog_bd_throw_line(&r->m.log->cfg, &fx->t, 0, &line, &len)) {
+		json_decref(h.obs);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	tl = json_loadb(line, len, 0, NULL);
+	free(line);
+	note_raw(r, last_throw(r) + 1, "fusion", "held", json_pack("{s:o?,s:s,s:I,s:O?}",
+		 "throw", tl, "review", h.why, "t_start_ns", (json_int_t)h.t_start_ns,
+		 "obs", h.obs), true);
+	drop_pending(r);
+	r->pend = h;
+	r->pending = true;
+	return 0;
 }
 
 int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err, size_t errlen)
@@ -431,20 +782,12 @@ int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err,
 	rc = bd_judge(&r->m.log->cfg, &r->m.res.state, &fx->t, &ruling, err, errlen);
 	if (rc)
 		return rc;
-	if ((fx->review || ruling.review) && r->cfg.review == DD_REVIEW_WAIT) {
-		r->pending = true;
-		r->pend = *fx;
-		r->pend_ruling = ruling;
-		r->pend_ruling.review = true;
-		return 0;
-	}
-	return commit_throw(r, fx, &fx->t, false, err, errlen);
+	if ((fx->review || ruling.review) && r->cfg.review == DD_REVIEW_WAIT)
+		return hold(r, fx, &ruling, err, errlen);
+	return commit_throw(r, &fx->t, fx->review_why, fx->t_start_ns,
+			    obs_json(&r->m.log->cfg, fx), false, err, errlen);
 }
 
-static int last_throw(const struct dd_referee *r)
-{
-	return (int)r->m.log->n_throws;
-}
 
 int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t errlen)
 {
@@ -453,11 +796,12 @@ int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t err
 		return -ENOENT;
 	}
 	if (r->pending && (throw_no == 0 || throw_no == last_throw(r) + 1)) {
-		struct dd_fused fx = r->pend;
-		int rc = commit_throw(r, &fx, &fx.t, true, err, errlen);
+		const struct held *h = &r->pend;
+		int rc = commit_throw(r, &h->t, h->why, h->t_start_ns, json_incref(h->obs), true,
+				      err, errlen);
 
 		if (rc == 0)
-			r->pending = false;
+			drop_pending(r);
 		return rc;
 	}
 	if (throw_no < 1 || throw_no > last_throw(r)) {
@@ -479,12 +823,13 @@ int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw
 		return -ENOENT;
 	}
 	if (r->pending && (throw_no == 0 || throw_no == last_throw(r) + 1)) {
-		struct dd_fused fx = r->pend;
+		const struct held *h = &r->pend;
 
 		/* The official's version is what counts; the sensors' stays as evidence. */
-		rc = commit_throw(r, &fx, t, true, err, errlen);
+		rc = commit_throw(r, t, h->why, h->t_start_ns, json_incref(h->obs), true,
+				  err, errlen);
 		if (rc == 0)
-			r->pending = false;
+			drop_pending(r);
 		return rc;
 	}
 	if (throw_no < 1 || throw_no > last_throw(r)) {
@@ -509,10 +854,9 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	if (r->pending) {
-		json_t *obs = obs_json(&r->m.log->cfg, &r->pend);
-
-		note_raw(r, last_throw(r) + 1, "console", "dropped", json_pack("{s:o?}", "obs", obs), true);
-		r->pending = false;
+		note_raw(r, last_throw(r) + 1, "console", "dropped",
+			 json_pack("{s:O?}", "obs", r->pend.obs), true);
+		drop_pending(r);
 		return 0;
 	}
 	n = last_throw(r);
@@ -596,6 +940,13 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	size_t n;
 	int next;
 
+	if (r->dice_id) {
+		o = json_pack("{s:I,s:s,s:b,s:o}", "match", (json_int_t)r->dice_id,
+			      "game", r->dice_game, "over", 0,
+			      "dice_match", dice_state(r, r->dice_id, r->dice_game));
+		*out = o;
+		return o ? 0 : -ENOMEM;
+	}
 	if (!m->log) {
 		struct db_match_info *ms = NULL;
 		size_t nm = 0;
@@ -609,8 +960,8 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 		 * game's sheet, when the newest match is one. */
 		if (o && db_matches(r->db, &ms, &nm, err, sizeof(err)) == 0 && nm &&
 		    strcmp(ms[nm - 1].game, "beerdie"))
-			json_object_set_new(o, "dice_match", json_pack("{s:I,s:s}", "match",
-					    (json_int_t)ms[nm - 1].id, "game", ms[nm - 1].game));
+			json_object_set_new(o, "dice_match",
+					    dice_state(r, ms[nm - 1].id, ms[nm - 1].game));
 		free(ms);
 		*out = o;
 		return o ? 0 : -ENOMEM;
@@ -669,10 +1020,10 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	}
 	json_object_set_new(o, "history", history);
 	if (r->pending) {
-		json_t *pr = ruling_json(cfg, &r->pend_ruling, false);
+		json_t *pr = ruling_json(cfg, &r->pend.ruling, false);
 
 		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?}", "throw", (int)n + 1,
-			"why", r->pend.review_why[0] ? r->pend.review_why : "doubtful evidence",
+			"why", r->pend.why[0] ? r->pend.why : "doubtful evidence",
 			"ruling", pr));
 	} else if (n && (m->res.rulings[n - 1].review || m->notes[n - 1].review_why[0]) &&
 		   !m->notes[n - 1].confirmed) {

@@ -220,6 +220,15 @@ int db_replay(struct db *db, int64_t match, int throw_no,
 	      int (*fn)(const struct db_item *item, void *ctx), void *ctx,
 	      char *err, size_t errlen);
 
+/* Calls fn for each raw input of the match tagged with throw throw_no
+ * (db_raw.throw_no), in the order stored, whether or not that throw exists
+ * yet: what was noted about a throw still being decided (the daemon's held
+ * ruling). Items as for db_replay(); fn's non-zero return stops and is
+ * returned. Includes the open batch. */
+int db_raw_tagged(struct db *db, int64_t match, int throw_no,
+		  int (*fn)(const struct db_item *item, void *ctx), void *ctx,
+		  char *err, size_t errlen);
+
 /* The item as one JSON line ({"t_ns":..,"item":"raw",...}) into out.
  * 0, or -EIO when out is in error (no message: it takes no err). */
 int db_item_write(const struct db_item *item, FILE *out);

@@ -266,6 +266,23 @@ free_items:
 	return ret;
 }
 
+int db_raw_tagged(struct db *db, int64_t match, int throw_no,
+		  int (*fn)(const struct db_item *item, void *ctx), void *ctx,
+		  char *err, size_t errlen)
+{
+	struct item_list l = { 0 };
+	int ret;
+
+	ret = collect(db, &l, DB_ITEM_RAW,
+		"SELECT t_ns, source, kind, channel, NULL, NULL, payload FROM raw_inputs"
+		" WHERE match_id = ?1 AND throw_no = ?2 ORDER BY id",
+		match, throw_no, 0, 0, err, errlen);
+	for (size_t i = 0; i < l.n && !ret; i++)
+		ret = fn(&l.v[i].it, ctx);
+	free_items(&l);
+	return ret;
+}
+
 static const char *const item_names[] = {
 	[DB_ITEM_RAW] = "raw", [DB_ITEM_SNAPSHOT] = "snapshot",
 	[DB_ITEM_OBSERVATION] = "observation", [DB_ITEM_THROW] = "throw",

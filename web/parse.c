@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "web/web.h"
@@ -394,6 +395,65 @@ bad:
 	return -EINVAL;
 }
 
+/* Names go into the match line, whose codec refuses NULs and control
+ * characters: refuse them here, or the match could not be read back. */
+static bool printable(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20)
+			return false;
+	return strlen(s) == n;
+}
+
+/* A JSON object into line, compact, as the match log holds it. */
+static int put_line(const json_t *o, const char *field, char *line, char *err, size_t errlen)
+{
+	char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	size_t n = text ? strlen(text) : 0;
+
+	if (!text) {
+		snprintf(err, errlen, "%s: out of memory", field);
+		return -ENOMEM;
+	}
+	if (n >= WEB_LINE_MAX) {
+		free(text);
+		snprintf(err, errlen, "%s: longer than %d bytes", field, WEB_LINE_MAX - 1);
+		return -EINVAL;
+	}
+	memcpy(line, text, n + 1);
+	free(text);
+	return 0;
+}
+
+/* START of a dice game: its match line ({"type":"match","game":..,
+ * "players":[..],"house":{..}}); the dice engine checks players and house
+ * when the daemon starts the match. */
+static int parse_dice_start(const json_t *o, struct web_command *cmd, char *err, size_t errlen)
+{
+	const json_t *players = json_object_get(o, "players"), *house = json_object_get(o, "house");
+	json_t *head;
+	int rc;
+
+	if (dice_game_parse(cmd->game) < 0) {
+		snprintf(err, errlen, "game: expected beerdie, yatzy, yatzy-joker, dreiermann or horse");
+		return -EINVAL;
+	}
+	if (!json_is_array(players)) {
+		snprintf(err, errlen, "players: expected a list of names in seat order");
+		return -EINVAL;
+	}
+	if (house && !json_is_object(house)) {
+		snprintf(err, errlen, "house: expected an object of house rules");
+		return -EINVAL;
+	}
+	head = json_pack("{s:s,s:s,s:O}", "type", "match", "game", cmd->game, "players", players);
+	if (head && house)
+		json_object_set(head, "house", (json_t *)house);
+	rc = head ? put_line(head, "players", cmd->line, err, errlen) : -ENOMEM;
+	json_decref(head);
+	return rc;
+}
+
 static int parse_start(const json_t *o, const struct bd_house *defaults,
 		       struct web_command *cmd, char *err, size_t errlen)
 {
@@ -402,10 +462,8 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 	snprintf(cmd->game, sizeof(cmd->game), "beerdie");
 	if (get_string(o, "game", cmd->game, sizeof(cmd->game), err, errlen))
 		return -EINVAL;
-	if (strcmp(cmd->game, "beerdie")) {
-		snprintf(err, errlen, "game: only beerdie is refereed live");
-		return -EINVAL;
-	}
+	if (strcmp(cmd->game, "beerdie"))
+		return parse_dice_start(o, cmd, err, errlen);
 	for (int p = 0; p < BD_PLAYERS; p++)
 		snprintf(cmd->players[p], BD_NAME_MAX, "%s", slots[p]);
 	if (defaults)
@@ -432,9 +490,9 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 				v = json_array_get(pl, i);
 				if (!json_is_string(v) || json_string_length(v) == 0 ||
 				    json_string_length(v) >= BD_NAME_MAX ||
-				    strlen(json_string_value(v)) != json_string_length(v)) {
-					snprintf(err, errlen, "teams.%s[%d]: a name of 1..%d bytes",
-						 tn[t], i, BD_NAME_MAX - 1);
+				    !printable(json_string_value(v), json_string_length(v))) {
+					snprintf(err, errlen, "teams.%s[%d]: a name of 1..%d bytes, "
+						 "no control characters", tn[t], i, BD_NAME_MAX - 1);
 					return -EINVAL;
 				}
 				memcpy(cmd->players[t * 2 + i], json_string_value(v),
@@ -442,6 +500,12 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 			}
 		}
 	}
+	for (int p = 1; p < BD_PLAYERS; p++)
+		for (int q = 0; q < p; q++)
+			if (!strcmp(cmd->players[p], cmd->players[q])) {
+				snprintf(err, errlen, "teams: \"%s\" plays twice", cmd->players[p]);
+				return -EINVAL;
+			}
 	v = json_object_get(o, "team_names");
 	if (v) {
 		if (!json_is_array(v) || json_array_size(v) != 2) {
@@ -452,9 +516,9 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 			const json_t *n = json_array_get(v, t);
 
 			if (!json_is_string(n) || json_string_length(n) >= WEB_TEAM_NAME_MAX ||
-			    strlen(json_string_value(n)) != json_string_length(n)) {
-				snprintf(err, errlen, "team_names[%d]: a name under %d bytes",
-					 t, WEB_TEAM_NAME_MAX);
+			    !printable(json_string_value(n), json_string_length(n))) {
+				snprintf(err, errlen, "team_names[%d]: a name under %d bytes, "
+					 "no control characters", t, WEB_TEAM_NAME_MAX);
 				return -EINVAL;
 			}
 			memcpy(cmd->teams[t], json_string_value(n), json_string_length(n) + 1);
@@ -483,7 +547,7 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		{ "start", WEB_CMD_START }, { "end", WEB_CMD_END }, { "call", WEB_CMD_CALL },
 		{ "dye_up_missed", WEB_CMD_DYE_UP_MISSED }, { "throw", WEB_CMD_THROW },
 		{ "confirm", WEB_CMD_CONFIRM }, { "correct", WEB_CMD_CORRECT },
-		{ "undo", WEB_CMD_UNDO },
+		{ "undo", WEB_CMD_UNDO }, { "dice", WEB_CMD_DICE },
 	};
 	json_error_t jerr;
 	json_t *o;
@@ -519,6 +583,14 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 	switch (cmd->kind) {
 	case WEB_CMD_START:
 		rc = parse_start(o, house_defaults, cmd, err, errlen);
+		goto free_json;
+	case WEB_CMD_DICE:
+		v = json_object_get(o, "move");
+		if (!json_is_object(v) || !json_is_string(json_object_get(v, "type"))) {
+			snprintf(err, errlen, "move: expected a match-log line ({\"type\":\"turn\",...})");
+			goto free_json;
+		}
+		rc = put_line(v, "move", cmd->line, err, errlen);
 		goto free_json;
 	case WEB_CMD_CALL:
 		v = json_object_get(o, "event");

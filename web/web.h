@@ -49,9 +49,11 @@ enum web_cmd_kind {
 	WEB_CMD_CONFIRM,	/* confirm the ruling under review as it stands */
 	WEB_CMD_CORRECT,	/* replace throw_no's observations (a refold) */
 	WEB_CMD_UNDO,		/* withdraw the last throw (logged as a re-toss, BD-P9) */
+	WEB_CMD_DICE,		/* one move of the dice game under way (line) */
 };
 
 #define WEB_TEAM_NAME_MAX 32	/* bytes of a team's name, with the NUL */
+#define WEB_LINE_MAX 2048	/* bytes of a dice game's log line, with the NUL */
 
 struct web_command {
 	enum web_cmd_kind kind;	/* which command */
@@ -60,7 +62,9 @@ struct web_command {
 	int thrower;		/* THROW, CORRECT: player, or BD_NOBODY (from the order) */
 	size_t n_events;	/* CALL: 1; THROW, CORRECT: 0..BD_MAX_EVENTS */
 	struct bd_event events[BD_MAX_EVENTS];	/* in time order */
-	char game[16];		/* START: "beerdie" */
+	char game[16];		/* START: "beerdie", or a dice game ("yatzy", ...) */
+	char line[WEB_LINE_MAX];	/* START of a dice game: its match line; DICE:
+				 * the move's log line (compact JSON; the engine checks it) */
 	char teams[2][WEB_TEAM_NAME_MAX];	/* START: team names, may be "" */
 	char players[BD_PLAYERS][BD_NAME_MAX];	/* START: a1, a2, b1, b2 */
 	int first_team;		/* START: BD_TEAM_A or BD_TEAM_B */

@@ -8,7 +8,7 @@ write_config "$WORK/c.ini"
 "$DYEREF" import --db "$WORK/dyeref.db" "$top/tests/data/dice/yatzy-full.jsonl" > /dev/null \
 	|| fail "import of the Yatzy log"
 start_daemon --config "$WORK/c.ini"
-state | grep -q '"dice_match":{"match":1,"game":"yatzy"}' || fail "state does not name the dice match: $(state)"
+state | grep -q '"dice_match":{"match":1,"game":"yatzy","sheet":{"game":"yatzy"' || fail "state does not name the dice match: $(state)"
 sheet=$(curl -s "$BASE/api/matches/1/sheet")
 echo "$sheet" | grep -q '"players":\["ann","bob"\]' || fail "sheet players: $sheet"
 echo "$sheet" | grep -q '{"name":"total","cells":\[298,130\]}' || fail "sheet totals: $sheet"

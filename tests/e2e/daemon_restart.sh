@@ -7,6 +7,11 @@ set -eu
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini"
 login
+# Names the match line could not hold are refused before anything is stored.
+[ "$(command_status '{"cmd":"start","team_names":["Or\u0001ange","Blue"]}')" = 400 ] ||
+	fail "a team name with a control character was accepted"
+[ "$(command_status '{"cmd":"start","teams":{"A":["Ann","Bo"],"B":["Ann","Di"]}}')" = 400 ] ||
+	fail "a player named twice was accepted"
 command_ok '{"cmd":"start","teams":{"A":["Ann","Bo"],"B":["Cy","Di"]},"team_names":["Orange","Blue"]}'
 command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
 command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"cup","owner":"b2"},{"at":"floor"}]}'
@@ -22,6 +27,9 @@ wait "$DAEMON_PID" 2>/dev/null || true
 DAEMON_PID=
 start_daemon --config "$WORK/c.ini"
 [ "$(score_of)" = "$before_score" ] || fail "score after restart: $(score_of), was $before_score"
+state | grep -q '"team_names":{"A":"Orange","B":"Blue"}' || fail "team names lost on restart: $(state)"
+curl -s "$BASE/api/matches/1/log" | head -1 | grep -q '"names":{"A":"Orange","B":"Blue"}' ||
+	fail "team names not in the match line"
 [ "$(state | grep -o '"history":\[[^]]*\]')" = "$before_hist" ] || fail "history differs after restart"
 [ "$(curl -s "$BASE/api/matches/1/log")" = "$before_log" ] || fail "log differs after restart"
 curl -s "$BASE/api/matches/1/throws/1" | grep -q '"corrections":\[{' || fail "correction of throw 1 lost"

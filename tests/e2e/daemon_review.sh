@@ -29,6 +29,26 @@ curl -s "$BASE/api/matches/1/throws/2" | grep -q '"confirmed":true' || fail "the
 command_ok "$doubtful"
 command_ok '{"cmd":"undo"}'
 state | grep -q '"throws":2' || fail "undo of a held throw logged something: $(state)"
+# A dropped throw stays dropped across a restart.
+kill -9 "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
+start_daemon --config "$WORK/wait.ini"
+state | grep -q '"waiting":false' || fail "a dropped throw came back after a restart: $(state)"
+# Held, then the daemon dies: the same question is back after the restart,
+# nothing counted; the official's confirmation then counts it (b1 onto A's half).
+login
+command_ok "${doubtful/\"half\":\"B\"/\"half\":\"A\"}"
+kill -9 "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
+start_daemon --config "$WORK/wait.ini"
+s=$(state)
+echo "$s" | grep -q '"waiting":true' || fail "held throw lost on restart: $s"
+echo "$s" | grep -q '"review":{"throw":3' || fail "no review banner for throw 3 after restart: $s"
+echo "$s" | grep -q '"throws":2' || fail "held throw counted on restart: $s"
+[ "$(score_of)" = '"score":{"A":1,"B":0}' ] || fail "held ruling counted after restart: $(score_of)"
+login
+command_ok '{"cmd":"confirm"}'
+[ "$(score_of)" = '"score":{"A":1,"B":1}' ] || fail "confirmed restored ruling: $(score_of)"
+curl -s "$BASE/api/matches/1/throws/3" | grep -q '"confirmed":true' || fail "restored ruling not confirmed"
+curl -s "$BASE/api/matches/1/throws/3" | grep -q '"source":"piezo"' || fail "observations of the held throw lost"
 command_ok '{"cmd":"end"}'
 stop_daemon
 

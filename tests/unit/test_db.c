@@ -332,6 +332,35 @@ static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 	assert_int_equal(db_replay(f->db, m, 3, record, &s, err, sizeof(err)), -ENOENT);
 }
 
+/* db_raw_tagged: only the raw inputs tagged with that throw number, in the
+ * order stored (pending batch included), even before the throw exists;
+ * untagged inputs (found by time) and other throws' are not given. */
+static void test_db_raw_tagged_gives_a_throw_not_yet_logged(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct db_raw raw[] = {
+		{ 1500, 0, "piezo", "edge", 3, "{\"line\":3}", 10 },	/* untagged */
+		{ 1600, 2, "fusion", "held", -1, "{\"a\":1}", 7 },	/* tagged 2 */
+		{ 1400, 1, "console", "call", -1, "{}", 2 },		/* tagged 1 */
+		{ 1300, 2, "console", "dropped", -1, "{\"b\":2}", 7 },	/* tagged 2, earlier time */
+	};
+	struct seen s = { "", 0 };
+	char err[256];
+	int64_t m;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, raw, 4, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_tagged(f->db, m, 2, record, &s, err, sizeof(err)), 0);
+	assert_string_equal(s.text,
+		"{\"t_ns\":1600,\"item\":\"raw\",\"source\":\"fusion\",\"kind\":\"held\",\"payload\":\"{\\\"a\\\":1}\"}\n"
+		"{\"t_ns\":1300,\"item\":\"raw\",\"source\":\"console\",\"kind\":\"dropped\",\"payload\":\"{\\\"b\\\":2}\"}\n");
+	assert_int_equal(s.n, 2);
+	s.text[0] = '\0';
+	s.n = 0;
+	assert_int_equal(db_raw_tagged(f->db, m, 3, record, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 0);
+}
+
 /* Replay lines stay JSON whatever bytes were stored: a payload is shown as
  * text only when it is UTF-8 (else by its size), and a source or kind that
  * is not UTF-8 shows U+FFFD for each bad byte. */
@@ -547,6 +576,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_replay_gives_a_throws_inputs_in_time_order, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_raw_tagged_gives_a_throw_not_yet_logged, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_replay_writes_json_for_any_stored_bytes, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_raw_inputs_are_durable_only_after_flush, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_calibration_in_force_is_the_latest, db_test_setup, db_test_teardown),

@@ -331,6 +331,38 @@ static void test_mlog_canonical_log_writes_back_byte_for_byte(void **state)
 	mlog_bd_free(log);
 }
 
+/* "names" (the teams' display names) round-trip in the canonical form,
+ * after "teams"; an unnamed team is left out; bad names are refused. */
+static void test_mlog_team_names_round_trip_and_are_checked(void **state)
+{
+	static const char named[] =
+		"{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],"
+		"\"B\":[\"b1\",\"b2\"]},\"names\":{\"B\":\"Blue \\\"Sharks\\\"\"}}\n";
+	struct mlog_bd *log = parse_ok(named), *again;
+	char *out = NULL;
+
+	(void)state;
+	assert_string_equal(log->team_names[0], "");
+	assert_string_equal(log->team_names[1], "Blue \"Sharks\"");
+	assert_int_equal(mlog_bd_write(log, &out, NULL), 0);
+	assert_string_equal(out, named);
+	again = parse_ok(out);
+	assert_true(mlog_bd_equal(log, again));
+	snprintf(again->team_names[0], sizeof(again->team_names[0]), "Orange");
+	assert_false(mlog_bd_equal(log, again));
+	free(out);
+	mlog_bd_free(again);
+	mlog_bd_free(log);
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"names\":{\"C\":\"x\"}}\n",
+		  "t.jsonl:1: names.C: unknown field (team names take A, B)");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"names\":{\"A\":\"\"}}\n",
+		  "t.jsonl:1: names.A: empty");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"names\":{\"A\":\"a\\nb\"}}\n",
+		  "t.jsonl:1: names.A: control character in the string");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"names\":[\"x\"]}\n",
+		  "t.jsonl:1: names: expected {\"A\":name,\"B\":name}");
+}
+
 static void test_mlog_write_normalises_to_canonical(void **state)
 {
 	struct mlog_bd *log = parse_ok(
@@ -575,6 +607,7 @@ int main(void)
 		cmocka_unit_test(test_mlog_errors_name_line_field_and_problem),
 		cmocka_unit_test(test_mlog_canonical_log_writes_back_byte_for_byte),
 		cmocka_unit_test(test_mlog_write_normalises_to_canonical),
+		cmocka_unit_test(test_mlog_team_names_round_trip_and_are_checked),
 		cmocka_unit_test(test_mlog_ruling_and_final_lines_in_design_order),
 		cmocka_unit_test(test_mlog_judge_dispatches_on_game),
 		cmocka_unit_test(test_mlog_game_names_the_first_lines_game),

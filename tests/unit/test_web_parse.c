@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -124,6 +125,60 @@ static void test_web_command_correct_carries_events(void **state)
 	assert_true(cmd.events[1].sink);
 }
 
+/* Dice games: START of a dice game carries its match line (the engine
+ * checks players and house later); DICE carries the move as a compact log
+ * line; what cannot be a line is refused here, naming the field. */
+static void test_web_command_dice_start_and_move_carry_log_lines(void **state)
+{
+	struct web_command cmd;
+	char err[160], big[3000];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\",\"cid\"],"
+					     "\"house\":{\"first_roll_miss_sip\":true}}"), NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_START);
+	assert_string_equal(cmd.game, "dreiermann");
+	assert_string_equal(cmd.line, "{\"type\":\"match\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\",\"cid\"],"
+			    "\"house\":{\"first_roll_miss_sip\":true}}");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"dice\",\"move\":{\"type\":\"turn\",\"rolls\":[[1, 2,3,4,5]],\"box\":\"chance\"}}"),
+					   NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_DICE);
+	assert_string_equal(cmd.line, "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]],\"box\":\"chance\"}");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"game\":\"yahtzee\",\"players\":[\"ann\"]}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "game"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"game\":\"horse\",\"players\":\"ann\"}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "players"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"dice\",\"move\":[1]}"), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "move"));
+	snprintf(big, sizeof(big), "{\"cmd\":\"dice\",\"move\":{\"type\":\"turn\",\"pad\":\"%2500d\"}}", 1);
+	assert_int_equal(web_parse_command(big, strlen(big), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "longer than"));
+}
+
+/* Names go into the match line, whose codec refuses control characters
+ * and a player named twice: refused at the door instead. */
+static void test_web_command_start_refuses_names_the_log_cannot_hold(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"team_names\":[\"a\\tb\",\"B\"]}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "team_names[0]"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"teams\":{\"A\":[\"x\\u0001\",\"y\"]}}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "teams.A[0]"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"teams\":{\"A\":[\"x\",\"y\"],\"B\":[\"y\",\"z\"]}}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "twice"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"team_names\":[\"Orange\",\"Blue\"]}"),
+					   NULL, &cmd, err, sizeof(err)), 0);
+	assert_string_equal(cmd.teams[1], "Blue");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +189,8 @@ int main(void)
 		cmocka_unit_test(test_web_command_start_applies_house_over_defaults),
 		cmocka_unit_test(test_web_command_errors_name_the_field),
 		cmocka_unit_test(test_web_command_correct_carries_events),
+		cmocka_unit_test(test_web_command_dice_start_and_move_carry_log_lines),
+		cmocka_unit_test(test_web_command_start_refuses_names_the_log_cannot_hold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

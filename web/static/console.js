@@ -26,6 +26,12 @@ function render(s) {
   });
   if (keep) by.value = keep;
   if (s.match === null || s.match === undefined) { $("summary").textContent = "No match under way."; $("review-box").classList.add("hidden"); return; }
+  if (s.dice_match) {
+    const sh = s.dice_match.sheet || {};
+    $("summary").textContent = "Dice match " + s.match + " (" + s.game + ")" + (sh.turn ? ": " + sh.turn + " to roll" : "");
+    $("review-box").classList.add("hidden");
+    return;
+  }
   $("summary").textContent = "Match " + s.match + ": A " + s.score.A + " - " + s.score.B + " B, " +
     s.throws + " throws. " + (s.next ? s.next.player + " to throw. " : "") + rulingWords(s.last);
   const rv = $("review-box");
@@ -59,7 +65,36 @@ async function loadThrow(n) {
   $("corr-events").value = JSON.stringify(evs);
   $("corr-dyeup").checked = j.judged.dye_up !== false;
 }
+// "11256 134" -> [[1,1,2,5,6],[1,3,4]]: each roll's dice, later rolls only
+// the dice rolled again (docs/dice-games.md); the engine checks the rest.
+function rollsFromBox() {
+  const groups = $("drolls").value.trim().split(/\s+/).filter((g) => g);
+  if (!groups.length || groups.some((g) => !/^[1-6]+$/.test(g))) { say("rolls: dice 1-6, a space between rolls"); return null; }
+  return groups.map((g) => g.split("").map(Number));
+}
+function wireDice() {
+  $("dstart").addEventListener("click", () => {
+    const players = $("dplayers").value.split(",").map((p) => p.trim()).filter((p) => p);
+    post({ cmd: "start", game: $("dgame").value, players });
+  });
+  document.querySelectorAll("[data-die]").forEach((b) => b.addEventListener("click", () => { $("drolls").value += b.dataset.die; }));
+  $("dnext").addEventListener("click", () => { $("drolls").value = $("drolls").value.trimEnd() + " "; });
+  $("dclear").addEventListener("click", () => { $("drolls").value = ""; });
+  $("dturn").addEventListener("click", async () => {
+    const rolls = rollsFromBox();
+    if (!rolls) return;
+    const move = { type: "turn", rolls };
+    if ($("dbox").value) move.box = $("dbox").value;
+    if (await post({ cmd: "dice", move })) $("drolls").value = "";
+  });
+  $("dmovebtn").addEventListener("click", () => {
+    let move;
+    try { move = JSON.parse($("dmove").value); } catch (e) { say("move: not JSON"); return; }
+    post({ cmd: "dice", move });
+  });
+}
 function wire() {
+  wireDice();
   $("login-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const r = await fetch("/console/login", { method: "POST", credentials: "same-origin",

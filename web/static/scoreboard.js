@@ -10,11 +10,16 @@ function renderSheet(dm) {
   if (!dm) { box.classList.add("hidden"); $("score-area").classList.remove("hidden"); sheetShown = null; return; }
   $("score-area").classList.add("hidden");
   box.classList.remove("hidden");
-  if (sheetShown === dm.match) return;
-  sheetShown = dm.match;
-  fetch("/api/matches/" + dm.match + "/sheet").then((r) => r.json()).then((sh) => {
+  // The state carries the sheet (redrawn on each turn's push); older
+  // daemons only named the match: fetch it then.
+  const key = dm.match + ":" + (dm.sheet ? JSON.stringify(dm.sheet) : "");
+  if (sheetShown === key) return;
+  sheetShown = key;
+  const got = dm.sheet ? Promise.resolve(dm.sheet) : fetch("/api/matches/" + dm.match + "/sheet").then((r) => r.json());
+  got.then((sh) => {
     $("sheet-title").textContent = dm.game + " (match " + dm.match + ")" +
-      (sh.over && sh.winner ? ": " + sh.winner + " wins" : "") + (sh.over && sh.loser ? ": " + sh.loser + " buys" : "");
+      (sh.over && sh.winner ? ": " + sh.winner + " wins" : "") + (sh.over && sh.loser ? ": " + sh.loser + " buys" : "") +
+      (!sh.over && sh.turn ? ": " + sh.turn + " to roll" : "");
     const t = $("sheet-table"); clear(t);
     const head = el("tr"); head.appendChild(el("th", null, ""));
     for (const p of sh.players) head.appendChild(el("th", null, p));
@@ -28,12 +33,12 @@ function renderSheet(dm) {
 }
 function render(state) {
   document.body.dataset.ready = "1";
-  renderSheet(state.match == null ? state.dice_match : null);
+  renderSheet(state.dice_match || null);
   if (state.health) for (const k of ["sensors", "camera", "store"]) {
     const h = state.health[k]; const e = $("h-" + k);
     e.textContent = k + ": " + h.text; e.classList.toggle("bad", !h.ok);
   }
-  if (state.match === null || state.match === undefined) {
+  if (state.match === null || state.match === undefined || state.dice_match) {
     $("next").textContent = state.dice_match ? "" : "No match under way";
     $("last").textContent = "";
     clear($("rules")); clear($("duties"));

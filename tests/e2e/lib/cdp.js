@@ -2,7 +2,8 @@
 // (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), with
 // node's built-ins only. Opens the scoreboard, has a throw judged through
 // the console API, waits for the score to change on the page (it arrives
-// over server-sent events), then opens /replay/1. Screenshots go to OUTDIR.
+// over server-sent events), then opens /replay/1, the console, and a dice
+// game started and played from the console. Screenshots go to OUTDIR.
 //   node cdp.js CHROMIUM BASE OUTDIR PIN
 "use strict";
 const { spawn } = require("child_process");
@@ -125,8 +126,33 @@ async function main() {
   await evaluate(s, "document.querySelector('[data-call=retoss]').click(); true");
   await waitFor(s, "document.getElementById('summary').textContent.includes('2 throws')", true, "re-toss from the console");
   await screenshot(s, "console.png");
+
+  // A dice game from the console's own controls: end the Beer Die match,
+  // start Yatzy, tap the dice of ann's turn, write it in "ones" (YZ-4).
+  await evaluate(s, "document.getElementById('msg').textContent = ''; post({ cmd: 'end' }); true");
+  await waitFor(s, "document.getElementById('msg').textContent", "done", "match ended");
+  await evaluate(s, "document.getElementById('dgame').value = 'yatzy';" +
+    "document.getElementById('dplayers').value = 'ann, bob';" +
+    "document.getElementById('dstart').click(); true");
+  await waitFor(s, "document.getElementById('summary').textContent.startsWith('Dice match 2 (yatzy)')", true, "dice game started");
+  await evaluate(s, "for (const d of [1, 1, 2, 5, 6]) document.querySelector('[data-die=\"' + d + '\"]').click();" +
+    "document.getElementById('dbox').value = 'ones'; document.getElementById('dturn').click(); true");
+  await waitFor(s, "document.getElementById('summary').textContent.includes('bob to roll')", true, "turn entered by tapping");
+  await screenshot(s, "console-dice.png");
+
+  // The wall screen shows the live sheet and redraws it on the next turn.
+  await send("Page.navigate", { url: base + "/" }, s);
+  await waitFor(s, "document.body.dataset.ready", "1", "scoreboard reloaded");
+  await waitFor(s, "document.getElementById('sheet-table').textContent.includes('ones2')", true, "ann's ones on the sheet");
+  await waitFor(s, "document.getElementById('h-live').textContent", "live", "event stream open again");
+  const turn = await request("POST", base + "/console/api/command",
+    JSON.stringify({ cmd: "dice", move: { type: "turn", rolls: [[1, 2, 3, 4, 6]], box: "chance" } }),
+    { "Content-Type": "application/json", Cookie: cookie, "X-CSRF-Token": csrf });
+  if (turn.status !== 200) die("dice turn " + turn.status + " " + turn.body);
+  await waitFor(s, "document.getElementById('sheet-table').textContent.includes('chance16')", true, "bob's chance live");
+  await screenshot(s, "scoreboard-dice.png");
   await send("Browser.close").catch(() => {});
-  console.log("ok: score 0 -> 1 seen live, replay shown, console login and a call");
+  console.log("ok: score 0 -> 1 seen live, replay shown, console login and a call, a dice game live");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

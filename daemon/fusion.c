@@ -34,7 +34,6 @@ void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg)
 	cfg->timeout_ns = 6000 * 1000000LL;
 	cfg->piezo_present = true;
 	cfg->camera_present = false;
-	cfg->doubt_below = 0.8;
 }
 
 void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
@@ -106,6 +105,7 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	const struct dd_fusion_cfg *cfg = &f->cfg;
 	bool used[DD_FUSION_MAX_OBS] = { false };
 	bool no_landing = false;
+	bool landed = false;	/* a table or cup contact is in the throw */
 	struct bd_throw *t = &out->t;
 	char why[120];
 
@@ -160,7 +160,8 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 				set_event(&ev, w, fabs(p->confidence - o->confidence), src);
 				snprintf(why, sizeof(why), "%s and %s disagree on the half",
 					 dd_source_name(o->source), dd_source_name(p->source));
-				add_reason(out, why);
+				if (!landed)	/* a later bounce changes nothing (BD-P3) */
+					add_reason(out, why);
 			} else {
 				/* Two independent witnesses agreeing. */
 				const struct dd_obs *w = (p->source == DD_SRC_CAMERA && p->ev.has_xy) ? p : o;
@@ -175,17 +176,24 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 					ev.y = xy->ev.y;
 				}
 			}
-		} else {
-			if (o->ev.kind == BD_EV_TABLE && o->source == DD_SRC_PIEZO && cfg->camera_present) {
+		} else if (o->ev.kind == BD_EV_TABLE && !landed) {
+			/* The first landing is what the ruling rests on (BD-P1,
+			 * BD-P6), and the one the camera reports: the other
+			 * working witness should have seen it too. Later
+			 * bounces change nothing (BD-P3). */
+			if (o->source == DD_SRC_PIEZO && cfg->camera_present) {
 				conf *= no_landing ? CONTRADICTED_FACTOR : ONE_WITNESS_FACTOR;
 				add_reason(out, "the camera saw no landing");
-			} else if (o->ev.kind == BD_EV_TABLE && o->source == DD_SRC_CAMERA &&
-				   cfg->piezo_present) {
+			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present) {
 				conf *= ONE_WITNESS_FACTOR;
 				add_reason(out, "the table sensors felt no landing");
 			}
 			set_event(&ev, o, conf, src);
+		} else {
+			set_event(&ev, o, conf, src);
 		}
+		if (ev.kind == BD_EV_TABLE || ev.kind == BD_EV_CUP)
+			landed = true;
 		if (t->n_events == BD_MAX_EVENTS) {
 			add_reason(out, "more observations than a throw can hold");
 			break;
@@ -193,14 +201,9 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		t->events[t->n_events++] = ev;
 	}
 
-	for (size_t i = 0; i < t->n_events; i++) {
-		const struct bd_event *ev = &t->events[i];
-
-		if (ev->confidence < cfg->doubt_below && !strstr(ev->source, "console")) {
-			snprintf(why, sizeof(why), "thin evidence (%s %.2f)", ev->source, ev->confidence);
-			add_reason(out, why);
-		}
-	}
+	/* Thin evidence on an event that decides the ruling is bd_judge's
+	 * to flag (house.review_below): fusion adds only what it alone knows,
+	 * witnesses in conflict or missing, a throw nobody saw end. */
 	if (timed_out)
 		add_reason(out, "no end of the throw was seen");
 	if (f->overflow)

@@ -152,7 +152,7 @@ static void test_fusion_half_disagreement_asks_for_review(void **state)
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 3, &out);
 	assert_int_equal(out.t.events[0].half, BD_HALF_B);
-	assert_true(out.t.events[0].confidence < c.doubt_below);
+	assert_true(out.t.events[0].confidence < 0.8);	/* house.review_below */
 	assert_true(out.review);
 	assert_non_null(strstr(out.review_why, "disagree on the half"));
 	/* core sees the low confidence on the deciding event too */

@@ -95,7 +95,8 @@ int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errle
  * and the camera's view of the same landing, and turns disagreement and
  * missing witnesses into lowered confidences. It asks for review itself only
  * for what it alone knows (witnesses in conflict or missing on the first
- * landing, a throw nobody saw end, dropped observations); thin evidence on
+ * landing, a kicked die on the floor with no landing felt, a throw nobody
+ * saw end, dropped observations); thin evidence on
  * the events that decide the ruling is bd_judge's to flag (review_below).
  * No I/O, no clock: times come in on the observations and on tick(). */
 #include <stdbool.h>

@@ -99,6 +99,35 @@ static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf,
 	snprintf(dst->source, sizeof(dst->source), "%s", src);
 }
 
+/* A kicked die that reaches the floor without touching the table scores
+ * nothing (BD-K9); one that touched the defenders' half first scores
+ * (BD-K5). A kick sends the die up against the table's edge or underside,
+ * where neither the discs on the top nor the camera above can witness a
+ * touch: the absence of a landing is then no evidence of none. */
+static bool kicked_to_floor_unlanded(const struct bd_throw *t)
+{
+	bool kicked = false;
+
+	for (size_t i = 0; i < t->n_events; i++) {
+		switch (t->events[i].kind) {
+		case BD_EV_KICK:
+			kicked = true;
+			break;
+		case BD_EV_TABLE:
+		case BD_EV_CUP:
+		case BD_EV_MINE:
+		case BD_EV_CATCH:
+		case BD_EV_REST:
+			return false;
+		case BD_EV_FLOOR:
+			return kicked;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
 static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		     struct dd_fused *out)
 {
@@ -204,6 +233,8 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	/* Thin evidence on an event that decides the ruling is bd_judge's
 	 * to flag (house.review_below): fusion adds only what it alone knows,
 	 * witnesses in conflict or missing, a throw nobody saw end. */
+	if (kicked_to_floor_unlanded(t))
+		add_reason(out, "kicked to the floor with no table contact felt");
 	if (timed_out)
 		add_reason(out, "no end of the throw was seen");
 	if (f->overflow)

@@ -34,7 +34,7 @@ while read -r _ k throws _ score; do
 done < "$tmp/a.out"
 
 # A short evaluation (87 throws): fails if accuracy drops below the floor.
-# At default noise the benchmark has 98.5 % exactly right, 0.1 % silent
+# At default noise the benchmark has 97.7 % exactly right, 0 % silent
 # errors, 99.95 % halves and 98.3 % faces over 1,025 throws; this sample has
 # 93.1 % (5 of its 6 reviews are rests whose face the camera could not read,
 # BD-O2), 0 %, 98.8 % (2 of 168 impacts) and 85.2 % (23 of 27), and the

@@ -493,19 +493,38 @@ static bool saves_popout(const struct judging *j, const struct flight *f)
 	return BD_TEAM_OF(c->player) == j->def && c->hands == 1 && !c->trapped;
 }
 
-static bool needs_review(const struct bd_house *h, const struct bd_throw *t)
+/* Whether doubt about e could change this throw's ruling. Only the events
+ * up to the die's death decide it (the flight stops reading there), and of
+ * the table contacts only the first: once the die has landed, later bounces
+ * change nothing (BD-P3), and the first contact alone says live, short or
+ * line (BD-P1, BD-P6). */
+static bool is_doubtful(const struct bd_house *h, const struct bd_event *e)
 {
+	if (!e->has_confidence)
+		return false;
+	if (e->confidence < h->review_below)
+		return true;
+	/* A measured landing on the line decides dead or live by
+	 * millimetres: any doubt at all goes to an official. */
+	return e->kind == BD_EV_TABLE && e->half == BD_HALF_LINE && e->confidence < 1;
+}
+
+/* last: the event that killed the die as read_flight() found it, or NULL. */
+static bool needs_review(const struct bd_house *h, const struct bd_throw *t,
+			 const struct bd_event *last)
+{
+	bool landed = false;	/* a table or cup contact came before */
+
 	for (size_t i = 0; i < t->n_events; i++) {
 		const struct bd_event *e = &t->events[i];
+		bool deciding = e->kind != BD_EV_TABLE || !landed;
 
-		if (!e->has_confidence)
-			continue;
-		if (e->confidence < h->review_below)
+		if (deciding && is_doubtful(h, e))
 			return true;
-		/* A measured landing on the line decides dead or live by
-		 * millimetres: any doubt at all goes to an official. */
-		if (e->kind == BD_EV_TABLE && e->half == BD_HALF_LINE && e->confidence < 1)
-			return true;
+		if (e->kind == BD_EV_TABLE || e->kind == BD_EV_CUP)
+			landed = true;
+		if (e == last)
+			break;
 	}
 	return false;
 }
@@ -541,12 +560,13 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	r->score[0] = s->score[0];
 	r->score[1] = s->score[1];
 	r->winner = BD_NOBODY;
-	r->review = needs_review(h, t);
 
 	for (size_t i = 0; i < t->n_events; i++) {
 		if (t->events[i].kind == BD_EV_RETOSS) {
-			/* Void: no points, no duties, same thrower (BD-P9). */
+			/* Void: no points, no duties, same thrower (BD-P9);
+			 * only a doubt about the re-toss itself matters. */
 			r->retoss = true;
+			r->review = is_doubtful(h, &t->events[i]);
 			why(&j, W_P9);
 			finish_why(&j);
 			return 0;
@@ -554,6 +574,7 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	}
 
 	read_flight(&j, t, &f);
+	r->review = needs_review(h, t, f.last);
 	if (f.popsink && f.end != END_SINK && !saves_popout(&j, &f)) {
 		/* Not caught: the popout was a sink after all (BD-R1a's
 		 * house rule). */

@@ -93,7 +93,11 @@ int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errle
  * source, a time and a confidence; fusion puts them in time order and
  * decides when a throw starts and when the die is dead, pairs the piezo's
  * and the camera's view of the same landing, and turns disagreement and
- * thin evidence into lowered confidences and a review flag with a reason.
+ * missing witnesses into lowered confidences. It asks for review itself only
+ * for what it alone knows (witnesses in conflict or missing on the first
+ * landing, a kicked die on the floor with no landing felt, a throw nobody
+ * saw end, dropped observations); thin evidence on
+ * the events that decide the ruling is bd_judge's to flag (review_below).
  * No I/O, no clock: times come in on the observations and on tick(). */
 #include <stdbool.h>
 #include <stdint.h>
@@ -132,7 +136,6 @@ struct dd_fusion_cfg {
 	int64_t timeout_ns;	/* no sign of a dead die for this long ends the throw: 6 s */
 	bool piezo_present;	/* the table sensors are working */
 	bool camera_present;	/* the camera is working and watching the table */
-	double doubt_below;	/* an event under this confidence asks for review: 0.8 */
 };
 
 #define DD_FUSION_MAX_OBS 64	/* observations kept for one throw */

@@ -34,7 +34,6 @@ void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg)
 	cfg->timeout_ns = 6000 * 1000000LL;
 	cfg->piezo_present = true;
 	cfg->camera_present = false;
-	cfg->doubt_below = 0.8;
 }
 
 void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
@@ -100,12 +99,42 @@ static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf,
 	snprintf(dst->source, sizeof(dst->source), "%s", src);
 }
 
+/* A kicked die that reaches the floor without touching the table scores
+ * nothing (BD-K9); one that touched the defenders' half first scores
+ * (BD-K5). A kick sends the die up against the table's edge or underside,
+ * where neither the discs on the top nor the camera above can witness a
+ * touch: the absence of a landing is then no evidence of none. */
+static bool kicked_to_floor_unlanded(const struct bd_throw *t)
+{
+	bool kicked = false;
+
+	for (size_t i = 0; i < t->n_events; i++) {
+		switch (t->events[i].kind) {
+		case BD_EV_KICK:
+			kicked = true;
+			break;
+		case BD_EV_TABLE:
+		case BD_EV_CUP:
+		case BD_EV_MINE:
+		case BD_EV_CATCH:
+		case BD_EV_REST:
+			return false;
+		case BD_EV_FLOOR:
+			return kicked;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
 static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		     struct dd_fused *out)
 {
 	const struct dd_fusion_cfg *cfg = &f->cfg;
 	bool used[DD_FUSION_MAX_OBS] = { false };
 	bool no_landing = false;
+	bool landed = false;	/* a table or cup contact is in the throw */
 	struct bd_throw *t = &out->t;
 	char why[120];
 
@@ -160,7 +189,8 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 				set_event(&ev, w, fabs(p->confidence - o->confidence), src);
 				snprintf(why, sizeof(why), "%s and %s disagree on the half",
 					 dd_source_name(o->source), dd_source_name(p->source));
-				add_reason(out, why);
+				if (!landed)	/* a later bounce changes nothing (BD-P3) */
+					add_reason(out, why);
 			} else {
 				/* Two independent witnesses agreeing. */
 				const struct dd_obs *w = (p->source == DD_SRC_CAMERA && p->ev.has_xy) ? p : o;
@@ -175,17 +205,24 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 					ev.y = xy->ev.y;
 				}
 			}
-		} else {
-			if (o->ev.kind == BD_EV_TABLE && o->source == DD_SRC_PIEZO && cfg->camera_present) {
+		} else if (o->ev.kind == BD_EV_TABLE && !landed) {
+			/* The first landing is what the ruling rests on (BD-P1,
+			 * BD-P6), and the one the camera reports: the other
+			 * working witness should have seen it too. Later
+			 * bounces change nothing (BD-P3). */
+			if (o->source == DD_SRC_PIEZO && cfg->camera_present) {
 				conf *= no_landing ? CONTRADICTED_FACTOR : ONE_WITNESS_FACTOR;
 				add_reason(out, "the camera saw no landing");
-			} else if (o->ev.kind == BD_EV_TABLE && o->source == DD_SRC_CAMERA &&
-				   cfg->piezo_present) {
+			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present) {
 				conf *= ONE_WITNESS_FACTOR;
 				add_reason(out, "the table sensors felt no landing");
 			}
 			set_event(&ev, o, conf, src);
+		} else {
+			set_event(&ev, o, conf, src);
 		}
+		if (ev.kind == BD_EV_TABLE || ev.kind == BD_EV_CUP)
+			landed = true;
 		if (t->n_events == BD_MAX_EVENTS) {
 			add_reason(out, "more observations than a throw can hold");
 			break;
@@ -193,14 +230,11 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		t->events[t->n_events++] = ev;
 	}
 
-	for (size_t i = 0; i < t->n_events; i++) {
-		const struct bd_event *ev = &t->events[i];
-
-		if (ev->confidence < cfg->doubt_below && !strstr(ev->source, "console")) {
-			snprintf(why, sizeof(why), "thin evidence (%s %.2f)", ev->source, ev->confidence);
-			add_reason(out, why);
-		}
-	}
+	/* Thin evidence on an event that decides the ruling is bd_judge's
+	 * to flag (house.review_below): fusion adds only what it alone knows,
+	 * witnesses in conflict or missing, a throw nobody saw end. */
+	if (kicked_to_floor_unlanded(t))
+		add_reason(out, "kicked to the floor with no table contact felt");
 	if (timed_out)
 		add_reason(out, "no end of the throw was seen");
 	if (f->overflow)

@@ -167,7 +167,6 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	ms = sc->fusion.pair_window_ns / 1000000;
 	get_int(sc, cfg, "fusion", "pair_window_ms", 1, 1000, &ms);
 	sc->fusion.pair_window_ns = ms * 1000000;
-	get_double(sc, cfg, "fusion", "doubt_below", 0, 1, &sc->fusion.doubt_below);
 	return sc->n_problems ? -EINVAL : 0;
 }
 

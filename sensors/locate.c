@@ -9,6 +9,7 @@
  * (multiplied by v0) so every unknown has the same unit. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "sensors/sensors.h"
@@ -237,6 +238,54 @@ static void solve(const struct problem *pb, const struct bd_table *t, const doub
 	s->ok = invert4(JTJ, s->C) == 0 && isfinite(s->p[0]) && isfinite(s->p[1]);
 }
 
+/* sub = pb without arrival skip (SIZE_MAX: without none). */
+static void leave_out(const struct problem *pb, size_t skip, struct problem *sub)
+{
+	*sub = *pb;
+	sub->n = 0;
+	for (size_t i = 0; i < pb->n; i++) {
+		if (i == skip)
+			continue;
+		sub->sx[sub->n] = pb->sx[i];
+		sub->sy[sub->n] = pb->sy[i];
+		sub->tau[sub->n] = pb->tau[i];
+		sub->n++;
+	}
+}
+
+/* P(x lies on `half`) for a point x with standard deviation sx. */
+static double p_on_half(const struct bd_table *t, double x, double sx, enum bd_half half)
+{
+	double half_w = t->line_width_m / 2, mid = t->length_m / 2;
+	double pa = phi((mid - half_w - x) / sx), pb = phi((x - mid - half_w) / sx);
+
+	return half == BD_HALF_A ? pa : half == BD_HALF_B ? pb : fmax(0, 1 - pa - pb);
+}
+
+/* A poor fit may hide one wild arrival, which can put the point anywhere.
+ * The half stands if every fit that leaves one arrival out puts the die on
+ * it too: then no single arrival decided it. Returns the least sure of those
+ * fits' P(half), 0 when one disagrees or fails. */
+static double half_without_any_one(const struct problem *pb, const struct bd_table *t,
+				   enum bd_half half)
+{
+	double least = 1;
+
+	if (pb->n < 4)
+		return 0;
+	for (size_t skip = 0; skip < pb->n; skip++) {
+		struct problem sub;
+		struct solution s;
+
+		leave_out(pb, skip, &sub);
+		solve(&sub, t, NULL, &s);
+		if (!s.ok || !(s.C[0][0] >= 0))
+			return 0;
+		least = fmin(least, p_on_half(t, s.p[0], fmax(sqrt(s.C[0][0]), 1e-5), half));
+	}
+	return least;
+}
+
 int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
 		struct sens_fix *fix)
 {
@@ -281,18 +330,10 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	 * With four, every omission fits exactly: nothing to choose by. */
 	if (n >= 5 && best.chi2 / (double)dof > 9.0) {
 		for (size_t skip = 0; skip < n; skip++) {
-			struct problem sub = pb;
+			struct problem sub;
 			struct solution s;
 
-			sub.n = 0;
-			for (size_t i = 0; i < n; i++) {
-				if (i == skip)
-					continue;
-				sub.sx[sub.n] = pb.sx[i];
-				sub.sy[sub.n] = pb.sy[i];
-				sub.tau[sub.n] = pb.tau[i];
-				sub.n++;
-			}
+			leave_out(&pb, skip, &sub);
 			solve(&sub, t, NULL, &s);
 			if (s.ok && s.chi2 < best.chi2 * 0.25 &&
 			    (fix->dropped < 0 || s.chi2 < best.chi2)) {
@@ -330,12 +371,13 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 
 	/* The covariance assumes the stated timing noise; when the residual
 	 * says the noise was larger, believe the residual. */
-	double scale = 1.0, quality;
+	double scale = 1.0, quality, fit_q = 1.0;
 	if (dof >= 1) {
 		double red = best.chi2 / (double)dof;
 
 		scale = fmax(1.0, red);
-		quality = red <= 4.0 ? 1.0 : 4.0 / red;
+		fit_q = red <= 4.0 ? 1.0 : 4.0 / red;
+		quality = fit_q;
 	} else {
 		quality = 0.9;	/* exactly determined: no residual to check */
 	}
@@ -371,18 +413,9 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		double r[ROWS], ss = 0;
 
 		/* rms in seconds over the arrivals actually used */
-		struct problem used = pb;
-		if (fix->dropped >= 0) {
-			used.n = 0;
-			for (size_t i = 0; i < pb.n; i++) {
-				if ((int)i == fix->dropped)
-					continue;
-				used.sx[used.n] = pb.sx[i];
-				used.sy[used.n] = pb.sy[i];
-				used.tau[used.n] = pb.tau[i];
-				used.n++;
-			}
-		}
+		struct problem used;
+
+		leave_out(&pb, fix->dropped >= 0 ? (size_t)fix->dropped : SIZE_MAX, &used);
 		residuals(&used, best.p, r, NULL);
 		for (size_t i = 0; i < used.n; i++)
 			ss += r[i] * r[i];
@@ -397,7 +430,17 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	fix->p_half[BD_HALF_B] = phi((x - mid - half_w) / sx);
 	fix->p_half[BD_HALF_LINE] = fmax(0, 1 - fix->p_half[BD_HALF_A] - fix->p_half[BD_HALF_B]);
 	fix->half = bd_table_half(t, x);
-	fix->confidence = fix->p_half[fix->half] * quality;
+	/* The ruling rests on the half, so the confidence is P(half). A poor
+	 * residual (already widening sigma) still lowers it, unless the half
+	 * holds with any one arrival left out. */
+	double robust = 1.0;
+	if (fit_q < 1.0) {
+		struct problem used;
+
+		leave_out(&pb, fix->dropped >= 0 ? (size_t)fix->dropped : SIZE_MAX, &used);
+		robust = fmax(fit_q, half_without_any_one(&used, t, fix->half));
+	}
+	fix->confidence = fmin(fix->p_half[fix->half], robust) * (quality / fit_q);
 	fix->near_line = fix->half == BD_HALF_LINE || fabs(x - mid) <= half_w + c->near_line_m ||
 			 fix->p_half[fix->half] < c->near_line_p;
 	return 0;

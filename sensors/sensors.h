@@ -175,7 +175,7 @@ struct sens_fix {
 	double quality;		/* 0..1 from the residual and redundancy */
 	enum bd_half half;	/* half of the point estimate (BD_HALF_LINE on the line) */
 	double p_half[3];	/* probability of A, B, line (index enum bd_half) */
-	double confidence;	/* p_half[half] * quality */
+	double confidence;	/* P(half); see docs/sensors.md */
 	bool near_line;		/* on the line, within near_line_m of it or p_half[half] <
 				 * near_line_p: a ruling should ask for review */
 	int n_used;		/* arrivals used */

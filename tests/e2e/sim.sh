@@ -34,15 +34,16 @@ while read -r _ k throws _ score; do
 done < "$tmp/a.out"
 
 # A short evaluation (87 throws): fails if accuracy drops below the floor.
-# At default noise the benchmark has 92.1 % exactly right, 0.1 % silent
-# errors, 99.95 % halves and 98.0 % faces over 1,025 throws; this sample has
-# 92.0 %, 0 %, 98.8 % (2 of 168 impacts) and 88.9 % (24 of 27), and the
+# At default noise the benchmark has 97.7 % exactly right, 0 % silent
+# errors, 99.95 % halves and 98.3 % faces over 1,025 throws; this sample has
+# 93.1 % (5 of its 6 reviews are rests whose face the camera could not read,
+# BD-O2), 0 %, 98.8 % (2 of 168 impacts) and 85.2 % (23 of 27), and the
 # floors leave room for a small sample's spread.
 "$dyeref" evaluate "$tmp/a" > "$tmp/eval" || bad "evaluate exit $?"
 cat "$tmp/eval"
 pct() { sed -n "s/^$1 \([0-9.]*\) %.*/\1/p" "$tmp/eval"; }
 right=$(pct exactly_right) silent=$(pct silent_errors) half=$(pct half_accuracy) face=$(pct face_accuracy)
-awk -v r="$right" 'BEGIN { exit !(r >= 85) }' || bad "exactly right $right % < 85 %"
+awk -v r="$right" 'BEGIN { exit !(r >= 89) }' || bad "exactly right $right % < 89 %"
 awk -v s="$silent" 'BEGIN { exit !(s <= 2) }' || bad "silent errors $silent % > 2 %"
 awk -v h="$half" 'BEGIN { exit !(h >= 98) }' || bad "half accuracy $half % < 98 %"
 awk -v f="$face" 'BEGIN { exit !(f >= 85) }' || bad "face accuracy $face % < 85 %"

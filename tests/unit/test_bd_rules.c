@@ -1355,6 +1355,70 @@ static void test_bd_review_on_doubtful_evidence(void **state)
 	assert_false(m.r.review);
 }
 
+/* BD-P3: once the die has landed on the defenders' half, later bounces
+ * cannot change the ruling, so doubt about them asks nobody; the first
+ * landing (BD-P1) and the die's end still do. */
+static void test_bd_p3_review_ignores_doubtful_later_bounces(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tB tA ?0.3 f");
+	assert_false(m.r.review);
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	play(&m, A1, "tB tB ?0.4 tL ?0.9 f");	/* a later line touch is no BD-P6 */
+	assert_false(m.r.review);
+	assert_false(m.r.dead);
+	play(&m, A1, "c2 tB ?0.2 f");	/* the cup was the first contact (BD-P7) */
+	assert_false(m.r.review);
+	assert_int_equal(m.r.points[BD_TEAM_A], 2);
+}
+
+/* BD-P1, BD-P6: the first table contact decides live or dead, so doubt
+ * about it goes to an official however sure the rest is. */
+static void test_bd_p1_review_on_a_doubtful_first_landing(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tB ?0.5 tB f");
+	assert_true(m.r.review);
+	play(&m, A1, "tA ?0.6 tB f");	/* short (BD-P6) by a doubtful call */
+	assert_true(m.r.review);
+	assert_true(m.r.dead);
+	play(&m, A1, "k2 ?0.5 tB f");	/* a doubtful kick: BD-K1 or not */
+	assert_true(m.r.review);
+	play(&m, A1, "tB c2 ?0.5 f");	/* BD-P7: one point or two */
+	assert_true(m.r.review);
+	play(&m, A1, "tB C2 ?0.5");	/* BD-P4: the catch ends it */
+	assert_true(m.r.review);
+}
+
+/* BD-P1: nothing after the die is dead changes the ruling; BD-O2: the
+ * resting face does, when it is (or may be) a 5. */
+static void test_bd_o2_review_on_the_face_not_after_death(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tB f tB ?0.2 c2 ?0.3");
+	assert_false(m.r.review);
+	assert_int_equal(m.r.points[BD_TEAM_A], 1);
+	play(&m, A1, "tB r3 ?0.5");	/* a doubtful read may hide a 5 */
+	assert_true(m.r.review);
+	play(&m, A1, "tB r5 ?0.95");
+	assert_false(m.r.review);
+	assert_string_equal(m.why, "BD-O2");
+	play(&m, A1, "tB ?0.2 R");	/* BD-P9: void whatever the landing */
+	assert_false(m.r.retoss && m.r.review);
+	assert_true(m.r.retoss);
+	play(&m, A1, "tB R ?0.5");	/* a doubtful re-toss call */
+	assert_true(m.r.review);
+}
+
 /* BD-W1, house rules: the settings' bounds and the end-of-game test. */
 static void test_bd_w1_house_check_and_score_over(void **state)
 {
@@ -1631,6 +1695,9 @@ int main(void)
 		cmocka_unit_test(test_bd_p13_line_then_sink_is_not_r2),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
+		cmocka_unit_test(test_bd_p3_review_ignores_doubtful_later_bounces),
+		cmocka_unit_test(test_bd_p1_review_on_a_doubtful_first_landing),
+		cmocka_unit_test(test_bd_o2_review_on_the_face_not_after_death),
 		cmocka_unit_test(test_bd_w1_house_check_and_score_over),
 		cmocka_unit_test(test_bd_w2_kill_every_zero_turns_it_off),
 		cmocka_unit_test(test_bd_w2_d1_two_multiples_in_one_throw_are_one_duty),

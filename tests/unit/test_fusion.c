@@ -136,6 +136,61 @@ static void test_fusion_late_camera_report_is_ordered_by_time(void **state)
 	assert_int_equal(out.t.events[1].kind, BD_EV_FLOOR);
 }
 
+/* BD-K5 or BD-K9: a kicked die that reaches the floor with no landing felt
+ * may have touched the table's edge from below, where nothing witnesses a
+ * touch; with a landing felt, nothing is in doubt. */
+static void test_fusion_bd_k5_kicked_to_floor_unlanded_asks_for_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_event(DD_SRC_CONSOLE, 1000 * MS, 1, BD_EV_KICK),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.95, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	struct dd_obs unlanded[] = { seq[0], seq[1], seq[3] };
+
+	(void)state;
+	seq[1].ev.player = 2;
+	strcpy(seq[1].ev.part, "foot");
+	unlanded[1] = seq[1];
+	dd_fusion_init(&f, &c);
+	run(&f, unlanded, 3, &out);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "kicked to the floor"));
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_false(out.review);
+	assert_false(judge(&out.t).review);
+}
+
+/* BD-P3: once the die has landed on B's half, a doubtful later bounce
+ * cannot change the ruling: neither fusion nor the judge asks. */
+static void test_fusion_bd_p3_doubtful_later_bounce_is_no_reason(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.95, BD_HALF_B),
+		obs_table(DD_SRC_PIEZO, 1300 * MS, 0.3, BD_HALF_A),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	struct bd_ruling r;
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_int_equal(out.t.n_events, 3);
+	assert_false(out.review);
+	r = judge(&out.t);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+}
+
 /* Piezo says B, camera says A: the surer one's half, but doubtful. */
 static void test_fusion_half_disagreement_asks_for_review(void **state)
 {
@@ -152,7 +207,7 @@ static void test_fusion_half_disagreement_asks_for_review(void **state)
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 3, &out);
 	assert_int_equal(out.t.events[0].half, BD_HALF_B);
-	assert_true(out.t.events[0].confidence < c.doubt_below);
+	assert_true(out.t.events[0].confidence < 0.8);	/* house.review_below */
 	assert_true(out.review);
 	assert_non_null(strstr(out.review_why, "disagree on the half"));
 	/* core sees the low confidence on the deciding event too */
@@ -315,6 +370,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fusion_agreeing_witnesses_score_bd_p1_without_review),
+		cmocka_unit_test(test_fusion_bd_k5_kicked_to_floor_unlanded_asks_for_review),
+		cmocka_unit_test(test_fusion_bd_p3_doubtful_later_bounce_is_no_reason),
 		cmocka_unit_test(test_fusion_late_camera_report_is_ordered_by_time),
 		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),
 		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),

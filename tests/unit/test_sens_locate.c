@@ -214,6 +214,32 @@ static void test_sens_locate_bd_p6_near_line_is_flagged(void **state)
 	}
 }
 
+/* BD-P1: the ruling rests on the half, so a landing far from the line is
+ * not doubtful because one arrival is off and the residual is poor: every
+ * fit without any one arrival still puts it on A's half. The fit quality
+ * still says the residual was poor. */
+static void test_sens_locate_poor_fit_far_from_line_keeps_its_half(void **state)
+{
+	struct sens_config c;
+	struct sim_piezo m;
+	struct sim_rng rng;
+	struct sens_arrival a[16];
+	struct sens_fix f;
+	size_t n;
+
+	(void)state;
+	sens_config_defaults(&c);
+	quiet_model(&m);
+	sim_rng_seed(&rng, 7);
+	n = arrivals(&c, &m, &rng, 0.35, 0.25, a);
+	assert_int_equal(n, 4);
+	a[2].ts_ns += (int64_t)(c.timing_sigma_s * 1e9 * 50);	/* one arrival well off */
+	assert_int_equal(sens_locate(&c, a, n, &f), 0);
+	assert_true(f.quality < 0.5);
+	assert_int_equal(f.half, BD_HALF_A);
+	assert_true(f.confidence > 0.9);
+}
+
 static void test_sens_locate_needs_three_arrivals(void **state)
 {
 	struct sens_config c;
@@ -293,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_sens_locate_error_bounds_jitter_10us),
 		cmocka_unit_test(test_sens_locate_error_bounds_jitter_20us),
 		cmocka_unit_test(test_sens_locate_dead_sensor_locates_with_lower_confidence),
+		cmocka_unit_test(test_sens_locate_poor_fit_far_from_line_keeps_its_half),
 		cmocka_unit_test(test_sens_locate_bd_p6_near_line_is_flagged),
 		cmocka_unit_test(test_sens_locate_needs_three_arrivals),
 		cmocka_unit_test(test_sens_locate_drops_one_wild_arrival_of_five),

@@ -135,6 +135,9 @@ function wire() {
   });
 }
 wire();
+// Tests (and impatient officials) must not submit the PIN before the
+// handler above is attached: a native submit would reload the page.
+document.body.dataset.ready = "1";
 fetch("/console/session", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null)
   .then((j) => { if (j) { csrf = j.csrf; showDesk(); } });
 const es = new EventSource("/api/events");

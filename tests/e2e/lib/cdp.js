@@ -110,7 +110,7 @@ async function main() {
   await screenshot(s, "scoreboard.png");
 
   await send("Page.navigate", { url: base + "/replay/1" }, s);
-  await waitFor(s, "document.body.dataset.ready", "1", "replay loaded");
+  await waitFor(s, "location.pathname === '/replay/1' && document.body.dataset.ready === '1'", true, "replay loaded");
   await waitFor(s, "document.getElementById('title').textContent", "Match 1, throw 1", "replay title");
   await waitFor(s, "document.querySelectorAll('#drawing circle').length > 5", true, "table drawing");
   await waitFor(s, "document.getElementById('ruling').textContent.includes('1 to A')", true, "replay ruling");
@@ -118,7 +118,7 @@ async function main() {
 
   // The console page: PIN through its form, then a call from a button.
   await send("Page.navigate", { url: base + "/console" }, s);
-  await waitFor(s, "!!document.getElementById('login-form')", true, "console loaded");
+  await waitFor(s, "location.pathname === '/console' && document.body.dataset.ready === '1'", true, "console loaded");
   await evaluate(s, "document.getElementById('pin').value = " + JSON.stringify(pin) +
     "; document.getElementById('login-form').requestSubmit(); true");
   await waitFor(s, "document.getElementById('desk').classList.contains('hidden')", false, "console desk after login");
@@ -142,7 +142,7 @@ async function main() {
 
   // The wall screen shows the live sheet and redraws it on the next turn.
   await send("Page.navigate", { url: base + "/" }, s);
-  await waitFor(s, "document.body.dataset.ready", "1", "scoreboard reloaded");
+  await waitFor(s, "location.pathname === '/' && document.body.dataset.ready === '1'", true, "scoreboard reloaded");
   await waitFor(s, "document.getElementById('sheet-table').textContent.includes('ones2')", true, "ann's ones on the sheet");
   await waitFor(s, "document.getElementById('h-live').textContent", "live", "event stream open again");
   const turn = await request("POST", base + "/console/api/command",

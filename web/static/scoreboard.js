@@ -36,7 +36,9 @@ function render(state) {
   renderSheet(state.dice_match || null);
   if (state.health) for (const k of ["sensors", "camera", "store"]) {
     const h = state.health[k]; const e = $("h-" + k);
-    e.textContent = k + ": " + h.text; e.classList.toggle("bad", !h.ok);
+    // Messages from a device often name it already ("camera: no camera found").
+    e.textContent = h.text.startsWith(k + ":") ? h.text : k + ": " + h.text;
+    e.classList.toggle("bad", !h.ok);
   }
   if (state.match === null || state.match === undefined || state.dice_match) {
     $("next").textContent = state.dice_match ? "" : "No match under way";

@@ -30,14 +30,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 struct session {
 	const struct sens_config *cfg;	/* as loaded */
 	struct sens_pipeline *pipe;	/* owned */
@@ -144,7 +136,7 @@ static int collect(struct session *s, struct sens_source *src, bool live)
 			dd_log(DD_LOG_ERR, "%s", err);
 			return DD_EXIT_FAIL;
 		}
-		feed(s, e, (size_t)n, live ? mono_ns() : (eof ? INT64_MAX : INT64_MIN));
+		feed(s, e, (size_t)n, live ? dd_mono_ns() : (eof ? INT64_MAX : INT64_MIN));
 		if (!live && eof)
 			break;
 	}

@@ -19,7 +19,6 @@
 int dd_cmd_import(int argc, char **argv)
 {
 	struct dd_db_args a;
-	struct timespec now;
 	struct db *db;
 	const char *name;
 	char err[512], *buf, *judged = NULL, id[24];
@@ -47,8 +46,7 @@ int dd_cmd_import(int argc, char **argv)
 		free(buf);
 		return status;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ret = db_import(db, name, buf, len, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec,
+	ret = db_import(db, name, buf, len, dd_mono_ns(),
 			&match, err, sizeof(err));
 	free(buf);
 	db_close(db);

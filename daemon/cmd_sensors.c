@@ -29,14 +29,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 struct run {
 	const struct sens_config *cfg;	/* as loaded */
 	struct sens_pipeline *pipe;	/* owned */
@@ -139,7 +131,7 @@ static void print_health(struct run *r, int64_t now)
 static int pump(struct run *r, struct sens_source *src, bool live, double duration_s)
 {
 	struct sens_edge e[BATCH];
-	int64_t until = duration_s > 0 ? mono_ns() + (int64_t)(duration_s * 1e9) : INT64_MAX;
+	int64_t until = duration_s > 0 ? dd_mono_ns() + (int64_t)(duration_s * 1e9) : INT64_MAX;
 	char err[256];
 
 	for (;;) {
@@ -148,7 +140,7 @@ static int pump(struct run *r, struct sens_source *src, bool live, double durati
 		ssize_t n;
 
 		if (live) {
-			if (stop || mono_ns() >= until)
+			if (stop || dd_mono_ns() >= until)
 				break;
 			/* 5 ms: impacts complete within a few ms of their last edge */
 			if (poll(&pfd, 1, 5) < 0 && errno != EINTR) {
@@ -164,7 +156,7 @@ static int pump(struct run *r, struct sens_source *src, bool live, double durati
 		if (feed(r, e, (size_t)n) < 0)
 			return DD_EXIT_FAIL;
 		if (live)
-			flush(r, mono_ns());
+			flush(r, dd_mono_ns());
 		if (!live && eof)
 			break;
 	}
@@ -181,8 +173,8 @@ static int run_sim(struct run *r, uint64_t seed, long n, bool live, double durat
 	struct sim_piezo m;
 	struct sim_rng rng;
 	struct sens_source *src = sens_memory_open(NULL, 0);
-	int64_t t = live ? mono_ns() : 1000000000;
-	int64_t until = duration_s > 0 ? mono_ns() + (int64_t)(duration_s * 1e9) : INT64_MAX;
+	int64_t t = live ? dd_mono_ns() : 1000000000;
+	int64_t until = duration_s > 0 ? dd_mono_ns() + (int64_t)(duration_s * 1e9) : INT64_MAX;
 	int rc = DD_EXIT_OK;
 
 	if (!src) {
@@ -201,11 +193,11 @@ static int run_sim(struct run *r, uint64_t seed, long n, bool live, double durat
 		if (live) {
 			int64_t wake = t + 1000000000;
 
-			while (!stop && mono_ns() < wake && mono_ns() < until)
+			while (!stop && dd_mono_ns() < wake && dd_mono_ns() < until)
 				usleep(2000);
-			if (stop || mono_ns() >= until)
+			if (stop || dd_mono_ns() >= until)
 				break;
-			t = mono_ns();
+			t = dd_mono_ns();
 		} else {
 			t += 1000000000;
 		}
@@ -410,7 +402,7 @@ int dd_cmd_sensors(int argc, char **argv)
 			rc = pump(&r, src, true, duration > 0 ? duration : 1.0);
 		}
 		sens_source_close(src);
-		print_health(&r, mono_ns());
+		print_health(&r, dd_mono_ns());
 	}
 close_record:
 	if (r.record_fd >= 0)

@@ -65,14 +65,6 @@ static void invalidate(struct serve *sv)
 	sv->state_cache = NULL;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static json_t *health_json(const struct dd_health_item *h)
 {
 	return json_pack("{s:b,s:s}", "ok", h->ok, "text", h->text);
@@ -181,7 +173,7 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
 		       dd_source_name(o->source));
 	else if (rc == 1)
-		judge_fused(sv, fx, mono_ns());
+		judge_fused(sv, fx, dd_mono_ns());
 	free(fx);
 	rearm_timers(sv);
 }
@@ -219,7 +211,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	memset(&o, 0, sizeof(o));
 	o.source = DD_SRC_CONSOLE;
 	o.confidence = 1;
-	o.t_ns = mono_ns();
+	o.t_ns = dd_mono_ns();
 	switch (cmd->kind) {
 	case WEB_CMD_START:
 		if (strcmp(cmd->game, "beerdie")) {
@@ -318,7 +310,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 		dd_log(DD_LOG_WARN, "throw not judged: %s", err);
 		return;
 	}
-	pushed = mono_ns();
+	pushed = dd_mono_ns();
 	sv->last_processing_ns = pushed - settled_ns;
 	/* From the last thing seen (a sensor edge, or the official's catch
 	 * call that ended the throw): what came before it was not waiting on us. */
@@ -346,7 +338,7 @@ static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
 {
 	struct serve *sv = user;
 	struct dd_fused *fx = malloc(sizeof(*fx));
-	int64_t now = mono_ns();
+	int64_t now = dd_mono_ns();
 
 	(void)s;
 	(void)usec;
@@ -376,7 +368,7 @@ static void rearm_timers(struct serve *sv)
 {
 	int64_t ms = web_server_timeout_ms(sv->web);
 
-	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : mono_ns() + ms * 1000000LL);
+	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : dd_mono_ns() + ms * 1000000LL);
 	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
 }
 

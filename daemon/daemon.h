@@ -11,12 +11,16 @@
 #define DYEREF_DAEMON_H
 
 #include <stdarg.h>
+#include <stdint.h>
 
 enum dd_log_level { DD_LOG_ERR, DD_LOG_WARN, DD_LOG_INFO, DD_LOG_DEBUG };
 
 /* The one function through which messages for people go (stderr). */
 void dd_log(enum dd_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* CLOCK_MONOTONIC now, in nanoseconds: the time base of every event. */
+int64_t dd_mono_ns(void);
 
 /* Exit statuses of a command. */
 #define DD_EXIT_OK    0

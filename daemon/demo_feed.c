@@ -57,14 +57,6 @@ struct dd_demo {
 	struct dd_obs sched[MAX_SCHEDULE];	/* this throw's, t_ns absolute */
 };
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static void add(struct dd_demo *d, enum dd_obs_kind kind, enum dd_source src, int64_t t,
 		double conf, const struct bd_event *ev)
 {
@@ -166,7 +158,7 @@ static bool next_throw(struct dd_demo *d, int64_t t0)
 static int on_timer(sd_event_source *s, uint64_t usec, void *user)
 {
 	struct dd_demo *d = user;
-	int64_t now = mono_ns();
+	int64_t now = dd_mono_ns();
 
 	(void)usec;
 	while (d->at_sched < d->n_sched && d->sched[d->at_sched].t_ns <= now) {
@@ -202,7 +194,7 @@ struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user, char *
 	rc = mlog_bd_parse("demo-sample", sample_log, sizeof(sample_log) - 1, &d->log, err, errlen);
 	if (rc)
 		goto free_demo;
-	next_throw(d, mono_ns() + BETWEEN_THROWS_NS);
+	next_throw(d, dd_mono_ns() + BETWEEN_THROWS_NS);
 	rc = sd_event_add_time(ev, &d->timer, CLOCK_MONOTONIC,
 			       (uint64_t)d->sched[0].t_ns / 1000, 1, on_timer, d);
 	if (rc < 0) {

@@ -1,5 +1,6 @@
-/* dd_log: every message for people leaves through here, to stderr. */
+/* dd_log and dd_mono_ns: messages for people (stderr) and the time base. */
 #include <stdio.h>
+#include <time.h>
 
 #include "daemon/daemon.h"
 
@@ -16,4 +17,12 @@ void dd_log(enum dd_log_level level, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int64_t dd_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }

@@ -106,14 +106,6 @@ static int refold(struct loaded *m, char *err, size_t errlen)
 	return notes_reserve(m, m->log->n_throws);
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db)
 {
 	struct dd_referee *r;
@@ -236,7 +228,7 @@ static void note_raw(struct dd_referee *r, int throw_no, const char *source, con
 	if (!text)
 		goto free_json;
 	memset(&raw, 0, sizeof(raw));
-	raw.t_ns = mono_ns();
+	raw.t_ns = dd_mono_ns();
 	raw.throw_no = throw_no;
 	raw.source = source;
 	raw.kind = kind;
@@ -346,7 +338,7 @@ int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, s
 	/* The engine reads the match line first: players and house rules. */
 	rc = dice_judge("match", buf, len + 1, &text, &out, &n, err, errlen);
 	if (rc == 0)
-		rc = db_match_start(r->db, header, mono_ns(), &r->dice_id, err, errlen);
+		rc = db_match_start(r->db, header, dd_mono_ns(), &r->dice_id, err, errlen);
 	if (rc == 0)
 		snprintf(r->dice_game, sizeof(r->dice_game), "%s", name);
 	free(out);
@@ -367,7 +359,7 @@ static int dice_end(struct dd_referee *r, char *err, size_t errlen)
 	if (rc == 0)
 		rc = dice_judge(name, buf, len, &text, &out, &n, err, errlen);
 	if (rc == 0)
-		rc = db_match_end(r->db, r->dice_id, out[n - 1], mono_ns(), err, errlen);
+		rc = db_match_end(r->db, r->dice_id, out[n - 1], dd_mono_ns(), err, errlen);
 	if (rc == 0 || rc == -EALREADY)
 		r->dice_id = 0;
 	free(out);
@@ -401,7 +393,7 @@ int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size
 		goto free_all;
 	{
 		/* Its rulings: those the new line added (the final line is last). */
-		struct db_entry e = { .line = line, .t_ns = mono_ns(),
+		struct db_entry e = { .line = line, .t_ns = dd_mono_ns(),
 				      .rulings = (const char *const *)o1 + (n0 - 1),
 				      .n_rulings = n1 - n0 };
 
@@ -466,7 +458,7 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 		snprintf(err, errlen, "out of memory");
 		goto free_match;
 	}
-	rc = db_bd_start(r->db, m.log, mono_ns(), &m.id, err, errlen);
+	rc = db_bd_start(r->db, m.log, dd_mono_ns(), &m.id, err, errlen);
 	if (rc)
 		goto free_match;
 	rc = refold(&m, err, errlen);
@@ -670,7 +662,7 @@ int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	if (r->db) {
-		rc = db_bd_end(r->db, r->m.id, mono_ns(), err, errlen);
+		rc = db_bd_end(r->db, r->m.id, dd_mono_ns(), err, errlen);
 		if (rc)
 			return rc;
 	}
@@ -718,7 +710,7 @@ static int commit_throw(struct dd_referee *r, const struct bd_throw *t, const ch
 		    dd_camera_snapshot(r->db, r->m.id, k, t_start_ns, err, errlen) < 0)
 			dd_log(DD_LOG_WARN, "throw %d: %s (ruled without it)", k, err);
 		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, t_start_ns,
-				 mono_ns(), err, errlen);
+				 dd_mono_ns(), err, errlen);
 		if (rc)
 			goto free_obs;
 	}
@@ -838,7 +830,7 @@ int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw
 	}
 	/* The database refolds before it commits: a correction that leaves a
 	 * later throw unjudgeable (the game would have ended) is refused. */
-	rc = db_bd_correct(r->db, r->m.id, throw_no, t, mono_ns(), NULL, err, errlen);
+	rc = db_bd_correct(r->db, r->m.id, throw_no, t, dd_mono_ns(), NULL, err, errlen);
 	if (rc)
 		return rc;
 	return take_line(r, t, throw_no, err, errlen);

@@ -28,14 +28,6 @@ static struct {
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
 } glue;
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* A sensors' observation as fusion takes it: piezo impacts with the
  * arrival times and the located point's uncertainty kept for the replay;
  * button presses as the calls they are. */
@@ -102,7 +94,7 @@ static int on_flush(sd_event_source *s, uint64_t usec, void *user)
 	(void)s;
 	(void)usec;
 	(void)user;
-	while ((n = sens_pipeline_flush(glue.pipe, mono_ns(), out, 8)) > 0)
+	while ((n = sens_pipeline_flush(glue.pipe, dd_mono_ns(), out, 8)) > 0)
 		deliver(out, n);
 	return 0;
 }
@@ -133,7 +125,7 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 	}
 	if (n > 0) {
 		/* The impact completes once its window has passed without more edges. */
-		sd_event_source_set_time(glue.flush, (uint64_t)(mono_ns() +
+		sd_event_source_set_time(glue.flush, (uint64_t)(dd_mono_ns() +
 					 sens_config_group_window_ns(&glue.cfg)) / 1000 + 1);
 		sd_event_source_set_enabled(glue.flush, SD_EVENT_ONESHOT);
 	}
@@ -143,7 +135,7 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 static int on_health(sd_event_source *s, uint64_t usec, void *user)
 {
 	(void)user;
-	update_health(mono_ns());
+	update_health(dd_mono_ns());
 	sd_event_source_set_time(s, usec + HEALTH_EVERY_US);
 	sd_event_source_set_enabled(s, SD_EVENT_ON);
 	return 0;
@@ -196,7 +188,7 @@ int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink
 		goto free_sources;
 	}
 	sd_event_source_set_enabled(glue.flush, SD_EVENT_OFF);
-	update_health(mono_ns());
+	update_health(dd_mono_ns());
 	return 0;
 
 free_sources:

@@ -163,18 +163,10 @@ static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
 	return rc;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int on_timer(sd_event_source *s, uint64_t usec, void *user)
 {
 	struct dd_sim_feed *f = user;
-	int64_t now = mono_ns();
+	int64_t now = dd_mono_ns();
 
 	(void)usec;
 	while (f->at < f->n && f->base_ns + f->due[f->at].at_ns <= now) {
@@ -216,7 +208,7 @@ struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink s
 		rc = -EINVAL;
 		goto free_feed;
 	}
-	f->base_ns = mono_ns() + LEAD_IN_NS - f->due[0].at_ns;
+	f->base_ns = dd_mono_ns() + LEAD_IN_NS - f->due[0].at_ns;
 	rc = sd_event_add_time(ev, &f->timer, CLOCK_MONOTONIC,
 			       (uint64_t)(f->base_ns + f->due[0].at_ns) / 1000, 0, on_timer, f);
 	if (rc < 0) {

@@ -7,3 +7,13 @@ EXTRA_TEST_BINS += $(BUILD)/tests/cam_throw
 $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+
+# `dyeref import` judges a log once: the test counts mlog_judge calls
+# through the linker's --wrap, so it has a link line of its own.
+EXCLUDE += tests/unit/test_import_once.c
+EXTRA_TEST_BINS += $(BUILD)/tests/test_import_once
+$(BUILD)/tests/test_import_once: $(BUILD)/tests/unit/test_import_once.o $$(TEST_SUPPORT) \
+		$$(DAEMON_TEST_LIB) $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -Wl,--wrap=mlog_judge -o $@ $< $(TEST_SUPPORT) \
+		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)

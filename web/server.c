@@ -314,6 +314,8 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 				     const struct request *rq)
 {
 	char pin[64], cookie[160];
+	unsigned char key[WEB_CLIENT_KEY];
+	const union MHD_ConnectionInfo *info;
 	const struct web_session *ss;
 	json_t *o;
 	char *text;
@@ -322,7 +324,9 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
 	if (rc < 0)
 		return send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
-	rc = web_auth_login(&s->auth, pin, now_s(), &ss);
+	info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	web_auth_client_key(info ? info->client_addr : NULL, key);
+	rc = web_auth_login(&s->auth, key, pin, now_s(), &ss);
 	if (rc == -EAGAIN)
 		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
 	if (rc == -EPERM)

@@ -54,8 +54,14 @@ state | grep -q '"match":null' || fail "end did not end the match"
 # Logout ends the session.
 [ "$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" -X POST "$BASE/console/logout")" = 200 ] || fail "logout"
 [ "$(command_status "$start")" = 403 ] || fail "session still valid after logout"
-# Guessing the PIN locks the login for a while.
+# Guessing the PIN locks the login for a while, for that client only: a
+# guest at 127.0.0.2 guessing does not lock out the official at 127.0.0.1.
+for _ in 1 2 3 4 5; do status_of --interface 127.0.0.2 -d pin=9999 "$BASE/console/login" >/dev/null; done
+[ "$(status_of --interface 127.0.0.2 -d pin=4321 "$BASE/console/login")" = 429 ] \
+	|| fail "no lockout after 5 wrong PINs"
+[ "$(status_of --interface 127.0.0.1 -d pin=4321 "$BASE/console/login")" = 200 ] \
+	|| fail "a guest's wrong PINs locked out the official"
 for _ in 1 2 3 4 5; do status_of -d pin=9999 "$BASE/console/login" >/dev/null; done
-[ "$(status_of -d pin=4321 "$BASE/console/login")" = 429 ] || fail "no lockout after 5 wrong PINs"
+[ "$(status_of -d pin=4321 "$BASE/console/login")" = 429 ] || fail "the official's own wrong PINs did not lock"
 stop_daemon
 echo ok

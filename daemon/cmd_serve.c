@@ -471,16 +471,64 @@ static void feeder_stop(struct serve *sv)
 	sv->demo = NULL;
 }
 
+static void demo_match_cfg(struct serve *sv, struct bd_match_cfg *cfg, char teams[2][32])
+{
+	if (sv->sim_table && dd_sim_feed_match_cfg)
+		dd_sim_feed_match_cfg(cfg, teams);
+	else
+		dd_demo_match_cfg(cfg, teams);
+	cfg->house = sv->sc.ref.house;
+}
+
+/*
+ * The simulator needs the table for its own match. What is under way
+ * (restored after a restart, or started from the console) is:
+ * - the simulator's own match (its players and team names): ended, as the
+ *   console's End would; it was a demo, and it may be waiting for a review
+ *   nobody will give;
+ * - anything else (a dice game, somebody's Beer Die match): set aside.
+ *   Nothing is written to it (the demo must not put made-up throws into a
+ *   real match, nor end a game people mean to finish), so it stays in the
+ *   log as it stood and is the match under way again at the next start
+ *   without --sim (the demo ends its own match when it stops).
+ */
+static void demo_clear_table(struct serve *sv)
+{
+	struct bd_match_cfg cfg;
+	char teams[2][32], err[256], game[32];
+	int64_t id;
+
+	demo_match_cfg(sv, &cfg, teams);
+	if (dd_referee_match_is(sv->ref, &cfg, (const char (*)[32])teams) &&
+	    dd_referee_end(sv->ref, err, sizeof(err)) == 0)
+		return;
+	id = dd_referee_set_aside(sv->ref, game, sizeof(game));
+	if (id)
+		dd_log(DD_LOG_INFO, "demo: match %lld (%s) set aside, not ended: the simulator "
+		       "plays its own match; it is under way again at a start without --sim",
+		       (long long)id, game);
+}
+
+/* A demo that stops ends its own match, so the newest match not ended is
+ * again the one a start without --sim should pick up. */
+static void demo_end_own(struct serve *sv)
+{
+	struct bd_match_cfg cfg;
+	char teams[2][32], err[256];
+
+	demo_match_cfg(sv, &cfg, teams);
+	if (dd_referee_match_is(sv->ref, &cfg, (const char (*)[32])teams) &&
+	    dd_referee_end(sv->ref, err, sizeof(err)))
+		dd_log(DD_LOG_WARN, "demo: ending its match: %s", err);
+}
+
 static void start_demo_match(struct serve *sv)
 {
 	struct bd_match_cfg cfg;
 	char teams[2][32], err[256];
 
-	if (sv->sim_table && dd_sim_feed_match_cfg)
-		dd_sim_feed_match_cfg(&cfg, teams);
-	else
-		dd_demo_match_cfg(&cfg, teams);
-	cfg.house = sv->sc.ref.house;
+	demo_clear_table(sv);
+	demo_match_cfg(sv, &cfg, teams);
 	if (dd_referee_start(sv->ref, &cfg, (const char (*)[32])teams, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
 }
@@ -494,8 +542,6 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user)
 	sd_event_source_unref(s);
 	sv->restart = NULL;
 	feeder_stop(sv);
-	if (dd_referee_in_match(sv->ref))
-		dd_referee_end(sv->ref, err, sizeof(err));
 	start_demo_match(sv);
 	if (!feeder_start(sv, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
@@ -738,8 +784,7 @@ int dd_cmd_serve(int argc, char **argv)
 	}
 	dd_fusion_init(&sv->fusion, &sv->sc.fusion);
 	if (sv->sim) {
-		if (!dd_referee_in_match(sv->ref))
-			start_demo_match(sv);
+		start_demo_match(sv);
 		if (!feeder_start(sv, err, sizeof(err))) {
 			dd_log(DD_LOG_ERR, "demo: %s", err);
 			goto detach_inputs;
@@ -754,6 +799,8 @@ int dd_cmd_serve(int argc, char **argv)
 	status = rc < 0 ? DD_EXIT_FAIL : DD_EXIT_OK;
 
 	feeder_stop(sv);
+	if (sv->sim)
+		demo_end_own(sv);
 detach_inputs:
 	if (dd_sensors_detach)
 		dd_sensors_detach();

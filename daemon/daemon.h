@@ -231,6 +231,15 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 /* Ends the match under way: -ENOENT when none. */
 int dd_referee_end(struct dd_referee *r, char *err, size_t errlen);
 bool dd_referee_in_match(const struct dd_referee *r);
+/* Whether the match under way is a Beer Die match with exactly these
+ * players and team names (the demo knows its own match after a restart). */
+bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *cfg,
+			 const char team_names[2][32]);
+/* Lets go of the match under way (Beer Die or dice) without writing
+ * anything: it stays in the log as it stood, not ended, and a later
+ * dd_referee_restore() finds it again while it is the newest match not
+ * ended. Returns its id (0: none) and its game in game[0..gamelen). */
+int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen);
 /* The match is waiting for an official to confirm or correct a ruling. */
 bool dd_referee_waiting(const struct dd_referee *r);
 

@@ -141,6 +141,33 @@ bool dd_referee_in_match(const struct dd_referee *r)
 	return r->m.log != NULL;
 }
 
+bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *cfg,
+			 const char team_names[2][32])
+{
+	if (!r->m.log)
+		return false;
+	for (int p = 0; p < BD_PLAYERS; p++)
+		if (strcmp(r->m.log->cfg.players[p], cfg->players[p]))
+			return false;
+	for (int t = 0; t < 2; t++)
+		if (strcmp(r->m.teams[t], team_names[t]))
+			return false;
+	return true;
+}
+
+int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen)
+{
+	int64_t id = r->m.log ? r->m.id : r->dice_id;
+
+	snprintf(game, gamelen, "%s", r->m.log ? "beerdie" : r->dice_game);
+	if (r->m.log)
+		loaded_free(&r->m);
+	drop_pending(r);
+	r->dice_id = 0;
+	r->dice_game[0] = '\0';
+	return id;
+}
+
 bool dd_referee_waiting(const struct dd_referee *r)
 {
 	return r->pending;

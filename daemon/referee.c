@@ -883,6 +883,12 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
 		snprintf(err, errlen, "no throw to undo");
 		return -ENOENT;
 	}
+	/* Undoing it again would only write the same correction once more: a
+	 * second tap must not grow the log. */
+	if (r->m.have_res && (size_t)n <= r->m.res.n && r->m.res.rulings[n - 1].retoss) {
+		snprintf(err, errlen, "throw %d is a re-toss already: nothing to undo", n);
+		return -ENOENT;
+	}
 	memset(&t, 0, sizeof(t));
 	t.thrower = BD_NOBODY;
 	t.dye_up = true;

@@ -40,6 +40,11 @@ curl -s "$BASE/api/matches/1/log" | grep -q '"type":"correct","throw":1' || fail
 # Undo the sink: logged as a re-toss of throw 2.
 command_ok '{"cmd":"undo"}'
 [ "$(score_of)" = '"score":{"A":0,"B":0}' ] || fail "undo: $(score_of)"
+# A second undo has nothing left to undo: 404, and no second correction.
+[ "$(command_status '{"cmd":"undo"}')" = 404 ] || fail "a second undo was not 404"
+grep -q 're-toss already' "$WORK/last" || fail "second undo: $(cat "$WORK/last")"
+[ "$(curl -s "$BASE/api/matches/1/log" | grep -c '"type":"correct","throw":2')" = 1 ] ||
+	fail "a second undo wrote another correction"
 # Manual calls from the console go through fusion: a low call, then a
 # re-toss completes a throw at once.
 command_ok '{"cmd":"call","event":{"at":"low_call","by":"b1"}}'

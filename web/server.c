@@ -121,26 +121,32 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
 	return send_owned(c, status, "application/json", text, n, NULL);
 }
 
-/* A handler's answer: a body, or an errno mapped to a status. */
+/* A handler's answer: a body, or an errno mapped to a status. The message
+ * is the handler's err, else where (the path) and the status's word. */
 static enum MHD_Result send_result(struct MHD_Connection *c, int rc, char *body,
-				   const char *type, const char *err)
+				   const char *type, const char *err, const char *where)
 {
+	unsigned status;
+	const char *word;
+	char why[300];
+
 	if (rc == 0 && body)
 		return send_owned(c, MHD_HTTP_OK, type, body, strlen(body), NULL);
 	free(body);
 	switch (rc) {
-	case -ENOENT:
-		return send_error(c, MHD_HTTP_NOT_FOUND, err && *err ? err : "not found");
-	case -EINVAL:
-		return send_error(c, MHD_HTTP_BAD_REQUEST, err && *err ? err : "bad request");
-	case -EBUSY:
-		return send_error(c, MHD_HTTP_CONFLICT, err && *err ? err : "busy");
-	case -EPERM:
-		return send_error(c, MHD_HTTP_FORBIDDEN, err && *err ? err : "forbidden");
-	default:
-		return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
-				  err && *err ? err : "internal error");
+	case -ENOENT: status = MHD_HTTP_NOT_FOUND; word = "not found"; break;
+	case -EINVAL: status = MHD_HTTP_BAD_REQUEST; word = "bad request"; break;
+	case -EBUSY: status = MHD_HTTP_CONFLICT; word = "busy"; break;
+	case -EPERM: status = MHD_HTTP_FORBIDDEN; word = "forbidden"; break;
+	default: status = MHD_HTTP_INTERNAL_SERVER_ERROR; word = "internal error"; break;
 	}
+	if (err && *err)
+		snprintf(why, sizeof(why), "%s", err);
+	else if (where)
+		snprintf(why, sizeof(why), "%.200s: %s", where, word);
+	else
+		snprintf(why, sizeof(why), "%s", word);
+	return send_error(c, status, why);
 }
 
 /* ---- Server-sent events ------------------------------------------------ */
@@ -373,23 +379,24 @@ static enum MHD_Result console_command(struct web_server *s, struct MHD_Connecti
 		return ok ? send_owned(c, MHD_HTTP_OK, "application/json", ok, strlen(ok), NULL)
 			  : MHD_NO;
 	}
-	return send_result(c, rc, NULL, "application/json", err);
+	return send_result(c, rc, NULL, "application/json", err, "command");
 }
 
 /* ---- Routing ----------------------------------------------------------- */
 
-/* "/api/matches/12/throws/3" style numbers: 1..10^9, digits only. */
+/* "/api/matches/12/throws/3" style numbers: 1..10^9, digits only. Summed
+ * in 64 bits: ten digits overflow a 32-bit long (Raspberry Pi OS armhf). */
 static int parse_num(const char *p, const char **end, long *out)
 {
-	long n = 0;
+	int64_t n = 0;
 	const char *q = p;
 
 	while (*q >= '0' && *q <= '9' && q - p < 10)
 		n = n * 10 + (*q++ - '0');
-	if (q == p || (*q >= '0' && *q <= '9') || n < 1)
+	if (q == p || (*q >= '0' && *q <= '9') || n < 1 || n > 1000000000)
 		return -EINVAL;
 	*end = q;
-	*out = n;
+	*out = (long)n;
 	return 0;
 }
 
@@ -415,22 +422,22 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 
 	if (!strcmp(url, "/api/state")) {
 		rc = s->h.state ? s->h.state(s->user, &body) : -ENOENT;
-		return send_result(c, rc, body, "application/json", NULL);
+		return send_result(c, rc, body, "application/json", NULL, url);
 	}
 	if (!strcmp(url, "/api/events"))
 		return open_events(s, c);
 	if (!strcmp(url, "/api/matches")) {
 		rc = s->h.matches ? s->h.matches(s->user, &body) : -ENOENT;
-		return send_result(c, rc, body, "application/json", NULL);
+		return send_result(c, rc, body, "application/json", NULL, url);
 	}
 	if (!strncmp(url, "/api/matches/", 13) && !parse_num(url + 13, &p, &m)) {
 		if (!strcmp(p, "/log")) {
 			rc = s->h.match_log ? s->h.match_log(s->user, m, &body) : -ENOENT;
-			return send_result(c, rc, body, "application/x-ndjson", NULL);
+			return send_result(c, rc, body, "application/x-ndjson", NULL, url);
 		}
 		if (!strcmp(p, "/sheet")) {
 			rc = s->h.sheet ? s->h.sheet(s->user, m, &body) : -ENOENT;
-			return send_result(c, rc, body, "application/json", NULL);
+			return send_result(c, rc, body, "application/json", NULL, url);
 		}
 		if (!strncmp(p, "/throws/", 8) && !parse_num(p + 8, &p, &k)) {
 			long i;
@@ -438,14 +445,14 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 
 			if (!*p) {
 				rc = s->h.throw_detail ? s->h.throw_detail(s->user, m, k, &body) : -ENOENT;
-				return send_result(c, rc, body, "application/json", NULL);
+				return send_result(c, rc, body, "application/json", NULL, url);
 			}
 			if (!strncmp(p, "/snapshots/", 11) && !parse_num(p + 11, &p, &i) &&
 			    !strcmp(p, ".jpg")) {
 				rc = s->h.snapshot ? s->h.snapshot(s->user, m, k, i, &body, &len) : -ENOENT;
 				if (rc == 0 && body)
 					return send_owned(c, MHD_HTTP_OK, "image/jpeg", body, len, NULL);
-				return send_result(c, rc ? rc : -ENOENT, body, "image/jpeg", NULL);
+				return send_result(c, rc ? rc : -ENOENT, body, "image/jpeg", NULL, url);
 			}
 		}
 	}

@@ -33,6 +33,14 @@ s=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $big" "$BASE/api/state"); 
 head -c 200000 /dev/zero | tr '\0' a > "$WORK/body"
 s=$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$WORK/body" "$BASE/console/login"); [ "$s" = 413 ] || fail "200 kB body -> $s"
 s=$(curl -s -o /dev/null -w '%{http_code}' -d 'pin=%zz' "$BASE/console/login"); [ "$s" = 400 ] || fail "bad form escape -> $s"
+# Ids in paths are 1..10^9 (ten digits would overflow a 32-bit long).
+s=$(status_of "$BASE/replay/1000000000"); [ "$s" = 200 ] || fail "/replay/1000000000 -> $s"
+s=$(status_of "$BASE/replay/1000000001"); [ "$s" = 404 ] || fail "/replay/1000000001 -> $s"
+s=$(status_of "$BASE/replay/9999999999"); [ "$s" = 404 ] || fail "/replay/9999999999 -> $s"
+s=$(status_of "$BASE/api/matches/4294967297/log"); [ "$s" = 404 ] || fail "match 2^32+1 -> $s"
+# A 404 says what was not found.
+curl -s "$BASE/api/matches/77/log" | grep -q '"error":"/api/matches/77/log: not found"' ||
+	fail "404 without its path: $(curl -s "$BASE/api/matches/77/log")"
 login
 s=$(command_status '{"cmd":"start",'); [ "$s" = 400 ] || fail "truncated JSON -> $s"
 s=$(command_status '{"cmd":"throw","events":[{"at":"table","half":"B","x":"far"}]}'); [ "$s" = 400 ] || fail "x not a number -> $s"

@@ -298,8 +298,10 @@ int dd_cmd_sensors(int argc, char **argv)
 			break;
 		case 'd':
 			duration = strtod(optarg, &end);
-			if (*end || !(duration > 0)) {
-				dd_log(DD_LOG_ERR, "sensors: --duration: expected seconds > 0, got '%s'", optarg);
+			/* A year at most: beyond, seconds in nanoseconds overflow int64. */
+			if (*end || !(duration > 0) || duration > 366 * 86400.0) {
+				dd_log(DD_LOG_ERR, "sensors: --duration: expected seconds > 0 (a year at most), "
+				       "got '%s'", optarg);
 				return DD_EXIT_USAGE;
 			}
 			break;

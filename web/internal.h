@@ -12,6 +12,7 @@
 #define WEB_LOGIN_LOCK_S 30		/* seconds the lockout lasts */
 #define WEB_LOGIN_CLIENTS 64		/* client addresses whose wrong PINs are counted */
 #define WEB_CLIENT_KEY 16		/* bytes of a client key (web_auth_client_key) */
+#define WEB_SSE_PER_CLIENT 8		/* open /api/events streams per client address */
 
 struct web_session {
 	char token[WEB_TOKEN_HEX + 1];	/* the cookie's value; "" = free slot */

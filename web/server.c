@@ -19,6 +19,7 @@ struct sse_client {
 	struct sse_client *next;	/* in web_server.clients */
 	struct web_server *server;	/* back pointer */
 	struct MHD_Connection *conn;	/* to resume */
+	unsigned char key[WEB_CLIENT_KEY];	/* its client address (web_auth_client_key) */
 	char *buf;			/* owned: bytes not yet sent */
 	size_t len, off;		/* filled, sent */
 	size_t cap;			/* allocated */
@@ -261,15 +262,37 @@ size_t web_server_sse_clients(const struct web_server *s)
 	return s->n_clients;
 }
 
+/* The key of a connection's client address, for the per-client limits. */
+static void client_key(struct MHD_Connection *c, unsigned char key[WEB_CLIENT_KEY])
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+	web_auth_client_key(info ? info->client_addr : NULL, key);
+}
+
 static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *c)
 {
-	struct sse_client *cl = calloc(1, sizeof(*cl));
+	struct sse_client *cl;
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	char *state = NULL;
+	unsigned char key[WEB_CLIENT_KEY];
+	size_t same = 0;
 
+	/* Each stream may hold SSE_BACKLOG_MAX of unsent state: a client that
+	 * opens hundreds and never reads must not make the daemon hold
+	 * hundreds of those. A screen needs one; a few tabs, a few more. */
+	client_key(c, key);
+	for (cl = s->clients; cl; cl = cl->next)
+		same += !cl->closing && !memcmp(cl->key, key, WEB_CLIENT_KEY);
+	if (same >= WEB_SSE_PER_CLIENT)
+		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				  "too many event streams open from this address");
+	cl = calloc(1, sizeof(*cl));
 	if (!cl)
 		return MHD_NO;
+	memcpy(cl->key, key, WEB_CLIENT_KEY);
 	cl->server = s;
 	cl->conn = c;
 	/* The current state first, so a new screen shows the score at once. */
@@ -321,7 +344,6 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 {
 	char pin[64], cookie[160];
 	unsigned char key[WEB_CLIENT_KEY];
-	const union MHD_ConnectionInfo *info;
 	const struct web_session *ss;
 	json_t *o;
 	char *text;
@@ -330,8 +352,7 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
 	if (rc < 0)
 		return send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
-	info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	web_auth_client_key(info ? info->client_addr : NULL, key);
+	client_key(c, key);
 	rc = web_auth_login(&s->auth, key, pin, now_s(), &ss);
 	if (rc == -EAGAIN)
 		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");

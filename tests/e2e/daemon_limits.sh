@@ -45,6 +45,25 @@ login
 s=$(command_status '{"cmd":"start",'); [ "$s" = 400 ] || fail "truncated JSON -> $s"
 s=$(command_status '{"cmd":"throw","events":[{"at":"table","half":"B","x":"far"}]}'); [ "$s" = 400 ] || fail "x not a number -> $s"
 
+# Event streams are limited per client address: a guest opening many (each
+# may hold unsent state) gets 429 beyond 8; the wall screen at another
+# address still gets its stream.
+streams=()
+for _ in 1 2 3 4 5 6 7 8; do
+	curl -s -N --interface 127.0.0.2 -o /dev/null "$BASE/api/events" &
+	streams+=("$!")
+done
+for _ in $(seq 1 50); do
+	s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --interface 127.0.0.2 "$BASE/api/events" || true)
+	[ "$s" = 429 ] && break
+	sleep 0.1
+done
+[ "$s" = 429 ] || fail "a 9th event stream from one address -> '$s', want 429"
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 --interface 127.0.0.1 "$BASE/api/events" || true)
+[ "$s" = 200 ] || fail "another address's event stream -> '$s', want 200"
+kill "${streams[@]}" 2>/dev/null || true
+wait "${streams[@]}" 2>/dev/null || true
+
 # 200 connections that never send a byte: the scoreboard still answers.
 fds=()
 for _ in $(seq 1 200); do

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "web/internal.h"
@@ -328,6 +330,25 @@ static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *
 
 /* ---- Console ----------------------------------------------------------- */
 
+/* Whether the request's Content-Type is the media type want (parameters
+ * such as "; charset=utf-8" allowed, case ignored). */
+static bool content_type_is(struct MHD_Connection *c, const char *want)
+{
+	const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+	size_t n = strlen(want);
+
+	if (!v)
+		return false;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (strncasecmp(v, want, n))
+		return false;
+	v += n;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	return *v == '\0' || *v == ';';
+}
+
 static const struct web_session *session_of(struct web_server *s, struct MHD_Connection *c)
 {
 	const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
@@ -349,6 +370,9 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	char *text;
 	int rc;
 
+	if (!content_type_is(c, "application/x-www-form-urlencoded"))
+		return send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+				  "Content-Type: expected application/x-www-form-urlencoded");
 	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
 	if (rc < 0)
 		return send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
@@ -513,6 +537,9 @@ static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c
 	if (!strcmp(url, "/console/api/command")) {
 		if (!console_guard(s, c))
 			return send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
+		if (!content_type_is(c, "application/json"))
+			return send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+					  "Content-Type: expected application/json");
 		return console_command(s, c, rq);
 	}
 	return send_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint");

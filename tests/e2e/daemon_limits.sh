@@ -41,7 +41,17 @@ s=$(status_of "$BASE/api/matches/4294967297/log"); [ "$s" = 404 ] || fail "match
 # A 404 says what was not found.
 curl -s "$BASE/api/matches/77/log" | grep -q '"error":"/api/matches/77/log: not found"' ||
 	fail "404 without its path: $(curl -s "$BASE/api/matches/77/log")"
+# A body in another type than the endpoint reads: 415, saying which.
+s=$(curl -s -o "$WORK/out" -w '%{http_code}' -H 'Content-Type: application/json' \
+	--data-binary '{"pin":"4321"}' "$BASE/console/login")
+[ "$s" = 415 ] && grep -q 'x-www-form-urlencoded' "$WORK/out" || fail "JSON login -> $s $(cat "$WORK/out")"
 login
+s=$(curl -s -o "$WORK/out" -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" \
+	-H 'Content-Type: text/plain' --data-binary '{"cmd":"undo"}' "$BASE/console/api/command")
+[ "$s" = 415 ] && grep -q 'application/json' "$WORK/out" || fail "text/plain command -> $s $(cat "$WORK/out")"
+s=$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" \
+	-H 'Content-Type: Application/JSON; charset=utf-8' --data-binary '{"cmd":"undo"}' "$BASE/console/api/command")
+[ "$s" = 404 ] || fail "JSON with a charset -> $s, want the command's own 404"
 s=$(command_status '{"cmd":"start",'); [ "$s" = 400 ] || fail "truncated JSON -> $s"
 s=$(command_status '{"cmd":"throw","events":[{"at":"table","half":"B","x":"far"}]}'); [ "$s" = 400 ] || fail "x not a number -> $s"
 

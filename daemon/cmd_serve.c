@@ -28,6 +28,7 @@
 
 #define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
 #define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
+#define STORE_BUSY_MS 1000		/* longest wait for another program's lock on the log */
 
 struct serve {
 	const char *config_path;	/* --config, or NULL */
@@ -183,6 +184,27 @@ static void on_obs(void *user, const struct dd_obs *o)
 	feed(user, o);
 }
 
+/* The health strip's "store" after a write: the event log's own failures
+ * (their messages start with its path, as db/ words them: locked by another
+ * program, disk full, I/O error) turn it red until a write succeeds again,
+ * so a throw that could not be stored does not go unseen on the wall. */
+static void store_health(struct serve *sv, int rc, const char *err)
+{
+	size_t n = strlen(sv->sc.db_path);
+	bool failed = rc && !strncmp(err, sv->sc.db_path, n) && err[n] == ':';
+
+	if (failed) {
+		sv->storage.ok = false;
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "write failed:%.100s", err + n + 1);
+		dd_log(DD_LOG_ERR, "store: %s", err);
+		push_state(sv);
+	} else if (rc == 0 && !sv->storage.ok) {
+		sv->storage.ok = true;
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
+		dd_log(DD_LOG_INFO, "store: writing again");
+	}
+}
+
 static int start_match(struct serve *sv, const struct web_command *cmd, char *err, size_t errlen)
 {
 	struct bd_match_cfg cfg;
@@ -286,6 +308,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
 		break;
 	}
+	store_health(sv, rc, err);
 	if (rc == 0)
 		push_state(sv);
 	return rc;
@@ -297,7 +320,7 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user);
 
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
 {
-	char err[256];
+	char err[256] = "";
 	int rc;
 	int64_t pushed, last;
 
@@ -306,6 +329,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 		return;
 	}
 	rc = dd_referee_throw(sv->ref, fx, err, sizeof(err));
+	store_health(sv, rc, err);
 	if (rc) {
 		dd_log(DD_LOG_WARN, "throw not judged: %s", err);
 		return;
@@ -746,6 +770,9 @@ int dd_cmd_serve(int argc, char **argv)
 	}
 	if (db_retention_run(sv->db, 0, NULL, err, sizeof(err)))
 		dd_log(DD_LOG_WARN, "retention: %s", err);
+	/* Writes happen on the loop: another program's lock (an import into
+	 * this file) may stall it a second, not the watchdog's ten. */
+	db_set_busy_timeout(sv->db, STORE_BUSY_MS);
 	sv->storage.ok = true;
 	snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
 	sv->ref = dd_referee_new(&sv->sc.ref, sv->db);

@@ -242,12 +242,14 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 /* Adds a note (JSON, taken) about throw throw_no to the database as a raw
  * input from source: the evidence and the officials' decisions behind a
  * ruling that the match log does not hold. It is committed with the next
- * throw, or now when flush is set. Best effort: the log is the truth. */
-static void note_raw(struct dd_referee *r, int throw_no, const char *source, const char *kind,
-		     json_t *o, bool flush)
+ * throw, or now when flush is set. Best effort: the log is the truth; the
+ * result (0 or a db_ error, logged) says whether the file took it. */
+static int note_raw(struct dd_referee *r, int throw_no, const char *source, const char *kind,
+		    json_t *o, bool flush)
 {
 	char err[256], *text = NULL;
 	struct db_raw raw;
+	int rc = 0;
 
 	if (!r->db || !o)
 		goto free_json;
@@ -262,12 +264,15 @@ static void note_raw(struct dd_referee *r, int throw_no, const char *source, con
 	raw.channel = -1;
 	raw.payload = text;
 	raw.len = strlen(text);
-	if (db_raw_append(r->db, r->m.id, &raw, 1, err, sizeof(err)) ||
-	    (flush && db_raw_flush(r->db, err, sizeof(err))))
+	rc = db_raw_append(r->db, r->m.id, &raw, 1, err, sizeof(err));
+	if (rc == 0 && flush)
+		rc = db_raw_flush(r->db, err, sizeof(err));
+	if (rc)
 		dd_log(DD_LOG_WARN, "%s", err);
 free_json:
 	free(text);
 	json_decref(o);
+	return rc;
 }
 
 /* ---- Dice games ------------------------------------------------------------
@@ -730,9 +735,16 @@ static int commit_throw(struct dd_referee *r, const struct bd_throw *t, const ch
 	if (rc)
 		goto free_obs;
 	if (r->db) {
-		/* The evidence rides in the same transaction as the throw. */
-		note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
-			 "review", why, "confirmed", confirmed, "obs", obs), false);
+		/* The evidence rides in the same transaction as the throw. A
+		 * file another program keeps locked refuses the throw too: say
+		 * so now rather than wait for the lock a second time. */
+		if (note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
+			     "review", why, "confirmed", confirmed, "obs", obs), false) == -EBUSY) {
+			snprintf(err, errlen, "%s: storing the throw: database is locked "
+				 "(another program is writing to it)", db_path(r->db));
+			rc = -EBUSY;
+			goto free_obs;
+		}
 		if (dd_camera_snapshot &&
 		    dd_camera_snapshot(r->db, r->m.id, k, t_start_ns, err, errlen) < 0)
 			dd_log(DD_LOG_WARN, "throw %d: %s (ruled without it)", k, err);

@@ -67,6 +67,11 @@ void db_close(struct db *db);
 /* The path given to db_open (owned by db). */
 const char *db_path(const struct db *db);
 
+/* How long a write waits for another program's lock on the file before it
+ * fails with -EBUSY (db_open sets 5000 ms). The daemon waits less: it
+ * writes on its event loop, which must not stall past the watchdog. */
+void db_set_busy_timeout(struct db *db, int ms);
+
 /* ---- Matches --------------------------------------------------------- */
 
 /* Starts a match from its log header line (a JSON object with

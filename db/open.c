@@ -291,6 +291,11 @@ close_db:
 	return NULL;
 }
 
+void db_set_busy_timeout(struct db *db, int ms)
+{
+	sqlite3_busy_timeout(db->h, ms);
+}
+
 void db_close(struct db *db)
 {
 	if (!db)

@@ -81,10 +81,17 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	struct dd_config *cfg = ctx->cfg;
 	struct dd_config_entry *grown, *e;
 
-	grown = realloc(cfg->entries, (cfg->n + 1) * sizeof(*grown));
-	if (!grown)
-		goto out_of_memory;
-	cfg->entries = grown;
+	/* Doubling: a file of a hundred thousand short lines must not copy
+	 * the table once per line. */
+	if (cfg->n == cfg->cap) {
+		size_t cap = cfg->cap ? 2 * cfg->cap : 32;
+
+		grown = realloc(cfg->entries, cap * sizeof(*grown));
+		if (!grown)
+			goto out_of_memory;
+		cfg->entries = grown;
+		cfg->cap = cap;
+	}
 	e = &cfg->entries[cfg->n];
 	memset(e, 0, sizeof(*e));
 	e->section = strdup(section);

@@ -61,6 +61,7 @@ struct dd_config_entry {
 struct dd_config {
 	char *path;		/* owned; as given to dd_config_load */
 	size_t n;		/* entries */
+	size_t cap;		/* entries allocated */
 	struct dd_config_entry *entries;	/* owned, in file order */
 };
 

@@ -839,6 +839,9 @@ int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t err
 		snprintf(err, errlen, "throw %d: no such throw", throw_no);
 		return -ENOENT;
 	}
+	/* Confirmed already: a second tap writes nothing more. */
+	if (r->m.notes[throw_no - 1].confirmed)
+		return 0;
 	r->m.notes[throw_no - 1].confirmed = true;
 	note_raw(r, throw_no, "console", "confirm", json_pack("{s:i}", "throw", throw_no), true);
 	return 0;

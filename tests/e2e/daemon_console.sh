@@ -54,6 +54,9 @@ state | grep -q '"throws":3' || fail "console calls did not make a throw: $(stat
 grep -q '"error":"event.by' "$WORK/last" || fail "400 does not name the field: $(cat "$WORK/last")"
 [ "$(command_status '{"cmd":"correct","throw":40,"events":[]}')" = 404 ] || fail "correcting a missing throw not 404"
 command_ok '{"cmd":"confirm","throw":1}'
+command_ok '{"cmd":"confirm","throw":1}'
+[ "$("$DYEREF" replay --db "$WORK/dyeref.db" --match 1 --throw 1 | grep -c '"kind":"confirm"')" = 1 ] ||
+	fail "confirming twice stored two confirmations"
 command_ok '{"cmd":"end"}'
 state | grep -q '"match":null' || fail "end did not end the match"
 # Logout ends the session.

@@ -776,12 +776,20 @@ int dd_cmd_serve(int argc, char **argv)
 	sv->storage.ok = true;
 	snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
 	sv->ref = dd_referee_new(&sv->sc.ref, sv->db);
-	if (!sv->ref)
+	if (!sv->ref) {
+		dd_log(DD_LOG_ERR, "referee: %s", strerror(errno));
 		goto close_db;
+	}
+	/* A match the referee cannot read back (a log this version's judge
+	 * refuses, a read error) must not keep the table without a referee:
+	 * exiting would only make systemd restart into the same refusal. The
+	 * daemon runs without it, says why on the health strip, and the
+	 * officials can start a new match; the old one stays in the log. */
 	rc = dd_referee_restore(sv->ref, err, sizeof(err));
 	if (rc) {
-		dd_log(DD_LOG_ERR, "restore: %s", err);
-		goto free_referee;
+		dd_log(DD_LOG_ERR, "restore: %s (running without that match)", err);
+		sv->storage.ok = false;
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "not restored: %.100s", err);
 	}
 	memset(&wc, 0, sizeof(wc));
 	wc.bind = sv->sc.bind;

@@ -83,6 +83,8 @@ struct sim_throw_cfg {
 	double die_half_m;	/* 0.008: half a die's edge (16 mm dice) */
 	double cup_height_m;	/* 0.12: rim above the table top */
 	double mine_height_m;	/* 0.122: a 33 cl can */
+	double edge_depth_m;	/* 0.03: the top's edge (board and the frame under it);
+				 * below it a table on legs is open: a die passes under */
 	double release_z_m;	/* 1.9: hand height when the die leaves it */
 	double apex_mean_m;	/* 3.8: mean toss height */
 	double apex_sd_m;	/* 0.45: about 4 % of throws fall below 3 m */

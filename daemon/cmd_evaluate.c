@@ -362,10 +362,12 @@ static void print_events(const char *label, const struct bd_throw *t, int64_t t0
 	for (size_t i = 0; i < t->n_events; i++) {
 		const struct bd_event *e = &t->events[i];
 
-		printf(" %s@%lld", (unsigned)e->kind < 9 ? kinds[e->kind] : "?",
+		printf(" %s@%lld",
+		       (size_t)e->kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[e->kind] : "?",
 		       (long long)((e->t_ns - t0) / 1000000));
 		if (e->kind == BD_EV_TABLE)
-			printf("(%s%s", (unsigned)e->half < 3 ? halves[e->half] : "?",
+			printf("(%s%s",
+			       (size_t)e->half < sizeof(halves) / sizeof(halves[0]) ? halves[e->half] : "?",
 			       e->has_xy ? "" : ")");
 		if (e->kind == BD_EV_TABLE && e->has_xy)
 			printf(" %.3f,%.3f)", e->x, e->y);

@@ -351,6 +351,36 @@ static void add_loc(struct tally *ty, double d)
 	ty->loc_sum += d;
 }
 
+/* --verbose: one throw's events on one line, times from t0 in ms. */
+static void print_events(const char *label, const struct bd_throw *t, int64_t t0)
+{
+	static const char *const kinds[] = { "table", "cup", "mine", "floor", "rest",
+					     "catch", "kick", "low", "retoss" };
+	static const char *const halves[] = { "A", "B", "line" };
+
+	printf("   %s:", label);
+	for (size_t i = 0; i < t->n_events; i++) {
+		const struct bd_event *e = &t->events[i];
+
+		printf(" %s@%lld",
+		       (size_t)e->kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[e->kind] : "?",
+		       (long long)((e->t_ns - t0) / 1000000));
+		if (e->kind == BD_EV_TABLE)
+			printf("(%s%s",
+			       (size_t)e->half < sizeof(halves) / sizeof(halves[0]) ? halves[e->half] : "?",
+			       e->has_xy ? "" : ")");
+		if (e->kind == BD_EV_TABLE && e->has_xy)
+			printf(" %.3f,%.3f)", e->x, e->y);
+		if (e->kind == BD_EV_CUP)
+			printf("(p%d%s%s)", e->player, e->sink ? " sink" : "", e->popout ? " pop" : "");
+		if (e->kind == BD_EV_REST)
+			printf("(%d)", e->face);
+		if (e->has_confidence)
+			printf("[%.2f %s]", e->confidence, e->source);
+	}
+	printf(" apex %.2f\n", t->apex_m);
+}
+
 /* Compares one fused throw with the truth throw it belongs to. */
 /* The daemon's own view: every fused throw judged against the state its
  * own rulings built (review mode "count"), as dd_referee_throw folds. */
@@ -406,6 +436,10 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 		       (long)(t - tr) + 1, right ? "right" : "WRONG", review ? " review" : "",
 		       t->ruling.points[0], t->ruling.points[1], r.points[0], r.points[1],
 		       fx->review_why);
+	if (verbose && (!right || review)) {
+		print_events("truth", t->t, t->t_first);
+		print_events("fused", &fx->t, t->t_first);
+	}
 	/* Located impacts against the truth's table contacts. */
 	for (size_t i = 0; i < fx->t.n_events; i++) {
 		const struct bd_event *e = &fx->t.events[i];

@@ -88,7 +88,8 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 
 			snprintf(crop, sizeof(crop), "rest-%04d.ppm", throw_no);
 			snprintf(path, sizeof(path), "%s/%s", mdir, crop);
-			img = sim_render_rest_crop(noise, &sc->table, t->rest_x, t->rest_y, t->rest_face,
+			img = sim_render_rest_crop(noise, &sc->table, t->rest_x, t->rest_y, cams[i].x,
+						   cams[i].y, t->rest_face,
 						   2 * M_PI * sim_rng_uniform(rng),
 						   CROP_PX, rng);
 			if (!img)

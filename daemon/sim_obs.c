@@ -83,15 +83,16 @@ void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, 
 	o->ev.face = 1;
 	o->confidence = 0;
 	if (crop) {
-		struct vis_dice_params vp;
-		struct vis_die d[4];
+		struct vis_die d;
 		char err[128];
 
-		vis_dice_params_default(&vp);
-		vp.keep_unreadable = 1;
-		if (vis_dice_find(crop, &vp, d, 4, err, sizeof(err)) >= 1 && d[0].face >= 1) {
-			o->ev.face = d[0].face;
-			o->confidence = d[0].confidence;
+		/* As the camera glue reads a rest (read_face): around where the
+		 * camera located the die, the crop's centre (sim_render_rest_crop),
+		 * a die being a quarter of the crop's side. */
+		if (vis_read_face_at(crop, crop->width / 2.0, crop->height / 2.0, crop->width / 4.0,
+				     &d, err, sizeof(err)) == 0 && d.face >= 1) {
+			o->ev.face = d.face;
+			o->confidence = d.confidence;
 		}
 	}
 }

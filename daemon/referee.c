@@ -654,6 +654,30 @@ free_text:
 	free(text);
 }
 
+/* A dice game whose last move was committed but not its end (the daemon
+ * was killed between the two) is over: end it now, as the move would have,
+ * rather than restore a finished game as the one under way. */
+static void dice_end_if_over(struct dd_referee *r)
+{
+	char *log = NULL, err[256] = "", name[32];
+	struct dice_sheet *sheet = malloc(sizeof(*sheet));
+	size_t len;
+	int rc = sheet ? dice_text(r, r->dice_id, NULL, &log, &len, err, sizeof(err)) : -ENOMEM;
+
+	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
+	if (rc == 0)
+		rc = mlog_dice_sheet(name, log, len, sheet, err, sizeof(err));
+	if (rc == 0 && sheet->over) {
+		rc = dice_end(r, err, sizeof(err));
+		if (rc == 0)
+			dd_log(DD_LOG_INFO, "%s: its last move was stored, its end was not: ended now", name);
+	}
+	if (rc)
+		dd_log(DD_LOG_WARN, "%s: %s", name, err[0] ? err : strerror(-rc));
+	free(sheet);
+	free(log);
+}
+
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 {
 	struct db_match_info *ms = NULL;
@@ -676,6 +700,7 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 		} else {
 			r->dice_id = ms[i].id;
 			snprintf(r->dice_game, sizeof(r->dice_game), "%s", ms[i].game);
+			dice_end_if_over(r);
 		}
 		break;
 	}

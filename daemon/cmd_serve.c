@@ -688,7 +688,13 @@ int dd_cmd_serve(int argc, char **argv)
 	struct serve *sv = calloc(1, sizeof(*sv));
 	struct dd_config cfg = { 0 };
 	struct web_config wc;
-	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command, on_sheet, on_snapshot };
+	/* Named: match_log and sheet have the same type, a reordered struct
+	 * would still compile with them swapped. */
+	struct web_handlers wh = {
+		.state = on_state, .matches = on_matches, .match_log = on_log,
+		.throw_detail = on_throw, .command = on_command, .sheet = on_sheet,
+		.snapshot = on_snapshot,
+	};
 	char err[512];
 	bool check = false;
 	long port_override = -1;

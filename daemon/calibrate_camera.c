@@ -39,9 +39,10 @@ int dd_calibrate_camera(int argc, char **argv)
 		dd_log(DD_LOG_ERR, "%s", err);
 		return r == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
 	}
-	/* A picture of the whole table from above is hundreds of pixels a side;
-	 * vis_find_table_corners() overran its buffer of side points on tiny
-	 * images (24x24 aborted with a corrupt heap), so they stop here. */
+	/* A picture of the whole table from above is hundreds of pixels a side:
+	 * corners found in a thumbnail would be too coarse to place cups by, so
+	 * say so rather than print a calibration. (The corner finder itself
+	 * copes with any size: tests/unit/test_vis_homography.c.) */
 	if (img->width < CALIB_MIN_W || img->height < CALIB_MIN_H) {
 		dd_log(DD_LOG_ERR, "%s: %dx%d pixels: too small for a calibration picture "
 		       "(at least %dx%d)", path, img->width, img->height, CALIB_MIN_W, CALIB_MIN_H);

@@ -262,7 +262,9 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen);
 
 /* JSON for the web: the scoreboard's state (caller json_decref()s), the
  * match list, a match's log (JSON Lines, malloc'd), one throw in detail.
- * 0, -ENOENT, -ENOMEM. */
+ * 0, -ENOENT (no such match), -ENOMEM, or another negative errno when the
+ * database could not be read (logged with its message; never -ENOENT or
+ * -EINVAL, which the web answers with a 4xx). */
 int dd_referee_state(struct dd_referee *r, struct json_t **out);
 int dd_referee_matches(struct dd_referee *r, char **out);
 int dd_referee_log(struct dd_referee *r, long id, char **out);

@@ -17,3 +17,14 @@ $(BUILD)/tests/test_import_once: $(BUILD)/tests/unit/test_import_once.o $$(TEST_
 	$(call say,LINK,$@)
 	$(Q)$(LINK) $(LDFLAGS) -Wl,--wrap=mlog_judge -o $@ $< $(TEST_SUPPORT) \
 		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)
+
+# A database failing under the web pages: db_matches and db_match_get fail
+# on demand and dd_log is caught, through the linker's --wrap.
+EXCLUDE += tests/unit/test_referee_db_fault.c
+EXTRA_TEST_BINS += $(BUILD)/tests/test_referee_db_fault
+$(BUILD)/tests/test_referee_db_fault: $(BUILD)/tests/unit/test_referee_db_fault.o $$(TEST_SUPPORT) \
+		$$(DAEMON_TEST_LIB) $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -Wl,--wrap=db_matches -Wl,--wrap=db_match_get -Wl,--wrap=dd_log \
+		-o $@ $< $(TEST_SUPPORT) \
+		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)

@@ -1101,29 +1101,47 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	return 0;
 }
 
+/* A database failure behind a page: logged with db/'s message (file and
+ * why) and returned as an errno the web layer answers with a 5xx; its 4xx
+ * codes (-ENOENT, -EINVAL, -EBUSY, -EPERM) would blame the request. */
+static int read_fault(const char *what, int rc, const char *err)
+{
+	dd_log(DD_LOG_ERR, "%s: %s", what, err);
+	return rc == -ENOENT || rc == -EINVAL || rc == -EBUSY || rc == -EPERM ? -EIO : rc;
+}
+
 int dd_referee_matches(struct dd_referee *r, char **out)
 {
-	json_t *arr = json_array();
+	json_t *arr;
 	struct db_match_info *ms = NULL;
 	size_t n = 0;
-	char err[256];
+	char err[256] = "";
+	int rc;
 
-	if (!arr)
-		return -ENOMEM;
-	if (r->db && db_matches(r->db, &ms, &n, err, sizeof(err)) == 0) {
-		for (size_t i = 0; i < n; i++) {
-			json_t *m = json_pack("{s:I,s:s,s:b,s:b,s:i,s:i,s:i}",
-				"match", (json_int_t)ms[i].id, "game", ms[i].game,
-				"current", r->m.log && ms[i].id == r->m.id, "ended", ms[i].ended,
-				"throws", ms[i].throws, "corrections", ms[i].corrections,
-				"reviews", ms[i].reviews);
-
-			if (m && ms[i].score[0])
-				json_object_set_new(m, "score", json_loads(ms[i].score, 0, NULL));
-			json_array_append_new(arr, m);
-		}
-		free(ms);
+	*out = NULL;
+	/* An empty list only when there is no log at all, not when reading it failed. */
+	if (r->db) {
+		rc = db_matches(r->db, &ms, &n, err, sizeof(err));
+		if (rc)
+			return read_fault("match list", rc, err);
 	}
+	arr = json_array();
+	if (!arr) {
+		free(ms);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = json_pack("{s:I,s:s,s:b,s:b,s:i,s:i,s:i}",
+			"match", (json_int_t)ms[i].id, "game", ms[i].game,
+			"current", r->m.log && ms[i].id == r->m.id, "ended", ms[i].ended,
+			"throws", ms[i].throws, "corrections", ms[i].corrections,
+			"reviews", ms[i].reviews);
+
+		if (m && ms[i].score[0])
+			json_object_set_new(m, "score", json_loads(ms[i].score, 0, NULL));
+		json_array_append_new(arr, m);
+	}
+	free(ms);
 	*out = json_dumps(arr, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(arr);
 	return *out ? 0 : -ENOMEM;
@@ -1138,8 +1156,13 @@ int dd_referee_sheet(struct dd_referee *r, long id, char **out)
 	int rc;
 
 	*out = NULL;
-	if (db_match_get(r->db, id, &info, err, sizeof(err)) || !strcmp(info.game, "beerdie"))
+	if (!r->db)
 		return -ENOENT;
+	rc = db_match_get(r->db, id, &info, err, sizeof(err));
+	if (rc == -ENOENT || (rc == 0 && !strcmp(info.game, "beerdie")))
+		return -ENOENT;
+	if (rc)
+		return read_fault("score sheet", rc, err);
 	rc = dd_referee_log(r, id, &log);
 	if (rc)
 		return rc;

@@ -57,7 +57,8 @@ enum db_open_flags {
  * PRAGMA quick_check, then turns on WAL and migrates an older schema
  * forward. A file that is not a dyeref database, is corrupt or has a newer
  * schema is refused and left byte for byte as it was: NULL, errno set
- * (ENOENT, ENOTSUP non-dyeref, EILSEQ corrupt, EPROTO newer, ENOSPC, EIO)
+ * (ENOENT missing, EACCES permission denied, ENOTSUP non-dyeref, EILSEQ
+ * corrupt, EPROTO newer, ENOSPC, EROFS, EIO)
  * and "FILE: reason" in err. Free with db_close(). */
 struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen);
 

@@ -359,8 +359,10 @@ int dd_sensors_config_file(const char *path, struct sens_config *out, char *err,
  * every other line as it was: an existing key is replaced where it
  * stands, a missing one is added at the end of its section (the section
  * is created if absent; a missing file is created). Written to a
- * temporary file beside it, synced, then renamed over it: never half
- * written. 0, or a negative errno with a message. */
+ * temporary file beside it, synced, renamed over it and the directory
+ * synced: never half written, and the change survives a power cut once
+ * this returns. A symbolic link is followed: its target is replaced, the
+ * link stays. 0, or a negative errno with a message. */
 int dd_config_set_keys(const char *path, const char *section, const char *const *keys,
 		       const char *const *values, size_t n, char *err, size_t errlen);
 

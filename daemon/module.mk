@@ -28,3 +28,13 @@ $(BUILD)/tests/test_referee_db_fault: $(BUILD)/tests/unit/test_referee_db_fault.
 	$(Q)$(LINK) $(LDFLAGS) -Wl,--wrap=db_matches -Wl,--wrap=db_match_get -Wl,--wrap=dd_log \
 		-o $@ $< $(TEST_SUPPORT) \
 		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)
+
+# dd_config_set_keys syncs the directory after its rename: fsync is
+# wrapped to see which files and directories were synced.
+EXCLUDE += tests/unit/test_config_write.c
+EXTRA_TEST_BINS += $(BUILD)/tests/test_config_write
+$(BUILD)/tests/test_config_write: $(BUILD)/tests/unit/test_config_write.o $$(TEST_SUPPORT) \
+		$$(DAEMON_TEST_LIB) $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -Wl,--wrap=fsync -o $@ $< $(TEST_SUPPORT) \
+		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)

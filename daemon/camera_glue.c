@@ -225,6 +225,27 @@ static struct vis_image *copy_image(const struct vis_image *img)
 	return c;
 }
 
+void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, struct dd_obs *o)
+{
+	bool read = face >= 1 && face <= 6;
+
+	memset(o, 0, sizeof(*o));
+	o->kind = DD_OBS_EVENT;
+	o->source = DD_SRC_CAMERA;
+	o->t_ns = t_ns;
+	o->confidence = !read || !(confidence >= 0) ? 0 : confidence > 1 ? 1 : confidence;
+	o->ev.kind = BD_EV_REST;
+	o->ev.player = BD_NOBODY;
+	o->ev.face = read ? face : 1;	/* a placeholder core accepts; confidence 0 */
+	o->ev.has_xy = true;
+	o->ev.x = x;
+	o->ev.y = y;
+	o->ev.has_confidence = true;
+	o->ev.confidence = o->confidence;
+	o->ev.t_ns = t_ns;
+	snprintf(o->ev.source, sizeof(o->ev.source), "%s", dd_source_name(DD_SRC_CAMERA));
+}
+
 /* A REST's face from the full-resolution stream; 0 when it cannot be read. */
 static int read_face(const struct vis_obs *vo)
 {
@@ -286,8 +307,16 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	default:
 		break;
 	}
+	if (vo->kind == VIS_OBS_REST) {
+		/* An unread face still ends the throw: the die is dead, and
+		 * the official reads it (confidence 0) now, not after the
+		 * timeout. */
+		dd_obs_rest(vo->t_ns, vo->x, vo->y, vo->face, o.confidence, &o);
+		glue.sink(glue.user, &o);
+		return;
+	}
 	if (vis_obs_to_event(vo, &glue.table, &ev) != 0)
-		return;	/* nothing core judges (off the table, an unread face) */
+		return;	/* nothing core judges (off the table) */
 	o.kind = DD_OBS_EVENT;
 	o.ev = ev;
 	glue.sink(glue.user, &o);

@@ -11,6 +11,9 @@
 #define HELD_MAX  16		/* non-table observations held while an impact is open */
 #define CHATTER_EDGES 10.0	/* suppressed edges per hit, on average, that mean chatter */
 #define STUCK_RUN 10		/* back-to-back re-triggers that mean a stuck line */
+#define NOISE_HIST 32		/* fits whose residuals measure the table's timing noise */
+#define NOISE_MIN_FITS 8	/* fewer than this: the configured noise stands */
+#define RED_CLIP 25.0		/* a residual beyond this is a wild arrival, not noise */
 
 struct line_state {
 	bool any;		/* an edge was accepted */
@@ -48,6 +51,8 @@ struct sens_pipeline {
 	size_t q_head, q_len;	/* queue start and length */
 	uint64_t unknown;	/* edges on unconfigured lines */
 	uint64_t table_impacts;	/* impacts located (3+ sensors) */
+	double red_hist[NOISE_HIST];	/* recent fits' chi-square per dof, at the configured noise */
+	size_t n_red, red_pos;	/* entries in red_hist; next slot */
 	bool started;		/* start_ns is set */
 	int64_t start_ns;	/* first edge seen: silence is measured from here */
 };
@@ -194,6 +199,33 @@ static void button_edge(struct sens_pipeline *p, int idx, const struct sens_edge
 	emit(p, &o);
 }
 
+/* The timing noise measured over the last fits, as a factor on the
+ * configured one (never below 1): chi-square per degree of freedom is 1 on
+ * average when the configured noise is right, 4 when it is twice that. The
+ * installer's figure may be low (a looser comparator, a warmer day); a
+ * single fit of four arrivals has one degree of freedom and cannot tell,
+ * thirty-two can. */
+static double noise_scale(const struct sens_pipeline *p)
+{
+	double sum = 0;
+
+	if (p->n_red < NOISE_MIN_FITS)
+		return 1.0;
+	for (size_t i = 0; i < p->n_red; i++)
+		sum += p->red_hist[i];
+	return sqrt(fmax(1.0, sum / (double)p->n_red));
+}
+
+static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, double scale)
+{
+	if (f->n_used < 4 || f->dropped >= 0)
+		return;	/* exactly determined, or a wild arrival left out */
+	p->red_hist[p->red_pos] = fmin(f->red_chi2 * scale * scale, RED_CLIP);
+	p->red_pos = (p->red_pos + 1) % NOISE_HIST;
+	if (p->n_red < NOISE_HIST)
+		p->n_red++;
+}
+
 /* The cup or mine line whose latest hit explains table impact o (see
  * SENS_SHAKE_RADII), or -1. Their edges come before the impact's (the cup's
  * own disc hears the hit first) or during it, never far after. */
@@ -275,7 +307,13 @@ static void close_group(struct sens_pipeline *p)
 				first = i;
 		}
 		o->ev.has_confidence = true;
-		if (g->n >= 3 && sens_locate(&p->cfg, arr, g->n, &o->fix) == 0) {
+		struct sens_config lc = p->cfg;	/* at the noise the table shows */
+		double scale = noise_scale(p);
+
+		lc.timing_sigma_s *= scale;
+		lc.speed_spread *= scale;
+		if (g->n >= 3 && sens_locate(&lc, arr, g->n, &o->fix) == 0) {
+			note_fit(p, &o->fix, scale);
 			o->has_fix = true;
 			o->ev.has_xy = true;
 			o->ev.x = o->fix.x;

@@ -180,6 +180,7 @@ struct sens_fix {
 				 * near_line_p: a ruling should ask for review */
 	int n_used;		/* arrivals used */
 	int dropped;		/* index of an arrival rejected as an outlier, or -1 */
+	double red_chi2;	/* chi-square per degree of freedom of the fit (0: exactly determined) */
 };
 
 /* Solves the impact point and time from 3 or more arrivals: grid search

@@ -489,6 +489,12 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	double window_m = (double)sens_config_group_window_ns(c) * 1e-9 * v0;
 	bi = posterior(&pb, t, window_m, modes, nm, fix->p_half);
 
+	/* The residual of the fit to every arrival: the pipeline's measure
+	 * of the table's noise (a wild arrival among them is rare, and its
+	 * median ignores it). */
+	if (modes[0].skip < 0 && n >= 4)
+		fix->red_chi2 = modes[0].s.chi2 / (double)(n - 3);
+
 	const struct mode *bm = &modes[bi];
 	struct solution best = bm->s;
 	size_t dof = bm->n_arr - 3;	/* n times + the prior, against 4 unknowns */
@@ -522,7 +528,6 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 
 		scale = fmax(1.0, red);
 		quality = red <= 4.0 ? 1.0 : 4.0 / red;
-		fix->red_chi2 = red;
 	} else {
 		quality = 0.9;	/* exactly determined: no residual to check */
 	}
@@ -575,4 +580,45 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	fix->near_line = fix->half == BD_HALF_LINE || fabs(x - mid) <= half_w + c->near_line_m ||
 			 fix->p_half[fix->half] < c->near_line_p;
 	return 0;
+}
+
+enum bd_half sens_half_of_two(const struct sens_config *c, const struct sens_arrival a[2],
+			      double p_half[3])
+{
+	const struct bd_table *t = &c->table;
+	const double v0 = c->wave_speed_mps, step = 0.02;
+	double sig = c->timing_sigma_s * v0, z[3] = { 0, 0, 0 }, n = 0, good, out, w;
+	double obs = ((double)(a[0].ts_ns - a[1].ts_ns) * 1e-9 - (a[0].delay_s - a[1].delay_s)) * v0;
+	enum bd_half best = BD_HALF_A;
+
+	/* The arrival difference over the top (uniform prior), the speed's
+	 * spread scaling the travel difference: where on the table could a
+	 * wave reach these two discs this far apart? */
+	for (double x = step / 2; x < t->length_m; x += step)
+		for (double y = step / 2; y < t->width_m; y += step) {
+			double dd = hypot(x - a[0].x, y - a[0].y) - hypot(x - a[1].x, y - a[1].y);
+			double var = 2 * sig * sig + dd * dd * c->speed_spread * c->speed_spread;
+			double e = obs - dd;
+
+			w = exp(-e * e / (2 * var)) / sqrt(2 * M_PI * var);
+			z[bd_table_half(t, x)] += w;
+			n++;
+		}
+	good = (z[0] + z[1] + z[2]) / n;
+	/* One of the two not the wave: the difference is anything within
+	 * the grouping window, and the half unknown. */
+	out = 2 * OUTLIER_P / (1 - OUTLIER_P) / (2 * (double)sens_config_group_window_ns(c) * 1e-9 * v0);
+	{
+		double line = t->line_width_m / t->length_m, tot = good + out;
+
+		for (int h = 0; h < 3; h++) {
+			double prior_h = h == BD_HALF_LINE ? line : (1 - line) / 2;
+			double zs = z[0] + z[1] + z[2];
+
+			p_half[h] = ((zs > 0 ? good * z[h] / zs : 0) + out * prior_h) / tot;
+			if (p_half[h] > p_half[best])
+				best = (enum bd_half)h;
+		}
+	}
+	return best;
 }

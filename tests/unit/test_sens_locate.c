@@ -313,6 +313,46 @@ static void test_sens_locate_uncertainty_tracks_the_error(void **state)
 		fail_msg("%d of %d errors within 1 sigma", inside, N);
 }
 
+/* Noise-free arrivals of an impact at (x, y) on the two table sensors
+ * named by their config line indexes. */
+static void two_arrivals(const struct sens_config *c, double x, double y, int i, int j,
+			 struct sens_arrival a[2])
+{
+	const int idx[2] = { i, j };
+
+	for (int k = 0; k < 2; k++) {
+		const struct sens_line_cfg *l = &c->lines[idx[k]];
+
+		a[k].x = l->x;
+		a[k].y = l->y;
+		a[k].delay_s = 0;
+		a[k].ts_ns = 1000000000LL + llround(hypot(x - l->x, y - l->y) / c->wave_speed_mps * 1e9);
+	}
+}
+
+/* BD-P1 with two discs heard: the first is an end disc well before the
+ * other, so no point of the top but that end's half explains them; two
+ * side discs heard together say where across, not which half: doubt. */
+static void test_sens_half_of_two_end_disc_first_is_its_half(void **state)
+{
+	struct sens_config c;
+	struct sens_arrival a[2];
+	double p[3];
+
+	(void)state;
+	sens_config_defaults(&c);	/* table0 A's end, table1 left, table2 B's end, table3 right */
+	two_arrivals(&c, 1.9, 0.8, 2, 1, a);
+	assert_int_equal(sens_half_of_two(&c, a, p), BD_HALF_B);
+	assert_true(p[BD_HALF_B] > 0.95);
+	assert_float_equal(p[0] + p[1] + p[2], 1.0, 1e-9);
+	two_arrivals(&c, 0.5, 0.4, 3, 0, a);
+	assert_int_equal(sens_half_of_two(&c, a, p), BD_HALF_A);
+	assert_true(p[BD_HALF_A] > 0.95);
+	two_arrivals(&c, 1.22, 0.3, 1, 3, a);
+	sens_half_of_two(&c, a, p);
+	assert_true(p[BD_HALF_A] < 0.8 && p[BD_HALF_B] < 0.8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_sens_locate_needs_three_arrivals),
 		cmocka_unit_test(test_sens_locate_drops_one_wild_arrival_of_five),
 		cmocka_unit_test(test_sens_locate_uncertainty_tracks_the_error),
+		cmocka_unit_test(test_sens_half_of_two_end_disc_first_is_its_half),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -262,49 +262,26 @@ static double p_on_half(const struct bd_table *t, double x, double sx, enum bd_h
 	return half == BD_HALF_A ? pa : half == BD_HALF_B ? pb : fmax(0, 1 - pa - pb);
 }
 
-/* log det of a 4x4 symmetric positive matrix (Gaussian elimination with
- * partial pivoting); -INFINITY when singular. */
-static double log_det4(const double M[4][4])
-{
-	double A[4][4], ld = 0;
-
-	memcpy(A, M, sizeof(A));
-	for (int c = 0; c < 4; c++) {
-		int piv = c;
-
-		for (int r = c + 1; r < 4; r++)
-			if (fabs(A[r][c]) > fabs(A[piv][c]))
-				piv = r;
-		if (fabs(A[piv][c]) < 1e-300)
-			return -INFINITY;
-		if (piv != c)
-			for (int k = 0; k < 4; k++) {
-				double t = A[c][k];
-				A[c][k] = A[piv][k];
-				A[piv][k] = t;
-			}
-		ld += log(fabs(A[c][c]));
-		for (int r = c + 1; r < 4; r++) {
-			double f = A[r][c] / A[c][c];
-
-			for (int k = c; k < 4; k++)
-				A[r][k] -= f * A[c][k];
-		}
-	}
-	return ld;
-}
-
 /* The half is what a ruling takes from a landing, so its probability is
  * the posterior over every explanation of the arrivals (docs/sensors.md,
- * "Confidence"): all arrivals are the impact's wave, or one of them is not
- * (a false trigger before the wave, a missed wave and a later edge), each
- * with every point its arrivals fit (three arrivals can fit two points),
- * and the timing noise as configured or twice that (the installer's
- * figure may be low). Each explanation is weighed by its evidence
- * (Laplace: the fit's chi-square and the volume of its covariance); an
- * arrival that is not the wave is uniform over the grouping window. */
+ * "Confidence is about the half"): all arrivals are the impact's wave, or
+ * one of them is not (a false edge ahead of the wave; less often one after
+ * it), each with every point its arrivals fit (three arrivals can fit two
+ * points), and the timing noise as configured or twice that (the
+ * installer's figure may be low). Each explanation is weighed by how well
+ * it fits (chi-square) and its prior; an arrival that is not the wave is
+ * uniform over the grouping window. */
 #define OUTLIER_P 0.01		/* prior chance one arrival is not the impact's wave */
 #define LATE_P 0.3		/* a wrong arrival after the wave, against one before it */
+/* Leaving one of four arrivals out leaves an exact fit whose covariance
+ * is larger than the full fit's (log det by 5.5 on the diamond, typically):
+ * the Occam factor of that explanation. Its own Laplace volume measures
+ * how glancingly its hyperbolae cross (widely near the edges), not which
+ * arrival was wrong: weighing by it made a wrong half at confidence 0.9
+ * one time in four on simulated false edges, so every such explanation
+ * gets the typical one (log sqrt(det) = 2.75), and so do the two points of
+ * one set of arrivals. */
+#define LOO_VOLUME 2.75
 #define MAX_MODES (2 * (MAX_ARR + 1) + 1)	/* two points per hypothesis, and "unknown" */
 #define N_SCALES 2		/* timing noise x1 and x2 */
 
@@ -312,7 +289,6 @@ struct mode {
 	struct solution s;	/* the fit */
 	int skip;		/* arrival taken as not the wave, -1 none */
 	size_t n_arr;		/* arrivals the fit explains */
-	double log_det_c;	/* log det of its covariance (unit noise) */
 	bool unknown;		/* one of three arrivals is not the wave: no point at all */
 };
 
@@ -330,29 +306,19 @@ static size_t add_modes(const struct problem *pb, const struct bd_table *t, int 
 {
 	struct problem sub;
 	struct solution s;
-	double JTJ[4][4], JTr[4], chi2;
 
 	leave_out(pb, skip < 0 ? SIZE_MAX : (size_t)skip, &sub);
 	solve(&sub, t, NULL, &s);
 	if (!s.ok || !fixes_a_point(&s, t) || nm >= MAX_MODES)
 		return nm;
-	normal_eq(&sub, s.p, JTJ, JTr, &chi2);
-	m[nm] = (struct mode){ .s = s, .skip = skip, .n_arr = sub.n, .log_det_c = -log_det4(JTJ) };
-	if (!isfinite(m[nm].log_det_c))
-		return nm;
-	nm++;
+	m[nm++] = (struct mode){ .s = s, .skip = skip, .n_arr = sub.n };
 	if (sub.n == 3 && nm < MAX_MODES) {
 		/* Three hyperbolae may cross twice: the other point too. */
 		struct solution alt;
 
 		solve(&sub, t, s.p, &alt);
-		if (alt.ok && fixes_a_point(&alt, t) && hypot(alt.p[0] - s.p[0], alt.p[1] - s.p[1]) > 0.05) {
-			normal_eq(&sub, alt.p, JTJ, JTr, &chi2);
-			m[nm] = (struct mode){ .s = alt, .skip = skip, .n_arr = sub.n,
-					       .log_det_c = -log_det4(JTJ) };
-			if (isfinite(m[nm].log_det_c))
-				nm++;
-		}
+		if (alt.ok && fixes_a_point(&alt, t) && hypot(alt.p[0] - s.p[0], alt.p[1] - s.p[1]) > 0.05)
+			m[nm++] = (struct mode){ .s = alt, .skip = skip, .n_arr = sub.n };
 	}
 	return nm;
 }
@@ -393,11 +359,12 @@ static size_t posterior(const struct problem *pb, const struct bd_table *t, doub
 				 * any speed (log ratio uniform over +-0.5), the wave
 				 * one within the spread. */
 				lw[i][k] = log(prior[k]) + log(3 * OUTLIER_P / (1 - OUTLIER_P)) +
-					   0.5 * m[i].log_det_c + 4 * ls - 3 * ls +
+					   4 * ls - 3 * ls +
 					   log(sqrt(2 * M_PI) * pb->sig_k);
 			} else {
 				lw[i][k] = log(prior[k]) + (m[i].skip >= 0 ? log_out + late[i] : 0) -
-					   m[i].s.chi2 / (2 * scale[k] * scale[k]) + 0.5 * m[i].log_det_c +
+					   m[i].s.chi2 / (2 * scale[k] * scale[k]) +
+					   (m[i].skip >= 0 ? LOO_VOLUME : 0) +
 					   4 * ls - (double)(m[i].n_arr + 1) * ls;
 			}
 			top = fmax(top, lw[i][k]);

@@ -210,7 +210,11 @@ static void test_sens_locate_bd_p6_near_line_is_flagged(void **state)
 		assert_int_equal(sens_locate(&c, a, n, &f), 0);
 		assert_false(f.near_line);
 		assert_int_equal(f.half, x < mid ? BD_HALF_A : BD_HALF_B);
-		assert_true(f.p_half[f.half] > 0.999);
+		/* sure, short of the 0.1 % a false arrival among four keeps
+		 * when the residual is poor */
+		if (!(f.p_half[f.half] > 0.995))
+			fail_msg("impact %d at x %.2f: p %.5f, n %d, dropped %d, red %.2f", i, x,
+				 f.p_half[f.half], f.n_used, f.dropped, f.red_chi2);
 	}
 }
 

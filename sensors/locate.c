@@ -324,15 +324,16 @@ static size_t add_modes(const struct problem *pb, const struct bd_table *t, int 
 }
 
 /* Posterior of the halves over the explanations m (p_half out, summing to
- * 1); returns the index of the most probable explanation with a point. */
+ * 1); returns the index of the explanation whose point is reported. */
 static size_t posterior(const struct problem *pb, const struct bd_table *t, double window_m,
 			const struct mode *m, size_t nm, double p_half[3])
 {
 	static const double scale[N_SCALES] = { 1, 2 }, prior[N_SCALES] = { 0.85, 0.15 };
 	const double log_out = log(OUTLIER_P / (1 - OUTLIER_P)) +
 			       log(sqrt(2 * M_PI) * pb->sig_tau / window_m);
-	double lw[MAX_MODES][N_SCALES], top = -INFINITY, sum = 0, best_w = -1;
+	double lw[MAX_MODES][N_SCALES], wsum[MAX_MODES], top = -INFINITY, sum = 0, best_w = -1;
 	size_t best = 0;
+	int likely = 0;
 
 	/* A comparator that fires falsely before the wave arrives holds the
 	 * wave's own edge off, so a wrong arrival is early; one later than
@@ -394,13 +395,22 @@ static size_t posterior(const struct problem *pb, const struct bd_table *t, doub
 			for (int h = 0; h < 3; h++)
 				p_half[h] += w * p_on_half(t, m[i].s.p[0], sx, (enum bd_half)h);
 		}
-		if (!m[i].unknown && wi > best_w) {
-			best_w = wi;
-			best = i;
-		}
+		wsum[i] = wi;
 	}
-	for (int h = 0; h < 3; h++)
+	for (int h = 0; h < 3; h++) {
 		p_half[h] /= sum;
+		if (p_half[h] > p_half[likely])
+			likely = h;
+	}
+	/* The point reported: the most probable explanation on the most
+	 * probable half (the one the ruling takes), else the most probable. */
+	for (int pass = 0; pass < 2 && best_w < 0; pass++)
+		for (size_t i = 0; i < nm; i++)
+			if (!m[i].unknown && wsum[i] > best_w &&
+			    (pass || bd_table_half(t, m[i].s.p[0]) == (enum bd_half)likely)) {
+				best_w = wsum[i];
+				best = i;
+			}
 	return best;
 }
 

@@ -80,13 +80,12 @@ void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, 
 
 	if (crop) {
 		struct vis_die d;
-		char err[128];
 
 		/* As the camera glue reads a rest (read_face): around where the
 		 * camera located the die, the crop's centre (sim_render_rest_crop),
 		 * a die being a quarter of the crop's side. */
-		if (vis_read_face_at(crop, crop->width / 2.0, crop->height / 2.0, crop->width / 4.0,
-				     &d, err, sizeof(err)) == 0 && d.face >= 1) {
+		if (dd_read_face_near(crop, crop->width / 2.0, crop->height / 2.0, crop->width / 4.0,
+				      &d) == 0) {
 			face = d.face;
 			conf = d.confidence;
 		}

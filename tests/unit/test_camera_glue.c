@@ -2,6 +2,7 @@
  * `dyeref serve --check-config` reads it (no event loop): calibrate's
  * lines accepted, malformed values refused with their line. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,8 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "sim/sim.h"
+#include "vision/vision.h"
 
 #define MS 1000000LL
 
@@ -170,12 +173,46 @@ static void test_camera_unread_rest_ends_throw_at_once_in_review(void **state)
 	assert_false(r.review);
 }
 
+/* The camera locates a resting die from its low-resolution stream, a
+ * quarter of a die per pixel: the die may lie more than the one side
+ * around that point that vision's reader accepts. The glue's read looks
+ * one side around too (up to two sides away), never farther. */
+static void test_camera_reads_a_die_off_its_located_point(void **state)
+{
+	struct sim_noise n;
+	struct bd_table tb;
+	struct sim_rng rng;
+	struct vis_die d;
+	char err[256];
+
+	(void)state;
+	sim_noise_defaults(&n, 1);
+	bd_table_defaults(&tb);
+	sim_rng_seed(&rng, 5);
+	for (int face = 1; face <= 6; face++) {
+		/* located 24 mm (1.5 sides, 48 px) left of the die: a 128 px
+		 * crop centred there, the die at (112, 64) */
+		struct vis_image *img = sim_render_rest_crop(&n, &tb, 0.70, 0.40, 0.676, 0.40, face,
+							     0.3, 128, &rng);
+
+		assert_non_null(img);
+		assert_int_not_equal(vis_read_face_at(img, 64, 64, 32, &d, err, sizeof(err)), 0);
+		assert_int_equal(dd_read_face_near(img, 64, 64, 32, &d), 0);
+		assert_int_equal(d.face, face);
+		assert_true(fabs(d.x - 112) < 6 && fabs(d.y - 64) < 6);
+		/* located 72 px (2.25 sides) from the die: another die's place */
+		assert_int_equal(dd_read_face_near(img, 40, 64, 32, &d), -ENOENT);
+		vis_image_free(img);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_camera_config_takes_calibrate_output),
 		cmocka_unit_test(test_camera_config_errors_name_their_line),
 		cmocka_unit_test(test_camera_unread_rest_ends_throw_at_once_in_review),
+		cmocka_unit_test(test_camera_reads_a_die_off_its_located_point),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -564,9 +564,16 @@ enum bd_half sens_half_of_two(const struct sens_config *c, const struct sens_arr
 {
 	const struct bd_table *t = &c->table;
 	const double v0 = c->wave_speed_mps, step = 0.02;
-	double sig = c->timing_sigma_s * v0, z[3] = { 0, 0, 0 }, n = 0, good, out, w;
-	double obs = ((double)(a[0].ts_ns - a[1].ts_ns) * 1e-9 - (a[0].delay_s - a[1].delay_s)) * v0;
+	double sig = c->timing_sigma_s * v0, z[3] = { 0, 0, 0 }, n = 0, good, out, w, obs;
 	enum bd_half best = BD_HALF_A;
+	int64_t dt;
+
+	/* Edges from outside may carry any time: a second apart is not one
+	 * impact, and says nothing of where. */
+	if (__builtin_sub_overflow(a[0].ts_ns, a[1].ts_ns, &dt) || dt > 1000000000LL ||
+	    dt < -1000000000LL)
+		dt = 1000000000LL;
+	obs = ((double)dt * 1e-9 - (a[0].delay_s - a[1].delay_s)) * v0;
 
 	/* The arrival difference over the top (uniform prior), the speed's
 	 * spread scaling the travel difference: where on the table could a

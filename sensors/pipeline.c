@@ -219,7 +219,7 @@ static double noise_scale(const struct sens_pipeline *p)
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
-	return sqrt(fmax(1.0, v[p->n_red / 2]));
+	return sqrt(fmin(fmax(1.0, v[p->n_red / 2]), 100.0));	/* 10x: beyond, the config is wrong, not noisy */
 }
 
 static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n, double scale)

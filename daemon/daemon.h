@@ -314,6 +314,25 @@ void dd_sensors_detach(void);
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		     void *user, struct dd_health_item *health, char *err, size_t errlen);
 void dd_camera_detach(void);
+/* A die the camera saw come to rest at (x, y) table metres at t_ns, as
+ * fusion takes it (fills o): a rest event with face 1-6 and its confidence;
+ * face 0 (the face could not be read) gives a placeholder face with
+ * confidence 0, which sends the ruling to an official at once (BD-O2 needs
+ * the face) instead of leaving fusion to wait for its timeout. The camera
+ * glue and the simulator's camera reports both use it. */
+void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, struct dd_obs *o);
+/* Reads the face of the die the camera located at (u, v) in a full-resolution
+ * image (die_px: a die's side in its pixels), as the camera glue does:
+ * vision's vis_read_face_at there, and when no die is read there, at the
+ * eight points one die side around it, keeping the die nearest (u, v) and
+ * within two sides of it. The location comes from the low-resolution
+ * stream, whose pixel is about a quarter of a die: the die may lie beyond
+ * the one side vis_read_face_at accepts. 0 and *out (the caller's), or
+ * -ENOENT. */
+struct vis_image;
+struct vis_die;
+int dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+		      struct vis_die *out);
 /* Stores the camera's latest telling frame (a landing, a sink, the resting
  * die) as a JPEG snapshot of throw throw_no, in db's open batch (it rides
  * in the throw's transaction), when it was taken at or after since_ns.

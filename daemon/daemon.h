@@ -323,12 +323,14 @@ void dd_camera_detach(void);
 void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, struct dd_obs *o);
 /* Reads the face of the die the camera located at (u, v) in a full-resolution
  * image (die_px: a die's side in its pixels), as the camera glue does:
- * vision's vis_read_face_at there, and when no die is read there, at the
- * eight points one die side around it, keeping the die nearest (u, v) and
- * within two sides of it. The location comes from the low-resolution
- * stream, whose pixel is about a quarter of a die: the die may lie beyond
- * the one side vis_read_face_at accepts. 0 and *out (the caller's), or
- * -ENOENT. */
+ * vision's vis_read_die_near there (the one die within 1.5 sides, found by
+ * its pips alone: on the white line and against cups too), and when that is
+ * unsure (below 0.8), again one die side around it, the die within two
+ * sides of the point (the location comes from the low-resolution stream,
+ * whose pixel is about a quarter of a die, and may be off by more). Still
+ * unsure: the general finder's reading (vis_read_face_at around the
+ * point), taken only if it names the same face or the pips showed none; two
+ * faces named: confidence 0. 0 and *out (the caller's), or -ENOENT. */
 struct vis_image;
 struct vis_die;
 int dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,

@@ -269,6 +269,21 @@ int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, stru
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
 		     struct vis_die *out, char *err, size_t errlen);
 
+/* Reads the face of the one die whose centre lies within 1.5 die sides of
+ * (u, v) in a full-resolution image (GRAY8 or RGB24; the caller keeps it),
+ * its side being about die_px pixels (8-1000): no segmentation, so a die on
+ * a background of its own colour (a white die on the white centre line) or
+ * against a cup reads as on open table. Pips dark on light or light on
+ * dark, the 1-6 layouts in any rotation. 0 and *out (the caller's; full-
+ * image pixels, side = die_px) with the face that fits best and a
+ * confidence that is low when the pips barely stand out, an empty place
+ * or a stray spot on the die looks like a pip, or another face fits
+ * nearly as well (take the face only above the house's review threshold).
+ * -ENOENT when no pip pattern is there, -EINVAL (bad image, size, or the
+ * point leaves no die's room in the image), -ENOMEM; with a message. */
+int vis_read_die_near(const struct vis_image *full, double u, double v, double die_px,
+		      struct vis_die *out, char *err, size_t errlen);
+
 /* ---- Camera calibration ----
  * Finds the table top (the largest region of one colour, lines, cups and
  * dice inside it allowed) and its four corners, in the order table

@@ -1,0 +1,463 @@
+/* vision: reading the face of one die whose place and size are known.
+ *
+ * The general finder (dice.c) must first tell dice from their background,
+ * and a white die on the white centre line, or pressed against a cup's
+ * rim, has no background to be told from. Here the camera already knows
+ * that exactly one die lies near (u, v) and how many pixels its side
+ * spans, so nothing is segmented: the pips alone are looked for. A pip is
+ * a small spot darker (or lighter) than its surroundings in every
+ * direction; a straight edge (the line, the die's own outline) or a wide
+ * rim is darker than its surroundings on one side only, so it is not one.
+ * Every centre and angle near the point is tried with the seven pip
+ * places of a die (a 3 x 3 grid, 0.27 side apart), and the face is the
+ * 1-6 layout whose pips stand out most above its empty places. Spots the
+ * layout leaves unexplained on the die say the grid is misplaced (a four
+ * read as a one centred on one of its pips), and they lower the
+ * confidence instead of being ignored. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vision.h"
+
+#define PIP_PITCH 0.27		/* pip grid spacing, die sides (standard dice: 0.25-0.30) */
+#define PIP_RADIUS 0.095	/* pip radius, die sides */
+#define SEARCH_SIDES 1.5	/* how far from (u, v) the die's centre may lie, die sides */
+#define N_ANGLES 12		/* angles tried over the quarter turn, coarsely */
+#define MIN_SNR 3.0		/* weakest pip / grain below this: no pips at all */
+#define TOP 3			/* coarse placements of each face refined */
+#define OWN_PIPS_SIDES 0.9	/* spots this near a centre must be its pips */
+
+/* The 3 x 3 pip grid, slot index 3 * row + column, row and column -1..1. */
+enum { N_SLOTS = 9, N_LAYOUTS = 9 };
+
+struct layout {
+	int face;		/* 1-6 */
+	unsigned slots;		/* bit s set: a pip at slot s */
+};
+
+/* The faces in any quarter turn: 2, 3 and 6 have two orientations. */
+static const struct layout layouts[N_LAYOUTS] = {
+	{ 1, 1u << 4 },
+	{ 2, 1u << 0 | 1u << 8 },
+	{ 2, 1u << 2 | 1u << 6 },
+	{ 3, 1u << 0 | 1u << 4 | 1u << 8 },
+	{ 3, 1u << 2 | 1u << 4 | 1u << 6 },
+	{ 4, 1u << 0 | 1u << 2 | 1u << 6 | 1u << 8 },
+	{ 5, 1u << 0 | 1u << 2 | 1u << 4 | 1u << 6 | 1u << 8 },
+	{ 6, 1u << 0 | 1u << 2 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 8 },
+	{ 6, 1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8 },
+};
+
+/* A window of the image around the point, as floats. */
+struct win {
+	int x0, y0;		/* its top-left corner in the full image */
+	int w, h;		/* size, pixels */
+	float *g;		/* luma, smoothed 3 x 3 */
+	float *r[2];		/* pip response: [0] dark spots, [1] light spots */
+	float *spread[2];	/* the same, maxima over the coarse step (win_spread) */
+	double noise;		/* the grain's sd, grey levels (grain_sd) */
+};
+
+/* A placed layout: the best of one face over all centres and angles. */
+struct hyp {
+	double score;		/* weakest pip minus strongest empty place, grey levels */
+	double weakest;		/* the weakest pip's response */
+	double empty;		/* the strongest empty place (or stray spot) */
+	double cx, cy;		/* centre, window pixels */
+	double angle;		/* radians in [0, pi/2) */
+	int polarity;		/* 0 dark pips, 1 light pips */
+	int layout;		/* index in layouts[]: which orientation */
+	int valid;		/* found at all */
+};
+
+static float sample(const float *m, int w, int h, double x, double y)
+{
+	if (!(x >= 0 && y >= 0 && x <= w - 1.001 && y <= h - 1.001))
+		return 0;
+	int ix = (int)x, iy = (int)y;
+	float fx = (float)(x - ix), fy = (float)(y - iy);
+	const float *p = m + (size_t)iy * w + ix;
+	return (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) + (p[w] * (1 - fx) + p[w + 1] * fx) * fy;
+}
+
+static void win_free(struct win *wn)
+{
+	free(wn->g);
+	free(wn->r[0]);
+	free(wn->r[1]);
+	free(wn->spread[0]);
+	free(wn->spread[1]);
+}
+
+/* The sensor's grain, sd in grey levels, from the median absolute
+ * difference of horizontal neighbours in the unsmoothed luma (edges are
+ * few, so the median ignores them); -1 without memory. */
+static double grain_sd(const float *raw, int w, int h)
+{
+	size_t n = 0, cap = (size_t)w * h;
+	float *d = malloc(sizeof(float) * cap);
+	if (!d)
+		return -1;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x + 1 < w; x++)
+			d[n++] = fabsf(raw[(size_t)y * w + x + 1] - raw[(size_t)y * w + x]);
+	/* partial selection of the median */
+	size_t k = n / 2, lo = 0, hi = n - 1;
+	while (lo < hi) {
+		float piv = d[k];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (d[i] < piv) i++;
+			while (d[j] > piv) j--;
+			if (i <= j) {
+				float t = d[i]; d[i] = d[j]; d[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j) hi = j;
+		else if (k >= i) lo = i;
+		else break;
+	}
+	/* a difference of two pixels: sd * sqrt 2; its median |.|: 0.6745 of that */
+	double sd = (n ? d[k] : 0) / (0.6745 * M_SQRT2);
+	free(d);
+	return sd > 0.5 ? sd : 0.5;	/* quantisation's floor */
+}
+
+/* Luma of the window, smoothed, and both pip responses: at each pixel the
+ * smallest difference to the eight points pip_ring away (a spot must
+ * differ from all of its surroundings). */
+static int win_fill(struct win *wn, const struct vis_image *full, double pip_ring)
+{
+	int w = wn->w, h = wn->h;
+	float *raw = malloc(sizeof(float) * (size_t)w * h);
+
+	wn->g = calloc((size_t)w * h, sizeof(float));
+	wn->r[0] = calloc((size_t)w * h, sizeof(float));
+	wn->r[1] = calloc((size_t)w * h, sizeof(float));
+	if (!raw || !wn->g || !wn->r[0] || !wn->r[1]) {
+		free(raw);
+		return -ENOMEM;
+	}
+	for (int y = 0; y < h; y++) {
+		const uint8_t *row = full->data + (size_t)(y + wn->y0) * full->stride +
+				     (size_t)wn->x0 * full->format;
+		for (int x = 0; x < w; x++) {
+			const uint8_t *p = row + (size_t)x * full->format;
+			raw[(size_t)y * w + x] = full->format == VIS_RGB24 ?
+				(float)(0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2]) : p[0];
+		}
+	}
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			float s = 0;
+			int n = 0;
+			for (int dy = -1; dy <= 1; dy++)
+				for (int dx = -1; dx <= 1; dx++) {
+					int xx = x + dx, yy = y + dy;
+					if (xx >= 0 && yy >= 0 && xx < w && yy < h) {
+						s += raw[(size_t)yy * w + xx];
+						n++;
+					}
+				}
+			wn->g[(size_t)y * w + x] = s / n;
+		}
+	wn->noise = grain_sd(raw, w, h);
+	free(raw);
+	if (wn->noise < 0)
+		return -ENOMEM;
+
+	double ox[8], oy[8];
+	for (int k = 0; k < 8; k++) {
+		ox[k] = pip_ring * cos(k * M_PI / 4);
+		oy[k] = pip_ring * sin(k * M_PI / 4);
+	}
+	int m = (int)ceil(pip_ring) + 1;
+	for (int y = m; y < h - m; y++)
+		for (int x = m; x < w - m; x++) {
+			float c = wn->g[(size_t)y * w + x], lo = 1e9f, hi = -1e9f;
+			for (int k = 0; k < 8; k++) {
+				float d = sample(wn->g, w, h, x + ox[k], y + oy[k]) - c;
+				lo = d < lo ? d : lo;
+				hi = d > hi ? d : hi;
+			}
+			wn->r[0][(size_t)y * w + x] = lo > 0 ? lo : 0;	/* darker than all around */
+			wn->r[1][(size_t)y * w + x] = hi < 0 ? -hi : 0;	/* lighter than all around */
+		}
+	return 0;
+}
+
+/* The response's maximum over a square of radius rad around each pixel:
+ * a placement on a coarse grid then still meets the pips it nearly hits. */
+static int win_spread(struct win *wn, int rad)
+{
+	int w = wn->w, h = wn->h;
+	float *tmp = malloc(sizeof(float) * (size_t)w * h);
+
+	for (int pol = 0; pol < 2; pol++) {
+		wn->spread[pol] = malloc(sizeof(float) * (size_t)w * h);
+		if (!tmp || !wn->spread[pol]) {
+			free(tmp);
+			return -ENOMEM;
+		}
+		const float *r = wn->r[pol];
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) {
+				float m = 0;
+				for (int dx = -rad; dx <= rad; dx++)
+					if (x + dx >= 0 && x + dx < w && r[(size_t)y * w + x + dx] > m)
+						m = r[(size_t)y * w + x + dx];
+				tmp[(size_t)y * w + x] = m;
+			}
+		for (int y = 0; y < h; y++)
+			for (int x = 0; x < w; x++) {
+				float m = 0;
+				for (int dy = -rad; dy <= rad; dy++)
+					if (y + dy >= 0 && y + dy < h && tmp[(size_t)(y + dy) * w + x] > m)
+						m = tmp[(size_t)(y + dy) * w + x];
+				wn->spread[pol][(size_t)y * w + x] = m;
+			}
+	}
+	free(tmp);
+	return 0;
+}
+
+/* Keeps hp among the TOP best of its face in top (best first); a
+ * placement within apart pixels of a kept one replaces it only if better,
+ * so the list holds distinct places (apart 0: no such merging). */
+static void keep(struct hyp top[TOP], const struct hyp *hp, double apart)
+{
+	int k = TOP - 1;
+
+	for (int i = 0; i < TOP && apart > 0; i++)
+		if (top[i].valid && fabs(top[i].cx - hp->cx) < apart &&
+		    fabs(top[i].cy - hp->cy) < apart) {
+			if (hp->score <= top[i].score)
+				return;
+			k = i;	/* replace it, then move it up */
+			break;
+		}
+	if (top[k].valid && hp->score <= top[k].score)
+		return;
+	top[k] = *hp;
+	for (; k > 0 && (!top[k - 1].valid || top[k - 1].score < top[k].score); k--) {
+		struct hyp t = top[k - 1];
+		top[k - 1] = top[k];
+		top[k] = t;
+	}
+}
+
+/* Scores the pip grid at (cx, cy, ang) on response map r for every layout
+ * and keeps each face's best in tops[face]. */
+static void place(const struct win *wn, const float *r, double pitch, double cx, double cy,
+		  double ang, int pol, double apart, struct hyp tops[7][TOP])
+{
+	double ca = cos(ang), sa = sin(ang);
+	float sv[N_SLOTS], smax = 0;
+
+	for (int s = 0; s < N_SLOTS; s++) {
+		double a = (s % 3 - 1) * pitch, b = (s / 3 - 1) * pitch;
+		sv[s] = sample(r, wn->w, wn->h, cx + ca * a - sa * b, cy + sa * a + ca * b);
+		smax = sv[s] > smax ? sv[s] : smax;
+	}
+	if (smax <= 0)
+		return;
+	for (int l = 0; l < N_LAYOUTS; l++) {
+		float pmin = 1e9f, emax = 0;
+		for (int s = 0; s < N_SLOTS; s++) {
+			if (layouts[l].slots >> s & 1)
+				pmin = sv[s] < pmin ? sv[s] : pmin;
+			else
+				emax = sv[s] > emax ? sv[s] : emax;
+		}
+		struct hyp hp = { pmin - emax, pmin, emax, cx, cy, ang, pol, l, 1 };
+		keep(tops[layouts[l].face], &hp, apart);
+	}
+}
+
+/* The strongest spot within OWN_PIPS_SIDES of the centre that none of the
+ * layout's pips explains: local maxima of the response, not within a pip's
+ * radius of an expected pip. */
+static double stray_spots(const struct win *wn, const struct hyp *hp, unsigned slots,
+			  double die_px)
+{
+	const float *r = wn->r[hp->polarity];
+	double pitch = PIP_PITCH * die_px, reach = OWN_PIPS_SIDES * die_px, near = 0.6 * pitch;
+	double ca = cos(hp->angle), sa = sin(hp->angle), worst = 0;
+	double px[N_SLOTS], py[N_SLOTS];
+	int x0 = (int)floor(hp->cx - reach), x1 = (int)ceil(hp->cx + reach);
+	int y0 = (int)floor(hp->cy - reach), y1 = (int)ceil(hp->cy + reach);
+
+	for (int s = 0; s < N_SLOTS; s++) {
+		double a = (s % 3 - 1) * pitch, b = (s / 3 - 1) * pitch;
+		px[s] = hp->cx + ca * a - sa * b;
+		py[s] = hp->cy + sa * a + ca * b;
+	}
+	if (x0 < 1) x0 = 1;
+	if (y0 < 1) y0 = 1;
+	if (x1 > wn->w - 2) x1 = wn->w - 2;
+	if (y1 > wn->h - 2) y1 = wn->h - 2;
+	for (int y = y0; y <= y1; y++)
+		for (int x = x0; x <= x1; x++) {
+			float v = r[(size_t)y * wn->w + x];
+			if (v <= worst || hypot(x - hp->cx, y - hp->cy) > reach)
+				continue;
+			int peak = 1;
+			for (int dy = -1; dy <= 1 && peak; dy++)
+				for (int dx = -1; dx <= 1; dx++)
+					if ((dx || dy) && r[(size_t)(y + dy) * wn->w + x + dx] > v) {
+						peak = 0;
+						break;
+					}
+			if (!peak)
+				continue;
+			int explained = 0;
+			for (int s = 0; s < N_SLOTS && !explained; s++)
+				if ((slots >> s & 1) && hypot(x - px[s], y - py[s]) < near)
+					explained = 1;
+			if (!explained)
+				worst = v;
+		}
+	return worst;
+}
+
+int vis_read_die_near(const struct vis_image *full, double u, double v, double die_px,
+		      struct vis_die *out, char *err, size_t errlen)
+{
+	struct win wn = { 0 };
+	struct hyp coarse[7][TOP], fine[7][TOP];	/* by face ([0] unused), best first */
+	struct hyp best[7];	/* the finely placed best of each face */
+	int rc;
+
+	memset(coarse, 0, sizeof(coarse));
+	memset(fine, 0, sizeof(fine));
+	if (!full || !full->data || (full->format != VIS_GRAY8 && full->format != VIS_RGB24) ||
+	    !isfinite(u) || !isfinite(v) || !(die_px >= 8 && die_px <= 1000)) {
+		snprintf(err, errlen, "face: bad image or die size %.1f px (8-1000)", die_px);
+		return -EINVAL;
+	}
+	/* The window holds every die whose centre is within SEARCH_SIDES, and
+	 * the ring around its pips. */
+	int half = (int)ceil((SEARCH_SIDES + 0.75) * die_px);
+	int x0 = (int)floor(u) - half, y0 = (int)floor(v) - half;
+	int x1 = (int)floor(u) + half + 1, y1 = (int)floor(v) + half + 1;
+	x0 = x0 < 0 ? 0 : x0;
+	y0 = y0 < 0 ? 0 : y0;
+	x1 = x1 > full->width ? full->width : x1;
+	y1 = y1 > full->height ? full->height : y1;
+	if (x1 - x0 < die_px || y1 - y0 < die_px) {
+		snprintf(err, errlen, "face: (%.0f, %.0f) is not a die's room inside the %dx%d image",
+			 u, v, full->width, full->height);
+		return -EINVAL;
+	}
+	wn.x0 = x0;
+	wn.y0 = y0;
+	wn.w = x1 - x0;
+	wn.h = y1 - y0;
+	rc = win_fill(&wn, full, 1.5 * PIP_RADIUS * die_px);
+	if (rc < 0) {
+		snprintf(err, errlen, "face: out of memory");
+		goto cleanup_win;
+	}
+
+	/* Every centre near the point and every angle, both polarities, on
+	 * the response spread over a pip's radius (coarse steps cannot miss
+	 * a pip); then the best placements of each face again, finely, on the
+	 * response itself. */
+	double pitch = PIP_PITCH * die_px, step = die_px / 8;
+	double reach = SEARCH_SIDES * die_px;
+	int nstep = (int)(reach / step);
+	rc = win_spread(&wn, (int)floor(step / 2 + 0.5));
+	if (rc < 0) {
+		snprintf(err, errlen, "face: out of memory");
+		goto cleanup_win;
+	}
+	for (int pol = 0; pol < 2; pol++)
+		for (int ai = 0; ai < N_ANGLES; ai++)
+			for (int j = -nstep; j <= nstep; j++)
+				for (int i = -nstep; i <= nstep; i++)
+					if (i * i + j * j <= nstep * nstep)
+						place(&wn, wn.spread[pol], pitch, u - x0 + i * step,
+						      v - y0 + j * step, ai * (M_PI / 2) / N_ANGLES, pol,
+						      step, coarse);
+	/* Each kept placement climbs twice: half a coarse step, then a quarter. */
+	for (int f = 1; f <= 6; f++)
+		for (int k = 0; k < TOP; k++) {
+			struct hyp at = coarse[f][k];
+			if (!at.valid)
+				continue;
+			for (int round = 1; round <= 2; round++) {
+				struct hyp here[7][TOP];
+				double fs = step / (2.0 * round), fa = (M_PI / 2) / N_ANGLES / (2.0 * round);
+				memset(here, 0, sizeof(here));
+				for (int ai = -2; ai <= 2; ai++)
+					for (int j = -2; j <= 2; j++)
+						for (int i = -2; i <= 2; i++)
+							place(&wn, wn.r[at.polarity], pitch, at.cx + i * fs,
+							      at.cy + j * fs,
+							      fmod(at.angle + ai * fa + M_PI, M_PI / 2),
+							      at.polarity, 0, here);
+				if (here[f][0].valid)
+					at = here[f][0];
+			}
+			/* a die beyond the reach is another die's */
+			if (hypot(at.cx - (u - x0), at.cy - (v - y0)) <= reach + step)
+				keep(fine[f], &at, 0);
+		}
+	for (int f = 1; f <= 6; f++) {
+		best[f] = fine[f][0];
+		if (!best[f].valid)
+			best[f].score = -1e9;	/* never placed: no runner-up */
+	}
+
+	/* Stray spots on the die tell a misplaced grid: they count as empty
+	 * places the layout failed. */
+	int f1 = 0, f2 = 0;
+	for (int f = 1; f <= 6; f++) {
+		struct hyp *b = &best[f];
+		double stray = b->valid ? stray_spots(&wn, b, layouts[b->layout].slots, die_px) : 0;
+		if (b->valid && stray > b->empty) {
+			b->empty = stray;
+			b->score = b->weakest - stray;
+		}
+		if (!f1 || b->score > best[f1].score) {
+			f2 = f1;
+			f1 = f;
+		} else if (!f2 || b->score > best[f2].score) {
+			f2 = f;
+		}
+	}
+
+	/* Confidence: the weakest pip must stand well above the grain, above
+	 * every empty place and stray spot, and the runner-up face must fall
+	 * clearly short. */
+	const struct hyp *b = &best[f1];
+	double snr = b->weakest / wn.noise;
+	if (!b->valid || !(snr >= MIN_SNR) || b->score <= 0) {
+		snprintf(err, errlen, "face: no pips near (%.0f, %.0f)", u, v);
+		rc = -ENOENT;
+		goto cleanup_win;
+	}
+	double margin = b->score / b->weakest;
+	double runner = (b->score - (best[f2].score > 0 ? best[f2].score : 0)) / b->weakest;
+	double c_snr = (snr - MIN_SNR) / 5, c_margin = (margin - 0.25) / 0.4, c_runner = (runner - 0.2) / 0.4;
+	double conf = fmin(c_snr, fmin(c_margin, c_runner));
+	conf = conf < 0 ? 0 : conf > 1 ? 1 : conf;
+
+	out->face = f1;
+	out->x = b->cx + x0;
+	out->y = b->cy + y0;
+	out->side = die_px;
+	out->angle = b->angle;
+	out->confidence = conf;
+	rc = 0;
+cleanup_win:
+	win_free(&wn);
+	return rc;
+}

@@ -28,7 +28,7 @@
 #define N_ANGLES 12		/* angles tried over the quarter turn, coarsely */
 #define MIN_SNR 3.0		/* weakest pip / grain below this: no pips at all */
 #define TOP 3			/* coarse placements of each face refined */
-#define OWN_PIPS_SIDES 0.9	/* spots this near a centre must be its pips */
+#define OWN_PIPS_SIDES 1.2	/* spots this near a centre must be its pips (a 2's are 0.76 apart) */
 
 /* The 3 x 3 pip grid, slot index 3 * row + column, row and column -1..1. */
 enum { N_SLOTS = 9, N_LAYOUTS = 9 };
@@ -70,6 +70,7 @@ struct hyp {
 	double angle;		/* radians in [0, pi/2) */
 	int polarity;		/* 0 dark pips, 1 light pips */
 	int layout;		/* index in layouts[]: which orientation */
+	double pitch;		/* pip spacing placed, pixels (the die's side is off a little) */
 	int valid;		/* found at all */
 };
 
@@ -276,7 +277,7 @@ static void place(const struct win *wn, const float *r, double pitch, double cx,
 			else
 				emax = sv[s] > emax ? sv[s] : emax;
 		}
-		struct hyp hp = { pmin - emax, pmin, emax, cx, cy, ang, pol, l, 1 };
+		struct hyp hp = { pmin - emax, pmin, emax, cx, cy, ang, pol, l, pitch, 1 };
 		keep(tops[layouts[l].face], &hp, apart);
 	}
 }
@@ -288,7 +289,7 @@ static double stray_spots(const struct win *wn, const struct hyp *hp, unsigned s
 			  double die_px)
 {
 	const float *r = wn->r[hp->polarity];
-	double pitch = PIP_PITCH * die_px, reach = OWN_PIPS_SIDES * die_px, near = 0.6 * pitch;
+	double pitch = hp->pitch, reach = OWN_PIPS_SIDES * die_px, near = 0.6 * pitch;
 	double ca = cos(hp->angle), sa = sin(hp->angle), worst = 0;
 	double px[N_SLOTS], py[N_SLOTS];
 	int x0 = (int)floor(hp->cx - reach), x1 = (int)ceil(hp->cx + reach);
@@ -386,7 +387,9 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 						place(&wn, wn.spread[pol], pitch, u - x0 + i * step,
 						      v - y0 + j * step, ai * (M_PI / 2) / N_ANGLES, pol,
 						      step, coarse);
-	/* Each kept placement climbs twice: half a coarse step, then a quarter. */
+	/* Each kept placement climbs twice: half a coarse step, then a quarter,
+	 * in centre, angle and pip spacing (the die's size in pixels comes
+	 * from a calibration: a few per cent off, or 15 % at worst). */
 	for (int f = 1; f <= 6; f++)
 		for (int k = 0; k < TOP; k++) {
 			struct hyp at = coarse[f][k];
@@ -396,10 +399,12 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 				struct hyp here[7][TOP];
 				double fs = step / (2.0 * round), fa = (M_PI / 2) / N_ANGLES / (2.0 * round);
 				memset(here, 0, sizeof(here));
+				for (int pi = -2; pi <= 2; pi++)
 				for (int ai = -2; ai <= 2; ai++)
 					for (int j = -2; j <= 2; j++)
 						for (int i = -2; i <= 2; i++)
-							place(&wn, wn.r[at.polarity], pitch, at.cx + i * fs,
+							place(&wn, wn.r[at.polarity],
+							      at.pitch * (1 + pi * 0.08 / round), at.cx + i * fs,
 							      at.cy + j * fs,
 							      fmod(at.angle + ai * fa + M_PI, M_PI / 2),
 							      at.polarity, 0, here);
@@ -453,7 +458,7 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 	out->face = f1;
 	out->x = b->cx + x0;
 	out->y = b->cy + y0;
-	out->side = die_px;
+	out->side = b->pitch / PIP_PITCH;
 	out->angle = b->angle;
 	out->confidence = conf;
 	rc = 0;

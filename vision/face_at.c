@@ -255,9 +255,9 @@ static void keep(struct hyp top[TOP], const struct hyp *hp, double apart)
 }
 
 /* Scores the pip grid at (cx, cy, ang) on response map r for every layout
- * and keeps each face's best in tops[face]. */
+ * (of face only, unless 0) and keeps each face's best in tops[face]. */
 static void place(const struct win *wn, const float *r, double pitch, double cx, double cy,
-		  double ang, int pol, double apart, struct hyp tops[7][TOP])
+		  double ang, int pol, double apart, int face, struct hyp tops[7][TOP])
 {
 	double ca = cos(ang), sa = sin(ang);
 	float sv[N_SLOTS], smax = 0;
@@ -271,6 +271,8 @@ static void place(const struct win *wn, const float *r, double pitch, double cx,
 		return;
 	for (int l = 0; l < N_LAYOUTS; l++) {
 		float pmin = 1e9f, emax = 0;
+		if (face && layouts[l].face != face)
+			continue;
 		for (int s = 0; s < N_SLOTS; s++) {
 			if (layouts[l].slots >> s & 1)
 				pmin = sv[s] < pmin ? sv[s] : pmin;
@@ -386,7 +388,7 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 					if (i * i + j * j <= nstep * nstep)
 						place(&wn, wn.spread[pol], pitch, u - x0 + i * step,
 						      v - y0 + j * step, ai * (M_PI / 2) / N_ANGLES, pol,
-						      step, coarse);
+						      step, 0, coarse);
 	/* Each kept placement climbs twice: half a coarse step, then a quarter,
 	 * in centre, angle and pip spacing (the die's size in pixels comes
 	 * from a calibration: a few per cent off, or 15 % at worst). */
@@ -407,7 +409,7 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 							      at.pitch * (1 + pi * 0.08 / round), at.cx + i * fs,
 							      at.cy + j * fs,
 							      fmod(at.angle + ai * fa + M_PI, M_PI / 2),
-							      at.polarity, 0, here);
+							      at.polarity, 0, f, here);
 				if (here[f][0].valid)
 					at = here[f][0];
 			}

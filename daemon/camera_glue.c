@@ -290,8 +290,9 @@ int dd_read_face_near(const struct vis_image *full, double u, double v, double d
 		int ring = (k + 4) % 9;	/* the point itself first */
 		double pu = u + (ring % 3 - 1) * die_px, pv = v + (ring / 3 - 1) * die_px;
 
+		/* confidence 0 says nothing, not even where the die is */
 		if (vis_read_die_near(full, pu, pv, die_px, &d, err, sizeof(err)) != 0 || d.face < 1 ||
-		    hypot(d.x - u, d.y - v) >= 2 * die_px)
+		    !(d.confidence > 0) || hypot(d.x - u, d.y - v) >= 2 * die_px)
 			continue;
 		if (!found || d.confidence > best.confidence) {
 			best = d;

@@ -135,6 +135,61 @@
 #define GRID_FALLBACK 0.5	/* blob readings below this try the grid */
 #endif
 
+#ifndef LOOK_ENABLE
+#define LOOK_ENABLE 1	/* the second look (0: off, for comparisons) */
+#endif
+#ifndef LOOK_MIN_FACE
+#define LOOK_MIN_FACE 2	/* ... a lone spot is no die: no 1s */
+#endif
+#ifndef LOOK_A_MIN
+#define LOOK_A_MIN 0.18	/* ... smallest pip spacing, of S (dice differ in size) */
+#endif
+#ifndef LOOK_NA
+#define LOOK_NA 6	/* ... spacings tried, GRID_A_STEP apart */
+#endif
+#ifndef LOOK_RIM_SLACK
+#define LOOK_RIM_SLACK 15	/* ... a rim point may differ this much more than an empty one */
+#endif
+#ifndef LOOK_LOW_EXTRA
+#define LOOK_LOW_EXTRA 20	/* ... and a 2 this much more margin than in a body */
+#endif
+#ifndef LOOK_RIM
+#define LOOK_RIM 1.6	/* ... rim points on the axes, of the pip spacing */
+#endif
+#ifndef LOOK_RIM_D
+#define LOOK_RIM_D 1.45	/* ... and on the diagonals */
+#endif
+#ifndef LOOK_MAX
+#define LOOK_MAX 64	/* second look: most dice it adds */
+#endif
+#ifndef LOOK_STEP_DIV
+#define LOOK_STEP_DIV 8	/* second look: centres tried every S / this */
+#endif
+#ifndef LOOK_PIP_R
+#define LOOK_PIP_R 0.06	/* ... pip box half-width, of the side */
+#endif
+#ifndef LOOK_PIP_THR
+#define LOOK_PIP_THR 40	/* ... a pip differs from its ring by this */
+#endif
+#ifndef LOOK_COVER
+#define LOOK_COVER 0.6	/* ... pips this near a read die (of its side) are its own */
+#endif
+#ifndef LOOK_REACH
+#define LOOK_REACH 0.45	/* ... centres tried this far from a pip, of S */
+#endif
+#ifndef LOOK_SEP
+#define LOOK_SEP 0.8	/* ... two dice's centres at least this far apart, of the side */
+#endif
+#ifndef LOOK_BODY
+#define LOOK_BODY 0.3	/* ... body box half-width, of S */
+#endif
+#ifndef LOOK_BODY_TOL
+#define LOOK_BODY_TOL 45	/* ... body pixels within this of its median */
+#endif
+#ifndef LOOK_BODY_FRAC
+#define LOOK_BODY_FRAC 0.4	/* ... and at least this share of the box */
+#endif
+
 void vis_dice_params_default(struct vis_dice_params *p)
 {
 	p->min_die_px = 14;
@@ -659,24 +714,35 @@ static const struct { int face, mask; } grid_faces[] = {
  * GRID_CONF_MAX: a fallback is never "sure". sum is the (bw+1)x(bh+1)
  * integral image of dist. Returns the margin (grey levels), 0 for none. */
 static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx,
-			double cy, double side, struct vis_die *d)
+			double cy, double side, int noff, int border, int min_face, double a_min,
+			int na, struct vis_die *d, int *mask_out, double *a_out)
 {
+	/* With border, eight more points between the outer pips and the
+	 * die's edge count as empty: a die's top has a plain rim all round
+	 * (a row of dots on a patterned wall does not). */
+	static const double rim[8][2] = {
+		{ LOOK_RIM, 0 }, { -LOOK_RIM, 0 }, { 0, LOOK_RIM }, { 0, -LOOK_RIM },
+		{ LOOK_RIM_D, LOOK_RIM_D }, { -LOOK_RIM_D, LOOK_RIM_D },
+		{ LOOK_RIM_D, -LOOK_RIM_D }, { -LOOK_RIM_D, -LOOK_RIM_D },
+	};
 	int r = (int)(side * GRID_PIP_R + 0.5);
 	if (r < 1)
 		r = 1;
+	int npts = border ? 17 : 9;
 	double best = 0;
 	for (int ai = 0; ai < 90; ai += GRID_STEP_DEG) {
 		double t = ai * M_PI / 180, c = cos(t), s = sin(t);
-		for (int si = 0; si < GRID_NA; si++) {
-			double a = side * (GRID_A_MIN + si * GRID_A_STEP);
-			for (int oy = -GRID_NOFF; oy <= GRID_NOFF; oy++)
-				for (int ox = -GRID_NOFF; ox <= GRID_NOFF; ox++) {
-					double gx = cx + ox * side * GRID_OFF / GRID_NOFF - x0;
-					double gy = cy + oy * side * GRID_OFF / GRID_NOFF - y0;
-					double v[9];
+		for (int si = 0; si < na; si++) {
+			double a = side * (a_min + si * GRID_A_STEP);
+			for (int oy = -noff; oy <= noff; oy++)
+				for (int ox = -noff; ox <= noff; ox++) {
+					double gx = cx + (noff ? ox * side * GRID_OFF / noff : 0) - x0;
+					double gy = cy + (noff ? oy * side * GRID_OFF / noff : 0) - y0;
+					double v[17];
 					int ok = 1;
-					for (int k = 0; k < 9 && ok; k++) {
-						double u = (k % 3 - 1) * a, w = (k / 3 - 1) * a;
+					for (int k = 0; k < npts && ok; k++) {
+						double u = k < 9 ? (k % 3 - 1) * a : rim[k - 9][0] * a;
+						double w = k < 9 ? (k / 3 - 1) * a : rim[k - 9][1] * a;
 						int px = (int)lround(gx + c * u - s * w);
 						int py = (int)lround(gy + s * u + c * w);
 						if (px - r < 0 || py - r < 0 || px + r >= bw || py + r >= bh) {
@@ -692,8 +758,14 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 					}
 					if (!ok)
 						continue;
+					double rim_hi = 0;
+					for (int k = 9; k < npts; k++)
+						if (v[k] - LOOK_RIM_SLACK > rim_hi)
+							rim_hi = v[k] - LOOK_RIM_SLACK;
 					for (size_t f = 0; f < sizeof grid_faces / sizeof grid_faces[0]; f++) {
-						double lo = 1e9, hi = 0;
+						if (grid_faces[f].face < min_face)
+							continue;
+						double lo = 1e9, hi = rim_hi;
 						for (int k = 0; k < 9; k++) {
 							if (grid_faces[f].mask >> k & 1) {
 								if (v[k] < lo)
@@ -704,11 +776,15 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 						double m = lo - hi;
 						/* Any two specks make a 1 or a 2: those need more. */
 						if (grid_faces[f].face <= 2)
-							m -= GRID_LOW_EXTRA;
+							m -= GRID_LOW_EXTRA + (border ? LOOK_LOW_EXTRA : 0);
 						if (lo >= GRID_PIP_MIN && m > best) {
 							best = m;
 							d->face = grid_faces[f].face;
 							d->angle = t;
+							if (mask_out)
+								*mask_out = grid_faces[f].mask;
+							if (a_out)
+								*a_out = a;
 						}
 					}
 				}
@@ -895,7 +971,8 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 						(unsigned)dist[(size_t)y * bw + x] + sum[(size_t)y * (bw + 1) + x + 1] +
 						sum[(size_t)(y + 1) * (bw + 1) + x] - sum[(size_t)y * (bw + 1) + x];
 			struct vis_die g = *d;
-			if (grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, &g) > 0)
+			if (grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, GRID_NOFF, 0, 1,
+				      GRID_A_MIN, GRID_NA, &g, NULL, NULL) > 0)
 				best = g;
 			free(sum);
 		}
@@ -1091,6 +1168,227 @@ static struct vis_image *downscale(const struct vis_image *img, int f)
 	return o;
 }
 
+/* ---- 5. a second look: dice the bodies missed ---- */
+
+/* A die hypothesis of the second look. */
+struct hyp {
+	double x, y;		/* centre, pixels */
+	double score;		/* grid margin, grey levels */
+	struct vis_die d;	/* its reading */
+};
+
+static int cmp_hyp(const void *a, const void *b)
+{
+	double x = ((const struct hyp *)a)->score, y = ((const struct hyp *)b)->score;
+	return (x < y) - (x > y);
+}
+
+/* Mean colour of the box [x0,x1) x [y0,y1) from the per-channel integral
+ * images ii (3 planes of (w+1)x(h+1)). */
+static void box_mean(const unsigned *ii, int w, int h, int x0, int y0, int x1, int y1,
+		     double m[3])
+{
+	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+	double n = (double)(x1 - x0) * (y1 - y0);
+	for (int c = 0; c < 3; c++) {
+		const unsigned *s = ii + c * plane;
+		unsigned t = s[(size_t)y1 * W + x1] - s[(size_t)y0 * W + x1] - s[(size_t)y1 * W + x0] +
+			     s[(size_t)y0 * W + x0];
+		m[c] = t / n;
+	}
+}
+
+/* Looks again where no die was read: the die bodies are lost on a tray of
+ * their own colour, against a wall or in a heap, but their pips still
+ * stand out. Pips are found as small spots unlike their ring of
+ * surroundings (at the pip size of dice of side S, the size of the dice
+ * already read: dice in one photo share a size); around each pip not on a
+ * read die, die centres on a lattice are read by the pip grid against the
+ * colour there; the widest margins win, one die per place. Appends to
+ * dice (*nd of cap); returns 0 or -ENOMEM. */
+static int second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap)
+{
+	int w = wk->w, h = wk->h;
+	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+	int ret = -ENOMEM;
+	unsigned *ii = malloc(plane * 3 * sizeof(unsigned));
+	uint8_t *resp = calloc((size_t)w * h, 1);
+	int step = (int)(S / LOOK_STEP_DIV);
+	if (step < 1)
+		step = 1;
+	int lw = w / step + 1, lh = h / step + 1;
+	uint8_t *lat = calloc((size_t)lw * lh, 1);
+	int hw = (int)ceil(S * 0.75);
+	int ww = 2 * hw + 1;
+	int *distw = malloc(sizeof(int) * (size_t)ww * ww);
+	unsigned *sumw = malloc(sizeof(unsigned) * (size_t)(ww + 1) * (ww + 1));
+	uint8_t *cols = malloc((size_t)ww * ww * 3);
+	struct hyp *hy = NULL;
+	int nh = 0, hcap = 0;
+	if (!ii || !resp || !lat || !distw || !sumw || !cols)
+		goto free_all;
+	for (int c = 0; c < 3; c++) {
+		unsigned *s = ii + c * plane;
+		memset(s, 0, W * sizeof(unsigned));
+		for (int y = 0; y < h; y++) {
+			unsigned row = 0;
+			s[(size_t)(y + 1) * W] = 0;
+			for (int x = 0; x < w; x++) {
+				row += wk->smooth[((size_t)y * w + x) * 3 + c];
+				s[(size_t)(y + 1) * W + x + 1] = s[(size_t)y * W + x + 1] + row;
+			}
+		}
+	}
+	/* Pip spots: a box of the pip's size against the ring around it. */
+	int ri = (int)(S * LOOK_PIP_R + 0.5);
+	if (ri < 1)
+		ri = 1;
+	int ro = 2 * ri + 1;
+	for (int y = ro; y < h - ro; y++)
+		for (int x = ro; x < w - ro; x++) {
+			double in[3], out[3];
+			box_mean(ii, w, h, x - ri, y - ri, x + ri + 1, y + ri + 1, in);
+			box_mean(ii, w, h, x - ro, y - ro, x + ro + 1, y + ro + 1, out);
+			double ni = (2.0 * ri + 1) * (2 * ri + 1), no = (2.0 * ro + 1) * (2 * ro + 1);
+			double d2 = 0;
+			for (int c = 0; c < 3; c++) {
+				double ring = (out[c] * no - in[c] * ni) / (no - ni);
+				d2 += (in[c] - ring) * (in[c] - ring);
+			}
+			double d = sqrt(d2);
+			resp[(size_t)y * w + x] = d > 255 ? 255 : (uint8_t)d;
+		}
+	/* Local maxima away from the dice read already mark lattice points
+	 * near them as die centres to try. */
+	for (int y = ro; y < h - ro; y++)
+		for (int x = ro; x < w - ro; x++) {
+			int v = resp[(size_t)y * w + x];
+			if (v < LOOK_PIP_THR)
+				continue;
+			int peak = 1;
+			for (int dy = -ri; dy <= ri && peak; dy++)
+				for (int dx = -ri; dx <= ri; dx++) {
+					int q = resp[(size_t)(y + dy) * w + x + dx];
+					if (q > v || (q == v && (dy < 0 || (dy == 0 && dx < 0)))) {
+						peak = 0;
+						break;
+					}
+				}
+			if (!peak)
+				continue;
+			int near = 0;
+			for (int i = 0; i < *nd && !near; i++)
+				near = dice[i].face > 0 &&
+				       hypot(dice[i].x - x, dice[i].y - y) < LOOK_COVER * dice[i].side;
+			if (near)
+				continue;
+			double rr = S * LOOK_REACH;
+			for (int ly = (int)((y - rr) / step); ly <= (int)((y + rr) / step) + 1; ly++)
+				for (int lx = (int)((x - rr) / step); lx <= (int)((x + rr) / step) + 1; lx++)
+					if (lx >= 0 && ly >= 0 && lx < lw && ly < lh &&
+					    hypot(lx * step - x, ly * step - y) <= rr)
+						lat[(size_t)ly * lw + lx] = 1;
+		}
+	int hb = (int)(S * LOOK_BODY + 0.5);
+	for (int ly = 0; ly < lh; ly++)
+		for (int lx = 0; lx < lw; lx++) {
+			if (!lat[(size_t)ly * lw + lx])
+				continue;
+			int cx = lx * step, cy = ly * step;
+			if (cx - hw < 0 || cy - hw < 0 || cx + hw >= w || cy + hw >= h)
+				continue;
+			int near = 0;
+			for (int i = 0; i < *nd && !near; i++)
+				near = dice[i].face > 0 &&
+				       hypot(dice[i].x - cx, dice[i].y - cy) < LOOK_SEP * (dice[i].side + S) / 2;
+			if (near)
+				continue;
+			/* The body: the median colour of the die's inner box. */
+			size_t n = 0;
+			for (int y = cy - hb; y <= cy + hb; y++)
+				for (int x = cx - hb; x <= cx + hb; x++)
+					memcpy(cols + 3 * n++, wk->smooth + ((size_t)y * w + x) * 3, 3);
+			uint8_t body[3];
+			for (int c = 0; c < 3; c++)
+				body[c] = median_u8(cols + c, n, 3);
+			/* Most of that box is the body (pips fill at most a third). */
+			size_t same = 0;
+			for (size_t i = 0; i < n; i++)
+				same += color_dist(cols + 3 * i, body) < LOOK_BODY_TOL;
+			if (same < n * LOOK_BODY_FRAC)
+				continue;
+			for (int y = 0; y < ww; y++)
+				for (int x = 0; x < ww; x++) {
+					int dd = color_dist(wk->smooth + ((size_t)(cy - hw + y) * w + cx - hw + x) * 3, body);
+					distw[y * ww + x] = dd > 255 ? 255 : dd;
+				}
+			for (int x = 0; x <= ww; x++)
+				sumw[x] = 0;
+			for (int y = 0; y < ww; y++) {
+				sumw[(size_t)(y + 1) * (ww + 1)] = 0;
+				for (int x = 0; x < ww; x++)
+					sumw[(size_t)(y + 1) * (ww + 1) + x + 1] =
+						(unsigned)distw[y * ww + x] + sumw[(size_t)y * (ww + 1) + x + 1] +
+						sumw[(size_t)(y + 1) * (ww + 1) + x] - sumw[(size_t)y * (ww + 1) + x];
+			}
+			struct vis_die d = { .x = cx, .y = cy, .side = S };
+			int mask = 0;
+			double a = 0;
+			double m = grid_read(sumw, ww, ww, cx - hw, cy - hw, cx, cy, S, 0, 1, LOOK_MIN_FACE,
+					     LOOK_A_MIN, LOOK_NA, &d, &mask, &a);
+			if (m <= 0)
+				continue;
+			/* A pip on a die read already belongs to that die: two
+			 * neighbours' pips with the table between make no die. */
+			int foreign = 0;
+			for (int k = 0; k < 9 && !foreign; k++) {
+				if (!(mask >> k & 1))
+					continue;
+				double u = (k % 3 - 1) * a, v = (k / 3 - 1) * a;
+				double px = cx + cos(d.angle) * u - sin(d.angle) * v;
+				double py = cy + sin(d.angle) * u + cos(d.angle) * v;
+				for (int i = 0; i < *nd && !foreign; i++)
+					foreign = dice[i].face > 0 &&
+						  hypot(dice[i].x - px, dice[i].y - py) < LOOK_COVER * dice[i].side;
+			}
+			if (foreign)
+				continue;
+			if (nh == hcap) {
+				hcap = hcap ? 2 * hcap : 64;
+				struct hyp *t = realloc(hy, sizeof(*hy) * (size_t)hcap);
+				if (!t)
+					goto free_all;
+				hy = t;
+			}
+			hy[nh].x = cx;
+			hy[nh].y = cy;
+			hy[nh].score = m;
+			hy[nh].d = d;
+			nh++;
+		}
+	qsort(hy, (size_t)nh, sizeof(*hy), cmp_hyp);
+	int first = *nd;
+	for (int k = 0; k < nh && *nd < cap; k++) {
+		int near = 0;
+		for (int i = 0; i < *nd && !near; i++)
+			near = (dice[i].face > 0 || i >= first) &&
+			       hypot(dice[i].x - hy[k].x, dice[i].y - hy[k].y) < LOOK_SEP * (dice[i].side + S) / 2;
+		if (near)
+			continue;
+		dice[(*nd)++] = hy[k].d;
+	}
+	ret = 0;
+free_all:
+	free(ii);
+	free(resp);
+	free(lat);
+	free(distw);
+	free(sumw);
+	free(cols);
+	free(hy);
+	return ret;
+}
+
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen)
 {
@@ -1130,6 +1428,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	int *stack = NULL, *scratch = NULL, *order = NULL, *start = NULL;
 	struct blob *blobs = NULL;
 	struct cand *cands = NULL;
+	struct vis_die *all = NULL;
 	int ncand = 0, found = 0;
 	wk.rgb = malloc(np * 3);
 	wk.bg = malloc(np * 3);
@@ -1260,6 +1559,11 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 			ncand += k;
 		}
 	}
+	int cap = ncand + LOOK_MAX;
+	all = malloc(sizeof(*all) * (size_t)cap);
+	if (!all)
+		goto oom;
+	int nall = 0;
 	for (int i = 0; i < ncand; i++) {
 		struct vis_die d = {
 			.x = cands[i].cx,
@@ -1272,7 +1576,38 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 			goto oom;
 		if (d.confidence < params->min_confidence)
 			d.face = 0;
-		if (d.face == 0 && !params->keep_unreadable)
+		all[nall++] = d;
+	}
+	/* The dice read surely give the size to look for the rest at. */
+	{
+		double *sides = malloc(sizeof(double) * ((size_t)nall + 1));
+		if (!sides)
+			goto oom;
+		int nsd = 0;
+		for (int i = 0; i < nall; i++)
+			if (all[i].face > 0 && all[i].confidence >= 0.9)
+				sides[nsd++] = all[i].side;
+		double S = side;
+		if (nsd >= 3) {
+			qsort(sides, (size_t)nsd, sizeof(double), cmp_double);
+			S = sides[nsd / 2];
+		}
+		free(sides);
+		int before = nall;
+		if (LOOK_ENABLE && S >= params->min_die_px && second_look(&wk, S, all, &nall, cap))
+			goto oom;
+		/* An unreadable body where the second look read a die is that die. */
+		for (int i = 0; i < before; i++) {
+			if (all[i].face)
+				continue;
+			for (int j = before; j < nall; j++)
+				if (hypot(all[i].x - all[j].x, all[i].y - all[j].y) < 0.5 * S)
+					all[i].face = -1;
+		}
+	}
+	for (int i = 0; i < nall; i++) {
+		struct vis_die d = all[i];
+		if (d.face < 0 || (d.face == 0 && !params->keep_unreadable))
 			continue;
 		if (found < max)
 			out[found] = d;
@@ -1289,6 +1624,7 @@ cleanup:
 		for (int i = 0; i < ncand; i++)
 			free(cands[i].px);
 	free(cands);
+	free(all);
 	free(order);
 	free(start);
 	free(blobs);

@@ -153,6 +153,12 @@
 #ifndef LOOK_LOW_EXTRA
 #define LOOK_LOW_EXTRA 20	/* ... and a 2 this much more margin than in a body */
 #endif
+#ifndef LOOK_WEAK_FACE
+#define LOOK_WEAK_FACE 2	/* ... first readings of at most this many pips ... */
+#endif
+#ifndef LOOK_WEAK_CONF
+#define LOOK_WEAK_CONF 0.9	/* ... below this confidence may be read again */
+#endif
 #ifndef LOOK_RIM
 #define LOOK_RIM 1.6	/* ... rim points on the axes, of the pip spacing */
 #endif
@@ -235,6 +241,7 @@ struct work {
 	uint8_t *fg;		/* owned, 1 where a die body may be */
 	uint8_t *fg0;		/* owned, fg before the opening */
 	int *label;		/* owned, component of each pixel, 0 none */
+	unsigned *ii;		/* owned, integral images of smooth, 3 planes of (w+1)x(h+1) */
 };
 
 static void work_free(struct work *wk)
@@ -245,12 +252,70 @@ static void work_free(struct work *wk)
 	free(wk->fg);
 	free(wk->fg0);
 	free(wk->label);
+	free(wk->ii);
 }
 
 static int color_dist(const uint8_t *a, const uint8_t *b)
 {
 	int dr = a[0] - b[0], dg = a[1] - b[1], db = a[2] - b[2];
 	return (int)sqrtf((float)(dr * dr + dg * dg + db * db));
+}
+
+/* Mean colour of the box [x0,x1) x [y0,y1) from the per-channel integral
+ * images ii (3 planes of (w+1)x(h+1)). */
+static void box_mean(const unsigned *ii, int w, int h, int x0, int y0, int x1, int y1,
+		     double m[3])
+{
+	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+	double n = (double)(x1 - x0) * (y1 - y0);
+	for (int c = 0; c < 3; c++) {
+		const unsigned *s = ii + c * plane;
+		unsigned t = s[(size_t)y1 * W + x1] - s[(size_t)y0 * W + x1] - s[(size_t)y1 * W + x0] +
+			     s[(size_t)y0 * W + x0];
+		m[c] = t / n;
+	}
+}
+
+/* The integral images of wk->smooth into wk->ii; -ENOMEM. */
+static int integrals(struct work *wk)
+{
+	int w = wk->w, h = wk->h;
+	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+	wk->ii = malloc(plane * 3 * sizeof(unsigned));
+	if (!wk->ii)
+		return -ENOMEM;
+	for (int c = 0; c < 3; c++) {
+		unsigned *s = wk->ii + c * plane;
+		memset(s, 0, W * sizeof(unsigned));
+		for (int y = 0; y < h; y++) {
+			unsigned row = 0;
+			s[(size_t)(y + 1) * W] = 0;
+			for (int x = 0; x < w; x++) {
+				row += wk->smooth[((size_t)y * w + x) * 3 + c];
+				s[(size_t)(y + 1) * W + x + 1] = s[(size_t)y * W + x + 1] + row;
+			}
+		}
+	}
+	return 0;
+}
+
+/* How much a pip-sized box at (x, y) (half-width ri) differs in colour
+ * from the ring around it (out to 2 ri + 1): a spot whatever its colour
+ * or its die's. The caller keeps (x, y) at least 2 ri + 1 inside. */
+static int spot(const struct work *wk, int x, int y, int ri)
+{
+	int ro = 2 * ri + 1;
+	double in[3], out[3];
+	box_mean(wk->ii, wk->w, wk->h, x - ri, y - ri, x + ri + 1, y + ri + 1, in);
+	box_mean(wk->ii, wk->w, wk->h, x - ro, y - ro, x + ro + 1, y + ro + 1, out);
+	double ni = (2.0 * ri + 1) * (2 * ri + 1), no = (2.0 * ro + 1) * (2 * ro + 1);
+	double d2 = 0;
+	for (int c = 0; c < 3; c++) {
+		double ring = (out[c] * no - in[c] * ni) / (no - ni);
+		d2 += (in[c] - ring) * (in[c] - ring);
+	}
+	double d = sqrt(d2);
+	return d > 255 ? 255 : (int)d;
 }
 
 /* A shadow on the table: the table's own colour, only darker. Dice cast
@@ -1183,20 +1248,6 @@ static int cmp_hyp(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-/* Mean colour of the box [x0,x1) x [y0,y1) from the per-channel integral
- * images ii (3 planes of (w+1)x(h+1)). */
-static void box_mean(const unsigned *ii, int w, int h, int x0, int y0, int x1, int y1,
-		     double m[3])
-{
-	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
-	double n = (double)(x1 - x0) * (y1 - y0);
-	for (int c = 0; c < 3; c++) {
-		const unsigned *s = ii + c * plane;
-		unsigned t = s[(size_t)y1 * W + x1] - s[(size_t)y0 * W + x1] - s[(size_t)y1 * W + x0] +
-			     s[(size_t)y0 * W + x0];
-		m[c] = t / n;
-	}
-}
 
 /* Looks again where no die was read: the die bodies are lost on a tray of
  * their own colour, against a wall or in a heap, but their pips still
@@ -1209,9 +1260,7 @@ static void box_mean(const unsigned *ii, int w, int h, int x0, int y0, int x1, i
 static int second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap)
 {
 	int w = wk->w, h = wk->h;
-	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
 	int ret = -ENOMEM;
-	unsigned *ii = malloc(plane * 3 * sizeof(unsigned));
 	uint8_t *resp = calloc((size_t)w * h, 1);
 	int step = (int)(S / LOOK_STEP_DIV);
 	if (step < 1)
@@ -1225,39 +1274,16 @@ static int second_look(const struct work *wk, double S, struct vis_die *dice, in
 	uint8_t *cols = malloc((size_t)ww * ww * 3);
 	struct hyp *hy = NULL;
 	int nh = 0, hcap = 0;
-	if (!ii || !resp || !lat || !distw || !sumw || !cols)
+	if (!resp || !lat || !distw || !sumw || !cols)
 		goto free_all;
-	for (int c = 0; c < 3; c++) {
-		unsigned *s = ii + c * plane;
-		memset(s, 0, W * sizeof(unsigned));
-		for (int y = 0; y < h; y++) {
-			unsigned row = 0;
-			s[(size_t)(y + 1) * W] = 0;
-			for (int x = 0; x < w; x++) {
-				row += wk->smooth[((size_t)y * w + x) * 3 + c];
-				s[(size_t)(y + 1) * W + x + 1] = s[(size_t)y * W + x + 1] + row;
-			}
-		}
-	}
 	/* Pip spots: a box of the pip's size against the ring around it. */
 	int ri = (int)(S * LOOK_PIP_R + 0.5);
 	if (ri < 1)
 		ri = 1;
 	int ro = 2 * ri + 1;
 	for (int y = ro; y < h - ro; y++)
-		for (int x = ro; x < w - ro; x++) {
-			double in[3], out[3];
-			box_mean(ii, w, h, x - ri, y - ri, x + ri + 1, y + ri + 1, in);
-			box_mean(ii, w, h, x - ro, y - ro, x + ro + 1, y + ro + 1, out);
-			double ni = (2.0 * ri + 1) * (2 * ri + 1), no = (2.0 * ro + 1) * (2 * ro + 1);
-			double d2 = 0;
-			for (int c = 0; c < 3; c++) {
-				double ring = (out[c] * no - in[c] * ni) / (no - ni);
-				d2 += (in[c] - ring) * (in[c] - ring);
-			}
-			double d = sqrt(d2);
-			resp[(size_t)y * w + x] = d > 255 ? 255 : (uint8_t)d;
-		}
+		for (int x = ro; x < w - ro; x++)
+			resp[(size_t)y * w + x] = (uint8_t)spot(wk, x, y, ri);
 	/* Local maxima away from the dice read already mark lattice points
 	 * near them as die centres to try. */
 	for (int y = ro; y < h - ro; y++)
@@ -1369,17 +1395,28 @@ static int second_look(const struct work *wk, double S, struct vis_die *dice, in
 	qsort(hy, (size_t)nh, sizeof(*hy), cmp_hyp);
 	int first = *nd;
 	for (int k = 0; k < nh && *nd < cap; k++) {
-		int near = 0;
-		for (int i = 0; i < *nd && !near; i++)
-			near = (dice[i].face > 0 || i >= first) &&
-			       hypot(dice[i].x - hy[k].x, dice[i].y - hy[k].y) < LOOK_SEP * (dice[i].side + S) / 2;
+		int near = 0, weak = -1;
+		for (int i = 0; i < *nd && !near; i++) {
+			if (hypot(dice[i].x - hy[k].x, dice[i].y - hy[k].y) >= LOOK_SEP * (dice[i].side + S) / 2)
+				continue;
+			if (dice[i].face > 0 || i >= first)
+				near = 1;
+			else if (dice[i].face < 0 && dice[i].face > -7) {
+				/* A doubtful reading gives way to one with more pips. */
+				if (hy[k].d.face > -dice[i].face)
+					weak = i;
+				else
+					near = 1;
+			}
+		}
 		if (near)
 			continue;
+		if (weak >= 0)
+			dice[weak].face = -7;
 		dice[(*nd)++] = hy[k].d;
 	}
 	ret = 0;
 free_all:
-	free(ii);
 	free(resp);
 	free(lat);
 	free(distw);
@@ -1450,7 +1487,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 				d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
 	}
 	blur3(wk.rgb, wk.smooth, w, h);
-	if (background(&wk))
+	if (background(&wk) || integrals(&wk))
 		goto oom;
 	/* Foreground threshold from the image's own noise: the median
 	 * distance to the background is mostly table texture. */
@@ -1594,8 +1631,17 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		}
 		free(sides);
 		int before = nall;
+		/* Doubtful readings (a 1 or a 2: most wrong faces are 4-6s
+		 * with pips lost) are looked at again: shown to second_look
+		 * as -face, replaced by a reading with more pips (-7). */
+		for (int i = 0; i < nall; i++)
+			if (all[i].face > 0 && all[i].face <= LOOK_WEAK_FACE && all[i].confidence < LOOK_WEAK_CONF)
+				all[i].face = -all[i].face;
 		if (LOOK_ENABLE && S >= params->min_die_px && second_look(&wk, S, all, &nall, cap))
 			goto oom;
+		for (int i = 0; i < before; i++)
+			if (all[i].face < 0)
+				all[i].face = all[i].face == -7 ? -1 : -all[i].face;
 		/* An unreadable body where the second look read a die is that die. */
 		for (int i = 0; i < before; i++) {
 			if (all[i].face)

@@ -180,6 +180,12 @@
 #ifndef LOOK_COVER
 #define LOOK_COVER 0.6	/* ... pips this near a read die (of its side) are its own */
 #endif
+#ifndef LOOK_SEED_COVER
+#define LOOK_SEED_COVER 0.75	/* ... spots this near (its corners too) start no search */
+#endif
+#ifndef LOOK_MIN_SPOTS
+#define LOOK_MIN_SPOTS 2	/* ... centres tried need this many spots within reach */
+#endif
 #ifndef LOOK_REACH
 #define LOOK_REACH 0.45	/* ... centres tried this far from a pip, of S */
 #endif
@@ -1305,20 +1311,22 @@ static int second_look(const struct work *wk, double S, struct vis_die *dice, in
 			int near = 0;
 			for (int i = 0; i < *nd && !near; i++)
 				near = dice[i].face > 0 &&
-				       hypot(dice[i].x - x, dice[i].y - y) < LOOK_COVER * dice[i].side;
+				       hypot(dice[i].x - x, dice[i].y - y) < LOOK_SEED_COVER * dice[i].side;
 			if (near)
 				continue;
 			double rr = S * LOOK_REACH;
 			for (int ly = (int)((y - rr) / step); ly <= (int)((y + rr) / step) + 1; ly++)
 				for (int lx = (int)((x - rr) / step); lx <= (int)((x + rr) / step) + 1; lx++)
 					if (lx >= 0 && ly >= 0 && lx < lw && ly < lh &&
-					    hypot(lx * step - x, ly * step - y) <= rr)
-						lat[(size_t)ly * lw + lx] = 1;
+					    hypot(lx * step - x, ly * step - y) <= rr &&
+					    lat[(size_t)ly * lw + lx] < 255)
+						lat[(size_t)ly * lw + lx]++;
 		}
 	int hb = (int)(S * LOOK_BODY + 0.5);
 	for (int ly = 0; ly < lh; ly++)
 		for (int lx = 0; lx < lw; lx++) {
-			if (!lat[(size_t)ly * lw + lx])
+			/* A face of two or more pips has two or more spots. */
+			if (lat[(size_t)ly * lw + lx] < LOOK_MIN_SPOTS)
 				continue;
 			int cx = lx * step, cy = ly * step;
 			if (cx - hw < 0 || cy - hw < 0 || cx + hw >= w || cy + hw >= h)

@@ -159,6 +159,9 @@
 #ifndef LOOK_WEAK_CONF
 #define LOOK_WEAK_CONF 0.9	/* ... below this confidence may be read again */
 #endif
+#ifndef LOOK_THREE_EXTRA
+#define LOOK_THREE_EXTRA 10	/* ... and a 3 (a 2 and a corner) this much more */
+#endif
 #ifndef LOOK_RIM
 #define LOOK_RIM 1.6	/* ... rim points on the axes, of the pip spacing */
 #endif
@@ -193,7 +196,7 @@
 #define LOOK_SEP 0.8	/* ... two dice's centres at least this far apart, of the side */
 #endif
 #ifndef LOOK_BODY
-#define LOOK_BODY 0.3	/* ... body box half-width, of S */
+#define LOOK_BODY 0.4	/* ... body box half-width, of S */
 #endif
 #ifndef LOOK_BODY_TOL
 #define LOOK_BODY_TOL 45	/* ... body pixels within this of its median */
@@ -848,6 +851,8 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 						/* Any two specks make a 1 or a 2: those need more. */
 						if (grid_faces[f].face <= 2)
 							m -= GRID_LOW_EXTRA + (border ? LOOK_LOW_EXTRA : 0);
+						else if (border && grid_faces[f].face == 3)
+							m -= LOOK_THREE_EXTRA;
 						if (lo >= GRID_PIP_MIN && m > best) {
 							best = m;
 							d->face = grid_faces[f].face;

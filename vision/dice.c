@@ -21,6 +21,10 @@
  *    rotation and scale; the residual, pip sizes, spacing and centring give
  *    the confidence; of the readings that fit, most pips wins; a face
  *    below min_confidence is unreadable (0).
+ * 5. Second look: where no die was read (lost bodies: white on white,
+ *    against a wall, in a heap) and at doubtful 1s and 2s, pip-sized spots
+ *    unlike their ring seed die centres at the size of the dice read
+ *    surely; each is read by the 3x3 pip grid with a plain rim around it.
  */
 #include <errno.h>
 #include <math.h>
@@ -1405,7 +1409,8 @@ static int second_look(const struct work *wk, double S, struct vis_die *dice, in
 			hy[nh].d = d;
 			nh++;
 		}
-	qsort(hy, (size_t)nh, sizeof(*hy), cmp_hyp);
+	if (nh)
+		qsort(hy, (size_t)nh, sizeof(*hy), cmp_hyp);
 	int first = *nd;
 	for (int k = 0; k < nh && *nd < cap; k++) {
 		int near = 0, weak = -1;

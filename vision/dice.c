@@ -656,7 +656,7 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 		d->confidence = conf < LOW_N_CAP ? conf : LOW_N_CAP;
 		return;
 	}
-	double angle, a;
+	double angle = 0, a = 0;
 	double res = fit_layout(pips, n, &angle, &a);
 	double fit = exp(-(res / 0.22) * (res / 0.22));
 	/* Spacing against the die: pips sit about a quarter side apart. */
@@ -821,8 +821,10 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 					for (int k = 0; k < npts && ok; k++) {
 						double u = k < 9 ? (k % 3 - 1) * a : rim[k - 9][0] * a;
 						double w = k < 9 ? (k / 3 - 1) * a : rim[k - 9][1] * a;
-						int px = (int)lround(gx + c * u - s * w);
-						int py = (int)lround(gy + s * u + c * w);
+						/* Rounds like lround wherever the box fits
+						 * (r >= 1 rejects the rest either way). */
+						int px = (int)(gx + c * u - s * w + 0.5);
+						int py = (int)(gy + s * u + c * w + 0.5);
 						if (px - r < 0 || py - r < 0 || px + r >= bw || py + r >= bh) {
 							ok = 0;
 							break;
@@ -1296,9 +1298,32 @@ static int second_look(const struct work *wk, double S, struct vis_die *dice, in
 	if (ri < 1)
 		ri = 1;
 	int ro = 2 * ri + 1;
-	for (int y = ro; y < h - ro; y++)
-		for (int x = ro; x < w - ro; x++)
-			resp[(size_t)y * w + x] = (uint8_t)spot(wk, x, y, ri);
+	/* Only spots over the threshold matter (as peaks and against
+	 * them): the rest stay 0 without a square root. */
+	{
+		size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+		int ni = (2 * ri + 1) * (2 * ri + 1), no = (2 * ro + 1) * (2 * ro + 1);
+		/* in/ni - (out-in)/(no-ni), scaled by ni*(no-ni) to stay integral */
+		long long k1 = no, k2 = ni, den = (long long)ni * (no - ni);
+		double thr2 = (double)LOOK_PIP_THR * LOOK_PIP_THR * (double)den * den;
+		for (int y = ro; y < h - ro; y++)
+			for (int x = ro; x < w - ro; x++) {
+				double d2 = 0;
+				for (int c = 0; c < 3; c++) {
+					const unsigned *q = wk->ii + c * plane;
+					long long in = (long long)q[(size_t)(y + ri + 1) * W + x + ri + 1] -
+						       q[(size_t)(y - ri) * W + x + ri + 1] -
+						       q[(size_t)(y + ri + 1) * W + x - ri] + q[(size_t)(y - ri) * W + x - ri];
+					long long out = (long long)q[(size_t)(y + ro + 1) * W + x + ro + 1] -
+							q[(size_t)(y - ro) * W + x + ro + 1] -
+							q[(size_t)(y + ro + 1) * W + x - ro] + q[(size_t)(y - ro) * W + x - ro];
+					double e = (double)(in * k1 - out * k2);
+					d2 += e * e;
+				}
+				if (d2 >= thr2)
+					resp[(size_t)y * w + x] = (uint8_t)spot(wk, x, y, ri);
+			}
+	}
 	/* Local maxima away from the dice read already mark lattice points
 	 * near them as die centres to try. */
 	for (int y = ro; y < h - ro; y++)

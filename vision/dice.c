@@ -143,7 +143,7 @@
 #define LOOK_ENABLE 1	/* the second look (0: off, for comparisons) */
 #endif
 #ifndef LOOK_MIN_FACE
-#define LOOK_MIN_FACE 2	/* ... a lone spot is no die: no 1s */
+#define LOOK_MIN_FACE 1	/* ... smallest face it gives */
 #endif
 #ifndef LOOK_A_MIN
 #define LOOK_A_MIN 0.18	/* ... smallest pip spacing, of S (dice differ in size) */
@@ -165,6 +165,12 @@
 #endif
 #ifndef LOOK_THREE_EXTRA
 #define LOOK_THREE_EXTRA 10	/* ... and a 3 (a 2 and a corner) this much more */
+#endif
+#ifndef LOOK_ONE_EXTRA
+#define LOOK_ONE_EXTRA 40	/* ... and a 1 (a lone spot on a plain face) this much more */
+#endif
+#ifndef LOOK_ONE_REACH
+#define LOOK_ONE_REACH 0.12	/* ... a 1's centre is tried this near its spot, of S */
 #endif
 #ifndef LOOK_RIM
 #define LOOK_RIM 1.6	/* ... rim points on the axes, of the pip spacing */
@@ -859,6 +865,8 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 							m -= GRID_LOW_EXTRA + (border ? LOOK_LOW_EXTRA : 0);
 						else if (border && grid_faces[f].face == 3)
 							m -= LOOK_THREE_EXTRA;
+						if (border && grid_faces[f].face == 1)
+							m -= LOOK_ONE_EXTRA;
 						if (lo >= GRID_PIP_MIN && m > best) {
 							best = m;
 							d->face = grid_faces[f].face;
@@ -1351,16 +1359,23 @@ static int second_look(const struct work *wk, double S, struct vis_die *dice, in
 			double rr = S * LOOK_REACH;
 			for (int ly = (int)((y - rr) / step); ly <= (int)((y + rr) / step) + 1; ly++)
 				for (int lx = (int)((x - rr) / step); lx <= (int)((x + rr) / step) + 1; lx++)
-					if (lx >= 0 && ly >= 0 && lx < lw && ly < lh &&
-					    hypot(lx * step - x, ly * step - y) <= rr &&
-					    lat[(size_t)ly * lw + lx] < 255)
-						lat[(size_t)ly * lw + lx]++;
+					if (lx >= 0 && ly >= 0 && lx < lw && ly < lh) {
+						double dd = hypot(lx * step - x, ly * step - y);
+						uint8_t *q = &lat[(size_t)ly * lw + lx];
+						if (dd <= rr && (*q & 0x7f) < 0x7f)
+							(*q)++;
+						/* A 1's pip is its middle. */
+						if (dd <= S * LOOK_ONE_REACH)
+							*q |= 0x80;
+					}
 		}
 	int hb = (int)(S * LOOK_BODY + 0.5);
 	for (int ly = 0; ly < lh; ly++)
 		for (int lx = 0; lx < lw; lx++) {
 			/* A face of two or more pips has two or more spots. */
-			if (lat[(size_t)ly * lw + lx] < LOOK_MIN_SPOTS)
+			int spots = lat[(size_t)ly * lw + lx] & 0x7f;
+			int one = lat[(size_t)ly * lw + lx] >> 7;
+			if (spots < LOOK_MIN_SPOTS && !(one && LOOK_MIN_FACE <= 1))
 				continue;
 			int cx = lx * step, cy = ly * step;
 			if (cx - hw < 0 || cy - hw < 0 || cx + hw >= w || cy + hw >= h)

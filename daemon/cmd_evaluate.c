@@ -295,7 +295,7 @@ static int read_frames(const char *mdir, struct items *it, long *frames_seen, ch
 				} else if (vis_obs_to_event(&vo[i], &tb, &ev) == 0) {
 					x->obs.kind = DD_OBS_EVENT;
 					x->obs.ev = ev;
-					if (vo[i].kind == VIS_OBS_LANDING) {
+					if (vo[i].kind == VIS_OBS_LANDING && vo[i].apex_m > 0) {
 						struct item *a = item_new(it);
 
 						if (!a) {

@@ -17,6 +17,16 @@
 #define MAX_TRACKS 8
 #define HIST 16	/* positions kept a track, for the contact fit */
 #define GRAVITY 9.81	/* m/s^2 */
+/* A die seen from above grows as it rises towards the camera (the
+ * renderer and a real lens alike): the blob's area over a die's on the
+ * table is the magnification squared, times 1.4-2.2 on the table itself
+ * (its rim, blur and shadow edge make the blob bigger than the die). */
+#define MAX_BLOB_RATIO 40	/* bigger: not a die (a die this close is near the lens) */
+#define ALOFT_RATIO 4.0		/* lost while rising this big: above the view, not gone */
+#define MAX_DV_MPS 3.0		/* velocity change a frame the gate allows (a bounce) */
+#define MAX_SPEED_MPS 8.0	/* fastest die across the table, for a new track's gate */
+#define ALOFT_MAX_S 3.0		/* longest time above the view (a 6.5 m toss) */
+#define LOW_RELEASE_RATIO 3.0	/* first seen smaller: released near the table top */
 
 struct trk {
 	int id;			/* from 1; 0 = free slot */
@@ -32,8 +42,20 @@ struct trk {
 	int64_t t_last;		/* last sighting */
 	double hx[HIST], hy[HIST];	/* recent positions, newest at (sightings - 1) % HIST */
 	double ht[HIST];	/* their times, seconds from t_first */
+	double hr[HIST];	/* their blob ratios (see ratio) */
 	double rx, ry;		/* anchor of the current still spell */
 	double frame_s;		/* last frame interval, seconds */
+	double ratio;		/* last blob's area over a die's on the table there */
+	double ratio0;		/* the same at the first sighting */
+	double ratio_prev;	/* the same at the sighting before the last */
+	double ratio_max;	/* the largest in flight (it rose: a release, not a die re-found) */
+	int i_max;		/* the sighting it was at */
+	double pk[3][2];	/* time (s from t_first) and ratio at i_max - 1, i_max, i_max + 1 */
+	int aloft;		/* out of view above the camera since t_last */
+	int gap;		/* came back from aloft: t_up, t_down hold */
+	int64_t t_up;		/* last sighting on the way up */
+	int64_t t_down;		/* first sighting on the way down */
+	int i_down;		/* its index (sightings before it) */
 };
 
 struct vis_tracker {
@@ -343,6 +365,7 @@ struct tblob {
 	double u, v;		/* centroid, pixels */
 	double x, y;		/* table metres */
 	int area;		/* pixels */
+	double ratio;		/* area over a die's on the table there (magnification^2) */
 	int used;		/* taken by a track */
 };
 
@@ -420,6 +443,7 @@ static void track_gone(struct vis_tracker *t, struct trk *k, struct vis_obs *out
  * landing is reported that many frames late. */
 #define CONTACT_BEFORE 4
 #define CONTACT_AFTER 3
+#define CONTACT_SPAN 6	/* most sightings a side of the split the refined fit takes */
 
 static void line_fit(const struct trk *k, int from, int n, double *p0x, double *p0y,
 		     double *vx, double *vy)
@@ -441,6 +465,19 @@ static void line_fit(const struct trk *k, int from, int n, double *p0x, double *
 	*p0y = (sy - *vy * st) / n;
 }
 
+/* The squared residual of line_fit's line over the same sightings. */
+static double line_sse(const struct trk *k, int from, int n)
+{
+	double px, py, vx, vy, s = 0;
+	line_fit(k, from, n, &px, &py, &vx, &vy);
+	for (int i = 0; i < n; i++) {
+		int j = (from + i) % HIST;
+		double ex = k->hx[j] - (px + vx * k->ht[j]), ey = k->hy[j] - (py + vy * k->ht[j]);
+		s += ex * ex + ey * ey;
+	}
+	return s;
+}
+
 static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
 {
 	int m = k->sightings;
@@ -457,10 +494,48 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 	double need = t->cfg.contact_dv_mps > 0.3 * speed ? t->cfg.contact_dv_mps : 0.3 * speed;
 	if (dv < need)
 		return;
+	/* The jump is seen once a single sighting after the contact pulls
+	 * the line after it (at 30 fps a frame is 33 ms of flight): the
+	 * first sighting after the contact is the split, near the jump,
+	 * whose two lines fit best, and it needs CONTACT_AFTER sightings
+	 * after it (else wait a frame). */
+	int w0 = m > HIST ? m - HIST : 0, split = -1;
+	if (k->gap && w0 < k->i_down)
+		w0 = k->i_down;	/* the way up is too far and too rough to join in */
+	double best = INFINITY;
+	int sp0 = m - CONTACT_AFTER - 2 > w0 + 3 ? m - CONTACT_AFTER - 2 : w0 + 3;
+	for (int sp = sp0; sp <= m - 1; sp++) {
+		/* A die still magnified is well above the table: a kink in
+		 * its ground track there is its blob changing shape. */
+		if (k->hr[(sp - 1) % HIST] >= LOW_RELEASE_RATIO || k->hr[sp % HIST] >= LOW_RELEASE_RATIO)
+			continue;
+		int b0 = sp - CONTACT_SPAN > w0 ? sp - CONTACT_SPAN : w0;
+		int a1 = sp + CONTACT_SPAN < m ? sp + CONTACT_SPAN : m;
+		double sse = line_sse(k, b0, sp - b0) + (a1 - sp >= 3 ? line_sse(k, sp, a1 - sp) : 0);
+		if (sse < best) {
+			best = sse;
+			split = sp;
+		}
+	}
+	if (split < 0 || m - split < CONTACT_AFTER)
+		return;
+	{
+		int b0 = split - CONTACT_SPAN > w0 ? split - CONTACT_SPAN : w0;
+		int a1 = split + CONTACT_SPAN < m ? split + CONTACT_SPAN : m;
+		line_fit(k, b0, split - b0, &bx, &by, &bvx, &bvy);
+		line_fit(k, split, a1 - split, &ax, &ay, &avx, &avy);
+		dvx = avx - bvx;
+		dvy = avy - bvy;
+		dv = hypot(dvx, dvy);
+		if (dv <= 0)
+			return;
+	}
 	/* Closest approach of the two lines in time. */
 	double dpx = ax - bx, dpy = ay - by;
 	double tc = -(dpx * dvx + dpy * dvy) / (dv * dv);
-	double t_lo = k->ht[(after - 2 + HIST) % HIST], t_hi = k->ht[after % HIST];
+	/* The split's sighting may sit on both lines (a contact just
+	 * before it): the contact lies within the two frames before it. */
+	double t_lo = k->ht[(split - 2 >= w0 ? split - 2 : split - 1) % HIST], t_hi = k->ht[split % HIST];
 	if (tc < t_lo)
 		tc = t_lo;
 	if (tc > t_hi)
@@ -470,11 +545,47 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 	o.y = by + bvy * tc;
 	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
 	o.flight_s = tc;
-	o.apex_m = GRAVITY * tc * tc / 8;
-	/* Release seen up to a frame late (uniform), contact timed to about
-	 * a third of a frame by the fit. */
-	double sigma_t = k->frame_s * sqrt(1.0 / 12 + 1.0 / 9);
-	o.apex_sigma_m = GRAVITY * tc * sigma_t / 4;
+	/* The apex from the fall alone, h = g td^2 / 2 from the top of the
+	 * flight to the contact (plus half a die: the height of its centre,
+	 * as the toss is measured), so the release height does not matter.
+	 * The top: midway between leaving the view upwards and coming back
+	 * (the same height both ways), each seen up to a frame late or
+	 * early; or, released near the table top and always in view,
+	 * midway between release (up to a frame late) and contact. Released
+	 * high and never out of view: no apex (-1). Contact is timed to
+	 * about a third of a frame by the fit. */
+	double t_top = -1, sigma_top = 0;
+	if (k->gap) {
+		t_top = 0.5 * (double)((k->t_up - k->t_first) + (k->t_down - k->t_first)) * 1e-9;
+		sigma_top = k->frame_s * sqrt(1.0 / 24);
+	} else if (k->ratio0 < LOW_RELEASE_RATIO && k->ratio_max < ALOFT_RATIO &&
+		   k->ratio_max > 1.25 * k->ratio0) {
+		t_top = tc / 2;
+		sigma_top = k->frame_s * sqrt(1.0 / 12) / 2;
+	} else if (k->ratio_max >= ALOFT_RATIO && k->ratio_max > 1.25 * k->ratio0 && k->i_max > 0 &&
+		   k->i_max + 1 < split) {
+		/* Released high, always in view: the top is where it looked
+		 * biggest (a parabola through the largest and its neighbours). */
+		double ta = k->pk[0][0], tb = k->pk[1][0], tcc = k->pk[2][0], ra = k->pk[0][1],
+		       rb = k->pk[1][1], rc = k->pk[2][1];
+		double den = (ta - tb) * (ta - tcc) * (tb - tcc);
+		double A = den ? (tcc * (rb - ra) + tb * (ra - rc) + ta * (rc - rb)) / den : 0;
+		double B = den ? (tcc * tcc * (ra - rb) + tb * tb * (rc - ra) + ta * ta * (rb - rc)) / den : 0;
+		t_top = A < 0 ? -B / (2 * A) : tb;
+		if (t_top < ta || t_top > tcc)
+			t_top = tb;
+		sigma_top = k->frame_s / 2;	/* the blob's area is rough */
+	}
+	double td = tc - t_top, sigma_c = k->frame_s / 3;
+	if (t_top >= 0 && td > 0) {
+		o.apex_m = GRAVITY * td * td / 2 + t->cfg.die_side_m / 2;
+		o.apex_sigma_m = GRAVITY * td *
+				 (k->gap ? sqrt(sigma_top * sigma_top + sigma_c * sigma_c) :
+					   sqrt(sigma_top * sigma_top + sigma_c * sigma_c / 4));
+	} else {
+		o.apex_m = -1;
+		o.apex_sigma_m = 0;
+	}
 	double jump = dv / need;
 	o.confidence = jump > 3 ? 0.95 : 0.6 + 0.35 * (jump - 1) / 2;
 	emit(out, max, n, &o);
@@ -607,8 +718,9 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		double k = px_per_m(t, b.x, b.y) * t->cfg.die_side_m;
 		double die_area = k * k;
 		/* A flying die looks bigger and smears; a speck is noise. */
-		if (area < 0.2 * die_area || area > 8 * die_area + 4 || nb == 64)
+		if (area < 0.2 * die_area || area > MAX_BLOB_RATIO * die_area + 4 || nb == 64)
 			continue;
+		b.ratio = area / die_area;
 		blobs[nb++] = b;
 	}
 	/* Pieces of one die: a die crossing the white line, or half in a
@@ -624,6 +736,7 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			blobs[i].x = (blobs[i].x * wi + blobs[j].x * wj) / s;
 			blobs[i].y = (blobs[i].y * wi + blobs[j].y * wj) / s;
 			blobs[i].area = (int)s;
+			blobs[i].ratio += blobs[j].ratio;
 			blobs[j] = blobs[--nb];
 			j = i;
 		}
@@ -636,23 +749,74 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			continue;
 		double dt = (ts - k->t_last) * 1e-9;
 		double px = k->x + k->vx * dt, py = k->y + k->vy * dt;
-		double gate = 0.04 + 0.5 * hypot(k->vx, k->vy) * dt;
+		/* A bounce turns a die and changes its speed by up to a few
+		 * m/s; a new track's speed is not known yet (at 30 fps a thrown
+		 * die moves 10-20 cm a frame). */
+		double gate = 0.04 + (k->have_v ? 0.5 * hypot(k->vx, k->vy) + MAX_DV_MPS : MAX_SPEED_MPS) * dt;
+		/* Coming back from above: magnified, near its straight ground
+		 * track; the velocity from a few sightings on the way up, often
+		 * at the view's edge, is rough. */
+		if (k->aloft)
+			gate = k->sightings >= 3 ? 0.3 + 0.5 * hypot(k->vx, k->vy) * dt : 2.0;
 		int best = -1;
 		double bd = gate;
 		for (int j = 0; j < nb; j++) {
 			double d = hypot(blobs[j].x - px, blobs[j].y - py);
-			if (!blobs[j].used && d < bd) {
+			if (!blobs[j].used && d < bd && (!k->aloft || blobs[j].ratio >= 0.75 * ALOFT_RATIO)) {
 				bd = d;
 				best = j;
 			}
 		}
 		if (best < 0) {
-			if (++k->unseen >= t->cfg.gone_frames)
+			k->unseen++;
+			if (k->aloft) {
+				if (dt > ALOFT_MAX_S) {	/* never came back into view */
+					k->state = VIS_TRACK_GONE;
+					k->id = 0;
+				}
+				continue;
+			}
+			/* Lost while rising, big: above the view (a toss higher
+			 * than the camera), not gone. Its ground velocity from
+			 * every sighting so far finds it again. */
+			if (k->state == VIS_TRACK_FLYING && !k->gap && k->ratio_max >= ALOFT_RATIO &&
+			    k->sightings - 1 - k->i_max <= 1) {	/* largest at the end: rising */
+				k->aloft = 1;
+				k->t_up = k->t_last;
+				if (k->sightings >= 3) {
+					int m = k->sightings < HIST ? k->sightings : HIST;
+					double p0x, p0y;
+					line_fit(k, k->sightings - m, m, &p0x, &p0y, &k->vx, &k->vy);
+				}
+				continue;
+			}
+			if (k->unseen >= t->cfg.gone_frames)
 				track_gone(t, k, out, max, &n);
 			continue;
 		}
 		struct tblob *b = &blobs[best];
 		b->used = 1;
+		if (k->aloft) {
+			k->aloft = 0;
+			k->gap = 1;
+			k->t_down = ts;
+			k->i_down = k->sightings;
+		}
+		k->ratio_prev = k->ratio;
+		k->ratio = b->ratio;
+		double tnow = (ts - k->t_first) * 1e-9;
+		if (k->i_max == k->sightings - 1) {
+			k->pk[2][0] = tnow;
+			k->pk[2][1] = b->ratio;
+		}
+		if (k->state == VIS_TRACK_FLYING && b->ratio > k->ratio_max) {
+			k->ratio_max = b->ratio;
+			k->i_max = k->sightings;
+			k->pk[0][0] = k->ht[(k->sightings - 1) % HIST];
+			k->pk[0][1] = k->hr[(k->sightings - 1) % HIST];
+			k->pk[1][0] = tnow;
+			k->pk[1][1] = b->ratio;
+		}
 		double nvx = dt > 0 ? (b->x - k->x) / dt : 0, nvy = dt > 0 ? (b->y - k->y) / dt : 0;
 		k->vx = nvx;
 		k->vy = nvy;
@@ -667,6 +831,7 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		int hi = k->sightings % HIST;
 		k->hx[hi] = b->x;
 		k->hy[hi] = b->y;
+		k->hr[hi] = b->ratio;
 		k->ht[hi] = (ts - k->t_first) * 1e-9;
 		k->sightings++;
 		if (k->sightings == 2) {
@@ -707,8 +872,10 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			k->u = blobs[j].u;
 			k->v = blobs[j].v;
 			k->t_first = k->t_last = ts;
+			k->ratio = k->ratio0 = k->ratio_prev = k->ratio_max = blobs[j].ratio;
 			k->hx[0] = k->rx = blobs[j].x;
 			k->hy[0] = k->ry = blobs[j].y;
+			k->hr[0] = blobs[j].ratio;
 			k->ht[0] = 0;
 			k->sightings = 1;
 			break;

@@ -70,6 +70,7 @@ struct vis_tracker {
 	uint8_t *upd;		/* owned, a row: 0xff where byte j's pixel learns */
 	uint8_t *phase;		/* owned, a row: j % 3, the byte's channel */
 	uint8_t *fg;		/* owned, foreground mask (2 once visited) */
+	uint8_t *fgrow;		/* owned, a byte a row: its mask may hold non-zero bytes */
 	long frames;		/* frames fed */
 	double bg_sum;		/* the model's brightness over every 8th row, if bg_sum_ok */
 	int bg_sum_ok;		/* bg_sum is the model's as it is now */
@@ -123,13 +124,14 @@ struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width
 	t->fgb = malloc(rw);
 	t->upd = malloc(rw);
 	t->phase = malloc(rw);
-	t->fg = malloc(n);
+	t->fg = calloc(n, 1);
+	t->fgrow = calloc((size_t)height, 1);
 	t->stack = malloc(n * sizeof(int));
 	t->next_id = 1;
 	for (size_t j = 0; t->phase && j < rw; j++)
 		t->phase[j] = (uint8_t)(j % 3);
 	if (!t->bg16 || !t->bg8 || !t->row || !t->diff || !t->fgb || !t->upd || !t->phase || !t->fg ||
-	    !t->stack) {
+	    !t->fgrow || !t->stack) {
 		vis_tracker_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -149,6 +151,7 @@ void vis_tracker_free(struct vis_tracker *t)
 	free(t->upd);
 	free(t->phase);
 	free(t->fg);
+	free(t->fgrow);
 	free(t->stack);
 	free(t);
 }
@@ -304,19 +307,19 @@ VEC_LOOP static void pixels_row(const uint8_t *restrict fgb, uint8_t *restrict f
 }
 
 /* The running average towards the frame c where upd says so, rate k / 256
- * (k <= 256): b16 in 8.8 fixed point, b8 its rounded integer part (at most
- * 255). In 16-bit lanes: with b = 256 bh + bl, the step
- * ((c << 8) - b) k >> 8 (a floor) equals (c - bh) k - ceil(bl k / 256),
- * every term of which fits 16 bits, and the result is a 16-bit value, so
+ * (k <= 255): b16 in 8.8 fixed point, b8 its rounded integer part (at most
+ * 255). In 16-bit lanes: the step ceil(((c << 8) - b) k / 256) equals
+ * c k - floor(b k / 256), the last the high half of b times k << 8 (one
+ * multiply-high instruction); the result lies between b and c << 8, so
  * arithmetic modulo 2^16 gives it exactly. */
 VEC_LOOP static void learn_row(const uint8_t *restrict c, const uint8_t *restrict upd,
 			       uint16_t *restrict b16, uint8_t *restrict b8, size_t n, int k)
 {
-	uint16_t k16 = (uint16_t)k;
+	uint16_t k16 = (uint16_t)k, k256 = (uint16_t)(k << 8);
 	for (size_t j = 0; j < n; j++) {
-		uint16_t b = b16[j], bh = b >> 8, bl = b & 0xff;
-		uint16_t up = (uint16_t)((uint16_t)(c[j] - bh) * k16);
-		uint16_t down = (uint16_t)((uint16_t)(bl * k16 + 255) >> 8);
+		uint16_t b = b16[j];
+		uint16_t up = (uint16_t)(c[j] * k16);
+		uint16_t down = (uint16_t)(((uint32_t)b * k256) >> 16);	/* floor(b k / 256) */
 		uint16_t nb = (uint16_t)(b + up - down);
 		nb = upd[j] ? nb : b;
 		uint16_t r = (uint16_t)((nb >> 8) + ((nb >> 7) & 1));	/* (nb + 128) >> 8 */
@@ -334,15 +337,15 @@ VEC_LOOP static void learn_clean_row(const uint8_t *restrict c, const uint8_t *r
 {
 	const uint8_t *restrict dm2 = d - 2, *restrict dm1 = d - 1, *restrict dp1 = d + 1,
 		      *restrict dp2 = d + 2;
-	uint16_t k16 = (uint16_t)k;
+	uint16_t k16 = (uint16_t)k, k256 = (uint16_t)(k << 8);
 	for (size_t j = 0; j < n; j++) {
 		uint8_t a = add_sat(dm1[j], d[j]), e = add_sat(d[j], dp1[j]);
 		uint8_t lo = add_sat(a, dm2[j]), mid = add_sat(a, dp1[j]), hi = add_sat(e, dp2[j]);
 		uint8_t p = ph[j];
 		uint8_t s = p == 0 ? hi : p == 1 ? mid : lo;
-		uint16_t b = b16[j], bh = b >> 8, bl = b & 0xff;
-		uint16_t up = (uint16_t)((uint16_t)(c[j] - bh) * k16);
-		uint16_t down = (uint16_t)((uint16_t)(bl * k16 + 255) >> 8);
+		uint16_t b = b16[j];
+		uint16_t up = (uint16_t)(c[j] * k16);
+		uint16_t down = (uint16_t)(((uint32_t)b * k256) >> 16);	/* floor(b k / 256) */
 		uint16_t nb = (uint16_t)(b + up - down);
 		nb = s <= thr3 ? nb : b;
 		uint16_t r = (uint16_t)((nb >> 8) + ((nb >> 7) & 1));
@@ -628,26 +631,34 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 	/* Foreground: summed absolute difference over R, G, B (about 1.5
 	 * times a Euclidean distance), a plain loop the compiler vectorises. */
 	int thr = t->cfg.diff_threshold * 3 / 2;
-	int update = (t->frames++ & 3) == 0;	/* learn every 4th frame, 4x the rate */
-	if (update)
+	/* Each row learns every 8th frame at 8x the rate, an eighth of the
+	 * rows a frame: the same adaptation as every row every frame, at an
+	 * eighth of the work, spread evenly over the frames. The light
+	 * check's rows (every 8th) learn on phase 0. */
+	int phase = (int)(t->frames++ & 7);
+	if (phase == 0)
 		t->bg_sum_ok = 0;
-	int k4 = (int)(4 * t->cfg.bg_rate * 256 + 0.5);
-	if (k4 > 256)
-		k4 = 256;
+	int k8 = (int)(8 * t->cfg.bg_rate * 256 + 0.5);
+	if (k8 > 255)
+		k8 = 255;
 	size_t nfg = 0;
 	for (int y = 0; y < h; y++) {
 		const uint8_t *c = frame_row(t, frame, y);
 		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
 		uint8_t *fg = t->fg + (size_t)y * w;
+		int update = (y & 7) == phase;
 		/* A row whose every channel differs by at most thr / 3 holds no
 		 * foreground: its sums are needed only to learn, and with 8-bit
 		 * sums that takes one pass. */
 		int clean = absdiff_row(c, b8, t->diff + 2, rw) * 3 <= thr;
 		if (clean && (!update || thr <= 254)) {
-			memset(fg, 0, (size_t)w);
+			if (t->fgrow[y]) {	/* a clear row's mask stays zero */
+				memset(fg, 0, (size_t)w);
+				t->fgrow[y] = 0;
+			}
 			if (update)
 				learn_clean_row(c, t->diff + 2, t->phase, t->bg16 + (size_t)y * rw,
-						t->bg8 + (size_t)y * rw, rw, (uint8_t)(thr / 3), k4);
+						t->bg8 + (size_t)y * rw, rw, (uint8_t)(thr / 3), k8);
 			continue;
 		}
 		if (thr >= 0 && thr <= 254)
@@ -657,9 +668,13 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			pixel_sums_row(t->diff + 2, t->phase, t->fgb, t->upd, rw, clamp_sum(thr),
 				       clamp_sum(thr / 3));
 		if (!memchr(t->fgb, 1, rw)) {
-			memset(fg, 0, (size_t)w);
+			if (t->fgrow[y]) {
+				memset(fg, 0, (size_t)w);
+				t->fgrow[y] = 0;
+			}
 		} else {
 			pixels_row(t->fgb, fg, w);
+			t->fgrow[y] = 1;
 			for (const uint8_t *f = memchr(fg, 1, (size_t)w); f;
 			     f = memchr(f + 1, 1, (size_t)(fg + w - f - 1))) {
 				int x = (int)(f - fg);
@@ -680,13 +695,20 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		 * shadow): a white die on the white line is under the threshold
 		 * but must not be learnt. */
 		if (update)
-			learn_row(c, t->upd, t->bg16 + (size_t)y * rw, t->bg8 + (size_t)y * rw, rw, k4);
+			learn_row(c, t->upd, t->bg16 + (size_t)y * rw, t->bg8 + (size_t)y * rw, rw, k8);
 	}
 	/* Blobs (flood fill marks visited pixels 2). */
 	struct tblob blobs[64];
 	int nb = 0;
 	for (size_t i = 0; i < np && nfg; i++) {
-		const uint8_t *next = memchr(t->fg + i, 1, np - i);
+		/* The next foreground pixel, in rows whose mask may hold one. */
+		const uint8_t *next = NULL;
+		for (int y = (int)(i / (size_t)w); y < h && !next; y++) {
+			if (!t->fgrow[y])
+				continue;
+			size_t r0 = (size_t)y * w, from = i > r0 ? i : r0;
+			next = memchr(t->fg + from, 1, r0 + (size_t)w - from);
+		}
 		if (!next)
 			break;
 		i = (size_t)(next - t->fg);

@@ -91,7 +91,7 @@ void vis_tracker_cfg_default(struct vis_tracker_cfg *cfg, const struct bd_table 
 	cfg->rest_speed_mps = 0.03;
 	cfg->rest_frames = 6;
 	cfg->gone_frames = 4;
-	cfg->contact_dv_mps = 0.4;
+	cfg->contact_dv_mps = 0.25;
 }
 
 struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width, int height)
@@ -494,7 +494,7 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 	line_fit(k, after - 1, CONTACT_AFTER + 1, &ax, &ay, &avx, &avy);
 	double dvx = avx - bvx, dvy = avy - bvy, dv = hypot(dvx, dvy);
 	double speed = hypot(bvx, bvy);
-	double need = t->cfg.contact_dv_mps > 0.3 * speed ? t->cfg.contact_dv_mps : 0.3 * speed;
+	double need = t->cfg.contact_dv_mps > 0.2 * speed ? t->cfg.contact_dv_mps : 0.2 * speed;
 	if (dv < need)
 		return;
 	/* The jump is seen once a single sighting after the contact pulls

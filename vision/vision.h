@@ -233,7 +233,7 @@ struct vis_tracker_cfg {
 	double rest_speed_mps;	/* below this a die is still (0.03) */
 	int rest_frames;	/* frames still before "rest" (6) */
 	int gone_frames;	/* frames unseen before "gone" (4) */
-	double contact_dv_mps;	/* a velocity jump this big is a table contact (0.4) */
+	double contact_dv_mps;	/* a velocity jump this big (and a fifth of the speed) is a table contact (0.25) */
 };
 
 struct vis_tracker;

@@ -481,6 +481,63 @@ static double line_sse(const struct trk *k, int from, int n)
 	return s;
 }
 
+static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double x, double y,
+			 int split, double confidence, struct vis_obs *out, int max, int *n);
+
+/* A bounce that barely turns the die leaves no kink in its ground track,
+ * but seen from above the die shrinks as it falls and grows as it bounces
+ * up: a valley in its blob's area. Four sightings shrinking (by a third
+ * overall), then CONTACT_AFTER all bigger than the smallest (the last by
+ * a quarter). At 30 fps a frame moves the area that much; at 120 fps it
+ * does not, and the kink is sharp there. The contact is where the lines
+ * of 1 / sqrt(ratio) (linear in the die's height) before and after meet. */
+static void valley_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
+{
+	int m = k->sightings, v = m - 1 - CONTACT_AFTER;
+	int w0 = m > HIST ? m - HIST : 0;
+	if (k->gap && w0 < k->i_down)
+		w0 = k->i_down;
+	if (v - 3 < w0 || k->frame_s < 1.0 / 60)	/* faster, noise makes valleys */
+		return;
+	double rv = k->hr[v % HIST];
+	/* A blob under a die's area is a fragment (half hidden, a speck). */
+	if (rv < 1.0 || rv >= LOW_RELEASE_RATIO || k->hr[(v - 3) % HIST] < 1.5 * rv ||
+	    k->hr[(m - 1) % HIST] < 1.25 * rv)
+		return;
+	for (int i = v - 3; i < v; i++)
+		if (!(k->hr[i % HIST] > k->hr[(i + 1) % HIST]))
+			return;
+	for (int i = v + 1; i < m; i++)
+		if (!(k->hr[i % HIST] > rv))
+			return;
+	/* q = 1 / sqrt(ratio) against time: a line through v-3..v-1, one
+	 * through v+1..m-1. */
+	double a[2], b[2];
+	for (int s = 0; s < 2; s++) {
+		int from = s ? v + 1 : v - 3, cnt = s ? m - v - 1 : 3;
+		double st = 0, sq = 0, stt = 0, stq = 0;
+		for (int i = from; i < from + cnt; i++) {
+			double tt = k->ht[i % HIST], q = 1 / sqrt(k->hr[i % HIST]);
+			st += tt;
+			sq += q;
+			stt += tt * tt;
+			stq += tt * q;
+		}
+		double den = cnt * stt - st * st;
+		a[s] = den > 0 ? (cnt * stq - st * sq) / den : 0;
+		b[s] = (sq - a[s] * st) / cnt;
+	}
+	double t_lo = k->ht[(v - 1) % HIST], t_hi = k->ht[(v + 1) % HIST];
+	double tc = a[0] != a[1] ? (b[1] - b[0]) / (a[0] - a[1]) : k->ht[v % HIST];
+	if (!(tc >= t_lo))
+		tc = t_lo;
+	if (tc > t_hi)
+		tc = t_hi;
+	double px, py, vx, vy;
+	line_fit(k, v - 3, m - v + 3, &px, &py, &vx, &vy);
+	emit_landing(t, k, tc, px + vx * tc, py + vy * tc, v, 0.6, out, max, n);
+}
+
 static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
 {
 	int m = k->sightings;
@@ -495,8 +552,10 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 	double dvx = avx - bvx, dvy = avy - bvy, dv = hypot(dvx, dvy);
 	double speed = hypot(bvx, bvy);
 	double need = t->cfg.contact_dv_mps > 0.2 * speed ? t->cfg.contact_dv_mps : 0.2 * speed;
-	if (dv < need)
+	if (dv < need) {
+		valley_contact(t, k, out, max, n);
 		return;
+	}
 	/* The jump is seen once a single sighting after the contact pulls
 	 * the line after it (at 30 fps a frame is 33 ms of flight): the
 	 * first sighting after the contact is the split, near the jump,
@@ -543,11 +602,23 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 		tc = t_lo;
 	if (tc > t_hi)
 		tc = t_hi;
+	double jump = dv / need;
+	emit_landing(t, k, tc, bx + bvx * tc, by + bvy * tc, split,
+		     jump > 3 ? 0.95 : 0.6 + 0.35 * (jump - 1) / 2, out, max, n);
+}
+
+/* A landing at tc (seconds from the first sighting), (x, y), the first
+ * sighting after it split: the observation with the apex; the track is
+ * bouncing from now on. */
+static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double x, double y,
+			 int split, double confidence, struct vis_obs *out, int max, int *n)
+{
 	struct vis_obs o = obs_at(k, VIS_OBS_LANDING, k->t_first + (int64_t)(tc * 1e9));
-	o.x = bx + bvx * tc;
-	o.y = by + bvy * tc;
+	o.x = x;
+	o.y = y;
 	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
 	o.flight_s = tc;
+	o.confidence = confidence;
 	/* The apex from the fall alone, h = g td^2 / 2 from the top of the
 	 * flight to the contact (plus half a die: the height of its centre,
 	 * as the toss is measured), so the release height does not matter.
@@ -557,7 +628,7 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 	 * midway between release (up to a frame late) and contact. Released
 	 * high and never out of view: no apex (-1). Contact is timed to
 	 * about a third of a frame by the fit. */
-	double t_top = -1, sigma_top = 0;
+	double t_top = -1, sigma_top = 0, sigma_c = k->frame_s / 3;
 	if (k->gap) {
 		t_top = 0.5 * (double)((k->t_up - k->t_first) + (k->t_down - k->t_first)) * 1e-9;
 		sigma_top = k->frame_s * sqrt(1.0 / 24);
@@ -565,6 +636,7 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 		   k->ratio_max > 1.25 * k->ratio0) {
 		t_top = tc / 2;
 		sigma_top = k->frame_s * sqrt(1.0 / 12) / 2;
+		sigma_c /= 2;	/* td = tc / 2 */
 	} else if (k->ratio_max >= ALOFT_RATIO && k->ratio_max > 1.25 * k->ratio0 && k->i_max > 0 &&
 		   k->i_max + 1 < split) {
 		/* Released high, always in view: the top is where it looked
@@ -579,18 +651,14 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 			t_top = tb;
 		sigma_top = k->frame_s / 2;	/* the blob's area is rough */
 	}
-	double td = tc - t_top, sigma_c = k->frame_s / 3;
+	double td = tc - t_top;
 	if (t_top >= 0 && td > 0) {
 		o.apex_m = GRAVITY * td * td / 2 + t->cfg.die_side_m / 2;
-		o.apex_sigma_m = GRAVITY * td *
-				 (k->gap ? sqrt(sigma_top * sigma_top + sigma_c * sigma_c) :
-					   sqrt(sigma_top * sigma_top + sigma_c * sigma_c / 4));
+		o.apex_sigma_m = GRAVITY * td * sqrt(sigma_top * sigma_top + sigma_c * sigma_c);
 	} else {
 		o.apex_m = -1;
 		o.apex_sigma_m = 0;
 	}
-	double jump = dv / need;
-	o.confidence = jump > 3 ? 0.95 : 0.6 + 0.35 * (jump - 1) / 2;
 	emit(out, max, n, &o);
 	k->state = VIS_TRACK_BOUNCING;
 }

@@ -28,6 +28,7 @@ struct sim_die {
 	int visible;		/* drawn (0 once in a cup or off the table) */
 	int in_cup;		/* the cup it fell into, or -1 */
 	int face;		/* on top at rest */
+	int glancing;		/* bounces keep the ground velocity (only vz turns) */
 };
 
 static void sim_step(struct sim_die *d, const struct bd_table *tb, double t, double dt)
@@ -49,9 +50,13 @@ static void sim_step(struct sim_die *d, const struct bd_table *tb, double t, dou
 			}
 			d->contacts++;
 			d->z = 0;
-			d->vz = d->contacts < 3 ? -0.3 * d->vz : 0;
-			d->vx *= 0.5;
-			d->vy = d->vy * 0.5 + 0.15;	/* the bounce turns it a little */
+			if (d->glancing) {
+				d->vz = d->contacts < 2 ? -0.45 * d->vz : 0;
+			} else {
+				d->vz = d->contacts < 3 ? -0.3 * d->vz : 0;
+				d->vx *= 0.5;
+				d->vy = d->vy * 0.5 + 0.15;	/* the bounce turns it a little */
+			}
 		}
 	} else {
 		double v = hypot(d->vx, d->vy);
@@ -303,6 +308,30 @@ static void test_vis_track_toss_above_the_view_keeps_its_track_and_apex(void **s
 	high_toss(30);
 }
 
+/* At 30 fps, a die that comes down steeply and bounces up again without
+ * turning or slowing on the ground: no kink in its ground track, but its
+ * blob shrinks to the table and grows again. One landing, near where and
+ * when it hit. */
+static void test_vis_track_glancing_bounce_at_30fps_found_by_its_size(void **state)
+{
+	(void)state;
+	FPS = 30;
+	double vz = 5.5, z0 = 0.9, tf = (vz + sqrt(vz * vz + 2 * G * z0)) / G;
+	struct sim_die d = { .x = 0.1, .y = 0.6, .z = z0, .vx = 1.4 / tf, .vy = 0.0, .vz = vz,
+			     .visible = 1, .in_cup = -1, .face = 2, .glancing = 1 };
+	struct run r;
+	run_throw(&d, 1, tf + 0.4, 0, &r);
+	FPS = 120;
+	assert_int_equal(d.contacts > 0, 1);
+	assert_int_equal(count(&r, VIS_OBS_LANDING), 1);
+	const struct vis_obs *l = first(&r, VIS_OBS_LANDING);
+	double t_land = (l->t_ns - 5000000000LL) * 1e-9;
+	fprintf(stderr, "glancing: landing %.3f,%.3f at %.3f s (true %.3f,%.3f at %.3f), apex %.3f\n",
+		l->x, l->y, t_land, d.x_contact, d.y_contact, d.t_contact, l->apex_m);
+	assert_true(hypot(l->x - d.x_contact, l->y - d.y_contact) < 0.05);
+	assert_true(fabs(t_land - d.t_contact) < 1.0 / 30);
+}
+
 static void test_vis_tracker_refuses_bad_config_and_frames(void **state)
 {
 	(void)state;
@@ -334,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_vis_track_die_leaving_over_the_edge),
 		cmocka_unit_test(test_vis_track_two_dice_under_dimming_light),
 		cmocka_unit_test(test_vis_track_toss_above_the_view_keeps_its_track_and_apex),
+		cmocka_unit_test(test_vis_track_glancing_bounce_at_30fps_found_by_its_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
  * (its rim, blur and shadow edge make the blob bigger than the die). */
 #define MAX_BLOB_RATIO 40	/* bigger: not a die (a die this close is near the lens) */
 #define ALOFT_RATIO 4.0		/* lost while rising this big: above the view, not gone */
+#define CUP_HEIGHT_M 0.12	/* a pint glass: its rim above the table top */
 #define MAX_DV_MPS 3.0		/* velocity change a frame the gate allows (a bounce) */
 #define MAX_SPEED_MPS 8.0	/* fastest die across the table, for a new track's gate */
 #define ALOFT_MAX_S 3.0		/* longest time above the view (a 6.5 m toss) */
@@ -55,7 +56,9 @@ struct trk {
 	int gap;		/* came back from aloft: t_up, t_down hold */
 	int64_t t_up;		/* last sighting on the way up */
 	int64_t t_down;		/* first sighting on the way down */
-	int i_down;		/* its index (sightings before it) */
+	int i_min;		/* the contact search starts here: the first sighting back from above, or after a cup's rim */
+	int cup_hit;		/* its first contact was a cup's rim */
+	double cup_apex, cup_sigma;	/* the apex and sigma from that contact */
 };
 
 struct vis_tracker {
@@ -495,8 +498,8 @@ static void valley_contact(struct vis_tracker *t, struct trk *k, struct vis_obs 
 {
 	int m = k->sightings, v = m - 1 - CONTACT_AFTER;
 	int w0 = m > HIST ? m - HIST : 0;
-	if (k->gap && w0 < k->i_down)
-		w0 = k->i_down;
+	if (w0 < k->i_min)
+		w0 = k->i_min;
 	if (v - 3 < w0 || k->frame_s < 1.0 / 60)	/* faster, noise makes valleys */
 		return;
 	double rv = k->hr[v % HIST];
@@ -562,8 +565,8 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 	 * whose two lines fit best, and it needs CONTACT_AFTER sightings
 	 * after it (else wait a frame). */
 	int w0 = m > HIST ? m - HIST : 0, split = -1;
-	if (k->gap && w0 < k->i_down)
-		w0 = k->i_down;	/* the way up is too far and too rough to join in */
+	if (w0 < k->i_min)
+		w0 = k->i_min;	/* the way up is too far and too rough to join in; a cup's kink is past */
 	double best = INFINITY;
 	int sp0 = m - CONTACT_AFTER - 2 > w0 + 3 ? m - CONTACT_AFTER - 2 : w0 + 3;
 	for (int sp = sp0; sp <= m - 1; sp++) {
@@ -658,6 +661,23 @@ static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double
 	} else {
 		o.apex_m = -1;
 		o.apex_sigma_m = 0;
+	}
+	if (cup_at(t, x, y) >= 0) {
+		/* A cup (its rim 12 cm up, or a die popping out), not the
+		 * table: no landing; the table contact that follows is the
+		 * first landing and carries the apex of the flight's first
+		 * contact, this one. */
+		if (!k->cup_hit) {
+			k->cup_apex = o.apex_m >= 0 ? o.apex_m + CUP_HEIGHT_M : -1;
+			k->cup_sigma = o.apex_sigma_m;
+		}
+		k->cup_hit = 1;
+		k->i_min = split;
+		return;
+	}
+	if (k->cup_hit) {
+		o.apex_m = k->cup_apex;
+		o.apex_sigma_m = k->cup_sigma;
 	}
 	emit(out, max, n, &o);
 	k->state = VIS_TRACK_BOUNCING;
@@ -890,7 +910,7 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			k->aloft = 0;
 			k->gap = 1;
 			k->t_down = ts;
-			k->i_down = k->sightings;
+			k->i_min = k->sightings;
 		}
 		k->ratio_prev = k->ratio;
 		k->ratio = b->ratio;

@@ -48,6 +48,7 @@ struct trk {
 	double frame_s;		/* last frame interval, seconds */
 	double ratio;		/* last blob's area over a die's on the table there */
 	double ratio0;		/* the same at the first sighting */
+	double x0, y0;		/* where the first sighting was, table metres */
 	double ratio_prev;	/* the same at the sighting before the last */
 	double ratio_max;	/* the largest in flight (it rose: a release, not a die re-found) */
 	int i_max;		/* the sighting it was at */
@@ -636,7 +637,9 @@ static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double
 		t_top = 0.5 * (double)((k->t_up - k->t_first) + (k->t_down - k->t_first)) * 1e-9;
 		sigma_top = k->frame_s * sqrt(1.0 / 24);
 	} else if (k->ratio0 < LOW_RELEASE_RATIO && k->ratio_max < ALOFT_RATIO &&
-		   k->ratio_max > 1.25 * k->ratio0) {
+		   k->ratio_max > 1.25 * k->ratio0 && on_table(&t->cfg.table, k->x0, k->y0)) {
+		/* (First seen beside the table, low: a die kicked up from
+		 * below its edge, whose flight is not the toss.) */
 		t_top = tc / 2;
 		sigma_top = k->frame_s * sqrt(1.0 / 12) / 2;
 		sigma_c /= 2;	/* td = tc / 2 */
@@ -983,7 +986,8 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			k->v = blobs[j].v;
 			k->t_first = k->t_last = ts;
 			k->ratio = k->ratio0 = k->ratio_prev = k->ratio_max = blobs[j].ratio;
-			k->hx[0] = k->rx = blobs[j].x;
+			k->hx[0] = k->rx = k->x0 = blobs[j].x;
+			k->y0 = blobs[j].y;
 			k->hy[0] = k->ry = blobs[j].y;
 			k->hr[0] = blobs[j].ratio;
 			k->ht[0] = 0;

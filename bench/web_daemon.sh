@@ -40,7 +40,7 @@ start "$work/state.ini"
 base=http://127.0.0.1:$PORT
 cookie=$work/cookie
 csrf=$(curl -s -c "$cookie" -d pin=4321 "$base/console/login" | sed -n 's/.*"csrf":"\([0-9a-f]*\)".*/\1/p')
-cmd() { curl -s -o /dev/null -b "$cookie" -H "X-CSRF-Token: $csrf" --data-binary "$1" "$base/console/api/command"; }
+cmd() { curl -s -o /dev/null -b "$cookie" -H "X-CSRF-Token: $csrf" -H 'Content-Type: application/json' --data-binary "$1" "$base/console/api/command"; }
 cmd '{"cmd":"start","teams":{"A":["Ann","Bo"],"B":["Cy","Di"]},"team_names":["Orange","Blue"]}'
 for i in $(seq 1 12); do
 	cmd '{"cmd":"throw","events":[{"at":"table","half":"B","x":1.9,"y":0.4},{"at":"floor"}]}'

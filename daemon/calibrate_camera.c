@@ -11,6 +11,9 @@
 #include "daemon/daemon.h"
 #include "vision/vision.h"
 
+#define CALIB_MIN_W 64	/* smallest calibration picture, pixels */
+#define CALIB_MIN_H 48
+
 int dd_calibrate_camera(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -35,6 +38,16 @@ int dd_calibrate_camera(int argc, char **argv)
 	if (r) {
 		dd_log(DD_LOG_ERR, "%s", err);
 		return r == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
+	}
+	/* A picture of the whole table from above is hundreds of pixels a side:
+	 * corners found in a thumbnail would be too coarse to place cups by, so
+	 * say so rather than print a calibration. (The corner finder itself
+	 * copes with any size: tests/unit/test_vis_homography.c.) */
+	if (img->width < CALIB_MIN_W || img->height < CALIB_MIN_H) {
+		dd_log(DD_LOG_ERR, "%s: %dx%d pixels: too small for a calibration picture "
+		       "(at least %dx%d)", path, img->width, img->height, CALIB_MIN_W, CALIB_MIN_H);
+		vis_image_free(img);
+		return DD_EXIT_USAGE;
 	}
 	double c[4][2], h[9], inv[9];
 	struct bd_table tb;

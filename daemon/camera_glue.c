@@ -225,8 +225,55 @@ static struct vis_image *copy_image(const struct vis_image *img)
 	return c;
 }
 
-/* A REST's face from the full-resolution stream; 0 when it cannot be read. */
-static int read_face(const struct vis_obs *vo)
+void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, struct dd_obs *o)
+{
+	bool read = face >= 1 && face <= 6;
+
+	memset(o, 0, sizeof(*o));
+	o->kind = DD_OBS_EVENT;
+	o->source = DD_SRC_CAMERA;
+	o->t_ns = t_ns;
+	o->confidence = !read || !(confidence >= 0) ? 0 : confidence > 1 ? 1 : confidence;
+	o->ev.kind = BD_EV_REST;
+	o->ev.player = BD_NOBODY;
+	o->ev.face = read ? face : 1;	/* a placeholder core accepts; confidence 0 */
+	o->ev.has_xy = true;
+	o->ev.x = x;
+	o->ev.y = y;
+	o->ev.has_confidence = true;
+	o->ev.confidence = o->confidence;
+	o->ev.t_ns = t_ns;
+	snprintf(o->ev.source, sizeof(o->ev.source), "%s", dd_source_name(DD_SRC_CAMERA));
+}
+
+int dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+		      struct vis_die *out)
+{
+	struct vis_die d;
+	char err[256];
+	double best = 2 * die_px;	/* a die farther than this is another one */
+	bool found = false;
+
+	if (vis_read_face_at(full, u, v, die_px, &d, err, sizeof(err)) == 0 && d.face >= 1) {
+		*out = d;
+		return 0;
+	}
+	for (int k = 0; k < 9; k++) {
+		double du = (k % 3 - 1) * die_px, dv = (k / 3 - 1) * die_px;
+
+		if (k == 4 || vis_read_face_at(full, u + du, v + dv, die_px, &d, err, sizeof(err)) != 0 ||
+		    d.face < 1 || hypot(d.x - u, d.y - v) >= best)
+			continue;
+		best = hypot(d.x - u, d.y - v);
+		*out = d;
+		found = true;
+	}
+	return found ? 0 : -ENOENT;
+}
+
+/* A REST's face from the full-resolution stream and its confidence (*conf);
+ * 0 when it cannot be read. */
+static int read_face(const struct vis_obs *vo, double *conf)
 {
 	struct vis_image *full = NULL;
 	struct vis_die die;
@@ -234,15 +281,18 @@ static int read_face(const struct vis_obs *vo)
 	double sx, sy;
 	int face = 0;
 
+	*conf = 0;
 	if (!glue.cam)
 		return 0;	/* a file gives only the low stream */
 	if (vis_camera_take(glue.cam, VIS_STREAM_FULL, &full, err, sizeof(err)) != 1)
 		return 0;
 	sx = (double)full->width / glue.width;
 	sy = (double)full->height / glue.height;
-	if (vis_read_face_at(full, vo->u * sx, vo->v * sy,
-			     die_px_at(glue.cfg.h, vo->u, vo->v, sx), &die, err, sizeof(err)) == 0)
+	if (dd_read_face_near(full, vo->u * sx, vo->v * sy, die_px_at(glue.cfg.h, vo->u, vo->v, sx),
+			      &die) == 0) {
 		face = die.face;
+		*conf = die.confidence;	/* the reader's, not the tracker's: the face is the event */
+	}
 	keep_snapshot(full);	/* the resting die, sharp: the best picture */
 	return face;
 }
@@ -252,6 +302,7 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 {
 	struct dd_obs o;
 	struct bd_event ev;
+	double face_conf = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.source = DD_SRC_CAMERA;
@@ -276,7 +327,7 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 		glue.sink(glue.user, &o);
 		return;
 	case VIS_OBS_REST:
-		vo->face = read_face(vo);
+		vo->face = read_face(vo, &face_conf);
 		glue.last_dead_ns = vo->t_ns;
 		break;
 	case VIS_OBS_SINK:
@@ -286,8 +337,16 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	default:
 		break;
 	}
+	if (vo->kind == VIS_OBS_REST) {
+		/* An unread face still ends the throw: the die is dead, and
+		 * the official reads it (confidence 0) now, not after the
+		 * timeout. */
+		dd_obs_rest(vo->t_ns, vo->x, vo->y, vo->face, face_conf, &o);
+		glue.sink(glue.user, &o);
+		return;
+	}
 	if (vis_obs_to_event(vo, &glue.table, &ev) != 0)
-		return;	/* nothing core judges (off the table, an unread face) */
+		return;	/* nothing core judges (off the table) */
 	o.kind = DD_OBS_EVENT;
 	o.ev = ev;
 	glue.sink(glue.user, &o);

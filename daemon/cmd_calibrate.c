@@ -7,28 +7,19 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "daemon/daemon.h"
+#include "daemon/sensors_cli.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 
 #pragma weak dd_calibrate_camera
 
 #define MAX_POINTS 64
-
-static volatile sig_atomic_t stop;	/* SIGINT: abandon, write nothing */
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 struct session {
 	const struct sens_config *cfg;	/* as loaded */
@@ -116,26 +107,19 @@ static int feed(struct session *s, const struct sens_edge *e, size_t n, int64_t 
 static int collect(struct session *s, struct sens_source *src, bool live)
 {
 	struct sens_edge e[64];
-	char err[256];
 
 	while (s->n_taps < s->n_pts) {
-		struct pollfd pfd = { .fd = sens_source_fd(src), .events = POLLIN };
-		bool eof = false;
+		bool eof;
 		ssize_t n;
 
-		if (stop) {
+		/* SIGINT: abandon, write nothing. */
+		if (dd_sens_stop) {
 			printf("stopped: nothing written\n");
 			return DD_EXIT_FAIL;
 		}
-		if (live && poll(&pfd, 1, 5) < 0 && errno != EINTR) {
-			dd_log(DD_LOG_ERR, "poll: %s", strerror(errno));
+		n = dd_sens_read(src, live, e, 64, &eof);
+		if (n < 0)
 			return DD_EXIT_FAIL;
-		}
-		n = sens_source_read(src, e, 64, &eof, err, sizeof(err));
-		if (n < 0) {
-			dd_log(DD_LOG_ERR, "%s", err);
-			return DD_EXIT_FAIL;
-		}
 		feed(s, e, (size_t)n, live ? dd_mono_ns() : (eof ? INT64_MAX : INT64_MIN));
 		if (!live && eof)
 			break;
@@ -235,7 +219,7 @@ static int calibrate_piezo(int argc, char **argv)
 	struct sens_source *src = NULL;
 	double base[MAX_POINTS * 2];
 	size_t nb;
-	char err[512], *end;
+	char err[512];
 	int c, rc;
 
 	optind = 1;
@@ -246,18 +230,12 @@ static int calibrate_piezo(int argc, char **argv)
 		case 's': sim = true; break;
 		case 'd': dry = true; break;
 		case 'S':
-			seed = strtoull(optarg, &end, 10);
-			if (*end || !*optarg) {
-				dd_log(DD_LOG_ERR, "calibrate: --seed: expected a number, got '%s'", optarg);
+			if (dd_sens_parse_seed("calibrate", optarg, &seed))
 				return DD_EXIT_USAGE;
-			}
 			break;
 		case 'n':
-			repeat = strtol(optarg, &end, 10);
-			if (*end || repeat < 1 || repeat > 5) {
-				dd_log(DD_LOG_ERR, "calibrate: --repeat: expected 1..5, got '%s'", optarg);
+			if (dd_sens_parse_count("calibrate", "--repeat", optarg, 1, 5, &repeat))
 				return DD_EXIT_USAGE;
-			}
 			break;
 		case 'h':
 			usage();
@@ -271,17 +249,16 @@ static int calibrate_piezo(int argc, char **argv)
 		usage();
 		return DD_EXIT_USAGE;
 	}
-	rc = dd_sensors_config_file(config, &cfg, err, sizeof(err));
-	if (rc < 0) {
-		dd_log(DD_LOG_ERR, "%s", err);
-		return rc == -EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
-	}
+	rc = dd_sens_setup("calibrate", config, &cfg, &s.pipe);
+	if (rc)
+		return rc;
 	s.cfg = &cfg;
 	for (size_t i = 0; i < cfg.n_lines; i++)
 		s.n_table += cfg.lines[i].role == SENS_ROLE_TABLE;
 	if (s.n_table < 3) {
 		dd_log(DD_LOG_ERR, "calibrate: %zu table sensors configured, 3 or more needed", s.n_table);
-		return DD_EXIT_USAGE;
+		rc = DD_EXIT_USAGE;
+		goto free_pipe;
 	}
 	nb = sens_calib_points(&cfg, base, MAX_POINTS);
 	for (long r = 0; r < repeat; r++)
@@ -290,11 +267,6 @@ static int calibrate_piezo(int argc, char **argv)
 			s.pts[2 * s.n_pts + 1] = base[2 * k + 1];
 			s.n_pts++;
 		}
-	s.pipe = sens_pipeline_new(&cfg);
-	if (!s.pipe) {
-		dd_log(DD_LOG_ERR, "calibrate: %s", strerror(errno));
-		return DD_EXIT_FAIL;
-	}
 	if (replay) {
 		src = sens_replay_open(replay, err, sizeof(err));
 		rc = errno == EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
@@ -310,8 +282,7 @@ static int calibrate_piezo(int argc, char **argv)
 		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_pipe;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	dd_sens_catch_signals();
 	printf("calibrating %zu table sensors: tap each point once with a die's corner or a "
 	       "pen, firmly; wait for 'got it'\n", s.n_table);
 	prompt(&s);

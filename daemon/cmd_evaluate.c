@@ -15,6 +15,11 @@
 #define BOUNDARY_NS 1000000000LL	/* a throw's observations end this long after its last event */
 
 /* Everything counted over all matches. */
+/* Calibration of the piezo fix's P(half) on first landings: bins of
+ * confidence, lower edges (the last bin ends at 1). */
+#define CAL_BINS 7
+static const double cal_edge[CAL_BINS + 1] = { 0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0000001 };
+
 struct tally {
 	long throws;		/* truth throws */
 	long right;		/* ruled exactly as the truth, not in review */
@@ -34,6 +39,8 @@ struct tally {
 	double loc_sum, *loc;	/* error sum; every error (metres) */
 	size_t loc_cap;
 	long rests, faces_ok;	/* truth rests; read right */
+	long cal_n[CAL_BINS], cal_ok[CAL_BINS];	/* first landings by piezo confidence; half right */
+	double cal_sum[CAL_BINS];	/* their confidences, summed */
 	long sink_tp, sink_fn, sink_fp;
 	long lat_n;
 	double lat_sum, lat_max;	/* die dead -> ruling, match clock, seconds */
@@ -353,6 +360,36 @@ static void add_loc(struct tally *ty, double d)
 	ty->loc_sum += d;
 }
 
+/* --verbose: one throw's events on one line, times from t0 in ms. */
+static void print_events(const char *label, const struct bd_throw *t, int64_t t0)
+{
+	static const char *const kinds[] = { "table", "cup", "mine", "floor", "rest",
+					     "catch", "kick", "low", "retoss" };
+	static const char *const halves[] = { "A", "B", "line" };
+
+	printf("   %s:", label);
+	for (size_t i = 0; i < t->n_events; i++) {
+		const struct bd_event *e = &t->events[i];
+
+		printf(" %s@%lld",
+		       (size_t)e->kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[e->kind] : "?",
+		       (long long)((e->t_ns - t0) / 1000000));
+		if (e->kind == BD_EV_TABLE)
+			printf("(%s%s",
+			       (size_t)e->half < sizeof(halves) / sizeof(halves[0]) ? halves[e->half] : "?",
+			       e->has_xy ? "" : ")");
+		if (e->kind == BD_EV_TABLE && e->has_xy)
+			printf(" %.3f,%.3f)", e->x, e->y);
+		if (e->kind == BD_EV_CUP)
+			printf("(p%d%s%s)", e->player, e->sink ? " sink" : "", e->popout ? " pop" : "");
+		if (e->kind == BD_EV_REST)
+			printf("(%d)", e->face);
+		if (e->has_confidence)
+			printf("[%.2f %s]", e->confidence, e->source);
+	}
+	printf(" apex %.2f\n", t->apex_m);
+}
+
 /* Compares one fused throw with the truth throw it belongs to. */
 /* The daemon's own view: every fused throw judged against the state its
  * own rulings built (review mode "count"), as dd_referee_throw folds. */
@@ -408,6 +445,29 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 		       (long)(t - tr) + 1, right ? "right" : "WRONG", review ? " review" : "",
 		       t->ruling.points[0], t->ruling.points[1], r.points[0], r.points[1],
 		       fx->review_why);
+	if (verbose && (!right || review)) {
+		print_events("truth", t->t, t->t_first);
+		print_events("fused", &fx->t, t->t_first);
+	}
+	/* The first landing's half as the piezo fix gave it, against the
+	 * truth's: is a confidence c right about c of the time? */
+	for (size_t i = 0; i < fx->t.n_events; i++) {
+		const struct bd_event *e = &fx->t.events[i], *q = NULL;
+
+		if (e->kind != BD_EV_TABLE)
+			continue;
+		for (size_t j = 0; j < t->t->n_events && !q; j++)
+			if (t->t->events[j].kind == BD_EV_TABLE)
+				q = &t->t->events[j];
+		if (q && strstr(e->source, "piezo") && llabs(q->t_ns - e->t_ns) < 30000000)
+			for (int b = 0; b < CAL_BINS; b++)
+				if (e->confidence >= cal_edge[b] && e->confidence < cal_edge[b + 1]) {
+					ty->cal_n[b]++;
+					ty->cal_ok[b] += e->half == q->half;
+					ty->cal_sum[b] += e->confidence;
+				}
+		break;
+	}
 	/* Located impacts against the truth's table contacts. */
 	for (size_t i = 0; i < fx->t.n_events; i++) {
 		const struct bd_event *e = &fx->t.events[i];
@@ -717,6 +777,11 @@ static void report(const struct tally *ty)
 	       ty->loc_n ? 1000 * ty->loc_sum / (double)ty->loc_n : 0, 1000 * p50, 1000 * p95,
 	       ty->loc_n);
 	printf("half_accuracy %.2f %%\n", pct(ty->half_ok, ty->loc_n));
+	printf("half_calibration (first landings, piezo: confidence bin, landings, mean confidence, half right)\n");
+	for (int b = 0; b < CAL_BINS; b++)
+		printf("   [%.3f, %.3f) %5ld  %.4f  %6.2f %%\n", cal_edge[b], fmin(cal_edge[b + 1], 1),
+		       ty->cal_n[b], ty->cal_n[b] ? ty->cal_sum[b] / (double)ty->cal_n[b] : 0,
+		       pct(ty->cal_ok[b], ty->cal_n[b]));
 	printf("face_accuracy %.2f %% (%ld of %ld rests)\n", pct(ty->faces_ok, ty->rests),
 	       ty->faces_ok, ty->rests);
 	printf("sink_recall %.2f %% sink_precision %.2f %% (tp %ld fn %ld fp %ld)\n",

@@ -5,8 +5,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +13,12 @@
 
 #include "daemon/daemon.h"
 #include "daemon/dbcli.h"
+#include "daemon/sensors_cli.h"
 #include "daemon/sensors_db.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 
 #define BATCH 64
-
-static volatile sig_atomic_t stop;	/* set by SIGINT/SIGTERM; the loop ends */
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 struct run {
 	const struct sens_config *cfg;	/* as loaded */
@@ -132,27 +123,16 @@ static int pump(struct run *r, struct sens_source *src, bool live, double durati
 {
 	struct sens_edge e[BATCH];
 	int64_t until = duration_s > 0 ? dd_mono_ns() + (int64_t)(duration_s * 1e9) : INT64_MAX;
-	char err[256];
 
 	for (;;) {
-		struct pollfd pfd = { .fd = sens_source_fd(src), .events = POLLIN };
-		bool eof = false;
+		bool eof;
 		ssize_t n;
 
-		if (live) {
-			if (stop || dd_mono_ns() >= until)
-				break;
-			/* 5 ms: impacts complete within a few ms of their last edge */
-			if (poll(&pfd, 1, 5) < 0 && errno != EINTR) {
-				dd_log(DD_LOG_ERR, "poll: %s", strerror(errno));
-				return DD_EXIT_FAIL;
-			}
-		}
-		n = sens_source_read(src, e, BATCH, &eof, err, sizeof(err));
-		if (n < 0) {
-			dd_log(DD_LOG_ERR, "%s", err);
+		if (live && (dd_sens_stop || dd_mono_ns() >= until))
+			break;
+		n = dd_sens_read(src, live, e, BATCH, &eof);
+		if (n < 0)
 			return DD_EXIT_FAIL;
-		}
 		if (feed(r, e, (size_t)n) < 0)
 			return DD_EXIT_FAIL;
 		if (live)
@@ -184,7 +164,7 @@ static int run_sim(struct run *r, uint64_t seed, long n, bool live, double durat
 	sim_piezo_defaults(&m);
 	m.ring_max = 3;
 	sim_rng_seed(&rng, seed);
-	for (long i = 0; (live || i < n) && !stop; i++) {
+	for (long i = 0; (live || i < n) && !dd_sens_stop; i++) {
 		struct sens_edge e[64];
 		size_t k;
 		double x = sim_rng_uniform(&rng) * c->table.length_m;
@@ -193,9 +173,9 @@ static int run_sim(struct run *r, uint64_t seed, long n, bool live, double durat
 		if (live) {
 			int64_t wake = t + 1000000000;
 
-			while (!stop && dd_mono_ns() < wake && dd_mono_ns() < until)
+			while (!dd_sens_stop && dd_mono_ns() < wake && dd_mono_ns() < until)
 				usleep(2000);
-			if (stop || dd_mono_ns() >= until)
+			if (dd_sens_stop || dd_mono_ns() >= until)
 				break;
 			t = dd_mono_ns();
 		} else {
@@ -309,23 +289,19 @@ int dd_cmd_sensors(int argc, char **argv)
 			break;
 		}
 		case 'n':
-			impacts = strtol(optarg, &end, 10);
-			if (*end || impacts < 1 || impacts > 1000000) {
-				dd_log(DD_LOG_ERR, "sensors: --impacts: expected 1..1000000, got '%s'", optarg);
+			if (dd_sens_parse_count("sensors", "--impacts", optarg, 1, 1000000, &impacts))
 				return DD_EXIT_USAGE;
-			}
 			break;
 		case 'S':
-			seed = strtoull(optarg, &end, 10);
-			if (*end || !*optarg) {
-				dd_log(DD_LOG_ERR, "sensors: --seed: expected a number, got '%s'", optarg);
+			if (dd_sens_parse_seed("sensors", optarg, &seed))
 				return DD_EXIT_USAGE;
-			}
 			break;
 		case 'd':
 			duration = strtod(optarg, &end);
-			if (*end || !(duration > 0)) {
-				dd_log(DD_LOG_ERR, "sensors: --duration: expected seconds > 0, got '%s'", optarg);
+			/* A year at most: beyond, seconds in nanoseconds overflow int64. */
+			if (*end || !(duration > 0) || duration > 366 * 86400.0) {
+				dd_log(DD_LOG_ERR, "sensors: --duration: expected seconds > 0 (a year at most), "
+				       "got '%s'", optarg);
 				return DD_EXIT_USAGE;
 			}
 			break;
@@ -342,18 +318,11 @@ int dd_cmd_sensors(int argc, char **argv)
 		usage();
 		return DD_EXIT_USAGE;
 	}
-	rc = dd_sensors_config_file(config, &cfg, err, sizeof(err));
-	if (rc < 0) {
-		dd_log(DD_LOG_ERR, "%s", err);
-		return rc == -EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
-	}
+	rc = dd_sens_setup("sensors", config, &cfg, &r.pipe);
+	if (rc)
+		return rc;
 	r.cfg = &cfg;
 	r.watch = watch;
-	r.pipe = sens_pipeline_new(&cfg);
-	if (!r.pipe) {
-		dd_log(DD_LOG_ERR, "sensors: %s", strerror(errno));
-		return DD_EXIT_FAIL;
-	}
 	if (record) {
 		r.record_fd = open(record, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (r.record_fd < 0) {
@@ -362,8 +331,7 @@ int dd_cmd_sensors(int argc, char **argv)
 			goto free_pipe;
 		}
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	dd_sens_catch_signals();
 
 	if (replay) {
 		struct sens_source *src = sens_replay_open(replay, err, sizeof(err));

@@ -28,6 +28,7 @@
 
 #define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
 #define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
+#define STORE_BUSY_MS 1000		/* longest wait for another program's lock on the log */
 
 struct serve {
 	const char *config_path;	/* --config, or NULL */
@@ -183,6 +184,27 @@ static void on_obs(void *user, const struct dd_obs *o)
 	feed(user, o);
 }
 
+/* The health strip's "store" after a write: the event log's own failures
+ * (their messages start with its path, as db/ words them: locked by another
+ * program, disk full, I/O error) turn it red until a write succeeds again,
+ * so a throw that could not be stored does not go unseen on the wall. */
+static void store_health(struct serve *sv, int rc, const char *err)
+{
+	size_t n = strlen(sv->sc.db_path);
+	bool failed = rc && !strncmp(err, sv->sc.db_path, n) && err[n] == ':';
+
+	if (failed) {
+		sv->storage.ok = false;
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "write failed:%.100s", err + n + 1);
+		dd_log(DD_LOG_ERR, "store: %s", err);
+		push_state(sv);
+	} else if (rc == 0 && !sv->storage.ok) {
+		sv->storage.ok = true;
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
+		dd_log(DD_LOG_INFO, "store: writing again");
+	}
+}
+
 static int start_match(struct serve *sv, const struct web_command *cmd, char *err, size_t errlen)
 {
 	struct bd_match_cfg cfg;
@@ -286,6 +308,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
 		break;
 	}
+	store_health(sv, rc, err);
 	if (rc == 0)
 		push_state(sv);
 	return rc;
@@ -297,7 +320,7 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user);
 
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
 {
-	char err[256];
+	char err[256] = "";
 	int rc;
 	int64_t pushed, last;
 
@@ -306,6 +329,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 		return;
 	}
 	rc = dd_referee_throw(sv->ref, fx, err, sizeof(err));
+	store_health(sv, rc, err);
 	if (rc) {
 		dd_log(DD_LOG_WARN, "throw not judged: %s", err);
 		return;
@@ -471,16 +495,64 @@ static void feeder_stop(struct serve *sv)
 	sv->demo = NULL;
 }
 
+static void demo_match_cfg(struct serve *sv, struct bd_match_cfg *cfg, char teams[2][32])
+{
+	if (sv->sim_table && dd_sim_feed_match_cfg)
+		dd_sim_feed_match_cfg(cfg, teams);
+	else
+		dd_demo_match_cfg(cfg, teams);
+	cfg->house = sv->sc.ref.house;
+}
+
+/*
+ * The simulator needs the table for its own match. What is under way
+ * (restored after a restart, or started from the console) is:
+ * - the simulator's own match (its players and team names): ended, as the
+ *   console's End would; it was a demo, and it may be waiting for a review
+ *   nobody will give;
+ * - anything else (a dice game, somebody's Beer Die match): set aside.
+ *   Nothing is written to it (the demo must not put made-up throws into a
+ *   real match, nor end a game people mean to finish), so it stays in the
+ *   log as it stood and is the match under way again at the next start
+ *   without --sim (the demo ends its own match when it stops).
+ */
+static void demo_clear_table(struct serve *sv)
+{
+	struct bd_match_cfg cfg;
+	char teams[2][32], err[256], game[32];
+	int64_t id;
+
+	demo_match_cfg(sv, &cfg, teams);
+	if (dd_referee_match_is(sv->ref, &cfg, (const char (*)[32])teams) &&
+	    dd_referee_end(sv->ref, err, sizeof(err)) == 0)
+		return;
+	id = dd_referee_set_aside(sv->ref, game, sizeof(game));
+	if (id)
+		dd_log(DD_LOG_INFO, "demo: match %lld (%s) set aside, not ended: the simulator "
+		       "plays its own match; it is under way again at a start without --sim",
+		       (long long)id, game);
+}
+
+/* A demo that stops ends its own match, so the newest match not ended is
+ * again the one a start without --sim should pick up. */
+static void demo_end_own(struct serve *sv)
+{
+	struct bd_match_cfg cfg;
+	char teams[2][32], err[256];
+
+	demo_match_cfg(sv, &cfg, teams);
+	if (dd_referee_match_is(sv->ref, &cfg, (const char (*)[32])teams) &&
+	    dd_referee_end(sv->ref, err, sizeof(err)))
+		dd_log(DD_LOG_WARN, "demo: ending its match: %s", err);
+}
+
 static void start_demo_match(struct serve *sv)
 {
 	struct bd_match_cfg cfg;
 	char teams[2][32], err[256];
 
-	if (sv->sim_table && dd_sim_feed_match_cfg)
-		dd_sim_feed_match_cfg(&cfg, teams);
-	else
-		dd_demo_match_cfg(&cfg, teams);
-	cfg.house = sv->sc.ref.house;
+	demo_clear_table(sv);
+	demo_match_cfg(sv, &cfg, teams);
 	if (dd_referee_start(sv->ref, &cfg, (const char (*)[32])teams, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
 }
@@ -494,8 +566,6 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user)
 	sd_event_source_unref(s);
 	sv->restart = NULL;
 	feeder_stop(sv);
-	if (dd_referee_in_match(sv->ref))
-		dd_referee_end(sv->ref, err, sizeof(err));
 	start_demo_match(sv);
 	if (!feeder_start(sv, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
@@ -618,7 +688,13 @@ int dd_cmd_serve(int argc, char **argv)
 	struct serve *sv = calloc(1, sizeof(*sv));
 	struct dd_config cfg = { 0 };
 	struct web_config wc;
-	struct web_handlers wh = { on_state, on_matches, on_log, on_throw, on_command, on_sheet, on_snapshot };
+	/* Named: match_log and sheet have the same type, a reordered struct
+	 * would still compile with them swapped. */
+	struct web_handlers wh = {
+		.state = on_state, .matches = on_matches, .match_log = on_log,
+		.throw_detail = on_throw, .command = on_command, .sheet = on_sheet,
+		.snapshot = on_snapshot,
+	};
 	char err[512];
 	bool check = false;
 	long port_override = -1;
@@ -700,15 +776,26 @@ int dd_cmd_serve(int argc, char **argv)
 	}
 	if (db_retention_run(sv->db, 0, NULL, err, sizeof(err)))
 		dd_log(DD_LOG_WARN, "retention: %s", err);
+	/* Writes happen on the loop: another program's lock (an import into
+	 * this file) may stall it a second, not the watchdog's ten. */
+	db_set_busy_timeout(sv->db, STORE_BUSY_MS);
 	sv->storage.ok = true;
 	snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
 	sv->ref = dd_referee_new(&sv->sc.ref, sv->db);
-	if (!sv->ref)
+	if (!sv->ref) {
+		dd_log(DD_LOG_ERR, "referee: %s", strerror(errno));
 		goto close_db;
+	}
+	/* A match the referee cannot read back (a log this version's judge
+	 * refuses, a read error) must not keep the table without a referee:
+	 * exiting would only make systemd restart into the same refusal. The
+	 * daemon runs without it, says why on the health strip, and the
+	 * officials can start a new match; the old one stays in the log. */
 	rc = dd_referee_restore(sv->ref, err, sizeof(err));
 	if (rc) {
-		dd_log(DD_LOG_ERR, "restore: %s", err);
-		goto free_referee;
+		dd_log(DD_LOG_ERR, "restore: %s (running without that match)", err);
+		sv->storage.ok = false;
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "not restored: %.100s", err);
 	}
 	memset(&wc, 0, sizeof(wc));
 	wc.bind = sv->sc.bind;
@@ -738,8 +825,7 @@ int dd_cmd_serve(int argc, char **argv)
 	}
 	dd_fusion_init(&sv->fusion, &sv->sc.fusion);
 	if (sv->sim) {
-		if (!dd_referee_in_match(sv->ref))
-			start_demo_match(sv);
+		start_demo_match(sv);
 		if (!feeder_start(sv, err, sizeof(err))) {
 			dd_log(DD_LOG_ERR, "demo: %s", err);
 			goto detach_inputs;
@@ -754,6 +840,8 @@ int dd_cmd_serve(int argc, char **argv)
 	status = rc < 0 ? DD_EXIT_FAIL : DD_EXIT_OK;
 
 	feeder_stop(sv);
+	if (sv->sim)
+		demo_end_own(sv);
 detach_inputs:
 	if (dd_sensors_detach)
 		dd_sensors_detach();

@@ -3,6 +3,7 @@
  * the truth (docs/simulator.md, "Output"). */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,22 @@
 #include "sim/sim.h"
 
 #define CROP_PX 128	/* full-resolution crop: a 16 mm die is 32 px at 12 Mpx over 2.44 m */
+/* Longest name sim writes below --out ("/match-10000/frames-0000.y4m" and
+ * room to spare): a longer --out is refused before anything is made. */
+#define OUT_NAME_MAX 64
+
+/* dir/name into buf; a path that does not fit is an error, never a
+ * truncated path (that would write somewhere else). 0 or -ENAMETOOLONG. */
+static int join(char *buf, size_t len, const char *dir, const char *name, char *err, size_t errlen)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, errlen, "sim: %.200s...: path too long for %s", dir, name);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
 
 /* Appends a line (taking s, a malloc'd JSON object) to a growing buffer. */
 static int put_line(char **buf, size_t *len, char *s)
@@ -63,12 +80,14 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 		if (put_line(&o->calls, &o->calls_len, sim_call_json(&calls[i])) < 0)
 			goto oom;
 	if (o->frames) {
-		char file[64], path[4200], line[256];
+		char file[64], path[PATH_MAX], line[256];
 		int64_t t0;
 		int nf;
 
 		snprintf(file, sizeof(file), "frames-%04d.y4m", throw_no);
-		snprintf(path, sizeof(path), "%s/%s", mdir, file);
+		rc = join(path, sizeof(path), mdir, file, err, errlen);
+		if (rc < 0)
+			return rc;
 		rc = sim_frames_write_y4m(path, noise, &sc->table, t,
 					  (uint64_t)throw_no * 0x9e3779b97f4a7c15ULL, &t0, &nf,
 					  err, errlen);
@@ -81,14 +100,17 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 	}
 	nk = sim_sense_camera(noise, t, rng, cams, 4);
 	for (size_t i = 0; i < nk; i++) {
-		char crop[64] = "", path[4200];
+		char crop[64] = "", path[PATH_MAX];
 
 		if (cams[i].kind == SIM_CAM_REST) {
 			struct vis_image *img;
 
 			snprintf(crop, sizeof(crop), "rest-%04d.ppm", throw_no);
-			snprintf(path, sizeof(path), "%s/%s", mdir, crop);
-			img = sim_render_rest_crop(noise, &sc->table, t->rest_x, t->rest_y, t->rest_face,
+			rc = join(path, sizeof(path), mdir, crop, err, errlen);
+			if (rc < 0)
+				return rc;
+			img = sim_render_rest_crop(noise, &sc->table, t->rest_x, t->rest_y, cams[i].x,
+						   cams[i].y, t->rest_face,
 						   2 * M_PI * sim_rng_uniform(rng),
 						   CROP_PX, rng);
 			if (!img)
@@ -133,10 +155,13 @@ static int one_match(int k, const char *out, bool frames, const struct sim_match
 	struct bd_table tb = sc->table;
 	struct outputs o = { .frames = frames };
 	struct sim_match *m = NULL;
-	char mdir[4096], path[4200];
+	char mdir[PATH_MAX], path[PATH_MAX], name[32];
 	int rc;
 
-	snprintf(mdir, sizeof(mdir), "%s/match-%03d", out, k);
+	snprintf(name, sizeof(name), "match-%03d", k);
+	rc = join(mdir, sizeof(mdir), out, name, err, errlen);
+	if (rc < 0)
+		return rc;
 	if (mkdir(mdir, 0755) < 0 && errno != EEXIST) {
 		rc = -errno;
 		snprintf(err, errlen, "%.400s: %s", mdir, strerror(errno));
@@ -151,26 +176,36 @@ static int one_match(int k, const char *out, bool frames, const struct sim_match
 			goto free_outputs;
 	}
 	sim_piezo_sort(o.edges, o.n_edges);
-	snprintf(path, sizeof(path), "%s/edges.txt", mdir);
+	rc = join(path, sizeof(path), mdir, "edges.txt", err, errlen);
+	if (rc < 0)
+		goto free_outputs;
 	rc = write_edges(path, &o, err, errlen);
 	if (rc < 0)
 		goto free_outputs;
-	snprintf(path, sizeof(path), "%s/calls.jsonl", mdir);
+	rc = join(path, sizeof(path), mdir, "calls.jsonl", err, errlen);
+	if (rc < 0)
+		goto free_outputs;
 	rc = sim_write_file(path, o.calls ? o.calls : "", o.calls_len, err, errlen);
 	if (rc < 0)
 		goto free_outputs;
-	snprintf(path, sizeof(path), "%s/camera.jsonl", mdir);
+	rc = join(path, sizeof(path), mdir, "camera.jsonl", err, errlen);
+	if (rc < 0)
+		goto free_outputs;
 	rc = sim_write_file(path, o.camera ? o.camera : "", o.camera_len, err, errlen);
 	if (rc < 0)
 		goto free_outputs;
 	if (frames) {
-		snprintf(path, sizeof(path), "%s/frames.jsonl", mdir);
+		rc = join(path, sizeof(path), mdir, "frames.jsonl", err, errlen);
+		if (rc < 0)
+			goto free_outputs;
 		rc = sim_write_file(path, o.index ? o.index : "", o.index_len, err, errlen);
 		if (rc < 0)
 			goto free_outputs;
 	}
 	/* The truth last: a match directory with a truth log is complete. */
-	snprintf(path, sizeof(path), "%s/truth.jsonl", mdir);
+	rc = join(path, sizeof(path), mdir, "truth.jsonl", err, errlen);
+	if (rc < 0)
+		goto free_outputs;
 	rc = sim_match_write_truth(m, path, err, errlen);
 	if (rc == 0)
 		printf("match %d: %zu throws, %d-%d\n", k, m->n_throws, m->final.score[0],
@@ -203,7 +238,7 @@ int dd_cmd_sim(int argc, char **argv)
 	struct sim_noise noise;
 	struct sens_config sc;
 	struct sim_rng rng, srng;
-	char err[512], *end, meta[256], path[4200];
+	char err[512], *end, meta[256], path[PATH_MAX];
 	const char *out = NULL;
 	long matches = -1;
 	unsigned long long seed = 0;
@@ -252,6 +287,11 @@ int dd_cmd_sim(int argc, char **argv)
 		usage();
 		return DD_EXIT_USAGE;
 	}
+	if (strlen(out) + OUT_NAME_MAX >= PATH_MAX) {
+		dd_log(DD_LOG_ERR, "sim: --out: path too long (%zu bytes, at most %d)", strlen(out),
+		       PATH_MAX - OUT_NAME_MAX - 1);
+		return DD_EXIT_USAGE;
+	}
 	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
 		dd_log(DD_LOG_ERR, "sim: %s: %s", out, strerror(errno));
 		return DD_EXIT_FAIL;
@@ -272,7 +312,7 @@ int dd_cmd_sim(int argc, char **argv)
 		}
 	}
 	snprintf(meta, sizeof(meta), "{\"matches\":%ld,\"seed\":%llu,\"noise\":%g}\n", matches, seed, k);
-	snprintf(path, sizeof(path), "%s/sim.json", out);
+	snprintf(path, sizeof(path), "%s/sim.json", out);	/* fits: out was checked */
 	if (sim_write_file(path, meta, strlen(meta), err, sizeof(err)) < 0) {
 		dd_log(DD_LOG_ERR, "%s", err);
 		return DD_EXIT_FAIL;

@@ -19,9 +19,15 @@ struct load_ctx {
 	int line;		/* lines read so far */
 	int too_long;		/* line number of an over-long line, or 0 */
 	int nul;		/* line number of a NUL byte, or 0 */
+	size_t bytes;		/* bytes read so far */
+	int too_big;		/* line number where the size limit was passed, or 0 */
 	int read_errno;		/* reading the file failed: why, or 0 */
 	int oom;		/* an allocation failed: stop */
 };
+
+/* A configuration is a page of keys: a file larger than this is not one
+ * (a log, /dev/zero, ...), and reading on would only take time. */
+#define CONFIG_MAX_BYTES (1024 * 1024)
 
 static int next_char(struct load_ctx *ctx)
 {
@@ -43,7 +49,16 @@ static char *read_line(char *buf, int size, void *stream)
 	struct load_ctx *ctx = stream;
 	int n = 0, c;
 
+	/* The first NUL byte, over-long line or the size limit ends the
+	 * reading: the file is refused for it, whatever follows. */
+	if (ctx->nul || ctx->too_long || ctx->too_big)
+		return NULL;
+	if (ctx->bytes >= CONFIG_MAX_BYTES) {
+		ctx->too_big = ctx->line + 1;
+		return NULL;
+	}
 	while (n < size - 1 && (c = next_char(ctx)) != EOF) {
+		ctx->bytes++;
 		if (c == '\0' && !ctx->nul)
 			ctx->nul = ctx->line + 1;
 		buf[n++] = (char)c;
@@ -66,10 +81,17 @@ static int on_entry(void *user, const char *section, const char *key, const char
 	struct dd_config *cfg = ctx->cfg;
 	struct dd_config_entry *grown, *e;
 
-	grown = realloc(cfg->entries, (cfg->n + 1) * sizeof(*grown));
-	if (!grown)
-		goto out_of_memory;
-	cfg->entries = grown;
+	/* Doubling: a file of a hundred thousand short lines must not copy
+	 * the table once per line. */
+	if (cfg->n == cfg->cap) {
+		size_t cap = cfg->cap ? 2 * cfg->cap : 32;
+
+		grown = realloc(cfg->entries, cap * sizeof(*grown));
+		if (!grown)
+			goto out_of_memory;
+		cfg->entries = grown;
+		cfg->cap = cap;
+	}
 	e = &cfg->entries[cfg->n];
 	memset(e, 0, sizeof(*e));
 	e->section = strdup(section);
@@ -101,6 +123,11 @@ static int parse(struct load_ctx *ctx, char *err, size_t errlen)
 	}
 	if (ctx->nul) {
 		snprintf(err, errlen, "%s:%d: a NUL byte: not a text file", cfg->path, ctx->nul);
+		return -EINVAL;
+	}
+	if (ctx->too_big) {
+		snprintf(err, errlen, "%s:%d: larger than %d bytes: not a configuration file",
+			 cfg->path, ctx->too_big, CONFIG_MAX_BYTES);
 		return -EINVAL;
 	}
 	if (ctx->too_long) {

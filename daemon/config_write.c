@@ -1,6 +1,7 @@
 /* dd_config_set_keys: change a few keys of an INI file in place, safely. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,24 +54,95 @@ static const char *line_section(const char *line, char *buf, size_t len)
 	return buf;
 }
 
+/* The file a config path names: symbolic links followed to their end (an
+ * installer's /etc/dyeref.conf -> /srv/dyeref/dyeref.conf), so the rename
+ * replaces the target and the link stays. A dangling link names the file
+ * to create. 0, or a negative errno with a message. */
+static int resolve(const char *path, char *out, size_t len, char *err, size_t errlen)
+{
+	char link[PATH_MAX], next[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(out, len, "%s", path) >= (int)len)
+		goto too_long;
+	for (int hops = 0; lstat(out, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		ssize_t n;
+		const char *slash;
+
+		if (hops == 40) {
+			snprintf(err, errlen, "%s: %s", path, strerror(ELOOP));
+			return -ELOOP;
+		}
+		n = readlink(out, link, sizeof(link) - 1);
+		if (n < 0) {
+			int e = errno;
+
+			snprintf(err, errlen, "%s: reading the link %s: %s", path, out, strerror(e));
+			return -e;
+		}
+		link[n] = '\0';
+		slash = strrchr(out, '/');
+		/* a relative target is relative to the link's directory */
+		if (link[0] == '/' || !slash) {
+			if (snprintf(next, sizeof(next), "%s", link) >= (int)sizeof(next))
+				goto too_long;
+		} else if (snprintf(next, sizeof(next), "%.*s/%s", (int)(slash - out), out, link) >=
+			   (int)sizeof(next)) {
+			goto too_long;
+		}
+		if (snprintf(out, len, "%s", next) >= (int)len)
+			goto too_long;
+	}
+	return 0;
+too_long:
+	snprintf(err, errlen, "%s: path too long", path);
+	return -ENAMETOOLONG;
+}
+
+/* fsync of the directory holding path: the rename itself is on disk, so a
+ * power cut after we return cannot bring back the old file (or none). */
+static int sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd, rc = 0;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) != 0)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
 static int emit(FILE *f, const char *key, const char *value)
 {
 	return fprintf(f, "%s = %s\n", key, value) < 0 ? -EIO : 0;
 }
 
-int dd_config_set_keys(const char *path, const char *section, const char *const *keys,
+int dd_config_set_keys(const char *shown, const char *section, const char *const *keys,
 		       const char *const *values, size_t n, char *err, size_t errlen)
 {
-	char line[LINE_BYTES + 2], name[128], tmp[4096];
+	char line[LINE_BYTES + 2], name[128], tmp[PATH_MAX + 8], path[PATH_MAX];
 	unsigned char done[64] = { 0 };
 	FILE *in = NULL, *out = NULL;
 	int fd = -1, rc = 0, in_section = 0, saw_section = 0, lineno = 0, held_blank = 0;
 	struct stat st;
 
 	if (n > sizeof(done)) {
-		snprintf(err, errlen, "%s: too many keys to write at once", path);
+		snprintf(err, errlen, "%s: too many keys to write at once", shown);
 		return -EINVAL;
 	}
+	rc = resolve(shown, path, sizeof(path), err, errlen);
+	if (rc)
+		return rc;
 	in = fopen(path, "r");
 	if (!in && errno != ENOENT) {
 		rc = -errno;
@@ -177,6 +249,10 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
 		snprintf(err, errlen, "%s: cannot replace it: %s", path, strerror(-rc));
 		goto remove_tmp;
 	}
+	rc = sync_dir(path);
+	if (rc)
+		snprintf(err, errlen, "%s: written, but syncing its directory failed (a power cut "
+			 "may lose the change): %s", path, strerror(-rc));
 	goto close_in;
 
 close_out:

@@ -61,6 +61,7 @@ struct dd_config_entry {
 struct dd_config {
 	char *path;		/* owned; as given to dd_config_load */
 	size_t n;		/* entries */
+	size_t cap;		/* entries allocated */
 	struct dd_config_entry *entries;	/* owned, in file order */
 };
 
@@ -231,6 +232,15 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 /* Ends the match under way: -ENOENT when none. */
 int dd_referee_end(struct dd_referee *r, char *err, size_t errlen);
 bool dd_referee_in_match(const struct dd_referee *r);
+/* Whether the match under way is a Beer Die match with exactly these
+ * players and team names (the demo knows its own match after a restart). */
+bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *cfg,
+			 const char team_names[2][32]);
+/* Lets go of the match under way (Beer Die or dice) without writing
+ * anything: it stays in the log as it stood, not ended, and a later
+ * dd_referee_restore() finds it again while it is the newest match not
+ * ended. Returns its id (0: none) and its game in game[0..gamelen). */
+int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen);
 /* The match is waiting for an official to confirm or correct a ruling. */
 bool dd_referee_waiting(const struct dd_referee *r);
 
@@ -252,7 +262,9 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen);
 
 /* JSON for the web: the scoreboard's state (caller json_decref()s), the
  * match list, a match's log (JSON Lines, malloc'd), one throw in detail.
- * 0, -ENOENT, -ENOMEM. */
+ * 0, -ENOENT (no such match), -ENOMEM, or another negative errno when the
+ * database could not be read (logged with its message; never -ENOENT or
+ * -EINVAL, which the web answers with a 4xx). */
 int dd_referee_state(struct dd_referee *r, struct json_t **out);
 int dd_referee_matches(struct dd_referee *r, char **out);
 int dd_referee_log(struct dd_referee *r, long id, char **out);
@@ -302,6 +314,25 @@ void dd_sensors_detach(void);
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		     void *user, struct dd_health_item *health, char *err, size_t errlen);
 void dd_camera_detach(void);
+/* A die the camera saw come to rest at (x, y) table metres at t_ns, as
+ * fusion takes it (fills o): a rest event with face 1-6 and its confidence;
+ * face 0 (the face could not be read) gives a placeholder face with
+ * confidence 0, which sends the ruling to an official at once (BD-O2 needs
+ * the face) instead of leaving fusion to wait for its timeout. The camera
+ * glue and the simulator's camera reports both use it. */
+void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, struct dd_obs *o);
+/* Reads the face of the die the camera located at (u, v) in a full-resolution
+ * image (die_px: a die's side in its pixels), as the camera glue does:
+ * vision's vis_read_face_at there, and when no die is read there, at the
+ * eight points one die side around it, keeping the die nearest (u, v) and
+ * within two sides of it. The location comes from the low-resolution
+ * stream, whose pixel is about a quarter of a die: the die may lie beyond
+ * the one side vis_read_face_at accepts. 0 and *out (the caller's), or
+ * -ENOENT. */
+struct vis_image;
+struct vis_die;
+int dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+		      struct vis_die *out);
 /* Stores the camera's latest telling frame (a landing, a sink, the resting
  * die) as a JPEG snapshot of throw throw_no, in db's open batch (it rides
  * in the throw's transaction), when it was taken at or after since_ns.
@@ -347,8 +378,10 @@ int dd_sensors_config_file(const char *path, struct sens_config *out, char *err,
  * every other line as it was: an existing key is replaced where it
  * stands, a missing one is added at the end of its section (the section
  * is created if absent; a missing file is created). Written to a
- * temporary file beside it, synced, then renamed over it: never half
- * written. 0, or a negative errno with a message. */
+ * temporary file beside it, synced, renamed over it and the directory
+ * synced: never half written, and the change survives a power cut once
+ * this returns. A symbolic link is followed: its target is replaced, the
+ * link stays. 0, or a negative errno with a message. */
 int dd_config_set_keys(const char *path, const char *section, const char *const *keys,
 		       const char *const *values, size_t n, char *err, size_t errlen);
 

@@ -13,6 +13,8 @@
 #define ONE_WITNESS_FACTOR 0.7
 /* The camera positively watched and saw nothing land. */
 #define CONTRADICTED_FACTOR 0.5
+/* An official enters a call within this long of seeing it. */
+#define CALL_DELAY_NS (1000 * 1000000LL)
 
 static const char *const source_names[] = {
 	[DD_SRC_PIEZO] = "piezo", [DD_SRC_CAMERA] = "camera", [DD_SRC_CONSOLE] = "console",
@@ -97,35 +99,6 @@ static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf,
 	dst->has_confidence = true;
 	dst->t_ns = o->t_ns;
 	snprintf(dst->source, sizeof(dst->source), "%s", src);
-}
-
-/* A kicked die that reaches the floor without touching the table scores
- * nothing (BD-K9); one that touched the defenders' half first scores
- * (BD-K5). A kick sends the die up against the table's edge or underside,
- * where neither the discs on the top nor the camera above can witness a
- * touch: the absence of a landing is then no evidence of none. */
-static bool kicked_to_floor_unlanded(const struct bd_throw *t)
-{
-	bool kicked = false;
-
-	for (size_t i = 0; i < t->n_events; i++) {
-		switch (t->events[i].kind) {
-		case BD_EV_KICK:
-			kicked = true;
-			break;
-		case BD_EV_TABLE:
-		case BD_EV_CUP:
-		case BD_EV_MINE:
-		case BD_EV_CATCH:
-		case BD_EV_REST:
-			return false;
-		case BD_EV_FLOOR:
-			return kicked;
-		default:
-			break;
-		}
-	}
-	return false;
 }
 
 static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
@@ -233,8 +206,6 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	/* Thin evidence on an event that decides the ruling is bd_judge's
 	 * to flag (house.review_below): fusion adds only what it alone knows,
 	 * witnesses in conflict or missing, a throw nobody saw end. */
-	if (kicked_to_floor_unlanded(t))
-		add_reason(out, "kicked to the floor with no table contact felt");
 	if (timed_out)
 		add_reason(out, "no end of the throw was seen");
 	if (f->overflow)
@@ -248,8 +219,34 @@ static void reset(struct dd_fusion *f)
 	dd_fusion_init(f, &cfg);
 }
 
+/* A FIFA kick (BD-K1) is only ever made on a die that has not touched
+ * the table, so whatever the table, a cup or the mine felt within the
+ * official's delay before the kick call came after the kick: the kick is
+ * put just before the first of them. A contact earlier than that delay
+ * was before the kick, and the call keeps its time. Returns o, or *tmp
+ * holding the re-timed kick. */
+static const struct dd_obs *kick_in_place(const struct dd_fusion *f, const struct dd_obs *o,
+					  struct dd_obs *tmp)
+{
+	for (size_t i = 0; i < f->n_obs; i++) {
+		const struct dd_obs *c = &f->obs[i];
+
+		if (c->kind != DD_OBS_EVENT || !is_edge_source(c->source) ||
+		    (c->ev.kind != BD_EV_TABLE && c->ev.kind != BD_EV_CUP && c->ev.kind != BD_EV_MINE))
+			continue;
+		if (c->t_ns > o->t_ns || c->t_ns < o->t_ns - CALL_DELAY_NS)
+			return o;	/* after the call, or touched before the kick */
+		*tmp = *o;
+		tmp->t_ns = c->t_ns - 1;
+		tmp->ev.t_ns = tmp->t_ns;
+		return tmp;
+	}
+	return o;
+}
+
 int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out)
 {
+	struct dd_obs kick;
 	size_t at;
 	int completed = 0;
 
@@ -270,6 +267,8 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		f->overflow = true;
 		return completed;
 	}
+	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_KICK && !is_edge_source(o->source))
+		o = kick_in_place(f, o, &kick);
 	/* Keep time order: the camera reports a frame's events late. */
 	at = f->n_obs;
 	while (at > 0 && f->obs[at - 1].t_ns > o->t_ns)

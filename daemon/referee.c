@@ -141,6 +141,33 @@ bool dd_referee_in_match(const struct dd_referee *r)
 	return r->m.log != NULL;
 }
 
+bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *cfg,
+			 const char team_names[2][32])
+{
+	if (!r->m.log)
+		return false;
+	for (int p = 0; p < BD_PLAYERS; p++)
+		if (strcmp(r->m.log->cfg.players[p], cfg->players[p]))
+			return false;
+	for (int t = 0; t < 2; t++)
+		if (strcmp(r->m.teams[t], team_names[t]))
+			return false;
+	return true;
+}
+
+int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen)
+{
+	int64_t id = r->m.log ? r->m.id : r->dice_id;
+
+	snprintf(game, gamelen, "%s", r->m.log ? "beerdie" : r->dice_game);
+	if (r->m.log)
+		loaded_free(&r->m);
+	drop_pending(r);
+	r->dice_id = 0;
+	r->dice_game[0] = '\0';
+	return id;
+}
+
 bool dd_referee_waiting(const struct dd_referee *r)
 {
 	return r->pending;
@@ -215,12 +242,14 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 /* Adds a note (JSON, taken) about throw throw_no to the database as a raw
  * input from source: the evidence and the officials' decisions behind a
  * ruling that the match log does not hold. It is committed with the next
- * throw, or now when flush is set. Best effort: the log is the truth. */
-static void note_raw(struct dd_referee *r, int throw_no, const char *source, const char *kind,
-		     json_t *o, bool flush)
+ * throw, or now when flush is set. Best effort: the log is the truth; the
+ * result (0 or a db_ error, logged) says whether the file took it. */
+static int note_raw(struct dd_referee *r, int throw_no, const char *source, const char *kind,
+		    json_t *o, bool flush)
 {
 	char err[256], *text = NULL;
 	struct db_raw raw;
+	int rc = 0;
 
 	if (!r->db || !o)
 		goto free_json;
@@ -235,12 +264,15 @@ static void note_raw(struct dd_referee *r, int throw_no, const char *source, con
 	raw.channel = -1;
 	raw.payload = text;
 	raw.len = strlen(text);
-	if (db_raw_append(r->db, r->m.id, &raw, 1, err, sizeof(err)) ||
-	    (flush && db_raw_flush(r->db, err, sizeof(err))))
+	rc = db_raw_append(r->db, r->m.id, &raw, 1, err, sizeof(err));
+	if (rc == 0 && flush)
+		rc = db_raw_flush(r->db, err, sizeof(err));
+	if (rc)
 		dd_log(DD_LOG_WARN, "%s", err);
 free_json:
 	free(text);
 	json_decref(o);
+	return rc;
 }
 
 /* ---- Dice games ------------------------------------------------------------
@@ -622,6 +654,30 @@ free_text:
 	free(text);
 }
 
+/* A dice game whose last move was committed but not its end (the daemon
+ * was killed between the two) is over: end it now, as the move would have,
+ * rather than restore a finished game as the one under way. */
+static void dice_end_if_over(struct dd_referee *r)
+{
+	char *log = NULL, err[256] = "", name[32];
+	struct dice_sheet *sheet = malloc(sizeof(*sheet));
+	size_t len;
+	int rc = sheet ? dice_text(r, r->dice_id, NULL, &log, &len, err, sizeof(err)) : -ENOMEM;
+
+	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
+	if (rc == 0)
+		rc = mlog_dice_sheet(name, log, len, sheet, err, sizeof(err));
+	if (rc == 0 && sheet->over) {
+		rc = dice_end(r, err, sizeof(err));
+		if (rc == 0)
+			dd_log(DD_LOG_INFO, "%s: its last move was stored, its end was not: ended now", name);
+	}
+	if (rc)
+		dd_log(DD_LOG_WARN, "%s: %s", name, err[0] ? err : strerror(-rc));
+	free(sheet);
+	free(log);
+}
+
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 {
 	struct db_match_info *ms = NULL;
@@ -644,6 +700,7 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 		} else {
 			r->dice_id = ms[i].id;
 			snprintf(r->dice_game, sizeof(r->dice_game), "%s", ms[i].game);
+			dice_end_if_over(r);
 		}
 		break;
 	}
@@ -703,9 +760,16 @@ static int commit_throw(struct dd_referee *r, const struct bd_throw *t, const ch
 	if (rc)
 		goto free_obs;
 	if (r->db) {
-		/* The evidence rides in the same transaction as the throw. */
-		note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
-			 "review", why, "confirmed", confirmed, "obs", obs), false);
+		/* The evidence rides in the same transaction as the throw. A
+		 * file another program keeps locked refuses the throw too: say
+		 * so now rather than wait for the lock a second time. */
+		if (note_raw(r, k, "fusion", "obs", json_pack("{s:s,s:b,s:O?}",
+			     "review", why, "confirmed", confirmed, "obs", obs), false) == -EBUSY) {
+			snprintf(err, errlen, "%s: storing the throw: database is locked "
+				 "(another program is writing to it)", db_path(r->db));
+			rc = -EBUSY;
+			goto free_obs;
+		}
 		if (dd_camera_snapshot &&
 		    dd_camera_snapshot(r->db, r->m.id, k, t_start_ns, err, errlen) < 0)
 			dd_log(DD_LOG_WARN, "throw %d: %s (ruled without it)", k, err);
@@ -800,6 +864,9 @@ int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t err
 		snprintf(err, errlen, "throw %d: no such throw", throw_no);
 		return -ENOENT;
 	}
+	/* Confirmed already: a second tap writes nothing more. */
+	if (r->m.notes[throw_no - 1].confirmed)
+		return 0;
 	r->m.notes[throw_no - 1].confirmed = true;
 	note_raw(r, throw_no, "console", "confirm", json_pack("{s:i}", "throw", throw_no), true);
 	return 0;
@@ -854,6 +921,12 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
 	n = last_throw(r);
 	if (n == 0) {
 		snprintf(err, errlen, "no throw to undo");
+		return -ENOENT;
+	}
+	/* Undoing it again would only write the same correction once more: a
+	 * second tap must not grow the log. */
+	if (r->m.have_res && (size_t)n <= r->m.res.n && r->m.res.rulings[n - 1].retoss) {
+		snprintf(err, errlen, "throw %d is a re-toss already: nothing to undo", n);
 		return -ENOENT;
 	}
 	memset(&t, 0, sizeof(t));
@@ -1028,29 +1101,47 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	return 0;
 }
 
+/* A database failure behind a page: logged with db/'s message (file and
+ * why) and returned as an errno the web layer answers with a 5xx; its 4xx
+ * codes (-ENOENT, -EINVAL, -EBUSY, -EPERM) would blame the request. */
+static int read_fault(const char *what, int rc, const char *err)
+{
+	dd_log(DD_LOG_ERR, "%s: %s", what, err);
+	return rc == -ENOENT || rc == -EINVAL || rc == -EBUSY || rc == -EPERM ? -EIO : rc;
+}
+
 int dd_referee_matches(struct dd_referee *r, char **out)
 {
-	json_t *arr = json_array();
+	json_t *arr;
 	struct db_match_info *ms = NULL;
 	size_t n = 0;
-	char err[256];
+	char err[256] = "";
+	int rc;
 
-	if (!arr)
-		return -ENOMEM;
-	if (r->db && db_matches(r->db, &ms, &n, err, sizeof(err)) == 0) {
-		for (size_t i = 0; i < n; i++) {
-			json_t *m = json_pack("{s:I,s:s,s:b,s:b,s:i,s:i,s:i}",
-				"match", (json_int_t)ms[i].id, "game", ms[i].game,
-				"current", r->m.log && ms[i].id == r->m.id, "ended", ms[i].ended,
-				"throws", ms[i].throws, "corrections", ms[i].corrections,
-				"reviews", ms[i].reviews);
-
-			if (m && ms[i].score[0])
-				json_object_set_new(m, "score", json_loads(ms[i].score, 0, NULL));
-			json_array_append_new(arr, m);
-		}
-		free(ms);
+	*out = NULL;
+	/* An empty list only when there is no log at all, not when reading it failed. */
+	if (r->db) {
+		rc = db_matches(r->db, &ms, &n, err, sizeof(err));
+		if (rc)
+			return read_fault("match list", rc, err);
 	}
+	arr = json_array();
+	if (!arr) {
+		free(ms);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = json_pack("{s:I,s:s,s:b,s:b,s:i,s:i,s:i}",
+			"match", (json_int_t)ms[i].id, "game", ms[i].game,
+			"current", r->m.log && ms[i].id == r->m.id, "ended", ms[i].ended,
+			"throws", ms[i].throws, "corrections", ms[i].corrections,
+			"reviews", ms[i].reviews);
+
+		if (m && ms[i].score[0])
+			json_object_set_new(m, "score", json_loads(ms[i].score, 0, NULL));
+		json_array_append_new(arr, m);
+	}
+	free(ms);
 	*out = json_dumps(arr, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(arr);
 	return *out ? 0 : -ENOMEM;
@@ -1065,8 +1156,13 @@ int dd_referee_sheet(struct dd_referee *r, long id, char **out)
 	int rc;
 
 	*out = NULL;
-	if (db_match_get(r->db, id, &info, err, sizeof(err)) || !strcmp(info.game, "beerdie"))
+	if (!r->db)
 		return -ENOENT;
+	rc = db_match_get(r->db, id, &info, err, sizeof(err));
+	if (rc == -ENOENT || (rc == 0 && !strcmp(info.game, "beerdie")))
+		return -ENOENT;
+	if (rc)
+		return read_fault("score sheet", rc, err);
 	rc = dd_referee_log(r, id, &log);
 	if (rc)
 		return rc;

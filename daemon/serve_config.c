@@ -1,5 +1,8 @@
 /* Configuration of `dyeref serve`: [web], [db], [house], [fusion]. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,7 +116,11 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 
 	v = dd_config_get(cfg, "web", "bind", &line);
 	if (v) {
-		if (strlen(v) >= sizeof(sc->bind) || (!strchr(v, '.') && !strchr(v, ':'))) {
+		unsigned char addr[sizeof(struct in6_addr)];
+
+		/* What the server will bind: refused here, not at start-up. */
+		if (strlen(v) >= sizeof(sc->bind) || (inet_pton(AF_INET, v, addr) != 1 &&
+						       inet_pton(AF_INET6, v, addr) != 1)) {
 			snprintf(msg, sizeof(msg), "%s:%d: web.bind: expected an IP address, got '%.60s'",
 				 cfg->path, line, v);
 			problem(sc, msg);
@@ -160,13 +167,13 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	}
 	ms = sc->fusion.settle_ns / 1000000;
 	get_int(sc, cfg, "fusion", "settle_ms", 0, 5000, &ms);
-	sc->fusion.settle_ns = ms * 1000000;
+	sc->fusion.settle_ns = (int64_t)ms * 1000000;	/* long is 32 bits on armhf */
 	ms = sc->fusion.timeout_ns / 1000000;
 	get_int(sc, cfg, "fusion", "timeout_ms", 500, 60000, &ms);
-	sc->fusion.timeout_ns = ms * 1000000;
+	sc->fusion.timeout_ns = (int64_t)ms * 1000000;	/* long is 32 bits on armhf */
 	ms = sc->fusion.pair_window_ns / 1000000;
 	get_int(sc, cfg, "fusion", "pair_window_ms", 1, 1000, &ms);
-	sc->fusion.pair_window_ns = ms * 1000000;
+	sc->fusion.pair_window_ns = (int64_t)ms * 1000000;	/* long is 32 bits on armhf */
 	return sc->n_problems ? -EINVAL : 0;
 }
 

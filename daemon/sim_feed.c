@@ -145,7 +145,7 @@ static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
 
 			if (cams[k].kind == SIM_CAM_REST)
 				crop = sim_render_rest_crop(&noise, &sc.table, t->rest_x, t->rest_y,
-							    t->rest_face,
+							    cams[k].x, cams[k].y, t->rest_face,
 							    2 * M_PI * sim_rng_uniform(&srng), CROP_PX, &srng);
 			dd_obs_from_sim_cam(&cams[k], crop, &o);
 			vis_image_free(crop);

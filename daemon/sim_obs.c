@@ -74,24 +74,23 @@ void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, 
 		o->confidence = 0.95;
 		return;
 	}
-	o->ev.kind = BD_EV_REST;
-	o->ev.has_xy = true;
-	o->ev.x = c->x;
-	o->ev.y = c->y;
-	/* Unreadable: the die is at rest, its face unknown. A placeholder face
-	 * with no confidence sends the ruling to an official. */
-	o->ev.face = 1;
-	o->confidence = 0;
-	if (crop) {
-		struct vis_dice_params vp;
-		struct vis_die d[4];
-		char err[128];
 
-		vis_dice_params_default(&vp);
-		vp.keep_unreadable = 1;
-		if (vis_dice_find(crop, &vp, d, 4, err, sizeof(err)) >= 1 && d[0].face >= 1) {
-			o->ev.face = d[0].face;
-			o->confidence = d[0].confidence;
+	int face = 0;
+	double conf = 0;
+
+	if (crop) {
+		struct vis_die d;
+
+		/* As the camera glue reads a rest (read_face): around where the
+		 * camera located the die, the crop's centre (sim_render_rest_crop),
+		 * a die being a quarter of the crop's side. */
+		if (dd_read_face_near(crop, crop->width / 2.0, crop->height / 2.0, crop->width / 4.0,
+				      &d) == 0) {
+			face = d.face;
+			conf = d.confidence;
 		}
 	}
+	/* Unread (face 0): the die is at rest, its face unknown; the ruling
+	 * goes to an official, as the camera glue sends it. */
+	dd_obs_rest(c->t_ns, c->x, c->y, face, conf, o);
 }

@@ -107,6 +107,7 @@ static int judge_prefix(const char *name, const char *buf, size_t len, char **te
 	ret = split_lines(*text, outlen, lines, n);
 	if (ret || *n == 0) {
 		free(*text);
+		*text = NULL;	/* the caller frees it again on its way out */
 		db_msg(err, errlen, "%s: the judge gave no final line", name);
 		return ret ? ret : -EINVAL;
 	}
@@ -197,9 +198,9 @@ static void free_events(struct db_observation *obs, char **details, size_t n)
 int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	      int64_t t_ns, int64_t *match, char *err, size_t errlen)
 {
-	struct line *lines = NULL, *judged = NULL;
-	size_t n = 0, nj = 0, i, stretch_end;
-	char *header = NULL, *text = NULL, *final = NULL, game[32];
+	struct line *lines = NULL, *judged = NULL, *whole = NULL, *cur;
+	size_t n = 0, nj = 0, nw = 0, ncur, i, stretch_end;
+	char *header = NULL, *text = NULL, *whole_text = NULL, *final = NULL, game[32];
 	size_t done = 0;	/* rulings stored so far (the slots filled) */
 	int ret, throws = 0;
 	bool bd;
@@ -208,15 +209,16 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	if (ret)
 		return ret;
 	bd = !strcmp(game, "beerdie");
-	ret = mlog_judge(name, buf, len, &text, &(size_t){ 0 }, err, errlen);
-	free(text);
-	text = NULL;
+	/* The whole log is judged before anything is written (a bad log
+	 * stores nothing) and that judgement serves the last stretch too. */
+	ret = judge_prefix(name, buf, len, &whole_text, &whole, &nw, err, errlen);
 	if (ret)
 		return ret;
 	ret = split_lines(buf, len, &lines, &n);
 	if (ret || n == 0) {
 		db_msg(err, errlen, "%s: empty log", name);
-		return ret ? ret : -EINVAL;
+		ret = ret ? ret : -EINVAL;
+		goto free_lines;
 	}
 	header = dup_line(&lines[0]);
 	if (!header) {
@@ -242,10 +244,15 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 		free(judged);
 		text = NULL;
 		judged = NULL;
-		ret = judge_prefix(name, buf,
-				   stretch_end < n ? (size_t)(lines[stretch_end].p - buf) : len,
-				   &text, &judged, &nj, err, errlen);
-		given = ret ? 0 : nj - 1;	/* rulings in this judgement */
+		cur = whole;
+		ncur = nw;
+		if (stretch_end < n) {
+			ret = judge_prefix(name, buf, (size_t)(lines[stretch_end].p - buf),
+					   &text, &judged, &nj, err, errlen);
+			cur = judged;
+			ncur = nj;
+		}
+		given = ret ? 0 : ncur - 1;	/* rulings in this judgement */
 		for (size_t k = i; k < stretch_end && !ret; k++) {
 			struct db_entry e = { .t_ns = t_ns, .t_start_ns = 0 };
 			char *line = dup_line(&lines[k]), **rs = NULL, **details = NULL;
@@ -274,7 +281,7 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 				ret = -ENOMEM;
 			}
 			for (size_t r = lo; !ret && r < hi; r++)
-				if (!(rs[r - lo] = dup_line(&judged[r])))
+				if (!(rs[r - lo] = dup_line(&cur[r])))
 					ret = -ENOMEM;
 			if (!ret && !line)
 				ret = -ENOMEM;
@@ -301,18 +308,11 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 			free(rs);
 			free(line);
 		}
-		if (!ret && stretch_end == n) {
-			final = dup_line(&judged[nj - 1]);
-			ret = final ? db_match_end(db, *match, final, t_ns, err, errlen) : -ENOMEM;
-		}
 	}
-	if (!ret && n == 1) {
-		/* A log with no throws: its final line still closes it. */
-		ret = judge_prefix(name, buf, len, &text, &judged, &nj, err, errlen);
-		if (!ret) {
-			final = dup_line(&judged[nj - 1]);
-			ret = final ? db_match_end(db, *match, final, t_ns, err, errlen) : -ENOMEM;
-		}
+	if (!ret) {
+		/* The final line closes it (also a log with no throws). */
+		final = dup_line(&whole[nw - 1]);
+		ret = final ? db_match_end(db, *match, final, t_ns, err, errlen) : -ENOMEM;
 	}
 	ret = hold_end(db, ret, "importing", err, errlen);
 free_lines:
@@ -321,6 +321,8 @@ free_lines:
 	free(final);
 	free(text);
 	free(judged);
+	free(whole_text);
+	free(whole);
 	free(header);
 	free(lines);
 	return ret;

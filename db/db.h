@@ -57,7 +57,8 @@ enum db_open_flags {
  * PRAGMA quick_check, then turns on WAL and migrates an older schema
  * forward. A file that is not a dyeref database, is corrupt or has a newer
  * schema is refused and left byte for byte as it was: NULL, errno set
- * (ENOENT, ENOTSUP non-dyeref, EILSEQ corrupt, EPROTO newer, ENOSPC, EIO)
+ * (ENOENT missing, EACCES permission denied, ENOTSUP non-dyeref, EILSEQ
+ * corrupt, EPROTO newer, ENOSPC, EROFS, EIO)
  * and "FILE: reason" in err. Free with db_close(). */
 struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen);
 
@@ -66,6 +67,11 @@ void db_close(struct db *db);
 
 /* The path given to db_open (owned by db). */
 const char *db_path(const struct db *db);
+
+/* How long a write waits for another program's lock on the file before it
+ * fails with -EBUSY (db_open sets 5000 ms). The daemon waits less: it
+ * writes on its event loop, which must not stall past the watchdog. */
+void db_set_busy_timeout(struct db *db, int ms);
 
 /* ---- Matches --------------------------------------------------------- */
 

@@ -33,7 +33,22 @@ int64_t db_wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int errno_of(int rc)
+/* SQLITE_CANTOPEN says only "unable to open database file": the OS's
+ * errno says why. A permission problem is -EACCES (a system fault: exit 1,
+ * HTTP 500), never -ENOENT, which callers read as "no such match" (404). A
+ * file missing while opening is the caller's bad path (-ENOENT); missing
+ * later (the WAL, the directory) the store failed (-EIO). */
+static int cantopen_errno(struct db *db)
+{
+	switch (sqlite3_system_errno(db->h)) {
+	case EACCES: case EPERM: return -EACCES;
+	case EROFS: return -EROFS;
+	case ENOENT: return db->opening ? -ENOENT : -EIO;
+	default: return -EIO;
+	}
+}
+
+static int errno_of(struct db *db, int rc)
 {
 	switch (rc & 0xff) {
 	case SQLITE_FULL: return -ENOSPC;
@@ -43,19 +58,25 @@ static int errno_of(int rc)
 	case SQLITE_BUSY: case SQLITE_LOCKED: return -EBUSY;
 	case SQLITE_READONLY: return -EROFS;
 	case SQLITE_NOMEM: return -ENOMEM;
-	case SQLITE_CANTOPEN: return -ENOENT;
+	case SQLITE_CANTOPEN: return cantopen_errno(db);
 	default: return -EIO;
 	}
 }
 
 int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen)
 {
+	int sys = sqlite3_system_errno(db->h);
+
 	if ((rc & 0xff) == SQLITE_FULL)
 		db_msg(err, errlen, "%s: %s: database or disk is full (earlier data is kept)",
 		       db->path, what);
+	else if ((rc & 0xff) == SQLITE_CANTOPEN && sys)
+		db_msg(err, errlen, "%s: %s: cannot open %s: %s", db->path, what,
+		       sys == ENOENT ? "the file or its directory" : "the file (or its -wal, -shm)",
+		       strerror(sys));
 	else
 		db_msg(err, errlen, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->h));
-	return errno_of(rc);
+	return errno_of(db, rc);
 }
 
 int db_exec(struct db *db, const char *sql, char *err, size_t errlen)
@@ -229,6 +250,7 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 		return NULL;
 	}
 	db->readonly = flags & DB_OPEN_READONLY;
+	db->opening = true;
 	oflags = db->readonly ? SQLITE_OPEN_READONLY
 			      : SQLITE_OPEN_READWRITE | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0);
 	rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL);
@@ -283,12 +305,18 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 	ret = prepare_cached(db, err, errlen);
 	if (ret)
 		goto close_db;
+	db->opening = false;
 	return db;
 
 close_db:
 	release(db);
 	errno = -ret;
 	return NULL;
+}
+
+void db_set_busy_timeout(struct db *db, int ms)
+{
+	sqlite3_busy_timeout(db->h, ms);
 }
 
 void db_close(struct db *db)

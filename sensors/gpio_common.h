@@ -3,9 +3,12 @@
 #define DYEREF_SENSORS_GPIO_COMMON_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "sensors/internal.h"
 #include "sensors/sensors.h"
 
 #define SENS_CONSUMER "dyeref"	/* shown by gpioinfo as the line's user */
@@ -44,6 +47,50 @@ static inline void sens_gpio_error(char *err, size_t errlen, const char *chip,
 		snprintf(err, errlen, "%s: %s", what, strerror(e));
 		break;
 	}
+}
+
+/* "gpio: " and what failed (printf-style) with strerror(e) into err, as
+ * both backends word a failing system call; returns -e. */
+static inline int sens_gpio_sys_error(char *err, size_t errlen, int e, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static inline int sens_gpio_sys_error(char *err, size_t errlen, int e, const char *fmt, ...)
+{
+	char what[96];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "gpio: %s: %s", what, strerror(e));
+	return -e;
+}
+
+/* "gpio: out of memory" into err; returns ENOMEM (for the caller's errno). */
+static inline int sens_gpio_nomem(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "gpio: out of memory");
+	return ENOMEM;
+}
+
+/* A new edge source for a backend: ops set, no descriptor yet, priv a
+ * zeroed state of state_size bytes (freed by ops->close). NULL with errno
+ * ENOMEM and "gpio: out of memory" in err. */
+static inline struct sens_source *sens_gpio_source_new(const struct sens_source_ops *ops,
+							size_t state_size, char *err,
+							size_t errlen)
+{
+	struct sens_source *s = calloc(1, sizeof(*s));
+
+	if (s) {
+		s->ops = ops;
+		s->fd = -1;
+		s->priv = calloc(1, state_size);
+		if (s->priv)
+			return s;
+		sens_source_close(s);
+	}
+	errno = sens_gpio_nomem(err, errlen);
+	return NULL;
 }
 
 #endif

@@ -40,9 +40,7 @@ static ssize_t v1_read(struct sens_source *s, struct sens_edge *out, size_t cap,
 	if (nready < 0) {
 		if (errno == EINTR)
 			return 0;
-		int e = errno;
-		snprintf(err, errlen, "gpio: epoll_wait: %s", strerror(e));
-		return -e;
+		return sens_gpio_sys_error(err, errlen, errno, "epoll_wait");
 	}
 	for (int r = 0; r < nready && n < cap; r++) {
 		size_t i = ready[r].data.u32;
@@ -55,8 +53,7 @@ static ssize_t v1_read(struct sens_source *s, struct sens_edge *out, size_t cap,
 
 			if (e == EAGAIN || e == EINTR)
 				continue;
-			snprintf(err, errlen, "gpio: reading line %u: %s", st->offset[i], strerror(e));
-			return -e;
+			return sens_gpio_sys_error(err, errlen, e, "reading line %u", st->offset[i]);
 		}
 		for (int k = 0; k < got; k++) {
 			if (ev[k].event_type != GPIOD_LINE_EVENT_RISING_EDGE)
@@ -101,20 +98,10 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 	struct v1_state *st;
 	int e;
 
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err, errlen, "gpio: out of memory");
+	s = sens_gpio_source_new(&v1_ops, sizeof(*st), err, errlen);
+	if (!s)
 		return NULL;
-	}
-	s->ops = &v1_ops;
-	s->fd = -1;
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		e = ENOMEM;
-		snprintf(err, errlen, "gpio: out of memory");
-		goto close_source;
-	}
-	s->priv = st;
+	st = s->priv;
 	st->chip = c->chip[0] == '/' ? gpiod_chip_open(c->chip) : gpiod_chip_open_by_name(c->chip);
 	if (!st->chip) {
 		e = errno ? errno : ENODEV;
@@ -123,8 +110,7 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 	}
 	s->fd = epoll_create1(EPOLL_CLOEXEC);
 	if (s->fd < 0) {
-		e = errno;
-		snprintf(err, errlen, "gpio: epoll_create1: %s", strerror(e));
+		e = -sens_gpio_sys_error(err, errlen, errno, "epoll_create1");
 		goto close_source;
 	}
 	for (size_t i = 0; i < c->n_lines; i++) {

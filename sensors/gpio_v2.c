@@ -35,8 +35,7 @@ static ssize_t v2_read(struct sens_source *s, struct sens_edge *out, size_t cap,
 
 		if (e == EINTR)
 			return 0;
-		snprintf(err, errlen, "gpio: waiting for edges: %s", strerror(e));
-		return -e;
+		return sens_gpio_sys_error(err, errlen, e, "waiting for edges");
 	}
 	if (ready == 0)
 		return 0;
@@ -47,8 +46,7 @@ static ssize_t v2_read(struct sens_source *s, struct sens_edge *out, size_t cap,
 
 		if (e == EAGAIN || e == EINTR)
 			return 0;
-		snprintf(err, errlen, "gpio: reading edges: %s", strerror(e));
-		return -e;
+		return sens_gpio_sys_error(err, errlen, e, "reading edges");
 	}
 	for (int k = 0; k < got && n < cap; k++) {
 		struct gpiod_edge_event *ev = gpiod_edge_event_buffer_get_event(st->buffer,
@@ -126,20 +124,10 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 	char path[80];
 	int e = 0;
 
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err, errlen, "gpio: out of memory");
+	s = sens_gpio_source_new(&v2_ops, sizeof(*st), err, errlen);
+	if (!s)
 		return NULL;
-	}
-	s->ops = &v2_ops;
-	s->fd = -1;
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		e = ENOMEM;
-		snprintf(err, errlen, "gpio: out of memory");
-		goto close_source;
-	}
-	s->priv = st;
+	st = s->priv;
 	/* v2 opens chips by path only. */
 	snprintf(path, sizeof(path), "%s%s", c->chip[0] == '/' ? "" : "/dev/", c->chip);
 	st->chip = gpiod_chip_open(path);
@@ -164,8 +152,7 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 	line_cfg = gpiod_line_config_new();
 	req_cfg = gpiod_request_config_new();
 	if (!settings || !line_cfg || !req_cfg) {
-		e = ENOMEM;
-		snprintf(err, errlen, "gpio: out of memory");
+		e = sens_gpio_nomem(err, errlen);
 		goto free_configs;
 	}
 	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT) < 0 ||
@@ -197,8 +184,7 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 	}
 	st->buffer = gpiod_edge_event_buffer_new(EVENT_BUFFER);
 	if (!st->buffer) {
-		e = ENOMEM;
-		snprintf(err, errlen, "gpio: out of memory");
+		e = sens_gpio_nomem(err, errlen);
 		goto free_configs;
 	}
 	s->fd = gpiod_line_request_get_fd(st->request);

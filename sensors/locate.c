@@ -262,28 +262,156 @@ static double p_on_half(const struct bd_table *t, double x, double sx, enum bd_h
 	return half == BD_HALF_A ? pa : half == BD_HALF_B ? pb : fmax(0, 1 - pa - pb);
 }
 
-/* A poor fit may hide one wild arrival, which can put the point anywhere.
- * The half stands if every fit that leaves one arrival out puts the die on
- * it too: then no single arrival decided it. Returns the least sure of those
- * fits' P(half), 0 when one disagrees or fails. */
-static double half_without_any_one(const struct problem *pb, const struct bd_table *t,
-				   enum bd_half half)
+/* The half is what a ruling takes from a landing, so its probability is
+ * the posterior over every explanation of the arrivals (docs/sensors.md,
+ * "Confidence is about the half"): all arrivals are the impact's wave, or
+ * one of them is not (a false edge ahead of the wave; less often one after
+ * it), each with every point its arrivals fit (three arrivals can fit two
+ * points), and the timing noise as configured or twice that (the
+ * installer's figure may be low). Each explanation is weighed by how well
+ * it fits (chi-square) and its prior; an arrival that is not the wave is
+ * uniform over the grouping window. */
+#define OUTLIER_P 0.01		/* prior chance one arrival is not the impact's wave */
+#define LATE_P 0.3		/* a wrong arrival after the wave, against one before it */
+/* Leaving one of four arrivals out leaves an exact fit whose covariance
+ * is larger than the full fit's (log det by 5.5 on the diamond, typically):
+ * the Occam factor of that explanation. Its own Laplace volume measures
+ * how glancingly its hyperbolae cross (widely near the edges), not which
+ * arrival was wrong: weighing by it made a wrong half at confidence 0.9
+ * one time in four on simulated false edges, so every such explanation
+ * gets the typical one (log sqrt(det) = 2.75), and so do the two points of
+ * one set of arrivals. */
+#define LOO_VOLUME 2.75
+#define MAX_MODES (2 * (MAX_ARR + 1) + 1)	/* two points per hypothesis, and "unknown" */
+#define N_SCALES 2		/* timing noise x1 and x2 */
+
+struct mode {
+	struct solution s;	/* the fit */
+	int skip;		/* arrival taken as not the wave, -1 none */
+	size_t n_arr;		/* arrivals the fit explains */
+	bool unknown;		/* one of three arrivals is not the wave: no point at all */
+};
+
+/* A fit whose covariance is not a point on the table (singular, or wider
+ * than the table itself: the arrivals leave a direction open) is no
+ * explanation with a place; its Laplace volume would be meaningless. */
+static bool fixes_a_point(const struct solution *s, const struct bd_table *t)
 {
-	double least = 1;
+	return s->C[0][0] > 0 && s->C[1][1] > 0 && isfinite(s->C[0][0]) && isfinite(s->C[1][1]) &&
+	       s->C[0][0] < t->length_m * t->length_m && s->C[1][1] < t->width_m * t->width_m;
+}
 
-	if (pb->n < 4)
-		return 0;
-	for (size_t skip = 0; skip < pb->n; skip++) {
-		struct problem sub;
-		struct solution s;
+static size_t add_modes(const struct problem *pb, const struct bd_table *t, int skip,
+			struct mode *m, size_t nm)
+{
+	struct problem sub;
+	struct solution s;
 
-		leave_out(pb, skip, &sub);
-		solve(&sub, t, NULL, &s);
-		if (!s.ok || !(s.C[0][0] >= 0))
-			return 0;
-		least = fmin(least, p_on_half(t, s.p[0], fmax(sqrt(s.C[0][0]), 1e-5), half));
+	leave_out(pb, skip < 0 ? SIZE_MAX : (size_t)skip, &sub);
+	solve(&sub, t, NULL, &s);
+	if (!s.ok || !fixes_a_point(&s, t) || nm >= MAX_MODES)
+		return nm;
+	m[nm++] = (struct mode){ .s = s, .skip = skip, .n_arr = sub.n };
+	if (sub.n == 3 && nm < MAX_MODES) {
+		/* Three hyperbolae may cross twice: the other point too. */
+		struct solution alt;
+
+		solve(&sub, t, s.p, &alt);
+		if (alt.ok && fixes_a_point(&alt, t) && hypot(alt.p[0] - s.p[0], alt.p[1] - s.p[1]) > 0.05)
+			m[nm++] = (struct mode){ .s = alt, .skip = skip, .n_arr = sub.n };
 	}
-	return least;
+	return nm;
+}
+
+/* Posterior of the halves over the explanations m (p_half out, summing to
+ * 1); returns the index of the explanation whose point is reported. */
+static size_t posterior(const struct problem *pb, const struct bd_table *t, double window_m,
+			const struct mode *m, size_t nm, double p_half[3])
+{
+	static const double scale[N_SCALES] = { 1, 2 }, prior[N_SCALES] = { 0.85, 0.15 };
+	const double log_out = log(OUTLIER_P / (1 - OUTLIER_P)) +
+			       log(sqrt(2 * M_PI) * pb->sig_tau / window_m);
+	double lw[MAX_MODES][N_SCALES], wsum[MAX_MODES], top = -INFINITY, sum = 0, best_w = -1;
+	size_t best = 0;
+	int likely = 0;
+
+	/* A comparator that fires falsely before the wave arrives holds the
+	 * wave's own edge off, so a wrong arrival is early; one later than
+	 * the wave needs the wave missed as well (and a false edge after). */
+	double late[MAX_MODES];
+	for (size_t i = 0; i < nm; i++) {
+		late[i] = 0;
+		if (m[i].skip >= 0 && !m[i].unknown) {
+			size_t j = (size_t)m[i].skip;
+			double d = hypot(m[i].s.p[0] - pb->sx[j], m[i].s.p[1] - pb->sy[j]);
+			double e = pb->tau[j] - m[i].s.p[2] - d * exp(-m[i].s.p[3]);
+
+			if (e > 3 * pb->sig_tau)
+				late[i] = log(LATE_P);
+		}
+	}
+	for (size_t i = 0; i < nm; i++)
+		for (int k = 0; k < N_SCALES; k++) {
+			double ls = log(scale[k]);
+
+			if (m[i].unknown) {
+				/* The three arrivals fit exactly whatever they are;
+				 * only the fitted speed tells: a wrong arrival gives
+				 * any speed (log ratio uniform over +-0.5), the wave
+				 * one within the spread. */
+				lw[i][k] = log(prior[k]) + log(3 * OUTLIER_P / (1 - OUTLIER_P)) +
+					   4 * ls - 3 * ls +
+					   log(sqrt(2 * M_PI) * pb->sig_k);
+			} else {
+				lw[i][k] = log(prior[k]) + (m[i].skip >= 0 ? log_out + late[i] : 0) -
+					   m[i].s.chi2 / (2 * scale[k] * scale[k]) +
+					   (m[i].skip >= 0 ? LOO_VOLUME : 0) +
+					   4 * ls - (double)(m[i].n_arr + 1) * ls;
+			}
+			top = fmax(top, lw[i][k]);
+		}
+	p_half[0] = p_half[1] = p_half[2] = 0;
+	for (size_t i = 0; i < nm; i++) {
+		double wi = 0;
+
+		for (int k = 0; k < N_SCALES; k++) {
+			double w = exp(lw[i][k] - top), sx;
+
+			wi += w;
+			sum += w;
+			if (m[i].unknown) {
+				double line = t->line_width_m / t->length_m;
+
+				p_half[BD_HALF_A] += w * (1 - line) / 2;
+				p_half[BD_HALF_B] += w * (1 - line) / 2;
+				p_half[BD_HALF_LINE] += w * line;
+				continue;
+			}
+			/* A residual larger than the stated noise widens the
+			 * point (measured: it calibrates P(half) near the line). */
+			double red = m[i].n_arr > 3 ? m[i].s.chi2 / (double)(m[i].n_arr - 3) : 0;
+
+			sx = fmax(sqrt(fmax(m[i].s.C[0][0], 0) * fmax(1.0, red)) * scale[k], 1e-5);
+			for (int h = 0; h < 3; h++)
+				p_half[h] += w * p_on_half(t, m[i].s.p[0], sx, (enum bd_half)h);
+		}
+		wsum[i] = wi;
+	}
+	for (int h = 0; h < 3; h++) {
+		p_half[h] /= sum;
+		if (p_half[h] > p_half[likely])
+			likely = h;
+	}
+	/* The point reported: the most probable explanation on the most
+	 * probable half (the one the ruling takes), else the most probable. */
+	for (int pass = 0; pass < 2 && best_w < 0; pass++)
+		for (size_t i = 0; i < nm; i++)
+			if (!m[i].unknown && wsum[i] > best_w &&
+			    (pass || bd_table_half(t, m[i].s.p[0]) == (enum bd_half)likely)) {
+				best_w = wsum[i];
+				best = i;
+			}
+	return best;
 }
 
 int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
@@ -292,9 +420,9 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	const struct bd_table *t = &c->table;
 	const double v0 = c->wave_speed_mps;
 	struct problem pb = { 0 };
-	struct solution best;
+	struct mode modes[MAX_MODES];
+	size_t nm = 0, bi;
 	int64_t tref;
-	size_t dof;
 
 	memset(fix, 0, sizeof(*fix));
 	fix->dropped = -1;
@@ -320,49 +448,48 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		pb.sy[i] = a[i].y;
 		pb.tau[i] = ((double)d * 1e-9 - a[i].delay_s) * v0;
 	}
-	solve(&pb, t, NULL, &best);
-	if (!best.ok)
+
+	/* Every explanation: all arrivals the wave, or (with four or more)
+	 * any one of them not. Three arrivals cannot show which one is
+	 * wrong, only that the speed they need is implausible. */
+	nm = add_modes(&pb, t, -1, modes, nm);
+	if (n >= 4) {
+		for (size_t skip = 0; skip < n; skip++)
+			nm = add_modes(&pb, t, (int)skip, modes, nm);
+	} else if (nm > 0 && nm < MAX_MODES) {
+		modes[nm] = modes[0];
+		modes[nm].unknown = true;
+		nm++;
+	}
+	if (nm == 0)
 		return -EDOM;
-	dof = n - 3;	/* n times + the prior, against 4 unknowns */
+	double window_m = (double)sens_config_group_window_ns(c) * 1e-9 * v0;
+	bi = posterior(&pb, t, window_m, modes, nm, fix->p_half);
 
-	/* With five or more arrivals a single wild one (a false trigger,
-	 * a late comparator) shows as a bad fit that one omission repairs.
-	 * With four, every omission fits exactly: nothing to choose by. */
-	if (n >= 5 && best.chi2 / (double)dof > 9.0) {
-		for (size_t skip = 0; skip < n; skip++) {
-			struct problem sub;
-			struct solution s;
+	/* The residual of the fit to every arrival: the pipeline's measure
+	 * of the table's noise (a wild arrival among them is rare, and its
+	 * median ignores it). */
+	if (modes[0].skip < 0 && n >= 4)
+		fix->red_chi2 = modes[0].s.chi2 / (double)(n - 3);
 
-			leave_out(&pb, skip, &sub);
-			solve(&sub, t, NULL, &s);
-			if (s.ok && s.chi2 < best.chi2 * 0.25 &&
-			    (fix->dropped < 0 || s.chi2 < best.chi2)) {
-				best = s;
-				fix->dropped = (int)skip;
-			}
-		}
-		if (fix->dropped >= 0) {
-			n--;
-			dof--;
-		}
+	const struct mode *bm = &modes[bi];
+	struct solution best = bm->s;
+	size_t dof = bm->n_arr - 3;	/* n times + the prior, against 4 unknowns */
+	if (bm->skip >= 0) {
+		fix->dropped = bm->skip;
+		n--;
 	}
 
-	/* Three arrivals fit exactly, and the hyperbolae of three sensors
-	 * can cross twice: when another point elsewhere fits as well, the
-	 * fix is one of two, and its uncertainty must span both. */
-	double other[2] = { 0, 0 };
+	/* Was the chosen point one of two (three arrivals)? */
 	bool ambiguous = false;
-	if (dof == 0) {
-		struct solution alt;
-
-		solve(&pb, t, best.p, &alt);
-		if (alt.ok && alt.chi2 < best.chi2 + 1.0 &&
-		    hypot(alt.p[0] - best.p[0], alt.p[1] - best.p[1]) > 0.05) {
+	double other[2] = { 0, 0 };
+	for (size_t i = 0; i < nm; i++)
+		if (i != bi && !modes[i].unknown && modes[i].skip == bm->skip &&
+		    modes[i].s.chi2 < best.chi2 + 1.0) {
 			ambiguous = true;
-			other[0] = alt.p[0];
-			other[1] = alt.p[1];
+			other[0] = modes[i].s.p[0];
+			other[1] = modes[i].s.p[1];
 		}
-	}
 
 	double x = best.p[0], y = best.p[1];
 	const double margin = 0.25;
@@ -370,14 +497,14 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		return -EDOM;
 
 	/* The covariance assumes the stated timing noise; when the residual
-	 * says the noise was larger, believe the residual. */
-	double scale = 1.0, quality, fit_q = 1.0;
+	 * says the noise was larger, believe the residual (for sigma; the
+	 * half's probability weighs the noise itself, above). */
+	double scale = 1.0, quality;
 	if (dof >= 1) {
 		double red = best.chi2 / (double)dof;
 
 		scale = fmax(1.0, red);
-		fit_q = red <= 4.0 ? 1.0 : 4.0 / red;
-		quality = fit_q;
+		quality = red <= 4.0 ? 1.0 : 4.0 / red;
 	} else {
 		quality = 0.9;	/* exactly determined: no residual to check */
 	}
@@ -425,23 +552,57 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	fix->n_used = (int)n;
 
 	double half_w = t->line_width_m / 2, mid = t->length_m / 2;
-	double sx = fmax(fix->sigma_x, 1e-5);
-	fix->p_half[BD_HALF_A] = phi((mid - half_w - x) / sx);
-	fix->p_half[BD_HALF_B] = phi((x - mid - half_w) / sx);
-	fix->p_half[BD_HALF_LINE] = fmax(0, 1 - fix->p_half[BD_HALF_A] - fix->p_half[BD_HALF_B]);
 	fix->half = bd_table_half(t, x);
-	/* The ruling rests on the half, so the confidence is P(half). A poor
-	 * residual (already widening sigma) still lowers it, unless the half
-	 * holds with any one arrival left out. */
-	double robust = 1.0;
-	if (fit_q < 1.0) {
-		struct problem used;
-
-		leave_out(&pb, fix->dropped >= 0 ? (size_t)fix->dropped : SIZE_MAX, &used);
-		robust = fmax(fit_q, half_without_any_one(&used, t, fix->half));
-	}
-	fix->confidence = fmin(fix->p_half[fix->half], robust) * (quality / fit_q);
+	fix->confidence = fix->p_half[fix->half];
 	fix->near_line = fix->half == BD_HALF_LINE || fabs(x - mid) <= half_w + c->near_line_m ||
 			 fix->p_half[fix->half] < c->near_line_p;
 	return 0;
+}
+
+enum bd_half sens_half_of_two(const struct sens_config *c, const struct sens_arrival a[2],
+			      double p_half[3])
+{
+	const struct bd_table *t = &c->table;
+	const double v0 = c->wave_speed_mps, step = 0.02;
+	double sig = c->timing_sigma_s * v0, z[3] = { 0, 0, 0 }, n = 0, good, out, w, obs;
+	enum bd_half best = BD_HALF_A;
+	int64_t dt;
+
+	/* Edges from outside may carry any time: a second apart is not one
+	 * impact, and says nothing of where. */
+	if (__builtin_sub_overflow(a[0].ts_ns, a[1].ts_ns, &dt) || dt > 1000000000LL ||
+	    dt < -1000000000LL)
+		dt = 1000000000LL;
+	obs = ((double)dt * 1e-9 - (a[0].delay_s - a[1].delay_s)) * v0;
+
+	/* The arrival difference over the top (uniform prior), the speed's
+	 * spread scaling the travel difference: where on the table could a
+	 * wave reach these two discs this far apart? */
+	for (double x = step / 2; x < t->length_m; x += step)
+		for (double y = step / 2; y < t->width_m; y += step) {
+			double dd = hypot(x - a[0].x, y - a[0].y) - hypot(x - a[1].x, y - a[1].y);
+			double var = 2 * sig * sig + dd * dd * c->speed_spread * c->speed_spread;
+			double e = obs - dd;
+
+			w = exp(-e * e / (2 * var)) / sqrt(2 * M_PI * var);
+			z[bd_table_half(t, x)] += w;
+			n++;
+		}
+	good = (z[0] + z[1] + z[2]) / n;
+	/* One of the two not the wave: the difference is anything within
+	 * the grouping window, and the half unknown. */
+	out = 2 * OUTLIER_P / (1 - OUTLIER_P) / (2 * (double)sens_config_group_window_ns(c) * 1e-9 * v0);
+	{
+		double line = t->line_width_m / t->length_m, tot = good + out;
+
+		for (int h = 0; h < 3; h++) {
+			double prior_h = h == BD_HALF_LINE ? line : (1 - line) / 2;
+			double zs = z[0] + z[1] + z[2];
+
+			p_half[h] = ((zs > 0 ? good * z[h] / zs : 0) + out * prior_h) / tot;
+			if (p_half[h] > p_half[best])
+				best = (enum bd_half)h;
+		}
+	}
+	return best;
 }

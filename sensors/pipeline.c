@@ -11,6 +11,8 @@
 #define HELD_MAX  16		/* non-table observations held while an impact is open */
 #define CHATTER_EDGES 10.0	/* suppressed edges per hit, on average, that mean chatter */
 #define STUCK_RUN 10		/* back-to-back re-triggers that mean a stuck line */
+#define NOISE_HIST 32		/* fits whose residuals measure the table's timing noise */
+#define NOISE_MIN_FITS 8	/* fewer than this: the configured noise stands */
 
 struct line_state {
 	bool any;		/* an edge was accepted */
@@ -48,6 +50,8 @@ struct sens_pipeline {
 	size_t q_head, q_len;	/* queue start and length */
 	uint64_t unknown;	/* edges on unconfigured lines */
 	uint64_t table_impacts;	/* impacts located (3+ sensors) */
+	double red_hist[NOISE_HIST];	/* recent fits' chi-square per dof, at the configured noise */
+	size_t n_red, red_pos;	/* entries in red_hist; next slot */
 	bool started;		/* start_ns is set */
 	int64_t start_ns;	/* first edge seen: silence is measured from here */
 };
@@ -194,6 +198,45 @@ static void button_edge(struct sens_pipeline *p, int idx, const struct sens_edge
 	emit(p, &o);
 }
 
+/* The timing noise measured over the last fits, as a factor on the
+ * configured one (never below 1): chi-square per degree of freedom is about
+ * 1 when the configured noise is right, 4 when it is twice that. The
+ * installer's figure may be low (a looser comparator, a warmer day); one
+ * fit of four arrivals has one degree of freedom and cannot tell, 32 can.
+ * The median (of chi-square over its own median for the fit's degrees of
+ * freedom) ignores the odd wild arrival. */
+static double noise_scale(const struct sens_pipeline *p)
+{
+	double v[NOISE_HIST];
+
+	if (p->n_red < NOISE_MIN_FITS)
+		return 1.0;
+	memcpy(v, p->red_hist, p->n_red * sizeof(v[0]));
+	for (size_t i = 1; i < p->n_red; i++)	/* insertion sort: 32 values */
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return sqrt(fmin(fmax(1.0, v[p->n_red / 2]), 100.0));	/* 10x: beyond, the config is wrong, not noisy */
+}
+
+static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n, double scale)
+{
+	double dof = (double)n - 3, med;
+
+	if (n < 4 || !(f->red_chi2 > 0))
+		return;	/* exactly determined: no residual */
+	/* the median of chi-square over d degrees of freedom, per degree
+	 * (Wilson-Hilferty): 0.455 for one */
+	med = pow(1 - 2 / (9 * dof), 3);
+	p->red_hist[p->red_pos] = f->red_chi2 * scale * scale / med;
+	p->red_pos = (p->red_pos + 1) % NOISE_HIST;
+	if (p->n_red < NOISE_HIST)
+		p->n_red++;
+}
+
 /* The cup or mine line whose latest hit explains table impact o (see
  * SENS_SHAKE_RADII), or -1. Their edges come before the impact's (the cup's
  * own disc hears the hit first) or during it, never far after. */
@@ -275,7 +318,13 @@ static void close_group(struct sens_pipeline *p)
 				first = i;
 		}
 		o->ev.has_confidence = true;
-		if (g->n >= 3 && sens_locate(&p->cfg, arr, g->n, &o->fix) == 0) {
+		struct sens_config lc = p->cfg;	/* at the noise the table shows */
+		double scale = noise_scale(p);
+
+		lc.timing_sigma_s *= scale;
+		lc.speed_spread *= scale;
+		if (g->n >= 3 && sens_locate(&lc, arr, g->n, &o->fix) == 0) {
+			note_fit(p, &o->fix, g->n, scale);
 			o->has_fix = true;
 			o->ev.has_xy = true;
 			o->ev.x = o->fix.x;
@@ -283,12 +332,19 @@ static void close_group(struct sens_pipeline *p)
 			o->ev.half = o->fix.half;
 			o->ev.confidence = o->fix.confidence;
 			o->ev.t_ns = o->fix.t_ns;
+		} else if (g->n == 2) {
+			/* Too few to locate: where on the top their arrival
+			 * difference could come from. */
+			double ph[3];
+
+			o->ev.half = sens_half_of_two(&lc, arr, ph);
+			o->ev.confidence = ph[o->ev.half];
 		} else {
-			/* Too few arrivals (or no consistent point): the first
-			 * sensor to fire is nearest, so its half is the best
-			 * guess, and it is only a guess. */
+			/* No consistent point: the first sensor to fire is
+			 * nearest, so its half is the best guess, and it is
+			 * only a guess. */
 			o->ev.half = bd_table_half(&p->cfg.table, arr[first].x);
-			o->ev.confidence = g->n >= 3 ? 0.3 : 0.5;
+			o->ev.confidence = 0.3;
 		}
 		o->shaken_by = shaken_by(p, o);
 		if (g->n >= 3) {

@@ -180,17 +180,31 @@ struct sens_fix {
 				 * near_line_p: a ruling should ask for review */
 	int n_used;		/* arrivals used */
 	int dropped;		/* index of an arrival rejected as an outlier, or -1 */
+	double red_chi2;	/* chi-square per degree of freedom of the fit to every arrival (0: fewer than 4) */
 };
 
 /* Solves the impact point and time from 3 or more arrivals: grid search
  * for a start, then Levenberg-Marquardt over (x, y, t0, speed) with the
  * per-impact speed held near c->wave_speed_mps by a prior of sd
- * c->speed_spread; with 5 or more arrivals (4 when the fit is bad) one
- * outlier may be dropped. 0, -EINVAL (fewer than 3 arrivals, or more
+ * c->speed_spread; with 4 or more arrivals one may be left out as not
+ * the impact's wave. confidence and p_half are the posterior over those
+ * explanations (docs/sensors.md "Confidence is about the half"); fix is
+ * the caller's, filled. 0, -EINVAL (fewer than 3 arrivals, or more
  * than a second apart) or -EDOM (the fit did not converge to a point on
  * or near the table). */
 int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
 		struct sens_fix *fix);
+
+/* The half of an impact only two table sensors heard (too few to locate):
+ * the posterior over the table top (2 cm grid, uniform prior) of their
+ * arrival difference under the timing noise and speed spread, against "one
+ * of the two is not the wave" (the half then unknown). Writes P(A), P(B),
+ * P(line) to p_half (the caller's) and returns the most probable half. On
+ * the default diamond, a first arrival at an end disc means that end's half
+ * by a wide margin; a side disc first and the other side's second means
+ * doubt, as it should. */
+enum bd_half sens_half_of_two(const struct sens_config *c, const struct sens_arrival a[2],
+			      double p_half[3]);
 
 /* ---- The pipeline: edges in, observations out ------------------------- */
 

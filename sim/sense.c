@@ -206,8 +206,8 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 }
 
 struct vis_image *sim_render_rest_crop(const struct sim_noise *n, const struct bd_table *tb,
-				       double x, double y, int face, double angle,
-				       int side_px, struct sim_rng *rng)
+				       double x, double y, double cx, double cy, int face,
+				       double angle, int side_px, struct sim_rng *rng)
 {
 	struct vis_render_scene s;
 	struct vis_image *img = NULL;
@@ -216,14 +216,15 @@ struct vis_image *sim_render_rest_crop(const struct sim_noise *n, const struct b
 	char err[128];
 	int rc;
 
-	if (face < 1 || face > 6 || side_px < 16 || side_px > 4096) {
+	if (face < 1 || face > 6 || side_px < 16 || side_px > 4096 || !(fabs(cx - x) < span / 2) ||
+	    !(fabs(cy - y) < span / 2)) {
 		errno = EINVAL;
 		return NULL;
 	}
 	vis_render_scene_default(&s);
 	s.table = *tb;
 	s.width = s.height = side_px;
-	vis_render_view_topdown(&s, x, y, span);
+	vis_render_view_topdown(&s, cx, cy, span);
 	s.noise_sigma = n->image_noise;
 	s.light_level = 1 - 0.15 * (n->image_noise / 6) * sim_rng_uniform(rng);
 	s.seed = sim_rng_next(rng);

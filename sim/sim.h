@@ -83,6 +83,8 @@ struct sim_throw_cfg {
 	double die_half_m;	/* 0.008: half a die's edge (16 mm dice) */
 	double cup_height_m;	/* 0.12: rim above the table top */
 	double mine_height_m;	/* 0.122: a 33 cl can */
+	double edge_depth_m;	/* 0.03: the top's edge (board and the frame under it);
+				 * below it a table on legs is open: a die passes under */
 	double release_z_m;	/* 1.9: hand height when the die leaves it */
 	double apex_mean_m;	/* 3.8: mean toss height */
 	double apex_sd_m;	/* 0.45: about 4 % of throws fall below 3 m */
@@ -274,15 +276,18 @@ struct sim_cam {
 size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 			struct sim_rng *rng, struct sim_cam *out, size_t cap);
 
-/* A full-resolution crop (side_px square, RGB) centred on a die resting at
- * (x, y) on table tb showing face, turned by angle radians, through
+/* A full-resolution crop (side_px square, RGB) of table tb around (cx, cy),
+ * where the camera located the die (its report's x, y), with the die
+ * resting at (x, y) showing face, turned by angle radians, through
  * vision's renderer (vis_render: table, cups, shadows, light), with the
  * noise's grain, a residual blur of blur_px and a light level that varies
- * with the noise. A 16 mm die spans 32 px at side_px 128, as at 12 Mpx over
- * 2.44 m. NULL with errno. Free with vis_image_free(). */
+ * with the noise. A 16 mm die spans 32 px at side_px 128 (side_px / 4), as
+ * at 12 Mpx over 2.44 m, so the die sits off the centre by the location
+ * error, as in the frame region the camera glue reads (vis_read_face_at).
+ * NULL with errno. Free with vis_image_free(). */
 struct vis_image *sim_render_rest_crop(const struct sim_noise *n, const struct bd_table *tb,
-				       double x, double y, int face, double angle,
-				       int side_px, struct sim_rng *rng);
+				       double x, double y, double cx, double cy, int face,
+				       double angle, int side_px, struct sim_rng *rng);
 
 /* ---- Recorded reports: calls.jsonl and camera.jsonl ----------------- */
 

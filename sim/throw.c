@@ -32,6 +32,7 @@ void sim_throw_cfg_defaults(struct sim_throw_cfg *c)
 	c->die_half_m = 0.008;
 	c->cup_height_m = 0.12;
 	c->mine_height_m = 0.122;
+	c->edge_depth_m = 0.03;
 	c->release_z_m = 1.9;
 	c->apex_mean_m = 3.8;
 	c->apex_sd_m = 0.45;
@@ -67,7 +68,7 @@ enum mode { FLYING, SLIDING, DEAD };
 enum hit {
 	HIT_NONE,
 	HIT_TABLE,	/* table top from above */
-	HIT_EDGE,	/* table's edge from the side, below its top */
+	HIT_EDGE,	/* the top's edge from the side, or its underside from below */
 	HIT_CUP_TOP,	/* through a cup's rim plane: rim, or into the beer */
 	HIT_CUP_SIDE,
 	HIT_MINE_TOP,
@@ -279,13 +280,17 @@ static double wall_field(const struct world *w, const double p[3], int i)
 	return hypot(p[0] - cx, p[1] - cy) - (r + w->c->die_half_m);
 }
 
-/* > 0 outside the table's footprint below its top (edge hits). */
+/* > 0 outside the table's top, seen as a board: the footprint, from
+ * edge_depth_m below the top to the top (the die's centre, so widened by
+ * half a die above and below). A table on legs is open beneath its edge:
+ * a die lower than that passes under it, and one rising under the
+ * footprint meets the underside. */
 static double edge_field(const struct world *w, const double p[3], int i)
 {
-	double d = w->c->die_half_m;
+	double d = w->c->die_half_m, top = w->tb->height_m;
 
 	(void)i;
-	if (p[2] >= w->tb->height_m + d)
+	if (p[2] >= top + d || p[2] <= top - w->c->edge_depth_m - d)
 		return 1;
 	return on_table(w, p[0], p[1]) ? -1 : 1;
 }
@@ -359,7 +364,8 @@ static void find_flying(const struct world *w, double dt, struct next *n)
 			consider(n, first_entry(w, wall_field, i, dt),
 				 i < BD_PLAYERS ? HIT_CUP_SIDE : HIT_MINE_SIDE, i);
 	}
-	if (w->p[2] < tb->height_m + d + reach(w, dt))
+	if (w->p[2] < tb->height_m + d + reach(w, dt) &&
+	    w->p[2] > tb->height_m - c->edge_depth_m - d - reach(w, dt))
 		consider(n, first_entry(w, edge_field, 0, dt), HIT_EDGE, 0);
 	consider(n, descend_time(w->p[2], w->v[2], g, d, dt), HIT_FLOOR, 0);
 	if (!on_table(w, w->p[0], w->p[1])) {
@@ -598,8 +604,21 @@ static void on_edge(struct world *w)
 	const struct bd_table *tb = w->tb;
 	double x = clampd(w->p[0], 0, tb->length_m), y = clampd(w->p[1], 0, tb->width_m);
 	double dx = fmin(x, tb->length_m - x), dy = fmin(y, tb->width_m - y);
+	double under = tb->height_m - w->c->edge_depth_m - w->c->die_half_m;
 	double nx = 0, ny = 0;
 
+	if (w->v[2] > 0 && w->p[2] - under < 0.001 && dx > 0 && dy > 0) {
+		/* Up into the underside, from beneath the table: the board
+		 * rings as from any hit, and the die falls back. */
+		double before = speed3(w->v), vn = w->v[2];
+
+		contact(w, SIM_CONTACT_TABLE, vn, BD_NOBODY);
+		table_event(w, x, y);
+		w->v[2] = -SIDE_RESTITUTION * vn;
+		cap_speed(w->v, before, 0.95);
+		segment(w, false);
+		return;
+	}
 	/* The nearest side is the one it came through. */
 	if (dx < dy)
 		nx = x < tb->length_m / 2 ? -1 : 1;
@@ -713,7 +732,13 @@ static void step(struct world *w)
 		on_table_hit(w);
 		break;
 	case HIT_EDGE:
-		on_edge(w);
+		/* Met at the top's level from above: the top itself, found a
+		 * rounding error before the table search found it. */
+		if (w->p[2] >= w->tb->height_m + w->c->die_half_m - 1e-6 && w->v[2] < 0 &&
+		    on_table(w, w->p[0], w->p[1]))
+			on_table_hit(w);
+		else
+			on_edge(w);
 		break;
 	case HIT_CUP_TOP:
 		on_cup_top(w, n.which);

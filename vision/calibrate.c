@@ -2,6 +2,7 @@
  * stands out from the floor around it (the view's border); its corners are the extreme
  * points of the region along the two diagonals, refined by fitting a line
  * to each side's boundary and intersecting neighbouring sides. */
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,11 @@
 #include <string.h>
 
 #include "vision/vision.h"
+
+/* Points sampled along each side of the table to fit its line: the
+ * buffer holding them is sized by this, not by the image (a small
+ * image has fewer border pixels than samples). */
+enum { SIDE_SAMPLES = 99 };
 
 static int cmp_u8(const void *a, const void *b)
 {
@@ -40,11 +46,16 @@ int vis_find_table_corners(const struct vis_image *img, int flip_ends, double co
 			   char *err, size_t errlen)
 {
 	int w = img->width, h = img->height, ret = -ENOMEM;
+	if (w <= 0 || h <= 0 || !img->data) {
+		snprintf(err, errlen, "calibrate: empty image (%dx%d)", w, h);
+		return -EINVAL;
+	}
 	size_t np = (size_t)w * h;
 	struct vis_image *rgb = NULL;
 	uint8_t *mask = calloc(np, 1), *samp = NULL;
 	int *stack = malloc(np * sizeof(int)), *label = calloc(np, sizeof(int));
-	double (*pts)[2] = NULL;
+	static_assert(SIDE_SAMPLES >= 10, "a side needs at least 10 points to fit");
+	double pts[SIDE_SAMPLES][2];	/* one side's boundary points */
 	if (!mask || !stack || !label)
 		goto oom;
 	/* The floor's colour: the median of the image's border (the camera
@@ -130,15 +141,12 @@ int vis_find_table_corners(const struct vis_image *img, int flip_ends, double co
 	/* Refine: boundary pixels of each side (between two corners, away
 	 * from both by a fifth of the side), a line through them, and the
 	 * corners where neighbouring lines meet. */
-	pts = malloc(sizeof(*pts) * (size_t)(w + h) * 2);
-	if (!pts)
-		goto oom;
 	double line[4][3];
 	for (int sdx = 0; sdx < 4; sdx++) {
 		const double *a = c0[sdx], *b = c0[(sdx + 1) % 4];
 		int n = 0;
-		for (int k = 1; k < 100; k++) {
-			double f = 0.2 + 0.6 * k / 100;
+		for (int k = 1; k <= SIDE_SAMPLES; k++) {
+			double f = 0.2 + 0.6 * k / (SIDE_SAMPLES + 1);
 			double px = a[0] + (b[0] - a[0]) * f, py = a[1] + (b[1] - a[1]) * f;
 			/* walk outwards (perpendicular, away from the centre) to the
 			 * region's edge */
@@ -155,8 +163,10 @@ int vis_find_table_corners(const struct vis_image *img, int flip_ends, double co
 			double lastx = -1, lasty = -1;
 			for (double t = -20; t <= 20; t += 0.5) {
 				int xx = (int)(px + nx * t), yy = (int)(py + ny * t);
+				/* On a small image the inward end of the walk can
+				 * start outside the picture: skip, do not stop. */
 				if (xx < 0 || yy < 0 || xx >= w || yy >= h)
-					break;
+					continue;
 				if (label[(size_t)yy * w + xx] == best) {
 					lastx = px + nx * t;
 					lasty = py + ny * t;
@@ -201,7 +211,6 @@ oom:
 	snprintf(err, errlen, "calibrate: out of memory");
 	ret = -ENOMEM;
 cleanup:
-	free(pts);
 	free(samp);
 	free(mask);
 	free(stack);

@@ -33,9 +33,12 @@ using namespace libcamera;
 
 namespace {
 
-struct Mapping {
-	void *addr;	// mmap of the buffer's dmabuf
-	size_t len;	// bytes mapped
+// One frame buffer's planes and the mappings of the dmabufs holding them:
+// libcamera may put all planes in one dmabuf or each in its own.
+struct BufferMaps {
+	std::vector<vis_fb_plane> planes;	// libcamera's planes, each naming its mapping
+	std::vector<vis_fb_map> plan;	// one per distinct dmabuf
+	std::vector<void *> addr;	// mmap of plan[k], same index
 };
 
 }  // namespace
@@ -46,7 +49,7 @@ struct vis_camera {
 	std::unique_ptr<CameraConfiguration> config;	// two streams
 	std::unique_ptr<FrameBufferAllocator> allocator;	// buffers of both streams
 	std::vector<std::unique_ptr<Request>> requests;	// one per buffer pair
-	std::map<const FrameBuffer *, Mapping> maps;	// mmapped planes
+	std::map<const FrameBuffer *, BufferMaps> maps;	// mmapped planes
 	std::mutex lock;	// guards done
 	std::deque<Request *> done;	// completed, not yet taken
 	Request *held = nullptr;	// newest taken: both streams readable until the next
@@ -79,7 +82,8 @@ static void teardown(vis_camera *c)
 	if (c->started)
 		c->camera->stop();
 	for (auto &m : c->maps)
-		munmap(m.second.addr, m.second.len);
+		for (size_t k = 0; k < m.second.addr.size(); k++)
+			munmap(m.second.addr[k], m.second.plan[k].len);
 	c->maps.clear();
 	c->requests.clear();
 	c->allocator.reset();
@@ -92,6 +96,19 @@ static void teardown(vis_camera *c)
 	c->manager.reset();
 	if (c->efd >= 0)
 		close(c->efd);
+}
+
+static bool plane_fits(const BufferMaps &bm, int i, size_t stride, size_t row_bytes, size_t rows,
+		       char *err, size_t errlen)
+{
+	const vis_fb_plane &p = bm.planes[(size_t)i];
+	return vis_fb_plane_fits(&p, &bm.plan[(size_t)p.map], i, stride, row_bytes, rows, err, errlen) == 0;
+}
+
+static const uint8_t *plane_data(const BufferMaps &bm, int i)
+{
+	const vis_fb_plane &p = bm.planes[(size_t)i];
+	return (const uint8_t *)bm.addr[(size_t)p.map] + p.offset;
 }
 
 extern "C" void vis_camera_cfg_default(struct vis_camera_cfg *cfg)
@@ -194,18 +211,29 @@ extern "C" struct vis_camera *vis_camera_open(const struct vis_camera_cfg *cfg, 
 			}
 			c->requests.push_back(std::move(req));
 		}
-		// Map each buffer once: planes share one dmabuf at offsets.
+		// Map each distinct dmabuf of each buffer once, as far as its
+		// furthest plane; every plane is addressed in its own mapping.
 		for (const auto *list : { &lb, &fb })
 			for (const auto &buf : *list) {
-				size_t len = 0;
+				BufferMaps &bm = c->maps[buf.get()];
 				for (const auto &pl : buf->planes())
-					len = std::max(len, (size_t)pl.offset + pl.length);
-				void *a = mmap(nullptr, len, PROT_READ, MAP_SHARED, buf->planes()[0].fd.get(), 0);
-				if (a == MAP_FAILED) {
-					set_err(err, errlen, "camera: mmap: %s", strerror(errno));
+					bm.planes.push_back(vis_fb_plane{ pl.fd.get(), pl.offset, pl.length, -1 });
+				bm.plan.resize(bm.planes.size());
+				int nm = vis_fb_plan(bm.planes.data(), (int)bm.planes.size(), bm.plan.data(), err,
+						     errlen);
+				if (nm < 0) {
+					e = EINVAL;
 					goto fail;
 				}
-				c->maps[buf.get()] = Mapping{ a, len };
+				bm.plan.resize((size_t)nm);
+				for (const vis_fb_map &pm : bm.plan) {
+					void *a = mmap(nullptr, pm.len, PROT_READ, MAP_SHARED, pm.fd, 0);
+					if (a == MAP_FAILED) {
+						set_err(err, errlen, "camera: mmap: %s", strerror(errno));
+						goto fail;
+					}
+					bm.addr.push_back(a);
+				}
 			}
 		c->camera->requestCompleted.connect(c, &vis_camera::completed);
 		return c;
@@ -288,19 +316,23 @@ extern "C" int vis_camera_take(struct vis_camera *c, enum vis_camera_stream stre
 		int ret = 0;
 		if (buf) {
 			auto m = c->maps.find(buf);
-			const auto &planes = buf->planes();
-			if (m == c->maps.end() || planes.size() < 3) {
+			size_t w = sc.size.width, h = sc.size.height;
+			if (m == c->maps.end() || m->second.planes.size() < 3) {
 				set_err(err, errlen, "camera: frame not in YUV420 planes%s", "");
 				ret = -EINVAL;
+			} else if (!plane_fits(m->second, 0, sc.stride, w, h, err, errlen) ||
+				   !plane_fits(m->second, 1, sc.stride / 2, (w + 1) / 2, (h + 1) / 2, err, errlen) ||
+				   !plane_fits(m->second, 2, sc.stride / 2, (w + 1) / 2, (h + 1) / 2, err, errlen)) {
+				ret = -EINVAL;	// a short buffer: reading it would run past the mapping
 			} else {
 				struct vis_image *img = vis_image_new((int)sc.size.width, (int)sc.size.height, VIS_RGB24);
 				if (!img) {
 					set_err(err, errlen, "camera: out of memory%s", "");
 					ret = -ENOMEM;
 				} else {
-					const uint8_t *base = (const uint8_t *)m->second.addr;
-					vis_yuv420_to_rgb(base + planes[0].offset, sc.stride, base + planes[1].offset,
-							  base + planes[2].offset, sc.stride / 2, img);
+					const BufferMaps &bm = m->second;
+					vis_yuv420_to_rgb(plane_data(bm, 0), sc.stride, plane_data(bm, 1),
+							  plane_data(bm, 2), sc.stride / 2, img);
 					img->ts_ns = (int64_t)buf->metadata().timestamp;
 					*out = img;
 					ret = 1;

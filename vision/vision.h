@@ -328,4 +328,32 @@ void vis_camera_close(struct vis_camera *cam);
 void vis_yuv420_to_rgb(const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
 		       size_t uv_stride, struct vis_image *out);
 
+/* A frame buffer's planes as libcamera describes them (FrameBuffer::Plane):
+ * each in a dmabuf at an offset. Planes may share one dmabuf or each have
+ * their own; the shim maps each distinct dmabuf once. Plain C so the
+ * bookkeeping is tested without a camera. */
+struct vis_fb_plane {
+	int fd;			/* dmabuf holding the plane */
+	unsigned offset;	/* bytes from the dmabuf's start (UINT_MAX: unset) */
+	unsigned length;	/* bytes of the plane */
+	int map;		/* set by vis_fb_plan(): index of its mapping */
+};
+
+struct vis_fb_map {
+	int fd;			/* dmabuf to map from byte 0 */
+	size_t len;		/* bytes to map: the end of its furthest plane */
+};
+
+/* Groups n planes by dmabuf into maps[] (room for n): one mapping per
+ * distinct fd, long enough for every plane in it; sets each plane's map.
+ * The number of mappings, or -EINVAL with a message (no planes, a bad fd,
+ * an unset offset). */
+int vis_fb_plan(struct vis_fb_plane *planes, int n, struct vis_fb_map *maps, char *err,
+		size_t errlen);
+/* Whether rows rows of row_bytes bytes, stride apart, from plane index's
+ * offset lie within the plane and its mapping. 0, or -EINVAL with a
+ * message naming the plane and the bytes missing. */
+int vis_fb_plane_fits(const struct vis_fb_plane *plane, const struct vis_fb_map *map, int index,
+		      size_t stride, size_t row_bytes, size_t rows, char *err, size_t errlen);
+
 #endif /* DYEREF_VISION_H */

@@ -1,6 +1,7 @@
 /* vision: YUV4MPEG2 (Y4M) video, read frame by frame; tracking tests and
  * recorded throws use it. Only luma is kept (tracking works on grey). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,42 @@ struct vis_y4m {
 	int width, height;	/* pixels */
 	int fps_num, fps_den;	/* frame rate */
 	size_t chroma;		/* bytes of chroma after the luma of each frame */
-	long frame;		/* frames read */
+	int seekable;		/* 0 on a pipe: chroma is read and dropped */
+	int64_t frame;		/* frames read */
 };
+
+/* A decimal in [1, max] from s, ending at stop ('\0' or a separator);
+ * *rest points past it. Parsed as long and checked before narrowing, so
+ * "4294967297" is refused, not wrapped to 1. 0 or -1. */
+static int y4m_num(const char *s, char stop, long max, int *out, const char **rest)
+{
+	char *end;
+	if (*s < '0' || *s > '9')
+		return -1;	/* strtol would take spaces and signs */
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || *end != stop || v < 1 || v > max)
+		return -1;
+	*out = (int)v;
+	if (rest)
+		*rest = *end ? end + 1 : end;
+	return 0;
+}
+
+/* Nanoseconds from the first frame to frame n at num/den fps, or -1 when
+ * that does not fit in int64 (a huge den: one frame every few years). */
+static int64_t y4m_frame_ns(int64_t n, int num, int den)
+{
+	int64_t t;	/* n * den: seconds times num */
+	if (__builtin_mul_overflow(n, (int64_t)den, &t))
+		return -1;
+	int64_t sec = t / num, rem = t % num;	/* rem < num < 2^31 */
+	int64_t ns;
+	if (__builtin_mul_overflow(sec, (int64_t)1000000000, &ns) ||
+	    __builtin_add_overflow(ns, rem * 1000000000 / num, &ns))
+		return -1;
+	return ns;
+}
 
 /* Reads one header line (up to '\n') into buf; -1 when longer or at EOF. */
 static int y4m_line(FILE *f, char *buf, size_t len)
@@ -64,21 +99,19 @@ struct vis_y4m *vis_y4m_open_stream(FILE *f, const char *path, char *err, size_t
 	y->fps_den = 1;
 	char *save = NULL, *tok;
 	for (tok = strtok_r(line + 10, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-		char *end;
+		const char *rest;
 		switch (tok[0]) {
 		case 'W':
-			y->width = (int)strtol(tok + 1, &end, 10);
-			if (*end || y->width <= 0 || y->width > VIS_MAX_SIDE)
+			if (y4m_num(tok + 1, 0, VIS_MAX_SIDE, &y->width, NULL))
 				goto bad_field;
 			break;
 		case 'H':
-			y->height = (int)strtol(tok + 1, &end, 10);
-			if (*end || y->height <= 0 || y->height > VIS_MAX_SIDE)
+			if (y4m_num(tok + 1, 0, VIS_MAX_SIDE, &y->height, NULL))
 				goto bad_field;
 			break;
 		case 'F':
-			if (sscanf(tok + 1, "%d:%d", &y->fps_num, &y->fps_den) != 2 ||
-			    y->fps_num <= 0 || y->fps_den <= 0)
+			if (y4m_num(tok + 1, ':', INT_MAX, &y->fps_num, &rest) ||
+			    y4m_num(rest, 0, INT_MAX, &y->fps_den, NULL))
 				goto bad_field;
 			break;
 		case 'C':
@@ -113,6 +146,8 @@ struct vis_y4m *vis_y4m_open_stream(FILE *f, const char *path, char *err, size_t
 		y->chroma = 2 * cw * ch;
 	else
 		y->chroma = 0;
+	/* stdin may be a pipe: fseek over chroma would fail there */
+	y->seekable = ftell(f) >= 0;
 	return y;
 bad_field:
 	snprintf(err, errlen, "%s: Y4M header: bad field '%.32s'", path, tok);
@@ -140,6 +175,20 @@ void vis_y4m_info(const struct vis_y4m *y, int *width, int *height, int *fps_num
 	*fps_den = y->fps_den;
 }
 
+/* Reads and drops n bytes (chroma on a stream that cannot seek). 0 or -1
+ * when the stream ends first. */
+static int skip(FILE *f, size_t n)
+{
+	char buf[4096];
+	while (n) {
+		size_t k = n < sizeof buf ? n : sizeof buf;
+		if (fread(buf, 1, k, f) != k)
+			return -1;
+		n -= k;
+	}
+	return 0;
+}
+
 int vis_y4m_read(struct vis_y4m *y, struct vis_image **out, char *err, size_t errlen)
 {
 	char line[256];
@@ -148,7 +197,7 @@ int vis_y4m_read(struct vis_y4m *y, struct vis_image **out, char *err, size_t er
 	if (r == -3)
 		return 0;
 	if (r || strncmp(line, "FRAME", 5) || (line[5] && line[5] != ' ')) {
-		snprintf(err, errlen, "%s: frame %ld: no FRAME header", y->path, y->frame + 1);
+		snprintf(err, errlen, "%s: frame %lld: no FRAME header", y->path, (long long)y->frame + 1);
 		return -EINVAL;
 	}
 	struct vis_image *img = vis_image_new(y->width, y->height, VIS_GRAY8);
@@ -156,27 +205,36 @@ int vis_y4m_read(struct vis_y4m *y, struct vis_image **out, char *err, size_t er
 		snprintf(err, errlen, "%s: out of memory", y->path);
 		return -ENOMEM;
 	}
+	int64_t ts = y4m_frame_ns(y->frame, y->fps_num, y->fps_den);
+	if (ts < 0) {
+		snprintf(err, errlen, "%s: frame %lld: time beyond 292 years at F%d:%d",
+			 y->path, (long long)y->frame + 1, y->fps_num, y->fps_den);
+		vis_image_free(img);
+		return -EINVAL;
+	}
 	size_t luma = (size_t)y->width * y->height;
-	if (fread(img->data, 1, luma, y->f) != luma || fseek(y->f, (long)y->chroma, SEEK_CUR)) {
-		snprintf(err, errlen, "%s: frame %ld: truncated", y->path, y->frame + 1);
+	if (fread(img->data, 1, luma, y->f) != luma ||
+	    (y->seekable ? fseek(y->f, (long)y->chroma, SEEK_CUR) != 0 : skip(y->f, y->chroma) != 0)) {
+		snprintf(err, errlen, "%s: frame %lld: truncated", y->path, (long long)y->frame + 1);
 		vis_image_free(img);
 		return -EINVAL;
 	}
 	/* fseek past the end succeeds; a short chroma plane shows as EOF at
 	 * the next read, which must not pass for a clean end. */
-	if (y->chroma) {
+	if (y->chroma && y->seekable) {
 		long pos = ftell(y->f);
 		if (fseek(y->f, 0, SEEK_END) == 0) {
 			long end = ftell(y->f);
 			fseek(y->f, pos, SEEK_SET);
 			if (pos > end) {
-				snprintf(err, errlen, "%s: frame %ld: truncated", y->path, y->frame + 1);
+				snprintf(err, errlen, "%s: frame %lld: truncated", y->path,
+					 (long long)y->frame + 1);
 				vis_image_free(img);
 				return -EINVAL;
 			}
 		}
 	}
-	img->ts_ns = (int64_t)(y->frame * 1000000000LL * y->fps_den / y->fps_num);
+	img->ts_ns = ts;
 	y->frame++;
 	*out = img;
 	return 1;

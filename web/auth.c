@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/random.h>
 
 #include "web/internal.h"
@@ -30,8 +31,7 @@ int web_auth_set_pin(struct web_auth *a, const char *pin)
 	free(a->pin);
 	a->pin = copy;
 	memset(a->sessions, 0, sizeof(a->sessions));
-	a->fails = 0;
-	a->locked_until_s = 0;
+	memset(a->clients, 0, sizeof(a->clients));
 	return 0;
 }
 
@@ -56,22 +56,83 @@ static int random_hex(char *out)
 	return 0;
 }
 
-int web_auth_login(struct web_auth *a, const char *pin, int64_t now_s,
-		   const struct web_session **s)
+void web_auth_client_key(const struct sockaddr *sa, unsigned char key[WEB_CLIENT_KEY])
+{
+	static const unsigned char v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	memset(key, 0, WEB_CLIENT_KEY);
+	if (sa && sa->sa_family == AF_INET) {
+		memcpy(key, v4_mapped, sizeof(v4_mapped));
+		memcpy(key + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+	} else if (sa && sa->sa_family == AF_INET6) {
+		const unsigned char *b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+
+		/* IPv4-mapped: the whole address; else the /64. */
+		memcpy(key, b, memcmp(b, v4_mapped, sizeof(v4_mapped)) ? 8 : 16);
+	}
+}
+
+static struct web_login_client *client_find(struct web_auth *a,
+					    const unsigned char key[WEB_CLIENT_KEY])
+{
+	for (size_t i = 0; i < WEB_LOGIN_CLIENTS; i++)
+		if (a->clients[i].used && !memcmp(a->clients[i].key, key, WEB_CLIENT_KEY))
+			return &a->clients[i];
+	return NULL;
+}
+
+/* An entry for a client not in the table: a free one, else the stalest of
+ * those with no lockout and no wrong PIN for WEB_LOGIN_LOCK_S; NULL when
+ * there is none. Recent entries are never evicted: a client rotating
+ * through more addresses than the table holds would otherwise shed its
+ * count before it reached a lockout. */
+static struct web_login_client *client_new(struct web_auth *a,
+					   const unsigned char key[WEB_CLIENT_KEY], int64_t now_s)
+{
+	struct web_login_client *best = NULL;
+
+	for (size_t i = 0; i < WEB_LOGIN_CLIENTS; i++) {
+		struct web_login_client *c = &a->clients[i];
+
+		if (!c->used) {
+			best = c;
+			break;
+		}
+		if (now_s >= c->locked_until_s && now_s - c->last_s >= WEB_LOGIN_LOCK_S &&
+		    (!best || c->last_s < best->last_s))
+			best = c;
+	}
+	if (best) {
+		memset(best, 0, sizeof(*best));
+		memcpy(best->key, key, WEB_CLIENT_KEY);
+		best->used = 1;
+	}
+	return best;
+}
+
+int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
+		   const char *pin, int64_t now_s, const struct web_session **s)
 {
 	struct web_session *slot = &a->sessions[0];
+	struct web_login_client *cl = client_find(a, key);
 
-	if (now_s < a->locked_until_s)
+	if (cl && now_s < cl->locked_until_s)
+		return -EAGAIN;
+	/* An unknown client when every entry is recent: a guessing attack
+	 * from many addresses. It is refused before its PIN is compared, so
+	 * a right guess does not leak; the official's open sessions live on. */
+	if (!cl && !(cl = client_new(a, key, now_s)))
 		return -EAGAIN;
 	if (!a->pin || !web_auth_equal(pin, a->pin)) {
+		cl->last_s = now_s;
 		/* Slow down guessing: a four-digit PIN falls to a loop otherwise. */
-		if (++a->fails >= WEB_LOGIN_FAILS) {
-			a->fails = 0;
-			a->locked_until_s = now_s + WEB_LOGIN_LOCK_S;
+		if (++cl->fails >= WEB_LOGIN_FAILS) {
+			cl->fails = 0;
+			cl->locked_until_s = now_s + WEB_LOGIN_LOCK_S;
 		}
 		return -EPERM;
 	}
-	a->fails = 0;
+	memset(cl, 0, sizeof(*cl));	/* a right PIN forgives that client's wrong ones */
 	/* A free or expired slot, else the one closest to expiry. */
 	for (size_t i = 0; i < WEB_SESSIONS_MAX; i++) {
 		struct web_session *c = &a->sessions[i];

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <jansson.h>
 #include <microhttpd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "web/internal.h"
@@ -19,6 +21,7 @@ struct sse_client {
 	struct sse_client *next;	/* in web_server.clients */
 	struct web_server *server;	/* back pointer */
 	struct MHD_Connection *conn;	/* to resume */
+	unsigned char key[WEB_CLIENT_KEY];	/* its client address (web_auth_client_key) */
 	char *buf;			/* owned: bytes not yet sent */
 	size_t len, off;		/* filled, sent */
 	size_t cap;			/* allocated */
@@ -121,26 +124,32 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
 	return send_owned(c, status, "application/json", text, n, NULL);
 }
 
-/* A handler's answer: a body, or an errno mapped to a status. */
+/* A handler's answer: a body, or an errno mapped to a status. The message
+ * is the handler's err, else where (the path) and the status's word. */
 static enum MHD_Result send_result(struct MHD_Connection *c, int rc, char *body,
-				   const char *type, const char *err)
+				   const char *type, const char *err, const char *where)
 {
+	unsigned status;
+	const char *word;
+	char why[300];
+
 	if (rc == 0 && body)
 		return send_owned(c, MHD_HTTP_OK, type, body, strlen(body), NULL);
 	free(body);
 	switch (rc) {
-	case -ENOENT:
-		return send_error(c, MHD_HTTP_NOT_FOUND, err && *err ? err : "not found");
-	case -EINVAL:
-		return send_error(c, MHD_HTTP_BAD_REQUEST, err && *err ? err : "bad request");
-	case -EBUSY:
-		return send_error(c, MHD_HTTP_CONFLICT, err && *err ? err : "busy");
-	case -EPERM:
-		return send_error(c, MHD_HTTP_FORBIDDEN, err && *err ? err : "forbidden");
-	default:
-		return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
-				  err && *err ? err : "internal error");
+	case -ENOENT: status = MHD_HTTP_NOT_FOUND; word = "not found"; break;
+	case -EINVAL: status = MHD_HTTP_BAD_REQUEST; word = "bad request"; break;
+	case -EBUSY: status = MHD_HTTP_CONFLICT; word = "busy"; break;
+	case -EPERM: status = MHD_HTTP_FORBIDDEN; word = "forbidden"; break;
+	default: status = MHD_HTTP_INTERNAL_SERVER_ERROR; word = "internal error"; break;
 	}
+	if (err && *err)
+		snprintf(why, sizeof(why), "%s", err);
+	else if (where)
+		snprintf(why, sizeof(why), "%.200s: %s", where, word);
+	else
+		snprintf(why, sizeof(why), "%s", word);
+	return send_error(c, status, why);
 }
 
 /* ---- Server-sent events ------------------------------------------------ */
@@ -255,15 +264,37 @@ size_t web_server_sse_clients(const struct web_server *s)
 	return s->n_clients;
 }
 
+/* The key of a connection's client address, for the per-client limits. */
+static void client_key(struct MHD_Connection *c, unsigned char key[WEB_CLIENT_KEY])
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+	web_auth_client_key(info ? info->client_addr : NULL, key);
+}
+
 static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *c)
 {
-	struct sse_client *cl = calloc(1, sizeof(*cl));
+	struct sse_client *cl;
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	char *state = NULL;
+	unsigned char key[WEB_CLIENT_KEY];
+	size_t same = 0;
 
+	/* Each stream may hold SSE_BACKLOG_MAX of unsent state: a client that
+	 * opens hundreds and never reads must not make the daemon hold
+	 * hundreds of those. A screen needs one; a few tabs, a few more. */
+	client_key(c, key);
+	for (cl = s->clients; cl; cl = cl->next)
+		same += !cl->closing && !memcmp(cl->key, key, WEB_CLIENT_KEY);
+	if (same >= WEB_SSE_PER_CLIENT)
+		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				  "too many event streams open from this address");
+	cl = calloc(1, sizeof(*cl));
 	if (!cl)
 		return MHD_NO;
+	memcpy(cl->key, key, WEB_CLIENT_KEY);
 	cl->server = s;
 	cl->conn = c;
 	/* The current state first, so a new screen shows the score at once. */
@@ -299,6 +330,25 @@ static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *
 
 /* ---- Console ----------------------------------------------------------- */
 
+/* Whether the request's Content-Type is the media type want (parameters
+ * such as "; charset=utf-8" allowed, case ignored). */
+static bool content_type_is(struct MHD_Connection *c, const char *want)
+{
+	const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+	size_t n = strlen(want);
+
+	if (!v)
+		return false;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	if (strncasecmp(v, want, n))
+		return false;
+	v += n;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	return *v == '\0' || *v == ';';
+}
+
 static const struct web_session *session_of(struct web_server *s, struct MHD_Connection *c)
 {
 	const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
@@ -314,15 +364,20 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 				     const struct request *rq)
 {
 	char pin[64], cookie[160];
+	unsigned char key[WEB_CLIENT_KEY];
 	const struct web_session *ss;
 	json_t *o;
 	char *text;
 	int rc;
 
+	if (!content_type_is(c, "application/x-www-form-urlencoded"))
+		return send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+				  "Content-Type: expected application/x-www-form-urlencoded");
 	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
 	if (rc < 0)
 		return send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
-	rc = web_auth_login(&s->auth, pin, now_s(), &ss);
+	client_key(c, key);
+	rc = web_auth_login(&s->auth, key, pin, now_s(), &ss);
 	if (rc == -EAGAIN)
 		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
 	if (rc == -EPERM)
@@ -369,23 +424,24 @@ static enum MHD_Result console_command(struct web_server *s, struct MHD_Connecti
 		return ok ? send_owned(c, MHD_HTTP_OK, "application/json", ok, strlen(ok), NULL)
 			  : MHD_NO;
 	}
-	return send_result(c, rc, NULL, "application/json", err);
+	return send_result(c, rc, NULL, "application/json", err, "command");
 }
 
 /* ---- Routing ----------------------------------------------------------- */
 
-/* "/api/matches/12/throws/3" style numbers: 1..10^9, digits only. */
+/* "/api/matches/12/throws/3" style numbers: 1..10^9, digits only. Summed
+ * in 64 bits: ten digits overflow a 32-bit long (Raspberry Pi OS armhf). */
 static int parse_num(const char *p, const char **end, long *out)
 {
-	long n = 0;
+	int64_t n = 0;
 	const char *q = p;
 
 	while (*q >= '0' && *q <= '9' && q - p < 10)
 		n = n * 10 + (*q++ - '0');
-	if (q == p || (*q >= '0' && *q <= '9') || n < 1)
+	if (q == p || (*q >= '0' && *q <= '9') || n < 1 || n > 1000000000)
 		return -EINVAL;
 	*end = q;
-	*out = n;
+	*out = (long)n;
 	return 0;
 }
 
@@ -411,22 +467,22 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 
 	if (!strcmp(url, "/api/state")) {
 		rc = s->h.state ? s->h.state(s->user, &body) : -ENOENT;
-		return send_result(c, rc, body, "application/json", NULL);
+		return send_result(c, rc, body, "application/json", NULL, url);
 	}
 	if (!strcmp(url, "/api/events"))
 		return open_events(s, c);
 	if (!strcmp(url, "/api/matches")) {
 		rc = s->h.matches ? s->h.matches(s->user, &body) : -ENOENT;
-		return send_result(c, rc, body, "application/json", NULL);
+		return send_result(c, rc, body, "application/json", NULL, url);
 	}
 	if (!strncmp(url, "/api/matches/", 13) && !parse_num(url + 13, &p, &m)) {
 		if (!strcmp(p, "/log")) {
 			rc = s->h.match_log ? s->h.match_log(s->user, m, &body) : -ENOENT;
-			return send_result(c, rc, body, "application/x-ndjson", NULL);
+			return send_result(c, rc, body, "application/x-ndjson", NULL, url);
 		}
 		if (!strcmp(p, "/sheet")) {
 			rc = s->h.sheet ? s->h.sheet(s->user, m, &body) : -ENOENT;
-			return send_result(c, rc, body, "application/json", NULL);
+			return send_result(c, rc, body, "application/json", NULL, url);
 		}
 		if (!strncmp(p, "/throws/", 8) && !parse_num(p + 8, &p, &k)) {
 			long i;
@@ -434,14 +490,14 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 
 			if (!*p) {
 				rc = s->h.throw_detail ? s->h.throw_detail(s->user, m, k, &body) : -ENOENT;
-				return send_result(c, rc, body, "application/json", NULL);
+				return send_result(c, rc, body, "application/json", NULL, url);
 			}
 			if (!strncmp(p, "/snapshots/", 11) && !parse_num(p + 11, &p, &i) &&
 			    !strcmp(p, ".jpg")) {
 				rc = s->h.snapshot ? s->h.snapshot(s->user, m, k, i, &body, &len) : -ENOENT;
 				if (rc == 0 && body)
 					return send_owned(c, MHD_HTTP_OK, "image/jpeg", body, len, NULL);
-				return send_result(c, rc ? rc : -ENOENT, body, "image/jpeg", NULL);
+				return send_result(c, rc ? rc : -ENOENT, body, "image/jpeg", NULL, url);
 			}
 		}
 	}
@@ -481,6 +537,9 @@ static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c
 	if (!strcmp(url, "/console/api/command")) {
 		if (!console_guard(s, c))
 			return send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
+		if (!content_type_is(c, "application/json"))
+			return send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+					  "Content-Type: expected application/json");
 		return console_command(s, c, rq);
 	}
 	return send_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint");

@@ -40,6 +40,11 @@ curl -s "$BASE/api/matches/1/log" | grep -q '"type":"correct","throw":1' || fail
 # Undo the sink: logged as a re-toss of throw 2.
 command_ok '{"cmd":"undo"}'
 [ "$(score_of)" = '"score":{"A":0,"B":0}' ] || fail "undo: $(score_of)"
+# A second undo has nothing left to undo: 404, and no second correction.
+[ "$(command_status '{"cmd":"undo"}')" = 404 ] || fail "a second undo was not 404"
+grep -q 're-toss already' "$WORK/last" || fail "second undo: $(cat "$WORK/last")"
+[ "$(curl -s "$BASE/api/matches/1/log" | grep -c '"type":"correct","throw":2')" = 1 ] ||
+	fail "a second undo wrote another correction"
 # Manual calls from the console go through fusion: a low call, then a
 # re-toss completes a throw at once.
 command_ok '{"cmd":"call","event":{"at":"low_call","by":"b1"}}'
@@ -49,13 +54,22 @@ state | grep -q '"throws":3' || fail "console calls did not make a throw: $(stat
 grep -q '"error":"event.by' "$WORK/last" || fail "400 does not name the field: $(cat "$WORK/last")"
 [ "$(command_status '{"cmd":"correct","throw":40,"events":[]}')" = 404 ] || fail "correcting a missing throw not 404"
 command_ok '{"cmd":"confirm","throw":1}'
+command_ok '{"cmd":"confirm","throw":1}'
+[ "$("$DYEREF" replay --db "$WORK/dyeref.db" --match 1 --throw 1 | grep -c '"kind":"confirm"')" = 1 ] ||
+	fail "confirming twice stored two confirmations"
 command_ok '{"cmd":"end"}'
 state | grep -q '"match":null' || fail "end did not end the match"
 # Logout ends the session.
 [ "$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" -X POST "$BASE/console/logout")" = 200 ] || fail "logout"
 [ "$(command_status "$start")" = 403 ] || fail "session still valid after logout"
-# Guessing the PIN locks the login for a while.
+# Guessing the PIN locks the login for a while, for that client only: a
+# guest at 127.0.0.2 guessing does not lock out the official at 127.0.0.1.
+for _ in 1 2 3 4 5; do status_of --interface 127.0.0.2 -d pin=9999 "$BASE/console/login" >/dev/null; done
+[ "$(status_of --interface 127.0.0.2 -d pin=4321 "$BASE/console/login")" = 429 ] \
+	|| fail "no lockout after 5 wrong PINs"
+[ "$(status_of --interface 127.0.0.1 -d pin=4321 "$BASE/console/login")" = 200 ] \
+	|| fail "a guest's wrong PINs locked out the official"
 for _ in 1 2 3 4 5; do status_of -d pin=9999 "$BASE/console/login" >/dev/null; done
-[ "$(status_of -d pin=4321 "$BASE/console/login")" = 429 ] || fail "no lockout after 5 wrong PINs"
+[ "$(status_of -d pin=4321 "$BASE/console/login")" = 429 ] || fail "the official's own wrong PINs did not lock"
 stop_daemon
 echo ok

@@ -33,9 +33,46 @@ s=$(curl -s -o /dev/null -w '%{http_code}' -H "X-Big: $big" "$BASE/api/state"); 
 head -c 200000 /dev/zero | tr '\0' a > "$WORK/body"
 s=$(curl -s -o /dev/null -w '%{http_code}' --data-binary @"$WORK/body" "$BASE/console/login"); [ "$s" = 413 ] || fail "200 kB body -> $s"
 s=$(curl -s -o /dev/null -w '%{http_code}' -d 'pin=%zz' "$BASE/console/login"); [ "$s" = 400 ] || fail "bad form escape -> $s"
+# Ids in paths are 1..10^9 (ten digits would overflow a 32-bit long).
+s=$(status_of "$BASE/replay/1000000000"); [ "$s" = 200 ] || fail "/replay/1000000000 -> $s"
+s=$(status_of "$BASE/replay/1000000001"); [ "$s" = 404 ] || fail "/replay/1000000001 -> $s"
+s=$(status_of "$BASE/replay/9999999999"); [ "$s" = 404 ] || fail "/replay/9999999999 -> $s"
+s=$(status_of "$BASE/api/matches/4294967297/log"); [ "$s" = 404 ] || fail "match 2^32+1 -> $s"
+# A 404 says what was not found.
+curl -s "$BASE/api/matches/77/log" | grep -q '"error":"/api/matches/77/log: not found"' ||
+	fail "404 without its path: $(curl -s "$BASE/api/matches/77/log")"
+# A body in another type than the endpoint reads: 415, saying which.
+s=$(curl -s -o "$WORK/out" -w '%{http_code}' -H 'Content-Type: application/json' \
+	--data-binary '{"pin":"4321"}' "$BASE/console/login")
+[ "$s" = 415 ] && grep -q 'x-www-form-urlencoded' "$WORK/out" || fail "JSON login -> $s $(cat "$WORK/out")"
 login
+s=$(curl -s -o "$WORK/out" -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" \
+	-H 'Content-Type: text/plain' --data-binary '{"cmd":"undo"}' "$BASE/console/api/command")
+[ "$s" = 415 ] && grep -q 'application/json' "$WORK/out" || fail "text/plain command -> $s $(cat "$WORK/out")"
+s=$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" \
+	-H 'Content-Type: Application/JSON; charset=utf-8' --data-binary '{"cmd":"undo"}' "$BASE/console/api/command")
+[ "$s" = 404 ] || fail "JSON with a charset -> $s, want the command's own 404"
 s=$(command_status '{"cmd":"start",'); [ "$s" = 400 ] || fail "truncated JSON -> $s"
 s=$(command_status '{"cmd":"throw","events":[{"at":"table","half":"B","x":"far"}]}'); [ "$s" = 400 ] || fail "x not a number -> $s"
+
+# Event streams are limited per client address: a guest opening many (each
+# may hold unsent state) gets 429 beyond 8; the wall screen at another
+# address still gets its stream.
+streams=()
+for _ in 1 2 3 4 5 6 7 8; do
+	curl -s -N --interface 127.0.0.2 -o /dev/null "$BASE/api/events" &
+	streams+=("$!")
+done
+for _ in $(seq 1 50); do
+	s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --interface 127.0.0.2 "$BASE/api/events" || true)
+	[ "$s" = 429 ] && break
+	sleep 0.1
+done
+[ "$s" = 429 ] || fail "a 9th event stream from one address -> '$s', want 429"
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 --interface 127.0.0.1 "$BASE/api/events" || true)
+[ "$s" = 200 ] || fail "another address's event stream -> '$s', want 200"
+kill "${streams[@]}" 2>/dev/null || true
+wait "${streams[@]}" 2>/dev/null || true
 
 # 200 connections that never send a byte: the scoreboard still answers.
 fds=()

@@ -90,4 +90,7 @@ grep -q '^# garage table$' "$tmp/t.ini" && grep -q '^port = 8080$' "$tmp/t.ini" 
 [ $? -eq 2 ] || fail "calibrate bogus: want exit 2"
 "$DYEREF" sensors --impacts x 2> /dev/null
 [ $? -eq 2 ] || fail "bad option value: want exit 2"
+# Seconds that would overflow as nanoseconds (undefined behaviour) are refused.
+"$DYEREF" sensors --sim --impacts 1 --duration 1e300 > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--duration 1e300: want exit 2"
 echo "sensors e2e: ok"

@@ -2,6 +2,7 @@
  * `dyeref serve --check-config` reads it (no event loop): calibrate's
  * lines accepted, malformed values refused with their line. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +11,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/core.h"
 #include "daemon/daemon.h"
+#include "sim/sim.h"
+#include "vision/vision.h"
+
+#define MS 1000000LL
 
 static void sink(void *user, const struct dd_obs *o)
 {
@@ -93,11 +99,120 @@ static void test_camera_config_errors_name_their_line(void **state)
 	}
 }
 
+/* Fusion fed a toss, a piezo landing on B's half and the camera's rest at
+ * 2 s; returns the time the throw completed (the ruling in *r). */
+static int64_t rest_after_landing(int face, double conf, struct dd_fused *out, struct bd_ruling *r)
+{
+	struct dd_fusion_cfg c;
+	struct dd_fusion f;
+	struct dd_obs o;
+	struct bd_match_cfg mc;
+	struct bd_state s;
+	char err[256];
+	int64_t at;
+
+	dd_fusion_cfg_defaults(&c);
+	c.piezo_present = true;
+	c.camera_present = true;
+	dd_fusion_init(&f, &c);
+	memset(&o, 0, sizeof(o));
+	o.kind = DD_OBS_TOSS;
+	o.source = DD_SRC_CAMERA;
+	o.confidence = 1;
+	assert_int_equal(dd_fusion_add(&f, &o, out), 0);
+	memset(&o, 0, sizeof(o));
+	o.kind = DD_OBS_EVENT;
+	o.source = DD_SRC_PIEZO;
+	o.t_ns = 1200 * MS;
+	o.confidence = 1;
+	o.ev.kind = BD_EV_TABLE;
+	o.ev.half = BD_HALF_B;
+	o.ev.player = BD_NOBODY;
+	assert_int_equal(dd_fusion_add(&f, &o, out), 0);
+	o.source = DD_SRC_CAMERA;	/* the camera saw the same landing */
+	o.t_ns = 1210 * MS;
+	assert_int_equal(dd_fusion_add(&f, &o, out), 0);
+	dd_obs_rest(2000 * MS, 1.8, 0.6, face, conf, &o);
+	assert_int_equal(o.kind, DD_OBS_EVENT);
+	assert_int_equal(o.source, DD_SRC_CAMERA);
+	assert_int_equal(dd_fusion_add(&f, &o, out), 0);
+	at = dd_fusion_deadline(&f);
+	assert_true(at < INT64_MAX);
+	assert_int_equal(dd_fusion_tick(&f, at, out), 1);
+	bd_match_cfg_init(&mc);
+	bd_state_init(&s, &mc);
+	assert_int_equal(bd_judge(&mc, &s, &out->t, r, err, sizeof(err)), 0);
+	return at;
+}
+
+/* A rest whose face the camera could not read still ends the throw at
+ * once (fusion's settle time after the rest, not its timeout) and sends
+ * the ruling to review: the face decides BD-O2, and nobody read it. */
+static void test_camera_unread_rest_ends_throw_at_once_in_review(void **state)
+{
+	struct dd_fusion_cfg c;
+	struct dd_fused out;
+	struct bd_ruling r;
+	int64_t at;
+
+	(void)state;
+	dd_fusion_cfg_defaults(&c);
+	at = rest_after_landing(0, 0.97, &out, &r);
+	assert_int_equal(at, 2000 * MS + c.settle_ns);
+	assert_true(at < 1200 * MS + c.timeout_ns);
+	assert_int_equal(out.t.n_events, 2);
+	assert_int_equal(out.t.events[1].kind, BD_EV_REST);
+	assert_true(out.t.events[1].confidence == 0);
+	assert_true(r.review);
+
+	/* A face read with confidence: the same throw, ruled without review. */
+	at = rest_after_landing(4, 0.97, &out, &r);
+	assert_int_equal(at, 2000 * MS + c.settle_ns);
+	assert_int_equal(out.t.events[1].face, 4);
+	assert_true(out.t.events[1].confidence > 0.9);
+	assert_false(r.review);
+}
+
+/* The camera locates a resting die from its low-resolution stream, a
+ * quarter of a die per pixel: the die may lie more than the one side
+ * around that point that vision's reader accepts. The glue's read looks
+ * one side around too (up to two sides away), never farther. */
+static void test_camera_reads_a_die_off_its_located_point(void **state)
+{
+	struct sim_noise n;
+	struct bd_table tb;
+	struct sim_rng rng;
+	struct vis_die d;
+	char err[256];
+
+	(void)state;
+	sim_noise_defaults(&n, 1);
+	bd_table_defaults(&tb);
+	sim_rng_seed(&rng, 5);
+	for (int face = 1; face <= 6; face++) {
+		/* located 24 mm (1.5 sides, 48 px) left of the die: a 128 px
+		 * crop centred there, the die at (112, 64) */
+		struct vis_image *img = sim_render_rest_crop(&n, &tb, 0.70, 0.40, 0.676, 0.40, face,
+							     0.3, 128, &rng);
+
+		assert_non_null(img);
+		assert_int_not_equal(vis_read_face_at(img, 64, 64, 32, &d, err, sizeof(err)), 0);
+		assert_int_equal(dd_read_face_near(img, 64, 64, 32, &d), 0);
+		assert_int_equal(d.face, face);
+		assert_true(fabs(d.x - 112) < 6 && fabs(d.y - 64) < 6);
+		/* located 72 px (2.25 sides) from the die: another die's place */
+		assert_int_equal(dd_read_face_near(img, 40, 64, 32, &d), -ENOENT);
+		vis_image_free(img);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_camera_config_takes_calibrate_output),
 		cmocka_unit_test(test_camera_config_errors_name_their_line),
+		cmocka_unit_test(test_camera_unread_rest_ends_throw_at_once_in_review),
+		cmocka_unit_test(test_camera_reads_a_die_off_its_located_point),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/serve.h"
 
 static const char sample[] =
 	"[web]\n"
@@ -123,6 +124,55 @@ static void test_config_directory_and_nul_refused(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* [fusion] milliseconds become nanoseconds in 64 bits: on armhf a long is
+ * 32 bits and 6000 ms * 10^6 overflowed it (the default timeout). This can
+ * only fail where long is 32 bits: the Pi's own build. */
+static void test_serve_config_fusion_ms_to_ns_without_overflow(void **state)
+{
+	struct dd_serve_config sc;
+	struct dd_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(dd_config_load_string(&cfg, "t.ini",
+		"[fusion]\ntimeout_ms = 60000\nsettle_ms = 5000\npair_window_ms = 1000\n",
+		err, sizeof(err)), 0);
+	dd_serve_config_defaults(&sc);
+	assert_int_equal(dd_serve_config_read(&cfg, &sc), 0);
+	assert_true(sc.fusion.timeout_ns == INT64_C(60000000000));
+	assert_true(sc.fusion.settle_ns == INT64_C(5000000000));
+	assert_true(sc.fusion.pair_window_ns == INT64_C(1000000000));
+	dd_config_free(&cfg);
+}
+
+/* web.bind must be what the server can bind: an IP address literal. */
+static void test_serve_config_bind_is_an_ip_literal(void **state)
+{
+	static const char *const bad[] = { "my.host", "localhost:8080", "1.2.3", "::g", "." };
+	static const char *const good[] = { "0.0.0.0", "192.168.1.10", "::", "::1", "fe80::1" };
+	struct dd_serve_config sc;
+	struct dd_config cfg;
+	char err[256], text[96];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "[web]\nbind = %s\n", bad[i]);
+		assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, sizeof(err)), 0);
+		dd_serve_config_defaults(&sc);
+		assert_int_equal(dd_serve_config_read(&cfg, &sc), -EINVAL);
+		assert_non_null(strstr(sc.problems, "t.ini:2: web.bind: expected an IP address"));
+		dd_config_free(&cfg);
+	}
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(text, sizeof(text), "[web]\nbind = %s\n", good[i]);
+		assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, sizeof(err)), 0);
+		dd_serve_config_defaults(&sc);
+		assert_int_equal(dd_serve_config_read(&cfg, &sc), 0);
+		assert_string_equal(sc.bind, good[i]);
+		dd_config_free(&cfg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +181,8 @@ int main(void)
 		cmocka_unit_test(test_config_unclaimed_key_reported),
 		cmocka_unit_test(test_config_over_long_line_refused),
 		cmocka_unit_test(test_config_directory_and_nul_refused),
+		cmocka_unit_test(test_serve_config_fusion_ms_to_ns_without_overflow),
+		cmocka_unit_test(test_serve_config_bind_is_an_ip_literal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

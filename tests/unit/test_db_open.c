@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -260,6 +262,79 @@ static void test_db_migrates_every_earlier_version_keeping_its_data(void **state
 	free(fresh_schema);
 }
 
+/* SQLite says only "unable to open database file" (SQLITE_CANTOPEN); it
+ * once came out as ENOENT whatever the cause, which the CLI took for a bad
+ * path (exit 2) and the web for a missing match (404). The OS's reason is
+ * named and the errno follows it. */
+static void test_db_cantopen_missing_directory_is_named_missing(void **state)
+{
+	struct db_test_fx *f = *state;
+	char path[160], err[256];
+
+	snprintf(path, sizeof(path), "%s/no-such-dir/t.db", f->dir);
+	errno = 0;
+	assert_null(db_open(path, DB_OPEN_CREATE, err, sizeof(err)));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "No such file or directory"));
+}
+
+/* A WAL file that cannot be opened (a directory in its place): a failure
+ * of the store, EIO with the reason, not "missing". */
+static void test_db_cantopen_wal_in_the_way_is_an_io_error(void **state)
+{
+	struct db_test_fx *f = *state;
+	char wal[128], err[256];
+	struct db *db = db_open(f->path, DB_OPEN_CREATE, err, sizeof(err));
+
+	assert_non_null(db);
+	db_close(db);
+	snprintf(wal, sizeof(wal), "%s-wal", f->path);
+	unlink(wal);
+	assert_int_equal(mkdir(wal, 0755), 0);
+	errno = 0;
+	assert_null(db_open(f->path, 0, err, sizeof(err)));
+	assert_int_equal(errno, EIO);
+	assert_non_null(strstr(err, f->path));
+	assert_non_null(strstr(err, "Is a directory"));
+	rmdir(wal);
+}
+
+/* A file this user may not read: EACCES, "Permission denied". Root reads
+ * anything, so as root the check runs in a child as nobody. */
+static void test_db_cantopen_permission_is_named_as_such(void **state)
+{
+	struct db_test_fx *f = *state;
+	char err[256];
+	struct db *db = db_open(f->path, DB_OPEN_CREATE, err, sizeof(err));
+
+	assert_non_null(db);
+	db_close(db);
+	assert_int_equal(chmod(f->dir, 0755), 0);
+	assert_int_equal(chmod(f->path, 0), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+				       setresuid(65534, 65534, 65534)))
+			_exit(3);
+		errno = 0;
+		db = db_open(f->path, 0, err, sizeof(err));
+		if (db)
+			_exit(4);
+		if (errno != EACCES || !strstr(err, "Permission denied") || !strstr(err, f->path)) {
+			fprintf(stderr, "errno %d: %s\n", errno, err);
+			_exit(5);
+		}
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	chmod(f->path, 0644);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +345,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_refuses_a_corrupt_file_untouched, db_test_setup_dir, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_refuses_a_truncated_header, db_test_setup_dir, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_migrates_every_earlier_version_keeping_its_data, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_cantopen_missing_directory_is_named_missing, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_cantopen_wal_in_the_way_is_an_io_error, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_cantopen_permission_is_named_as_such, db_test_setup_dir, db_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

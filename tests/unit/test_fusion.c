@@ -136,10 +136,11 @@ static void test_fusion_late_camera_report_is_ordered_by_time(void **state)
 	assert_int_equal(out.t.events[1].kind, BD_EV_FLOOR);
 }
 
-/* BD-K5 or BD-K9: a kicked die that reaches the floor with no landing felt
- * may have touched the table's edge from below, where nothing witnesses a
- * touch; with a landing felt, nothing is in doubt. */
-static void test_fusion_bd_k5_kicked_to_floor_unlanded_asks_for_review(void **state)
+/* BD-K9 and BD-K5: a kicked die that reaches the floor with no landing
+ * felt never touched the table (a touch on the edge or the underside rings
+ * the board like one on the top: the discs under it feel it), so it scores
+ * nothing and nobody is asked; one that touched the defenders' half scores. */
+static void test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, false);
 	struct dd_fusion f;
@@ -151,6 +152,7 @@ static void test_fusion_bd_k5_kicked_to_floor_unlanded_asks_for_review(void **st
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
 	struct dd_obs unlanded[] = { seq[0], seq[1], seq[3] };
+	struct bd_ruling r;
 
 	(void)state;
 	seq[1].ev.player = 2;
@@ -158,12 +160,57 @@ static void test_fusion_bd_k5_kicked_to_floor_unlanded_asks_for_review(void **st
 	unlanded[1] = seq[1];
 	dd_fusion_init(&f, &c);
 	run(&f, unlanded, 3, &out);
-	assert_true(out.review);
-	assert_non_null(strstr(out.review_why, "kicked to the floor"));
+	assert_false(out.review);
+	r = judge(&out.t);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 0);
+	assert_int_equal(r.points[BD_TEAM_B], 0);
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 4, &out);
 	assert_false(out.review);
-	assert_false(judge(&out.t).review);
+	r = judge(&out.t);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);	/* BD-K5 */
+}
+
+/* BD-K1, BD-K5: the official enters a kick a moment after it happened, by
+ * which time the kicked die may already have touched the table. A FIFA
+ * kick is only made on a die that has not touched the table, so the kick
+ * goes before that touch; a touch longer ago than an official's delay was
+ * before the kick. */
+static void test_fusion_bd_k5_late_kick_call_goes_before_the_touch_it_caused(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.95, BD_HALF_B),
+		obs_event(DD_SRC_CONSOLE, 1500 * MS, 1, BD_EV_KICK),	/* kicked at ~1000 */
+		obs_event(DD_SRC_PIEZO, 1700 * MS, 0.95, BD_EV_FLOOR),
+	};
+	struct bd_ruling r;
+
+	(void)state;
+	seq[2].ev.player = 2;
+	strcpy(seq[2].ev.part, "foot");
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_int_equal(out.t.n_events, 3);
+	assert_int_equal(out.t.events[0].kind, BD_EV_KICK);
+	assert_int_equal(out.t.events[1].kind, BD_EV_TABLE);
+	assert_false(out.review);
+	r = judge(&out.t);
+	assert_int_equal(r.points[BD_TEAM_A], 1);	/* BD-K5 */
+	assert_false(r.review);
+
+	/* Touched 1.3 s before the call: the touch came first. */
+	seq[2].t_ns = 2500 * MS;
+	seq[3].t_ns = 2700 * MS;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_int_equal(out.t.events[0].kind, BD_EV_TABLE);
+	assert_int_equal(out.t.events[1].kind, BD_EV_KICK);
 }
 
 /* BD-P3: once the die has landed on B's half, a doubtful later bounce
@@ -370,7 +417,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fusion_agreeing_witnesses_score_bd_p1_without_review),
-		cmocka_unit_test(test_fusion_bd_k5_kicked_to_floor_unlanded_asks_for_review),
+		cmocka_unit_test(test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review),
+		cmocka_unit_test(test_fusion_bd_k5_late_kick_call_goes_before_the_touch_it_caused),
 		cmocka_unit_test(test_fusion_bd_p3_doubtful_later_bounce_is_no_reason),
 		cmocka_unit_test(test_fusion_late_camera_report_is_ordered_by_time),
 		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),

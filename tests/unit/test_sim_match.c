@@ -188,7 +188,9 @@ static void test_sim_render_rest_crop_reads_as_its_face(void **state)
 	sim_rng_seed(&r, 17);
 	for (int k = 0; k < 60; k++) {
 		int face = 1 + k % 6;
-		struct vis_image *img = sim_render_rest_crop(&n, &tb, 0.3 + 0.03 * k, 0.2 + 0.01 * k, face, 0.3 * k, 128, &r);
+		struct vis_image *img = sim_render_rest_crop(&n, &tb, 0.3 + 0.03 * k, 0.2 + 0.01 * k,
+								  0.3 + 0.03 * k, 0.2 + 0.01 * k, face, 0.3 * k,
+								  128, &r);
 		struct vis_die d[4];
 		int got;
 
@@ -198,7 +200,8 @@ static void test_sim_render_rest_crop_reads_as_its_face(void **state)
 		vis_image_free(img);
 	}
 	assert_true(right >= 54);
-	assert_null(sim_render_rest_crop(&n, &tb, 1, 1, 7, 0, 128, &r));
+	assert_null(sim_render_rest_crop(&n, &tb, 1, 1, 1, 1, 7, 0, 128, &r));
+	assert_null(sim_render_rest_crop(&n, &tb, 1, 1, 1.05, 1, 3, 0, 128, &r));	/* die out of view */
 }
 
 /* Mean absolute grey difference of two frames in a box around pixel (u, v). */

@@ -98,6 +98,102 @@ static void test_vis_yuv420_known_colours(void **state)
 	vis_image_free(img);
 }
 
+/* 640x360 YUV420 at stride 640: Y 230400 bytes, U and V 57600 each. */
+#define Y_LEN (640u * 360)
+#define C_LEN (320u * 180)
+
+/* All three planes in one dmabuf (the usual case): one mapping, as long
+ * as the furthest plane's end. */
+static void test_vis_fb_plan_shared_dmabuf_is_mapped_once(void **state)
+{
+	(void)state;
+	struct vis_fb_plane pl[3] = { { 7, 0, Y_LEN, -1 }, { 7, Y_LEN, C_LEN, -1 },
+				      { 7, Y_LEN + C_LEN, C_LEN, -1 } };
+	struct vis_fb_map m[3];
+	char err[256];
+	assert_int_equal(vis_fb_plan(pl, 3, m, err, sizeof err), 1);
+	assert_int_equal(m[0].fd, 7);
+	assert_int_equal(m[0].len, Y_LEN + 2 * C_LEN);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pl[i].map, 0);
+}
+
+/* Each plane in its own dmabuf, each at offset 0 of it: three mappings,
+ * and a plane is addressed in its own (the shim once read every plane's
+ * offset from plane 0's mapping). Mixed layouts too: Y alone, U and V
+ * sharing another dmabuf. */
+static void test_vis_fb_plan_separate_dmabufs_each_mapped(void **state)
+{
+	(void)state;
+	struct vis_fb_plane pl[3] = { { 7, 0, Y_LEN, -1 }, { 8, 0, C_LEN, -1 }, { 9, 0, C_LEN, -1 } };
+	struct vis_fb_map m[3];
+	char err[256];
+	assert_int_equal(vis_fb_plan(pl, 3, m, err, sizeof err), 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(pl[i].map, i);
+		assert_int_equal(m[i].fd, 7 + i);
+	}
+	assert_int_equal(m[0].len, Y_LEN);
+	assert_int_equal(m[1].len, C_LEN);
+	assert_int_equal(m[2].len, C_LEN);
+	struct vis_fb_plane mix[3] = { { 4, 4096, Y_LEN, -1 }, { 5, 0, C_LEN, -1 }, { 5, C_LEN, C_LEN, -1 } };
+	assert_int_equal(vis_fb_plan(mix, 3, m, err, sizeof err), 2);
+	assert_int_equal(m[0].len, 4096 + Y_LEN);
+	assert_int_equal(m[1].fd, 5);
+	assert_int_equal(m[1].len, 2 * C_LEN);
+	assert_int_equal(mix[0].map, 0);
+	assert_int_equal(mix[1].map, 1);
+	assert_int_equal(mix[2].map, 1);
+}
+
+static void test_vis_fb_plan_bad_planes_refused(void **state)
+{
+	(void)state;
+	struct vis_fb_map m[3];
+	char err[256];
+	struct vis_fb_plane nofd[1] = { { -1, 0, Y_LEN, -1 } };
+	assert_int_equal(vis_fb_plan(nofd, 1, m, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "plane 0 has no dmabuf"));
+	struct vis_fb_plane unset[2] = { { 3, 0, Y_LEN, -1 }, { 3, 0xffffffffu, C_LEN, -1 } };
+	assert_int_equal(vis_fb_plan(unset, 2, m, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "plane 1 has no offset"));
+	assert_int_equal(vis_fb_plan(unset, 0, m, err, sizeof err), -EINVAL);
+	struct vis_fb_plane empty[1] = { { 3, 0, 0, -1 } };
+	assert_int_equal(vis_fb_plan(empty, 1, m, err, sizeof err), -EINVAL);
+}
+
+/* A plane's rows must lie inside the plane and its mapping: a buffer one
+ * byte short is refused with a message instead of read past. */
+static void test_vis_fb_plane_rows_beyond_the_mapping_refused(void **state)
+{
+	(void)state;
+	struct vis_fb_plane pl[3] = { { 7, 0, Y_LEN, -1 }, { 7, Y_LEN, C_LEN, -1 },
+				      { 7, Y_LEN + C_LEN, C_LEN, -1 } };
+	struct vis_fb_map m[3];
+	char err[256] = "";
+	assert_int_equal(vis_fb_plan(pl, 3, m, err, sizeof err), 1);
+	assert_int_equal(vis_fb_plane_fits(&pl[0], &m[0], 0, 640, 640, 360, err, sizeof err), 0);
+	assert_int_equal(vis_fb_plane_fits(&pl[2], &m[0], 2, 320, 320, 180, err, sizeof err), 0);
+	/* a stride wider than the plane was sized for */
+	assert_int_equal(vis_fb_plane_fits(&pl[0], &m[0], 0, 641, 640, 360, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "camera: plane 0: 360 rows at stride 641 need 230759 bytes, the buffer has 230400"));
+	/* the last plane's length says more than was mapped */
+	struct vis_fb_plane longer = pl[2];
+	longer.length = C_LEN + 1;
+	assert_int_equal(vis_fb_plane_fits(&longer, &m[0], 2, 320, 320, 181, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "plane 2:"));
+	/* the last row need not be padded to the stride */
+	struct vis_fb_plane tight = { 7, 0, 639 * 359 + 600, 0 };
+	struct vis_fb_map tm = { 7, tight.length };
+	assert_int_equal(vis_fb_plane_fits(&tight, &tm, 0, 639, 600, 360, err, sizeof err), 0);
+	assert_int_equal(vis_fb_plane_fits(&tight, &tm, 0, 639, 601, 360, err, sizeof err), -EINVAL);
+	/* an offset beyond the mapping, rows wider than the stride, a wrap */
+	struct vis_fb_plane far = { 7, 0x7fffffffu, 100, 0 };
+	assert_int_equal(vis_fb_plane_fits(&far, &m[0], 1, 10, 10, 1, err, sizeof err), -EINVAL);
+	assert_int_equal(vis_fb_plane_fits(&pl[0], &m[0], 0, 10, 11, 1, err, sizeof err), -EINVAL);
+	assert_int_equal(vis_fb_plane_fits(&pl[0], &m[0], 0, SIZE_MAX / 2, 1, 4, err, sizeof err), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +201,10 @@ int main(void)
 		cmocka_unit_test(test_vis_camera_bad_config_refused_with_einval),
 		cmocka_unit_test(test_vis_camera_absent_camera_is_a_clear_error),
 		cmocka_unit_test(test_vis_yuv420_known_colours),
+		cmocka_unit_test(test_vis_fb_plan_shared_dmabuf_is_mapped_once),
+		cmocka_unit_test(test_vis_fb_plan_separate_dmabufs_each_mapped),
+		cmocka_unit_test(test_vis_fb_plan_bad_planes_refused),
+		cmocka_unit_test(test_vis_fb_plane_rows_beyond_the_mapping_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

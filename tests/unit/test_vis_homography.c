@@ -141,6 +141,64 @@ static void test_vis_calibrate_no_table_in_view(void **state)
 	vis_image_free(img);
 }
 
+/* A bright rectangle on a dark floor, w x h pixels, table on [x0,x1) x [y0,y1). */
+static struct vis_image *rect_image(int w, int h, int x0, int y0, int x1, int y1)
+{
+	struct vis_image *img = vis_image_new(w, h, VIS_GRAY8);
+	assert_non_null(img);
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			img->data[(size_t)y * img->stride + (size_t)x] =
+				x >= x0 && x < x1 && y >= y0 && y < y1 ? 200 : 40;
+	return img;
+}
+
+/* A 24x24 picture has 96 border pixels but each side is sampled 99 times:
+ * the side points once overflowed a buffer sized by the border (heap
+ * corruption). The corners must come out right, at pixel edges. */
+static void test_vis_calibrate_tiny_picture_finds_the_corners(void **state)
+{
+	(void)state;
+	struct vis_image *img = rect_image(24, 24, 4, 5, 20, 18);
+	double c[4][2];
+	char err[256];
+	int r = vis_find_table_corners(img, 0, c, err, sizeof err);
+	if (r)
+		fprintf(stderr, "%s\n", err);
+	assert_int_equal(r, 0);
+	/* top-left, bottom-left, bottom-right, top-right (A's end on the left) */
+	const double want[4][2] = { { 4, 5 }, { 4, 18 }, { 20, 18 }, { 20, 5 } };
+	for (int k = 0; k < 4; k++)
+		assert_true(hypot(c[k][0] - want[k][0], c[k][1] - want[k][1]) < 1.0);
+	vis_image_free(img);
+}
+
+/* Every small and odd size, from one pixel up, with a table filling the
+ * middle: found or refused with a message, never a crash or overrun (the
+ * ASan build runs this too). */
+static void test_vis_calibrate_tiny_and_odd_sizes_never_overrun(void **state)
+{
+	(void)state;
+	int found = 0;
+	for (int w = 1; w <= 40; w += (w < 12 ? 1 : 7))
+		for (int h = 1; h <= 40; h += (h < 12 ? 1 : 5)) {
+			struct vis_image *img = rect_image(w, h, w / 5, h / 5, w - w / 5, h - h / 5);
+			double c[4][2];
+			char err[256] = "";
+			int r = vis_find_table_corners(img, (w + h) & 1, c, err, sizeof err);
+			if (r == 0) {
+				found++;
+				for (int k = 0; k < 4; k++)
+					assert_true(isfinite(c[k][0]) && isfinite(c[k][1]));
+			} else {
+				assert_int_equal(r, -ENOENT);
+				assert_true(strncmp(err, "calibrate: ", 11) == 0);
+			}
+			vis_image_free(img);
+		}
+	assert_true(found > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +209,8 @@ int main(void)
 		cmocka_unit_test(test_vis_calibrate_corners_of_a_tilted_view),
 		cmocka_unit_test(test_vis_calibrate_flipped_ends),
 		cmocka_unit_test(test_vis_calibrate_no_table_in_view),
+		cmocka_unit_test(test_vis_calibrate_tiny_picture_finds_the_corners),
+		cmocka_unit_test(test_vis_calibrate_tiny_and_odd_sizes_never_overrun),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

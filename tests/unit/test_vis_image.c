@@ -258,6 +258,137 @@ static void test_vis_y4m_frames_timestamps_and_truncation(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* Header numbers are range-checked before they are narrowed to int:
+ * W4294967297 once wrapped to 1 and passed; a frame rate beyond int was
+ * undefined behaviour in sscanf. */
+static void test_vis_y4m_header_numbers_out_of_range_are_refused(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"YUV4MPEG2 W4294967297 H2\n", "YUV4MPEG2 W4 H4294967298\n",
+		"YUV4MPEG2 W99999999999999999999999 H2\n", "YUV4MPEG2 W4 H2 F4294967321:1\n",
+		"YUV4MPEG2 W4 H2 F25:4294967297\n", "YUV4MPEG2 W4 H2 F99999999999999999999:1\n",
+		"YUV4MPEG2 W4 H2 F25:\n", "YUV4MPEG2 W4 H2 F25\n", "YUV4MPEG2 W4 H2 F-25:1\n",
+		"YUV4MPEG2 W4 H2 F25:0\n", "YUV4MPEG2 W+4 H2\n", "YUV4MPEG2 W4 H2 F25:1x\n",
+	};
+	char err[256];
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		write_file(tmp_path("range.y4m"), bad[i], strlen(bad[i]));
+		struct vis_y4m *y = vis_y4m_open(tmp_path("range.y4m"), err, sizeof err);
+		if (y)
+			fprintf(stderr, "accepted: %s", bad[i]);
+		assert_null(y);
+		assert_non_null(strstr(err, "Y4M header: bad field '"));
+	}
+	write_file(tmp_path("ok.y4m"), "YUV4MPEG2 W4 H2 F2147483647:2147483647\n", 39);
+	struct vis_y4m *y = vis_y4m_open(tmp_path("ok.y4m"), err, sizeof err);
+	assert_non_null(y);
+	int w, h, fn, fd;
+	vis_y4m_info(y, &w, &h, &fn, &fd);
+	assert_int_equal(fn, 2147483647);
+	assert_int_equal(fd, 2147483647);
+	vis_y4m_close(y);
+}
+
+/* Mono 1x1 frames: header, then n frames of one byte each. */
+static size_t mono_frames(uint8_t *buf, const char *hdr, int n)
+{
+	size_t k = strlen(hdr);
+	memcpy(buf, hdr, k);
+	for (int f = 0; f < n; f++) {
+		memcpy(buf + k, "FRAME\n", 6);
+		k += 6;
+		buf[k++] = (uint8_t)f;
+	}
+	return k;
+}
+
+/* One frame every 2e9 seconds: frame 6 is 1e19 ns in, beyond int64 (the
+ * product once overflowed, undefined behaviour): refused with a message. */
+static void test_vis_y4m_timestamp_beyond_int64_is_an_error(void **state)
+{
+	(void)state;
+	uint8_t buf[256];
+	size_t n = mono_frames(buf, "YUV4MPEG2 W1 H1 F1:2000000000 Cmono\n", 6);
+	write_file(tmp_path("slow.y4m"), buf, n);
+	char err[256];
+	struct vis_y4m *y = vis_y4m_open(tmp_path("slow.y4m"), err, sizeof err);
+	assert_non_null(y);
+	struct vis_image *img;
+	for (int f = 0; f < 5; f++) {
+		assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 1);
+		assert_true(img->ts_ns == (int64_t)f * 2000000000 * 1000000000);
+		vis_image_free(img);
+	}
+	assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), -EINVAL);
+	assert_null(img);
+	assert_non_null(strstr(err, "slow.y4m: frame 6: time beyond"));
+	vis_y4m_close(y);
+	/* Exact for rates that do not divide a second: 30000/1001 fps. */
+	n = mono_frames(buf, "YUV4MPEG2 W1 H1 F30000:1001 Cmono\n", 4);
+	write_file(tmp_path("ntsc.y4m"), buf, n);
+	y = vis_y4m_open(tmp_path("ntsc.y4m"), err, sizeof err);
+	assert_non_null(y);
+	for (int f = 0; f < 4; f++) {
+		assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 1);
+		assert_true(img->ts_ns == (int64_t)f * 1001 * 1000000000 / 30000);
+		vis_image_free(img);
+	}
+	vis_y4m_close(y);
+}
+
+/* A 4:2:0 stream on a pipe (stdin): chroma cannot be seeked over, it is
+ * read and dropped; every frame arrives and a cut one is still named. */
+static void test_vis_y4m_420_from_a_pipe(void **state)
+{
+	(void)state;
+	static const char hdr[] = "YUV4MPEG2 W5 H3 F10:1 C420\n";
+	uint8_t buf[512];
+	size_t n = sizeof hdr - 1;
+	memcpy(buf, hdr, n);
+	for (int f = 0; f < 3; f++) {
+		memcpy(buf + n, "FRAME\n", 6);
+		n += 6;
+		for (int i = 0; i < 15; i++)
+			buf[n++] = (uint8_t)(f * 50 + i);
+		for (int i = 0; i < 2 * 3 * 2; i++)	/* 2 planes of 3x2 */
+			buf[n++] = 128;
+	}
+	for (int cut = 0; cut < 2; cut++) {
+		int fds[2];
+		assert_int_equal(pipe(fds), 0);
+		size_t len = cut ? n - 3 : n;	/* fits the pipe's buffer */
+		assert_int_equal(write(fds[1], buf, len), (ssize_t)len);
+		close(fds[1]);
+		FILE *f = fdopen(fds[0], "rb");
+		assert_non_null(f);
+		char err[256];
+		struct vis_y4m *y = vis_y4m_open_stream(f, "<stdin>", err, sizeof err);
+		assert_non_null(y);
+		struct vis_image *img;
+		for (int k = 0; k < 2; k++) {
+			int r = vis_y4m_read(y, &img, err, sizeof err);
+			if (r != 1)
+				fprintf(stderr, "%s\n", err);
+			assert_int_equal(r, 1);
+			assert_int_equal(img->data[0], k * 50);
+			assert_int_equal(img->data[14], k * 50 + 14);
+			assert_true(img->ts_ns == (int64_t)k * 100000000);
+			vis_image_free(img);
+		}
+		if (cut) {
+			assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), -EINVAL);
+			assert_non_null(strstr(err, "<stdin>: frame 3: truncated"));
+		} else {
+			assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 1);
+			assert_int_equal(img->data[0], 100);
+			vis_image_free(img);
+			assert_int_equal(vis_y4m_read(y, &img, err, sizeof err), 0);
+		}
+		vis_y4m_close(y);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +400,9 @@ int main(void)
 		cmocka_unit_test(test_vis_jpeg_real_photo_and_truncated),
 		cmocka_unit_test(test_vis_load_file_errors_name_the_file),
 		cmocka_unit_test(test_vis_y4m_frames_timestamps_and_truncation),
+		cmocka_unit_test(test_vis_y4m_header_numbers_out_of_range_are_refused),
+		cmocka_unit_test(test_vis_y4m_timestamp_beyond_int64_is_an_error),
+		cmocka_unit_test(test_vis_y4m_420_from_a_pipe),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

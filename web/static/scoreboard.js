@@ -3,8 +3,68 @@
 function names(state, t) {
   return (state.team_names && state.team_names[t]) || ("Team " + t);
 }
-// A dice game's score sheet (rows of boxes, a column per player).
-let sheetShown = null;
+// A dice game's score sheet (rows of boxes, a column per player), read from
+// 5 m: drawn at the largest type that fits the screen, either as one table
+// or with its rows in two tables side by side (Yatzy's 18 rows read far
+// better in two blocks of 9), whichever gives the bigger type.
+let sheetShown = null, sheetData = null;
+function sheetTable(players, rows) {
+  const t = el("table", "sheet-table");
+  const head = el("tr"); head.appendChild(el("th", null, ""));
+  for (const p of players) head.appendChild(el("th", "player", p));
+  t.appendChild(head);
+  for (const row of rows) {
+    const tr = el("tr"); tr.appendChild(el("th", null, row.name.replace(/_/g, " ")));
+    for (const c of row.cells) tr.appendChild(el("td", null, c === null ? "" : String(c)));
+    t.appendChild(tr);
+  }
+  return t;
+}
+// Where a two-block sheet breaks: after Yatzy's bonus row, else halfway.
+function sheetSplit(rows) {
+  const b = rows.findIndex((r) => r.name === "bonus");
+  return b > 0 && b < rows.length - 1 ? b + 1 : Math.ceil(rows.length / 2);
+}
+// Font size (px) at which `content` fits inside `box`; content's own sizes
+// are all in em, so it scales with the font but for its 1 px borders.
+function fitFont(box, content) {
+  const w = box.clientWidth, h = box.clientHeight;
+  let size = 40;
+  for (let i = 0; i < 4; i++) {
+    content.style.fontSize = size + "px";
+    const k = Math.min(w / content.offsetWidth, h / content.offsetHeight);
+    size = Math.max(6, Math.min(size * k, h / 2));
+  }
+  content.style.fontSize = size + "px";
+  while (size > 6 && (content.offsetWidth > w || content.offsetHeight > h)) {
+    size *= 0.97;
+    content.style.fontSize = size + "px";
+  }
+  return size;
+}
+function layoutSheet() {
+  const sh = sheetData, body = $("sheet-body");
+  if (!sh || $("sheet").classList.contains("hidden")) return;
+  const content = $("sheet-tables");
+  let best = null;
+  for (const blocks of sh.rows.length > 6 ? [1, 2] : [1]) {
+    clear(content);
+    const cut = blocks === 1 ? sh.rows.length : sheetSplit(sh.rows);
+    content.appendChild(sheetTable(sh.players, sh.rows.slice(0, cut)));
+    if (cut < sh.rows.length) content.appendChild(sheetTable(sh.players, sh.rows.slice(cut)));
+    const size = fitFont(body, content);
+    if (!best || size > best.size) best = { blocks, size };
+  }
+  if (best.blocks !== content.children.length) {
+    clear(content);
+    const cut = best.blocks === 1 ? sh.rows.length : sheetSplit(sh.rows);
+    content.appendChild(sheetTable(sh.players, sh.rows.slice(0, cut)));
+    if (cut < sh.rows.length) content.appendChild(sheetTable(sh.players, sh.rows.slice(cut)));
+    fitFont(body, content);
+  }
+  document.body.dataset.sheetBlocks = String(best.blocks);
+}
+window.addEventListener("resize", layoutSheet);
 function renderSheet(dm) {
   const box = $("sheet");
   if (!dm) { box.classList.add("hidden"); $("score-area").classList.remove("hidden"); sheetShown = null; return; }
@@ -20,15 +80,8 @@ function renderSheet(dm) {
     $("sheet-title").textContent = dm.game + " (match " + dm.match + ")" +
       (sh.over && sh.winner ? ": " + sh.winner + " wins" : "") + (sh.over && sh.loser ? ": " + sh.loser + " buys" : "") +
       (!sh.over && sh.turn ? ": " + sh.turn + " to roll" : "");
-    const t = $("sheet-table"); clear(t);
-    const head = el("tr"); head.appendChild(el("th", null, ""));
-    for (const p of sh.players) head.appendChild(el("th", null, p));
-    t.appendChild(head);
-    for (const row of sh.rows) {
-      const tr = el("tr"); tr.appendChild(el("th", null, row.name.replace(/_/g, " ")));
-      for (const c of row.cells) tr.appendChild(el("td", null, c === null ? "" : String(c)));
-      t.appendChild(tr);
-    }
+    sheetData = sh;
+    layoutSheet();
   }).catch(() => {});
 }
 function render(state) {

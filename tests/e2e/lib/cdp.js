@@ -84,6 +84,31 @@ async function screenshot(session, file) {
   fs.writeFileSync(path.join(outdir, file), Buffer.from(r.data, "base64"));
 }
 
+// The dice sheet on the wall screen, read from 5 m: on a 40" 1080p screen
+// (50 cm tall) a letter needs some 2.4 cm (an em of 4.8 % of the screen's
+// height, 52 px) to be read at that distance. Every cell's type is at
+// least that, and the whole sheet is on the screen, above the health strip.
+const SHEET_MIN_EM = 0.048;
+async function sheetReadable(session, what) {
+  const m = await evaluate(session, `(() => {
+    const cells = [...document.querySelectorAll('#sheet-tables td, #sheet-tables th')];
+    const sizes = cells.map((c) => parseFloat(getComputedStyle(c).fontSize));
+    const r = document.getElementById('sheet-tables').getBoundingClientRect();
+    const foot = document.getElementById('health').getBoundingClientRect();
+    return { n: cells.length, min: Math.min(...sizes), h: innerHeight, w: innerWidth,
+      right: r.right, bottom: r.bottom, foot: foot.top,
+      blocks: document.body.dataset.sheetBlocks };
+  })()`);
+  const em = m.min / m.h;
+  console.log(`dice sheet ${what}: ${m.n} cells, smallest type ${m.min.toFixed(1)} px = ` +
+    `${(100 * em).toFixed(2)} % of the height, ${m.blocks} block(s)`);
+  if (!(m.n > 30)) die(what + ": the sheet has " + m.n + " cells");
+  if (!(em >= SHEET_MIN_EM)) die(what + ": sheet type " + m.min + " px is under " +
+    (100 * SHEET_MIN_EM) + " % of a " + m.h + " px screen");
+  if (m.right > m.w + 0.5 || m.bottom > m.foot + 0.5)
+    die(what + ": the sheet runs off the screen (" + JSON.stringify(m) + ")");
+}
+
 async function main() {
   setTimeout(() => die("timed out"), 60000).unref();
   const { targetId } = await send("Target.createTarget", { url: base + "/" });
@@ -143,14 +168,21 @@ async function main() {
   // The wall screen shows the live sheet and redraws it on the next turn.
   await send("Page.navigate", { url: base + "/" }, s);
   await waitFor(s, "location.pathname === '/' && document.body.dataset.ready === '1'", true, "scoreboard reloaded");
-  await waitFor(s, "document.getElementById('sheet-table').textContent.includes('ones2')", true, "ann's ones on the sheet");
+  await waitFor(s, "document.getElementById('sheet-tables').textContent.includes('ones2')", true, "ann's ones on the sheet");
   await waitFor(s, "document.getElementById('h-live').textContent", "live", "event stream open again");
   const turn = await request("POST", base + "/console/api/command",
     JSON.stringify({ cmd: "dice", move: { type: "turn", rolls: [[1, 2, 3, 4, 6]], box: "chance" } }),
     { "Content-Type": "application/json", Cookie: cookie, "X-CSRF-Token": csrf });
   if (turn.status !== 200) die("dice turn " + turn.status + " " + turn.body);
-  await waitFor(s, "document.getElementById('sheet-table').textContent.includes('chance16')", true, "bob's chance live");
+  await waitFor(s, "document.getElementById('sheet-tables').textContent.includes('chance16')", true, "bob's chance live");
   await screenshot(s, "scoreboard-dice.png");
+  await sheetReadable(s, "1920x1080");
+  // Another screen: the sheet scales with the viewport.
+  await send("Emulation.setDeviceMetricsOverride", { width: 1280, height: 720, deviceScaleFactor: 1, mobile: false }, s);
+  await waitFor(s, "innerHeight", 720, "viewport 1280x720");
+  await sleep(300);
+  await sheetReadable(s, "1280x720");
+  await screenshot(s, "scoreboard-dice-720.png");
   await send("Browser.close").catch(() => {});
   console.log("ok: score 0 -> 1 seen live, replay shown, console login and a call, a dice game live");
   process.exit(0);

@@ -1,0 +1,38 @@
+#!/bin/bash
+# The event log cannot be written (another program holds its write lock,
+# as an import into the same file would): the console's throw is refused
+# within the daemon's 1 s wait (its loop must not stall towards the
+# watchdog's 10 s) with the database's own words, nothing is scored, and
+# the health strip's "store" turns red until a write succeeds again.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+command -v python3 >/dev/null || { echo "python3 is not installed (holds the lock)"; exit 77; }
+write_config "$WORK/c.ini"
+start_daemon --config "$WORK/c.ini"
+login
+command_ok '{"cmd":"start","teams":{"A":["Ann","Bo"],"B":["Cy","Di"]}}'
+throw='{"cmd":"throw","events":[{"at":"table","half":"B","x":1.9,"y":0.4},{"at":"floor"}]}'
+python3 - "$WORK/dyeref.db" "$WORK/locked" <<'PY' &
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(4)
+c.execute("ROLLBACK")
+PY
+locker=$!
+for _ in $(seq 1 50); do [ -e "$WORK/locked" ] && break; sleep 0.1; done
+[ -e "$WORK/locked" ] || fail "the lock was not taken"
+s=$(command_status "$throw")
+[ "$s" = 409 ] || fail "a throw with the log locked -> $s $(cat "$WORK/last")"
+grep -q 'database is locked' "$WORK/last" || fail "no word of the lock: $(cat "$WORK/last")"
+st=$(state)
+echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: [^"]*database is locked' ||
+	fail "health strip does not show the failed write: $st"
+[ "$(score_of)" = '"score":{"A":0,"B":0}' ] || fail "an unstored throw scored: $(score_of)"
+wait "$locker"
+command_ok "$throw"
+[ "$(score_of)" = '"score":{"A":1,"B":0}' ] || fail "the throw after the lock: $(score_of)"
+state | grep -q '"store":{"ok":true,"text":"log ' || fail "store still red after a good write: $(state)"
+stop_daemon
+echo ok

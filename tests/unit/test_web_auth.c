@@ -1,0 +1,158 @@
+/*
+ * Console login lockouts (web/auth.c): wrong PINs are counted per client
+ * address, so one guessing guest locks out only itself, in a table of
+ * fixed size that hostile clients cannot grow or flush.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "web/internal.h"
+
+#define PIN "4321"
+
+static void key_v4(const char *ip, unsigned char key[WEB_CLIENT_KEY])
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+
+	assert_int_equal(inet_pton(AF_INET, ip, &sa.sin_addr), 1);
+	web_auth_client_key((const struct sockaddr *)&sa, key);
+}
+
+static void key_v6(const char *ip, unsigned char key[WEB_CLIENT_KEY])
+{
+	struct sockaddr_in6 sa = { .sin6_family = AF_INET6 };
+
+	assert_int_equal(inet_pton(AF_INET6, ip, &sa.sin6_addr), 1);
+	web_auth_client_key((const struct sockaddr *)&sa, key);
+}
+
+static int login(struct web_auth *a, const unsigned char *key, const char *pin, int64_t now)
+{
+	const struct web_session *s = NULL;
+	int rc = web_auth_login(a, key, pin, now, &s);
+
+	if (rc == 0)
+		assert_non_null(s);
+	return rc;
+}
+
+static void test_web_lockout_of_one_guest_leaves_the_official_free(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char guest[WEB_CLIENT_KEY], official[WEB_CLIENT_KEY];
+
+	(void)state;
+	key_v4("192.168.1.23", guest);
+	key_v4("192.168.1.5", official);
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i < WEB_LOGIN_FAILS; i++)
+		assert_int_equal(login(&a, guest, "0000", 100), -EPERM);
+	/* Locked out: even the right PIN is refused from there. */
+	assert_int_equal(login(&a, guest, PIN, 101), -EAGAIN);
+	assert_int_equal(login(&a, official, PIN, 101), 0);
+	/* The lockout ends. */
+	assert_int_equal(login(&a, guest, PIN, 100 + WEB_LOGIN_LOCK_S), 0);
+	web_auth_free(&a);
+}
+
+static void test_web_right_pin_forgives_that_clients_wrong_ones(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY];
+
+	(void)state;
+	key_v4("10.0.0.7", k);
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i < WEB_LOGIN_FAILS - 1; i++)
+		assert_int_equal(login(&a, k, "1111", 5), -EPERM);
+	assert_int_equal(login(&a, k, PIN, 5), 0);
+	for (int i = 0; i < WEB_LOGIN_FAILS - 1; i++)
+		assert_int_equal(login(&a, k, "1111", 6), -EPERM);
+	assert_int_equal(login(&a, k, PIN, 6), 0);
+	web_auth_free(&a);
+}
+
+/* More guessing addresses than the table holds: the newcomer is refused
+ * before its PIN is compared (a right guess must not leak), the entries
+ * are not evicted while recent, and room returns once they are stale. */
+static void test_web_lockout_table_is_bounded_and_cannot_be_flushed(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY], first[WEB_CLIENT_KEY], extra[WEB_CLIENT_KEY];
+	char ip[32];
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	key_v4("10.1.0.0", first);
+	for (int i = 0; i < WEB_LOGIN_FAILS - 1; i++)
+		assert_int_equal(login(&a, first, "0000", 50), -EPERM);
+	for (int i = 1; i < WEB_LOGIN_CLIENTS; i++) {
+		snprintf(ip, sizeof(ip), "10.1.%d.%d", i / 256, i % 256);
+		key_v4(ip, k);
+		assert_int_equal(login(&a, k, "0000", 50), -EPERM);
+	}
+	key_v4("10.2.0.1", extra);
+	assert_int_equal(login(&a, extra, "0000", 51), -EAGAIN);
+	assert_int_equal(login(&a, extra, PIN, 51), -EAGAIN);
+	/* The first client's count survived the flood: one more locks it. */
+	assert_int_equal(login(&a, first, "0000", 52), -EPERM);
+	assert_int_equal(login(&a, first, PIN, 53), -EAGAIN);
+	/* Stale entries make room again. */
+	assert_int_equal(login(&a, extra, PIN, 50 + WEB_LOGIN_LOCK_S), 0);
+	web_auth_free(&a);
+}
+
+static void test_web_client_keys_group_ipv6_by_64_and_map_ipv4(void **state)
+{
+	unsigned char a[WEB_CLIENT_KEY], b[WEB_CLIENT_KEY];
+
+	(void)state;
+	key_v6("2001:db8:1:2::1", a);
+	key_v6("2001:db8:1:2:ffff:1:2:3", b);
+	assert_memory_equal(a, b, WEB_CLIENT_KEY);
+	key_v6("2001:db8:1:3::1", b);
+	assert_memory_not_equal(a, b, WEB_CLIENT_KEY);
+	key_v4("127.0.0.2", a);
+	key_v6("::ffff:127.0.0.2", b);
+	assert_memory_equal(a, b, WEB_CLIENT_KEY);
+	key_v6("::ffff:127.0.0.3", b);
+	assert_memory_not_equal(a, b, WEB_CLIENT_KEY);
+}
+
+/* SIGHUP's new PIN clears every count and lockout. */
+static void test_web_new_pin_clears_lockouts(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY];
+
+	(void)state;
+	key_v4("10.0.0.9", k);
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i < WEB_LOGIN_FAILS; i++)
+		assert_int_equal(login(&a, k, "0000", 7), -EPERM);
+	assert_int_equal(login(&a, k, PIN, 7), -EAGAIN);
+	assert_int_equal(web_auth_set_pin(&a, "98765"), 0);
+	assert_int_equal(login(&a, k, "98765", 8), 0);
+	web_auth_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_web_lockout_of_one_guest_leaves_the_official_free),
+		cmocka_unit_test(test_web_right_pin_forgives_that_clients_wrong_ones),
+		cmocka_unit_test(test_web_lockout_table_is_bounded_and_cannot_be_flushed),
+		cmocka_unit_test(test_web_client_keys_group_ipv6_by_64_and_map_ipv4),
+		cmocka_unit_test(test_web_new_pin_clears_lockouts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

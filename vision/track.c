@@ -531,6 +531,11 @@ static void valley_contact(struct vis_tracker *t, struct trk *k, struct vis_obs 
 		a[s] = den > 0 ? (cnt * stq - st * sq) / den : 0;
 		b[s] = (sq - a[s] * st) / cnt;
 	}
+	/* At the valley the die is on the fall's line, or above it if it
+	 * bounced just before: a blob much smaller than the fall predicts
+	 * is the die losing contrast (a white die over the white line). */
+	if (1 / sqrt(rv) > 1.1 * (a[0] * k->ht[v % HIST] + b[0]))
+		return;
 	double t_lo = k->ht[(v - 1) % HIST], t_hi = k->ht[(v + 1) % HIST];
 	double tc = a[0] != a[1] ? (b[1] - b[0]) / (a[0] - a[1]) : k->ht[v % HIST];
 	if (!(tc >= t_lo))

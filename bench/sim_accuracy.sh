@@ -27,3 +27,28 @@ for k in 1 2; do
 		printf "   localisation mean %.1f mm vs Hawk-Eye 3.6 mm: ratio %.1f\n", l, l / 3.6
 	}'
 done
+
+# Vision's tracker on rendered camera frames (dyeref sim --frames: about a
+# minute and 1.2 GB a match to render and write), a smaller run at default
+# noise: the apex height error (issue 8) and the rulings with and without
+# the tracked frames. FRAMES_MATCHES=0 skips it.
+FRAMES_MATCHES=${FRAMES_MATCHES:-3}
+if [ "$FRAMES_MATCHES" -gt 0 ]; then
+	t0=$(date +%s)
+	"$dyeref" sim --matches "$FRAMES_MATCHES" --seed "$SEED" --frames --out "$tmp/f" > /dev/null
+	"$dyeref" evaluate "$tmp/f" > "$tmp/f0"
+	"$dyeref" evaluate --track-frames "$tmp/f" > "$tmp/f1"
+	rm -rf "$tmp/f"
+	echo "-- tracked camera frames (seed $SEED, $FRAMES_MATCHES matches, default noise, $(( $(date +%s) - t0 )) s)"
+	sed 's/^/   /' "$tmp/f1"
+	awk '
+		FNR == 1 { file++ }
+		/^exactly_right/ { right[file] = $2 }
+		/^silent_errors/ { silent[file] = $2 }
+		/^localisation_mm/ { loc[file] = $3 }
+		/^apex_error_m/ { mean = $3; bias = $5; p95 = $9; share = $15 }
+		END {
+			printf "   apex error mean %.3f m vs goal 0.10 m: ratio %.2f; bias %+.3f m, p95 %.3f m, %s %% of throws with an apex\n", mean, mean / 0.10, bias, p95, share
+			printf "   with the frames / without: exactly right %.2f / %.2f %%, silent errors %.2f / %.2f %%, localisation mean %.1f / %.1f mm\n", right[2], right[1], silent[2], silent[1], loc[2], loc[1]
+		}' "$tmp/f0" "$tmp/f1"
+fi

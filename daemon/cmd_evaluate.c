@@ -32,6 +32,8 @@ struct tally {
 	long matches, finals_right;
 	long frames;		/* camera frames tracked (--frames recordings) */
 	long apex_n;		/* throws with a measured apex */
+	double *apex_err;	/* their |errors|, metres (apex_n of them), for the p95 */
+	size_t apex_cap;	/* room in apex_err */
 	double apex_abs, apex_signed;	/* sums of |error| and error, metres */	/* matches; those the referee's own fold ends on the true score */
 	long loc_n, half_ok;	/* located table impacts; on the right half */
 	double loc_sum, *loc;	/* error sum; every error (metres) */
@@ -302,7 +304,7 @@ static int read_frames(const char *mdir, struct items *it, long *frames_seen, ch
 				} else if (vis_obs_to_event(&vo[i], &tb, &ev) == 0) {
 					x->obs.kind = DD_OBS_EVENT;
 					x->obs.ev = ev;
-					if (vo[i].kind == VIS_OBS_LANDING) {
+					if (vo[i].kind == VIS_OBS_LANDING && vo[i].apex_m > 0) {
 						struct item *a = item_new(it);
 
 						if (!a) {
@@ -510,9 +512,20 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 
 		bd_table_defaults(&tb);
 		e = fx->t.apex_m + tb.height_m - t->t->apex_m;
-		ty->apex_n++;
-		ty->apex_abs += fabs(e);
-		ty->apex_signed += e;
+		if (ty->apex_n >= (long)ty->apex_cap) {
+			size_t nc = ty->apex_cap ? ty->apex_cap * 2 : 256;
+			double *nv = realloc(ty->apex_err, nc * sizeof(*nv));
+
+			if (nv) {
+				ty->apex_err = nv;
+				ty->apex_cap = nc;
+			}
+		}
+		if (ty->apex_n < (long)ty->apex_cap) {	/* else out of memory: not counted */
+			ty->apex_err[ty->apex_n++] = fabs(e);
+			ty->apex_abs += fabs(e);
+			ty->apex_signed += e;
+		}
 	}
 	ty->sink_tp += tsinks && fsinks;
 	ty->sink_fn += tsinks && !fsinks;
@@ -774,11 +787,14 @@ static void report(const struct tally *ty)
 	printf("sink_recall %.2f %% sink_precision %.2f %% (tp %ld fn %ld fp %ld)\n",
 	       pct(ty->sink_tp, ty->sink_tp + ty->sink_fn), pct(ty->sink_tp, ty->sink_tp + ty->sink_fp),
 	       ty->sink_tp, ty->sink_fn, ty->sink_fp);
-	if (ty->apex_n)
-		printf("apex_error_m mean_abs %.3f bias %+.3f (%ld throws, %ld frames tracked)\n",
+	if (ty->apex_n) {
+		qsort(ty->apex_err, (size_t)ty->apex_n, sizeof(double), cmp_double);
+		printf("apex_error_m mean_abs %.3f bias %+.3f median %.3f p95 %.3f (%ld throws with an apex, "
+		       "%.1f %%; %ld frames tracked)\n",
 		       ty->apex_abs / (double)ty->apex_n, ty->apex_signed / (double)ty->apex_n,
-		       ty->apex_n, ty->frames);
-	else
+		       ty->apex_err[ty->apex_n / 2], ty->apex_err[(size_t)(ty->apex_n * 95 / 100)],
+		       ty->apex_n, pct(ty->apex_n, n), ty->frames);
+	} else
 		printf("apex_error n/a (record with dyeref sim --frames, evaluate --track-frames)\n");
 	printf("latency_dead_to_ruling_s mean %.3f max %.3f (match clock)\n",
 	       ty->lat_n ? ty->lat_sum / (double)ty->lat_n : 0, ty->lat_max);
@@ -825,6 +841,7 @@ int dd_cmd_evaluate(int argc, char **argv)
 		if (rc < 0) {
 			dd_log(DD_LOG_ERR, "%s", err);
 			free(ty.loc);
+			free(ty.apex_err);
 			return rc == -ENOMEM || rc == -EIO ? DD_EXIT_FAIL : DD_EXIT_USAGE;
 		}
 		matches++;
@@ -838,5 +855,6 @@ int dd_cmd_evaluate(int argc, char **argv)
 	printf("matches %d\n", matches);
 	report(&ty);
 	free(ty.loc);
+	free(ty.apex_err);
 	return DD_EXIT_OK;
 }

@@ -53,7 +53,11 @@ int sim_frames_write_y4m(const char *path, const struct sim_noise *n, const stru
 			 char *err, size_t errlen)
 {
 	const int64_t step = 1000000000LL / SIM_FRAME_FPS;
-	int64_t t0 = t->t_release_ns - 200000000LL, t1 = t->t_dead_ns + 500000000LL;
+	/* A second of the empty table before the release: the tracker learns
+	 * it, and a stream looped (tests, the demo) does not show a release
+	 * within a second of the last die's rest, which the daemon's camera
+	 * glue takes for that die found again. */
+	int64_t t0 = t->t_release_ns - 1000000000LL, t1 = t->t_dead_ns + 500000000LL;
 	char *buf = NULL, head[96];
 	size_t len = 0, cap = 0;
 	int k = 0, rc = 0;

@@ -324,7 +324,7 @@ int sim_reports_parse(const char *name, const char *buf, size_t len, bool camera
 struct vis_image *sim_render_frame(const struct sim_noise *n, const struct bd_table *tb,
 				   const struct sim_throw *t, int64_t t_ns, uint64_t seed);
 
-/* Writes throw t's frames, from 0.2 s before the release to 0.5 s after the
+/* Writes throw t's frames, from 1 s before the release to 0.5 s after the
  * die is dead at SIM_FRAME_FPS, as one Y4M stream (Cmono) at path, through
  * a temporary file. *t0_ns gets the first frame's time. 0 or -errno with
  * "path: why" in err. */

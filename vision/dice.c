@@ -21,6 +21,10 @@
  *    rotation and scale; the residual, pip sizes, spacing and centring give
  *    the confidence; of the readings that fit, most pips wins; a face
  *    below min_confidence is unreadable (0).
+ * 5. Second look: where no die was read (lost bodies: white on white,
+ *    against a wall, in a heap) and at doubtful 1s and 2s, pip-sized spots
+ *    unlike their ring seed die centres at the size of the dice read
+ *    surely; each is read by the 3x3 pip grid with a plain rim around it.
  */
 #include <errno.h>
 #include <math.h>
@@ -135,6 +139,82 @@
 #define GRID_FALLBACK 0.5	/* blob readings below this try the grid */
 #endif
 
+#ifndef LOOK_ENABLE
+#define LOOK_ENABLE 1	/* the second look (0: off, for comparisons) */
+#endif
+#ifndef LOOK_MIN_FACE
+#define LOOK_MIN_FACE 1	/* ... smallest face it gives */
+#endif
+#ifndef LOOK_A_MIN
+#define LOOK_A_MIN 0.18	/* ... smallest pip spacing, of S (dice differ in size) */
+#endif
+#ifndef LOOK_NA
+#define LOOK_NA 6	/* ... spacings tried, GRID_A_STEP apart */
+#endif
+#ifndef LOOK_RIM_SLACK
+#define LOOK_RIM_SLACK 15	/* ... a rim point may differ this much more than an empty one */
+#endif
+#ifndef LOOK_LOW_EXTRA
+#define LOOK_LOW_EXTRA 20	/* ... and a 2 this much more margin than in a body */
+#endif
+#ifndef LOOK_WEAK_FACE
+#define LOOK_WEAK_FACE 2	/* ... first readings of at most this many pips ... */
+#endif
+#ifndef LOOK_WEAK_CONF
+#define LOOK_WEAK_CONF 0.9	/* ... below this confidence may be read again */
+#endif
+#ifndef LOOK_THREE_EXTRA
+#define LOOK_THREE_EXTRA 10	/* ... and a 3 (a 2 and a corner) this much more */
+#endif
+#ifndef LOOK_ONE_EXTRA
+#define LOOK_ONE_EXTRA 40	/* ... and a 1 (a lone spot on a plain face) this much more */
+#endif
+#ifndef LOOK_ONE_REACH
+#define LOOK_ONE_REACH 0.12	/* ... a 1's centre is tried this near its spot, of S */
+#endif
+#ifndef LOOK_RIM
+#define LOOK_RIM 1.6	/* ... rim points on the axes, of the pip spacing */
+#endif
+#ifndef LOOK_RIM_D
+#define LOOK_RIM_D 1.45	/* ... and on the diagonals */
+#endif
+#ifndef LOOK_MAX
+#define LOOK_MAX 64	/* second look: most dice it adds */
+#endif
+#ifndef LOOK_STEP_DIV
+#define LOOK_STEP_DIV 8	/* second look: centres tried every S / this */
+#endif
+#ifndef LOOK_PIP_R
+#define LOOK_PIP_R 0.06	/* ... pip box half-width, of the side */
+#endif
+#ifndef LOOK_PIP_THR
+#define LOOK_PIP_THR 40	/* ... a pip differs from its ring by this */
+#endif
+#ifndef LOOK_COVER
+#define LOOK_COVER 0.6	/* ... pips this near a read die (of its side) are its own */
+#endif
+#ifndef LOOK_SEED_COVER
+#define LOOK_SEED_COVER 0.75	/* ... spots this near (its corners too) start no search */
+#endif
+#ifndef LOOK_MIN_SPOTS
+#define LOOK_MIN_SPOTS 2	/* ... centres tried need this many spots within reach */
+#endif
+#ifndef LOOK_REACH
+#define LOOK_REACH 0.45	/* ... centres tried this far from a pip, of S */
+#endif
+#ifndef LOOK_SEP
+#define LOOK_SEP 0.8	/* ... two dice's centres at least this far apart, of the side */
+#endif
+#ifndef LOOK_BODY
+#define LOOK_BODY 0.4	/* ... body box half-width, of S */
+#endif
+#ifndef LOOK_BODY_TOL
+#define LOOK_BODY_TOL 45	/* ... body pixels within this of its median */
+#endif
+#ifndef LOOK_BODY_FRAC
+#define LOOK_BODY_FRAC 0.4	/* ... and at least this share of the box */
+#endif
+
 void vis_dice_params_default(struct vis_dice_params *p)
 {
 	p->min_die_px = 14;
@@ -180,6 +260,7 @@ struct work {
 	uint8_t *fg;		/* owned, 1 where a die body may be */
 	uint8_t *fg0;		/* owned, fg before the opening */
 	int *label;		/* owned, component of each pixel, 0 none */
+	unsigned *ii;		/* owned, integral images of smooth, 3 planes of (w+1)x(h+1) */
 };
 
 static void work_free(struct work *wk)
@@ -190,12 +271,70 @@ static void work_free(struct work *wk)
 	free(wk->fg);
 	free(wk->fg0);
 	free(wk->label);
+	free(wk->ii);
 }
 
 static int color_dist(const uint8_t *a, const uint8_t *b)
 {
 	int dr = a[0] - b[0], dg = a[1] - b[1], db = a[2] - b[2];
 	return (int)sqrtf((float)(dr * dr + dg * dg + db * db));
+}
+
+/* Mean colour of the box [x0,x1) x [y0,y1) from the per-channel integral
+ * images ii (3 planes of (w+1)x(h+1)). */
+static void box_mean(const unsigned *ii, int w, int h, int x0, int y0, int x1, int y1,
+		     double m[3])
+{
+	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+	double n = (double)(x1 - x0) * (y1 - y0);
+	for (int c = 0; c < 3; c++) {
+		const unsigned *s = ii + c * plane;
+		unsigned t = s[(size_t)y1 * W + x1] - s[(size_t)y0 * W + x1] - s[(size_t)y1 * W + x0] +
+			     s[(size_t)y0 * W + x0];
+		m[c] = t / n;
+	}
+}
+
+/* The integral images of wk->smooth into wk->ii; -ENOMEM. */
+static int integrals(struct work *wk)
+{
+	int w = wk->w, h = wk->h;
+	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+	wk->ii = malloc(plane * 3 * sizeof(unsigned));
+	if (!wk->ii)
+		return -ENOMEM;
+	for (int c = 0; c < 3; c++) {
+		unsigned *s = wk->ii + c * plane;
+		memset(s, 0, W * sizeof(unsigned));
+		for (int y = 0; y < h; y++) {
+			unsigned row = 0;
+			s[(size_t)(y + 1) * W] = 0;
+			for (int x = 0; x < w; x++) {
+				row += wk->smooth[((size_t)y * w + x) * 3 + c];
+				s[(size_t)(y + 1) * W + x + 1] = s[(size_t)y * W + x + 1] + row;
+			}
+		}
+	}
+	return 0;
+}
+
+/* How much a pip-sized box at (x, y) (half-width ri) differs in colour
+ * from the ring around it (out to 2 ri + 1): a spot whatever its colour
+ * or its die's. The caller keeps (x, y) at least 2 ri + 1 inside. */
+static int spot(const struct work *wk, int x, int y, int ri)
+{
+	int ro = 2 * ri + 1;
+	double in[3], out[3];
+	box_mean(wk->ii, wk->w, wk->h, x - ri, y - ri, x + ri + 1, y + ri + 1, in);
+	box_mean(wk->ii, wk->w, wk->h, x - ro, y - ro, x + ro + 1, y + ro + 1, out);
+	double ni = (2.0 * ri + 1) * (2 * ri + 1), no = (2.0 * ro + 1) * (2 * ro + 1);
+	double d2 = 0;
+	for (int c = 0; c < 3; c++) {
+		double ring = (out[c] * no - in[c] * ni) / (no - ni);
+		d2 += (in[c] - ring) * (in[c] - ring);
+	}
+	double d = sqrt(d2);
+	return d > 255 ? 255 : (int)d;
 }
 
 /* A shadow on the table: the table's own colour, only darker. Dice cast
@@ -523,7 +662,7 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 		d->confidence = conf < LOW_N_CAP ? conf : LOW_N_CAP;
 		return;
 	}
-	double angle, a;
+	double angle = 0, a = 0;
 	double res = fit_layout(pips, n, &angle, &a);
 	double fit = exp(-(res / 0.22) * (res / 0.22));
 	/* Spacing against the die: pips sit about a quarter side apart. */
@@ -659,26 +798,39 @@ static const struct { int face, mask; } grid_faces[] = {
  * GRID_CONF_MAX: a fallback is never "sure". sum is the (bw+1)x(bh+1)
  * integral image of dist. Returns the margin (grey levels), 0 for none. */
 static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx,
-			double cy, double side, struct vis_die *d)
+			double cy, double side, int noff, int border, int min_face, double a_min,
+			int na, struct vis_die *d, int *mask_out, double *a_out)
 {
+	/* With border, eight more points between the outer pips and the
+	 * die's edge count as empty: a die's top has a plain rim all round
+	 * (a row of dots on a patterned wall does not). */
+	static const double rim[8][2] = {
+		{ LOOK_RIM, 0 }, { -LOOK_RIM, 0 }, { 0, LOOK_RIM }, { 0, -LOOK_RIM },
+		{ LOOK_RIM_D, LOOK_RIM_D }, { -LOOK_RIM_D, LOOK_RIM_D },
+		{ LOOK_RIM_D, -LOOK_RIM_D }, { -LOOK_RIM_D, -LOOK_RIM_D },
+	};
 	int r = (int)(side * GRID_PIP_R + 0.5);
 	if (r < 1)
 		r = 1;
+	int npts = border ? 17 : 9;
 	double best = 0;
 	for (int ai = 0; ai < 90; ai += GRID_STEP_DEG) {
 		double t = ai * M_PI / 180, c = cos(t), s = sin(t);
-		for (int si = 0; si < GRID_NA; si++) {
-			double a = side * (GRID_A_MIN + si * GRID_A_STEP);
-			for (int oy = -GRID_NOFF; oy <= GRID_NOFF; oy++)
-				for (int ox = -GRID_NOFF; ox <= GRID_NOFF; ox++) {
-					double gx = cx + ox * side * GRID_OFF / GRID_NOFF - x0;
-					double gy = cy + oy * side * GRID_OFF / GRID_NOFF - y0;
-					double v[9];
+		for (int si = 0; si < na; si++) {
+			double a = side * (a_min + si * GRID_A_STEP);
+			for (int oy = -noff; oy <= noff; oy++)
+				for (int ox = -noff; ox <= noff; ox++) {
+					double gx = cx + (noff ? ox * side * GRID_OFF / noff : 0) - x0;
+					double gy = cy + (noff ? oy * side * GRID_OFF / noff : 0) - y0;
+					double v[17];
 					int ok = 1;
-					for (int k = 0; k < 9 && ok; k++) {
-						double u = (k % 3 - 1) * a, w = (k / 3 - 1) * a;
-						int px = (int)lround(gx + c * u - s * w);
-						int py = (int)lround(gy + s * u + c * w);
+					for (int k = 0; k < npts && ok; k++) {
+						double u = k < 9 ? (k % 3 - 1) * a : rim[k - 9][0] * a;
+						double w = k < 9 ? (k / 3 - 1) * a : rim[k - 9][1] * a;
+						/* Rounds like lround wherever the box fits
+						 * (r >= 1 rejects the rest either way). */
+						int px = (int)(gx + c * u - s * w + 0.5);
+						int py = (int)(gy + s * u + c * w + 0.5);
 						if (px - r < 0 || py - r < 0 || px + r >= bw || py + r >= bh) {
 							ok = 0;
 							break;
@@ -692,8 +844,14 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 					}
 					if (!ok)
 						continue;
+					double rim_hi = 0;
+					for (int k = 9; k < npts; k++)
+						if (v[k] - LOOK_RIM_SLACK > rim_hi)
+							rim_hi = v[k] - LOOK_RIM_SLACK;
 					for (size_t f = 0; f < sizeof grid_faces / sizeof grid_faces[0]; f++) {
-						double lo = 1e9, hi = 0;
+						if (grid_faces[f].face < min_face)
+							continue;
+						double lo = 1e9, hi = rim_hi;
 						for (int k = 0; k < 9; k++) {
 							if (grid_faces[f].mask >> k & 1) {
 								if (v[k] < lo)
@@ -704,11 +862,19 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 						double m = lo - hi;
 						/* Any two specks make a 1 or a 2: those need more. */
 						if (grid_faces[f].face <= 2)
-							m -= GRID_LOW_EXTRA;
+							m -= GRID_LOW_EXTRA + (border ? LOOK_LOW_EXTRA : 0);
+						else if (border && grid_faces[f].face == 3)
+							m -= LOOK_THREE_EXTRA;
+						if (border && grid_faces[f].face == 1)
+							m -= LOOK_ONE_EXTRA;
 						if (lo >= GRID_PIP_MIN && m > best) {
 							best = m;
 							d->face = grid_faces[f].face;
 							d->angle = t;
+							if (mask_out)
+								*mask_out = grid_faces[f].mask;
+							if (a_out)
+								*a_out = a;
 						}
 					}
 				}
@@ -895,7 +1061,8 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 						(unsigned)dist[(size_t)y * bw + x] + sum[(size_t)y * (bw + 1) + x + 1] +
 						sum[(size_t)(y + 1) * (bw + 1) + x] - sum[(size_t)y * (bw + 1) + x];
 			struct vis_die g = *d;
-			if (grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, &g) > 0)
+			if (grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, GRID_NOFF, 0, 1,
+				      GRID_A_MIN, GRID_NA, &g, NULL, NULL) > 0)
 				best = g;
 			free(sum);
 		}
@@ -1091,6 +1258,232 @@ static struct vis_image *downscale(const struct vis_image *img, int f)
 	return o;
 }
 
+/* ---- 5. a second look: dice the bodies missed ---- */
+
+/* A die hypothesis of the second look. */
+struct hyp {
+	double x, y;		/* centre, pixels */
+	double score;		/* grid margin, grey levels */
+	struct vis_die d;	/* its reading */
+};
+
+static int cmp_hyp(const void *a, const void *b)
+{
+	double x = ((const struct hyp *)a)->score, y = ((const struct hyp *)b)->score;
+	return (x < y) - (x > y);
+}
+
+
+/* Looks again where no die was read: the die bodies are lost on a tray of
+ * their own colour, against a wall or in a heap, but their pips still
+ * stand out. Pips are found as small spots unlike their ring of
+ * surroundings (at the pip size of dice of side S, the size of the dice
+ * already read: dice in one photo share a size); around each pip not on a
+ * read die, die centres on a lattice are read by the pip grid against the
+ * colour there; the widest margins win, one die per place. Appends to
+ * dice (*nd of cap); returns 0 or -ENOMEM. */
+static int second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap)
+{
+	int w = wk->w, h = wk->h;
+	int ret = -ENOMEM;
+	uint8_t *resp = calloc((size_t)w * h, 1);
+	int step = (int)(S / LOOK_STEP_DIV);
+	if (step < 1)
+		step = 1;
+	int lw = w / step + 1, lh = h / step + 1;
+	uint8_t *lat = calloc((size_t)lw * lh, 1);
+	int hw = (int)ceil(S * 0.75);
+	int ww = 2 * hw + 1;
+	int *distw = malloc(sizeof(int) * (size_t)ww * ww);
+	unsigned *sumw = malloc(sizeof(unsigned) * (size_t)(ww + 1) * (ww + 1));
+	uint8_t *cols = malloc((size_t)ww * ww * 3);
+	struct hyp *hy = NULL;
+	int nh = 0, hcap = 0;
+	if (!resp || !lat || !distw || !sumw || !cols)
+		goto free_all;
+	/* Pip spots: a box of the pip's size against the ring around it. */
+	int ri = (int)(S * LOOK_PIP_R + 0.5);
+	if (ri < 1)
+		ri = 1;
+	int ro = 2 * ri + 1;
+	/* Only spots over the threshold matter (as peaks and against
+	 * them): the rest stay 0 without a square root. */
+	{
+		size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
+		int ni = (2 * ri + 1) * (2 * ri + 1), no = (2 * ro + 1) * (2 * ro + 1);
+		/* in/ni - (out-in)/(no-ni), scaled by ni*(no-ni) to stay integral */
+		long long k1 = no, k2 = ni, den = (long long)ni * (no - ni);
+		double thr2 = (double)LOOK_PIP_THR * LOOK_PIP_THR * (double)den * den;
+		for (int y = ro; y < h - ro; y++)
+			for (int x = ro; x < w - ro; x++) {
+				double d2 = 0;
+				for (int c = 0; c < 3; c++) {
+					const unsigned *q = wk->ii + c * plane;
+					long long in = (long long)q[(size_t)(y + ri + 1) * W + x + ri + 1] -
+						       q[(size_t)(y - ri) * W + x + ri + 1] -
+						       q[(size_t)(y + ri + 1) * W + x - ri] + q[(size_t)(y - ri) * W + x - ri];
+					long long out = (long long)q[(size_t)(y + ro + 1) * W + x + ro + 1] -
+							q[(size_t)(y - ro) * W + x + ro + 1] -
+							q[(size_t)(y + ro + 1) * W + x - ro] + q[(size_t)(y - ro) * W + x - ro];
+					double e = (double)(in * k1 - out * k2);
+					d2 += e * e;
+				}
+				if (d2 >= thr2)
+					resp[(size_t)y * w + x] = (uint8_t)spot(wk, x, y, ri);
+			}
+	}
+	/* Local maxima away from the dice read already mark lattice points
+	 * near them as die centres to try. */
+	for (int y = ro; y < h - ro; y++)
+		for (int x = ro; x < w - ro; x++) {
+			int v = resp[(size_t)y * w + x];
+			if (v < LOOK_PIP_THR)
+				continue;
+			int peak = 1;
+			for (int dy = -ri; dy <= ri && peak; dy++)
+				for (int dx = -ri; dx <= ri; dx++) {
+					int q = resp[(size_t)(y + dy) * w + x + dx];
+					if (q > v || (q == v && (dy < 0 || (dy == 0 && dx < 0)))) {
+						peak = 0;
+						break;
+					}
+				}
+			if (!peak)
+				continue;
+			int near = 0;
+			for (int i = 0; i < *nd && !near; i++)
+				near = dice[i].face > 0 &&
+				       hypot(dice[i].x - x, dice[i].y - y) < LOOK_SEED_COVER * dice[i].side;
+			if (near)
+				continue;
+			double rr = S * LOOK_REACH;
+			for (int ly = (int)((y - rr) / step); ly <= (int)((y + rr) / step) + 1; ly++)
+				for (int lx = (int)((x - rr) / step); lx <= (int)((x + rr) / step) + 1; lx++)
+					if (lx >= 0 && ly >= 0 && lx < lw && ly < lh) {
+						double dd = hypot(lx * step - x, ly * step - y);
+						uint8_t *q = &lat[(size_t)ly * lw + lx];
+						if (dd <= rr && (*q & 0x7f) < 0x7f)
+							(*q)++;
+						/* A 1's pip is its middle. */
+						if (dd <= S * LOOK_ONE_REACH)
+							*q |= 0x80;
+					}
+		}
+	int hb = (int)(S * LOOK_BODY + 0.5);
+	for (int ly = 0; ly < lh; ly++)
+		for (int lx = 0; lx < lw; lx++) {
+			/* A face of two or more pips has two or more spots. */
+			int spots = lat[(size_t)ly * lw + lx] & 0x7f;
+			int one = lat[(size_t)ly * lw + lx] >> 7;
+			if (spots < LOOK_MIN_SPOTS && !(one && LOOK_MIN_FACE <= 1))
+				continue;
+			int cx = lx * step, cy = ly * step;
+			if (cx - hw < 0 || cy - hw < 0 || cx + hw >= w || cy + hw >= h)
+				continue;
+			int near = 0;
+			for (int i = 0; i < *nd && !near; i++)
+				near = dice[i].face > 0 &&
+				       hypot(dice[i].x - cx, dice[i].y - cy) < LOOK_SEP * (dice[i].side + S) / 2;
+			if (near)
+				continue;
+			/* The body: the median colour of the die's inner box. */
+			size_t n = 0;
+			for (int y = cy - hb; y <= cy + hb; y++)
+				for (int x = cx - hb; x <= cx + hb; x++)
+					memcpy(cols + 3 * n++, wk->smooth + ((size_t)y * w + x) * 3, 3);
+			uint8_t body[3];
+			for (int c = 0; c < 3; c++)
+				body[c] = median_u8(cols + c, n, 3);
+			/* Most of that box is the body (pips fill at most a third). */
+			size_t same = 0;
+			for (size_t i = 0; i < n; i++)
+				same += color_dist(cols + 3 * i, body) < LOOK_BODY_TOL;
+			if (same < n * LOOK_BODY_FRAC)
+				continue;
+			for (int y = 0; y < ww; y++)
+				for (int x = 0; x < ww; x++) {
+					int dd = color_dist(wk->smooth + ((size_t)(cy - hw + y) * w + cx - hw + x) * 3, body);
+					distw[y * ww + x] = dd > 255 ? 255 : dd;
+				}
+			for (int x = 0; x <= ww; x++)
+				sumw[x] = 0;
+			for (int y = 0; y < ww; y++) {
+				sumw[(size_t)(y + 1) * (ww + 1)] = 0;
+				for (int x = 0; x < ww; x++)
+					sumw[(size_t)(y + 1) * (ww + 1) + x + 1] =
+						(unsigned)distw[y * ww + x] + sumw[(size_t)y * (ww + 1) + x + 1] +
+						sumw[(size_t)(y + 1) * (ww + 1) + x] - sumw[(size_t)y * (ww + 1) + x];
+			}
+			struct vis_die d = { .x = cx, .y = cy, .side = S };
+			int mask = 0;
+			double a = 0;
+			double m = grid_read(sumw, ww, ww, cx - hw, cy - hw, cx, cy, S, 0, 1, LOOK_MIN_FACE,
+					     LOOK_A_MIN, LOOK_NA, &d, &mask, &a);
+			if (m <= 0)
+				continue;
+			/* A pip on a die read already belongs to that die: two
+			 * neighbours' pips with the table between make no die. */
+			int foreign = 0;
+			for (int k = 0; k < 9 && !foreign; k++) {
+				if (!(mask >> k & 1))
+					continue;
+				double u = (k % 3 - 1) * a, v = (k / 3 - 1) * a;
+				double px = cx + cos(d.angle) * u - sin(d.angle) * v;
+				double py = cy + sin(d.angle) * u + cos(d.angle) * v;
+				for (int i = 0; i < *nd && !foreign; i++)
+					foreign = dice[i].face > 0 &&
+						  hypot(dice[i].x - px, dice[i].y - py) < LOOK_COVER * dice[i].side;
+			}
+			if (foreign)
+				continue;
+			if (nh == hcap) {
+				hcap = hcap ? 2 * hcap : 64;
+				struct hyp *t = realloc(hy, sizeof(*hy) * (size_t)hcap);
+				if (!t)
+					goto free_all;
+				hy = t;
+			}
+			hy[nh].x = cx;
+			hy[nh].y = cy;
+			hy[nh].score = m;
+			hy[nh].d = d;
+			nh++;
+		}
+	if (nh)
+		qsort(hy, (size_t)nh, sizeof(*hy), cmp_hyp);
+	int first = *nd;
+	for (int k = 0; k < nh && *nd < cap; k++) {
+		int near = 0, weak = -1;
+		for (int i = 0; i < *nd && !near; i++) {
+			if (hypot(dice[i].x - hy[k].x, dice[i].y - hy[k].y) >= LOOK_SEP * (dice[i].side + S) / 2)
+				continue;
+			if (dice[i].face > 0 || i >= first)
+				near = 1;
+			else if (dice[i].face < 0 && dice[i].face > -7) {
+				/* A doubtful reading gives way to one with more pips. */
+				if (hy[k].d.face > -dice[i].face)
+					weak = i;
+				else
+					near = 1;
+			}
+		}
+		if (near)
+			continue;
+		if (weak >= 0)
+			dice[weak].face = -7;
+		dice[(*nd)++] = hy[k].d;
+	}
+	ret = 0;
+free_all:
+	free(resp);
+	free(lat);
+	free(distw);
+	free(sumw);
+	free(cols);
+	free(hy);
+	return ret;
+}
+
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen)
 {
@@ -1130,6 +1523,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	int *stack = NULL, *scratch = NULL, *order = NULL, *start = NULL;
 	struct blob *blobs = NULL;
 	struct cand *cands = NULL;
+	struct vis_die *all = NULL;
 	int ncand = 0, found = 0;
 	wk.rgb = malloc(np * 3);
 	wk.bg = malloc(np * 3);
@@ -1151,7 +1545,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 				d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
 	}
 	blur3(wk.rgb, wk.smooth, w, h);
-	if (background(&wk))
+	if (background(&wk) || integrals(&wk))
 		goto oom;
 	/* Foreground threshold from the image's own noise: the median
 	 * distance to the background is mostly table texture. */
@@ -1260,6 +1654,11 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 			ncand += k;
 		}
 	}
+	int cap = ncand + LOOK_MAX;
+	all = malloc(sizeof(*all) * (size_t)cap);
+	if (!all)
+		goto oom;
+	int nall = 0;
 	for (int i = 0; i < ncand; i++) {
 		struct vis_die d = {
 			.x = cands[i].cx,
@@ -1272,7 +1671,47 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 			goto oom;
 		if (d.confidence < params->min_confidence)
 			d.face = 0;
-		if (d.face == 0 && !params->keep_unreadable)
+		all[nall++] = d;
+	}
+	/* The dice read surely give the size to look for the rest at. */
+	{
+		double *sides = malloc(sizeof(double) * ((size_t)nall + 1));
+		if (!sides)
+			goto oom;
+		int nsd = 0;
+		for (int i = 0; i < nall; i++)
+			if (all[i].face > 0 && all[i].confidence >= 0.9)
+				sides[nsd++] = all[i].side;
+		double S = side;
+		if (nsd >= 3) {
+			qsort(sides, (size_t)nsd, sizeof(double), cmp_double);
+			S = sides[nsd / 2];
+		}
+		free(sides);
+		int before = nall;
+		/* Doubtful readings (a 1 or a 2: most wrong faces are 4-6s
+		 * with pips lost) are looked at again: shown to second_look
+		 * as -face, replaced by a reading with more pips (-7). */
+		for (int i = 0; i < nall; i++)
+			if (all[i].face > 0 && all[i].face <= LOOK_WEAK_FACE && all[i].confidence < LOOK_WEAK_CONF)
+				all[i].face = -all[i].face;
+		if (LOOK_ENABLE && S >= params->min_die_px && second_look(&wk, S, all, &nall, cap))
+			goto oom;
+		for (int i = 0; i < before; i++)
+			if (all[i].face < 0)
+				all[i].face = all[i].face == -7 ? -1 : -all[i].face;
+		/* An unreadable body where the second look read a die is that die. */
+		for (int i = 0; i < before; i++) {
+			if (all[i].face)
+				continue;
+			for (int j = before; j < nall; j++)
+				if (hypot(all[i].x - all[j].x, all[i].y - all[j].y) < 0.5 * S)
+					all[i].face = -1;
+		}
+	}
+	for (int i = 0; i < nall; i++) {
+		struct vis_die d = all[i];
+		if (d.face < 0 || (d.face == 0 && !params->keep_unreadable))
 			continue;
 		if (found < max)
 			out[found] = d;
@@ -1289,6 +1728,7 @@ cleanup:
 		for (int i = 0; i < ncand; i++)
 			free(cands[i].px);
 	free(cands);
+	free(all);
 	free(order);
 	free(start);
 	free(blobs);

@@ -17,6 +17,17 @@
 #define MAX_TRACKS 8
 #define HIST 16	/* positions kept a track, for the contact fit */
 #define GRAVITY 9.81	/* m/s^2 */
+/* A die seen from above grows as it rises towards the camera (the
+ * renderer and a real lens alike): the blob's area over a die's on the
+ * table is the magnification squared, times 1.4-2.2 on the table itself
+ * (its rim, blur and shadow edge make the blob bigger than the die). */
+#define MAX_BLOB_RATIO 40	/* bigger: not a die (a die this close is near the lens) */
+#define ALOFT_RATIO 4.0		/* lost while rising this big: above the view, not gone */
+#define CUP_HEIGHT_M 0.12	/* a pint glass: its rim above the table top */
+#define MAX_DV_MPS 3.0		/* velocity change a frame the gate allows (a bounce) */
+#define MAX_SPEED_MPS 8.0	/* fastest die across the table, for a new track's gate */
+#define ALOFT_MAX_S 3.0		/* longest time above the view (a 6.5 m toss) */
+#define LOW_RELEASE_RATIO 3.0	/* first seen smaller: released near the table top */
 
 struct trk {
 	int id;			/* from 1; 0 = free slot */
@@ -32,8 +43,23 @@ struct trk {
 	int64_t t_last;		/* last sighting */
 	double hx[HIST], hy[HIST];	/* recent positions, newest at (sightings - 1) % HIST */
 	double ht[HIST];	/* their times, seconds from t_first */
+	double hr[HIST];	/* their blob ratios (see ratio) */
 	double rx, ry;		/* anchor of the current still spell */
 	double frame_s;		/* last frame interval, seconds */
+	double ratio;		/* last blob's area over a die's on the table there */
+	double ratio0;		/* the same at the first sighting */
+	double x0, y0;		/* where the first sighting was, table metres */
+	double ratio_prev;	/* the same at the sighting before the last */
+	double ratio_max;	/* the largest in flight (it rose: a release, not a die re-found) */
+	int i_max;		/* the sighting it was at */
+	double pk[3][2];	/* time (s from t_first) and ratio at i_max - 1, i_max, i_max + 1 */
+	int aloft;		/* out of view above the camera since t_last */
+	int gap;		/* came back from aloft: t_up, t_down hold */
+	int64_t t_up;		/* last sighting on the way up */
+	int64_t t_down;		/* first sighting on the way down */
+	int i_min;		/* the contact search starts here: the first sighting back from above, or after a cup's rim */
+	int cup_hit;		/* its first contact was a cup's rim */
+	double cup_apex, cup_sigma;	/* the apex and sigma from that contact */
 };
 
 struct vis_tracker {
@@ -48,6 +74,7 @@ struct vis_tracker {
 	uint8_t *upd;		/* owned, a row: 0xff where byte j's pixel learns */
 	uint8_t *phase;		/* owned, a row: j % 3, the byte's channel */
 	uint8_t *fg;		/* owned, foreground mask (2 once visited) */
+	uint8_t *fgrow;		/* owned, a byte a row: its mask may hold non-zero bytes */
 	long frames;		/* frames fed */
 	double bg_sum;		/* the model's brightness over every 8th row, if bg_sum_ok */
 	int bg_sum_ok;		/* bg_sum is the model's as it is now */
@@ -68,7 +95,7 @@ void vis_tracker_cfg_default(struct vis_tracker_cfg *cfg, const struct bd_table 
 	cfg->rest_speed_mps = 0.03;
 	cfg->rest_frames = 6;
 	cfg->gone_frames = 4;
-	cfg->contact_dv_mps = 0.4;
+	cfg->contact_dv_mps = 0.25;
 }
 
 struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width, int height)
@@ -101,13 +128,14 @@ struct vis_tracker *vis_tracker_new(const struct vis_tracker_cfg *cfg, int width
 	t->fgb = malloc(rw);
 	t->upd = malloc(rw);
 	t->phase = malloc(rw);
-	t->fg = malloc(n);
+	t->fg = calloc(n, 1);
+	t->fgrow = calloc((size_t)height, 1);
 	t->stack = malloc(n * sizeof(int));
 	t->next_id = 1;
 	for (size_t j = 0; t->phase && j < rw; j++)
 		t->phase[j] = (uint8_t)(j % 3);
 	if (!t->bg16 || !t->bg8 || !t->row || !t->diff || !t->fgb || !t->upd || !t->phase || !t->fg ||
-	    !t->stack) {
+	    !t->fgrow || !t->stack) {
 		vis_tracker_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -127,6 +155,7 @@ void vis_tracker_free(struct vis_tracker *t)
 	free(t->upd);
 	free(t->phase);
 	free(t->fg);
+	free(t->fgrow);
 	free(t->stack);
 	free(t);
 }
@@ -282,19 +311,19 @@ VEC_LOOP static void pixels_row(const uint8_t *restrict fgb, uint8_t *restrict f
 }
 
 /* The running average towards the frame c where upd says so, rate k / 256
- * (k <= 256): b16 in 8.8 fixed point, b8 its rounded integer part (at most
- * 255). In 16-bit lanes: with b = 256 bh + bl, the step
- * ((c << 8) - b) k >> 8 (a floor) equals (c - bh) k - ceil(bl k / 256),
- * every term of which fits 16 bits, and the result is a 16-bit value, so
+ * (k <= 255): b16 in 8.8 fixed point, b8 its rounded integer part (at most
+ * 255). In 16-bit lanes: the step ceil(((c << 8) - b) k / 256) equals
+ * c k - floor(b k / 256), the last the high half of b times k << 8 (one
+ * multiply-high instruction); the result lies between b and c << 8, so
  * arithmetic modulo 2^16 gives it exactly. */
 VEC_LOOP static void learn_row(const uint8_t *restrict c, const uint8_t *restrict upd,
 			       uint16_t *restrict b16, uint8_t *restrict b8, size_t n, int k)
 {
-	uint16_t k16 = (uint16_t)k;
+	uint16_t k16 = (uint16_t)k, k256 = (uint16_t)(k << 8);
 	for (size_t j = 0; j < n; j++) {
-		uint16_t b = b16[j], bh = b >> 8, bl = b & 0xff;
-		uint16_t up = (uint16_t)((uint16_t)(c[j] - bh) * k16);
-		uint16_t down = (uint16_t)((uint16_t)(bl * k16 + 255) >> 8);
+		uint16_t b = b16[j];
+		uint16_t up = (uint16_t)(c[j] * k16);
+		uint16_t down = (uint16_t)(((uint32_t)b * k256) >> 16);	/* floor(b k / 256) */
 		uint16_t nb = (uint16_t)(b + up - down);
 		nb = upd[j] ? nb : b;
 		uint16_t r = (uint16_t)((nb >> 8) + ((nb >> 7) & 1));	/* (nb + 128) >> 8 */
@@ -312,15 +341,15 @@ VEC_LOOP static void learn_clean_row(const uint8_t *restrict c, const uint8_t *r
 {
 	const uint8_t *restrict dm2 = d - 2, *restrict dm1 = d - 1, *restrict dp1 = d + 1,
 		      *restrict dp2 = d + 2;
-	uint16_t k16 = (uint16_t)k;
+	uint16_t k16 = (uint16_t)k, k256 = (uint16_t)(k << 8);
 	for (size_t j = 0; j < n; j++) {
 		uint8_t a = add_sat(dm1[j], d[j]), e = add_sat(d[j], dp1[j]);
 		uint8_t lo = add_sat(a, dm2[j]), mid = add_sat(a, dp1[j]), hi = add_sat(e, dp2[j]);
 		uint8_t p = ph[j];
 		uint8_t s = p == 0 ? hi : p == 1 ? mid : lo;
-		uint16_t b = b16[j], bh = b >> 8, bl = b & 0xff;
-		uint16_t up = (uint16_t)((uint16_t)(c[j] - bh) * k16);
-		uint16_t down = (uint16_t)((uint16_t)(bl * k16 + 255) >> 8);
+		uint16_t b = b16[j];
+		uint16_t up = (uint16_t)(c[j] * k16);
+		uint16_t down = (uint16_t)(((uint32_t)b * k256) >> 16);	/* floor(b k / 256) */
 		uint16_t nb = (uint16_t)(b + up - down);
 		nb = s <= thr3 ? nb : b;
 		uint16_t r = (uint16_t)((nb >> 8) + ((nb >> 7) & 1));
@@ -343,6 +372,7 @@ struct tblob {
 	double u, v;		/* centroid, pixels */
 	double x, y;		/* table metres */
 	int area;		/* pixels */
+	double ratio;		/* area over a die's on the table there (magnification^2) */
 	int used;		/* taken by a track */
 };
 
@@ -420,6 +450,7 @@ static void track_gone(struct vis_tracker *t, struct trk *k, struct vis_obs *out
  * landing is reported that many frames late. */
 #define CONTACT_BEFORE 4
 #define CONTACT_AFTER 3
+#define CONTACT_SPAN 6	/* most sightings a side of the split the refined fit takes */
 
 static void line_fit(const struct trk *k, int from, int n, double *p0x, double *p0y,
 		     double *vx, double *vy)
@@ -441,6 +472,81 @@ static void line_fit(const struct trk *k, int from, int n, double *p0x, double *
 	*p0y = (sy - *vy * st) / n;
 }
 
+/* The squared residual of line_fit's line over the same sightings. */
+static double line_sse(const struct trk *k, int from, int n)
+{
+	double px, py, vx, vy, s = 0;
+	line_fit(k, from, n, &px, &py, &vx, &vy);
+	for (int i = 0; i < n; i++) {
+		int j = (from + i) % HIST;
+		double ex = k->hx[j] - (px + vx * k->ht[j]), ey = k->hy[j] - (py + vy * k->ht[j]);
+		s += ex * ex + ey * ey;
+	}
+	return s;
+}
+
+static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double x, double y,
+			 int split, double confidence, struct vis_obs *out, int max, int *n);
+
+/* A bounce that barely turns the die leaves no kink in its ground track,
+ * but seen from above the die shrinks as it falls and grows as it bounces
+ * up: a valley in its blob's area. Four sightings shrinking (by a third
+ * overall), then CONTACT_AFTER all bigger than the smallest (the last by
+ * a quarter). At 30 fps a frame moves the area that much; at 120 fps it
+ * does not, and the kink is sharp there. The contact is where the lines
+ * of 1 / sqrt(ratio) (linear in the die's height) before and after meet. */
+static void valley_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
+{
+	int m = k->sightings, v = m - 1 - CONTACT_AFTER;
+	int w0 = m > HIST ? m - HIST : 0;
+	if (w0 < k->i_min)
+		w0 = k->i_min;
+	if (v - 3 < w0 || k->frame_s < 1.0 / 60)	/* faster, noise makes valleys */
+		return;
+	double rv = k->hr[v % HIST];
+	/* A blob under a die's area is a fragment (half hidden, a speck). */
+	if (rv < 1.0 || rv >= LOW_RELEASE_RATIO || k->hr[(v - 3) % HIST] < 1.5 * rv ||
+	    k->hr[(m - 1) % HIST] < 1.25 * rv)
+		return;
+	for (int i = v - 3; i < v; i++)
+		if (!(k->hr[i % HIST] > k->hr[(i + 1) % HIST]))
+			return;
+	for (int i = v + 1; i < m; i++)
+		if (!(k->hr[i % HIST] > rv))
+			return;
+	/* q = 1 / sqrt(ratio) against time: a line through v-3..v-1, one
+	 * through v+1..m-1. */
+	double a[2], b[2];
+	for (int s = 0; s < 2; s++) {
+		int from = s ? v + 1 : v - 3, cnt = s ? m - v - 1 : 3;
+		double st = 0, sq = 0, stt = 0, stq = 0;
+		for (int i = from; i < from + cnt; i++) {
+			double tt = k->ht[i % HIST], q = 1 / sqrt(k->hr[i % HIST]);
+			st += tt;
+			sq += q;
+			stt += tt * tt;
+			stq += tt * q;
+		}
+		double den = cnt * stt - st * st;
+		a[s] = den > 0 ? (cnt * stq - st * sq) / den : 0;
+		b[s] = (sq - a[s] * st) / cnt;
+	}
+	/* At the valley the die is on the fall's line, or above it if it
+	 * bounced just before: a blob much smaller than the fall predicts
+	 * is the die losing contrast (a white die over the white line). */
+	if (1 / sqrt(rv) > 1.1 * (a[0] * k->ht[v % HIST] + b[0]))
+		return;
+	double t_lo = k->ht[(v - 1) % HIST], t_hi = k->ht[(v + 1) % HIST];
+	double tc = a[0] != a[1] ? (b[1] - b[0]) / (a[0] - a[1]) : k->ht[v % HIST];
+	if (!(tc >= t_lo))
+		tc = t_lo;
+	if (tc > t_hi)
+		tc = t_hi;
+	double px, py, vx, vy;
+	line_fit(k, v - 3, m - v + 3, &px, &py, &vx, &vy);
+	emit_landing(t, k, tc, px + vx * tc, py + vy * tc, v, 0.6, out, max, n);
+}
+
 static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
 {
 	int m = k->sightings;
@@ -454,29 +560,133 @@ static void find_contact(struct vis_tracker *t, struct trk *k, struct vis_obs *o
 	line_fit(k, after - 1, CONTACT_AFTER + 1, &ax, &ay, &avx, &avy);
 	double dvx = avx - bvx, dvy = avy - bvy, dv = hypot(dvx, dvy);
 	double speed = hypot(bvx, bvy);
-	double need = t->cfg.contact_dv_mps > 0.3 * speed ? t->cfg.contact_dv_mps : 0.3 * speed;
-	if (dv < need)
+	double need = t->cfg.contact_dv_mps > 0.2 * speed ? t->cfg.contact_dv_mps : 0.2 * speed;
+	if (dv < need) {
+		valley_contact(t, k, out, max, n);
 		return;
+	}
+	/* The jump is seen once a single sighting after the contact pulls
+	 * the line after it (at 30 fps a frame is 33 ms of flight): the
+	 * first sighting after the contact is the split, near the jump,
+	 * whose two lines fit best, and it needs CONTACT_AFTER sightings
+	 * after it (else wait a frame). */
+	int w0 = m > HIST ? m - HIST : 0, split = -1;
+	if (w0 < k->i_min)
+		w0 = k->i_min;	/* the way up is too far and too rough to join in; a cup's kink is past */
+	double best = INFINITY;
+	int sp0 = m - CONTACT_AFTER - 2 > w0 + 3 ? m - CONTACT_AFTER - 2 : w0 + 3;
+	for (int sp = sp0; sp <= m - 1; sp++) {
+		/* A die still magnified is well above the table: a kink in
+		 * its ground track there is its blob changing shape. */
+		if (k->hr[(sp - 1) % HIST] >= LOW_RELEASE_RATIO || k->hr[sp % HIST] >= LOW_RELEASE_RATIO)
+			continue;
+		int b0 = sp - CONTACT_SPAN > w0 ? sp - CONTACT_SPAN : w0;
+		int a1 = sp + CONTACT_SPAN < m ? sp + CONTACT_SPAN : m;
+		double sse = line_sse(k, b0, sp - b0) + (a1 - sp >= 3 ? line_sse(k, sp, a1 - sp) : 0);
+		if (sse < best) {
+			best = sse;
+			split = sp;
+		}
+	}
+	if (split < 0 || m - split < CONTACT_AFTER)
+		return;
+	{
+		int b0 = split - CONTACT_SPAN > w0 ? split - CONTACT_SPAN : w0;
+		int a1 = split + CONTACT_SPAN < m ? split + CONTACT_SPAN : m;
+		line_fit(k, b0, split - b0, &bx, &by, &bvx, &bvy);
+		line_fit(k, split, a1 - split, &ax, &ay, &avx, &avy);
+		dvx = avx - bvx;
+		dvy = avy - bvy;
+		dv = hypot(dvx, dvy);
+		if (dv <= 0)
+			return;
+	}
 	/* Closest approach of the two lines in time. */
 	double dpx = ax - bx, dpy = ay - by;
 	double tc = -(dpx * dvx + dpy * dvy) / (dv * dv);
-	double t_lo = k->ht[(after - 2 + HIST) % HIST], t_hi = k->ht[after % HIST];
+	/* The split's sighting may sit on both lines (a contact just
+	 * before it): the contact lies within the two frames before it. */
+	double t_lo = k->ht[(split - 2 >= w0 ? split - 2 : split - 1) % HIST], t_hi = k->ht[split % HIST];
 	if (tc < t_lo)
 		tc = t_lo;
 	if (tc > t_hi)
 		tc = t_hi;
+	double jump = dv / need;
+	emit_landing(t, k, tc, bx + bvx * tc, by + bvy * tc, split,
+		     jump > 3 ? 0.95 : 0.6 + 0.35 * (jump - 1) / 2, out, max, n);
+}
+
+/* A landing at tc (seconds from the first sighting), (x, y), the first
+ * sighting after it split: the observation with the apex; the track is
+ * bouncing from now on. */
+static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double x, double y,
+			 int split, double confidence, struct vis_obs *out, int max, int *n)
+{
 	struct vis_obs o = obs_at(k, VIS_OBS_LANDING, k->t_first + (int64_t)(tc * 1e9));
-	o.x = bx + bvx * tc;
-	o.y = by + bvy * tc;
+	o.x = x;
+	o.y = y;
 	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
 	o.flight_s = tc;
-	o.apex_m = GRAVITY * tc * tc / 8;
-	/* Release seen up to a frame late (uniform), contact timed to about
-	 * a third of a frame by the fit. */
-	double sigma_t = k->frame_s * sqrt(1.0 / 12 + 1.0 / 9);
-	o.apex_sigma_m = GRAVITY * tc * sigma_t / 4;
-	double jump = dv / need;
-	o.confidence = jump > 3 ? 0.95 : 0.6 + 0.35 * (jump - 1) / 2;
+	o.confidence = confidence;
+	/* The apex from the fall alone, h = g td^2 / 2 from the top of the
+	 * flight to the contact (plus half a die: the height of its centre,
+	 * as the toss is measured), so the release height does not matter.
+	 * The top: midway between leaving the view upwards and coming back
+	 * (the same height both ways), each seen up to a frame late or
+	 * early; or, released near the table top and always in view,
+	 * midway between release (up to a frame late) and contact. Released
+	 * high and never out of view: no apex (-1). Contact is timed to
+	 * about a third of a frame by the fit. */
+	double t_top = -1, sigma_top = 0, sigma_c = k->frame_s / 3;
+	if (k->gap) {
+		t_top = 0.5 * (double)((k->t_up - k->t_first) + (k->t_down - k->t_first)) * 1e-9;
+		sigma_top = k->frame_s * sqrt(1.0 / 24);
+	} else if (k->ratio0 < LOW_RELEASE_RATIO && k->ratio_max < ALOFT_RATIO &&
+		   k->ratio_max > 1.25 * k->ratio0 && on_table(&t->cfg.table, k->x0, k->y0)) {
+		/* (First seen beside the table, low: a die kicked up from
+		 * below its edge, whose flight is not the toss.) */
+		t_top = tc / 2;
+		sigma_top = k->frame_s * sqrt(1.0 / 12) / 2;
+		sigma_c /= 2;	/* td = tc / 2 */
+	} else if (k->ratio_max >= ALOFT_RATIO && k->ratio_max > 1.25 * k->ratio0 && k->i_max > 0 &&
+		   k->i_max + 1 < split) {
+		/* Released high, always in view: the top is where it looked
+		 * biggest (a parabola through the largest and its neighbours). */
+		double ta = k->pk[0][0], tb = k->pk[1][0], tcc = k->pk[2][0], ra = k->pk[0][1],
+		       rb = k->pk[1][1], rc = k->pk[2][1];
+		double den = (ta - tb) * (ta - tcc) * (tb - tcc);
+		double A = den ? (tcc * (rb - ra) + tb * (ra - rc) + ta * (rc - rb)) / den : 0;
+		double B = den ? (tcc * tcc * (ra - rb) + tb * tb * (rc - ra) + ta * ta * (rb - rc)) / den : 0;
+		t_top = A < 0 ? -B / (2 * A) : tb;
+		if (t_top < ta || t_top > tcc)
+			t_top = tb;
+		sigma_top = k->frame_s / 2;	/* the blob's area is rough */
+	}
+	double td = tc - t_top;
+	if (t_top >= 0 && td > 0) {
+		o.apex_m = GRAVITY * td * td / 2 + t->cfg.die_side_m / 2;
+		o.apex_sigma_m = GRAVITY * td * sqrt(sigma_top * sigma_top + sigma_c * sigma_c);
+	} else {
+		o.apex_m = -1;
+		o.apex_sigma_m = 0;
+	}
+	if (cup_at(t, x, y) >= 0) {
+		/* A cup (its rim 12 cm up, or a die popping out), not the
+		 * table: no landing; the table contact that follows is the
+		 * first landing and carries the apex of the flight's first
+		 * contact, this one. */
+		if (!k->cup_hit) {
+			k->cup_apex = o.apex_m >= 0 ? o.apex_m + CUP_HEIGHT_M : -1;
+			k->cup_sigma = o.apex_sigma_m;
+		}
+		k->cup_hit = 1;
+		k->i_min = split;
+		return;
+	}
+	if (k->cup_hit) {
+		o.apex_m = k->cup_apex;
+		o.apex_sigma_m = k->cup_sigma;
+	}
 	emit(out, max, n, &o);
 	k->state = VIS_TRACK_BOUNCING;
 }
@@ -517,26 +727,34 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 	/* Foreground: summed absolute difference over R, G, B (about 1.5
 	 * times a Euclidean distance), a plain loop the compiler vectorises. */
 	int thr = t->cfg.diff_threshold * 3 / 2;
-	int update = (t->frames++ & 3) == 0;	/* learn every 4th frame, 4x the rate */
-	if (update)
+	/* Each row learns every 8th frame at 8x the rate, an eighth of the
+	 * rows a frame: the same adaptation as every row every frame, at an
+	 * eighth of the work, spread evenly over the frames. The light
+	 * check's rows (every 8th) learn on phase 0. */
+	int phase = (int)(t->frames++ & 7);
+	if (phase == 0)
 		t->bg_sum_ok = 0;
-	int k4 = (int)(4 * t->cfg.bg_rate * 256 + 0.5);
-	if (k4 > 256)
-		k4 = 256;
+	int k8 = (int)(8 * t->cfg.bg_rate * 256 + 0.5);
+	if (k8 > 255)
+		k8 = 255;
 	size_t nfg = 0;
 	for (int y = 0; y < h; y++) {
 		const uint8_t *c = frame_row(t, frame, y);
 		const uint8_t *b8 = t->bg8 + (size_t)y * rw;
 		uint8_t *fg = t->fg + (size_t)y * w;
+		int update = (y & 7) == phase;
 		/* A row whose every channel differs by at most thr / 3 holds no
 		 * foreground: its sums are needed only to learn, and with 8-bit
 		 * sums that takes one pass. */
 		int clean = absdiff_row(c, b8, t->diff + 2, rw) * 3 <= thr;
 		if (clean && (!update || thr <= 254)) {
-			memset(fg, 0, (size_t)w);
+			if (t->fgrow[y]) {	/* a clear row's mask stays zero */
+				memset(fg, 0, (size_t)w);
+				t->fgrow[y] = 0;
+			}
 			if (update)
 				learn_clean_row(c, t->diff + 2, t->phase, t->bg16 + (size_t)y * rw,
-						t->bg8 + (size_t)y * rw, rw, (uint8_t)(thr / 3), k4);
+						t->bg8 + (size_t)y * rw, rw, (uint8_t)(thr / 3), k8);
 			continue;
 		}
 		if (thr >= 0 && thr <= 254)
@@ -546,9 +764,13 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			pixel_sums_row(t->diff + 2, t->phase, t->fgb, t->upd, rw, clamp_sum(thr),
 				       clamp_sum(thr / 3));
 		if (!memchr(t->fgb, 1, rw)) {
-			memset(fg, 0, (size_t)w);
+			if (t->fgrow[y]) {
+				memset(fg, 0, (size_t)w);
+				t->fgrow[y] = 0;
+			}
 		} else {
 			pixels_row(t->fgb, fg, w);
+			t->fgrow[y] = 1;
 			for (const uint8_t *f = memchr(fg, 1, (size_t)w); f;
 			     f = memchr(f + 1, 1, (size_t)(fg + w - f - 1))) {
 				int x = (int)(f - fg);
@@ -569,13 +791,20 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		 * shadow): a white die on the white line is under the threshold
 		 * but must not be learnt. */
 		if (update)
-			learn_row(c, t->upd, t->bg16 + (size_t)y * rw, t->bg8 + (size_t)y * rw, rw, k4);
+			learn_row(c, t->upd, t->bg16 + (size_t)y * rw, t->bg8 + (size_t)y * rw, rw, k8);
 	}
 	/* Blobs (flood fill marks visited pixels 2). */
 	struct tblob blobs[64];
 	int nb = 0;
 	for (size_t i = 0; i < np && nfg; i++) {
-		const uint8_t *next = memchr(t->fg + i, 1, np - i);
+		/* The next foreground pixel, in rows whose mask may hold one. */
+		const uint8_t *next = NULL;
+		for (int y = (int)(i / (size_t)w); y < h && !next; y++) {
+			if (!t->fgrow[y])
+				continue;
+			size_t r0 = (size_t)y * w, from = i > r0 ? i : r0;
+			next = memchr(t->fg + from, 1, r0 + (size_t)w - from);
+		}
 		if (!next)
 			break;
 		i = (size_t)(next - t->fg);
@@ -607,8 +836,9 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		double k = px_per_m(t, b.x, b.y) * t->cfg.die_side_m;
 		double die_area = k * k;
 		/* A flying die looks bigger and smears; a speck is noise. */
-		if (area < 0.2 * die_area || area > 8 * die_area + 4 || nb == 64)
+		if (area < 0.2 * die_area || area > MAX_BLOB_RATIO * die_area + 4 || nb == 64)
 			continue;
+		b.ratio = area / die_area;
 		blobs[nb++] = b;
 	}
 	/* Pieces of one die: a die crossing the white line, or half in a
@@ -624,6 +854,7 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			blobs[i].x = (blobs[i].x * wi + blobs[j].x * wj) / s;
 			blobs[i].y = (blobs[i].y * wi + blobs[j].y * wj) / s;
 			blobs[i].area = (int)s;
+			blobs[i].ratio += blobs[j].ratio;
 			blobs[j] = blobs[--nb];
 			j = i;
 		}
@@ -636,23 +867,74 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			continue;
 		double dt = (ts - k->t_last) * 1e-9;
 		double px = k->x + k->vx * dt, py = k->y + k->vy * dt;
-		double gate = 0.04 + 0.5 * hypot(k->vx, k->vy) * dt;
+		/* A bounce turns a die and changes its speed by up to a few
+		 * m/s; a new track's speed is not known yet (at 30 fps a thrown
+		 * die moves 10-20 cm a frame). */
+		double gate = 0.04 + (k->have_v ? 0.5 * hypot(k->vx, k->vy) + MAX_DV_MPS : MAX_SPEED_MPS) * dt;
+		/* Coming back from above: magnified, near its straight ground
+		 * track; the velocity from a few sightings on the way up, often
+		 * at the view's edge, is rough. */
+		if (k->aloft)
+			gate = k->sightings >= 3 ? 0.3 + 0.5 * hypot(k->vx, k->vy) * dt : 2.0;
 		int best = -1;
 		double bd = gate;
 		for (int j = 0; j < nb; j++) {
 			double d = hypot(blobs[j].x - px, blobs[j].y - py);
-			if (!blobs[j].used && d < bd) {
+			if (!blobs[j].used && d < bd && (!k->aloft || blobs[j].ratio >= 0.75 * ALOFT_RATIO)) {
 				bd = d;
 				best = j;
 			}
 		}
 		if (best < 0) {
-			if (++k->unseen >= t->cfg.gone_frames)
+			k->unseen++;
+			if (k->aloft) {
+				if (dt > ALOFT_MAX_S) {	/* never came back into view */
+					k->state = VIS_TRACK_GONE;
+					k->id = 0;
+				}
+				continue;
+			}
+			/* Lost while rising, big: above the view (a toss higher
+			 * than the camera), not gone. Its ground velocity from
+			 * every sighting so far finds it again. */
+			if (k->state == VIS_TRACK_FLYING && !k->gap && k->ratio_max >= ALOFT_RATIO &&
+			    k->sightings - 1 - k->i_max <= 1) {	/* largest at the end: rising */
+				k->aloft = 1;
+				k->t_up = k->t_last;
+				if (k->sightings >= 3) {
+					int m = k->sightings < HIST ? k->sightings : HIST;
+					double p0x, p0y;
+					line_fit(k, k->sightings - m, m, &p0x, &p0y, &k->vx, &k->vy);
+				}
+				continue;
+			}
+			if (k->unseen >= t->cfg.gone_frames)
 				track_gone(t, k, out, max, &n);
 			continue;
 		}
 		struct tblob *b = &blobs[best];
 		b->used = 1;
+		if (k->aloft) {
+			k->aloft = 0;
+			k->gap = 1;
+			k->t_down = ts;
+			k->i_min = k->sightings;
+		}
+		k->ratio_prev = k->ratio;
+		k->ratio = b->ratio;
+		double tnow = (ts - k->t_first) * 1e-9;
+		if (k->i_max == k->sightings - 1) {
+			k->pk[2][0] = tnow;
+			k->pk[2][1] = b->ratio;
+		}
+		if (k->state == VIS_TRACK_FLYING && b->ratio > k->ratio_max) {
+			k->ratio_max = b->ratio;
+			k->i_max = k->sightings;
+			k->pk[0][0] = k->ht[(k->sightings - 1) % HIST];
+			k->pk[0][1] = k->hr[(k->sightings - 1) % HIST];
+			k->pk[1][0] = tnow;
+			k->pk[1][1] = b->ratio;
+		}
 		double nvx = dt > 0 ? (b->x - k->x) / dt : 0, nvy = dt > 0 ? (b->y - k->y) / dt : 0;
 		k->vx = nvx;
 		k->vy = nvy;
@@ -667,6 +949,7 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		int hi = k->sightings % HIST;
 		k->hx[hi] = b->x;
 		k->hy[hi] = b->y;
+		k->hr[hi] = b->ratio;
 		k->ht[hi] = (ts - k->t_first) * 1e-9;
 		k->sightings++;
 		if (k->sightings == 2) {
@@ -707,8 +990,11 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 			k->u = blobs[j].u;
 			k->v = blobs[j].v;
 			k->t_first = k->t_last = ts;
-			k->hx[0] = k->rx = blobs[j].x;
+			k->ratio = k->ratio0 = k->ratio_prev = k->ratio_max = blobs[j].ratio;
+			k->hx[0] = k->rx = k->x0 = blobs[j].x;
+			k->y0 = blobs[j].y;
 			k->hy[0] = k->ry = blobs[j].y;
+			k->hr[0] = blobs[j].ratio;
 			k->ht[0] = 0;
 			k->sightings = 1;
 			break;

@@ -218,7 +218,7 @@ struct vis_obs {
 	double u, v;		/* the same point in image pixels */
 	int player;		/* SINK: the cup's owner (0 a1 .. 3 b2) */
 	int face;		/* REST: 1-6, 0 unknown */
-	double apex_m;		/* LANDING: apex height g t^2 / 8 from the flight time t */
+	double apex_m;		/* LANDING: the die centre's top height above the table top, from its fall (g t^2 / 2); -1 not measured */
 	double apex_sigma_m;	/* LANDING: its standard uncertainty (frame timing) */
 	double flight_s;	/* LANDING: release to first contact */
 	double confidence;	/* 0-1 */
@@ -233,7 +233,7 @@ struct vis_tracker_cfg {
 	double rest_speed_mps;	/* below this a die is still (0.03) */
 	int rest_frames;	/* frames still before "rest" (6) */
 	int gone_frames;	/* frames unseen before "gone" (4) */
-	double contact_dv_mps;	/* a velocity jump this big is a table contact (0.4) */
+	double contact_dv_mps;	/* a velocity jump this big (and a fifth of the speed) is a table contact (0.25) */
 };
 
 struct vis_tracker;

@@ -29,10 +29,11 @@
 #define DIR "tests/data/dice-photos"
 #define GOLDEN "tests/data/dice-photos-golden.txt"
 
-/* Measured when the floors were set: tuning 60.6 % read, held out 76.5 %;
- * 5 and 12 stray detections; 1 and 4 wrong faces at >= 0.9. */
-#define FLOOR_READ_TUNING   0.57
-#define FLOOR_READ_HELDOUT  0.73
+/* Measured when the floors were set (with the second look): tuning 69.2 %
+ * read, held out 86.2 %; 7 and 13 stray detections; 1 and 4 wrong faces at
+ * >= 0.9. */
+#define FLOOR_READ_TUNING   0.66
+#define FLOOR_READ_HELDOUT  0.83
 #define MAX_STRAY           15	/* per split */
 #define MAX_SURE_WRONG      6	/* wrong face with confidence >= 0.9, per split */
 

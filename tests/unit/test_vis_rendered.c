@@ -114,6 +114,59 @@ static void test_vis_render_table_cups_and_line_where_layout_says(void **state)
 	vis_image_free(img);
 }
 
+/* The second look (docs/vision.md, step 6): dice the tray's own colour
+ * leave no body to find, only their pips; with dice of another colour
+ * read surely in the same image (they give the size), the white dice are
+ * read by their pips and the plain rim around them. */
+static void test_vis_dice_tray_coloured_dice_read_by_their_pips(void **state)
+{
+	(void)state;
+	struct vis_render_scene s;
+	vis_render_scene_default(&s);
+	s.width = 360;
+	s.height = 240;
+	s.show_table = 0;
+	s.tray[0] = s.tray[1] = s.tray[2] = 205;
+	s.light_gradient = 0;
+	s.noise_sigma = 2;
+	vis_render_view_topdown(&s, 1.0, 0.3, 0.24);	/* 1500 px/m: a 24 px die */
+	static const int faces[6] = { 3, 5, 6, 4, 5, 6 };
+	s.n_dice = 6;
+	for (int i = 0; i < 6; i++) {
+		struct vis_render_die *d = &s.dice[i];
+		memset(d, 0, sizeof *d);
+		d->x = 0.92 + 0.055 * (i % 3);
+		d->y = 0.26 + 0.075 * (i / 3);
+		d->angle = 0.2 * i;
+		d->face = faces[i];
+		/* Top row red with white pips; bottom row the tray's white, black pips. */
+		uint8_t body = i < 3 ? 0 : 205;
+		d->body[0] = i < 3 ? 200 : body;
+		d->body[1] = d->body[2] = i < 3 ? 30 : body;
+		memset(d->pip, i < 3 ? 250 : 20, 3);
+	}
+	struct vis_image *img;
+	char err[256];
+	assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+	struct vis_die out[16];
+	int n = vis_dice_find(img, NULL, out, 16, err, sizeof err);
+	vis_image_free(img);
+	assert_true(n >= 0 && n <= 16);
+	int right = 0;
+	for (int i = 0; i < 6; i++) {
+		double u, v;
+		assert_int_equal(vis_homography_apply(s.h, s.dice[i].x, s.dice[i].y, &u, &v), 0);
+		for (int j = 0; j < n; j++)
+			if (hypot(out[j].x - u, out[j].y - v) < 8 && out[j].face == faces[i]) {
+				right++;
+				break;
+			}
+	}
+	fprintf(stderr, "tray-coloured: %d of 6 read, %d detections\n", right, n);
+	assert_int_equal(right, 6);
+	assert_int_equal(n, 6);
+}
+
 /* The tracker says where a die rests; the full-resolution frame is read
  * there: a 1600x900 view of a stretch of table with one die at rest. */
 static void test_vis_read_face_at_a_resting_die_in_a_full_frame(void **state)
@@ -157,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_vis_render_is_deterministic_and_checks_its_input),
 		cmocka_unit_test(test_vis_render_table_cups_and_line_where_layout_says),
 		cmocka_unit_test(test_vis_read_face_at_a_resting_die_in_a_full_frame),
+		cmocka_unit_test(test_vis_dice_tray_coloured_dice_read_by_their_pips),
 		cmocka_unit_test(test_vis_rendered_dice_read_at_target_accuracy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -86,6 +86,9 @@
 #ifndef SKEW_DEG
 #define SKEW_DEG 30	/* a pip grid turned this far from them is doubtful */
 #endif
+#ifndef TWO_AREA_RATIO
+#define TWO_AREA_RATIO 1.75	/* a 2's pips differing more in area are a 1 and a side's */
+#endif
 #ifndef SKEW_ONE_CONF
 #define SKEW_ONE_CONF 0.7	/* ... and a 2 so turned is at most this sure a 1 */
 #endif
@@ -1207,14 +1210,23 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		 * neighbour or its own side faces: its middle and size, which the
 		 * layout was checked against, are doubtful. */
 		double aspect = blen[0] > blen[1] ? blen[0] / blen[1] : blen[1] / blen[0];
+		/* A 2's pips are alike in size; a side face's pip seen in
+		 * perspective is foreshortened to a fraction of the top's. */
+		int unequal = best_np == 2 &&
+			      (best_pips[0].area > TWO_AREA_RATIO * best_pips[1].area ||
+			       best_pips[1].area > TWO_AREA_RATIO * best_pips[0].area);
 		if (richer_face && richer - own >= RICHER_MARGIN && richer >= GRID_MARGIN) {
 			best.face = richer_face;
 			best.confidence = GRID_CONF_MAX;
-		} else if (askew && best.face == 2) {
-			/* Of a 1's pip and a side face's, the one nearer the
-			 * middle is the top face's: read it as a 1 if it is. */
+		} else if (best.face == 2 && (askew || unequal)) {
+			/* Of a 1's pip and a side face's, the top face's is the
+			 * bigger one (a side face's is foreshortened) or, on a
+			 * turned grid, the one nearer the middle: read it as a 1
+			 * if it is one. */
 			int k = hypot(best_pips[0].x - c->cx, best_pips[0].y - c->cy) <=
 					hypot(best_pips[1].x - c->cx, best_pips[1].y - c->cy) ? 0 : 1;
+			if (unequal)
+				k = best_pips[0].area >= best_pips[1].area ? 0 : 1;
 			struct vis_die t = best;
 			read_face(&best_pips[k], 1, side, c->cx, c->cy, &t);
 			best = t;

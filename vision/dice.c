@@ -86,6 +86,18 @@
 #ifndef SKEW_DEG
 #define SKEW_DEG 30	/* a pip grid turned this far from them is doubtful */
 #endif
+#ifndef TWO_EVEN
+#define TWO_EVEN 0.15	/* a 2's pips' distances from the middle may differ this (of the side) */
+#endif
+#ifndef TWO_EVEN_SPAN
+#define TWO_EVEN_SPAN 0.3	/* ... and lose a fifth of the confidence at this much more */
+#endif
+#ifndef TWO_ALIKE
+#define TWO_ALIKE 1.2	/* a 2's pips' areas may differ by this ratio ... */
+#endif
+#ifndef TWO_ALIKE_SPAN
+#define TWO_ALIKE_SPAN 0.55	/* ... and lose a fifth of the confidence at this much more */
+#endif
 #ifndef TWO_AREA_RATIO
 #define TWO_AREA_RATIO 1.75	/* a 2's pips differing more in area are a 1 and a side's */
 #endif
@@ -708,6 +720,20 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 	 * and centre say, never as sure as a fitted 3-6. */
 	if (n == 2 && d->confidence > LOW_N_CAP)
 		d->confidence = LOW_N_CAP;
+	if (n == 2) {
+		/* Two pips are thin evidence: the cap only for a pair that is
+		 * alike in size and sits evenly about the die's middle (a 1 and
+		 * a side face's pip do neither); down to 0.8 x 0.8 of it. */
+		double d0 = hypot(pips[0].x - cx, pips[0].y - cy) / side;
+		double d1 = hypot(pips[1].x - cx, pips[1].y - cy) / side;
+		double uneven = (fabs(d0 - d1) - TWO_EVEN) / TWO_EVEN_SPAN;
+		double big = pips[0].area > pips[1].area ? pips[0].area : pips[1].area;
+		double small = pips[0].area > pips[1].area ? pips[1].area : pips[0].area;
+		double unlike = (big / (small > 0 ? small : 1) - TWO_ALIKE) / TWO_ALIKE_SPAN;
+		uneven = uneven < 0 ? 0 : uneven > 1 ? 1 : uneven;
+		unlike = unlike < 0 ? 0 : unlike > 1 ? 1 : unlike;
+		d->confidence *= (1 - 0.2 * uneven) * (1 - 0.2 * unlike);
+	}
 }
 
 /* How the fitted layout's grid looks in the die: the mean colour distance

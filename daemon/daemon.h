@@ -166,6 +166,7 @@ struct dd_fusion {
 	size_t n_obs;			/* entries of obs */
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* sorted by t_ns */
 	bool overflow;			/* observations were dropped */
+	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
 };
 
 /* Defaults as in the comments of struct dd_fusion_cfg. */

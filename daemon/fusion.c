@@ -101,6 +101,14 @@ static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf,
 	snprintf(dst->source, sizeof(dst->source), "%s", src);
 }
 
+static bool throw_sinks(const struct bd_throw *t)
+{
+	for (size_t i = 0; i < t->n_events; i++)
+		if (t->events[i].kind == BD_EV_CUP && t->events[i].sink)
+			return true;
+	return false;
+}
+
 static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		     struct dd_fused *out)
 {
@@ -206,6 +214,12 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	/* Thin evidence on an event that decides the ruling is bd_judge's
 	 * to flag (house.review_below): fusion adds only what it alone knows,
 	 * witnesses in conflict or missing, a throw nobody saw end. */
+	/* Before or after the touch decides a sink: short then in an attackers'
+	 * cup is BD-P12, kicked back in is BD-K8; a defenders' cup is BD-P8 or
+	 * BD-K7 (BD-K2a). Before a floor or a catch it decides at most whether
+	 * BD-K2a withholds a game's last point: not asked (docs/daemon.md). */
+	if (f->kick_retimed && throw_sinks(t))
+		add_reason(out, "kick called near the first touch, then a sink: order unknown (BD-K1)");
 	if (timed_out)
 		add_reason(out, "no end of the throw was seen");
 	if (f->overflow)
@@ -223,9 +237,11 @@ static void reset(struct dd_fusion *f)
  * the table, so whatever the table, a cup or the mine felt within the
  * official's delay before the kick call came after the kick: the kick is
  * put just before the first of them. A contact earlier than that delay
- * was before the kick, and the call keeps its time. Returns o, or *tmp
- * holding the re-timed kick. */
-static const struct dd_obs *kick_in_place(const struct dd_fusion *f, const struct dd_obs *o,
+ * was before the kick, and the call keeps its time. A defender may still
+ * kick a die after its touch (no FIFA then, and ignored by the judge): the
+ * order is a guess, which assemble() sends to review where it can decide
+ * the ruling. Returns o, or *tmp holding the re-timed kick. */
+static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_obs *o,
 					  struct dd_obs *tmp)
 {
 	for (size_t i = 0; i < f->n_obs; i++) {
@@ -236,6 +252,7 @@ static const struct dd_obs *kick_in_place(const struct dd_fusion *f, const struc
 			continue;
 		if (c->t_ns > o->t_ns || c->t_ns < o->t_ns - CALL_DELAY_NS)
 			return o;	/* after the call, or touched before the kick */
+		f->kick_retimed = true;
 		*tmp = *o;
 		tmp->t_ns = c->t_ns - 1;
 		tmp->ev.t_ns = tmp->t_ns;

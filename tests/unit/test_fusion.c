@@ -173,6 +173,56 @@ static void test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review(v
 	assert_int_equal(r.points[BD_TEAM_A], 1);	/* BD-K5 */
 }
 
+/* BD-K1, BD-P6, BD-P12, BD-K8: a defender may also kick a die after it
+ * touched the table (a short throw bouncing off the attackers' half); that
+ * kick is no FIFA and the judge ignores it. A call within the official's
+ * delay of the touch cannot say which came first, and here it decides the
+ * ruling: short, then an attackers' cup sunk is BD-P12 (2 points to the
+ * defenders), kicked back into it is BD-K8 (no points, the kicker kills n'
+ * fills). Such a throw goes to an official. */
+static void test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.95, BD_HALF_A),
+		obs_event(DD_SRC_CONSOLE, 1500 * MS, 1, BD_EV_KICK),	/* kicked at 1300 */
+		obs_event(DD_SRC_PIEZO, 1700 * MS, 0.95, BD_EV_CUP),
+	};
+	struct bd_ruling r;
+
+	(void)state;
+	seq[2].ev.player = 2;
+	strcpy(seq[2].ev.part, "foot");
+	seq[3].ev.player = 1;	/* an attackers' cup */
+	seq[3].ev.sink = true;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_true(out.review);
+	/* The two readings the official chooses between differ. */
+	r = judge(&out.t);
+	assert_int_equal(r.points[BD_TEAM_B], 0);	/* BD-K8, as fused */
+	{
+		struct bd_throw t = out.t;
+		struct bd_event k = t.events[0];
+
+		assert_int_equal(k.kind, BD_EV_KICK);
+		t.events[0] = t.events[1];
+		t.events[1] = k;
+		r = judge(&t);
+		assert_int_equal(r.points[BD_TEAM_B], 2);	/* BD-P12 */
+	}
+
+	/* The same late call before a floor decides nothing more (BD-P6 or
+	 * BD-K8: no points either way): no review. */
+	seq[3] = obs_event(DD_SRC_PIEZO, 1700 * MS, 0.95, BD_EV_FLOOR);
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_false(out.review);
+}
+
 /* BD-K1, BD-K5: the official enters a kick a moment after it happened, by
  * which time the kicked die may already have touched the table. A FIFA
  * kick is only made on a die that has not touched the table, so the kick
@@ -419,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_agreeing_witnesses_score_bd_p1_without_review),
 		cmocka_unit_test(test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review),
 		cmocka_unit_test(test_fusion_bd_k5_late_kick_call_goes_before_the_touch_it_caused),
+		cmocka_unit_test(test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_review),
 		cmocka_unit_test(test_fusion_bd_p3_doubtful_later_bounce_is_no_reason),
 		cmocka_unit_test(test_fusion_late_camera_report_is_ordered_by_time),
 		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),

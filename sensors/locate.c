@@ -578,7 +578,16 @@ enum bd_half sens_half_of_two(const struct sens_config *c, const struct sens_arr
 	/* The arrival difference over the top (uniform prior), the speed's
 	 * spread scaling the travel difference: where on the table could a
 	 * wave reach these two discs this far apart? */
-	for (double x = step / 2; x < t->length_m; x += step)
+	/* Along the table the columns are centred on the line's middle, a
+	 * quarter line wide: the line (BD-P6) is then whole columns, none on
+	 * its edges; a grid from the end put the line a centimetre off (an
+	 * impact on its B side came out B at 0.99). */
+	double sx = fmax(0.002, fmin(step, t->line_width_m / 4));
+	int kx = (int)floor(t->length_m / 2 / sx);
+
+	for (int i = -kx; i < kx; i++) {
+		double x = t->length_m / 2 + (i + 0.5) * sx;
+
 		for (double y = step / 2; y < t->width_m; y += step) {
 			double dd = hypot(x - a[0].x, y - a[0].y) - hypot(x - a[1].x, y - a[1].y);
 			double var = 2 * sig * sig + dd * dd * c->speed_spread * c->speed_spread;
@@ -588,6 +597,7 @@ enum bd_half sens_half_of_two(const struct sens_config *c, const struct sens_arr
 			z[bd_table_half(t, x)] += w;
 			n++;
 		}
+	}
 	good = (z[0] + z[1] + z[2]) / n;
 	/* One of the two not the wave: the difference is anything within
 	 * the grouping window, and the half unknown. */

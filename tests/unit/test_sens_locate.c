@@ -357,6 +357,33 @@ static void test_sens_half_of_two_end_disc_first_is_its_half(void **state)
 	assert_true(p[BD_HALF_A] < 0.8 && p[BD_HALF_B] < 0.8);
 }
 
+/* BD-P6 with two discs heard: the line is its own outcome, not a sliver
+ * of either half. The two end discs (table0, table2) place an impact along
+ * the table to a few millimetres, so a die on the line (1.21..1.23 m) must
+ * not come out a sure half, and one a centimetre clear of it must not come
+ * out the line. */
+static void test_sens_half_of_two_bd_p6_line_is_not_a_sure_half(void **state)
+{
+	struct sens_config c;
+	struct sens_arrival a[2];
+	double p[3];
+	const double on_line[] = { 1.212, 1.218, 1.222, 1.228 };
+
+	(void)state;
+	sens_config_defaults(&c);
+	for (size_t k = 0; k < sizeof(on_line) / sizeof(on_line[0]); k++) {
+		two_arrivals(&c, on_line[k], 0.61, 0, 2, a);
+		sens_half_of_two(&c, a, p);
+		assert_true(p[BD_HALF_A] < 0.8);
+		assert_true(p[BD_HALF_B] < 0.8);
+		assert_float_equal(p[0] + p[1] + p[2], 1.0, 1e-9);
+	}
+	two_arrivals(&c, 1.195, 0.61, 0, 2, a);
+	assert_int_equal(sens_half_of_two(&c, a, p), BD_HALF_A);
+	two_arrivals(&c, 1.245, 0.61, 0, 2, a);
+	assert_int_equal(sens_half_of_two(&c, a, p), BD_HALF_B);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_sens_locate_drops_one_wild_arrival_of_five),
 		cmocka_unit_test(test_sens_locate_uncertainty_tracks_the_error),
 		cmocka_unit_test(test_sens_half_of_two_end_disc_first_is_its_half),
+		cmocka_unit_test(test_sens_half_of_two_bd_p6_line_is_not_a_sure_half),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,6 +173,25 @@ static void test_camera_unread_rest_ends_throw_at_once_in_review(void **state)
 	assert_false(r.review);
 }
 
+/* BD-O2: a five read at house.review_below (0.8) or more rules without
+ * review (the thrower kills n' fills); one read just under it is doubtful
+ * and goes to an official, with the same provisional duty. */
+static void test_camera_bd_o2_five_below_review_below_goes_to_review(void **state)
+{
+	struct dd_fused out;
+	struct bd_ruling r;
+
+	(void)state;
+	rest_after_landing(5, 0.8, &out, &r);
+	assert_int_equal(out.t.events[1].face, 5);
+	assert_false(r.review);
+	assert_int_equal(r.n_duties, 1);
+	assert_int_equal(r.duties[0].kind, BD_DUTY_KILL_N_FILL);
+	rest_after_landing(5, 0.79, &out, &r);
+	assert_true(r.review);
+	assert_int_equal(r.n_duties, 1);
+}
+
 /* The camera locates a resting die from its low-resolution stream, a
  * quarter of a die per pixel: the die may lie more than the one side
  * around that point that vision's reader accepts. The glue's read looks
@@ -212,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_camera_config_takes_calibrate_output),
 		cmocka_unit_test(test_camera_config_errors_name_their_line),
 		cmocka_unit_test(test_camera_unread_rest_ends_throw_at_once_in_review),
+		cmocka_unit_test(test_camera_bd_o2_five_below_review_below_goes_to_review),
 		cmocka_unit_test(test_camera_reads_a_die_off_its_located_point),
 	};
 

@@ -56,29 +56,6 @@ struct truth {
 	bool seen;		/* a fused throw was paired with it */
 };
 
-static bool duties_equal(const struct bd_ruling *a, const struct bd_ruling *b)
-{
-	if (a->n_duties != b->n_duties)
-		return false;
-	for (size_t i = 0; i < a->n_duties; i++) {
-		bool found = false;
-
-		for (size_t j = 0; j < b->n_duties && !found; j++)
-			found = a->duties[i].kind == b->duties[j].kind &&
-				a->duties[i].player == b->duties[j].player &&
-				(a->duties[i].player != BD_NOBODY || a->duties[i].team == b->duties[j].team);
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-static bool ruling_equal(const struct bd_ruling *a, const struct bd_ruling *b)
-{
-	return a->points[0] == b->points[0] && a->points[1] == b->points[1] &&
-	       a->dead == b->dead && a->retoss == b->retoss && duties_equal(a, b);
-}
-
 static int read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
@@ -396,9 +373,9 @@ static void print_events(const char *label, const struct bd_throw *t, int64_t t0
 static void fold_own(const struct bd_match_cfg *cfg, struct bd_state *own, const struct dd_fused *fx)
 {
 	struct bd_ruling r;
-	char err[256];
+	char err[256], why[sizeof(fx->review_why)];
 
-	if (!own->over && bd_judge(cfg, own, &fx->t, &r, err, sizeof(err)) == 0)
+	if (!own->over && dd_fused_judge(cfg, own, fx, &r, why, sizeof(why), err, sizeof(err)) == 0)
 		bd_apply(own, cfg, &r);
 }
 
@@ -408,7 +385,7 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 {
 	struct truth *t = NULL;
 	struct bd_ruling r;
-	char err[256];
+	char err[256], why[sizeof(fx->review_why)];
 	bool review, right;
 	int tsinks = 0, fsinks = 0;
 
@@ -425,13 +402,14 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 		return;
 	}
 	t->seen = true;
-	if (bd_judge(cfg, &t->before, &fx->t, &r, err, sizeof(err)) < 0) {
+	/* As dd_referee_throw: a guessed kick order judged both ways. */
+	if (dd_fused_judge(cfg, &t->before, fx, &r, why, sizeof(why), err, sizeof(err)) < 0) {
 		ty->unjudgeable++;
 		ty->review++;
 		return;
 	}
-	review = fx->review || r.review;
-	right = ruling_equal(&r, &t->ruling);
+	review = r.review;
+	right = dd_ruling_same_outcome(&r, &t->ruling);
 	if (review) {
 		ty->review++;
 		ty->review_right += right;
@@ -443,8 +421,7 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 	if (verbose && (!right || review))
 		printf("%s throw %ld: %s%s (truth %d-%d, ruled %d-%d) %s\n", mdir,
 		       (long)(t - tr) + 1, right ? "right" : "WRONG", review ? " review" : "",
-		       t->ruling.points[0], t->ruling.points[1], r.points[0], r.points[1],
-		       fx->review_why);
+		       t->ruling.points[0], t->ruling.points[1], r.points[0], r.points[1], why);
 	if (verbose && (!right || review)) {
 		print_events("truth", t->t, t->t_first);
 		print_events("fused", &fx->t, t->t_first);

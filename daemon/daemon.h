@@ -150,6 +150,8 @@ struct dd_fused {
 	struct bd_throw t;		/* for bd_judge(): events in time order */
 	bool review;			/* doubtful: an official should look */
 	char review_why[120];		/* why, in words; "" when not doubtful */
+	bool kick_guessed;		/* a kick call was put before a touch on a guess (BD-K1) */
+	size_t kick_at;			/* then: that kick's index in t.events */
 	int64_t t_start_ns;		/* toss, or the first observation */
 	int64_t t_dead_ns;		/* when the die was dead (or the timeout hit) */
 	int64_t t_last_edge_ns;		/* the last piezo or camera observation */
@@ -167,6 +169,7 @@ struct dd_fusion {
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* sorted by t_ns */
 	bool overflow;			/* observations were dropped */
 	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
+	int64_t kick_retimed_ns;	/* then: the time it was given */
 };
 
 /* Defaults as in the comments of struct dd_fusion_cfg. */
@@ -193,6 +196,23 @@ bool dd_fusion_active(const struct dd_fusion *f);
 
 /* "piezo", "camera", "console", "button", "sim". */
 const char *dd_source_name(enum dd_source s);
+
+/* Judges fx as the next throw from state s, as the daemon (and `dyeref
+ * evaluate`) rules it. When fusion guessed that a kick came before a touch
+ * (fx->kick_guessed), the throw is also judged with the kick after that
+ * touch; only where the two rulings differ (points, dead, re-toss, duties:
+ * e.g. BD-K2a withholds a game's last BD-K5 point, not a BD-P1 one) is the
+ * order a reason for review. *ruling (the caller's) gets the kick-first
+ * ruling, its review set when fx, the judge or the order asks; why (the
+ * caller's, whylen bytes) fx's reasons plus the order's. 0, or bd_judge's
+ * error with why in err. */
+int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
+		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,
+		   char *err, size_t errlen);
+
+/* Whether two rulings have the same outcome, what officials and players act
+ * on: points, dead, re-toss and duties (in any order). */
+bool dd_ruling_same_outcome(const struct bd_ruling *a, const struct bd_ruling *b);
 
 /* ---- The referee: the match under way (daemon/referee.c) ----
  * Holds the current match as a match log (core's mlog_bd), judges each

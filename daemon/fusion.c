@@ -101,14 +101,6 @@ static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf,
 	snprintf(dst->source, sizeof(dst->source), "%s", src);
 }
 
-static bool throw_sinks(const struct bd_throw *t)
-{
-	for (size_t i = 0; i < t->n_events; i++)
-		if (t->events[i].kind == BD_EV_CUP && t->events[i].sink)
-			return true;
-	return false;
-}
-
 static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		     struct dd_fused *out)
 {
@@ -214,12 +206,13 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	/* Thin evidence on an event that decides the ruling is bd_judge's
 	 * to flag (house.review_below): fusion adds only what it alone knows,
 	 * witnesses in conflict or missing, a throw nobody saw end. */
-	/* Before or after the touch decides a sink: short then in an attackers'
-	 * cup is BD-P12, kicked back in is BD-K8; a defenders' cup is BD-P8 or
-	 * BD-K7 (BD-K2a). Before a floor or a catch it decides at most whether
-	 * BD-K2a withholds a game's last point: not asked (docs/daemon.md). */
-	if (f->kick_retimed && throw_sinks(t))
-		add_reason(out, "kick called near the first touch, then a sink: order unknown (BD-K1)");
+	/* Whether the kick's order decides the ruling depends on the score
+	 * (BD-K2a): dd_fused_judge() asks. */
+	for (size_t i = 0; f->kick_retimed && i < t->n_events && !out->kick_guessed; i++)
+		if (t->events[i].kind == BD_EV_KICK && t->events[i].t_ns == f->kick_retimed_ns) {
+			out->kick_guessed = true;
+			out->kick_at = i;
+		}
 	if (timed_out)
 		add_reason(out, "no end of the throw was seen");
 	if (f->overflow)
@@ -239,8 +232,8 @@ static void reset(struct dd_fusion *f)
  * put just before the first of them. A contact earlier than that delay
  * was before the kick, and the call keeps its time. A defender may still
  * kick a die after its touch (no FIFA then, and ignored by the judge): the
- * order is a guess, which assemble() sends to review where it can decide
- * the ruling. Returns o, or *tmp holding the re-timed kick. */
+ * order is a guess, carried with the throw (dd_fused.kick_guessed) for
+ * dd_fused_judge() to try both ways. Returns o, or *tmp holding the re-timed kick. */
 static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_obs *o,
 					  struct dd_obs *tmp)
 {
@@ -253,6 +246,7 @@ static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_o
 		if (c->t_ns > o->t_ns || c->t_ns < o->t_ns - CALL_DELAY_NS)
 			return o;	/* after the call, or touched before the kick */
 		f->kick_retimed = true;
+		f->kick_retimed_ns = c->t_ns - 1;
 		*tmp = *o;
 		tmp->t_ns = c->t_ns - 1;
 		tmp->ev.t_ns = tmp->t_ns;
@@ -325,4 +319,76 @@ int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
 	assemble(f, !f->dead, now_ns, out);
 	reset(f);
 	return 1;
+}
+
+static bool duties_equal(const struct bd_ruling *a, const struct bd_ruling *b)
+{
+	if (a->n_duties != b->n_duties)
+		return false;
+	for (size_t i = 0; i < a->n_duties; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < b->n_duties && !found; j++)
+			found = a->duties[i].kind == b->duties[j].kind &&
+				a->duties[i].player == b->duties[j].player &&
+				(a->duties[i].player != BD_NOBODY || a->duties[i].team == b->duties[j].team);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+bool dd_ruling_same_outcome(const struct bd_ruling *a, const struct bd_ruling *b)
+{
+	return a->points[0] == b->points[0] && a->points[1] == b->points[1] &&
+	       a->dead == b->dead && a->retoss == b->retoss && duties_equal(a, b);
+}
+
+/* fx's throw with its guessed kick moved just after the touch it was put
+ * before: the judge ignores a kick after a touch (BD-K1), so any place
+ * after it reads the same. False when there is no such touch. */
+static bool kick_after_touch(const struct dd_fused *fx, struct bd_throw *alt)
+{
+	const struct bd_throw *t = &fx->t;
+	size_t k = fx->kick_at, c = k + 1;
+
+	while (c < t->n_events && t->events[c].kind != BD_EV_TABLE &&
+	       t->events[c].kind != BD_EV_CUP && t->events[c].kind != BD_EV_MINE)
+		c++;
+	if (k >= t->n_events || t->events[k].kind != BD_EV_KICK || c >= t->n_events)
+		return false;
+	*alt = *t;
+	memmove(&alt->events[k], &alt->events[k + 1], (c - k) * sizeof(alt->events[0]));
+	alt->events[c] = t->events[k];
+	alt->events[c].t_ns = t->events[c].t_ns + 1;
+	return true;
+}
+
+int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
+		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,
+		   char *err, size_t errlen)
+{
+	struct bd_throw alt;
+	struct bd_ruling other;
+	char e2[160];
+	size_t n;
+	int rc;
+
+	snprintf(why, whylen, "%s", fx->review_why);
+	rc = bd_judge(cfg, s, &fx->t, ruling, err, errlen);
+	if (rc)
+		return rc;
+	if (fx->review)
+		ruling->review = true;
+	if (!fx->kick_guessed || !kick_after_touch(fx, &alt))
+		return 0;
+	/* An order the judge refuses to rule on is an official's to settle too. */
+	if (bd_judge(cfg, s, &alt, &other, e2, sizeof(e2)) == 0 && dd_ruling_same_outcome(ruling, &other))
+		return 0;
+	ruling->review = true;
+	n = strlen(why);
+	if (n < whylen)
+		snprintf(why + n, whylen - n, "%skick called near the first touch, and which came "
+			 "first decides the ruling (BD-K1)", n ? "; " : "");
+	return 0;
 }

@@ -795,15 +795,15 @@ free_obs:
 /* Holds fx for an official. The held throw is noted in the database
  * (flushed) before anyone sees the review banner, so a restart brings the
  * same question back instead of losing the throw (restore_held()). */
-static int hold(struct dd_referee *r, const struct dd_fused *fx, const struct bd_ruling *ruling,
-		char *err, size_t errlen)
+static int hold(struct dd_referee *r, const struct dd_fused *fx, const char *why,
+		const struct bd_ruling *ruling, char *err, size_t errlen)
 {
 	struct held h = { .t = fx->t, .t_start_ns = fx->t_start_ns, .ruling = *ruling };
 	char *line = NULL;
 	size_t len;
 	json_t *tl;
 
-	snprintf(h.why, sizeof(h.why), "%s", fx->review_why);
+	snprintf(h.why, sizeof(h.why), "%s", why);
 	h.obs = obs_json(&r->m.log->cfg, fx);
 	h.ruling.review = true;
 	if (mlog_bd_throw_line(&r->m.log->cfg, &fx->t, 0, &line, &len)) {
@@ -825,6 +825,7 @@ static int hold(struct dd_referee *r, const struct dd_fused *fx, const struct bd
 int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err, size_t errlen)
 {
 	struct bd_ruling ruling;
+	char why[sizeof(fx->review_why)];
 	int rc;
 
 	if (!r->m.log) {
@@ -835,12 +836,14 @@ int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err,
 		snprintf(err, errlen, "a ruling awaits review: confirm or correct it first");
 		return -EBUSY;
 	}
-	rc = bd_judge(&r->m.log->cfg, &r->m.res.state, &fx->t, &ruling, err, errlen);
+	/* A kick whose order fusion guessed is judged both ways (BD-K1, BD-K2a). */
+	rc = dd_fused_judge(&r->m.log->cfg, &r->m.res.state, fx, &ruling, why, sizeof(why),
+			    err, errlen);
 	if (rc)
 		return rc;
-	if ((fx->review || ruling.review) && r->cfg.review == DD_REVIEW_WAIT)
-		return hold(r, fx, &ruling, err, errlen);
-	return commit_throw(r, &fx->t, fx->review_why, fx->t_start_ns,
+	if (ruling.review && r->cfg.review == DD_REVIEW_WAIT)
+		return hold(r, fx, why, &ruling, err, errlen);
+	return commit_throw(r, &fx->t, why, fx->t_start_ns,
 			    obs_json(&r->m.log->cfg, fx), false, err, errlen);
 }
 

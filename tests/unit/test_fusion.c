@@ -71,7 +71,9 @@ static void run(struct dd_fusion *f, const struct dd_obs *obs, size_t n, struct 
 	assert_false(dd_fusion_active(f));
 }
 
-static struct bd_ruling judge(const struct bd_throw *t)
+/* fused as the daemon judges it (dd_fused_judge), with the score at a-b
+ * and A to throw; why gets the reasons for review. */
+static struct bd_ruling judge_fused(const struct dd_fused *fx, int a, int b, char why[120])
 {
 	struct bd_match_cfg cfg;
 	struct bd_state s;
@@ -80,8 +82,21 @@ static struct bd_ruling judge(const struct bd_throw *t)
 
 	bd_match_cfg_init(&cfg);
 	bd_state_init(&s, &cfg);
-	assert_int_equal(bd_judge(&cfg, &s, t, &r, err, sizeof(err)), 0);
+	s.score[BD_TEAM_A] = a;
+	s.score[BD_TEAM_B] = b;
+	assert_int_equal(dd_fused_judge(&cfg, &s, fx, &r, why, 120, err, sizeof(err)), 0);
 	return r;
+}
+
+/* t alone, as the first throw of a match. */
+static struct bd_ruling judge(const struct bd_throw *t)
+{
+	static struct dd_fused fx;	/* large */
+	char why[120];
+
+	memset(&fx, 0, sizeof(fx));
+	fx.t = *t;
+	return judge_fused(&fx, 0, 0, why);
 }
 
 /* BD-P1: piezo and camera agree on B's half, then the floor: one clean point. */
@@ -192,6 +207,7 @@ static void test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_rev
 		obs_event(DD_SRC_PIEZO, 1700 * MS, 0.95, BD_EV_CUP),
 	};
 	struct bd_ruling r;
+	char why[120];
 
 	(void)state;
 	seq[2].ev.player = 2;
@@ -200,7 +216,9 @@ static void test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_rev
 	seq[3].ev.sink = true;
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 4, &out);
-	assert_true(out.review);
+	assert_false(out.review);	/* fusion cannot tell: the score decides (BD-K2a) */
+	assert_true(out.kick_guessed);
+	assert_int_equal(out.kick_at, 0);
 	/* The two readings the official chooses between differ. */
 	r = judge(&out.t);
 	assert_int_equal(r.points[BD_TEAM_B], 0);	/* BD-K8, as fused */
@@ -214,13 +232,73 @@ static void test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_rev
 		r = judge(&t);
 		assert_int_equal(r.points[BD_TEAM_B], 2);	/* BD-P12 */
 	}
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_non_null(strstr(why, "BD-K1"));
 
-	/* The same late call before a floor decides nothing more (BD-P6 or
-	 * BD-K8: no points either way): no review. */
+	/* The same late call before a floor: no points either way, but short
+	 * the throw is dead (BD-P6) and kicked onto the attackers' half it is
+	 * not (BD-K8): the rulings differ, an official looks. */
 	seq[3] = obs_event(DD_SRC_PIEZO, 1700 * MS, 0.95, BD_EV_FLOOR);
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 4, &out);
 	assert_false(out.review);
+	r = judge_fused(&out, 0, 0, why);
+	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
+	assert_true(r.review);
+}
+
+/* BD-K1, BD-K5, BD-P1, BD-K2a: a kick called just after the die landed
+ * on the defenders' half, then the floor. Kicked first it is BD-K5, landed
+ * first BD-P1 (the kick ignored): one point to the attackers either way,
+ * except at game point, where BD-K2a withholds the kicked point and not
+ * the other. There the guessed order decides the game: an official looks. */
+static void late_kick_then_b_then_floor(struct dd_fused *out)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.95, BD_HALF_B),
+		obs_event(DD_SRC_CONSOLE, 1500 * MS, 1, BD_EV_KICK),
+		obs_event(DD_SRC_PIEZO, 1700 * MS, 0.95, BD_EV_FLOOR),
+	};
+
+	seq[2].ev.player = 2;	/* a defender */
+	strcpy(seq[2].ev.part, "foot");
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, out);
+	assert_true(out->kick_guessed);
+	assert_int_equal(out->t.events[out->kick_at].kind, BD_EV_KICK);
+	assert_false(out->review);
+}
+
+static void test_fusion_bd_k2a_guessed_kick_order_at_game_point_goes_to_review(void **state)
+{
+	struct dd_fused out;
+	struct bd_ruling r;
+	char why[120];
+
+	(void)state;
+	late_kick_then_b_then_floor(&out);
+	r = judge_fused(&out, 9, 5, why);	/* A at 9 of 10, 5 ahead */
+	assert_int_equal(r.points[BD_TEAM_A], 0);	/* BD-K5 withheld (BD-K2a), as fused */
+	assert_true(r.review);
+	assert_non_null(strstr(why, "BD-K1"));
+}
+
+static void test_fusion_bd_k1_guessed_kick_order_off_game_point_rules_without_review(void **state)
+{
+	struct dd_fused out;
+	struct bd_ruling r;
+	char why[120];
+
+	(void)state;
+	late_kick_then_b_then_floor(&out);
+	r = judge_fused(&out, 3, 5, why);
+	assert_int_equal(r.points[BD_TEAM_A], 1);	/* BD-K5 or BD-P1 alike */
+	assert_false(r.review);
+	assert_string_equal(why, "");
 }
 
 /* BD-K1, BD-K5: the official enters a kick a moment after it happened, by
@@ -470,6 +548,8 @@ int main(void)
 		cmocka_unit_test(test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review),
 		cmocka_unit_test(test_fusion_bd_k5_late_kick_call_goes_before_the_touch_it_caused),
 		cmocka_unit_test(test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_review),
+		cmocka_unit_test(test_fusion_bd_k2a_guessed_kick_order_at_game_point_goes_to_review),
+		cmocka_unit_test(test_fusion_bd_k1_guessed_kick_order_off_game_point_rules_without_review),
 		cmocka_unit_test(test_fusion_bd_p3_doubtful_later_bounce_is_no_reason),
 		cmocka_unit_test(test_fusion_late_camera_report_is_ordered_by_time),
 		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),

@@ -940,6 +940,23 @@ static const struct { int face, mask; } grid_faces[] = {
 	{ 4, 0x145 }, { 5, 0x155 }, { 6, 0x16d }, { 6, 0x1c7 },
 };
 
+/* A face's margin on the nine grid values g: its faintest pip (*lo) less
+ * the strongest of its empty points, or less floor_hi when that is higher. */
+static double face_margin(int mask, const double g[9], double floor_hi, double *lo)
+{
+	double flo = 1e9, fhi = floor_hi;
+
+	for (int k = 0; k < 9; k++) {
+		if (mask >> k & 1) {
+			if (g[k] < flo)
+				flo = g[k];
+		} else if (g[k] > fhi)
+			fhi = g[k];
+	}
+	*lo = flo;
+	return flo - fhi;
+}
+
 /* Reads a face by the pip grid itself when the pip blobs gave no layout
  * (pips merged with a shaded edge, faint or broken up): the 3x3 grid at
  * every rotation, a few spacings and centres; the mean colour distance
@@ -1001,15 +1018,8 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 					for (size_t f = 0; f < sizeof grid_faces / sizeof grid_faces[0]; f++) {
 						if (grid_faces[f].face < min_face)
 							continue;
-						double lo = 1e9, hi = rim_hi;
-						for (int k = 0; k < 9; k++) {
-							if (grid_faces[f].mask >> k & 1) {
-								if (v[k] < lo)
-									lo = v[k];
-							} else if (v[k] > hi)
-								hi = v[k];
-						}
-						double m = lo - hi;
+						double lo;
+						double m = face_margin(grid_faces[f].mask, v, rim_hi, &lo);
 						/* Any two specks make a 1 or a 2: those need more. */
 						if (grid_faces[f].face <= 2)
 							m -= GRID_LOW_EXTRA + (border ? LOOK_LOW_EXTRA : 0);
@@ -1220,16 +1230,10 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		for (size_t f = 0; f < sizeof grid_faces / sizeof grid_faces[0]; f++) {
 			if (grid_faces[f].face <= best.face || (grid_faces[f].mask & mask) != mask)
 				continue;
-			double flo = 1e9, fhi = 0;
-			for (int k = 0; k < 9; k++) {
-				if (grid_faces[f].mask >> k & 1) {
-					if (g[k] < flo)
-						flo = g[k];
-				} else if (g[k] > fhi)
-					fhi = g[k];
-			}
-			if (flo - fhi > richer) {
-				richer = flo - fhi;
+			double flo, m = face_margin(grid_faces[f].mask, g, 0, &flo);
+
+			if (m > richer) {
+				richer = m;
 				richer_face = grid_faces[f].face;
 			}
 		}

@@ -21,6 +21,7 @@
 
 extern "C" {
 #include "vision/vision.h"
+#include "tests/support/two_dice_throw.h"
 }
 
 static double now_s()
@@ -43,38 +44,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vision_opencv: %s\n", err);
 		return 1;
 	}
-	// Two dice thrown from A's end, ballistic then sliding.
-	double x[2] = { 0.2, 0.2 }, y[2] = { 0.4, 0.8 }, z[2] = { 0, 0 }, vx[2] = { 3.0, 2.7 },
-	       vz[2] = { 2.4, 2.2 };
+	// The golden test's throw (tests/support/two_dice_throw.h).
+	struct two_dice_throw thr;
+	two_dice_throw_start(&thr);
 	for (int f = 0; f < frames; f++) {
-		s.n_dice = 2;
 		s.seed = 1000 + f;
-		for (int i = 0; i < 2; i++) {
-			struct vis_render_die &d = s.dice[i];
-			memset(&d, 0, sizeof d);
-			d.x = x[i];
-			d.y = y[i];
-			d.z = z[i];
-			d.vx = vx[i];
-			d.face = 3 + i;
-			d.angle = 0.1 * f;
-			d.body[0] = d.body[1] = d.body[2] = 235;
-			d.pip[0] = d.pip[1] = d.pip[2] = 20;
-			double dt = 1.0 / fps;
-			if (z[i] > 0 || vz[i] > 0) {
-				x[i] += vx[i] * dt;
-				z[i] += vz[i] * dt;
-				vz[i] -= 9.81 * dt;
-				if (z[i] <= 0) {
-					z[i] = 0;
-					vz[i] = 0;
-					vx[i] *= 0.5;
-				}
-			} else {
-				vx[i] = vx[i] > 0.03 ? vx[i] - 0.03 : 0;
-				x[i] += vx[i] * dt;
-			}
-		}
+		two_dice_throw_frame(&thr, &s, f, fps);
 		struct vis_image *img;
 		if (vis_render(&s, &img, err, sizeof err)) {
 			fprintf(stderr, "vision_opencv: %s\n", err);

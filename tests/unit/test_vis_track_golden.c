@@ -31,6 +31,7 @@
 #include <cmocka.h>
 
 #include "vision/vision.h"
+#include "tests/support/two_dice_throw.h"
 
 #define FPS 120
 #define FRAMES 180
@@ -88,42 +89,16 @@ static void run_case(const struct golden_case *c, uint64_t *digest, int *n_obs)
 			vis_image_free(g);
 		vis_image_free(img);
 	}
-	/* Two dice thrown from A's end, ballistic, one bounce, then sliding
-	 * (the benchmark's throw). */
-	double x[2] = { 0.2, 0.2 }, y[2] = { 0.4, 0.8 }, z[2] = { 0, 0 }, vx[2] = { 3.0, 2.7 },
-	       vz[2] = { 2.4, 2.2 };
+	/* tests/support/two_dice_throw.h: the benchmark's throw. */
+	struct two_dice_throw thr;
+
+	two_dice_throw_start(&thr);
 	uint64_t h = 14695981039346656037ULL;
 	*n_obs = 0;
 	for (int f = 0; f < FRAMES; f++) {
-		s.n_dice = 2;
 		s.seed = 1000 + (uint64_t)f;
 		s.light_level = 1.0 - c->drift * f / FRAMES - (f >= 90 ? c->step : 0);
-		for (int i = 0; i < 2; i++) {
-			struct vis_render_die *d = &s.dice[i];
-			memset(d, 0, sizeof(*d));
-			d->x = x[i];
-			d->y = y[i];
-			d->z = z[i];
-			d->vx = vx[i];
-			d->face = 3 + i;
-			d->angle = 0.1 * f;
-			d->body[0] = d->body[1] = d->body[2] = 235;
-			d->pip[0] = d->pip[1] = d->pip[2] = 20;
-			double dt = 1.0 / FPS;
-			if (z[i] > 0 || vz[i] > 0) {
-				x[i] += vx[i] * dt;
-				z[i] += vz[i] * dt;
-				vz[i] -= 9.81 * dt;
-				if (z[i] <= 0) {
-					z[i] = 0;
-					vz[i] = 0;
-					vx[i] *= 0.5;
-				}
-			} else {
-				vx[i] = vx[i] > 0.03 ? vx[i] - 0.03 : 0;
-				x[i] += vx[i] * dt;
-			}
-		}
+		two_dice_throw_frame(&thr, &s, f, FPS);
 		assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
 		g = c->gray ? vis_image_to_gray(img) : img;
 		assert_non_null(g);

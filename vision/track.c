@@ -24,6 +24,12 @@
 #define MAX_BLOB_RATIO 40	/* bigger: not a die (a die this close is near the lens) */
 #define ALOFT_RATIO 4.0		/* lost while rising this big: above the view, not gone */
 #define CUP_HEIGHT_M 0.12	/* a pint glass: its rim above the table top */
+#define MINE_HEIGHT_M 0.122	/* a full can: its top above the table top */
+/* A die's centre is within half a side of a can's wall when a face
+ * touches it, within half a diagonal (0.71 sides) when a corner does. */
+#define MINE_FACE_REACH 0.625	/* die sides beyond the can's radius: a face touching (half a side), with 2 mm for the centroid */
+#define MINE_CORNER_REACH 0.75	/* ... a corner may touch (with the tracker's own error) */
+#define MINE_DV_MPS 0.08	/* a turn this big (and a fifth of the speed) beside the can: it struck it */
 #define MAX_DV_MPS 3.0		/* velocity change a frame the gate allows (a bounce) */
 #define MAX_SPEED_MPS 8.0	/* fastest die across the table, for a new track's gate */
 #define ALOFT_MAX_S 3.0		/* longest time above the view (a 6.5 m toss) */
@@ -60,6 +66,11 @@ struct trk {
 	int i_min;		/* the contact search starts here: the first sighting back from above, or after a cup's rim */
 	int cup_hit;		/* its first contact was a cup's rim */
 	double cup_apex, cup_sigma;	/* the apex and sigma from that contact */
+	int mine_done;		/* its mine contact was reported (one a track) */
+	int mine_pending;	/* on the table, it passed within reach of the can: turned by it? */
+	double mine_d;		/* the closest it came to the can's axis, metres */
+	int mine_i;		/* the sighting at or just after that point */
+	int64_t mine_t;		/* when it was there */
 };
 
 struct vis_tracker {
@@ -391,6 +402,12 @@ static int cup_at(const struct vis_tracker *t, double x, double y)
 	return -1;
 }
 
+/* Distance of the die's centre from the mine's axis, metres. */
+static double mine_dist(const struct vis_tracker *t, double x, double y)
+{
+	return hypot(x - t->cfg.table.mine_x, y - t->cfg.table.mine_y);
+}
+
 static void emit(struct vis_obs *out, int max, int *n, const struct vis_obs *o)
 {
 	if (*n < max)
@@ -483,6 +500,60 @@ static double line_sse(const struct trk *k, int from, int n)
 		s += ex * ex + ey * ey;
 	}
 	return s;
+}
+
+/* On the table (after its first landing) a die that comes within reach of
+ * the can and turns there struck it (BD-O1), however softly: the disc under
+ * the can feels only what trips its comparator (about 0.25 m/s). A die
+ * passing over the can in the air keeps its ground track straight. Called
+ * with each new sighting; decides CONTACT_AFTER sightings after the closest
+ * approach (or at rest). */
+static void mine_touch(struct vis_tracker *t, struct trk *k, struct vis_obs *out, int max, int *n)
+{
+	const struct bd_table *tb = &t->cfg.table;
+	double r = tb->mine_radius_m, side = t->cfg.die_side_m;
+	int m = k->sightings;
+	if (k->mine_done || m < 2)
+		return;
+	int a = (m - 2) % HIST, b = (m - 1) % HIST;
+	/* The closest point to the axis on the way from the last sighting. */
+	double dx = k->hx[b] - k->hx[a], dy = k->hy[b] - k->hy[a], l2 = dx * dx + dy * dy;
+	double f = l2 > 0 ? ((tb->mine_x - k->hx[a]) * dx + (tb->mine_y - k->hy[a]) * dy) / l2 : 1;
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	double d = mine_dist(t, k->hx[a] + f * dx, k->hy[a] + f * dy);
+	if (d < r + MINE_CORNER_REACH * side && (!k->mine_pending || d < k->mine_d)) {
+		k->mine_pending = 1;
+		k->mine_d = d;
+		k->mine_i = m - 1;
+		k->mine_t = k->t_first + (int64_t)((k->ht[a] + f * (k->ht[b] - k->ht[a])) * 1e9);
+	}
+	int after = m - k->mine_i;
+	if (!k->mine_pending || (after < CONTACT_AFTER && k->state != VIS_TRACK_REST))
+		return;
+	k->mine_pending = 0;
+	int b0 = k->mine_i - 3, lo = m - HIST > k->i_min ? m - HIST : k->i_min;
+	if (b0 < lo)
+		b0 = lo;
+	if (k->mine_i - b0 < 2)
+		return;	/* too little seen before it */
+	double px, py, bvx, bvy, avx = 0, avy = 0;
+	line_fit(k, b0, k->mine_i - b0, &px, &py, &bvx, &bvy);
+	if (after >= 2)
+		line_fit(k, k->mine_i, after < CONTACT_AFTER ? after : CONTACT_AFTER, &px, &py, &avx, &avy);
+	double dv = hypot(avx - bvx, avy - bvy), speed = hypot(bvx, bvy);
+	if (dv < MINE_DV_MPS || dv < 0.2 * speed)
+		return;	/* went past it, or over it */
+	struct vis_obs o = obs_at(k, VIS_OBS_MINE, k->mine_t);
+	int j = k->mine_i % HIST;
+	o.x = k->hx[j];
+	o.y = k->hy[j];
+	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
+	/* Within half a side of the wall a face touches it at the table's
+	 * level; beyond that only a corner would, or the die turned on the
+	 * table beside it: an official's call. */
+	o.confidence = d < r + MINE_FACE_REACH * side ? 0.9 : 0.6;
+	emit(out, max, n, &o);
+	k->mine_done = 1;
 }
 
 static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double x, double y,
@@ -627,6 +698,7 @@ static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double
 	o.y = y;
 	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
 	o.flight_s = tc;
+	o.xy_sigma_m = VIS_LANDING_XY_SD_M;	/* gives the landing's half its confidence */
 	o.confidence = confidence;
 	/* The apex from the fall alone, h = g td^2 / 2 from the top of the
 	 * flight to the contact (plus half a die: the height of its centre,
@@ -670,14 +742,29 @@ static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double
 		o.apex_m = -1;
 		o.apex_sigma_m = 0;
 	}
-	if (cup_at(t, x, y) >= 0) {
-		/* A cup (its rim 12 cm up, or a die popping out), not the
-		 * table: no landing; the table contact that follows is the
-		 * first landing and carries the apex of the flight's first
+	int cup = cup_at(t, x, y);
+	/* A contact with its centre over the can (within half a die of its
+	 * wall) cannot be at the table's level: the die struck the mine. */
+	int mine = cup < 0 && mine_dist(t, x, y) <
+		t->cfg.table.mine_radius_m + MINE_FACE_REACH * t->cfg.die_side_m;
+	if (cup >= 0 || mine) {
+		/* A cup (its rim 12 cm up, or a die popping out) or the mine,
+		 * not the table: no landing; the table contact that follows is
+		 * the first landing and carries the apex of the flight's first
 		 * contact, this one. */
 		if (!k->cup_hit) {
-			k->cup_apex = o.apex_m >= 0 ? o.apex_m + CUP_HEIGHT_M : -1;
+			k->cup_apex = o.apex_m >= 0 ? o.apex_m + (mine ? MINE_HEIGHT_M : CUP_HEIGHT_M) : -1;
 			k->cup_sigma = o.apex_sigma_m;
+		}
+		if (mine && !k->mine_done) {
+			/* BD-O1: the mine's own event, as sure as the contact. */
+			struct vis_obs m = o;
+			m.kind = VIS_OBS_MINE;
+			m.apex_m = -1;
+			m.apex_sigma_m = 0;
+			m.flight_s = 0;
+			emit(out, max, n, &m);
+			k->mine_done = 1;
 		}
 		k->cup_hit = 1;
 		k->i_min = split;
@@ -958,6 +1045,8 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 		}
 		if (k->state == VIS_TRACK_FLYING)
 			find_contact(t, k, out, max, &n);
+		else
+			mine_touch(t, k, out, max, &n);
 		/* Still: within a third of a die of where the spell began (the
 		 * centroid of a 4-pixel die jitters more than a rest speed). */
 		if (hypot(k->x - k->rx, k->y - k->ry) < t->cfg.die_side_m / 3) {
@@ -1044,14 +1133,37 @@ int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, stru
 		ev->player = o->player;
 		ev->sink = true;
 		break;
+	case VIS_OBS_MINE:
+		ev->kind = BD_EV_MINE;
+		break;
 	default:
 		return -ENOENT;
 	}
 	ev->has_confidence = true;
 	ev->confidence = o->confidence;
+	if (o->kind == VIS_OBS_LANDING && o->xy_sigma_m > 0)
+		ev->confidence *= vis_half_confidence(table, o->x, o->xy_sigma_m);
 	snprintf(ev->source, sizeof(ev->source), "camera");
 	ev->t_ns = o->t_ns;
 	return 0;
+}
+
+double vis_half_confidence(const struct bd_table *table, double x, double sigma_m)
+{
+	double line = table->length_m / 2, w = table->line_width_m / 2;
+	if (!(sigma_m > 0))
+		return 1;
+	/* Normal CDF at the line's two edges. */
+	double lo = 0.5 * erfc(-((line - w) - x) / (sigma_m * M_SQRT2));	/* P(true x < line - w) */
+	double hi = 0.5 * erfc(-((line + w) - x) / (sigma_m * M_SQRT2));	/* P(true x < line + w) */
+	switch (bd_table_half(table, x)) {
+	case BD_HALF_A:
+		return lo;
+	case BD_HALF_B:
+		return 1 - hi;
+	default:
+		return hi - lo;
+	}
 }
 
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,

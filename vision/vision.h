@@ -208,6 +208,7 @@ enum vis_obs_kind {
 	VIS_OBS_REST,		/* at rest at (x, y); face 0 until read (vis_read_face_at) */
 	VIS_OBS_SINK,		/* went into cup `player`'s region and did not come out */
 	VIS_OBS_OFF_TABLE,	/* left the table over an edge at (x, y) */
+	VIS_OBS_MINE,		/* touched the mine (BD-O1): first contact on it, or turned by it on the table */
 };
 
 struct vis_obs {
@@ -221,8 +222,13 @@ struct vis_obs {
 	double apex_m;		/* LANDING: the die centre's top height above the table top, from its fall (g t^2 / 2); -1 not measured */
 	double apex_sigma_m;	/* LANDING: its standard uncertainty (frame timing) */
 	double flight_s;	/* LANDING: release to first contact */
+	double xy_sigma_m;	/* LANDING: the point's standard uncertainty along each axis (metres, VIS_LANDING_XY_SD_M) */
 	double confidence;	/* 0-1 */
 };
+
+/* The sd of a tracked landing point along each axis on 30 fps frames,
+ * measured on rendered throws (docs/vision.md, "Tracking"). */
+#define VIS_LANDING_XY_SD_M 0.005
 
 struct vis_tracker_cfg {
 	struct bd_table table;	/* layout: edges, cups */
@@ -257,10 +263,17 @@ int vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,
 int vis_tracker_tracks(const struct vis_tracker *t, enum vis_track_state *state,
 		       double (*xy)[2], int max);
 /* The core event an observation stands for: LANDING -> BD_EV_TABLE (half,
- * x, y), REST -> BD_EV_REST (face), SINK -> BD_EV_CUP (player, sink), all
- * with source "camera", confidence and t_ns. -ENOENT for kinds that have
- * no core event (RELEASE, OFF_TABLE, and REST with face 0). */
+ * x, y), REST -> BD_EV_REST (face), SINK -> BD_EV_CUP (player, sink), MINE
+ * -> BD_EV_MINE, all with source "camera", confidence and t_ns. A landing's
+ * confidence is the tracker's that it was a contact times the probability
+ * that its half is right (the point's xy_sigma_m against the line's edges,
+ * vis_half_confidence). -ENOENT for kinds that have no core event
+ * (RELEASE, OFF_TABLE, and REST with face 0). */
 int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, struct bd_event *ev);
+/* The probability that a point measured at x (metres from A's end) with a
+ * normal error of sd sigma_m lies on the half bd_table_half() gives for x:
+ * the mass of the error on that half or on the line's strip. */
+double vis_half_confidence(const struct bd_table *table, double x, double sigma_m);
 
 /* Reads the face of a die near (u, v) in a full-resolution image: crops a
  * square of 3 die sides around it and runs vis_dice_find on the crop.

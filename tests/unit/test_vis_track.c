@@ -29,13 +29,49 @@ struct sim_die {
 	int in_cup;		/* the cup it fell into, or -1 */
 	int face;		/* on top at rest */
 	int glancing;		/* bounces keep the ground velocity (only vz turns) */
+	int mine;		/* mine contacts so far (BD-O1) */
+	double mine_vn;		/* the normal speed of the first, m/s */
+	double mine_gap;	/* closest its centre came to the can's wall, metres */
 };
+
+#define MINE_TOP 0.122	/* a full can's top above the table */
+#define DIE_HALF 0.008	/* the die as a ball, for its contact with the can */
+
+/* The can: a die over it lands on its top, one beside it below the top
+ * bounces off its wall (restitution 0.5). */
+static void mine_step(struct sim_die *d, const struct bd_table *tb, double z0)
+{
+	double dx = d->x - tb->mine_x, dy = d->y - tb->mine_y, r = hypot(dx, dy);
+	double gap = r - tb->mine_radius_m - DIE_HALF;
+	if (gap < d->mine_gap)
+		d->mine_gap = gap;
+	if (r < tb->mine_radius_m && z0 >= MINE_TOP && d->z < MINE_TOP && d->vz < 0) {
+		d->z = MINE_TOP;
+		if (!d->mine++)
+			d->mine_vn = -d->vz;
+		d->vz = -0.4 * d->vz;
+		d->vx *= 0.6;
+		d->vy *= 0.6;
+		return;
+	}
+	double vn = (d->vx * dx + d->vy * dy) / (r > 0 ? r : 1);
+	if (gap < 0 && d->z < MINE_TOP && vn < 0) {
+		if (!d->mine++)
+			d->mine_vn = -vn;
+		d->vx -= 1.5 * vn * dx / r;
+		d->vy -= 1.5 * vn * dy / r;
+		d->x = tb->mine_x + dx / r * (tb->mine_radius_m + DIE_HALF);	/* back to the wall */
+		d->y = tb->mine_y + dy / r * (tb->mine_radius_m + DIE_HALF);
+	}
+}
 
 static void sim_step(struct sim_die *d, const struct bd_table *tb, double t, double dt)
 {
 	if (!d->visible)
 		return;
 	double z0 = d->z;
+	if (d->mine_gap == 0)
+		d->mine_gap = INFINITY;
 	if (d->z > 0 || d->vz > 0) {
 		d->x += d->vx * dt;
 		d->y += d->vy * dt;
@@ -70,6 +106,7 @@ static void sim_step(struct sim_die *d, const struct bd_table *tb, double t, dou
 		d->x += d->vx * dt;
 		d->y += d->vy * dt;
 	}
+	mine_step(d, tb, z0);
 	for (int p = 0; p < BD_PLAYERS; p++)
 		if (hypot(d->x - tb->cup_x[p], d->y - tb->cup_y[p]) < tb->cup_radius_m && d->z < 0.12) {
 			d->visible = 0;	/* under the beer */
@@ -140,7 +177,7 @@ static void run_throw(struct sim_die *dice, int nd, double seconds, double light
 		for (int i = 0; i < nd; i++)
 			sim_step(&dice[i], &s.table, tt, 1.0 / FPS);
 	}
-	static const char *kinds[] = { "release", "landing", "rest", "sink", "off_table" };
+	static const char *kinds[] = { "release", "landing", "rest", "sink", "off_table", "mine" };
 	for (int i = 0; i < r->n; i++)
 		fprintf(stderr, "  obs %s track %d t %.3f at %.3f,%.3f\n", kinds[r->obs[i].kind],
 			r->obs[i].track, (r->obs[i].t_ns - 5000000000LL) * 1e-9, r->obs[i].x, r->obs[i].y);
@@ -332,6 +369,112 @@ static void test_vis_track_glancing_bounce_at_30fps_found_by_its_size(void **sta
 	assert_true(fabs(t_land - d.t_contact) < 1.0 / 30);
 }
 
+/* At 30 fps: lands on A's half, slides on and brushes the can at a speed
+ * no disc under it would feel (under 0.25 m/s): the tracker sees it turn
+ * beside the can, a mine contact (BD-O1) sure enough to rule on. */
+static void test_vis_track_die_brushing_the_mine_on_the_table_is_a_mine_contact(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	FPS = 30;
+	struct sim_die d = { .x = 0.45, .y = tb.mine_y - 0.06, .vx = 2.42, .vy = 0.0, .vz = 1.0,
+			     .visible = 1, .in_cup = -1, .face = 4 };
+	struct run r;
+	run_throw(&d, 1, 1.6, 0, &r);
+	FPS = 120;
+	fprintf(stderr, "mine brush: %d contacts, normal speed %.3f m/s\n", d.mine, d.mine_vn);
+	assert_int_equal(d.mine, 1);
+	assert_true(d.mine_vn > 0.02 && d.mine_vn < 0.25);
+	assert_int_equal(count(&r, VIS_OBS_LANDING), 1);
+	assert_true(first(&r, VIS_OBS_LANDING)->x < tb.length_m / 2);
+	assert_int_equal(count(&r, VIS_OBS_MINE), 1);
+	const struct vis_obs *m = first(&r, VIS_OBS_MINE);
+	assert_true(m->confidence >= 0.8);
+	assert_true(m->t_ns > first(&r, VIS_OBS_LANDING)->t_ns);
+	struct bd_event ev;
+	assert_int_equal(vis_obs_to_event(m, &tb, &ev), 0);
+	assert_int_equal(ev.kind, BD_EV_MINE);
+	assert_string_equal(ev.source, "camera");
+}
+
+/* At 30 fps: slides past the can a die's side clear of it (no contact),
+ * and another flies over it and lands beyond: neither is a mine contact. */
+static void test_vis_track_die_passing_the_mine_is_no_mine_contact(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	FPS = 30;
+	struct sim_die d = { .x = 0.55, .y = tb.mine_y - 0.06, .vx = 2.4, .vy = 0.0, .vz = 1.2,
+			     .visible = 1, .in_cup = -1, .face = 4 };
+	struct run r;
+	run_throw(&d, 1, 1.6, 0, &r);
+	fprintf(stderr, "slides past: closest %.3f m from the wall\n", d.mine_gap);
+	assert_int_equal(d.mine, 0);
+	assert_true(d.mine_gap < 0.03);	/* it came close */
+	assert_int_equal(count(&r, VIS_OBS_MINE), 0);
+	assert_int_equal(count(&r, VIS_OBS_LANDING), 1);
+	struct sim_die o = { .x = 0.3, .y = tb.mine_y, .vx = 2.0, .vy = 0.0, .vz = 3.0,
+			     .visible = 1, .in_cup = -1, .face = 2 };
+	run_throw(&o, 1, 1.4, 0, &r);
+	FPS = 120;
+	assert_int_equal(o.mine, 0);
+	assert_true(o.mine_gap < 0);	/* over it */
+	assert_int_equal(count(&r, VIS_OBS_MINE), 0);
+	assert_int_equal(count(&r, VIS_OBS_LANDING), 1);
+	assert_true(first(&r, VIS_OBS_LANDING)->x > tb.mine_x + 0.1);
+}
+
+/* At 30 fps: comes down on the can's top, then lands on B's half. The
+ * first contact is the mine's, not a landing; the landing is the table's. */
+static void test_vis_track_die_landing_on_the_mine_first(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	FPS = 30;
+	double tf = 0.75, vz = (0.122 + 0.5 * G * tf * tf) / tf;	/* down on the can at tf */
+	struct sim_die d = { .x = tb.mine_x - 1.0, .y = tb.mine_y + 0.01, .vx = 1.0 / tf, .vy = 0.0,
+			     .vz = vz, .visible = 1, .in_cup = -1, .face = 6 };
+	struct run r;
+	run_throw(&d, 1, 1.8, 0, &r);
+	FPS = 120;
+	fprintf(stderr, "on the mine: %d contacts, first table contact at %.3f,%.3f\n", d.mine,
+		d.x_contact, d.y_contact);
+	assert_int_equal(d.mine, 1);
+	assert_int_equal(count(&r, VIS_OBS_MINE), 1);
+	const struct vis_obs *m = first(&r, VIS_OBS_MINE);
+	assert_true(hypot(m->x - tb.mine_x, m->y - tb.mine_y) < tb.mine_radius_m + 0.01);
+	if (count(&r, VIS_OBS_LANDING)) {
+		const struct vis_obs *l = first(&r, VIS_OBS_LANDING);
+		assert_true(l->t_ns > m->t_ns);
+		assert_true(hypot(l->x - d.x_contact, l->y - d.y_contact) < 0.05);
+	}
+}
+
+/* A landing's half is as sure as its point: a point 2 mm beside the line
+ * at the tracker's 5 mm is a coin toss, 3 cm beside it certain. */
+static void test_vis_half_confidence_from_the_point_and_its_error(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	double line = tb.length_m / 2, w = tb.line_width_m / 2;
+	assert_true(vis_half_confidence(&tb, line + w + 0.030, 0.005) > 0.999);
+	assert_true(vis_half_confidence(&tb, line - w - 0.030, 0.005) > 0.999);
+	double near = vis_half_confidence(&tb, line + w + 0.002, 0.005);
+	assert_true(near > 0.6 && near < 0.7);
+	assert_true(vis_half_confidence(&tb, line, 0.005) > 0.9);	/* on the line's middle */
+	assert_true(vis_half_confidence(&tb, line + w + 0.002, 0) == 1);
+	struct vis_obs l = { .kind = VIS_OBS_LANDING, .x = line + w + 0.002, .y = 0.5,
+			     .confidence = 0.95, .xy_sigma_m = 0.005 };
+	struct bd_event ev;
+	assert_int_equal(vis_obs_to_event(&l, &tb, &ev), 0);
+	assert_int_equal(ev.half, BD_HALF_B);
+	assert_true(fabs(ev.confidence - 0.95 * near) < 1e-9);
+}
+
 static void test_vis_tracker_refuses_bad_config_and_frames(void **state)
 {
 	(void)state;
@@ -364,6 +507,10 @@ int main(void)
 		cmocka_unit_test(test_vis_track_two_dice_under_dimming_light),
 		cmocka_unit_test(test_vis_track_toss_above_the_view_keeps_its_track_and_apex),
 		cmocka_unit_test(test_vis_track_glancing_bounce_at_30fps_found_by_its_size),
+		cmocka_unit_test(test_vis_track_die_brushing_the_mine_on_the_table_is_a_mine_contact),
+		cmocka_unit_test(test_vis_track_die_passing_the_mine_is_no_mine_contact),
+		cmocka_unit_test(test_vis_track_die_landing_on_the_mine_first),
+		cmocka_unit_test(test_vis_half_confidence_from_the_point_and_its_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -394,10 +394,23 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 		glue.sink(glue.user, &o);
 		return;
 	}
+	if (vo->kind == VIS_OBS_OFF_TABLE) {
+		/* Not an event core judges, but fusion rules the floor from it
+		 * when nothing else ends the throw (BD-P1: no catch entered). */
+		o.kind = DD_OBS_OFF_TABLE;
+		o.ev.kind = BD_EV_FLOOR;
+		o.ev.player = BD_NOBODY;
+		o.ev.has_xy = true;
+		o.ev.x = vo->x;
+		o.ev.y = vo->y;
+		glue.sink(glue.user, &o);
+		return;
+	}
 	if (vis_obs_to_event(vo, &glue.table, &ev) != 0)
-		return;	/* nothing core judges (off the table) */
+		return;	/* nothing core judges */
 	o.kind = DD_OBS_EVENT;
 	o.ev = ev;
+	o.confidence = ev.confidence;	/* a landing's: its half's too */
 	glue.sink(glue.user, &o);
 	if (vo->kind == VIS_OBS_LANDING && vo->apex_m > 0) {
 		o.kind = DD_OBS_APEX;

@@ -42,6 +42,15 @@ struct tally {
 	long cal_n[CAL_BINS], cal_ok[CAL_BINS];	/* first landings by piezo confidence; half right */
 	double cal_sum[CAL_BINS];	/* their confidences, summed */
 	long sink_tp, sink_fn, sink_fp;
+	/* The camera's own reports against the truth (tracked frames, or the
+	 * modelled camera): first landings, mine contacts, exits. */
+	long cl_truth, cl_found, cl_other;	/* truth first landings; reported within 100 ms; other landing reports */
+	long cl_err_n;
+	double cl_err[8192];	/* their errors, metres */
+	long cl_cal_n[CAL_BINS], cl_cal_ok[CAL_BINS];	/* by the event's confidence; half right */
+	double cl_cal_sum[CAL_BINS];
+	long cm_truth, cm_tp, cm_fp;	/* truth mine contacts; reported within 150 ms; reports with none */
+	long ce_truth, ce_tp, ce_fp;	/* truth throws that left the table (floor or catch after a touch); with an exit report; exits elsewhere */
 	long lat_n;
 	double lat_sum, lat_max;	/* die dead -> ruling, match clock, seconds */
 	double cpu_s;		/* processing time of the whole run */
@@ -144,8 +153,9 @@ static int read_reports(const char *mdir, const char *file, bool camera, bool tr
 	for (size_t i = 0; i < n; i++) {
 		struct item *x;
 
-		/* With frames, the tracker reports sinks itself. */
-		if (camera && tracked && r[i].cam.kind == SIM_CAM_SINK)
+		/* With frames, the tracker reports sinks, landings, mine contacts
+		 * and exits itself (the model stands in for them without). */
+		if (camera && tracked && r[i].cam.kind != SIM_CAM_REST && r[i].cam.kind != SIM_CAM_TOSS)
 			continue;
 		x = item_new(it);
 		if (!x) {
@@ -262,8 +272,7 @@ static int read_frames(const char *mdir, struct items *it, long *frames_seen, ch
 				/* A die that leaves the view above the camera and comes
 				 * back is a new track and a new "release": the modelled
 				 * toss report stands in for releases. */
-				if (vo[i].kind == VIS_OBS_REST || vo[i].kind == VIS_OBS_OFF_TABLE ||
-				    vo[i].kind == VIS_OBS_RELEASE)
+				if (vo[i].kind == VIS_OBS_REST || vo[i].kind == VIS_OBS_RELEASE)
 					continue;
 				x = item_new(it);
 				if (!x) {
@@ -275,12 +284,18 @@ static int read_frames(const char *mdir, struct items *it, long *frames_seen, ch
 				x->obs.source = DD_SRC_CAMERA;
 				x->obs.t_ns = vo[i].t_ns;
 				x->obs.confidence = vo[i].confidence;
-				if (vo[i].kind == VIS_OBS_RELEASE) {
-					x->obs.kind = DD_OBS_TOSS;
-					x->obs.confidence = 1;
+				if (vo[i].kind == VIS_OBS_OFF_TABLE) {
+					/* As the camera glue sends it. */
+					x->obs.kind = DD_OBS_OFF_TABLE;
+					x->obs.ev.kind = BD_EV_FLOOR;
+					x->obs.ev.player = BD_NOBODY;
+					x->obs.ev.has_xy = true;
+					x->obs.ev.x = vo[i].x;
+					x->obs.ev.y = vo[i].y;
 				} else if (vis_obs_to_event(&vo[i], &tb, &ev) == 0) {
 					x->obs.kind = DD_OBS_EVENT;
 					x->obs.ev = ev;
+					x->obs.confidence = ev.confidence;	/* as the camera glue */
 					if (vo[i].kind == VIS_OBS_LANDING && vo[i].apex_m > 0) {
 						struct item *a = item_new(it);
 
@@ -320,6 +335,74 @@ static int read_frames(const char *mdir, struct items *it, long *frames_seen, ch
 free_buf:
 	free(buf);
 	return rc;
+}
+
+/* The camera's reports in one match's items against the truth throws. */
+static void camera_stats(const struct items *it, const struct truth *tr, size_t n, struct tally *ty)
+{
+	struct bd_table tb;
+
+	bd_table_defaults(&tb);
+	for (size_t k = 0; k < n; k++) {
+		const struct bd_throw *t = tr[k].t;
+		const struct bd_event *first = NULL, *last = NULL;
+		int64_t lo = tr[k].t_first - 500000000LL, hi = tr[k].t_end;
+		bool touched = false, exit = false, land_found = false;
+
+		for (size_t j = 0; j < t->n_events; j++) {
+			const struct bd_event *e = &t->events[j];
+
+			if (e->kind == BD_EV_TABLE && !first)
+				first = e;
+			if (e->kind == BD_EV_TABLE || e->kind == BD_EV_CUP || e->kind == BD_EV_MINE)
+				touched = true;
+			if (e->kind == BD_EV_MINE)
+				ty->cm_truth++;
+			if (e->kind != BD_EV_LOW_CALL)
+				last = e;
+		}
+		if (first)
+			ty->cl_truth++;
+		bool left = touched && last && (last->kind == BD_EV_FLOOR || last->kind == BD_EV_CATCH);
+		ty->ce_truth += left;
+		for (size_t i = 0; i < it->n; i++) {
+			const struct item *x = &it->v[i];
+			const struct dd_obs *o = &x->obs;
+
+			if (x->kind != IT_OBS || o->source != DD_SRC_CAMERA || o->t_ns < lo || o->t_ns > hi)
+				continue;
+			if (o->kind == DD_OBS_OFF_TABLE)
+				exit = true;
+			if (o->kind != DD_OBS_EVENT)
+				continue;
+			if (o->ev.kind == BD_EV_TABLE) {
+				if (first && !land_found && llabs(o->t_ns - first->t_ns) < 100000000LL) {
+					land_found = true;
+					ty->cl_found++;
+					if (ty->cl_err_n < (long)(sizeof(ty->cl_err) / sizeof(ty->cl_err[0])))
+						ty->cl_err[ty->cl_err_n++] = hypot(o->ev.x - first->x, o->ev.y - first->y);
+					for (int b = 0; b < CAL_BINS; b++)
+						if (o->confidence >= cal_edge[b] && o->confidence < cal_edge[b + 1]) {
+							ty->cl_cal_n[b]++;
+							ty->cl_cal_ok[b] += o->ev.half == first->half;
+							ty->cl_cal_sum[b] += o->confidence;
+						}
+				} else {
+					ty->cl_other++;
+				}
+			} else if (o->ev.kind == BD_EV_MINE) {
+				bool hit = false;
+
+				for (size_t j = 0; j < t->n_events && !hit; j++)
+					hit = t->events[j].kind == BD_EV_MINE &&
+					      llabs(t->events[j].t_ns - o->t_ns) < 150000000LL;
+				ty->cm_tp += hit;
+				ty->cm_fp += !hit;
+			}
+		}
+		ty->ce_tp += left && exit;
+		ty->ce_fp += !left && exit;
+	}
 }
 
 static void add_loc(struct tally *ty, double d)
@@ -653,9 +736,11 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool tra
 		goto free_items;
 	qsort(it.v, it.n, sizeof(it.v[0]), cmp_item);
 
+	camera_stats(&it, tr, k, ty);
 	/* The daemon's path: the simulated table's wiring, fusion as
-	 * configured by default, a camera that reports rests and sinks but
-	 * not landings (so piezo-only landings are not doubted for it). */
+	 * configured by default, the camera present as on the Pi (its
+	 * landings, mine contacts, exits, sinks and rests: tracked, or
+	 * modelled on the tracker, docs/simulator.md). */
 	sim_sens_config(&sc);
 	memset(&rn, 0, sizeof(rn));
 	rn.pipe = sens_pipeline_new(&sc);
@@ -665,9 +750,7 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool tra
 		goto free_items;
 	}
 	dd_fusion_cfg_defaults(&fc);
-	/* Off even with tracked frames: the tracker reports first landings
-	 * only, and fusion would doubt every later bounce the piezo felt. */
-	fc.camera_present = false;
+	fc.camera_present = true;
 	dd_fusion_init(&rn.fusion, &fc);
 	rn.cfg = &log->cfg;
 	rn.tr = tr;
@@ -773,6 +856,29 @@ static void report(const struct tally *ty)
 		       ty->apex_n, pct(ty->apex_n, n), ty->frames);
 	} else
 		printf("apex_error n/a (record with dyeref sim --frames, evaluate --track-frames)\n");
+	{
+		double m50 = 0, m95 = 0;
+
+		if (ty->cl_err_n) {
+			qsort((double *)ty->cl_err, (size_t)ty->cl_err_n, sizeof(double), cmp_double);
+			m50 = ty->cl_err[ty->cl_err_n / 2];
+			m95 = ty->cl_err[(size_t)(ty->cl_err_n * 95 / 100)];
+		}
+		printf("camera_landings %.2f %% of first landings (%ld of %ld) error median %.1f mm p95 %.1f mm; "
+		       "%ld other landing reports\n", pct(ty->cl_found, ty->cl_truth), ty->cl_found,
+		       ty->cl_truth, 1000 * m50, 1000 * m95, ty->cl_other);
+		printf("camera_landing_calibration (confidence bin, landings, mean confidence, half right)\n");
+		for (int b = 0; b < CAL_BINS; b++)
+			if (ty->cl_cal_n[b])
+				printf("   [%.3f, %.3f) %5ld  %.4f  %6.2f %%\n", cal_edge[b],
+				       fmin(cal_edge[b + 1], 1), ty->cl_cal_n[b],
+				       ty->cl_cal_sum[b] / (double)ty->cl_cal_n[b],
+				       pct(ty->cl_cal_ok[b], ty->cl_cal_n[b]));
+		printf("camera_mine %ld of %ld mine contacts, %ld reports with none\n", ty->cm_tp,
+		       ty->cm_truth, ty->cm_fp);
+		printf("camera_exits %ld of %ld throws that left the table, %ld in throws that did not\n",
+		       ty->ce_tp, ty->ce_truth, ty->ce_fp);
+	}
 	printf("latency_dead_to_ruling_s mean %.3f max %.3f (match clock)\n",
 	       ty->lat_n ? ty->lat_sum / (double)ty->lat_n : 0, ty->lat_max);
 	printf("processing_ms_per_throw %.3f\n", n ? 1000 * ty->cpu_s / (double)n : 0);

@@ -611,11 +611,10 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 			 sv->sim ? "simulated camera" : "no camera support in this build");
 	}
 	sv->sc.fusion.piezo_present = sv->sensors.ok;
+	/* The virtual table's camera reports what the tracker does (landings,
+	 * mine contacts, exits, sinks, rests: docs/simulator.md), so fusion
+	 * takes it as the Pi's. */
 	sv->sc.fusion.camera_present = sv->camera.ok;
-	/* The virtual table's camera reports tosses, sinks and rests, not
-	 * landings: fusion must not doubt every piezo landing for it. */
-	if (sv->sim_table && dd_sim_feed_start)
-		sv->sc.fusion.camera_present = false;
 	return sv->sc.n_problems ? -EINVAL : 0;
 }
 

@@ -117,6 +117,7 @@ enum dd_obs_kind {
 	DD_OBS_NO_LANDING,	/* the camera watched the table and saw no landing */
 	DD_OBS_DYE_UP_MISSED,	/* the thrower did not call "DYE UP!" (BD-P2) */
 	DD_OBS_APEX,		/* the toss's measured height: apex_m */
+	DD_OBS_OFF_TABLE,	/* the camera saw the die leave the table over an edge (ev.x, ev.y) */
 };
 
 #define DD_OBS_ARRIVALS 8	/* piezo arrival times kept with a table impact */
@@ -140,7 +141,9 @@ struct dd_fusion_cfg {
 	int64_t settle_ns;	/* late observations still join after the die is dead: 400 ms */
 	int64_t timeout_ns;	/* no sign of a dead die for this long ends the throw: 6 s */
 	bool piezo_present;	/* the table sensors are working */
-	bool camera_present;	/* the camera is working and watching the table */
+	bool camera_present;	/* the camera is working and watching the table: a first landing
+				 * it reports without the discs is doubted (they feel every one);
+				 * one the discs felt and it missed is not (it misses some) */
 };
 
 #define DD_FUSION_MAX_OBS 64	/* observations kept for one throw */

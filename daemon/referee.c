@@ -202,6 +202,7 @@ static json_t *event_json(const struct bd_match_cfg *cfg, const struct bd_event 
 static const char *const obs_kinds[] = {
 	[DD_OBS_TOSS] = "toss", [DD_OBS_EVENT] = "event", [DD_OBS_NO_LANDING] = "no_landing",
 	[DD_OBS_DYE_UP_MISSED] = "dye_up_missed", [DD_OBS_APEX] = "apex",
+	[DD_OBS_OFF_TABLE] = "off_table",
 };
 
 static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *fx)

@@ -428,6 +428,145 @@ static void test_fusion_piezo_alone_without_camera_is_trusted(void **state)
 	assert_string_equal(out.t.events[0].source, "piezo");
 }
 
+/* The camera misses some landings (a die coming down out of view, a kink
+ * too slight at 30 fps): a first landing the discs felt and the camera did
+ * not report keeps its confidence; it says nothing of the half. */
+static void test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_false(out.review);
+	assert_true(out.t.events[0].confidence > 0.89);
+	/* The camera alone, with the discs working, is doubted: they feel
+	 * every first landing. */
+	struct dd_obs cam[] = {
+		obs_table(DD_SRC_CAMERA, 1200 * MS, 0.95, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	dd_fusion_init(&f, &c);
+	run(&f, cam, 2, &out);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "felt no landing"));
+}
+
+/* A doubtful piezo half near the line (0.6) and the camera's landing on
+ * the same half (0.9): two independent witnesses, 1 - 0.4 * 0.1 = 0.96,
+ * ruled without review (BD-P1). */
+static void test_bd_p1_camera_landing_settles_a_doubtful_piezo_half(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.6, BD_HALF_B),
+		obs_table(DD_SRC_CAMERA, 1210 * MS, 0.9, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_false(out.review);
+	assert_int_equal(out.t.n_events, 2);
+	assert_true(out.t.events[0].confidence > 0.95 && out.t.events[0].confidence < 0.97);
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+}
+
+/* BD-P1, BD-P4: the camera saw the die leave over an edge after landing on
+ * B's half; no floor strip fired and no catch was entered (catches are the
+ * official's call). A die that leaves the table falls to the floor unless
+ * caught: the floor is ruled, as sure as the camera's exit, a point to A. */
+static void test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 1.0, BD_HALF_B),
+		obs_kind(DD_OBS_OFF_TABLE, DD_SRC_CAMERA, 1600 * MS),
+	};
+	char why[120];
+
+	(void)state;
+	seq[1].confidence = 0.85;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_false(out.review);
+	assert_int_equal(out.t.n_events, 2);
+	assert_int_equal(out.t.events[1].kind, BD_EV_FLOOR);
+	assert_string_equal(out.t.events[1].source, "camera");
+	assert_true(out.t.events[1].confidence > 0.84 && out.t.events[1].confidence < 0.86);
+	assert_true(out.t.events[1].t_ns > 1600 * MS);
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+	/* A doubtful exit is the official's: the judge asks (review_below). */
+	seq[1].confidence = 0.6;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_true(judge_fused(&out, 0, 0, why).review);
+}
+
+/* The die came back after the exit (the discs felt it on the table): the
+ * exit was not the end, and nobody saw the end: review. */
+static void test_fusion_exit_then_a_touch_is_no_floor(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 1.0, BD_HALF_B),
+		obs_kind(DD_OBS_OFF_TABLE, DD_SRC_CAMERA, 1600 * MS),
+		obs_table(DD_SRC_PIEZO, 1900 * MS, 1.0, BD_HALF_B),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "no end of the throw was seen"));
+	for (size_t i = 0; i < out.t.n_events; i++)
+		assert_int_not_equal(out.t.events[i].kind, BD_EV_FLOOR);
+}
+
+/* A catch entered after the exit ends the throw as a catch (BD-P4): no
+ * floor is added. */
+static void test_bd_p4_exit_then_a_catch_entered_is_a_catch(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 1.0, BD_HALF_B),
+		obs_kind(DD_OBS_OFF_TABLE, DD_SRC_CAMERA, 1600 * MS),
+		obs_event(DD_SRC_CONSOLE, 1900 * MS, 1.0, BD_EV_CATCH),
+	};
+	char why[120];
+
+	(void)state;
+	seq[2].ev.player = 2;	/* b1, a defender */
+	seq[2].ev.hands = 1;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_false(out.review);
+	assert_int_equal(out.t.n_events, 2);
+	assert_int_equal(out.t.events[1].kind, BD_EV_CATCH);
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
+}
+
 /* No dead die seen: the timeout ends the throw, marked for review. */
 static void test_fusion_timeout_without_dead_die_asks_for_review(void **state)
 {
@@ -555,6 +694,11 @@ int main(void)
 		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),
 		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),
 		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),
+		cmocka_unit_test(test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence),
+		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),
+		cmocka_unit_test(test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor),
+		cmocka_unit_test(test_fusion_exit_then_a_touch_is_no_floor),
+		cmocka_unit_test(test_bd_p4_exit_then_a_catch_entered_is_a_catch),
 		cmocka_unit_test(test_fusion_timeout_without_dead_die_asks_for_review),
 		cmocka_unit_test(test_fusion_retoss_completes_at_once_bd_p9),
 		cmocka_unit_test(test_fusion_console_catch_is_dead_and_joins_bd_p4),

@@ -51,4 +51,10 @@ if [ "$FRAMES_MATCHES" -gt 0 ]; then
 			printf "   apex error mean %.3f m vs goal 0.10 m: ratio %.2f; bias %+.3f m, p95 %.3f m, %s %% of throws with an apex\n", mean, mean / 0.10, bias, p95, share
 			printf "   with the frames / without: exactly right %.2f / %.2f %%, silent errors %.2f / %.2f %%, localisation mean %.1f / %.1f mm\n", right[2], right[1], silent[2], silent[1], loc[2], loc[1]
 		}' "$tmp/f0" "$tmp/f1"
+	# The camera: the tracker on the frames against the model the runs
+	# above use without frames (sim_sense_camera), on the same throws.
+	for f in f1 f0; do
+		[ "$f" = f1 ] && w="tracked frames" || w="modelled camera"
+		sed -n "s/^\(camera_[a-z]*\) /   $w: \1 /p" "$tmp/$f"
+	done
 fi

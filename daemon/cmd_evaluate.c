@@ -50,7 +50,7 @@ struct tally {
 	long cl_cal_n[CAL_BINS], cl_cal_ok[CAL_BINS];	/* by the event's confidence; half right */
 	double cl_cal_sum[CAL_BINS];
 	long cm_truth, cm_tp, cm_fp;	/* truth mine contacts; reported within 150 ms; reports with none */
-	long ce_truth, ce_tp, ce_fp;	/* truth throws that left the table (floor or catch after a touch); with an exit report; exits elsewhere */
+	long ce_truth, ce_tp, ce_fp;	/* truth throws ending on the floor or in a hand; with an exit report; exits in the others */
 	long lat_n;
 	double lat_sum, lat_max;	/* die dead -> ruling, match clock, seconds */
 	double cpu_s;		/* processing time of the whole run */
@@ -347,15 +347,13 @@ static void camera_stats(const struct items *it, const struct truth *tr, size_t 
 		const struct bd_throw *t = tr[k].t;
 		const struct bd_event *first = NULL, *last = NULL;
 		int64_t lo = tr[k].t_first - 500000000LL, hi = tr[k].t_end;
-		bool touched = false, exit = false, land_found = false;
+		bool exit = false, land_found = false;
 
 		for (size_t j = 0; j < t->n_events; j++) {
 			const struct bd_event *e = &t->events[j];
 
 			if (e->kind == BD_EV_TABLE && !first)
 				first = e;
-			if (e->kind == BD_EV_TABLE || e->kind == BD_EV_CUP || e->kind == BD_EV_MINE)
-				touched = true;
 			if (e->kind == BD_EV_MINE)
 				ty->cm_truth++;
 			if (e->kind != BD_EV_LOW_CALL)
@@ -363,7 +361,7 @@ static void camera_stats(const struct items *it, const struct truth *tr, size_t 
 		}
 		if (first)
 			ty->cl_truth++;
-		bool left = touched && last && (last->kind == BD_EV_FLOOR || last->kind == BD_EV_CATCH);
+		bool left = last && (last->kind == BD_EV_FLOOR || last->kind == BD_EV_CATCH);
 		ty->ce_truth += left;
 		for (size_t i = 0; i < it->n; i++) {
 			const struct item *x = &it->v[i];

@@ -69,7 +69,7 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 		       struct sim_rng *rng, struct outputs *o, char *err, size_t errlen)
 {
 	struct sim_call calls[16];
-	struct sim_cam cams[4];
+	struct sim_cam cams[8];
 	size_t nc, nk;
 	int rc;
 
@@ -98,7 +98,7 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 		if (put_line(&o->index, &o->index_len, strdup(line)) < 0)
 			goto oom;
 	}
-	nk = sim_sense_camera(noise, t, rng, cams, 4);
+	nk = sim_sense_camera(noise, t, rng, cams, 8);
 	for (size_t i = 0; i < nk; i++) {
 		char crop[64] = "", path[PATH_MAX];
 

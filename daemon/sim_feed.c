@@ -127,7 +127,7 @@ static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
 	for (size_t i = 0; i < m->n_throws && rc == 0; i++) {
 		const struct sim_throw *t = &m->throws[i];
 		struct sim_call calls[16];
-		struct sim_cam cams[4];
+		struct sim_cam cams[8];
 		size_t nc, nk;
 
 		rc = sim_sense_edges(&noise, &sc, t, &srng, &edges, &n_edges, &cap_edges);
@@ -138,7 +138,7 @@ static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
 			dd_obs_from_sim_call(&calls[k], &o);
 			rc = add(f, calls[k].t_ns, &o);
 		}
-		nk = sim_sense_camera(&noise, t, &srng, cams, 4);
+		nk = sim_sense_camera(&noise, t, &srng, cams, 8);
 		for (size_t k = 0; k < nk && rc == 0; k++) {
 			struct vis_image *crop = NULL;
 			struct dd_obs o;

@@ -75,6 +75,31 @@ void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, 
 		return;
 	}
 
+	if (c->kind == SIM_CAM_LANDING || c->kind == SIM_CAM_MINE) {
+		/* As the camera glue converts the tracker's: the landing's half
+		 * as sure as its point (vis_obs_to_event). */
+		struct vis_obs vo = { .kind = c->kind == SIM_CAM_LANDING ? VIS_OBS_LANDING : VIS_OBS_MINE,
+				      .t_ns = c->t_ns, .x = c->x, .y = c->y, .player = BD_NOBODY,
+				      .confidence = c->confidence,
+				      .xy_sigma_m = c->kind == SIM_CAM_LANDING ? VIS_LANDING_XY_SD_M : 0 };
+
+		bd_table_defaults(&tb);
+		vis_obs_to_event(&vo, &tb, &o->ev);
+		o->confidence = o->ev.confidence;
+		return;
+	}
+	if (c->kind == SIM_CAM_EXIT) {
+		/* As the camera glue sends an exit: fusion rules the floor from
+		 * it when nothing else ends the throw. */
+		o->kind = DD_OBS_OFF_TABLE;
+		o->confidence = c->confidence;
+		o->ev.kind = BD_EV_FLOOR;
+		o->ev.has_xy = true;
+		o->ev.x = c->x;
+		o->ev.y = c->y;
+		return;
+	}
+
 	int face = 0;
 	double conf = 0;
 

@@ -74,6 +74,11 @@ char *sim_cam_json(const struct sim_cam *c, const char *crop)
 	if (c->kind == SIM_CAM_SINK)
 		return dump(json_pack("{s:I,s:s,s:s}", "t_ns", (json_int_t)c->t_ns, "kind", "sink",
 				      "owner", player_name(c->owner)));
+	if (c->kind == SIM_CAM_LANDING || c->kind == SIM_CAM_MINE || c->kind == SIM_CAM_EXIT)
+		return dump(json_pack("{s:I,s:s,s:f,s:f,s:f}", "t_ns", (json_int_t)c->t_ns, "kind",
+				      c->kind == SIM_CAM_LANDING ? "landing" :
+				      c->kind == SIM_CAM_MINE ? "mine" : "exit",
+				      "x", c->x, "y", c->y, "confidence", c->confidence));
 	return dump(json_pack("{s:I,s:s,s:f,s:f,s:s}", "t_ns", (json_int_t)c->t_ns, "kind", "rest",
 			      "x", c->x, "y", c->y, "crop", crop ? crop : ""));
 }
@@ -204,6 +209,7 @@ static int parse_cam(const struct where *w, json_t *o, const char *what, struct 
 	static const char *const f_sink[] = { "t_ns", "kind", "owner", NULL };
 	static const char *const f_toss[] = { "t_ns", "kind", NULL };
 	static const char *const f_rest[] = { "t_ns", "kind", "x", "y", "crop", NULL };
+	static const char *const f_track[] = { "t_ns", "kind", "x", "y", "confidence", NULL };
 	struct sim_cam *c = &r->cam;
 	json_t *crop;
 	const char *s;
@@ -220,8 +226,20 @@ static int parse_cam(const struct where *w, json_t *o, const char *what, struct 
 			return rc;
 		return check_fields(w, o, f_sink);
 	}
+	if (!strcmp(what, "landing") || !strcmp(what, "mine") || !strcmp(what, "exit")) {
+		json_t *cf = json_object_get(o, "confidence");
+
+		c->kind = what[0] == 'l' ? SIM_CAM_LANDING : what[0] == 'm' ? SIM_CAM_MINE : SIM_CAM_EXIT;
+		if ((rc = get_coord(w, o, "x", &c->x)) < 0 || (rc = get_coord(w, o, "y", &c->y)) < 0)
+			return rc;
+		if (!cf || !json_is_number(cf) || !(json_number_value(cf) >= 0) ||
+		    !(json_number_value(cf) <= 1))
+			return bad(w, "confidence", "missing or not a number 0-1");
+		c->confidence = json_number_value(cf);
+		return check_fields(w, o, f_track);
+	}
 	if (strcmp(what, "rest"))
-		return bad(w, "kind", "not toss, sink or rest");
+		return bad(w, "kind", "not toss, sink, rest, landing, mine or exit");
 	c->kind = SIM_CAM_REST;
 	if ((rc = get_coord(w, o, "x", &c->x)) < 0 || (rc = get_coord(w, o, "y", &c->y)) < 0)
 		return rc;

@@ -7,6 +7,26 @@
 
 #include "sim/sim.h"
 
+/* The tracker on rendered 30 fps frames (default noise) of simulated throws:
+ * the frames run of bench/sim_accuracy.sh (the first 3 matches of seed 2026,
+ * 119 throws, `dyeref evaluate --track-frames` prints these figures) and
+ * build/bench/sim_camera (59 throws of the seed's 112 matches: every one
+ * touching the mine, 40 landing within 3 cm of the line). docs/simulator.md. */
+#define CAM_P_LAND_MISS 0.025	/* first landings with no landing reported: 2 of 105 and 2 of 59 */
+#define CAM_LAND_SD_M 0.0005	/* landing point error, sd along each axis: median 0.6 mm */
+#define CAM_LINE_NEAR_M 0.03	/* within this of the line's edges a white die may lose */
+#define CAM_P_LAND_LINE_TAIL 0.1	/* ... its contrast on the white line: these ... */
+#define CAM_LAND_LINE_SD_M 0.008	/* ... have this sd instead (near the line p95 10.3 mm, else 2.0) */
+#define CAM_LAND_CONF 0.95	/* its confidence that a clear kink was a contact */
+#define CAM_P_LAND_WEAK 0.1	/* landings found by a slight kink or a valley: 0.6-0.95 */
+#define CAM_P_MINE_MISS 0.33	/* mine contacts at 0.5 m/s or more unreported: 4 of 12 (0.61-2.8 m/s) */
+#define CAM_P_MINE_SOFT_MISS 0.1	/* ... under 0.5 m/s (a die rolling into the can): 0 of 8, taken as 1 of 10 */
+#define CAM_MINE_SOFT_MPS 0.5
+#define CAM_MINE_CONF 0.9	/* a face within reach and a turn (vision/track.c) */
+#define CAM_P_EXIT_MISS 0.01	/* exits unreported: 1 of 116 */
+#define CAM_P_EXIT_FALSE 0.03	/* throws ending in a rest or sink given an exit: 2 of 62 */
+#define CAM_EXIT_CONF 0.85	/* the tracker's for an exit */
+
 void sim_noise_defaults(struct sim_noise *n, double k)
 {
 	sim_piezo_defaults(&n->piezo);
@@ -20,6 +40,11 @@ void sim_noise_defaults(struct sim_noise *n, double k)
 	n->console_delay_s = 0.3;
 	n->cam_p_miss = 0.005 * k;
 	n->cam_xy_sd_m = 0.004 * k;
+	n->cam_p_land_miss = CAM_P_LAND_MISS * k;
+	n->cam_land_sd_m = CAM_LAND_SD_M * k;
+	n->cam_p_mine_miss = CAM_P_MINE_MISS * k;
+	n->cam_p_exit_miss = CAM_P_EXIT_MISS * k;
+	n->cam_p_exit_false = CAM_P_EXIT_FALSE * k;
 	n->image_noise = 6 * k;
 	n->blur_px = 0.6 * k;
 }
@@ -165,6 +190,121 @@ size_t sim_sense_calls(const struct sim_noise *n, const struct sim_throw *t,
 	return k;
 }
 
+/* Where and when the die last crossed the table's edge outwards between t0
+ * (its last touch, or the release) and t1 (the floor or a hand): false if it
+ * was never over the table after t0, or was hidden (in a hand) first. */
+static bool exit_point(const struct sim_throw *t, const struct bd_table *tb, int64_t t0, int64_t t1,
+		       struct sim_cam *c)
+{
+	bool over = false;
+
+	for (int64_t at = t0; at <= t1; at += 5000000) {
+		double p[3], v[3];
+		bool hidden = false, off;
+
+		if (!sim_throw_state_at(t, at, p, v, &hidden) || hidden)
+			return false;
+		off = p[0] < 0 || p[1] < 0 || p[0] > tb->length_m || p[1] > tb->width_m;
+		if (!off) {
+			over = true;
+			continue;
+		}
+		if (over) {
+			c->t_ns = at;
+			c->x = p[0] < 0 ? 0 : p[0] > tb->length_m ? tb->length_m : p[0];
+			c->y = p[1] < 0 ? 0 : p[1] > tb->width_m ? tb->width_m : p[1];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The tracker's reports during the flight: the first landing, mine
+ * contacts, the exit over an edge. Drawn from a stream of the throw's own
+ * (seeded by its release time), so the piezo and console noise that
+ * follow in the shared stream stay as they were without them. */
+static size_t camera_track(const struct sim_noise *n, const struct sim_throw *t,
+			   struct sim_cam *out, size_t cap)
+{
+	struct sim_rng lr;
+	struct bd_table tb;
+	const struct sim_contact *last_touch = NULL, *end = NULL;
+	bool landed = false;
+	size_t k = 0;
+
+	bd_table_defaults(&tb);
+	sim_rng_seed(&lr, (uint64_t)t->t_release_ns * 0x9e3779b97f4a7c15ULL ^ 0xca3e7a11ULL);
+	for (size_t i = 0; i < t->n_contacts && k < cap; i++) {
+		const struct sim_contact *c = &t->contacts[i];
+		bool miss;
+
+		if (c->kind == SIM_CONTACT_TABLE || c->kind == SIM_CONTACT_CUP ||
+		    c->kind == SIM_CONTACT_MINE)
+			last_touch = c;
+		if (c->kind == SIM_CONTACT_FLOOR || c->kind == SIM_CONTACT_CATCH)
+			end = end ? end : c;
+		if (c->kind == SIM_CONTACT_TABLE && !landed) {
+			landed = true;
+			miss = sim_rng_uniform(&lr) < n->cam_p_land_miss;
+			if (miss || c->z < tb.height_m - 0.001)
+				continue;	/* (an edge or underside touch: out of the camera's sight) */
+			out[k] = (struct sim_cam){ .t_ns = c->t_ns + (int64_t)(11e6 * sim_rng_normal(&lr)),
+						   .kind = SIM_CAM_LANDING, .owner = BD_NOBODY,
+						   .confidence = CAM_LAND_CONF };
+			double sd = n->cam_land_sd_m;
+
+			if (fabs(c->x - tb.length_m / 2) < tb.line_width_m / 2 + CAM_LINE_NEAR_M &&
+			    sim_rng_uniform(&lr) < CAM_P_LAND_LINE_TAIL)
+				sd *= CAM_LAND_LINE_SD_M / CAM_LAND_SD_M;
+			out[k].x = c->x + sd * sim_rng_normal(&lr);
+			out[k].y = c->y + sd * sim_rng_normal(&lr);
+			/* A slight kink (or a valley of its size) is less sure. */
+			if (sim_rng_uniform(&lr) < CAM_P_LAND_WEAK)
+				out[k].confidence = 0.6 + 0.35 * sim_rng_uniform(&lr);
+			k++;
+		} else if (c->kind == SIM_CONTACT_MINE) {
+			/* The tracker measures the die's speed, so its misses may
+			 * depend on it: hits from the air, fast and often high
+			 * over the can, are missed more than a die rolling in. */
+			double p = n->cam_p_mine_miss;
+
+			if (c->strength < CAM_MINE_SOFT_MPS)
+				p *= CAM_P_MINE_SOFT_MISS / CAM_P_MINE_MISS;
+			if (sim_rng_uniform(&lr) < p)
+				continue;
+			out[k++] = (struct sim_cam){ .t_ns = c->t_ns, .kind = SIM_CAM_MINE,
+						     .owner = BD_NOBODY, .x = c->x, .y = c->y,
+						     .confidence = CAM_MINE_CONF };
+		}
+	}
+	if (k < cap && end && sim_rng_uniform(&lr) >= n->cam_p_exit_miss &&
+	    exit_point(t, &tb, last_touch && last_touch->t_ns < end->t_ns ? last_touch->t_ns :
+			       t->t_release_ns, end->t_ns, &out[k])) {
+		out[k].kind = SIM_CAM_EXIT;
+		out[k].owner = BD_NOBODY;
+		out[k].confidence = CAM_EXIT_CONF;
+		k++;
+	} else if (k < cap && !end && t->n_contacts &&
+		   sim_rng_uniform(&lr) < n->cam_p_exit_false) {
+		/* A die resting or sunk near an edge, lost there: an exit at the
+		 * nearest edge when it died. */
+		const struct sim_contact *c = &t->contacts[t->n_contacts - 1];
+		double d[4] = { c->x, tb.length_m - c->x, c->y, tb.width_m - c->y };
+		int e = 0;
+
+		for (int i = 1; i < 4; i++)
+			e = d[i] < d[e] ? i : e;
+		out[k] = (struct sim_cam){ .t_ns = c->t_ns, .kind = SIM_CAM_EXIT, .owner = BD_NOBODY,
+					   .x = e == 0 ? 0 : e == 1 ? tb.length_m : c->x,
+					   .y = e == 2 ? 0 : e == 3 ? tb.width_m : c->y,
+					   .confidence = CAM_EXIT_CONF };
+		out[k].x = out[k].x < 0 ? 0 : out[k].x > tb.length_m ? tb.length_m : out[k].x;
+		out[k].y = out[k].y < 0 ? 0 : out[k].y > tb.width_m ? tb.width_m : out[k].y;
+		k++;
+	}
+	return k;
+}
+
 size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 			struct sim_rng *rng, struct sim_cam *out, size_t cap)
 {
@@ -177,6 +317,7 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 			if (sim_rng_uniform(rng) < n->cam_p_miss)
 				continue;
 			/* The die rises out of the hand: seen a few frames later. */
+			out[k] = (struct sim_cam){ 0 };
 			out[k].t_ns = c->t_ns + 100000000;
 			out[k].kind = SIM_CAM_TOSS;
 			out[k].owner = BD_NOBODY;
@@ -187,6 +328,7 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 			if (sim_rng_uniform(rng) < n->cam_p_miss)
 				continue;
 			/* Seen a frame or two later: the die does not come back out. */
+			out[k] = (struct sim_cam){ 0 };
 			out[k].t_ns = c->t_ns + 66000000;
 			out[k].kind = SIM_CAM_SINK;
 			out[k].owner = c->player;
@@ -194,6 +336,7 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 			out[k].y = c->y;
 			k++;
 		} else if (c->kind == SIM_CONTACT_REST) {
+			out[k] = (struct sim_cam){ 0 };
 			out[k].t_ns = c->t_ns + 200000000;	/* still for a few frames */
 			out[k].kind = SIM_CAM_REST;
 			out[k].owner = BD_NOBODY;
@@ -202,7 +345,7 @@ size_t sim_sense_camera(const struct sim_noise *n, const struct sim_throw *t,
 			k++;
 		}
 	}
-	return k;
+	return k + camera_track(n, t, out + k, cap - k);
 }
 
 struct vis_image *sim_render_rest_crop(const struct sim_noise *n, const struct bd_table *tb,

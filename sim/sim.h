@@ -229,6 +229,13 @@ struct sim_noise {
 	double console_delay_s;	/* 0.3: an official's mean delay entering a call */
 	double cam_p_miss;	/* 0.005: the camera misses a toss, or a die dropping into a cup */
 	double cam_xy_sd_m;	/* 0.004: the camera's error locating a resting die */
+	/* The tracker's reports during the throw, measured on rendered frames
+	 * (docs/simulator.md, "What the instruments see"): */
+	double cam_p_land_miss;	/* first table contacts it reports no landing for */
+	double cam_land_sd_m;	/* its landing point's error along each axis */
+	double cam_p_mine_miss;	/* mine contacts it does not report */
+	double cam_p_exit_miss;	/* dice leaving the table whose exit it does not report */
+	double cam_p_exit_false;	/* dice resting or sunk it reports leaving over an edge */
 	double image_noise;	/* 6: grey-level sd of a full-resolution crop */
 	double blur_px;		/* 0.6: motion/defocus blur radius of the crop */
 };
@@ -259,17 +266,19 @@ struct sim_call {
 size_t sim_sense_calls(const struct sim_noise *n, const struct sim_throw *t,
 		       struct sim_rng *rng, struct sim_call *out, size_t cap);
 
-/* What the camera's tracker reports (until vision's tracker runs on
- * rendered frames): a toss (the die rising out of a hand), a die dropping
- * into a cup, and where a die came to rest (its face is read from the crop
- * by vision, not given here). */
-enum sim_cam_kind { SIM_CAM_SINK, SIM_CAM_REST, SIM_CAM_TOSS };
+/* What the camera's tracker reports, modelled on what vision's tracker
+ * reports on rendered frames (without them): a toss (the die rising out
+ * of a hand), the first landing, mine contacts, the die leaving over an
+ * edge, a die dropping into a cup, and where a die came to rest (its face
+ * is read from the crop by vision, not given here). */
+enum sim_cam_kind { SIM_CAM_SINK, SIM_CAM_REST, SIM_CAM_TOSS, SIM_CAM_LANDING, SIM_CAM_MINE, SIM_CAM_EXIT };
 
 struct sim_cam {
 	int64_t t_ns;		/* when it was seen */
 	enum sim_cam_kind kind;
 	int owner;		/* SINK: the cup's player */
-	double x, y;		/* REST: located point, metres */
+	double x, y;		/* REST, LANDING, MINE, EXIT: located point, metres */
+	double confidence;	/* LANDING, MINE, EXIT: the tracker's (a landing's: that it was a contact) */
 };
 
 /* Camera reports for throw t (at most cap); returns how many. */

@@ -76,6 +76,24 @@ static void test_sim_report_camera_round_trip(void **state)
 	assert_int_equal(r[1].cam.kind, SIM_CAM_SINK);
 	assert_int_equal(r[1].cam.owner, 1);
 	free(r);
+	/* The tracker's reports during the throw. */
+	static const enum sim_cam_kind kinds[] = { SIM_CAM_LANDING, SIM_CAM_MINE, SIM_CAM_EXIT };
+	for (int i = 0; i < 3; i++) {
+		struct sim_cam c = { .t_ns = 300 + i, .kind = kinds[i], .owner = BD_NOBODY, .x = 1.5,
+				     .y = 0.25, .confidence = 0.875 };
+
+		a = sim_cam_json(&c, NULL);
+		assert_non_null(a);
+		assert_int_equal(sim_reports_parse("k", a, strlen(a), true, &r, &n, err, sizeof(err)), 0);
+		free(a);
+		assert_int_equal(n, 1);
+		assert_int_equal(r[0].cam.kind, kinds[i]);
+		assert_int_equal(r[0].cam.t_ns, 300 + i);
+		assert_float_equal(r[0].cam.x, 1.5, 1e-12);
+		assert_float_equal(r[0].cam.y, 0.25, 1e-12);
+		assert_float_equal(r[0].cam.confidence, 0.875, 1e-12);
+		free(r);
+	}
 }
 
 static void refused(const char *text, bool camera, const char *want)
@@ -111,7 +129,11 @@ static void test_sim_report_refuses_malformed_lines_naming_them(void **state)
 	refused("{\"t_ns\":1,\"kind\":\"rest\",\"x\":1e300,\"y\":1,\"crop\":\"r.pgm\"}", true, "x: not a position");
 	refused("{\"t_ns\":1,\"kind\":\"rest\",\"y\":1,\"crop\":\"r.pgm\"}", true, "x: missing");
 	refused("{\"t_ns\":1,\"kind\":\"sink\"}", true, "owner: missing");
-	refused("{\"t_ns\":1,\"kind\":\"fly\"}", true, "kind: not toss, sink or rest");
+	refused("{\"t_ns\":1,\"kind\":\"fly\"}", true, "kind: not toss, sink, rest, landing, mine or exit");
+	refused("{\"t_ns\":1,\"kind\":\"landing\",\"x\":1,\"y\":1}", true, "confidence: missing");
+	refused("{\"t_ns\":1,\"kind\":\"mine\",\"x\":1,\"y\":1,\"confidence\":1.5}", true, "confidence");
+	refused("{\"t_ns\":1,\"kind\":\"exit\",\"x\":1,\"confidence\":0.8}", true, "y: missing");
+	refused("{\"t_ns\":1,\"kind\":\"exit\",\"x\":1,\"y\":1,\"confidence\":0.8,\"crop\":\"a\"}", true, "crop: unknown field");
 	refused("{\"t_ns\":1,\"call\":\"low_call\",\"by\":\"b1\"}", true, "kind: missing");
 }
 

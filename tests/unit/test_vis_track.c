@@ -289,6 +289,33 @@ static void test_vis_track_die_leaving_over_the_edge(void **state)
 	assert_int_equal(vis_obs_to_event(o, &tb, &ev), -ENOENT);
 }
 
+/* At 30 fps, the simulator's frame rate: lands on B's half and slides off
+ * the right-hand side. One exit, on that edge, at the tracker's 0.85 (the
+ * daemon's fusion rules the floor from it when no catch is entered). */
+static void test_vis_track_die_leaving_over_the_side_at_30fps(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	FPS = 30;
+	struct sim_die d = { .x = 0.9, .y = 0.2, .vx = 0.5, .vy = 3.2, .vz = 1.0, .visible = 1,
+			     .in_cup = -1, .face = 3 };
+	struct run r;
+	run_throw(&d, 1, 1.4, 0, &r);
+	FPS = 120;
+	assert_false(d.visible);
+	assert_true(d.y > tb.width_m);
+	assert_int_equal(count(&r, VIS_OBS_LANDING), 1);
+	assert_int_equal(count(&r, VIS_OBS_OFF_TABLE), 1);
+	const struct vis_obs *o = first(&r, VIS_OBS_OFF_TABLE);
+	fprintf(stderr, "side exit at %.3f,%.3f (left at %.3f,%.3f)\n", o->x, o->y, d.x, d.y);
+	assert_true(fabs(o->y - tb.width_m) < 0.01);
+	assert_true(fabs(o->x - d.x) < 0.1);
+	assert_true(fabs(o->confidence - 0.85) < 1e-9);
+	assert_true(o->t_ns > first(&r, VIS_OBS_LANDING)->t_ns);
+	assert_int_equal(count(&r, VIS_OBS_REST) + count(&r, VIS_OBS_SINK) + count(&r, VIS_OBS_MINE), 0);
+}
+
 /* Two dice thrown together in separate lanes, while the light dims by a
  * fifth: two landings, two rests, no phantom tracks. */
 static void test_vis_track_two_dice_under_dimming_light(void **state)
@@ -504,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_vis_track_throw_lands_apex_and_rests),
 		cmocka_unit_test(test_vis_track_die_into_cup_is_sink_with_owner),
 		cmocka_unit_test(test_vis_track_die_leaving_over_the_edge),
+		cmocka_unit_test(test_vis_track_die_leaving_over_the_side_at_30fps),
 		cmocka_unit_test(test_vis_track_two_dice_under_dimming_light),
 		cmocka_unit_test(test_vis_track_toss_above_the_view_keeps_its_track_and_apex),
 		cmocka_unit_test(test_vis_track_glancing_bounce_at_30fps_found_by_its_size),

@@ -502,11 +502,11 @@ static bool is_doubtful(const struct bd_house *h, const struct bd_event *e)
 {
 	if (!e->has_confidence)
 		return false;
-	if (e->confidence < h->review_below)
-		return true;
-	/* A measured landing on the line decides dead or live by
-	 * millimetres: any doubt at all goes to an official. */
-	return e->kind == BD_EV_TABLE && e->half == BD_HALF_LINE && e->confidence < 1;
+	/* A line call is no special case: the line and the thrower's own
+	 * half are both dead (BD-P6), so a line call at confidence c is
+	 * dead with probability at least c, as sure of the ruling as any
+	 * other event at c is of its half. */
+	return e->confidence < h->review_below;
 }
 
 /* last: the event that killed the die as read_flight() found it, or NULL. */

@@ -1348,10 +1348,35 @@ static void test_bd_review_on_doubtful_evidence(void **state)
 	assert_false(m.r.review);
 	play(&m, A1, "tB ?0.5 f");
 	assert_true(m.r.review);
-	play(&m, A1, "tL ?0.95 f");	/* BD-P6 by a hair */
+	play(&m, A1, "tL ?0.5 f");	/* BD-P6 by a hair, or live */
 	assert_true(m.r.review);
 	assert_true(m.r.dead);
 	play(&m, A1, "tL ?1 f");
+	assert_false(m.r.review);
+}
+
+/* BD-P6: the line and the thrower's own half are both dead, so a line
+ * call at confidence c is dead with probability at least c: it asks for
+ * review below review_below like a call of either half, not at any doubt. */
+static void test_bd_p6_line_call_reviewed_like_a_half(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tL ?0.95 f");
+	assert_false(m.r.review);
+	assert_true(m.r.dead);
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	play(&m, A1, "tL ?0.8 f");	/* exactly review_below: settled */
+	assert_false(m.r.review);
+	assert_true(m.r.dead);
+	play(&m, A1, "tL ?0.79 f");
+	assert_true(m.r.review);
+	assert_true(m.r.dead);
+	play(&m, A1, "tA ?0.79 f");	/* the same doubt about a short throw */
+	assert_true(m.r.review);
+	play(&m, A1, "tL ?0.9 tB ?0.3 f");	/* later bounces still ask nobody (BD-P3) */
 	assert_false(m.r.review);
 }
 
@@ -1695,6 +1720,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p13_line_then_sink_is_not_r2),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
+		cmocka_unit_test(test_bd_p6_line_call_reviewed_like_a_half),
 		cmocka_unit_test(test_bd_p3_review_ignores_doubtful_later_bounces),
 		cmocka_unit_test(test_bd_p1_review_on_a_doubtful_first_landing),
 		cmocka_unit_test(test_bd_o2_review_on_the_face_not_after_death),

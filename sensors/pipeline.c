@@ -13,7 +13,6 @@
 #define STUCK_RUN 10		/* back-to-back re-triggers that mean a stuck line */
 #define NOISE_HIST 32		/* fits whose residuals measure the table's timing noise */
 #define NOISE_MIN_FITS 8	/* fewer than this: the configured noise stands */
-#define ALT_CHI2 4.0		/* a swapped arrival must fit this well (chi-square per dof) */
 
 struct line_state {
 	bool any;		/* an edge was accepted */
@@ -33,9 +32,6 @@ struct group {
 	size_t n;		/* arrivals */
 	int line[SENS_MAX_TABLE];	/* config line index per arrival */
 	int64_t ts[SENS_MAX_TABLE];	/* timestamp per arrival */
-	int64_t alt[SENS_MAX_TABLE];	/* per arrival: the first edge its line's hold-off threw
-					 * away within the window (the wave, if the arrival
-					 * was a false trigger), or 0 */
 };
 
 struct sens_pipeline {
@@ -293,56 +289,6 @@ static int cmp_obs_time(const void *a, const void *b)
 	return (x->ev.t_ns > y->ev.t_ns) - (x->ev.t_ns < y->ev.t_ns);
 }
 
-/* A table edge the hold-off suppressed: when its line's accepted edge in
- * the open impact was a false trigger, this may be the wave's own edge
- * (the comparator fired early and the hold-off swallowed the wave). The
- * first one within the impact's window is kept for close_group(). */
-static void keep_alt(struct sens_pipeline *p, int idx, int64_t ts_ns)
-{
-	struct group *g = &p->g;
-
-	if (!g->open || span(g->start_ns, ts_ns) > p->window_ns)
-		return;
-	for (size_t i = 0; i < g->n; i++)
-		if (g->line[i] == idx && g->alt[i] == 0 && ts_ns > g->ts[i])
-			g->alt[i] = ts_ns;
-}
-
-/* A fix that left an arrival out or is unsure of its half, when a line's
- * hold-off threw edges away: put each line's kept edge in place of its
- * arrival. Exactly one such swap under which every arrival fits (no
- * arrival left out, sure of the half) is taken: a ring or a false edge
- * fits the others only by chance (within a few timing sigmas of where the
- * wave would be, against a window of milliseconds). Returns the index of
- * the swapped arrival, or -1 (fix unchanged). */
-static int try_alts(const struct sens_config *lc, const struct group *g,
-		    const struct sens_arrival *arr, struct sens_fix *fix)
-{
-	struct sens_arrival a2[SENS_MAX_TABLE];
-	struct sens_fix f2, found;
-	int which = -1, n_fit = 0;
-
-	if (g->n < 4 || fix->dropped < 0)
-		return -1;
-	for (size_t i = 0; i < g->n; i++) {
-		if (g->alt[i] == 0)
-			continue;
-		memcpy(a2, arr, g->n * sizeof(a2[0]));
-		a2[i].ts_ns = g->alt[i];
-		if (sens_locate(lc, a2, g->n, &f2) == 0 && f2.dropped < 0 &&
-		    f2.confidence >= lc->near_line_p && f2.red_chi2 <= ALT_CHI2 &&
-		    fabs(log(f2.speed_mps / lc->wave_speed_mps)) <= 2 * lc->speed_spread) {
-			found = f2;
-			which = (int)i;
-			n_fit++;
-		}
-	}
-	if (n_fit != 1)
-		return -1;
-	*fix = found;
-	return which;
-}
-
 static void close_group(struct sens_pipeline *p)
 {
 	struct group *g = &p->g;
@@ -378,10 +324,6 @@ static void close_group(struct sens_pipeline *p)
 		lc.timing_sigma_s *= scale;
 		lc.speed_spread *= scale;
 		if (g->n >= 3 && sens_locate(&lc, arr, g->n, &o->fix) == 0) {
-			int sw = try_alts(&lc, g, arr, &o->fix);
-
-			if (sw >= 0)
-				o->table_ts_ns[p->table_ord[g->line[sw]]] = g->alt[sw];
 			note_fit(p, &o->fix, g->n, scale);
 			o->has_fix = true;
 			o->ev.has_xy = true;
@@ -474,8 +416,6 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	if (since < p->holdoff_ns && since > -p->holdoff_ns) {
 		ls->suppressed++;
 		ls->supp_since_accept++;
-		if (l->role == SENS_ROLE_TABLE)
-			keep_alt(p, idx, e->ts_ns);
 		return drain(p, out, cap);
 	}
 	if (ls->any && ls->accepted >= 1)
@@ -503,7 +443,6 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		if (g->n < SENS_MAX_TABLE) {
 			g->line[g->n] = idx;
 			g->ts[g->n] = e->ts_ns;
-			g->alt[g->n] = 0;
 			g->n++;
 		}
 	} else {

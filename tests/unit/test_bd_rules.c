@@ -1380,6 +1380,31 @@ static void test_bd_p6_line_call_reviewed_like_a_half(void **state)
 	assert_false(m.r.review);
 }
 
+/* BD-P5: a throw dead by a sure low call before the landing scores nothing
+ * wherever it landed, so doubt about the landing's half asks nobody; it
+ * still does when the die ends in a cup, where the half names the kill n'
+ * fill's rule (BD-R2 short, BD-P13 otherwise). */
+static void test_bd_p5_low_call_makes_a_doubtful_landing_moot(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "l3 tB ?0.5 f");
+	assert_false(m.r.review);
+	assert_true(m.r.dead);
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	play(&m, A1, "l3 tL ?0.3 f");
+	assert_false(m.r.review);
+	play(&m, A1, "l3 ?0.5 tB f");	/* the low call itself in doubt */
+	assert_true(m.r.review);
+	play(&m, A1, "l1 tB ?0.5 f");	/* an attacker's call kills nothing */
+	assert_true(m.r.review);
+	play(&m, A1, "l3 tA ?0.5 s2");	/* BD-R2 or BD-P13 */
+	assert_true(m.r.review);
+	assert_true(m.r.dead);
+}
+
 /* BD-P3: once the die has landed on the defenders' half, later bounces
  * cannot change the ruling, so doubt about them asks nobody; the first
  * landing (BD-P1) and the die's end still do. */
@@ -1721,6 +1746,7 @@ int main(void)
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
 		cmocka_unit_test(test_bd_p6_line_call_reviewed_like_a_half),
+		cmocka_unit_test(test_bd_p5_low_call_makes_a_doubtful_landing_moot),
 		cmocka_unit_test(test_bd_p3_review_ignores_doubtful_later_bounces),
 		cmocka_unit_test(test_bd_p1_review_on_a_doubtful_first_landing),
 		cmocka_unit_test(test_bd_o2_review_on_the_face_not_after_death),

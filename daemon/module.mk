@@ -26,3 +26,11 @@ $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(T
 	$(call say,LINK,$@)
 	$(Q)$(LINK) $(LDFLAGS) $(addprefix -Wl$(comma)--wrap=,$(WRAP)) -o $@ $< $(TEST_SUPPORT) \
 		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)
+
+# The old-match pages' benchmark: the referee over a database of stored
+# matches (the db tests' simulated throws).
+$(BUILD)/bench/daemon_old_match: $(BUILD)/bench/daemon_old_match.o $(BUILD)/tests/support/db_sim.o \
+		$$(DAEMON_TEST_LIB) $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(BUILD)/tests/support/db_sim.o \
+		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(LDLIBS)

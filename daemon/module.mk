@@ -12,14 +12,15 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 # per test): each has a link line of its own.
 #  test_import_once: `dyeref import` judges a log once (mlog_judge counted).
 #  test_referee_db_fault: the database failing under the web pages
-#    (db_matches, db_match_get fail on demand; dd_log caught).
+#    (db_matches, db_match_get, db_bd_load, db_replay fail on demand;
+#    dd_log caught).
 #  test_config_write: the directory is synced after the rename (fsync seen).
 comma := ,
 WRAP_TESTS := test_import_once test_referee_db_fault test_config_write
 EXCLUDE += $(WRAP_TESTS:%=tests/unit/%.c)
 EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge
-$(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get dd_log
+$(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get db_bd_load db_replay dd_log
 $(BUILD)/tests/test_config_write: WRAP := fsync
 $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(TEST_SUPPORT) \
 		$$(DAEMON_TEST_LIB) $$(LIBS)

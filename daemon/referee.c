@@ -1291,17 +1291,26 @@ static int walk_throw(const struct db_item *it, void *ctx)
 
 /* A stored match that is not the one under way, for its throw pages: its
  * log and fold only (a throw's notes are read with its page, one walk, not
- * every throw's). -ENOENT when it cannot be read. */
+ * every throw's). -ENOENT when there is no such Beer Die match; any other
+ * failure is the database's (logged; a 5xx). */
 static int load_old(struct dd_referee *r, long id, struct loaded *m)
 {
+	struct db_match_info info;
 	char err[256];
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	if (!r->db)
 		return -ENOENT;
-	m->id = id;
-	if (db_bd_load(r->db, id, &m->log, &m->res, err, sizeof(err)))
+	rc = db_match_get(r->db, id, &info, err, sizeof(err));
+	if (rc == -ENOENT || (rc == 0 && strcmp(info.game, "beerdie")))
 		return -ENOENT;
+	if (rc)
+		return read_fault("throw detail", rc, err);
+	m->id = id;
+	rc = db_bd_load(r->db, id, &m->log, &m->res, err, sizeof(err));
+	if (rc)
+		return read_fault("throw detail", rc, err);
 	m->have_res = true;
 	return 0;
 }
@@ -1355,9 +1364,13 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 		nt = &m->notes[throw_no - 1];
 		w.snapshots = count_snapshots(r, id, throw_no);
 	} else {
-		if (db_replay(r->db, id, (int)throw_no, walk_throw, &w, err, sizeof(err)) < 0)
-			dd_log(DD_LOG_WARN, "match %ld throw %ld: %s", id, throw_no, err);
-		nt = &w.note;
+		rc = db_replay(r->db, id, (int)throw_no, walk_throw, &w, err, sizeof(err));
+		if (rc < 0 && rc != -ENOENT) {
+			json_decref(w.note.obs);
+			loaded_free(&tmp);
+			return read_fault("throw detail", rc, err);
+		}
+		nt = &w.note;	/* -ENOENT: the log has it, the replay not: no notes, as before */
 	}
 	cfg = &m->log->cfg;
 	corrections = json_array();

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,7 @@ struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *
 					  char *err, size_t errlen)
 {
 	struct dd_face_reader *fr = calloc(1, sizeof(*fr));
+	sigset_t all, old;
 	int rc;
 
 	if (!fr) {
@@ -171,7 +173,12 @@ struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *
 		snprintf(err, errlen, "face reader: event loop: %s", strerror(-rc));
 		goto free_reader;
 	}
+	/* The worker takes no signal: the loop's signalfd does (a signal
+	 * the loop blocked must not end the process through this thread). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rc = -pthread_create(&fr->thread, NULL, worker, fr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
 		snprintf(err, errlen, "face reader: thread: %s", strerror(-rc));
 		goto free_reader;
@@ -237,15 +244,14 @@ static void queue_out(struct dd_face_reader *fr, struct item *it)
 int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 			const struct dd_face_job *job)
 {
-	struct item *it = calloc(1, sizeof(*it));
+	struct item *it;
 	int x0, y0;
 
+	if (fr->pending >= DD_FACE_READS_QUEUED)
+		return -EBUSY;
+	it = calloc(1, sizeof(*it));
 	if (!it)
 		return -ENOMEM;
-	if (fr->pending >= DD_FACE_READS_QUEUED) {
-		free(it);
-		return -EBUSY;
-	}
 	it->is_read = true;
 	it->job = *job;
 	it->crop = crop_around(full, job->u, job->v, job->die_px, &x0, &y0);

@@ -4,8 +4,11 @@
  * database: a 60-throw match as the referee stores it (fusion's notes, held
  * reasons, confirmations, corrections, snapshots) gives byte for byte the
  * JSON recorded in tests/data/daemon/old-match.golden, which the per-throw
- * reading these pages did before wrote. DYEREF_WRITE_GOLDEN=1 rewrites the
- * file (only when the pages are meant to change).
+ * reading these pages did before wrote, and each throw's page is the one
+ * the referee showed from memory while the match was under way.
+ * DYEREF_WRITE_GOLDEN=1 rewrites the file: only when the pages are meant to
+ * change (a new field, the judge's rulings or rule texts changed on
+ * purpose), after checking the difference.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -27,12 +30,13 @@
 #define MATCH_ID 1	/* the first match of a fresh database */
 #define GOLDEN "tests/data/daemon/old-match.golden"
 
-/* The stored match's pages, one per line: the list, then every throw. */
-static char *pages(struct dd_referee *r, int64_t id)
+/* The stored match's pages, one per line: the list, then every throw,
+ * into *text (the caller frees it). */
+static void pages(struct dd_referee *r, int64_t id, char **text)
 {
-	char *text = NULL, *json;
+	char *json;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = open_memstream(text, &len);
 
 	assert_non_null(f);
 	assert_int_equal(dd_referee_matches(r, &json), 0);
@@ -46,14 +50,15 @@ static char *pages(struct dd_referee *r, int64_t id)
 	assert_int_equal(dd_referee_throw_detail(r, (long)id, THROWS + 1, &json), -ENOENT);
 	assert_int_equal(dd_referee_throw_detail(r, (long)id + 7, 1, &json), -ENOENT);
 	fclose(f);
-	return text;
 }
 
 /* THROWS throws of simulated shapes through the referee, each with
  * fusion's observations; every 5th held as doubtful (counted: review =
  * count), every 7th confirmed, every 11th corrected, a snapshot on every
- * 3rd. Returns the match id; the match is ended and another started. */
-static int64_t store_match(struct dd_referee *r, struct db *db)
+ * 3rd. live[k-1] (the caller frees them) gets throw k's page while its
+ * match is the one under way, read from memory. Returns the match id; the
+ * match is ended and another started. */
+static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROWS])
 {
 	static const unsigned char jpeg[64] = { 0xff, 0xd8, 0xff, 0xe0 };
 	static const char teams[2][32] = { "Orange", "Blue" };
@@ -116,6 +121,8 @@ static int64_t store_match(struct dd_referee *r, struct db *db)
 			assert_int_equal(dd_referee_correct(r, k, &fx->t, err, sizeof(err)), 0);
 	}
 	free(fx);
+	for (int k = 1; k <= THROWS; k++)
+		assert_int_equal(dd_referee_throw_detail(r, MATCH_ID, k, &live[k - 1]), 0);
 	assert_int_equal(dd_referee_end(r, err, sizeof(err)), 0);
 	assert_int_equal(dd_referee_start(r, &mc, teams, err, sizeof(err)), 0);
 	return MATCH_ID;
@@ -137,8 +144,25 @@ static void test_referee_old_match_pages_are_the_recorded_json(void **state)
 	cfg.review = DD_REVIEW_COUNT;
 	r = dd_referee_new(&cfg, f->db);
 	assert_non_null(r);
-	id = store_match(r, f->db);
-	got = pages(r, id);
+	char *live[THROWS];
+
+	id = store_match(r, f->db, live);
+	pages(r, id, &got);
+	/* Read back from the database, each throw's page is the one the
+	 * referee showed from memory while the match was under way. */
+	{
+		const char *line = strchr(got, '\n') + 1;
+
+		for (int k = 0; k < THROWS; k++) {
+			size_t n = strlen(live[k]);
+
+			if (strncmp(line, live[k], n) || line[n] != '\n')
+				fail_msg("throw %d: stored page differs from the live one:\n%.300s\n%.300s", k + 1,
+					 line, live[k]);
+			line += n + 1;
+			free(live[k]);
+		}
+	}
 	snprintf(path, sizeof(path), "%s/%s", top ? top : ".", GOLDEN);
 	if (getenv("DYEREF_WRITE_GOLDEN")) {
 		g = fopen(path, "w");
@@ -170,7 +194,8 @@ static void test_referee_old_match_pages_are_the_recorded_json(void **state)
 
 		while (got[i] && got[i] == want[i])
 			i++;
-		fail_msg("differs from %s at byte %zu: '%.80s' vs '%.80s'", GOLDEN, i, got + i, want + i);
+		fail_msg("differs from %s at byte %zu: '%.80s' vs '%.80s' (a change meant to the pages or "
+			 "rulings: DYEREF_WRITE_GOLDEN=1, see the comment at the top)", GOLDEN, i, got + i, want + i);
 	}
 	free(got);
 	free(want);

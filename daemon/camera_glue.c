@@ -4,8 +4,7 @@
  * through vision's tracker, its observations handed to fusion, faces read
  * from the full-resolution stream off the loop (daemon/face_reader.c), and
  * the latest telling frame kept so the referee can store it as the throw's
- * snapshot. A missing camera is
- * reported on the health strip, not fatal. */
+ * snapshot. A missing camera is reported on the health strip, not fatal. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -358,6 +357,8 @@ static void rest(const struct vis_obs *vo)
 		job.u = vo->u * sx;
 		job.v = vo->v * sy;
 		job.die_px = die_px_at(glue.cfg.h, vo->u, vo->v, sx);
+		/* The rest's confidence is the reader's, not the tracker's:
+		 * the face is the event. */
 		rc = dd_face_reader_read(glue.reader, full, &job);
 		keep_snapshot(full);	/* the resting die, sharp: the best picture */
 		if (rc == 0)
@@ -559,7 +560,8 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 
 static void release(void)
 {
-	/* First: its worker reads a copy, but its results go to the sink. */
+	/* First: no late face may reach fusion once the camera is gone (the
+	 * worker reads copies of its own, so the order is for the sink). */
 	dd_face_reader_free(glue.reader);
 	glue.reader = NULL;
 	glue.io = sd_event_source_disable_unref(glue.io);

@@ -502,22 +502,24 @@ static bool is_doubtful(const struct bd_house *h, const struct bd_event *e)
 {
 	if (!e->has_confidence)
 		return false;
-	if (e->confidence < h->review_below)
-		return true;
-	/* A measured landing on the line decides dead or live by
-	 * millimetres: any doubt at all goes to an official. */
-	return e->kind == BD_EV_TABLE && e->half == BD_HALF_LINE && e->confidence < 1;
+	/* A line call is no special case: the line and the thrower's own
+	 * half are both dead (BD-P6), so a line call at confidence c is
+	 * dead with probability at least c, as sure of the ruling as any
+	 * other event at c is of its half. */
+	return e->confidence < h->review_below;
 }
 
-/* last: the event that killed the die as read_flight() found it, or NULL. */
+/* last: the event that killed the die as read_flight() found it, or NULL;
+ * landing_decides: whether the first table contact's half can change the
+ * ruling (not when the die is already dead by a low call, BD-P5). */
 static bool needs_review(const struct bd_house *h, const struct bd_throw *t,
-			 const struct bd_event *last)
+			 const struct bd_event *last, bool landing_decides)
 {
 	bool landed = false;	/* a table or cup contact came before */
 
 	for (size_t i = 0; i < t->n_events; i++) {
 		const struct bd_event *e = &t->events[i];
-		bool deciding = e->kind != BD_EV_TABLE || !landed;
+		bool deciding = e->kind != BD_EV_TABLE || (!landed && landing_decides);
 
 		if (deciding && is_doubtful(h, e))
 			return true;
@@ -574,15 +576,22 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	}
 
 	read_flight(&j, t, &f);
-	r->review = needs_review(h, t, f.last);
+	bool auto_low = h->low_call == BD_LOW_AUTO && t->apex_m >= 0 &&
+			t->apex_m < h->min_toss_height_m;
+	/* Dead by a low call before it landed (BD-P5), the throw scores
+	 * nothing wherever it landed: the landing's half names only the
+	 * reason of a sink's kill n' fill (BD-R2 or BD-P13), so it still
+	 * decides when the die went into a cup. A doubtful low call is
+	 * itself a deciding event. */
+	bool landing_decides = !(f.low || auto_low) || f.end == END_SINK || f.popsink;
+
+	r->review = needs_review(h, t, f.last, landing_decides);
 	if (f.popsink && f.end != END_SINK && !saves_popout(&j, &f)) {
 		/* Not caught: the popout was a sink after all (BD-R1a's
 		 * house rule). */
 		f.end = END_SINK;
 		f.last = f.popsink;
 	}
-	bool auto_low = h->low_call == BD_LOW_AUTO && t->apex_m >= 0 &&
-			t->apex_m < h->min_toss_height_m;
 	bool dead = f.low || auto_low || f.phase == PH_SHORT;
 
 	r->dead = dead;

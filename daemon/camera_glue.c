@@ -2,9 +2,9 @@
  * shim's eventfd (or, for tests and demos without a camera, a Y4M file
  * played at its frame rate) on the event loop, each low-resolution frame
  * through vision's tracker, its observations handed to fusion, faces read
- * from the full-resolution stream, and the latest telling frame kept so the
- * referee can store it as the throw's snapshot. A missing camera is
- * reported on the health strip, not fatal. */
+ * from the full-resolution stream off the loop (daemon/face_reader.c), and
+ * the latest telling frame kept so the referee can store it as the throw's
+ * snapshot. A missing camera is reported on the health strip, not fatal. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -56,6 +56,7 @@ static struct {
 	int64_t last_toss_ns;		/* the last release passed on as a toss */
 	int64_t last_dead_ns;		/* the last rest, sink or exit seen */
 	struct vis_image *snap;		/* owned: the latest telling frame, or NULL */
+	struct dd_face_reader *reader;	/* owned: reads faces off the loop (a camera), or NULL */
 	sd_event_source *io;		/* the camera's eventfd */
 	sd_event_source *timer;		/* the file source's frame clock */
 	dd_obs_sink sink;		/* fusion's entry */
@@ -320,30 +321,55 @@ int dd_read_face_near(const struct vis_image *full, double u, double v, double d
 	return 0;
 }
 
-/* A REST's face from the full-resolution stream and its confidence (*conf);
- * 0 when it cannot be read. */
-static int read_face(const struct vis_obs *vo, double *conf)
+/* An observation to fusion, behind the face reads under way (the camera's
+ * order is kept). */
+static void emit(const struct dd_obs *o)
+{
+	if (!glue.reader) {
+		glue.sink(glue.user, o);
+		return;
+	}
+	if (dd_face_reader_pass(glue.reader, o) < 0)
+		dd_log(DD_LOG_WARN, "camera: out of memory: a %s observation dropped",
+		       o->kind == DD_OBS_TOSS ? "toss" : "camera");
+}
+
+/* A REST to fusion: its face read from the full-resolution stream off the
+ * loop (the reader sends the rest when done), else at once unread. */
+static void rest(const struct vis_obs *vo)
 {
 	struct vis_image *full = NULL;
-	struct vis_die die;
+	struct dd_face_job job;
+	struct dd_obs o;
 	char err[256];
 	double sx, sy;
-	int face = 0;
+	int rc;
 
-	*conf = 0;
-	if (!glue.cam)
-		return 0;	/* a file gives only the low stream */
-	if (vis_camera_take(glue.cam, VIS_STREAM_FULL, &full, err, sizeof(err)) != 1)
-		return 0;
-	sx = (double)full->width / glue.width;
-	sy = (double)full->height / glue.height;
-	if (dd_read_face_near(full, vo->u * sx, vo->v * sy, die_px_at(glue.cfg.h, vo->u, vo->v, sx),
-			      &die) == 0) {
-		face = die.face;
-		*conf = die.confidence;	/* the reader's, not the tracker's: the face is the event */
+	/* A file gives only the low stream. */
+	if (glue.cam && glue.reader &&
+	    vis_camera_take(glue.cam, VIS_STREAM_FULL, &full, err, sizeof(err)) == 1) {
+		sx = (double)full->width / glue.width;
+		sy = (double)full->height / glue.height;
+		job.t_ns = vo->t_ns;
+		job.x = vo->x;
+		job.y = vo->y;
+		job.track = vo->track;
+		job.u = vo->u * sx;
+		job.v = vo->v * sy;
+		job.die_px = die_px_at(glue.cfg.h, vo->u, vo->v, sx);
+		/* The rest's confidence is the reader's, not the tracker's:
+		 * the face is the event. */
+		rc = dd_face_reader_read(glue.reader, full, &job);
+		keep_snapshot(full);	/* the resting die, sharp: the best picture */
+		if (rc == 0)
+			return;
+		dd_log(DD_LOG_WARN, "camera: track %d's face left unread: %s", vo->track,
+		       rc == -EBUSY ? "too many reads waiting" : strerror(-rc));
 	}
-	keep_snapshot(full);	/* the resting die, sharp: the best picture */
-	return face;
+	/* An unread face still ends the throw: the die is dead, and the
+	 * official reads it (confidence 0) now, not after the timeout. */
+	dd_obs_rest(vo->t_ns, vo->x, vo->y, 0, 0, &o);
+	emit(&o);
 }
 
 /* A tracker observation as fusion takes it. */
@@ -351,14 +377,13 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 {
 	struct dd_obs o;
 	struct bd_event ev;
-	double face_conf = 0;
 
 	memset(&o, 0, sizeof(o));
 	o.source = DD_SRC_CAMERA;
 	o.t_ns = vo->t_ns;
 	o.confidence = vo->confidence < 0 ? 0 : vo->confidence > 1 ? 1 : vo->confidence;
 	/* The picture of the throw: its landing, sink or resting die (the
-	 * sharp full-resolution one replaces this in read_face when there is a
+	 * sharp full-resolution one replaces this in rest() when there is a
 	 * camera). Not an exit: the tracker reports spurious ones at edges. */
 	if (vo->kind == VIS_OBS_LANDING || vo->kind == VIS_OBS_SINK || vo->kind == VIS_OBS_REST) {
 		struct vis_image *c = copy_image(frame);
@@ -373,26 +398,18 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 			return;	/* the same die found again */
 		glue.last_toss_ns = vo->t_ns;
 		o.kind = DD_OBS_TOSS;
-		glue.sink(glue.user, &o);
+		emit(&o);
 		return;
 	case VIS_OBS_REST:
-		vo->face = read_face(vo, &face_conf);
 		glue.last_dead_ns = vo->t_ns;
-		break;
+		rest(vo);
+		return;
 	case VIS_OBS_SINK:
 	case VIS_OBS_OFF_TABLE:
 		glue.last_dead_ns = vo->t_ns;
 		break;
 	default:
 		break;
-	}
-	if (vo->kind == VIS_OBS_REST) {
-		/* An unread face still ends the throw: the die is dead, and
-		 * the official reads it (confidence 0) now, not after the
-		 * timeout. */
-		dd_obs_rest(vo->t_ns, vo->x, vo->y, vo->face, face_conf, &o);
-		glue.sink(glue.user, &o);
-		return;
 	}
 	if (vo->kind == VIS_OBS_OFF_TABLE) {
 		/* Not an event core judges, but fusion rules the floor from it
@@ -403,7 +420,7 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 		o.ev.has_xy = true;
 		o.ev.x = vo->x;
 		o.ev.y = vo->y;
-		glue.sink(glue.user, &o);
+		emit(&o);
 		return;
 	}
 	if (vis_obs_to_event(vo, &glue.table, &ev) != 0)
@@ -411,12 +428,12 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	o.kind = DD_OBS_EVENT;
 	o.ev = ev;
 	o.confidence = ev.confidence;	/* a landing's: its half's too */
-	glue.sink(glue.user, &o);
+	emit(&o);
 	if (vo->kind == VIS_OBS_LANDING && vo->apex_m > 0) {
 		o.kind = DD_OBS_APEX;
 		o.apex_m = vo->apex_m;
 		memset(&o.ev, 0, sizeof(o.ev));
-		glue.sink(glue.user, &o);
+		emit(&o);
 	}
 }
 
@@ -545,6 +562,9 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 		return rc;
 	glue.width = glue.cfg.cam.low_width;
 	glue.height = glue.cfg.cam.low_height;
+	glue.reader = dd_face_reader_new(ev, glue.sink, glue.user, err, errlen);
+	if (!glue.reader)
+		return -errno;
 	rc = sd_event_add_io(ev, &glue.io, vis_camera_fd(glue.cam), EPOLLIN, on_frames, NULL);
 	if (rc < 0)
 		snprintf(err, errlen, "event loop: %s", strerror(-rc));
@@ -553,6 +573,10 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 
 static void release(void)
 {
+	/* First: no late face may reach fusion once the camera is gone (the
+	 * worker reads copies of its own, so the order is for the sink). */
+	dd_face_reader_free(glue.reader);
+	glue.reader = NULL;
 	glue.io = sd_event_source_disable_unref(glue.io);
 	glue.timer = sd_event_source_disable_unref(glue.timer);
 	vis_camera_close(glue.cam);
@@ -649,6 +673,11 @@ release:
 void dd_camera_detach(void)
 {
 	release();
+}
+
+size_t dd_camera_reads_pending(void)
+{
+	return dd_face_reader_pending(glue.reader);
 }
 
 int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since_ns,

@@ -22,6 +22,7 @@
 #pragma weak dd_sensors_detach
 #pragma weak dd_camera_attach
 #pragma weak dd_camera_detach
+#pragma weak dd_camera_reads_pending
 #pragma weak dd_sim_feed_start
 #pragma weak dd_sim_feed_stop
 #pragma weak dd_sim_feed_match_cfg
@@ -367,7 +368,9 @@ static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
 	(void)s;
 	(void)usec;
 	invalidate(sv);
-	if (fx && dd_fusion_tick(&sv->fusion, now, fx) == 1)
+	/* A rest being read is on its way (rearm_timers): not without it. */
+	if (fx && !(dd_camera_reads_pending && dd_camera_reads_pending() > 0) &&
+	    dd_fusion_tick(&sv->fusion, now, fx) == 1)
 		judge_fused(sv, fx, now);
 	free(fx);
 	rearm_timers(sv);
@@ -391,9 +394,14 @@ static void set_timer(sd_event_source *t, int64_t at_ns)
 static void rearm_timers(struct serve *sv)
 {
 	int64_t ms = web_server_timeout_ms(sv->web);
+	/* While the camera reads a resting die's face (off the loop), fusion
+	 * waits for that rest: reading it on the loop held every timer until
+	 * the rest was in, so a throw never settled or timed out without it.
+	 * The rest's arrival (feed) arms the timer again. */
+	bool reading = dd_camera_reads_pending && dd_camera_reads_pending() > 0;
 
 	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : dd_mono_ns() + ms * 1000000LL);
-	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
+	set_timer(sv->fusion_timer, reading ? INT64_MAX : dd_fusion_deadline(&sv->fusion));
 }
 
 static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)
@@ -798,6 +806,7 @@ int dd_cmd_serve(int argc, char **argv)
 	}
 	memset(&wc, 0, sizeof(wc));
 	wc.bind = sv->sc.bind;
+	wc.trusted_proxy = sv->sc.trusted_proxy[0] ? sv->sc.trusted_proxy : NULL;
 	wc.port = sv->sc.port;
 	wc.pin = sv->sc.pin;
 	wc.house = &sv->sc.ref.house;

@@ -1,4 +1,5 @@
-/* `dyeref sim --matches N --seed S --out DIR [--noise K] [--frames]`: plays matches on
+/* `dyeref sim --matches N --seed S --out DIR [--noise K] [--trigger-speed M_PER_S]
+ * [--frames]`: plays matches on
  * the virtual table and writes, per match, what the instruments saw and
  * the truth (docs/simulator.md, "Output"). */
 #include <errno.h>
@@ -219,9 +220,17 @@ free_outputs:
 	return rc;
 }
 
-static void usage(void)
+static void usage(FILE *to)
 {
-	dd_log(DD_LOG_ERR, "usage: dyeref sim --matches N --seed S --out DIR [--noise K] [--frames]");
+	fprintf(to, "usage: dyeref sim --matches N --seed S --out DIR [--noise K]\n"
+		"                  [--trigger-speed M_PER_S] [--frames]\n"
+		"  --matches N        matches to play, 1..10000\n"
+		"  --seed S           the random seed (the same seed plays the same matches)\n"
+		"  --out DIR          where the recordings and truth logs go\n"
+		"  --noise K          every instrument's noise times K, 0..10 (default 1)\n"
+		"  --trigger-speed V  the discs' comparator threshold: contacts softer than V m/s\n"
+		"                     trip no sensor, 0..10 (default 0.25)\n"
+		"  --frames           also write each throw's low-resolution camera stream\n");
 }
 
 int dd_cmd_sim(int argc, char **argv)
@@ -232,6 +241,8 @@ int dd_cmd_sim(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "frames", no_argument, NULL, 'f' },
+		{ "trigger-speed", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sim_match_cfg mc;
@@ -242,7 +253,7 @@ int dd_cmd_sim(int argc, char **argv)
 	const char *out = NULL;
 	long matches = -1;
 	unsigned long long seed = 0;
-	double k = 1;
+	double k = 1, trigger = -1;	/* trigger < 0: the noise model's own */
 	bool have_seed = false, frames = false;
 	int c;
 
@@ -278,13 +289,24 @@ int dd_cmd_sim(int argc, char **argv)
 				return DD_EXIT_USAGE;
 			}
 			break;
+		case 't':
+			trigger = strtod(optarg, &end);
+			if (errno || *end || !*optarg || !(trigger >= 0 && trigger <= 10)) {
+				dd_log(DD_LOG_ERR, "sim: --trigger-speed: '%s' is not a speed 0..10 m/s",
+				       optarg);
+				return DD_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return DD_EXIT_OK;
 		default:
-			usage();
+			usage(stderr);
 			return DD_EXIT_USAGE;
 		}
 	}
 	if (matches < 0 || !have_seed || !out || optind != argc) {
-		usage();
+		usage(stderr);
 		return DD_EXIT_USAGE;
 	}
 	if (strlen(out) + OUT_NAME_MAX >= PATH_MAX) {
@@ -298,6 +320,8 @@ int dd_cmd_sim(int argc, char **argv)
 	}
 	sim_match_cfg_defaults(&mc);
 	sim_noise_defaults(&noise, k);
+	if (trigger >= 0)
+		noise.min_strength = trigger;
 	sim_sens_config(&sc);
 	/* Play and sensing draw from separate streams: the same seed plays the
 	 * same matches at every noise level. */
@@ -311,7 +335,8 @@ int dd_cmd_sim(int argc, char **argv)
 			return DD_EXIT_FAIL;
 		}
 	}
-	snprintf(meta, sizeof(meta), "{\"matches\":%ld,\"seed\":%llu,\"noise\":%g}\n", matches, seed, k);
+	snprintf(meta, sizeof(meta), "{\"matches\":%ld,\"seed\":%llu,\"noise\":%g,\"trigger_speed\":%g}\n",
+		 matches, seed, k, noise.min_strength);
 	snprintf(path, sizeof(path), "%s/sim.json", out);	/* fits: out was checked */
 	if (sim_write_file(path, meta, strlen(meta), err, sizeof(err)) < 0) {
 		dd_log(DD_LOG_ERR, "%s", err);

@@ -359,6 +359,47 @@ struct vis_image;
 struct vis_die;
 int dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 		      struct vis_die *out);
+/* Reads a resting die's face off the event loop (daemon/face_reader.c),
+ * for the camera glue: one worker thread runs dd_read_face_near on a copy
+ * of the region around the die and hands the result back through an
+ * eventfd on the loop. Observations reach the sink on the loop, in the
+ * order they were given: a read as the rest dd_obs_rest() makes of the
+ * job's time and place (the rest's, not the read's end) with the face read
+ * (0: unread, confidence 0), an observation passed through after the reads
+ * given before it. */
+struct dd_face_job {
+	int64_t t_ns;		/* the rest's time (the frame's) */
+	double x, y;		/* the rest's place, table metres */
+	int track;		/* the tracker's id of the die */
+	double u, v;		/* where the die was located in the full frame, pixels */
+	double die_px;		/* a die's side there, pixels */
+};
+
+#define DD_FACE_READS_QUEUED 16	/* reads waiting at most: more is a tracker gone wrong */
+
+struct dd_face_reader;
+
+/* A reader on ev handing observations to sink(user, o). NULL with errno
+ * and a message. Free with dd_face_reader_free(). */
+struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *user,
+					  char *err, size_t errlen);
+/* Queues a read of job's die in full (the caller's: the reader copies the
+ * part it reads). 0; -EBUSY when DD_FACE_READS_QUEUED reads wait already,
+ * -ENOMEM: nothing queued then. */
+int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
+			const struct dd_face_job *job);
+/* Hands o (copied) to the sink now when no read is waiting, else after
+ * the reads queued before it. 0 or -ENOMEM (o is dropped). */
+int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);
+/* Reads queued whose rest has not reached the sink yet (0 for NULL). */
+size_t dd_face_reader_pending(const struct dd_face_reader *fr);
+/* Stops the worker (a read under way finishes first), drops what was not
+ * delivered and frees; NULL is fine. */
+void dd_face_reader_free(struct dd_face_reader *fr);
+/* Camera reads whose rest fusion has not been given yet: the daemon holds
+ * fusion's settle and timeout while there are any, as the loop was held
+ * while the glue read a face on it. Weak: 0 without the camera glue. */
+size_t dd_camera_reads_pending(void);
 /* Stores the camera's latest telling frame (a landing, a sink, the resting
  * die) as a JPEG snapshot of throw throw_no, in db's open batch (it rides
  * in the throw's transaction), when it was taken at or after since_ns.

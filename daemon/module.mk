@@ -12,17 +12,29 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 # per test): each has a link line of its own.
 #  test_import_once: `dyeref import` judges a log once (mlog_judge counted).
 #  test_referee_db_fault: the database failing under the web pages
-#    (db_matches, db_match_get fail on demand; dd_log caught).
+#    (db_matches, db_match_get, db_bd_load, db_replay fail on demand;
+#    dd_log caught).
 #  test_config_write: the directory is synced after the rename (fsync seen).
+#  test_serve_face_pending: serve with a fake camera glue whose face read
+#    spans fusion's timeout (dd_camera_attach, _detach, _reads_pending).
 comma := ,
-WRAP_TESTS := test_import_once test_referee_db_fault test_config_write
+WRAP_TESTS := test_import_once test_referee_db_fault test_config_write test_serve_face_pending
 EXCLUDE += $(WRAP_TESTS:%=tests/unit/%.c)
 EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge
-$(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get dd_log
+$(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get db_bd_load db_replay dd_log
 $(BUILD)/tests/test_config_write: WRAP := fsync
+$(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_attach dd_camera_detach dd_camera_reads_pending
 $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(TEST_SUPPORT) \
 		$$(DAEMON_TEST_LIB) $$(LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(LINK) $(LDFLAGS) $(addprefix -Wl$(comma)--wrap=,$(WRAP)) -o $@ $< $(TEST_SUPPORT) \
 		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)
+
+# The old-match pages' benchmark: the referee over a database of stored
+# matches (the db tests' simulated throws).
+$(BUILD)/bench/daemon_old_match: $(BUILD)/bench/daemon_old_match.o $(BUILD)/tests/support/db_sim.o \
+		$$(DAEMON_TEST_LIB) $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(BUILD)/tests/support/db_sim.o \
+		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(LDLIBS)

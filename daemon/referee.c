@@ -1274,6 +1274,48 @@ static long count_snapshots(struct dd_referee *r, long id, long throw_no)
 	return sf.seen;
 }
 
+/* What one walk behind a stored throw gives its page: its notes and how
+ * many snapshots it has. */
+struct throw_walk {
+	struct note note;	/* as load_match() collects it */
+	long snapshots;		/* DB_ITEM_SNAPSHOT items seen */
+};
+
+static int walk_throw(const struct db_item *it, void *ctx)
+{
+	struct throw_walk *w = ctx;
+
+	if (it->kind == DB_ITEM_SNAPSHOT)
+		w->snapshots++;
+	return collect_note(it, &w->note);
+}
+
+/* A stored match that is not the one under way, for its throw pages: its
+ * log and fold only (a throw's notes are read with its page, one walk, not
+ * every throw's). -ENOENT when there is no such Beer Die match; any other
+ * failure is the database's (logged; a 5xx). */
+static int load_old(struct dd_referee *r, long id, struct loaded *m)
+{
+	struct db_match_info info;
+	char err[256];
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!r->db)
+		return -ENOENT;
+	rc = db_match_get(r->db, id, &info, err, sizeof(err));
+	if (rc == -ENOENT || (rc == 0 && strcmp(info.game, "beerdie")))
+		return -ENOENT;
+	if (rc)
+		return read_fault("throw detail", rc, err);
+	m->id = id;
+	rc = db_bd_load(r->db, id, &m->log, &m->res, err, sizeof(err));
+	if (rc)
+		return read_fault("throw detail", rc, err);
+	m->have_res = true;
+	return 0;
+}
+
 int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
 			char **jpeg, size_t *len)
 {
@@ -1300,17 +1342,37 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 	struct loaded tmp = { 0 }, *m = &tmp;
 	const struct bd_match_cfg *cfg;
 	const struct bd_throw *orig = NULL, *now = NULL;
+	struct throw_walk w = { 0 };
+	const struct note *nt;
 	json_t *o = NULL, *corrections;
 	char err[256];
 	long k = 0;
+	int rc;
 
 	*out = NULL;
-	if (r->m.log && id == r->m.id)
+	if (r->m.log && id == r->m.id) {
 		m = &r->m;
-	else if (!r->db || load_match(r, id, &tmp, err, sizeof(err)))
-		return -ENOENT;
+	} else {
+		rc = load_old(r, id, &tmp);
+		if (rc) {
+			loaded_free(&tmp);
+			return rc;
+		}
+	}
 	if (throw_no < 1 || (size_t)throw_no > m->res.n)
 		goto not_found;
+	if (m == &r->m) {
+		nt = &m->notes[throw_no - 1];
+		w.snapshots = count_snapshots(r, id, throw_no);
+	} else {
+		rc = db_replay(r->db, id, (int)throw_no, walk_throw, &w, err, sizeof(err));
+		if (rc < 0 && rc != -ENOENT) {
+			json_decref(w.note.obs);
+			loaded_free(&tmp);
+			return read_fault("throw detail", rc, err);
+		}
+		nt = &w.note;	/* -ENOENT: the log has it, the replay not: no notes, as before */
+	}
 	cfg = &m->log->cfg;
 	corrections = json_array();
 	for (size_t i = 0; i < m->log->n_entries; i++) {
@@ -1330,16 +1392,17 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 		      "corrections", corrections,
 		      "ruling", ruling_json(cfg, &m->res.rulings[throw_no - 1],
 					    m->res.corrected[throw_no - 1]),
-		      "review_why", m->notes[throw_no - 1].review_why,
-		      "confirmed", m->notes[throw_no - 1].confirmed,
-		      "observations", m->notes[throw_no - 1].obs,
+		      "review_why", nt->review_why,
+		      "confirmed", nt->confirmed,
+		      "observations", nt->obs,
 		      "table", table_json());
 	/* The camera's pictures: /api/matches/N/throws/K/snapshots/1.jpg .. */
 	if (o)
-		json_object_set_new(o, "snapshots", json_integer(count_snapshots(r, id, throw_no)));
+		json_object_set_new(o, "snapshots", json_integer(w.snapshots));
 	if (o)
 		*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(o);
+	json_decref(w.note.obs);
 	loaded_free(&tmp);
 	return *out ? 0 : -ENOMEM;
 not_found:

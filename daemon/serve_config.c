@@ -107,6 +107,27 @@ void dd_serve_config_defaults(struct dd_serve_config *sc)
 	dd_fusion_cfg_defaults(&sc->fusion);
 }
 
+/* [web] key as one IPv4 or IPv6 literal into out (outlen bytes); a
+ * problem "file:line: web.key: expected an IP address" otherwise. */
+static void get_ip(struct dd_serve_config *sc, struct dd_config *cfg, const char *key,
+		   char *out, size_t outlen)
+{
+	unsigned char addr[sizeof(struct in6_addr)];
+	int line = 0;
+	const char *v = dd_config_get(cfg, "web", key, &line);
+	char msg[256];
+
+	if (!v)
+		return;
+	if (strlen(v) >= outlen || (inet_pton(AF_INET, v, addr) != 1 && inet_pton(AF_INET6, v, addr) != 1)) {
+		snprintf(msg, sizeof(msg), "%s:%d: web.%s: expected an IP address, got '%.60s'",
+			 cfg->path, line, key, v);
+		problem(sc, msg);
+		return;
+	}
+	snprintf(out, outlen, "%s", v);
+}
+
 int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 {
 	const char *v;
@@ -114,20 +135,10 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	int line = 0;
 	char msg[512];
 
-	v = dd_config_get(cfg, "web", "bind", &line);
-	if (v) {
-		unsigned char addr[sizeof(struct in6_addr)];
-
-		/* What the server will bind: refused here, not at start-up. */
-		if (strlen(v) >= sizeof(sc->bind) || (inet_pton(AF_INET, v, addr) != 1 &&
-						       inet_pton(AF_INET6, v, addr) != 1)) {
-			snprintf(msg, sizeof(msg), "%s:%d: web.bind: expected an IP address, got '%.60s'",
-				 cfg->path, line, v);
-			problem(sc, msg);
-		} else {
-			snprintf(sc->bind, sizeof(sc->bind), "%s", v);
-		}
-	}
+	/* What the server will bind, and the one proxy it trusts: refused
+	 * here, not at start-up. */
+	get_ip(sc, cfg, "bind", sc->bind, sizeof(sc->bind));
+	get_ip(sc, cfg, "trusted_proxy", sc->trusted_proxy, sizeof(sc->trusted_proxy));
 	get_int(sc, cfg, "web", "port", 0, 65535, &port);
 	sc->port = (unsigned)port;
 	v = dd_config_get(cfg, "web", "pin", &line);

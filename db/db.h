@@ -36,7 +36,7 @@
 
 /* The schema this build writes; files from earlier versions are migrated
  * forward on open, files from later ones are refused. */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 /* PRAGMA application_id of a dyeref database: "DYER". */
 #define DB_APPLICATION_ID 0x44594552
 /* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */

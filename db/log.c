@@ -228,10 +228,16 @@ free_json:
 	return ret;
 }
 
+/* A bounded number of index steps per match, not one per stored throw:
+ * throw and turn lines are numbered 1..n (check_entry), so the newest
+ * number is their count; corrections and doubtful rulings are counted
+ * through the partial indexes of schema v3 (entries_correct,
+ * rulings_review); the newest score is the end of rulings_throw. */
 static const char matches_sql[] =
 	"SELECT m.id, m.game, m.start_ns, m.start_wall_ms,"
 	" EXISTS (SELECT 1 FROM match_ends e WHERE e.match_id = m.id),"
-	" (SELECT count(*) FROM entries WHERE match_id = m.id AND type IN ('throw', 'turn')),"
+	" coalesce((SELECT throw_no FROM entries WHERE match_id = m.id AND type IN ('throw', 'turn')"
+	"   ORDER BY throw_no DESC LIMIT 1), 0),"
 	" (SELECT count(*) FROM entries WHERE match_id = m.id AND type = 'correct'),"
 	" (SELECT count(*) FROM rulings r WHERE r.match_id = m.id AND r.review"
 	"   AND r.id = (SELECT max(id) FROM rulings r2 WHERE r2.match_id = m.id AND r2.throw_no = r.throw_no)),"

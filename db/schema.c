@@ -98,6 +98,12 @@ static const char *const migrations[DB_SCHEMA_VERSION + 1] = {
 	"CREATE TRIGGER snapshots_append_only_u BEFORE UPDATE ON snapshots BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
 	"CREATE TRIGGER calibrations_append_only_u BEFORE UPDATE ON calibrations BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
 	"CREATE TRIGGER calibrations_append_only_d BEFORE DELETE ON calibrations BEGIN SELECT RAISE(ABORT, 'append-only'); END;",
+
+	[3] =
+	/* The match list counts corrections and doubtful throws by these,
+	 * not by reading every stored throw (both are few). */
+	"CREATE INDEX entries_correct ON entries(match_id) WHERE type = 'correct';"
+	"CREATE INDEX rulings_review ON rulings(match_id, throw_no) WHERE review;",
 };
 
 int db_schema_migrate(sqlite3 *h, int from, int to, char *err, size_t errlen)

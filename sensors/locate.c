@@ -22,6 +22,7 @@ struct problem {
 	double tau[MAX_ARR];	/* (t_i - tref - delta_i) * v0, m */
 	double sig_tau;		/* timing sd in metres */
 	double sig_k;		/* prior sd of the log speed ratio */
+	double v0;		/* nominal speed, m/s: seconds to metres */
 	double len, wid;	/* the table: the die lands on it */
 };
 
@@ -282,12 +283,21 @@ static double p_on_half(const struct bd_table *t, double x, double sx, enum bd_h
  * gets the typical one (log sqrt(det) = 2.75), and so do the two points of
  * one set of arrivals. */
 #define LOO_VOLUME 2.75
-#define MAX_MODES (2 * (MAX_ARR + 1) + 1)	/* two points per hypothesis, and "unknown" */
+/* An edge the hold-off threw away after an arrival (sens_locate_alt): if
+ * the arrival was the wave, that edge was its ringing or another false
+ * edge, taken as likely as not (ALT_Q) and spread over ALT_RING_S after
+ * it; if the arrival was a false trigger ahead of the wave, the edge was
+ * the wave. */
+#define ALT_Q 0.5
+#define ALT_RING_S 2e-3
+#define MAX_MODES (2 * (MAX_ARR + 1) + 1 + MAX_ARR)	/* two points per hypothesis, "unknown", swaps */
 #define N_SCALES 2		/* timing noise x1 and x2 */
 
 struct mode {
 	struct solution s;	/* the fit */
 	int skip;		/* arrival taken as not the wave, -1 none */
+	int swap;		/* arrival taken as a false trigger, its line's thrown-away
+				 * edge as the wave, -1 none */
 	size_t n_arr;		/* arrivals the fit explains */
 	bool unknown;		/* one of three arrivals is not the wave: no point at all */
 };
@@ -311,15 +321,31 @@ static size_t add_modes(const struct problem *pb, const struct bd_table *t, int 
 	solve(&sub, t, NULL, &s);
 	if (!s.ok || !fixes_a_point(&s, t) || nm >= MAX_MODES)
 		return nm;
-	m[nm++] = (struct mode){ .s = s, .skip = skip, .n_arr = sub.n };
+	m[nm++] = (struct mode){ .s = s, .skip = skip, .swap = -1, .n_arr = sub.n };
 	if (sub.n == 3 && nm < MAX_MODES) {
 		/* Three hyperbolae may cross twice: the other point too. */
 		struct solution alt;
 
 		solve(&sub, t, s.p, &alt);
 		if (alt.ok && fixes_a_point(&alt, t) && hypot(alt.p[0] - s.p[0], alt.p[1] - s.p[1]) > 0.05)
-			m[nm++] = (struct mode){ .s = alt, .skip = skip, .n_arr = sub.n };
+			m[nm++] = (struct mode){ .s = alt, .skip = skip, .swap = -1, .n_arr = sub.n };
 	}
+	return nm;
+}
+
+/* The explanation "arrival i was a false trigger and alt_tau (its line's
+ * thrown-away edge) the wave". */
+static size_t add_swap(const struct problem *pb, const struct bd_table *t, size_t i,
+		       double alt_tau, struct mode *m, size_t nm)
+{
+	struct problem sub = *pb;
+	struct solution s;
+
+	sub.tau[i] = alt_tau;
+	solve(&sub, t, NULL, &s);
+	if (!s.ok || !fixes_a_point(&s, t) || nm >= MAX_MODES)
+		return nm;
+	m[nm++] = (struct mode){ .s = s, .skip = -1, .swap = (int)i, .n_arr = sub.n };
 	return nm;
 }
 
@@ -331,6 +357,8 @@ static size_t posterior(const struct problem *pb, const struct bd_table *t, doub
 	static const double scale[N_SCALES] = { 1, 2 }, prior[N_SCALES] = { 0.85, 0.15 };
 	const double log_out = log(OUTLIER_P / (1 - OUTLIER_P)) +
 			       log(sqrt(2 * M_PI) * pb->sig_tau / window_m);
+	const double log_swap = log_out - log(ALT_Q) -
+				log(sqrt(2 * M_PI) * pb->sig_tau / (ALT_RING_S * pb->v0));
 	double lw[MAX_MODES][N_SCALES], wsum[MAX_MODES], top = -INFINITY, sum = 0, best_w = -1;
 	size_t best = 0;
 	int likely = 0;
@@ -363,7 +391,10 @@ static size_t posterior(const struct problem *pb, const struct bd_table *t, doub
 					   4 * ls - 3 * ls +
 					   log(sqrt(2 * M_PI) * pb->sig_k);
 			} else {
-				lw[i][k] = log(prior[k]) + (m[i].skip >= 0 ? log_out + late[i] : 0) -
+				/* A swap trades its edge's "not the wave" (every
+				 * other explanation's) for a false trigger. */
+				lw[i][k] = log(prior[k]) + (m[i].skip >= 0 ? log_out + late[i] : 0) +
+					   (m[i].swap >= 0 ? log_swap : 0) -
 					   m[i].s.chi2 / (2 * scale[k] * scale[k]) +
 					   (m[i].skip >= 0 ? LOO_VOLUME : 0) +
 					   4 * ls - (double)(m[i].n_arr + 1) * ls;
@@ -417,15 +448,24 @@ static size_t posterior(const struct problem *pb, const struct bd_table *t, doub
 int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
 		struct sens_fix *fix)
 {
+	return sens_locate_alt(c, a, NULL, n, fix);
+}
+
+int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
+		    const int64_t *alt_ns, size_t n, struct sens_fix *fix)
+{
 	const struct bd_table *t = &c->table;
 	const double v0 = c->wave_speed_mps;
 	struct problem pb = { 0 };
 	struct mode modes[MAX_MODES];
+	double alt_tau[MAX_ARR];
+	bool has_alt[MAX_ARR] = { false };
 	size_t nm = 0, bi;
 	int64_t tref;
 
 	memset(fix, 0, sizeof(*fix));
 	fix->dropped = -1;
+	fix->swapped = -1;
 	if (n < 3 || n > MAX_ARR)
 		return -EINVAL;
 	tref = a[0].ts_ns;
@@ -435,6 +475,7 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	pb.n = n;
 	pb.sig_tau = c->timing_sigma_s * v0;
 	pb.sig_k = c->speed_spread;
+	pb.v0 = v0;
 	pb.len = t->length_m;
 	pb.wid = t->width_m;
 	for (size_t i = 0; i < n; i++) {
@@ -447,6 +488,12 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		pb.sx[i] = a[i].x;
 		pb.sy[i] = a[i].y;
 		pb.tau[i] = ((double)d * 1e-9 - a[i].delay_s) * v0;
+		/* a thrown-away edge after the arrival, within the second */
+		if (alt_ns && n >= 4 && alt_ns[i] > a[i].ts_ns &&
+		    !__builtin_sub_overflow(alt_ns[i], tref, &d) && d <= 1000000000LL) {
+			has_alt[i] = true;
+			alt_tau[i] = ((double)d * 1e-9 - a[i].delay_s) * v0;
+		}
 	}
 
 	/* Every explanation: all arrivals the wave, or (with four or more)
@@ -456,6 +503,9 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	if (n >= 4) {
 		for (size_t skip = 0; skip < n; skip++)
 			nm = add_modes(&pb, t, (int)skip, modes, nm);
+		for (size_t i = 0; i < n; i++)
+			if (has_alt[i])
+				nm = add_swap(&pb, t, i, alt_tau[i], modes, nm);
 	} else if (nm > 0 && nm < MAX_MODES) {
 		modes[nm] = modes[0];
 		modes[nm].unknown = true;
@@ -469,7 +519,7 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 	/* The residual of the fit to every arrival: the pipeline's measure
 	 * of the table's noise (a wild arrival among them is rare, and its
 	 * median ignores it). */
-	if (modes[0].skip < 0 && n >= 4)
+	if (modes[0].skip < 0 && modes[0].swap < 0 && n >= 4)
 		fix->red_chi2 = modes[0].s.chi2 / (double)(n - 3);
 
 	const struct mode *bm = &modes[bi];
@@ -479,12 +529,14 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		fix->dropped = bm->skip;
 		n--;
 	}
+	fix->swapped = bm->swap;
 
 	/* Was the chosen point one of two (three arrivals)? */
 	bool ambiguous = false;
 	double other[2] = { 0, 0 };
 	for (size_t i = 0; i < nm; i++)
 		if (i != bi && !modes[i].unknown && modes[i].skip == bm->skip &&
+		    modes[i].swap == bm->swap &&
 		    modes[i].s.chi2 < best.chi2 + 1.0) {
 			ambiguous = true;
 			other[0] = modes[i].s.p[0];
@@ -543,6 +595,8 @@ int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_
 		struct problem used;
 
 		leave_out(&pb, fix->dropped >= 0 ? (size_t)fix->dropped : SIZE_MAX, &used);
+		if (fix->swapped >= 0)
+			used.tau[fix->swapped] = alt_tau[fix->swapped];
 		residuals(&used, best.p, r, NULL);
 		for (size_t i = 0; i < used.n; i++)
 			ss += r[i] * r[i];

@@ -32,6 +32,8 @@ struct group {
 	size_t n;		/* arrivals */
 	int line[SENS_MAX_TABLE];	/* config line index per arrival */
 	int64_t ts[SENS_MAX_TABLE];	/* timestamp per arrival */
+	int64_t alt[SENS_MAX_TABLE];	/* per arrival: the first edge its line's hold-off threw
+					 * away after it within the window, or 0 */
 };
 
 struct sens_pipeline {
@@ -289,6 +291,20 @@ static int cmp_obs_time(const void *a, const void *b)
 	return (x->ev.t_ns > y->ev.t_ns) - (x->ev.t_ns < y->ev.t_ns);
 }
 
+/* A table edge the hold-off suppressed: the first one after its line's
+ * arrival in the open impact, within the window, is kept for the fix (the
+ * wave, if that arrival was a false trigger: sens_locate_alt). */
+static void keep_alt(struct sens_pipeline *p, int idx, int64_t ts_ns)
+{
+	struct group *g = &p->g;
+
+	if (!g->open || span(g->start_ns, ts_ns) > p->window_ns)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->line[i] == idx && g->alt[i] == 0 && ts_ns > g->ts[i])
+			g->alt[i] = ts_ns;
+}
+
 static void close_group(struct sens_pipeline *p)
 {
 	struct group *g = &p->g;
@@ -323,7 +339,10 @@ static void close_group(struct sens_pipeline *p)
 
 		lc.timing_sigma_s *= scale;
 		lc.speed_spread *= scale;
-		if (g->n >= 3 && sens_locate(&lc, arr, g->n, &o->fix) == 0) {
+		if (g->n >= 3 && sens_locate_alt(&lc, arr, g->alt, g->n, &o->fix) == 0) {
+			if (o->fix.swapped >= 0)	/* the arrival the fix used */
+				o->table_ts_ns[p->table_ord[g->line[o->fix.swapped]]] =
+					g->alt[o->fix.swapped];
 			note_fit(p, &o->fix, g->n, scale);
 			o->has_fix = true;
 			o->ev.has_xy = true;
@@ -416,6 +435,8 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	if (since < p->holdoff_ns && since > -p->holdoff_ns) {
 		ls->suppressed++;
 		ls->supp_since_accept++;
+		if (l->role == SENS_ROLE_TABLE)
+			keep_alt(p, idx, e->ts_ns);
 		return drain(p, out, cap);
 	}
 	if (ls->any && ls->accepted >= 1)
@@ -443,6 +464,7 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		if (g->n < SENS_MAX_TABLE) {
 			g->line[g->n] = idx;
 			g->ts[g->n] = e->ts_ns;
+			g->alt[g->n] = 0;
 			g->n++;
 		}
 	} else {

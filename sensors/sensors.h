@@ -180,6 +180,8 @@ struct sens_fix {
 				 * near_line_p: a ruling should ask for review */
 	int n_used;		/* arrivals used */
 	int dropped;		/* index of an arrival rejected as an outlier, or -1 */
+	int swapped;		/* index of an arrival taken as a false trigger, its alt_ns edge
+				 * as the wave (sens_locate_alt), or -1 */
 	double red_chi2;	/* chi-square per degree of freedom of the fit to every arrival (0: fewer than 4) */
 };
 
@@ -194,6 +196,16 @@ struct sens_fix {
  * or near the table). */
 int sens_locate(const struct sens_config *c, const struct sens_arrival *a, size_t n,
 		struct sens_fix *fix);
+
+/* sens_locate() with, per arrival, the first edge its line's hold-off
+ * threw away after it within the impact's window (alt_ns[i], 0 none;
+ * alt_ns NULL: none at all). A false trigger ahead of the wave swallows
+ * the wave's own edge that way: with four or more arrivals, "arrival i was
+ * a false trigger and alt_ns[i] the wave" is one more explanation in the
+ * posterior (fix->swapped names it when it is the one reported), weighed
+ * against that edge being ringing. Same returns as sens_locate(). */
+int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
+		    const int64_t *alt_ns, size_t n, struct sens_fix *fix);
 
 /* The half of an impact only two table sensors heard (too few to locate):
  * the posterior over the table top (2 cm grid, uniform prior) of their

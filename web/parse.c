@@ -1,4 +1,6 @@
-/* web parsers: form bodies, cookies and console commands, on plain bytes. */
+/* web parsers: form bodies, cookies, X-Forwarded-For and console
+ * commands, on plain bytes. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -76,6 +78,41 @@ int web_parse_form(const char *body, size_t len, const char *name, char *out, si
 		i = end + 1;
 	}
 	return -ENOENT;
+}
+
+int web_parse_forwarded_for(const char *header, size_t len, struct sockaddr_storage *out)
+{
+	char ip[INET6_ADDRSTRLEN];
+	size_t b, e = len;
+
+	memset(out, 0, sizeof(*out));
+	/* Only the last entry: the trusted proxy wrote it; the ones before it
+	 * are whatever the client sent, and must not decide anything (nor,
+	 * being malformed, make the client's requests count as the proxy's). */
+	b = len;
+	while (b > 0 && header[b - 1] != ',')
+		b--;
+	while (b < e && (header[b] == ' ' || header[b] == '\t'))
+		b++;
+	while (e > b && (header[e - 1] == ' ' || header[e - 1] == '\t'))
+		e--;
+	if (e == b || e - b >= sizeof(ip))
+		return -EINVAL;
+	memcpy(ip, header + b, e - b);
+	ip[e - b] = '\0';
+	/* inet_pton takes bare literals only: no port, brackets, zone or NUL. */
+	if (memchr(header + b, '\0', e - b) == NULL) {
+		if (inet_pton(AF_INET, ip, &((struct sockaddr_in *)out)->sin_addr) == 1) {
+			out->ss_family = AF_INET;
+			return 0;
+		}
+		if (inet_pton(AF_INET6, ip, &((struct sockaddr_in6 *)out)->sin6_addr) == 1) {
+			out->ss_family = AF_INET6;
+			return 0;
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	return -EINVAL;
 }
 
 int web_parse_cookie(const char *header, size_t len, const char *name, char *out, size_t outlen)

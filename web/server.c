@@ -35,6 +35,8 @@ struct web_server {
 	void *user;			/* for the handlers */
 	struct web_config cfg;		/* limits, with defaults filled in */
 	char *bind;			/* owned copy of cfg.bind */
+	bool have_proxy;		/* cfg.trusted_proxy was given */
+	unsigned char proxy[16];	/* it, as IPv6 (IPv4 as ::ffff:a.b.c.d) */
 	struct web_auth auth;		/* console sessions */
 	struct bd_house house;		/* defaults of a console START */
 	struct sse_client *clients;	/* open /api/events streams */
@@ -264,13 +266,56 @@ size_t web_server_sse_clients(const struct web_server *s)
 	return s->n_clients;
 }
 
-/* The key of a connection's client address, for the per-client limits. */
-static void client_key(struct MHD_Connection *c, unsigned char key[WEB_CLIENT_KEY])
+/* An address as 16 bytes, IPv4 as ::ffff:a.b.c.d; false for neither. */
+static bool addr16(const struct sockaddr *sa, unsigned char out[16])
+{
+	static const unsigned char v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (sa && sa->sa_family == AF_INET) {
+		memcpy(out, v4_mapped, sizeof(v4_mapped));
+		memcpy(out + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		return true;
+	}
+	if (sa && sa->sa_family == AF_INET6) {
+		memcpy(out, ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr, 16);
+		return true;
+	}
+	return false;
+}
+
+/* The value of a request's last X-Forwarded-For header (a proxy that adds
+ * a header of its own rather than appending puts it last). */
+static enum MHD_Result last_forwarded(void *cls, enum MHD_ValueKind kind, const char *key,
+				      const char *value)
+{
+	const char **last = cls;
+
+	(void)kind;
+	if (key && value && !strcasecmp(key, "X-Forwarded-For"))
+		*last = value;
+	return MHD_YES;
+}
+
+/* The key of a connection's client address, for the per-client limits:
+ * the peer's, or when the peer is the trusted proxy, the address it put
+ * last in X-Forwarded-For (the peer's still when that is missing or
+ * malformed: a proxy that did not say counts as one client). */
+static void client_key(struct web_server *s, struct MHD_Connection *c,
+		       unsigned char key[WEB_CLIENT_KEY])
 {
 	const union MHD_ConnectionInfo *info =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *peer = info ? info->client_addr : NULL;
+	unsigned char a[16];
+	const char *xff = NULL;
+	struct sockaddr_storage fwd;
 
-	web_auth_client_key(info ? info->client_addr : NULL, key);
+	if (s->have_proxy && addr16(peer, a) && !memcmp(a, s->proxy, sizeof(a))) {
+		MHD_get_connection_values(c, MHD_HEADER_KIND, last_forwarded, &xff);
+		if (xff && web_parse_forwarded_for(xff, strlen(xff), &fwd) == 0)
+			peer = (const struct sockaddr *)&fwd;
+	}
+	web_auth_client_key(peer, key);
 }
 
 static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *c)
@@ -285,7 +330,7 @@ static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *
 	/* Each stream may hold SSE_BACKLOG_MAX of unsent state: a client that
 	 * opens hundreds and never reads must not make the daemon hold
 	 * hundreds of those. A screen needs one; a few tabs, a few more. */
-	client_key(c, key);
+	client_key(s, c, key);
 	for (cl = s->clients; cl; cl = cl->next)
 		same += !cl->closing && !memcmp(cl->key, key, WEB_CLIENT_KEY);
 	if (same >= WEB_SSE_PER_CLIENT)
@@ -376,7 +421,7 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
 	if (rc < 0)
 		return send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
-	client_key(c, key);
+	client_key(s, c, key);
 	rc = web_auth_login(&s->auth, key, pin, now_s(), &ss);
 	if (rc == -EAGAIN)
 		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
@@ -649,6 +694,19 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 	}
 	s->cfg.bind = s->bind;
 	s->cfg.pin = NULL;
+	s->cfg.trusted_proxy = NULL;
+	if (cfg->trusted_proxy) {
+		struct sockaddr_storage p;
+
+		if (web_parse_forwarded_for(cfg->trusted_proxy, strlen(cfg->trusted_proxy), &p) ||
+		    strchr(cfg->trusted_proxy, ',') || !addr16((struct sockaddr *)&p, s->proxy)) {
+			snprintf(err, errlen, "web: trusted_proxy '%.60s' is not an IPv4 or IPv6 address",
+				 cfg->trusted_proxy);
+			e = EINVAL;
+			goto free_server;
+		}
+		s->have_proxy = true;
+	}
 	s->cfg.house = NULL;
 	if (cfg->house)
 		s->house = *cfg->house;

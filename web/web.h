@@ -39,6 +39,15 @@ int web_parse_form(const char *body, size_t len, const char *name, char *out, si
  * web_parse_form (no decoding: cookie values are taken as they are). */
 int web_parse_cookie(const char *header, size_t len, const char *name, char *out, size_t outlen);
 
+/* The client address a reverse proxy appended to an X-Forwarded-For
+ * header value of len bytes (no NUL needed): the entry after the last
+ * comma, spaces and tabs around it dropped, must be a bare IPv4 or IPv6
+ * literal (no port, brackets or zone); the entries before it are not read.
+ * 0 and *out (ss_family AF_INET or AF_INET6, the address set, port 0);
+ * -EINVAL for anything else (*out zeroed). */
+struct sockaddr_storage;
+int web_parse_forwarded_for(const char *header, size_t len, struct sockaddr_storage *out);
+
 /* The console's state-changing requests, as JSON objects with "cmd". */
 enum web_cmd_kind {
 	WEB_CMD_START,		/* start a match: teams, players, house rules */
@@ -93,6 +102,8 @@ const char *web_slot_name(int player);
 
 struct web_config {
 	const char *bind;		/* IPv4 or IPv6 literal; "127.0.0.1" when NULL */
+	const char *trusted_proxy;	/* IP literal of a reverse proxy whose connections count
+					 * as their last X-Forwarded-For address; NULL: none */
 	unsigned port;			/* 0: any free port (see web_server_port) */
 	const char *pin;		/* console PIN; NULL or "" locks the console */
 	unsigned max_connections;	/* 0: 512 */

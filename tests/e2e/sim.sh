@@ -51,6 +51,20 @@ awk -v f="$face" 'BEGIN { exit !(f >= 85) }' || bad "face accuracy $face % < 85 
 # Bad input: usage and broken recordings exit 2 with one line naming where.
 "$dyeref" sim --matches x --seed 1 --out "$tmp/x" 2> /dev/null; [ $? = 2 ] || bad "--matches x not exit 2"
 "$dyeref" sim --matches 1 --out "$tmp/x" 2> /dev/null; [ $? = 2 ] || bad "no --seed not exit 2"
+for v in abc -1 11 ""; do
+	"$dyeref" sim --matches 1 --seed 1 --trigger-speed "$v" --out "$tmp/x" 2> "$tmp/err"; rc=$?
+	[ $rc = 2 ] || bad "--trigger-speed '$v': exit $rc"
+	grep -q -- "--trigger-speed" "$tmp/err" || bad "--trigger-speed '$v': $(cat "$tmp/err")"
+done
+"$dyeref" sim --help | grep -q -- "--trigger-speed" || bad "sim --help does not name --trigger-speed"
+
+# The discs' threshold changes what the sensors feel, not the matches: the
+# same truth, fewer edges at the 1.4 m/s the old install guide asked for.
+"$dyeref" sim --matches 2 --seed 7 --trigger-speed 1.4 --out "$tmp/t" > /dev/null || bad "sim --trigger-speed exit $?"
+cmp -s "$tmp/a/match-001/truth.jsonl" "$tmp/t/match-001/truth.jsonl" || bad "--trigger-speed changed the truth"
+ea=$(cat "$tmp"/a/match-*/edges.txt | wc -l) et=$(cat "$tmp"/t/match-*/edges.txt | wc -l)
+[ "$et" -lt "$ea" ] || bad "--trigger-speed 1.4: $et edges, not fewer than $ea"
+grep -q '"trigger_speed":1.4' "$tmp/t/sim.json" || bad "sim.json: $(cat "$tmp/t/sim.json")"
 "$dyeref" evaluate "$tmp/nothing" 2> /dev/null; [ $? = 2 ] || bad "empty dir not exit 2"
 "$dyeref" evaluate --track-frames "$tmp/a" > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] || bad "--track-frames without frames: exit $rc"

@@ -1,8 +1,11 @@
 /* libFuzzer: the web parsers on hostile bytes (form bodies, cookies,
- * console commands). The first byte picks the parser. */
+ * console commands, X-Forwarded-For). The first byte picks the parser:
+ * 'F' X-Forwarded-For (a byte no kept input starts with), else by its
+ * value mod 3. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "web/web.h"
 
@@ -13,6 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size == 0)
 		return 0;
+	if (data[0] == 'F') {
+		struct sockaddr_storage fwd;
+
+		web_parse_forwarded_for((const char *)data + 1, size - 1, &fwd);
+		return 0;
+	}
 	switch (data[0] % 3) {
 	case 0:
 		web_parse_form((const char *)data + 1, size - 1, "pin", out, sizeof(out));

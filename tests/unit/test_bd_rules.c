@@ -1348,11 +1348,61 @@ static void test_bd_review_on_doubtful_evidence(void **state)
 	assert_false(m.r.review);
 	play(&m, A1, "tB ?0.5 f");
 	assert_true(m.r.review);
-	play(&m, A1, "tL ?0.95 f");	/* BD-P6 by a hair */
+	play(&m, A1, "tL ?0.5 f");	/* BD-P6 by a hair, or live */
 	assert_true(m.r.review);
 	assert_true(m.r.dead);
 	play(&m, A1, "tL ?1 f");
 	assert_false(m.r.review);
+}
+
+/* BD-P6: the line and the thrower's own half are both dead, so a line
+ * call at confidence c is dead with probability at least c: it asks for
+ * review below review_below like a call of either half, not at any doubt. */
+static void test_bd_p6_line_call_reviewed_like_a_half(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "tL ?0.95 f");
+	assert_false(m.r.review);
+	assert_true(m.r.dead);
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	play(&m, A1, "tL ?0.8 f");	/* exactly review_below: settled */
+	assert_false(m.r.review);
+	assert_true(m.r.dead);
+	play(&m, A1, "tL ?0.79 f");
+	assert_true(m.r.review);
+	assert_true(m.r.dead);
+	play(&m, A1, "tA ?0.79 f");	/* the same doubt about a short throw */
+	assert_true(m.r.review);
+	play(&m, A1, "tL ?0.9 tB ?0.3 f");	/* later bounces still ask nobody (BD-P3) */
+	assert_false(m.r.review);
+}
+
+/* BD-P5: a throw dead by a sure low call before the landing scores nothing
+ * wherever it landed, so doubt about the landing's half asks nobody; it
+ * still does when the die ends in a cup, where the half names the kill n'
+ * fill's rule (BD-R2 short, BD-P13 otherwise). */
+static void test_bd_p5_low_call_makes_a_doubtful_landing_moot(void **state)
+{
+	struct match m;
+
+	(void)state;
+	match_new(&m);
+	play(&m, A1, "l3 tB ?0.5 f");
+	assert_false(m.r.review);
+	assert_true(m.r.dead);
+	assert_int_equal(m.r.points[BD_TEAM_A], 0);
+	play(&m, A1, "l3 tL ?0.3 f");
+	assert_false(m.r.review);
+	play(&m, A1, "l3 ?0.5 tB f");	/* the low call itself in doubt */
+	assert_true(m.r.review);
+	play(&m, A1, "l1 tB ?0.5 f");	/* an attacker's call kills nothing */
+	assert_true(m.r.review);
+	play(&m, A1, "l3 tA ?0.5 s2");	/* BD-R2 or BD-P13 */
+	assert_true(m.r.review);
+	assert_true(m.r.dead);
 }
 
 /* BD-P3: once the die has landed on the defenders' half, later bounces
@@ -1695,6 +1745,8 @@ int main(void)
 		cmocka_unit_test(test_bd_p13_line_then_sink_is_not_r2),
 		cmocka_unit_test(test_bd_d1_sink_reaching_five_is_one_duty),
 		cmocka_unit_test(test_bd_review_on_doubtful_evidence),
+		cmocka_unit_test(test_bd_p6_line_call_reviewed_like_a_half),
+		cmocka_unit_test(test_bd_p5_low_call_makes_a_doubtful_landing_moot),
 		cmocka_unit_test(test_bd_p3_review_ignores_doubtful_later_bounces),
 		cmocka_unit_test(test_bd_p1_review_on_a_doubtful_first_landing),
 		cmocka_unit_test(test_bd_o2_review_on_the_face_not_after_death),

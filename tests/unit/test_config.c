@@ -145,32 +145,41 @@ static void test_serve_config_fusion_ms_to_ns_without_overflow(void **state)
 	dd_config_free(&cfg);
 }
 
-/* web.bind must be what the server can bind: an IP address literal. */
+/* web.bind and web.trusted_proxy must be IP address literals (bind: what
+ * the server can bind; trusted_proxy: one address, never a name or list). */
 static void test_serve_config_bind_is_an_ip_literal(void **state)
 {
-	static const char *const bad[] = { "my.host", "localhost:8080", "1.2.3", "::g", "." };
+	static const char *const keys[] = { "bind", "trusted_proxy" };
+	static const char *const bad[] = { "my.host", "localhost:8080", "1.2.3", "::g", ".",
+					   "10.0.0.1, 10.0.0.2", "[::1]", "fe80::1%eth0" };
 	static const char *const good[] = { "0.0.0.0", "192.168.1.10", "::", "::1", "fe80::1" };
 	struct dd_serve_config sc;
 	struct dd_config cfg;
-	char err[256], text[96];
+	char err[256], text[96], want[64];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		snprintf(text, sizeof(text), "[web]\nbind = %s\n", bad[i]);
-		assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, sizeof(err)), 0);
-		dd_serve_config_defaults(&sc);
-		assert_int_equal(dd_serve_config_read(&cfg, &sc), -EINVAL);
-		assert_non_null(strstr(sc.problems, "t.ini:2: web.bind: expected an IP address"));
-		dd_config_free(&cfg);
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(want, sizeof(want), "t.ini:2: web.%s: expected an IP address", keys[k]);
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			snprintf(text, sizeof(text), "[web]\n%s = %s\n", keys[k], bad[i]);
+			assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, sizeof(err)), 0);
+			dd_serve_config_defaults(&sc);
+			assert_int_equal(dd_serve_config_read(&cfg, &sc), -EINVAL);
+			assert_non_null(strstr(sc.problems, want));
+			dd_config_free(&cfg);
+		}
+		for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+			snprintf(text, sizeof(text), "[web]\n%s = %s\n", keys[k], good[i]);
+			assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, sizeof(err)), 0);
+			dd_serve_config_defaults(&sc);
+			assert_int_equal(dd_serve_config_read(&cfg, &sc), 0);
+			assert_string_equal(k ? sc.trusted_proxy : sc.bind, good[i]);
+			dd_config_free(&cfg);
+		}
 	}
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		snprintf(text, sizeof(text), "[web]\nbind = %s\n", good[i]);
-		assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, sizeof(err)), 0);
-		dd_serve_config_defaults(&sc);
-		assert_int_equal(dd_serve_config_read(&cfg, &sc), 0);
-		assert_string_equal(sc.bind, good[i]);
-		dd_config_free(&cfg);
-	}
+	/* No key: no proxy trusted. */
+	dd_serve_config_defaults(&sc);
+	assert_string_equal(sc.trusted_proxy, "");
 }
 
 int main(void)

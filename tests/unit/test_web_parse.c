@@ -1,4 +1,5 @@
-/* web parsers: form bodies, cookies and console commands, on bytes. */
+/* web parsers: form bodies, cookies, X-Forwarded-For and console
+ * commands, on bytes. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include "web/web.h"
 
@@ -46,6 +49,45 @@ static void test_web_cookie_finds_value_among_others(void **state)
 	assert_int_equal(web_parse_cookie(S("xdyeref_session=abc"), "dyeref_session", out,
 					  sizeof(out)), -ENOENT);
 	assert_int_equal(web_parse_cookie(S("s=0123456789abcdefXYZ"), "s", out, sizeof(out)), -E2BIG);
+}
+
+/* X-Forwarded-For behind the trusted proxy: only the last entry, the one
+ * the proxy appended, and only a bare IP literal; anything else is
+ * refused so the caller keeps the peer's address. */
+static void test_web_forwarded_for_takes_the_last_bare_address(void **state)
+{
+	static const char *const bad[] = {
+		"", " ", ",", "1.2.3.4,", "1.2.3.4, ", "1.2.3.4:80", "[::1]", "[::1]:80",
+		"fe80::1%eth0", "unknown", "1.2.3", "1.2.3.4.5", "01.2.3.4x", "1.2.3.4 5.6.7.8",
+		"::ffff:1.2.3.4:1", "1.2.3.4;", "\"1.2.3.4\"", "0000:0000:0000:0000:0000:0000:0000:0000:1",
+	};
+	struct sockaddr_storage a;
+	const struct sockaddr_in *v4 = (const struct sockaddr_in *)&a;
+	const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)&a;
+	char text[64];
+
+	(void)state;
+	assert_int_equal(web_parse_forwarded_for(S("203.0.113.7"), &a), 0);
+	assert_int_equal(a.ss_family, AF_INET);
+	assert_int_equal(ntohl(v4->sin_addr.s_addr), 0xcb007107);
+	/* What the client sent comes first, and is not read (nor checked). */
+	assert_int_equal(web_parse_forwarded_for(S("garbage\x01,,1.1.1.1 , \t198.51.100.2\t"), &a), 0);
+	assert_int_equal(ntohl(v4->sin_addr.s_addr), 0xc6336402);
+	assert_int_equal(web_parse_forwarded_for(S("10.0.0.1, 2001:db8::5"), &a), 0);
+	assert_int_equal(a.ss_family, AF_INET6);
+	assert_int_equal(v6->sin6_addr.s6_addr[15], 5);
+	/* The length given, not the NUL: a longer buffer's tail is not read. */
+	assert_int_equal(web_parse_forwarded_for("10.0.0.9, 10.0.0.1", 8, &a), 0);
+	assert_int_equal(ntohl(v4->sin_addr.s_addr), 0x0a000009);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "9.9.9.9, %s", bad[i]);
+		if (web_parse_forwarded_for(text, strlen(text), &a) != -EINVAL)
+			fail_msg("'%s' taken", text);
+		assert_int_equal(a.ss_family, 0);
+		if (bad[i][0] && web_parse_forwarded_for(bad[i], strlen(bad[i]), &a) != -EINVAL)
+			fail_msg("'%s' taken", bad[i]);
+	}
+	assert_int_equal(web_parse_forwarded_for("1.2.3.4\0", 8, &a), -EINVAL);
 }
 
 static void test_web_command_call_catch(void **state)
@@ -185,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_web_form_decodes_plus_and_percent),
 		cmocka_unit_test(test_web_form_rejects_bad_escapes_and_nul),
 		cmocka_unit_test(test_web_cookie_finds_value_among_others),
+		cmocka_unit_test(test_web_forwarded_for_takes_the_last_bare_address),
 		cmocka_unit_test(test_web_command_call_catch),
 		cmocka_unit_test(test_web_command_start_applies_house_over_defaults),
 		cmocka_unit_test(test_web_command_errors_name_the_field),

@@ -1,0 +1,264 @@
+/* The camera glue's face reads off the event loop (daemon/face_reader.c):
+ * the rest that reaches fusion is the one the synchronous read on the loop
+ * gave (dd_read_face_near on the whole frame, dd_obs_rest at the rest's
+ * time and place), in the camera's order, and a reader freed with reads
+ * under way stops cleanly (ASan build: nothing leaked, nothing touched
+ * after free). BD-O2 needs the face these reads give. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "daemon/daemon.h"
+#include "sim/sim.h"
+#include "vision/vision.h"
+
+#define MS 1000000LL
+#define DIE_PX 32.0	/* sim_render_rest_crop: a die is a quarter of the crop's side */
+#define MAX_SEEN 64
+
+struct seen {
+	size_t n;			/* observations given to the sink */
+	struct dd_obs obs[MAX_SEEN];	/* byte copies, in arrival order */
+};
+
+static void sink(void *user, const struct dd_obs *o)
+{
+	struct seen *s = user;
+
+	assert_true(s->n < MAX_SEEN);
+	memcpy(&s->obs[s->n++], o, sizeof(*o));	/* padding too: compared with memcmp */
+}
+
+/* Runs ev until s holds n observations (a stuck reader fails, it does not hang). */
+static void run_until(sd_event *ev, struct seen *s, size_t n)
+{
+	for (int i = 0; s->n < n && i < 1000; i++)
+		assert_true(sd_event_run(ev, 60 * 1000000ULL) >= 0);
+	assert_int_equal(s->n, n);
+}
+
+/* A 480x360 frame of table around a rendered 128 px crop of a resting die
+ * showing face, the crop's top left at (ox, oy): the die at (ox+64, oy+64). */
+static struct vis_image *frame_with_die(int face, int ox, int oy, unsigned seed)
+{
+	struct sim_noise n;
+	struct bd_table tb;
+	struct sim_rng rng;
+	struct vis_image *crop, *img;
+
+	sim_noise_defaults(&n, 1);
+	bd_table_defaults(&tb);
+	sim_rng_seed(&rng, seed);
+	crop = sim_render_rest_crop(&n, &tb, 0.70, 0.40, 0.70, 0.40, face, 0.3, 128, &rng);
+	assert_non_null(crop);
+	img = vis_image_new(480, 360, crop->format);
+	assert_non_null(img);
+	for (int y = 0; y < img->height; y++)
+		for (int x = 0; x < img->width; x++)	/* the table's colour, from the crop's corner */
+			memcpy(img->data + (size_t)y * img->stride + (size_t)x * img->format, crop->data,
+			       (size_t)img->format);
+	for (int y = 0; y < crop->height; y++)
+		memcpy(img->data + (size_t)(y + oy) * img->stride + (size_t)ox * img->format,
+		       crop->data + (size_t)y * crop->stride, (size_t)crop->width * crop->format);
+	vis_image_free(crop);
+	return img;
+}
+
+/* The rest the glue gave fusion when it read on the loop. */
+static void sync_rest(const struct vis_image *img, const struct dd_face_job *job, struct dd_obs *o)
+{
+	struct vis_die d;
+	int face = 0;
+	double conf = 0;
+
+	if (dd_read_face_near(img, job->u, job->v, job->die_px, &d) == 0) {
+		face = d.face;
+		conf = d.confidence;
+	}
+	dd_obs_rest(job->t_ns, job->x, job->y, face, conf, o);
+}
+
+static void job_at(struct dd_face_job *job, int64_t t_ns, double u, double v, int track)
+{
+	memset(job, 0, sizeof(*job));
+	job->t_ns = t_ns;
+	job->x = 0.70 + track * 0.01;
+	job->y = 0.40;
+	job->track = track;
+	job->u = u;
+	job->v = v;
+	job->die_px = DIE_PX;
+}
+
+/* Every face, located on the die, a side and 1.5 sides off it (the ring
+ * and the general finder then decide), 2.25 sides off (nothing there),
+ * in the frame's middle and at its corner (the copy clipped at the edge):
+ * the rest that arrives is byte for byte the synchronous one, with the
+ * rest's time, not the read's. */
+static void test_face_read_off_loop_gives_the_synchronous_rest(void **state)
+{
+	static const struct {
+		int ox, oy;	/* where the rendered crop sits in the frame */
+		double du, dv;	/* located point minus the die's centre, px */
+	} at[] = {
+		{ 200, 120, 0, 0 }, { 200, 120, -48, 0 }, { 200, 120, 32, 32 },
+		{ 200, 120, -72, 0 }, { 0, 0, 0, 0 }, { 0, 0, 40, -8 }, { 352, 232, 20, 30 },
+	};
+	struct seen s = { 0 };
+	char err[256];
+	sd_event *ev;
+	struct dd_face_reader *fr;
+	int read_right = 0;
+
+	(void)state;
+	assert_int_equal(sd_event_new(&ev), 0);
+	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
+	assert_non_null(fr);
+	for (int face = 1; face <= 6; face++)
+		for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+			struct vis_image *img = frame_with_die(face, at[k].ox, at[k].oy, (unsigned)(face * 16 + k));
+			struct dd_face_job job;
+			struct dd_obs want;
+			size_t before = s.n;
+
+			job_at(&job, (int64_t)(face * 100 + (int)k) * MS, at[k].ox + 64 + at[k].du,
+			       at[k].oy + 64 + at[k].dv, face);
+			sync_rest(img, &job, &want);
+			assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
+			vis_image_free(img);	/* the reader keeps its own copy */
+			assert_int_equal(dd_face_reader_pending(fr), 1);
+			run_until(ev, &s, before + 1);
+			assert_int_equal(dd_face_reader_pending(fr), 0);
+			if (memcmp(&s.obs[before], &want, sizeof(want)))
+				fail_msg("face %d case %zu: off the loop face %d conf %.3f t %lld, on it face %d conf %.3f t %lld",
+					 face, k, s.obs[before].ev.face, s.obs[before].confidence,
+					 (long long)s.obs[before].t_ns, want.ev.face, want.confidence,
+					 (long long)want.t_ns);
+			if (at[k].du == 0 && at[k].dv == 0 && want.ev.face == face && want.confidence > 0)
+				read_right++;
+		}
+	/* Not a comparison of two failures: the dice on their point read. */
+	assert_int_equal(read_right, 12);
+	dd_face_reader_free(fr);
+	sd_event_unref(ev);
+}
+
+/* Rests queued behind each other reach fusion in their order, and the
+ * camera's other observations wait behind the reads given before them
+ * (a toss after a rest is not put before it); with nothing waiting, an
+ * observation goes through at once. */
+static void test_face_reads_queued_keep_the_cameras_order(void **state)
+{
+	static const int faces[3] = { 2, 5, 3 };
+	struct vis_image *img[3];
+	struct dd_face_job job[3];
+	struct dd_obs want[3], toss, landing;
+	struct seen s = { 0 };
+	char err[256];
+	sd_event *ev;
+	struct dd_face_reader *fr;
+
+	(void)state;
+	assert_int_equal(sd_event_new(&ev), 0);
+	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
+	assert_non_null(fr);
+	memset(&landing, 0, sizeof(landing));
+	landing.kind = DD_OBS_EVENT;
+	landing.source = DD_SRC_CAMERA;
+	landing.t_ns = 900 * MS;
+	landing.confidence = 0.9;
+	landing.ev.kind = BD_EV_TABLE;
+	assert_int_equal(dd_face_reader_pass(fr, &landing), 0);
+	assert_int_equal(s.n, 1);	/* nothing waiting: at once */
+	toss = landing;
+	toss.kind = DD_OBS_TOSS;
+	toss.t_ns = 4000 * MS;
+	for (int i = 0; i < 3; i++) {
+		img[i] = frame_with_die(faces[i], 100 + 60 * i, 100, 7 + i);
+		job_at(&job[i], (1000 + 1000 * i) * MS, 100 + 60 * i + 64, 164, i + 1);
+		sync_rest(img[i], &job[i], &want[i]);
+		assert_int_equal(want[i].ev.face, faces[i]);
+		assert_int_equal(dd_face_reader_read(fr, img[i], &job[i]), 0);
+		vis_image_free(img[i]);
+		if (i == 0)
+			assert_int_equal(dd_face_reader_pass(fr, &toss), 0);
+	}
+	assert_int_equal(s.n, 1);	/* the toss waits behind the first read */
+	assert_int_equal(dd_face_reader_pending(fr), 3);
+	run_until(ev, &s, 5);
+	assert_memory_equal(&s.obs[0], &landing, sizeof(landing));
+	assert_memory_equal(&s.obs[1], &want[0], sizeof(want[0]));
+	assert_memory_equal(&s.obs[2], &toss, sizeof(toss));
+	assert_memory_equal(&s.obs[3], &want[1], sizeof(want[1]));
+	assert_memory_equal(&s.obs[4], &want[2], sizeof(want[2]));
+	dd_face_reader_free(fr);
+	sd_event_unref(ev);
+}
+
+/* The daemon stops with reads queued and one under way: the worker is
+ * joined, the copies and the queue freed, and nothing reaches the sink
+ * after the reader is gone. Past DD_FACE_READS_QUEUED reads waiting, one
+ * more is refused (the glue then sends the rest unread). */
+static void test_face_reader_freed_with_reads_pending_stops_cleanly(void **state)
+{
+	struct seen s = { 0 };
+	struct vis_image *img;
+	struct dd_face_job job;
+	struct dd_obs landing;
+	char err[256];
+	sd_event *ev;
+	struct dd_face_reader *fr;
+
+	(void)state;
+	assert_int_equal(sd_event_new(&ev), 0);
+	img = frame_with_die(6, 200, 120, 3);
+	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
+	assert_non_null(fr);
+	for (int i = 0; i < DD_FACE_READS_QUEUED; i++) {
+		job_at(&job, (1000 + i) * MS, 264, 184, i + 1);
+		assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
+	}
+	assert_int_equal(dd_face_reader_read(fr, img, &job), -EBUSY);
+	assert_int_equal(dd_face_reader_pending(fr), DD_FACE_READS_QUEUED);
+	memset(&landing, 0, sizeof(landing));
+	landing.kind = DD_OBS_TOSS;
+	landing.source = DD_SRC_CAMERA;
+	assert_int_equal(dd_face_reader_pass(fr, &landing), 0);
+	dd_face_reader_free(fr);
+	assert_int_equal(s.n, 0);
+
+	/* Once one rest has come back: the rest still waiting are dropped. */
+	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
+	assert_non_null(fr);
+	for (int i = 0; i < 3; i++) {
+		job_at(&job, (2000 + i) * MS, 264, 184, i + 1);
+		assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
+	}
+	run_until(ev, &s, 1);
+	assert_int_equal(s.obs[0].t_ns, 2000 * MS);
+	assert_int_equal(s.obs[0].ev.face, 6);
+	dd_face_reader_free(fr);
+	assert_int_equal(s.n, 1);
+	/* The loop runs on without the reader's source. */
+	assert_true(sd_event_run(ev, 0) >= 0);
+	vis_image_free(img);
+	sd_event_unref(ev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_face_read_off_loop_gives_the_synchronous_rest),
+		cmocka_unit_test(test_face_reads_queued_keep_the_cameras_order),
+		cmocka_unit_test(test_face_reader_freed_with_reads_pending_stops_cleanly),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,185 @@
+/*
+ * `dyeref serve` holds fusion while the camera reads a resting die's face
+ * off the loop (daemon/face_reader.c): the synchronous read held the whole
+ * loop, so a rest always joined its throw before the throw could time out,
+ * and it still must. The camera glue is replaced through the linker
+ * (--wrap, daemon/module.mk): a fake camera on serve's own loop reports a
+ * toss and a landing, then a rest whose face is "being read" across
+ * fusion's timeout ([fusion] timeout_ms = 500), and hands the rest over
+ * only after it. The stored throw must end in that rest (BD-O2 reads its
+ * face), not be cut off by the timeout.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+#include "db/db.h"
+#include "tests/support/db_fx.h"
+#include "tests/support/db_sim.h"
+
+#define MS 1000ULL	/* sd-event times are in us */
+
+int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
+			    void *user, struct dd_health_item *health, char *err, size_t errlen);
+void __wrap_dd_camera_detach(void);
+size_t __wrap_dd_camera_reads_pending(void);
+
+/* The fake camera. */
+static struct {
+	dd_obs_sink sink;		/* serve's */
+	void *user;			/* for sink */
+	size_t pending;			/* a face "being read" */
+	int64_t rest_ns;		/* when the die came to rest */
+	sd_event_source *step[4];	/* its timers */
+} cam;
+
+static void obs(enum dd_obs_kind kind, enum bd_ev_kind ev)
+{
+	struct dd_obs o;
+
+	memset(&o, 0, sizeof(o));
+	o.kind = kind;
+	o.source = DD_SRC_CAMERA;
+	o.t_ns = dd_mono_ns();
+	o.confidence = 0.95;
+	if (kind == DD_OBS_EVENT) {
+		o.ev.kind = ev;
+		o.ev.half = BD_HALF_B;
+		o.ev.player = BD_NOBODY;
+		o.ev.has_xy = true;
+		o.ev.x = 1.8;
+		o.ev.y = 0.6;
+		o.ev.has_confidence = true;
+		o.ev.confidence = 0.95;
+		o.ev.t_ns = o.t_ns;
+	}
+	cam.sink(cam.user, &o);
+}
+
+static int on_step(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct dd_obs o;
+
+	(void)s;
+	(void)usec;
+	switch ((int)(intptr_t)user) {
+	case 0:	/* the throw: a toss, the die lands on B's half */
+		obs(DD_OBS_TOSS, 0);
+		obs(DD_OBS_EVENT, BD_EV_TABLE);
+		break;
+	case 1:	/* it rests; its face is being read */
+		cam.rest_ns = dd_mono_ns();
+		cam.pending = 1;
+		break;
+	case 2:	/* the read is done, after fusion's timeout */
+		cam.pending = 0;
+		dd_obs_rest(cam.rest_ns, 1.8, 0.6, 3, 0.97, &o);
+		cam.sink(cam.user, &o);
+		break;
+	default:
+		kill(getpid(), SIGTERM);	/* serve stops after its commit */
+		break;
+	}
+	return 0;
+}
+
+int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
+			    void *user, struct dd_health_item *health, char *err, size_t errlen)
+{
+	static const uint64_t at[4] = { 200 * MS, 300 * MS, 1300 * MS, 2300 * MS };
+	uint64_t now;
+
+	(void)cfg;
+	(void)sim;
+	(void)err;
+	(void)errlen;
+	health->ok = true;
+	snprintf(health->text, sizeof(health->text), "fake camera");
+	if (!ev)
+		return 0;
+	cam.sink = sink;
+	cam.user = user;
+	/* In this order whatever the machine's load: sd-event runs due
+	 * timers earliest first, and fusion's deadline is 500 ms after the
+	 * landing (accuracy 1 us: no coalescing). */
+	assert_true(sd_event_now(ev, CLOCK_MONOTONIC, &now) >= 0);	/* 1: the loop has not run yet */
+	for (int i = 0; i < 4; i++)
+		assert_true(sd_event_add_time(ev, &cam.step[i], CLOCK_MONOTONIC, now + at[i], 1, on_step,
+					      (void *)(intptr_t)i) >= 0);
+	return 0;
+}
+
+void __wrap_dd_camera_detach(void)
+{
+	for (int i = 0; i < 4; i++)
+		cam.step[i] = sd_event_source_unref(cam.step[i]);
+}
+
+size_t __wrap_dd_camera_reads_pending(void)
+{
+	return cam.pending;
+}
+
+static void test_serve_holds_fusion_while_a_face_is_read(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct bd_match_cfg mc;
+	struct mlog_bd *log = NULL;
+	struct mlog_bd_result res;
+	char err[256], ini[256], text[512];
+	char *argv[] = { "serve", "--config", ini, NULL };
+	const struct bd_throw *t = NULL;
+	int64_t m;
+	FILE *fp;
+
+	/* A match under way in the log: serve picks it up at start. */
+	db_test_long_match(&mc);
+	assert_int_equal(db_test_start(f->db, "t", &mc, 1, &m, err, sizeof(err)), 0);
+	db_close(f->db);
+	f->db = NULL;
+	snprintf(ini, sizeof(ini), "%s/t.ini", f->dir);
+	snprintf(text, sizeof(text),
+		 "[web]\nbind = 127.0.0.1\nport = 0\n[db]\npath = %s\n"
+		 "[sensors]\nchip = /nonexistent/gpiochip\n"
+		 "[fusion]\ntimeout_ms = 500\nsettle_ms = 50\n", f->path);
+	fp = fopen(ini, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+
+	assert_int_equal(dd_cmd_serve(3, argv), 0);
+
+	f->db = db_open(f->path, 0, err, sizeof(err));
+	assert_non_null(f->db);
+	assert_int_equal(db_bd_load(f->db, m, &log, &res, err, sizeof(err)), 0);
+	assert_int_equal(log->n_throws, 1);
+	for (size_t i = 0; i < log->n_entries; i++)
+		if (log->entries[i].kind == MLOG_THROW)
+			t = &log->entries[i].t;
+	assert_non_null(t);
+	assert_int_equal(t->n_events, 2);
+	assert_int_equal(t->events[0].kind, BD_EV_TABLE);
+	assert_int_equal(t->events[1].kind, BD_EV_REST);
+	assert_int_equal(t->events[1].face, 3);
+	mlog_bd_result_free(&res);
+	mlog_bd_free(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_serve_holds_fusion_while_a_face_is_read,
+						db_test_setup, db_test_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -152,7 +152,7 @@ struct dd_fusion_cfg {
 struct dd_fused {
 	struct bd_throw t;		/* for bd_judge(): events in time order */
 	bool review;			/* doubtful: an official should look */
-	char review_why[120];		/* why, in words; "" when not doubtful */
+	char review_why[120];		/* why, in words (for an official, should the throw be reviewed); "" when nothing is doubtful */
 	bool kick_guessed;		/* a kick call was put before a touch on a guess (BD-K1) */
 	size_t kick_at;			/* then: that kick's index in t.events */
 	int64_t t_start_ns;		/* toss, or the first observation */
@@ -207,8 +207,10 @@ const char *dd_source_name(enum dd_source s);
  * e.g. BD-K2a withholds a game's last BD-K5 point, not a BD-P1 one) is the
  * order a reason for review. *ruling (the caller's) gets the kick-first
  * ruling, its review set when fx, the judge or the order asks; why (the
- * caller's, whylen bytes) fx's reasons plus the order's. 0, or bd_judge's
- * error with why in err. */
+ * caller's, whylen bytes) fx's reasons plus the order's when it is
+ * reviewed, else "" (fx's notes, such as witnesses disagreeing on a half
+ * that decides nothing, explain a review only). 0, or bd_judge's error
+ * with why in err. */
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,
 		   char *err, size_t errlen);

@@ -67,14 +67,21 @@ static bool is_dead_event(const struct bd_event *ev)
 	}
 }
 
-static void add_reason(struct dd_fused *out, const char *why)
+/* Why, in words, for the official should the throw be reviewed (by
+ * fusion, or by the judge over a doubtful event). */
+static void add_note(struct dd_fused *out, const char *why)
 {
 	size_t n = strlen(out->review_why);
 
-	out->review = true;
 	if (strstr(out->review_why, why))
 		return;
 	snprintf(out->review_why + n, sizeof(out->review_why) - n, "%s%s", n ? "; " : "", why);
+}
+
+static void add_reason(struct dd_fused *out, const char *why)
+{
+	out->review = true;
+	add_note(out, why);
 }
 
 static bool is_edge_source(enum dd_source s)
@@ -180,14 +187,17 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 				 dd_source_name(p->source));
 			src = both;
 			if (o->ev.kind == BD_EV_TABLE && o->ev.half != p->ev.half) {
-				/* Witnesses disagree: believe the surer, but only just. */
+				/* Witnesses disagree: believe the surer, but only just.
+				 * Whether the half decides the ruling is the judge's
+				 * to say (review_below: a die dead by a sure low call,
+				 * BD-P5, does not ask), so fusion only says why. */
 				const struct dd_obs *w = p->confidence > o->confidence ? p : o;
 
 				set_event(&ev, w, fabs(p->confidence - o->confidence), src);
 				snprintf(why, sizeof(why), "%s and %s disagree on the half",
 					 dd_source_name(o->source), dd_source_name(p->source));
 				if (!landed)	/* a later bounce changes nothing (BD-P3) */
-					add_reason(out, why);
+					add_note(out, why);
 			} else {
 				/* Two independent witnesses agreeing. */
 				const struct dd_obs *w = (p->source == DD_SRC_CAMERA && p->ev.has_xy) ? p : o;
@@ -425,6 +435,9 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		return rc;
 	if (fx->review)
 		ruling->review = true;
+	/* fusion's notes (witnesses disagreeing) explain a review only */
+	if (!ruling->review && whylen)
+		why[0] = '\0';
 	if (!fx->kick_guessed || !kick_after_touch(fx, &alt))
 		return 0;
 	/* An order the judge refuses to rule on is an official's to settle too. */

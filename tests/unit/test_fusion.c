@@ -366,7 +366,8 @@ static void test_fusion_bd_p3_doubtful_later_bounce_is_no_reason(void **state)
 	assert_int_equal(r.points[BD_TEAM_A], 1);
 }
 
-/* Piezo says B, camera says A: the surer one's half, but doubtful. */
+/* Piezo says B, camera says A: the surer one's half, but doubtful: the
+ * judge asks (review_below), with fusion's reason. */
 static void test_fusion_half_disagreement_asks_for_review(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, true);
@@ -383,10 +384,39 @@ static void test_fusion_half_disagreement_asks_for_review(void **state)
 	run(&f, seq, 3, &out);
 	assert_int_equal(out.t.events[0].half, BD_HALF_B);
 	assert_true(out.t.events[0].confidence < 0.8);	/* house.review_below */
-	assert_true(out.review);
 	assert_non_null(strstr(out.review_why, "disagree on the half"));
-	/* core sees the low confidence on the deciding event too */
+	/* core sees the low confidence on the deciding event and asks */
 	assert_true(judge(&out.t).review);
+	char why[120];
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_non_null(strstr(why, "disagree on the half"));
+}
+
+/* BD-P5: a sure low call before the landing makes the throw dead whatever
+ * the half, so witnesses disagreeing on it ask nobody. */
+static void test_bd_p5_low_call_makes_a_half_disagreement_moot(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_event(DD_SRC_CONSOLE, 1000 * MS, 1.0, BD_EV_LOW_CALL),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_table(DD_SRC_CAMERA, 1220 * MS, 0.6, BD_HALF_A),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+
+	(void)state;
+	seq[0].ev.player = 2;	/* b1, a defender */
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_false(out.review);
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_true(r.dead);
+	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
 }
 
 /* The camera watched and saw no landing: the piezo's word alone is thin. */
@@ -692,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_bd_p3_doubtful_later_bounce_is_no_reason),
 		cmocka_unit_test(test_fusion_late_camera_report_is_ordered_by_time),
 		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),
+		cmocka_unit_test(test_bd_p5_low_call_makes_a_half_disagreement_moot),
 		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),
 		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),
 		cmocka_unit_test(test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence),

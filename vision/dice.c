@@ -119,6 +119,21 @@
 #ifndef RATIO_MIN
 #define RATIO_MIN 0.15	/* pip spacing below this fraction of the side is unlikely */
 #endif
+#ifndef CHROMA_GAIN
+#define CHROMA_GAIN 2.5	/* chroma distance scale against the colour distance */
+#endif
+#ifndef CHROMA_WHEN
+#define CHROMA_WHEN 2.0	/* colour readings this sure skip the chroma pass */
+#endif
+#ifndef CHROMA_WEAK_FACE
+#define CHROMA_WEAK_FACE 0	/* ... unless of at most this many pips */
+#endif
+#ifndef CHROMA_MIN_NP
+#define CHROMA_MIN_NP 2	/* chroma readings of this few pips only where colour read none */
+#endif
+#ifndef DIST_KINDS
+#define DIST_KINDS 2	/* pip distances tried: colour, then chroma alone */
+#endif
 #ifndef THR_PCTS
 #define THR_PCTS 100, 70, 140, 190	/* pip thresholds tried, % of Otsu's */
 #endif
@@ -1077,6 +1092,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	uint8_t *pm = calloc(bn, 1);
 	uint8_t *tmp = calloc(bn, 1);
 	int *dist = malloc(bn * sizeof(int));
+	const int *dist_rgb = dist;
 	uint8_t *cols = malloc(bn * 3);
 	if (!in || !pm || !tmp || !dist || !cols) {
 		free(in);
@@ -1116,6 +1132,31 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			hist[dist[i]]++;
 	}
 	int otsu_thr = otsu(hist, 256);
+	/* The same distance in chroma alone (scaled): red pips on a blue die
+	 * marbled with black differ from its swirls in brightness as much as
+	 * the pips do, but far less in hue. */
+	int *cdist = malloc(bn * sizeof(int));
+	if (!cdist) {
+		free(in);
+		free(pm);
+		free(tmp);
+		free(dist);
+		return -ENOMEM;
+	}
+	int body_cb = -43 * body[0] - 85 * body[1] + 128 * body[2];
+	int body_cr = 128 * body[0] - 107 * body[1] - 21 * body[2];
+	unsigned chist[256] = { 0 };
+	for (size_t i = 0; i < bn; i++) {
+		int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
+		const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;
+		double cb = (-43 * p[0] - 85 * p[1] + 128 * p[2] - body_cb) / 256.0;
+		double cr = (128 * p[0] - 107 * p[1] - 21 * p[2] - body_cr) / 256.0;
+		int dd = (int)(CHROMA_GAIN * sqrt(cb * cb + cr * cr));
+		cdist[i] = dd > 255 ? 255 : dd;
+		if (in[i])
+			chist[cdist[i]]++;
+	}
+	int otsu_c = otsu(chist, 256);
 	int *lab = scratch, *stack = scratch + bn;
 	int ret = 0;
 	/* Method B: pixels unlike the body inside the die's eroded region,
@@ -1125,6 +1166,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	if (!pmb || !inner) {
 		free(pmb);
 		free(inner);
+		free(cdist);
 		free(in);
 		free(pm);
 		free(tmp);
@@ -1145,8 +1187,16 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	/* Otsu's threshold, and a lower and a higher one: faint pips and pips
 	 * merging with shaded edges each need another. The layout fit decides. */
 	static const int thr_pct[] = { THR_PCTS };
-	for (size_t ti = 0; ti < sizeof thr_pct / sizeof thr_pct[0] && !ret; ti++) {
-		int thr = otsu_thr * thr_pct[ti] / 100;
+	const size_t nthr = sizeof thr_pct / sizeof thr_pct[0];
+	double rgb_conf = 0;	/* the colour readings' best confidence */
+	for (size_t ti = 0; ti < nthr * DIST_KINDS && !ret; ti++) {
+		if (ti == nthr) {
+			if (best.confidence >= CHROMA_WHEN && best.face > CHROMA_WEAK_FACE)
+				break;
+			rgb_conf = best.confidence;
+		}
+		const int *dist = ti < nthr ? dist_rgb : cdist;
+		int thr = (ti < nthr ? otsu_thr : otsu_c) * thr_pct[ti % nthr] / 100;
 		if (thr < PIP_MIN_THR)
 			thr = PIP_MIN_THR;
 		/* Pips are holes in the die's top: pieces unlike the body colour
@@ -1197,6 +1247,10 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 						      tmp, lab, stack, pips);
 				if (np < 1 || np > 6)
 					continue;
+				/* Chroma's few-pip readings are a side face's pip or a
+				 * highlight as often as a die's: they only fill in. */
+				if (ti >= nthr && np <= CHROMA_MIN_NP && rgb_conf >= PICK_CONF)
+					continue;
 				struct vis_die t = *d;
 				read_face(pips, np, side, c->cx, c->cy, &t);
 				/* Pips are missed far more often than invented: of the
@@ -1213,6 +1267,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	}
 	free(pmb);
 	free(inner);
+	free(cdist);
 	if (!ret && best_np >= 1 && best.confidence > 0) {
 		/* A second check of the blob reading against the die itself. */
 		double lo, hi, g[9], spread;

@@ -123,7 +123,7 @@
 #define CHROMA_GAIN 2.5	/* chroma distance scale against the colour distance */
 #endif
 #ifndef CHROMA_WHEN
-#define CHROMA_WHEN 2.0	/* colour readings this sure skip the chroma pass */
+#define CHROMA_WHEN 0.9	/* colour readings this sure skip the chroma pass */
 #endif
 #ifndef CHROMA_WEAK_FACE
 #define CHROMA_WEAK_FACE 0	/* ... unless of at most this many pips */

@@ -131,6 +131,9 @@
 #ifndef CHROMA_MIN_NP
 #define CHROMA_MIN_NP 2	/* chroma readings of this few pips only where colour read none */
 #endif
+#ifndef CHROMA_LOW_CAP
+#define CHROMA_LOW_CAP 0.75	/* most confidence for a 1 or a 2 from the chroma pass */
+#endif
 #ifndef DIST_KINDS
 #define DIST_KINDS 2	/* pip distances tried: colour, then chroma alone */
 #endif
@@ -1189,6 +1192,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	static const int thr_pct[] = { THR_PCTS };
 	const size_t nthr = sizeof thr_pct / sizeof thr_pct[0];
 	double rgb_conf = 0;	/* the colour readings' best confidence */
+	int best_kind = 0;	/* the best reading came from the chroma pass */
 	for (size_t ti = 0; ti < nthr * DIST_KINDS && !ret; ti++) {
 		if (ti == nthr) {
 			if (best.confidence >= CHROMA_WHEN && best.face > CHROMA_WEAK_FACE)
@@ -1261,6 +1265,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 					best = t;
 					memcpy(best_pips, pips, (size_t)np * sizeof pips[0]);
 					best_np = np;
+					best_kind = ti >= nthr;
 				}
 			}
 		}
@@ -1350,6 +1355,10 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			free(sum);
 		}
 	}
+	/* One or two pips seen in hue alone: never sure enough to skip an
+	 * official's look (a 4-6 whose other pips were lost, as often as not). */
+	if (best_kind && best.face >= 1 && best.face <= 2 && best.confidence > CHROMA_LOW_CAP)
+		best.confidence = CHROMA_LOW_CAP;
 	*d = best;
 	free(in);
 	free(pm);

@@ -125,9 +125,6 @@
 #ifndef CHROMA_WHEN
 #define CHROMA_WHEN 0.9	/* colour readings this sure skip the chroma pass */
 #endif
-#ifndef CHROMA_WEAK_FACE
-#define CHROMA_WEAK_FACE 0	/* ... unless of at most this many pips */
-#endif
 #ifndef CHROMA_MIN_NP
 #define CHROMA_MIN_NP 2	/* chroma readings of this few pips only where colour read none */
 #endif
@@ -1095,7 +1092,6 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	uint8_t *pm = calloc(bn, 1);
 	uint8_t *tmp = calloc(bn, 1);
 	int *dist = malloc(bn * sizeof(int));
-	const int *dist_rgb = dist;
 	uint8_t *cols = malloc(bn * 3);
 	if (!in || !pm || !tmp || !dist || !cols) {
 		free(in);
@@ -1135,9 +1131,9 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			hist[dist[i]]++;
 	}
 	int otsu_thr = otsu(hist, 256);
-	/* The same distance in chroma alone (scaled): red pips on a blue die
-	 * marbled with black differ from its swirls in brightness as much as
-	 * the pips do, but far less in hue. */
+	/* The same distance in chroma alone (scaled): on a blue die marbled
+	 * with black, the swirls differ from the body in RGB as much as its red
+	 * pips do, in hue far less. */
 	int *cdist = malloc(bn * sizeof(int));
 	if (!cdist) {
 		free(in);
@@ -1195,11 +1191,11 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	int best_kind = 0;	/* the best reading came from the chroma pass */
 	for (size_t ti = 0; ti < nthr * DIST_KINDS && !ret; ti++) {
 		if (ti == nthr) {
-			if (best.confidence >= CHROMA_WHEN && best.face > CHROMA_WEAK_FACE)
+			if (best.confidence >= CHROMA_WHEN)
 				break;
 			rgb_conf = best.confidence;
 		}
-		const int *dist = ti < nthr ? dist_rgb : cdist;
+		const int *dk = ti < nthr ? dist : cdist;	/* this pass's distance */
 		int thr = (ti < nthr ? otsu_thr : otsu_c) * thr_pct[ti % nthr] / 100;
 		if (thr < PIP_MIN_THR)
 			thr = PIP_MIN_THR;
@@ -1207,7 +1203,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		 * that the body surrounds. The table, a neighbour and the die's own
 		 * shaded sides reach the box's edge and so are not holes. */
 		for (size_t i = 0; i < bn; i++)
-			tmp[i] = dist[i] > thr;
+			tmp[i] = dk[i] > thr;
 		int nl = components(tmp, lab, stack, bw, bh);
 		int *info = calloc((size_t)nl + 1, 3 * sizeof(int));
 		if (!info) {
@@ -1236,7 +1232,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		free(info);
 		for (size_t i = 0; i < bn; i++) {
 			pmb[i] = 0;
-			if (!inner[i] || dist[i] <= thr)
+			if (!inner[i] || dk[i] <= thr)
 				continue;
 			int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
 			const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;

@@ -119,6 +119,21 @@
 #ifndef RATIO_MIN
 #define RATIO_MIN 0.15	/* pip spacing below this fraction of the side is unlikely */
 #endif
+#ifndef CHROMA_GAIN
+#define CHROMA_GAIN 2.5	/* chroma distance scale against the colour distance */
+#endif
+#ifndef CHROMA_WHEN
+#define CHROMA_WHEN 0.9	/* colour readings this sure skip the chroma pass */
+#endif
+#ifndef CHROMA_MIN_NP
+#define CHROMA_MIN_NP 2	/* chroma readings of this few pips only where colour read none */
+#endif
+#ifndef CHROMA_LOW_CAP
+#define CHROMA_LOW_CAP 0.75	/* most confidence for a 1 or a 2 from the chroma pass */
+#endif
+#ifndef DIST_KINDS
+#define DIST_KINDS 2	/* pip distances tried: colour, then chroma alone */
+#endif
 #ifndef THR_PCTS
 #define THR_PCTS 100, 70, 140, 190	/* pip thresholds tried, % of Otsu's */
 #endif
@@ -1116,6 +1131,31 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			hist[dist[i]]++;
 	}
 	int otsu_thr = otsu(hist, 256);
+	/* The same distance in chroma alone (scaled): on a blue die marbled
+	 * with black, the swirls differ from the body in RGB as much as its red
+	 * pips do, in hue far less. */
+	int *cdist = malloc(bn * sizeof(int));
+	if (!cdist) {
+		free(in);
+		free(pm);
+		free(tmp);
+		free(dist);
+		return -ENOMEM;
+	}
+	int body_cb = -43 * body[0] - 85 * body[1] + 128 * body[2];
+	int body_cr = 128 * body[0] - 107 * body[1] - 21 * body[2];
+	unsigned chist[256] = { 0 };
+	for (size_t i = 0; i < bn; i++) {
+		int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
+		const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;
+		double cb = (-43 * p[0] - 85 * p[1] + 128 * p[2] - body_cb) / 256.0;
+		double cr = (128 * p[0] - 107 * p[1] - 21 * p[2] - body_cr) / 256.0;
+		int dd = (int)(CHROMA_GAIN * sqrt(cb * cb + cr * cr));
+		cdist[i] = dd > 255 ? 255 : dd;
+		if (in[i])
+			chist[cdist[i]]++;
+	}
+	int otsu_c = otsu(chist, 256);
 	int *lab = scratch, *stack = scratch + bn;
 	int ret = 0;
 	/* Method B: pixels unlike the body inside the die's eroded region,
@@ -1125,6 +1165,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	if (!pmb || !inner) {
 		free(pmb);
 		free(inner);
+		free(cdist);
 		free(in);
 		free(pm);
 		free(tmp);
@@ -1145,15 +1186,24 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	/* Otsu's threshold, and a lower and a higher one: faint pips and pips
 	 * merging with shaded edges each need another. The layout fit decides. */
 	static const int thr_pct[] = { THR_PCTS };
-	for (size_t ti = 0; ti < sizeof thr_pct / sizeof thr_pct[0] && !ret; ti++) {
-		int thr = otsu_thr * thr_pct[ti] / 100;
+	const size_t nthr = sizeof thr_pct / sizeof thr_pct[0];
+	double rgb_conf = 0;	/* the colour readings' best confidence */
+	int best_kind = 0;	/* the best reading came from the chroma pass */
+	for (size_t ti = 0; ti < nthr * DIST_KINDS && !ret; ti++) {
+		if (ti == nthr) {
+			if (best.confidence >= CHROMA_WHEN)
+				break;
+			rgb_conf = best.confidence;
+		}
+		const int *dk = ti < nthr ? dist : cdist;	/* this pass's distance */
+		int thr = (ti < nthr ? otsu_thr : otsu_c) * thr_pct[ti % nthr] / 100;
 		if (thr < PIP_MIN_THR)
 			thr = PIP_MIN_THR;
 		/* Pips are holes in the die's top: pieces unlike the body colour
 		 * that the body surrounds. The table, a neighbour and the die's own
 		 * shaded sides reach the box's edge and so are not holes. */
 		for (size_t i = 0; i < bn; i++)
-			tmp[i] = dist[i] > thr;
+			tmp[i] = dk[i] > thr;
 		int nl = components(tmp, lab, stack, bw, bh);
 		int *info = calloc((size_t)nl + 1, 3 * sizeof(int));
 		if (!info) {
@@ -1182,7 +1232,7 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 		free(info);
 		for (size_t i = 0; i < bn; i++) {
 			pmb[i] = 0;
-			if (!inner[i] || dist[i] <= thr)
+			if (!inner[i] || dk[i] <= thr)
 				continue;
 			int y = (int)(i / bw) + y0, x = (int)(i % bw) + x0;
 			const uint8_t *p = wk->smooth + ((size_t)y * w + x) * 3;
@@ -1197,6 +1247,10 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 						      tmp, lab, stack, pips);
 				if (np < 1 || np > 6)
 					continue;
+				/* Chroma's few-pip readings are a side face's pip or a
+				 * highlight as often as a die's: they only fill in. */
+				if (ti >= nthr && np <= CHROMA_MIN_NP && rgb_conf >= PICK_CONF)
+					continue;
 				struct vis_die t = *d;
 				read_face(pips, np, side, c->cx, c->cy, &t);
 				/* Pips are missed far more often than invented: of the
@@ -1207,12 +1261,14 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 					best = t;
 					memcpy(best_pips, pips, (size_t)np * sizeof pips[0]);
 					best_np = np;
+					best_kind = ti >= nthr;
 				}
 			}
 		}
 	}
 	free(pmb);
 	free(inner);
+	free(cdist);
 	if (!ret && best_np >= 1 && best.confidence > 0) {
 		/* A second check of the blob reading against the die itself. */
 		double lo, hi, g[9], spread;
@@ -1295,6 +1351,10 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 			free(sum);
 		}
 	}
+	/* One or two pips seen in hue alone: never sure enough to skip an
+	 * official's look (a 4-6 whose other pips were lost, as often as not). */
+	if (best_kind && best.face >= 1 && best.face <= 2 && best.confidence > CHROMA_LOW_CAP)
+		best.confidence = CHROMA_LOW_CAP;
 	*d = best;
 	free(in);
 	free(pm);

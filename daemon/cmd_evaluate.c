@@ -41,6 +41,8 @@ struct tally {
 	long rests, faces_ok;	/* truth rests; read right */
 	long cal_n[CAL_BINS], cal_ok[CAL_BINS];	/* first landings by piezo confidence; half right */
 	double cal_sum[CAL_BINS];	/* their confidences, summed */
+	long fu_cal_n[CAL_BINS], fu_cal_ok[CAL_BINS];	/* first landings two witnesses reported, by the fused confidence; half right */
+	double fu_cal_sum[CAL_BINS];	/* their confidences, summed */
 	long sink_tp, sink_fn, sink_fp;
 	/* The camera's own reports against the truth (tracked frames, or the
 	 * modelled camera): first landings, mine contacts, exits. */
@@ -55,6 +57,18 @@ struct tally {
 	double lat_sum, lat_max;	/* die dead -> ruling, match clock, seconds */
 	double cpu_s;		/* processing time of the whole run */
 };
+
+/* One landing at confidence conf into a calibration table's bin: n
+ * landings, ok of them right, sum their confidences. */
+static void cal_add(long n[CAL_BINS], long ok[CAL_BINS], double sum[CAL_BINS], double conf, bool right)
+{
+	for (int b = 0; b < CAL_BINS; b++)
+		if (conf >= cal_edge[b] && conf < cal_edge[b + 1]) {
+			n[b]++;
+			ok[b] += right;
+			sum[b] += conf;
+		}
+}
 
 /* A truth throw and what was made of it. */
 struct truth {
@@ -379,12 +393,8 @@ static void camera_stats(const struct items *it, const struct truth *tr, size_t 
 					ty->cl_found++;
 					if (ty->cl_err_n < (long)(sizeof(ty->cl_err) / sizeof(ty->cl_err[0])))
 						ty->cl_err[ty->cl_err_n++] = hypot(o->ev.x - first->x, o->ev.y - first->y);
-					for (int b = 0; b < CAL_BINS; b++)
-						if (o->confidence >= cal_edge[b] && o->confidence < cal_edge[b + 1]) {
-							ty->cl_cal_n[b]++;
-							ty->cl_cal_ok[b] += o->ev.half == first->half;
-							ty->cl_cal_sum[b] += o->confidence;
-						}
+					cal_add(ty->cl_cal_n, ty->cl_cal_ok, ty->cl_cal_sum, o->confidence,
+						o->ev.half == first->half);
 				} else {
 					ty->cl_other++;
 				}
@@ -518,12 +528,11 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 			if (t->t->events[j].kind == BD_EV_TABLE)
 				q = &t->t->events[j];
 		if (q && strstr(e->source, "piezo") && llabs(q->t_ns - e->t_ns) < 30000000)
-			for (int b = 0; b < CAL_BINS; b++)
-				if (e->confidence >= cal_edge[b] && e->confidence < cal_edge[b + 1]) {
-					ty->cal_n[b]++;
-					ty->cal_ok[b] += e->half == q->half;
-					ty->cal_sum[b] += e->confidence;
-				}
+			cal_add(ty->cal_n, ty->cal_ok, ty->cal_sum, e->confidence, e->half == q->half);
+		/* Fused from both witnesses (fusion's half_posterior). */
+		if (q && strchr(e->source, '+') && llabs(q->t_ns - e->t_ns) < 30000000)
+			cal_add(ty->fu_cal_n, ty->fu_cal_ok, ty->fu_cal_sum, e->confidence,
+				e->half == q->half);
 		break;
 	}
 	/* Located impacts against the truth's table contacts. */
@@ -840,6 +849,13 @@ static void report(const struct tally *ty)
 		printf("   [%.3f, %.3f) %5ld  %.4f  %6.2f %%\n", cal_edge[b], fmin(cal_edge[b + 1], 1),
 		       ty->cal_n[b], ty->cal_n[b] ? ty->cal_sum[b] / (double)ty->cal_n[b] : 0,
 		       pct(ty->cal_ok[b], ty->cal_n[b]));
+	printf("fused_landing_calibration (first landings both piezo and camera reported: confidence bin, "
+	       "landings, mean confidence, half right)\n");
+	for (int b = 0; b < CAL_BINS; b++)
+		if (ty->fu_cal_n[b])
+			printf("   [%.3f, %.3f) %5ld  %.4f  %6.2f %%\n", cal_edge[b], fmin(cal_edge[b + 1], 1),
+			       ty->fu_cal_n[b], ty->fu_cal_sum[b] / (double)ty->fu_cal_n[b],
+			       pct(ty->fu_cal_ok[b], ty->fu_cal_n[b]));
 	printf("face_accuracy %.2f %% (%ld of %ld rests)\n", pct(ty->faces_ok, ty->rests),
 	       ty->faces_ok, ty->rests);
 	printf("sink_recall %.2f %% sink_precision %.2f %% (tp %ld fn %ld fp %ld)\n",

@@ -144,6 +144,7 @@ struct dd_fusion_cfg {
 	bool camera_present;	/* the camera is working and watching the table: a first landing
 				 * it reports without the discs is doubted (they feel every one);
 				 * one the discs felt and it missed is not (it misses some) */
+	struct bd_table table;	/* where the halves and the line are: bd_table_defaults */
 };
 
 #define DD_FUSION_MAX_OBS 64	/* observations kept for one throw */

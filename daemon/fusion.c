@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "vision/vision.h"
 
 /* How much a first landing the camera alone reports is trusted: the discs
  * under the top feel every first landing (a fall from the toss's height),
@@ -39,6 +40,7 @@ void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg)
 	cfg->timeout_ns = 6000 * 1000000LL;
 	cfg->piezo_present = true;
 	cfg->camera_present = false;
+	bd_table_defaults(&cfg->table);
 }
 
 void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
@@ -109,6 +111,102 @@ static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf,
 	dst->has_confidence = true;
 	dst->t_ns = o->t_ns;
 	snprintf(dst->source, sizeof(dst->source), "%s", src);
+}
+
+/* P(A), P(B), P(line) (indexed by enum bd_half) of a point at x whose
+ * error along x is normal with sd sigma_m: the normal CDF at the line's
+ * two edges. */
+static void gauss_halves(const struct bd_table *tb, double x, double sigma_m, double p[3])
+{
+	double line = tb->length_m / 2, w = tb->line_width_m / 2;
+	double lo = 0.5 * erfc(-((line - w) - x) / (sigma_m * M_SQRT2));	/* P(true x < line - w) */
+	double hi = 0.5 * erfc(-((line + w) - x) / (sigma_m * M_SQRT2));	/* P(true x < line + w) */
+
+	p[BD_HALF_A] = lo;
+	p[BD_HALF_B] = 1 - hi;
+	p[BD_HALF_LINE] = hi - lo;
+}
+
+/* What one witness of a landing knows of its half, as a distribution over
+ * A, B and the line (p, indexed by enum bd_half). Its confidence is its
+ * P(half it called); where the rest lies depends on the witness:
+ * - the camera reports a point with a stated sd (its sigma_m, else the
+ *   tracker's VIS_LANDING_XY_SD_M); its confidence is the tracker's that
+ *   the kink was a contact times the half's probability from that point
+ *   (vis_obs_to_event). Paired with a contact the discs felt at that
+ *   moment, the contact is not in doubt, and where the die was is the
+ *   point: its distribution is the point's alone (weighing the tracker's
+ *   contact doubt in as "then anywhere" let mirrored piezo fixes far from
+ *   the line overrule it: two more silent errors at doubled noise);
+ * - the piezo fix's P(half) is its posterior over every explanation of its
+ *   arrivals (sensors/locate.c); the rest goes first where its own point
+ *   and sd put it (the tails of the most probable explanation), the
+ *   remainder evenly (another explanation may put it anywhere);
+ * - a witness with no point: the rest evenly. */
+static void witness_halves(const struct dd_fusion_cfg *cfg, const struct dd_obs *o, double p[3])
+{
+	enum bd_half h = o->ev.half;
+	double c = o->confidence, rest = 1 - c, g[3], tails = 0;
+	bool cam = o->source == DD_SRC_CAMERA && o->ev.has_xy;
+	double sd = o->sigma_m > 0 ? o->sigma_m : cam ? VIS_LANDING_XY_SD_M : 0;
+
+	if ((unsigned)h > BD_HALF_LINE)
+		h = BD_HALF_LINE;
+	if (o->ev.has_xy && sd > 0 && bd_table_half(&cfg->table, o->ev.x) == h) {
+		gauss_halves(&cfg->table, o->ev.x, sd, g);
+		if (cam) {
+			for (int k = 0; k < 3; k++)
+				p[k] = g[k];
+			return;
+		}
+		for (int k = 0; k < 3; k++)
+			if (k != (int)h)
+				tails += g[k];
+	}
+	p[h] = c;
+	for (int k = 0; k < 3; k++) {
+		if (k == (int)h)
+			continue;
+		if (tails > 0)	/* the fix's own spread first, up to what its posterior leaves */
+			p[k] = g[k] / tails * fmin(tails, rest) + fmax(0, rest - tails) / 2;
+		else
+			p[k] = rest / 2;
+	}
+}
+
+/* Two independent witnesses of one landing: their distributions over the
+ * halves multiplied (an equal prior over A, B and the line) and
+ * normalised into post. Returns the most probable half. */
+static enum bd_half half_posterior(const struct dd_fusion_cfg *cfg, const struct dd_obs *a,
+				   const struct dd_obs *b, double post[3])
+{
+	double pa[3], pb[3], sum = 0;
+	enum bd_half best = BD_HALF_A;
+
+	witness_halves(cfg, a, pa);
+	witness_halves(cfg, b, pb);
+	for (int k = 0; k < 3; k++) {
+		post[k] = pa[k] * pb[k];
+		sum += post[k];
+	}
+	for (int k = 0; k < 3; k++) {
+		post[k] = sum > 0 ? post[k] / sum : 1.0 / 3;
+		if (post[k] > post[best])
+			best = (enum bd_half)k;
+	}
+	return best;
+}
+
+/* The witness whose call is half h (the camera's first: its point is the
+ * finer), or NULL when neither called it. */
+static const struct dd_obs *witness_on(const struct dd_obs *a, const struct dd_obs *b,
+				       enum bd_half h)
+{
+	const struct dd_obs *cam = b->source == DD_SRC_CAMERA ? b : a, *other = cam == a ? b : a;
+
+	if (cam->ev.half == h)
+		return cam;
+	return other->ev.half == h ? other : NULL;
 }
 
 /* A throw nobody saw end whose die the camera saw leave the table: the
@@ -186,31 +284,39 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			snprintf(both, sizeof(both), "%s+%s", dd_source_name(o->source),
 				 dd_source_name(p->source));
 			src = both;
-			if (o->ev.kind == BD_EV_TABLE && o->ev.half != p->ev.half) {
-				/* Witnesses disagree: believe the surer, but only just.
-				 * Whether the half decides the ruling is the judge's
-				 * to say (review_below: a die dead by a sure low call,
-				 * BD-P5, does not ask), so fusion only says why. */
-				const struct dd_obs *w = p->confidence > o->confidence ? p : o;
+			if (o->ev.kind == BD_EV_TABLE) {
+				/* Two independent witnesses of one landing, agreeing
+				 * or not: one formula (half_posterior). Whether the
+				 * half decides the ruling is the judge's to say
+				 * (review_below: a die dead by a sure low call, BD-P5,
+				 * does not ask), so fusion only says why. */
+				double post[3];
+				enum bd_half h = half_posterior(cfg, o, p, post);
+				const struct dd_obs *w = witness_on(o, p, h);
 
-				set_event(&ev, w, fabs(p->confidence - o->confidence), src);
-				snprintf(why, sizeof(why), "%s and %s disagree on the half",
-					 dd_source_name(o->source), dd_source_name(p->source));
-				if (!landed)	/* a later bounce changes nothing (BD-P3) */
-					add_note(out, why);
-			} else {
-				/* Two independent witnesses agreeing. */
-				const struct dd_obs *w = (p->source == DD_SRC_CAMERA && p->ev.has_xy) ? p : o;
-
-				conf = 1 - (1 - o->confidence) * (1 - p->confidence);
-				set_event(&ev, w, conf, src);
-				if (!ev.has_xy && (p->ev.has_xy || o->ev.has_xy)) {
+				set_event(&ev, w ? w : o, post[h], src);
+				ev.half = h;
+				if (!w)	/* neither point is on the fused half */
+					ev.has_xy = false;
+				else if (!ev.has_xy && (p->ev.has_xy || o->ev.has_xy) &&
+					 o->ev.half == p->ev.half) {
 					const struct dd_obs *xy = p->ev.has_xy ? p : o;
 
 					ev.has_xy = true;
 					ev.x = xy->ev.x;
 					ev.y = xy->ev.y;
 				}
+				snprintf(why, sizeof(why), "%s and %s disagree on the half",
+					 dd_source_name(o->source), dd_source_name(p->source));
+				if (o->ev.half != p->ev.half && !landed)	/* a later bounce changes nothing (BD-P3) */
+					add_note(out, why);
+			} else {
+				/* Two independent witnesses that it happened: it
+				 * did unless both are wrong. */
+				const struct dd_obs *w = (p->source == DD_SRC_CAMERA && p->ev.has_xy) ? p : o;
+
+				conf = 1 - (1 - o->confidence) * (1 - p->confidence);
+				set_event(&ev, w, conf, src);
 			}
 		} else if (o->ev.kind == BD_EV_TABLE && !landed) {
 			/* The first landing is what the ruling rests on (BD-P1,

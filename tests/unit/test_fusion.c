@@ -9,6 +9,7 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "vision/vision.h"
 
 #define MS 1000000LL
 
@@ -41,6 +42,38 @@ static struct dd_obs obs_table(enum dd_source src, int64_t t, double conf, enum 
 	struct dd_obs o = obs_event(src, t, conf, BD_EV_TABLE);
 
 	o.ev.half = half;
+	return o;
+}
+
+/* The camera's first landing at (x, 0.6) as the camera glue sends it: the
+ * tracker's d that the kink was a contact times its half's probability
+ * from the point at the tracker's stated sd (vis_obs_to_event). */
+static struct dd_obs obs_camera_at(int64_t t, double x, double d)
+{
+	struct bd_table tb;
+	struct dd_obs o;
+
+	bd_table_defaults(&tb);
+	o = obs_table(DD_SRC_CAMERA, t, d * vis_half_confidence(&tb, x, VIS_LANDING_XY_SD_M),
+		      bd_table_half(&tb, x));
+	o.ev.has_xy = true;
+	o.ev.x = x;
+	o.ev.y = 0.6;
+	return o;
+}
+
+/* The piezo fix's first landing at (x, 0.6), sd sigma_m, P(half) conf. */
+static struct dd_obs obs_piezo_at(int64_t t, double x, double sigma_m, double conf)
+{
+	struct bd_table tb;
+	struct dd_obs o;
+
+	bd_table_defaults(&tb);
+	o = obs_table(DD_SRC_PIEZO, t, conf, bd_table_half(&tb, x));
+	o.ev.has_xy = true;
+	o.ev.x = x;
+	o.ev.y = 0.6;
+	o.sigma_m = sigma_m;
 	return o;
 }
 
@@ -366,16 +399,18 @@ static void test_fusion_bd_p3_doubtful_later_bounce_is_no_reason(void **state)
 	assert_int_equal(r.points[BD_TEAM_A], 1);
 }
 
-/* Piezo says B, camera says A: the surer one's half, but doubtful: the
- * judge asks (review_below), with fusion's reason. */
+/* Two witnesses without points disagree near-evenly (B at 0.85, A at 0.8):
+ * their distributions over A, B and the line multiplied, B at
+ * 0.085 / (0.085 + 0.06 + 0.0075) = 0.557; the judge asks (review_below),
+ * with fusion's reason. (The old rule gave the surer half at |a - b|, 0.05.) */
 static void test_fusion_half_disagreement_asks_for_review(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, true);
 	struct dd_fusion f;
 	struct dd_fused out;
 	struct dd_obs seq[] = {
-		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
-		obs_table(DD_SRC_CAMERA, 1220 * MS, 0.6, BD_HALF_A),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.85, BD_HALF_B),
+		obs_table(DD_SRC_CAMERA, 1220 * MS, 0.8, BD_HALF_A),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
 
@@ -383,7 +418,7 @@ static void test_fusion_half_disagreement_asks_for_review(void **state)
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 3, &out);
 	assert_int_equal(out.t.events[0].half, BD_HALF_B);
-	assert_true(out.t.events[0].confidence < 0.8);	/* house.review_below */
+	assert_true(out.t.events[0].confidence > 0.55 && out.t.events[0].confidence < 0.56);
 	assert_non_null(strstr(out.review_why, "disagree on the half"));
 	/* core sees the low confidence on the deciding event and asks */
 	assert_true(judge(&out.t).review);
@@ -391,6 +426,125 @@ static void test_fusion_half_disagreement_asks_for_review(void **state)
 	struct bd_ruling r = judge_fused(&out, 0, 0, why);
 	assert_true(r.review);
 	assert_non_null(strstr(why, "disagree on the half"));
+}
+
+/* BD-P1, BD-P6: both witnesses call B, but both only just: the camera's
+ * point 1 mm past the line's edge (B at 0.58 from its 5 mm sd, 0.55 with
+ * the tracker's 0.95), the fix's 3.4 mm past it (0.674, sd 9.3 mm). Their
+ * doubts are the same one, the line: together B at about 0.74, and the
+ * judge asks. Two independent "B or else anything" witnesses
+ * (1 - 0.45 * 0.326 = 0.85, the old rule) would rule a point unasked. */
+static void test_bd_p6_agreeing_witnesses_both_near_the_line_go_to_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_piezo_at(1200 * MS, 1.2334, 0.0093, 0.674),
+		obs_camera_at(1210 * MS, 1.2310, 0.95),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.t.events[0].half, BD_HALF_B);
+	assert_string_equal(out.t.events[0].source, "piezo+camera");
+	assert_true(out.t.events[0].confidence > 0.70 && out.t.events[0].confidence < 0.78);
+	assert_float_equal(out.t.events[0].x, 1.2310, 1e-9);	/* the camera's point */
+	assert_null(strstr(out.review_why, "disagree"));
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);	/* provisional: B's half, the floor */
+}
+
+/* BD-P6: the camera puts the first landing 2 cm inside A's half (4 of its
+ * sds from the line's edge: its half at 0.95), the fix on B's at 0.7 (point
+ * 2 cm past the line, sd 2 cm): only the camera's point is possible under
+ * both, so A's half, short and dead, at nearly 1 and unasked. (The old rule:
+ * the surer half at 0.25, a review.) */
+static void test_bd_p6_clearly_surer_camera_overrules_the_fix(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_piezo_at(1200 * MS, 1.25, 0.02, 0.7),
+		obs_camera_at(1215 * MS, 1.19, 0.95),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.t.events[0].half, BD_HALF_A);
+	assert_true(out.t.events[0].confidence > 0.999);
+	assert_float_equal(out.t.events[0].x, 1.19, 1e-9);
+	assert_non_null(strstr(out.review_why, "disagree on the half"));	/* a note, not a review */
+	assert_false(out.review);
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_true(r.dead);
+	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
+	assert_string_equal(why, "");
+}
+
+/* BD-P6: the camera's point 4 mm inside A's half (A 0.79, line 0.21), the
+ * fix 1.5 cm past the line on B's (0.9, sd 1 cm: the line 0.08, A 0.02):
+ * B is impossible for the camera, A unlikely for the fix, and the line is
+ * what both leave room for, but only just (about 0.57): the judge asks.
+ * (The old rule: B at 0.15.) */
+static void test_bd_p6_near_even_disagreement_goes_to_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_piezo_at(1200 * MS, 1.245, 0.01, 0.9),
+		obs_camera_at(1210 * MS, 1.206, 0.95),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.t.events[0].half, BD_HALF_LINE);
+	assert_true(out.t.events[0].confidence > 0.5 && out.t.events[0].confidence < 0.65);
+	assert_false(out.t.events[0].has_xy);	/* neither witness's point is on the line */
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_non_null(strstr(why, "disagree on the half"));
+}
+
+/* BD-P1: two discs heard the landing and their arrival difference calls
+ * the line (0.7, no point: A and B 0.15 each); the camera puts it 1.5 cm
+ * past the line on B's half (3 of its sds: the line 0.001). B at 0.99, a
+ * point unasked. (The old rule: B at 0.25, a review.) */
+static void test_bd_p1_line_call_and_a_half_from_the_camera(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.7, BD_HALF_LINE),
+		obs_camera_at(1210 * MS, 1.245, 0.95),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.t.events[0].half, BD_HALF_B);
+	assert_true(out.t.events[0].confidence > 0.99);
+	assert_true(out.t.events[0].has_xy);
+	assert_float_equal(out.t.events[0].x, 1.245, 1e-9);
+	struct bd_ruling r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
 }
 
 /* BD-P5: a sure low call before the landing makes the throw dead whatever
@@ -488,9 +642,10 @@ static void test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence(voi
 	assert_non_null(strstr(out.review_why, "felt no landing"));
 }
 
-/* A doubtful piezo half near the line (0.6) and the camera's landing on
- * the same half (0.9): two independent witnesses, 1 - 0.4 * 0.1 = 0.96,
- * ruled without review (BD-P1). */
+/* A doubtful piezo half (0.6) and the camera's landing on the same half
+ * (0.9), neither with a point: two independent witnesses, their
+ * distributions multiplied, 0.54 / (0.54 + 2 * 0.2 * 0.05) = 0.96, ruled
+ * without review (BD-P1). */
 static void test_bd_p1_camera_landing_settles_a_doubtful_piezo_half(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, true);
@@ -722,6 +877,10 @@ int main(void)
 		cmocka_unit_test(test_fusion_bd_p3_doubtful_later_bounce_is_no_reason),
 		cmocka_unit_test(test_fusion_late_camera_report_is_ordered_by_time),
 		cmocka_unit_test(test_fusion_half_disagreement_asks_for_review),
+		cmocka_unit_test(test_bd_p6_agreeing_witnesses_both_near_the_line_go_to_review),
+		cmocka_unit_test(test_bd_p6_clearly_surer_camera_overrules_the_fix),
+		cmocka_unit_test(test_bd_p6_near_even_disagreement_goes_to_review),
+		cmocka_unit_test(test_bd_p1_line_call_and_a_half_from_the_camera),
 		cmocka_unit_test(test_bd_p5_low_call_makes_a_half_disagreement_moot),
 		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),
 		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),

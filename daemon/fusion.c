@@ -113,11 +113,16 @@ static void set_event(struct bd_event *dst, const struct dd_obs *o, double conf,
 
 /* A throw nobody saw end whose die the camera saw leave the table: the
  * floor is inferred when nothing after the exit brought it back (a table,
- * cup or mine contact) and there is room for the event. */
+ * cup or mine contact), the official had time to enter a catch of the
+ * falling die (BD-P4: a new toss may end the throw sooner, now_ns), and
+ * there is room for the event. */
 static bool exit_is_floor(const struct dd_fusion *f, const struct dd_obs *exit,
-			  const struct bd_throw *t)
+			  const struct bd_throw *t, int64_t now_ns)
 {
-	if (t->n_events >= BD_MAX_EVENTS || f->overflow)
+	int64_t since;
+
+	if (t->n_events >= BD_MAX_EVENTS || f->overflow ||
+	    __builtin_sub_overflow(now_ns, exit->t_ns, &since) || since < FALL_NS + CALL_DELAY_NS)
 		return false;
 	for (size_t i = 0; i < f->n_obs; i++) {
 		const struct dd_obs *o = &f->obs[i];
@@ -251,7 +256,7 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			out->kick_guessed = true;
 			out->kick_at = i;
 		}
-	if (timed_out && exit && exit_is_floor(f, exit, t)) {
+	if (timed_out && exit && exit_is_floor(f, exit, t, now_ns)) {
 		/* BD-P1, BD-P4: a die that left over an edge reaches the floor
 		 * unless a defender catches it, and catches are the official's
 		 * to enter (the console): none was, nothing felt it come back.

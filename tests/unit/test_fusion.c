@@ -641,6 +641,62 @@ static void test_bd_p4_new_toss_before_a_catch_could_be_entered_infers_no_floor(
 	assert_int_equal(judge_fused(&out, 0, 0, why).points[BD_TEAM_A], 1);
 }
 
+/* BD-P5: a low call counts when made before the die hits the table, and
+ * the official enters it up to a second after hearing it (a 3 m toss falls
+ * from its apex in 0.8 s). Entered 0.3 s after a sure landing on B's half,
+ * the call may have come first: dead, or a point to A. Which came first is
+ * the official's to settle (review), as a kick's order is (BD-K1). */
+static void test_bd_p5_low_call_entered_just_after_the_landing_goes_to_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 1.0, BD_HALF_B),
+		obs_event(DD_SRC_CONSOLE, 1500 * MS, 1, BD_EV_LOW_CALL),
+		obs_event(DD_SRC_PIEZO, 1600 * MS, 1.0, BD_EV_FLOOR),
+	};
+	struct bd_ruling r;
+	char why[120];
+
+	(void)state;
+	seq[2].ev.player = 2;	/* b1, a defender */
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_non_null(strstr(why, "BD-P5"));
+	assert_int_equal(r.points[BD_TEAM_A], 1);	/* as entered: after the landing */
+
+	/* Short (BD-P6): dead whichever came first, nobody is asked. */
+	seq[1].ev.half = BD_HALF_A;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_true(r.dead);
+
+	/* Entered before the landing: dead (BD-P5), nothing to settle. */
+	seq[1].ev.half = BD_HALF_B;
+	seq[2].t_ns = 1100 * MS;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_true(r.dead);
+
+	/* Entered more than the official's second after the landing: made
+	 * after it (BD-P5 ignores it), a point to A without review. */
+	seq[2].t_ns = 2300 * MS;
+	seq[3].t_ns = 2400 * MS;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+}
+
 /* No dead die seen: the timeout ends the throw, marked for review. */
 static void test_fusion_timeout_without_dead_die_asks_for_review(void **state)
 {
@@ -775,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_exit_then_a_touch_is_no_floor),
 		cmocka_unit_test(test_bd_p4_exit_then_a_catch_entered_is_a_catch),
 		cmocka_unit_test(test_bd_p4_new_toss_before_a_catch_could_be_entered_infers_no_floor),
+		cmocka_unit_test(test_bd_p5_low_call_entered_just_after_the_landing_goes_to_review),
 		cmocka_unit_test(test_fusion_timeout_without_dead_die_asks_for_review),
 		cmocka_unit_test(test_fusion_retoss_completes_at_once_bd_p9),
 		cmocka_unit_test(test_fusion_console_catch_is_dead_and_joins_bd_p4),

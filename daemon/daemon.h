@@ -206,7 +206,10 @@ const char *dd_source_name(enum dd_source s);
  * (fx->kick_guessed), the throw is also judged with the kick after that
  * touch; only where the two rulings differ (points, dead, re-toss, duties:
  * e.g. BD-K2a withholds a game's last BD-K5 point, not a BD-P1 one) is the
- * order a reason for review. *ruling (the caller's) gets the kick-first
+ * order a reason for review. A low call entered within the official's
+ * second after the first touch is judged before that touch too (BD-P5: it
+ * counts when made before the die hits the table), and reviewed the same
+ * way where the order decides. *ruling (the caller's) gets the kick-first
  * ruling, its review set when fx, the judge or the order asks; why (the
  * caller's, whylen bytes) fx's reasons plus the order's when it is
  * reviewed, else "" (fx's notes, such as witnesses disagreeing on a half

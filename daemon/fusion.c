@@ -211,11 +211,16 @@ static const struct dd_obs *witness_on(const struct dd_obs *a, const struct dd_o
 
 /* A throw nobody saw end whose die the camera saw leave the table: the
  * floor is inferred when nothing after the exit brought it back (a table,
- * cup or mine contact) and there is room for the event. */
+ * cup or mine contact), the official had time to enter a catch of the
+ * falling die (BD-P4: a new toss may end the throw sooner, now_ns), and
+ * there is room for the event. */
 static bool exit_is_floor(const struct dd_fusion *f, const struct dd_obs *exit,
-			  const struct bd_throw *t)
+			  const struct bd_throw *t, int64_t now_ns)
 {
-	if (t->n_events >= BD_MAX_EVENTS || f->overflow)
+	int64_t since;
+
+	if (t->n_events >= BD_MAX_EVENTS || f->overflow ||
+	    __builtin_sub_overflow(now_ns, exit->t_ns, &since) || since < FALL_NS + CALL_DELAY_NS)
 		return false;
 	for (size_t i = 0; i < f->n_obs; i++) {
 		const struct dd_obs *o = &f->obs[i];
@@ -357,7 +362,7 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			out->kick_guessed = true;
 			out->kick_at = i;
 		}
-	if (timed_out && exit && exit_is_floor(f, exit, t)) {
+	if (timed_out && exit && exit_is_floor(f, exit, t, now_ns)) {
 		/* BD-P1, BD-P4: a die that left over an edge reaches the floor
 		 * unless a defender catches it, and catches are the official's
 		 * to enter (the console): none was, nothing felt it come back.
@@ -525,6 +530,34 @@ static bool kick_after_touch(const struct dd_fused *fx, struct bd_throw *alt)
 	return true;
 }
 
+/* fx's throw with a low call entered within the official's delay after the
+ * first touch (table, cup or mine) moved just before that touch: BD-P5
+ * counts a call made before the die hits the table, and a call is entered
+ * up to CALL_DELAY_NS after it was made, so either order may be true.
+ * False when there is no such call. */
+static bool low_before_touch(const struct dd_fused *fx, struct bd_throw *alt)
+{
+	const struct bd_throw *t = &fx->t;
+	size_t c = 0, k;
+	int64_t late;
+
+	while (c < t->n_events && t->events[c].kind != BD_EV_TABLE &&
+	       t->events[c].kind != BD_EV_CUP && t->events[c].kind != BD_EV_MINE)
+		c++;
+	for (k = c + 1; k < t->n_events; k++)
+		if (t->events[k].kind == BD_EV_LOW_CALL &&
+		    !__builtin_sub_overflow(t->events[k].t_ns, t->events[c].t_ns, &late) &&
+		    late <= CALL_DELAY_NS)
+			break;
+	if (c >= t->n_events || k >= t->n_events || t->events[c].t_ns == INT64_MIN)
+		return false;
+	*alt = *t;
+	memmove(&alt->events[c + 1], &alt->events[c], (k - c) * sizeof(alt->events[0]));
+	alt->events[c] = t->events[k];
+	alt->events[c].t_ns = t->events[c].t_ns - 1;
+	return true;
+}
+
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,
 		   char *err, size_t errlen)
@@ -544,6 +577,17 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	/* fusion's notes (witnesses disagreeing) explain a review only */
 	if (!ruling->review && whylen)
 		why[0] = '\0';
+	/* A late-entered low call: where the order decides the ruling, an
+	 * official settles it (BD-P5). */
+	if (low_before_touch(fx, &alt) &&
+	    !(bd_judge(cfg, s, &alt, &other, e2, sizeof(e2)) == 0 &&
+	      dd_ruling_same_outcome(ruling, &other))) {
+		ruling->review = true;
+		n = whylen ? strlen(why) : 0;
+		if (n < whylen)
+			snprintf(why + n, whylen - n, "%slow call entered just after the first touch, "
+				 "and which came first decides the ruling (BD-P5)", n ? "; " : "");
+	}
 	if (!fx->kick_guessed || !kick_after_touch(fx, &alt))
 		return 0;
 	/* An order the judge refuses to rule on is an official's to settle too. */

@@ -752,6 +752,106 @@ static void test_bd_p4_exit_then_a_catch_entered_is_a_catch(void **state)
 	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
 }
 
+/* BD-P4: a defender catches most dice after they leave over an edge, and
+ * the official enters the catch up to a second after it. A new toss (the
+ * second die, BD-S3, or a caught die tossed back) ending the throw before
+ * that second has passed leaves the catch unknown, not absent: no floor
+ * may be inferred, and the throw nobody saw end goes to review, as before
+ * the exit was read. */
+static void test_bd_p4_new_toss_before_a_catch_could_be_entered_infers_no_floor(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 1.0, BD_HALF_B),
+		obs_kind(DD_OBS_OFF_TABLE, DD_SRC_CAMERA, 1600 * MS),
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 2300 * MS),
+	};
+	char why[120];
+
+	(void)state;
+	seq[2].confidence = 0.85;
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &seq[0], &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &seq[1], &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &seq[2], &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &seq[3], &out), 1);
+	for (size_t i = 0; i < out.t.n_events; i++)
+		assert_int_not_equal(out.t.events[i].kind, BD_EV_FLOOR);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "no end of the throw was seen"));
+	assert_true(judge_fused(&out, 0, 0, why).review);
+
+	/* A toss long enough after the exit for any catch to be in: the
+	 * floor stands (BD-P1). */
+	seq[3].t_ns = 1600 * MS + 2000 * MS;
+	dd_fusion_init(&f, &c);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(dd_fusion_add(&f, &seq[i], &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &seq[3], &out), 1);
+	assert_false(out.review);
+	assert_int_equal(out.t.events[out.t.n_events - 1].kind, BD_EV_FLOOR);
+	assert_int_equal(judge_fused(&out, 0, 0, why).points[BD_TEAM_A], 1);
+}
+
+/* BD-P5: a low call counts when made before the die hits the table, and
+ * the official enters it up to a second after hearing it (a 3 m toss falls
+ * from its apex in 0.8 s). Entered 0.3 s after a sure landing on B's half,
+ * the call may have come first: dead, or a point to A. Which came first is
+ * the official's to settle (review), as a kick's order is (BD-K1). */
+static void test_bd_p5_low_call_entered_just_after_the_landing_goes_to_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 1.0, BD_HALF_B),
+		obs_event(DD_SRC_CONSOLE, 1500 * MS, 1, BD_EV_LOW_CALL),
+		obs_event(DD_SRC_PIEZO, 1600 * MS, 1.0, BD_EV_FLOOR),
+	};
+	struct bd_ruling r;
+	char why[120];
+
+	(void)state;
+	seq[2].ev.player = 2;	/* b1, a defender */
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_non_null(strstr(why, "BD-P5"));
+	assert_int_equal(r.points[BD_TEAM_A], 1);	/* as entered: after the landing */
+
+	/* Short (BD-P6): dead whichever came first, nobody is asked. */
+	seq[1].ev.half = BD_HALF_A;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_true(r.dead);
+
+	/* Entered before the landing: dead (BD-P5), nothing to settle. */
+	seq[1].ev.half = BD_HALF_B;
+	seq[2].t_ns = 1100 * MS;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_true(r.dead);
+
+	/* Entered more than the official's second after the landing: made
+	 * after it (BD-P5 ignores it), a point to A without review. */
+	seq[2].t_ns = 2300 * MS;
+	seq[3].t_ns = 2400 * MS;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+}
+
 /* No dead die seen: the timeout ends the throw, marked for review. */
 static void test_fusion_timeout_without_dead_die_asks_for_review(void **state)
 {
@@ -889,6 +989,8 @@ int main(void)
 		cmocka_unit_test(test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor),
 		cmocka_unit_test(test_fusion_exit_then_a_touch_is_no_floor),
 		cmocka_unit_test(test_bd_p4_exit_then_a_catch_entered_is_a_catch),
+		cmocka_unit_test(test_bd_p4_new_toss_before_a_catch_could_be_entered_infers_no_floor),
+		cmocka_unit_test(test_bd_p5_low_call_entered_just_after_the_landing_goes_to_review),
 		cmocka_unit_test(test_fusion_timeout_without_dead_die_asks_for_review),
 		cmocka_unit_test(test_fusion_retoss_completes_at_once_bd_p9),
 		cmocka_unit_test(test_fusion_console_catch_is_dead_and_joins_bd_p4),

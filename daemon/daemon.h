@@ -476,16 +476,30 @@ struct sim_cam;
 struct vis_image;
 void dd_obs_from_sim_call(const struct sim_call *c, struct dd_obs *o);
 void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, struct dd_obs *o);
+/* The face read of a simulated rest report c (SIM_CAM_REST) on its rendered
+ * crop as a job for a face reader (the read dd_obs_from_sim_cam makes on
+ * the spot): the rest's time and place, the crop's centre, a die a quarter
+ * of its side. 0, or -EINVAL (not a rest, or no crop). */
+int dd_face_job_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop,
+			     struct dd_face_job *job);
 
 /* ---- The live simulator (daemon/sim_feed.c): `dyeref serve --sim=table` ----
  * Plays one simulated match (team A first, names as below) at real speed:
  * its piezo edges go through the sensors pipeline, its console calls and
  * camera reports through the conversions above, into sink, on ev's clock.
+ * A rest's face is read off the loop by a face reader of its own (the
+ * camera glue's dd_face_reader, the job dd_face_job_from_sim_cam makes);
+ * every observation passes through that reader, so they reach sink in the
+ * match's order, each with its own time.
  * NULL with errno and a message. Stop (and free) with dd_sim_feed_stop(). */
 struct dd_sim_feed;
 struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink sink,
 				      void *user, char *err, size_t errlen);
 void dd_sim_feed_stop(struct dd_sim_feed *f);
+/* Rests whose face the feeder's face reader is reading (0 for NULL): as
+ * the camera glue's (dd_camera_reads_pending), serve holds fusion's
+ * settle and timeout while there are any. */
+size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f);
 void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
 
 #endif /* DYEREF_DAEMON_H */

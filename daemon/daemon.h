@@ -378,11 +378,18 @@ struct dd_face_job {
 };
 
 #define DD_FACE_READS_QUEUED 16	/* reads waiting at most: more is a tracker gone wrong */
+/* A read not back this long after it was given (the loop's clock) is given
+ * up: its rest goes to the sink unread (face 0, confidence 0: the official
+ * reads it), so a stuck or far too slow read holds neither fusion's timer
+ * nor the observations behind it for longer. A read takes a tenth to half
+ * a second on a Pi. */
+#define DD_FACE_READ_LIMIT_NS (2000 * 1000000LL)
 
 struct dd_face_reader;
 
-/* A reader on ev handing observations to sink(user, o). NULL with errno
- * and a message. Free with dd_face_reader_free(). */
+/* A reader on ev handing observations to sink(user, o), giving up reads
+ * after DD_FACE_READ_LIMIT_NS. NULL with errno and a message. Free with
+ * dd_face_reader_free(). */
 struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *user,
 					  char *err, size_t errlen);
 /* Queues a read of job's die in full (the caller's: the reader copies the
@@ -395,8 +402,12 @@ int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);
 /* Reads queued whose rest has not reached the sink yet (0 for NULL). */
 size_t dd_face_reader_pending(const struct dd_face_reader *fr);
-/* Stops the worker (a read under way finishes first), drops what was not
- * delivered and frees; NULL is fine. */
+/* Gives up reads limit_ns after they were given (reads given from now on;
+ * tests drive a stuck read with it). */
+void dd_face_reader_set_limit(struct dd_face_reader *fr, int64_t limit_ns);
+/* Drops what was not delivered, tells the worker to end and frees, at
+ * once: a read under way is not waited for (it may never return); the
+ * worker frees it and ends when it does. NULL is fine. */
 void dd_face_reader_free(struct dd_face_reader *fr);
 /* Camera reads whose rest fusion has not been given yet: the daemon holds
  * fusion's settle and timeout while there are any, as the loop was held

@@ -382,8 +382,8 @@ struct dd_face_job {
  * up: its rest goes to the sink unread (face 0, confidence 0: the official
  * reads it), so a stuck or far too slow read holds neither fusion's timer
  * nor the observations behind it for longer. A read takes a tenth to half
- * a second on a Pi. */
-#define DD_FACE_READ_LIMIT_NS (2000 * 1000000LL)
+ * a second on a Pi; reads queued behind it wait too. */
+#define DD_FACE_READ_LIMIT_NS (5000 * 1000000LL)
 
 struct dd_face_reader;
 
@@ -397,6 +397,20 @@ struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *
  * -ENOMEM: nothing queued then. */
 int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 			const struct dd_face_job *job);
+/* Queues a read of job's die in raw, a frame as the camera gives it (the
+ * reader's from here in every case, also on an error): the worker converts
+ * it to RGB (the loop neither copies nor converts it), reads the face on
+ * the whole frame and hands the converted frame to the reader's frame sink
+ * (dd_face_reader_set_frame_sink) on the loop, just before the rest goes
+ * to the sink. 0; -EBUSY, -ENOMEM: nothing queued (raw freed). */
+struct vis_yuv420;
+int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
+			    const struct dd_face_job *job);
+/* Receives a frame converted off the loop, the callee's (stolen). */
+typedef void (*dd_frame_sink)(void *user, struct vis_image *full);
+/* Where converted frames go (user: the reader's); without one they are
+ * dropped. */
+void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep);
 /* Hands o (copied) to the sink now when no read is waiting, else after
  * the reads queued before it. 0 or -ENOMEM (o is dropped). */
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);

@@ -45,7 +45,9 @@ struct item {
 	bool is_read;			/* a face to read; else obs as given */
 	struct dd_face_job job;		/* read: the rest's identity, where to read */
 	struct vis_image *crop;		/* read: owned, the worker's once queued; freed when read */
-	double cu, cv;			/* read: job's (u, v) in crop pixels */
+	struct vis_yuv420 *raw;		/* read: or the camera's frame, owned likewise; converted by the worker */
+	struct vis_image *full;		/* read from raw: the converted frame, for the loop once done */
+	double cu, cv;			/* read: job's (u, v) in crop (or raw) pixels */
 	uint64_t deadline_us;		/* read: when the loop gives up on it (CLOCK_MONOTONIC) */
 	enum read_state state;		/* read: (under lock) */
 	bool abandoned;			/* read: given up while under way: the worker frees it (under lock) */
@@ -69,7 +71,8 @@ struct share {
 
 struct dd_face_reader {
 	dd_obs_sink sink;		/* where observations go */
-	void *user;			/* for sink */
+	void *user;			/* for sink and keep */
+	dd_frame_sink keep;		/* where converted frames go, or NULL */
 	sd_event *ev;			/* borrowed: its clock times the reads */
 	sd_event_source *io;		/* share->efd on the loop */
 	sd_event_source *limit;		/* the oldest read's deadline */
@@ -85,6 +88,8 @@ static void item_free(struct item *it)
 	if (!it)
 		return;
 	vis_image_free(it->crop);
+	vis_yuv420_free(it->raw);
+	vis_image_free(it->full);
 	free(it);
 }
 
@@ -111,6 +116,7 @@ static void *worker(void *arg)
 
 	for (;;) {
 		struct item *it;
+		struct vis_image *full = NULL;
 		struct vis_die d;
 		int face = 0;
 		double conf = 0;
@@ -131,7 +137,15 @@ static void *worker(void *arg)
 		it->state = READ_UNDER_WAY;
 		pthread_mutex_unlock(&sh->lock);
 
-		if (dd_read_face_near(it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
+		if (it->raw) {
+			/* The conversion the loop no longer does: the whole frame
+			 * (the snapshot is of it), then the read on it. */
+			full = vis_yuv420_image(it->raw);
+			vis_yuv420_free(it->raw);
+			it->raw = NULL;
+		}
+		if ((full || it->crop) &&
+		    dd_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
 			face = d.face;
 			conf = d.confidence;
 		}
@@ -143,10 +157,12 @@ static void *worker(void *arg)
 		if (!dropped) {
 			it->face = face;
 			it->confidence = conf;
+			it->full = full;
 			it->state = READ_DONE;
 		}
 		pthread_mutex_unlock(&sh->lock);
 		if (dropped) {
+			vis_image_free(full);
 			item_free(it);
 			continue;
 		}
@@ -184,6 +200,12 @@ static void flush(struct dd_face_reader *fr)
 			/* The rest's own time and place: the read's end is no event. */
 			dd_obs_rest(it->job.t_ns, it->job.x, it->job.y, it->face, it->confidence, &o);
 			fr->pending--;
+			/* The frame before its rest: a throw the rest ends may
+			 * store it. */
+			if (it->full && fr->keep) {
+				fr->keep(fr->user, it->full);
+				it->full = NULL;
+			}
 		} else {
 			o = it->obs;
 		}
@@ -338,6 +360,11 @@ free_reader:
 	return NULL;
 }
 
+void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep)
+{
+	fr->keep = keep;
+}
+
 void dd_face_reader_set_limit(struct dd_face_reader *fr, int64_t limit_ns)
 {
 	fr->limit_ns = limit_ns < 0 ? 0 : limit_ns;
@@ -383,6 +410,8 @@ static struct vis_image *crop_around(const struct vis_image *full, double u, dou
 	return c;
 }
 
+static void enqueue(struct dd_face_reader *fr, struct item *it);
+
 /* Appends it to the loop's order. */
 static void queue_out(struct dd_face_reader *fr, struct item *it)
 {
@@ -397,7 +426,6 @@ int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 			const struct dd_face_job *job)
 {
 	struct item *it;
-	uint64_t now;
 	int x0, y0;
 
 	if (fr->pending >= DD_FACE_READS_QUEUED)
@@ -415,6 +443,38 @@ int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 	/* Whole pixels off: the readers' arithmetic shifts with them. */
 	it->cu = job->u - x0;
 	it->cv = job->v - y0;
+	enqueue(fr, it);
+	return 0;
+}
+
+int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
+			    const struct dd_face_job *job)
+{
+	struct item *it;
+
+	if (fr->pending >= DD_FACE_READS_QUEUED) {
+		vis_yuv420_free(raw);
+		return -EBUSY;
+	}
+	it = calloc(1, sizeof(*it));
+	if (!it) {
+		vis_yuv420_free(raw);
+		return -ENOMEM;
+	}
+	it->is_read = true;
+	it->job = *job;
+	it->raw = raw;	/* the worker converts it: no copy, no conversion here */
+	it->cu = job->u;
+	it->cv = job->v;
+	enqueue(fr, it);
+	return 0;
+}
+
+/* Queues read it for the worker, behind everything in out. */
+static void enqueue(struct dd_face_reader *fr, struct item *it)
+{
+	uint64_t now;
+
 	/* On the loop's clock, from now: a read waiting behind slow ones
 	 * counts its wait, as the throw does. */
 	sd_event_now(fr->ev, CLOCK_MONOTONIC, &now);
@@ -432,7 +492,6 @@ int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 	pthread_mutex_unlock(&fr->sh->lock);
 	if (fr->out == it)
 		arm_limit(fr);
-	return 0;
 }
 
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o)

@@ -334,20 +334,34 @@ static void emit(const struct dd_obs *o)
 		       o->kind == DD_OBS_TOSS ? "toss" : "camera");
 }
 
+/* The full-resolution frame of a rest, converted off the loop (stolen):
+ * the snapshot, unless a newer telling frame (the next throw's landing,
+ * seen while the face was read) replaced it meanwhile. */
+static void keep_full(void *user, struct vis_image *full)
+{
+	(void)user;
+	if (glue.snap && glue.snap->ts_ns > full->ts_ns) {
+		vis_image_free(full);
+		return;
+	}
+	keep_snapshot(full);	/* the resting die, sharp: the best picture */
+}
+
 /* A REST to fusion: its face read from the full-resolution stream off the
  * loop (the reader sends the rest when done), else at once unread. */
 static void rest(const struct vis_obs *vo)
 {
-	struct vis_image *full = NULL;
+	struct vis_yuv420 *full = NULL;
 	struct dd_face_job job;
 	struct dd_obs o;
 	char err[256];
 	double sx, sy;
 	int rc;
 
-	/* A file gives only the low stream. */
+	/* A file gives only the low stream. The frame as the camera gives
+	 * it: converting 8-12 Mpixel to RGB is the worker's (keep_full). */
 	if (glue.cam && glue.reader &&
-	    vis_camera_take(glue.cam, VIS_STREAM_FULL, &full, err, sizeof(err)) == 1) {
+	    vis_camera_take_yuv(glue.cam, VIS_STREAM_FULL, &full, err, sizeof(err)) == 1) {
 		sx = (double)full->width / glue.width;
 		sy = (double)full->height / glue.height;
 		job.t_ns = vo->t_ns;
@@ -358,9 +372,8 @@ static void rest(const struct vis_obs *vo)
 		job.v = vo->v * sy;
 		job.die_px = die_px_at(glue.cfg.h, vo->u, vo->v, sx);
 		/* The rest's confidence is the reader's, not the tracker's:
-		 * the face is the event. */
-		rc = dd_face_reader_read(glue.reader, full, &job);
-		keep_snapshot(full);	/* the resting die, sharp: the best picture */
+		 * the face is the event. The frame is the reader's now. */
+		rc = dd_face_reader_read_yuv(glue.reader, full, &job);
 		if (rc == 0)
 			return;
 		dd_log(DD_LOG_WARN, "camera: track %d's face left unread: %s", vo->track,
@@ -383,8 +396,8 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	o.t_ns = vo->t_ns;
 	o.confidence = vo->confidence < 0 ? 0 : vo->confidence > 1 ? 1 : vo->confidence;
 	/* The picture of the throw: its landing, sink or resting die (the
-	 * sharp full-resolution one replaces this in rest() when there is a
-	 * camera). Not an exit: the tracker reports spurious ones at edges. */
+	 * sharp full-resolution one replaces this when its face has been
+	 * read, keep_full, when there is a camera). Not an exit: the tracker reports spurious ones at edges. */
 	if (vo->kind == VIS_OBS_LANDING || vo->kind == VIS_OBS_SINK || vo->kind == VIS_OBS_REST) {
 		struct vis_image *c = copy_image(frame);
 
@@ -565,6 +578,7 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 	glue.reader = dd_face_reader_new(ev, glue.sink, glue.user, err, errlen);
 	if (!glue.reader)
 		return -errno;
+	dd_face_reader_set_frame_sink(glue.reader, keep_full);
 	rc = sd_event_add_io(ev, &glue.io, vis_camera_fd(glue.cam), EPOLLIN, on_frames, NULL);
 	if (rc < 0)
 		snprintf(err, errlen, "event loop: %s", strerror(-rc));

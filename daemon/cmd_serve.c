@@ -26,6 +26,7 @@
 #pragma weak dd_sim_feed_start
 #pragma weak dd_sim_feed_stop
 #pragma weak dd_sim_feed_match_cfg
+#pragma weak dd_sim_feed_reads_pending
 
 #define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
 #define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
@@ -359,6 +360,14 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	}
 }
 
+/* Whether a resting die's face is being read off the loop, by the camera
+ * glue or the simulator's feeder: its rest is on its way to fusion. */
+static bool reading(const struct serve *sv)
+{
+	return (dd_camera_reads_pending && dd_camera_reads_pending() > 0) ||
+	       (dd_sim_feed_reads_pending && dd_sim_feed_reads_pending(sv->simfeed) > 0);
+}
+
 static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
 {
 	struct serve *sv = user;
@@ -369,8 +378,7 @@ static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
 	(void)usec;
 	invalidate(sv);
 	/* A rest being read is on its way (rearm_timers): not without it. */
-	if (fx && !(dd_camera_reads_pending && dd_camera_reads_pending() > 0) &&
-	    dd_fusion_tick(&sv->fusion, now, fx) == 1)
+	if (fx && !reading(sv) && dd_fusion_tick(&sv->fusion, now, fx) == 1)
 		judge_fused(sv, fx, now);
 	free(fx);
 	rearm_timers(sv);
@@ -394,14 +402,12 @@ static void set_timer(sd_event_source *t, int64_t at_ns)
 static void rearm_timers(struct serve *sv)
 {
 	int64_t ms = web_server_timeout_ms(sv->web);
-	/* While the camera reads a resting die's face (off the loop), fusion
-	 * waits for that rest: reading it on the loop held every timer until
-	 * the rest was in, so a throw never settled or timed out without it.
-	 * The rest's arrival (feed) arms the timer again. */
-	bool reading = dd_camera_reads_pending && dd_camera_reads_pending() > 0;
-
+	/* While the camera (or the simulator's) reads a resting die's face
+	 * off the loop, fusion waits for that rest: reading it on the loop
+	 * held every timer until the rest was in, so a throw never settled or
+	 * timed out without it. The rest's arrival (feed) arms the timer again. */
 	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : dd_mono_ns() + ms * 1000000LL);
-	set_timer(sv->fusion_timer, reading ? INT64_MAX : dd_fusion_deadline(&sv->fusion));
+	set_timer(sv->fusion_timer, reading(sv) ? INT64_MAX : dd_fusion_deadline(&sv->fusion));
 }
 
 static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)

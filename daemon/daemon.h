@@ -382,11 +382,18 @@ struct dd_face_job {
 };
 
 #define DD_FACE_READS_QUEUED 16	/* reads waiting at most: more is a tracker gone wrong */
+/* A read not back this long after it was given (the loop's clock) is given
+ * up: its rest goes to the sink unread (face 0, confidence 0: the official
+ * reads it), so a stuck or far too slow read holds neither fusion's timer
+ * nor the observations behind it for longer. A read takes a tenth to half
+ * a second on a Pi; reads queued behind it wait too. */
+#define DD_FACE_READ_LIMIT_NS (5000 * 1000000LL)
 
 struct dd_face_reader;
 
-/* A reader on ev handing observations to sink(user, o). NULL with errno
- * and a message. Free with dd_face_reader_free(). */
+/* A reader on ev handing observations to sink(user, o), giving up reads
+ * after DD_FACE_READ_LIMIT_NS. NULL with errno and a message. Free with
+ * dd_face_reader_free(). */
 struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *user,
 					  char *err, size_t errlen);
 /* Queues a read of job's die in full (the caller's: the reader copies the
@@ -394,13 +401,31 @@ struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *
  * -ENOMEM: nothing queued then. */
 int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 			const struct dd_face_job *job);
+/* Queues a read of job's die in raw, a frame as the camera gives it (the
+ * reader's from here in every case, also on an error): the worker converts
+ * it to RGB (the loop neither copies nor converts it), reads the face on
+ * the whole frame and hands the converted frame to the reader's frame sink
+ * (dd_face_reader_set_frame_sink) on the loop, just before the rest goes
+ * to the sink. 0; -EBUSY, -ENOMEM: nothing queued (raw freed). */
+struct vis_yuv420;
+int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
+			    const struct dd_face_job *job);
+/* Receives a frame converted off the loop, the callee's (stolen). */
+typedef void (*dd_frame_sink)(void *user, struct vis_image *full);
+/* Where converted frames go (user: the reader's); without one they are
+ * dropped. */
+void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep);
 /* Hands o (copied) to the sink now when no read is waiting, else after
  * the reads queued before it. 0 or -ENOMEM (o is dropped). */
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);
 /* Reads queued whose rest has not reached the sink yet (0 for NULL). */
 size_t dd_face_reader_pending(const struct dd_face_reader *fr);
-/* Stops the worker (a read under way finishes first), drops what was not
- * delivered and frees; NULL is fine. */
+/* Gives up reads limit_ns after they were given (reads given from now on;
+ * tests drive a stuck read with it). */
+void dd_face_reader_set_limit(struct dd_face_reader *fr, int64_t limit_ns);
+/* Drops what was not delivered, tells the worker to end and frees, at
+ * once: a read under way is not waited for (it may never return); the
+ * worker frees it and ends when it does. NULL is fine. */
 void dd_face_reader_free(struct dd_face_reader *fr);
 /* Camera reads whose rest fusion has not been given yet: the daemon holds
  * fusion's settle and timeout while there are any, as the loop was held
@@ -480,16 +505,30 @@ struct sim_cam;
 struct vis_image;
 void dd_obs_from_sim_call(const struct sim_call *c, struct dd_obs *o);
 void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, struct dd_obs *o);
+/* The face read of a simulated rest report c (SIM_CAM_REST) on its rendered
+ * crop as a job for a face reader (the read dd_obs_from_sim_cam makes on
+ * the spot): the rest's time and place, the crop's centre, a die a quarter
+ * of its side. 0, or -EINVAL (not a rest, or no crop). */
+int dd_face_job_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop,
+			     struct dd_face_job *job);
 
 /* ---- The live simulator (daemon/sim_feed.c): `dyeref serve --sim=table` ----
  * Plays one simulated match (team A first, names as below) at real speed:
  * its piezo edges go through the sensors pipeline, its console calls and
  * camera reports through the conversions above, into sink, on ev's clock.
+ * A rest's face is read off the loop by a face reader of its own (the
+ * camera glue's dd_face_reader, the job dd_face_job_from_sim_cam makes);
+ * every observation passes through that reader, so they reach sink in the
+ * match's order, each with its own time.
  * NULL with errno and a message. Stop (and free) with dd_sim_feed_stop(). */
 struct dd_sim_feed;
 struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink sink,
 				      void *user, char *err, size_t errlen);
 void dd_sim_feed_stop(struct dd_sim_feed *f);
+/* Rests whose face the feeder's face reader is reading (0 for NULL): as
+ * the camera glue's (dd_camera_reads_pending), serve holds fusion's
+ * settle and timeout while there are any. */
+size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f);
 void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
 
 #endif /* DYEREF_DAEMON_H */

@@ -29,78 +29,152 @@
 #define CROP_SIDES 4.0
 #define CROP_MARGIN_PX 2
 
-/* One observation on its way to the sink: a read, or one passed through. */
+/* Where a read stands (under the share's lock). */
+enum read_state {
+	READ_QUEUED,			/* in todo, not started */
+	READ_UNDER_WAY,			/* the worker has it */
+	READ_DONE,			/* face and confidence set */
+};
+
+/* One observation on its way to the sink: a read, or one passed through.
+ * The loop owns it (out), except a read given up while under way: the
+ * worker frees that one when its read returns. */
 struct item {
-	struct item *next;		/* the loop's order (out list) */
-	struct item *next_todo;		/* the worker's queue */
+	struct item *next;		/* the loop's order (out) */
+	struct item *next_todo;		/* the worker's queue (under lock) */
 	bool is_read;			/* a face to read; else obs as given */
 	struct dd_face_job job;		/* read: the rest's identity, where to read */
 	struct vis_image *crop;		/* read: owned, the worker's once queued; freed when read */
-	double cu, cv;			/* read: job's (u, v) in crop pixels */
-	bool done;			/* read: finished (under lock) */
+	struct vis_yuv420 *raw;		/* read: or the camera's frame, owned likewise; converted by the worker */
+	struct vis_image *full;		/* read from raw: the converted frame, for the loop once done */
+	double cu, cv;			/* read: job's (u, v) in crop (or raw) pixels */
+	uint64_t deadline_us;		/* read: when the loop gives up on it (CLOCK_MONOTONIC) */
+	enum read_state state;		/* read: (under lock) */
+	bool abandoned;			/* read: given up while under way: the worker frees it (under lock) */
 	int face;			/* read: 1-6, 0 unread (under lock) */
 	double confidence;		/* read: the reader's (under lock) */
 	struct dd_obs obs;		/* passed through: the observation */
 };
 
+/* What the loop and the worker share. Each holds a reference: the last to
+ * let go frees it, so a reader can be freed while a read is stuck (the
+ * worker is detached, not joined, and ends when its read returns). */
+struct share {
+	pthread_mutex_t lock;		/* guards everything below and the items' locked fields */
+	pthread_cond_t wake;		/* todo got an item, or stop was set */
+	struct item *todo;		/* reads not yet started, oldest first */
+	struct item *todo_tail;		/* its last, or NULL */
+	bool stop;			/* the worker is to end */
+	int refs;			/* the loop's and the worker's: 0 frees */
+	int efd;			/* the worker's "a read is done" */
+};
+
 struct dd_face_reader {
 	dd_obs_sink sink;		/* where observations go */
-	void *user;			/* for sink */
-	sd_event_source *io;		/* efd on the loop */
-	int efd;			/* the worker's "a read is done" */
-	pthread_t thread;		/* the worker */
-	bool started;			/* thread was created */
-	pthread_mutex_t lock;		/* guards todo, stop and the items' results */
-	pthread_cond_t wake;		/* todo got an item, or stop was set */
-	struct item *todo;		/* reads not yet started, oldest first (under lock) */
-	struct item *todo_tail;		/* its last, or NULL (under lock) */
-	bool stop;			/* the worker is to end (under lock) */
-	struct item *out;		/* the loop's: not yet delivered, in order */
+	void *user;			/* for sink and keep */
+	dd_frame_sink keep;		/* where converted frames go, or NULL */
+	sd_event *ev;			/* borrowed: its clock times the reads */
+	sd_event_source *io;		/* share->efd on the loop */
+	sd_event_source *limit;		/* the oldest read's deadline */
+	int64_t limit_ns;		/* a read given up after this long */
+	struct share *sh;		/* shared with the worker */
+	struct item *out;		/* not yet delivered, in order */
 	struct item *out_tail;		/* its last, or NULL */
 	size_t pending;			/* reads in out */
 };
 
+static void item_free(struct item *it)
+{
+	if (!it)
+		return;
+	vis_image_free(it->crop);
+	vis_yuv420_free(it->raw);
+	vis_image_free(it->full);
+	free(it);
+}
+
+/* Lets go of one reference (under no lock); the last frees. */
+static void share_unref(struct share *sh)
+{
+	bool last;
+
+	pthread_mutex_lock(&sh->lock);
+	last = --sh->refs == 0;
+	pthread_mutex_unlock(&sh->lock);
+	if (!last)
+		return;
+	if (sh->efd >= 0)
+		close(sh->efd);
+	pthread_cond_destroy(&sh->wake);
+	pthread_mutex_destroy(&sh->lock);
+	free(sh);
+}
+
 static void *worker(void *arg)
 {
-	struct dd_face_reader *fr = arg;
+	struct share *sh = arg;
 
 	for (;;) {
 		struct item *it;
+		struct vis_image *full = NULL;
 		struct vis_die d;
 		int face = 0;
 		double conf = 0;
 		uint64_t one = 1;
+		bool dropped;
 
-		pthread_mutex_lock(&fr->lock);
-		while (!fr->stop && !fr->todo)
-			pthread_cond_wait(&fr->wake, &fr->lock);
-		if (fr->stop) {
-			pthread_mutex_unlock(&fr->lock);
-			return NULL;	/* what is left is freed by the loop */
+		pthread_mutex_lock(&sh->lock);
+		while (!sh->stop && !sh->todo)
+			pthread_cond_wait(&sh->wake, &sh->lock);
+		if (sh->stop) {
+			pthread_mutex_unlock(&sh->lock);
+			break;	/* what is left is the loop's */
 		}
-		it = fr->todo;
-		fr->todo = it->next_todo;
-		if (!fr->todo)
-			fr->todo_tail = NULL;
-		pthread_mutex_unlock(&fr->lock);
+		it = sh->todo;
+		sh->todo = it->next_todo;
+		if (!sh->todo)
+			sh->todo_tail = NULL;
+		it->state = READ_UNDER_WAY;
+		pthread_mutex_unlock(&sh->lock);
 
-		if (dd_read_face_near(it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
+		if (it->raw) {
+			/* The conversion the loop no longer does: the whole frame
+			 * (the snapshot is of it), then the read on it. */
+			full = vis_yuv420_image(it->raw);
+			vis_yuv420_free(it->raw);
+			it->raw = NULL;
+		}
+		if ((full || it->crop) &&
+		    dd_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
 			face = d.face;
 			conf = d.confidence;
 		}
 		vis_image_free(it->crop);
 		it->crop = NULL;
 
-		pthread_mutex_lock(&fr->lock);
-		it->face = face;
-		it->confidence = conf;
-		it->done = true;
-		pthread_mutex_unlock(&fr->lock);
-		if (write(fr->efd, &one, sizeof(one)) < 0) {
+		pthread_mutex_lock(&sh->lock);
+		dropped = it->abandoned;	/* the loop sent it unread, or is gone */
+		if (!dropped) {
+			it->face = face;
+			it->confidence = conf;
+			it->full = full;
+			it->state = READ_DONE;
+		}
+		pthread_mutex_unlock(&sh->lock);
+		if (dropped) {
+			vis_image_free(full);
+			item_free(it);
+			continue;
+		}
+		if (write(sh->efd, &one, sizeof(one)) < 0) {
 			/* EAGAIN: the counter is full, the loop is woken anyway */
 		}
 	}
+	share_unref(sh);
+	return NULL;
 }
+
+static void arm_limit(struct dd_face_reader *fr);
 
 /* Gives the sink every item at the head of out that is ready, in order. */
 static void flush(struct dd_face_reader *fr)
@@ -111,14 +185,14 @@ static void flush(struct dd_face_reader *fr)
 		bool ready = true;
 
 		if (!it)
-			return;
+			break;
 		if (it->is_read) {
-			pthread_mutex_lock(&fr->lock);
-			ready = it->done;
-			pthread_mutex_unlock(&fr->lock);
+			pthread_mutex_lock(&fr->sh->lock);
+			ready = it->state == READ_DONE;
+			pthread_mutex_unlock(&fr->sh->lock);
 		}
 		if (!ready)
-			return;
+			break;
 		fr->out = it->next;
 		if (!fr->out)
 			fr->out_tail = NULL;
@@ -126,13 +200,20 @@ static void flush(struct dd_face_reader *fr)
 			/* The rest's own time and place: the read's end is no event. */
 			dd_obs_rest(it->job.t_ns, it->job.x, it->job.y, it->face, it->confidence, &o);
 			fr->pending--;
+			/* The frame before its rest: a throw the rest ends may
+			 * store it. */
+			if (it->full && fr->keep) {
+				fr->keep(fr->user, it->full);
+				it->full = NULL;
+			}
 		} else {
 			o = it->obs;
 		}
-		free(it);
+		item_free(it);
 		/* The sink may pass more observations: out is consistent here. */
 		fr->sink(fr->user, &o);
 	}
+	arm_limit(fr);
 }
 
 static int on_done(sd_event_source *s, int fd, uint32_t revents, void *user)
@@ -147,48 +228,146 @@ static int on_done(sd_event_source *s, int fd, uint32_t revents, void *user)
 	return 0;
 }
 
+/* Takes read it (out's head) back from the worker: true when the loop owns
+ * it now (it was queued or is done), false when the worker frees it. */
+static bool take_back(struct share *sh, struct item *it)
+{
+	bool ours = true;
+
+	pthread_mutex_lock(&sh->lock);
+	if (it->state == READ_QUEUED) {
+		struct item **p = &sh->todo;
+
+		while (*p && *p != it)
+			p = &(*p)->next_todo;
+		if (*p)
+			*p = it->next_todo;
+		sh->todo_tail = NULL;
+		for (struct item *q = sh->todo; q; q = q->next_todo)
+			sh->todo_tail = q;
+	} else if (it->state == READ_UNDER_WAY) {
+		it->abandoned = true;
+		ours = false;
+	}
+	pthread_mutex_unlock(&sh->lock);
+	return ours;
+}
+
+/* The oldest read is past its limit (a stuck or far too slow read): its
+ * rest goes to fusion unread (confidence 0: the official reads the face),
+ * so neither fusion's timer nor the observations behind it wait forever. */
+static int on_limit(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct dd_face_reader *fr = user;
+
+	(void)s;
+	for (;;) {
+		struct item *it = fr->out;
+		struct dd_obs o;
+		bool done;
+
+		if (!it || !it->is_read || it->deadline_us > usec)
+			break;
+		pthread_mutex_lock(&fr->sh->lock);
+		done = it->state == READ_DONE;
+		pthread_mutex_unlock(&fr->sh->lock);
+		if (done)
+			break;	/* in just in time: flush sends it */
+		fr->out = it->next;
+		if (!fr->out)
+			fr->out_tail = NULL;
+		fr->pending--;
+		dd_log(DD_LOG_WARN, "camera: track %d's face not read within %lld ms: sent unread (review)",
+		       it->job.track, (long long)(fr->limit_ns / 1000000));
+		dd_obs_rest(it->job.t_ns, it->job.x, it->job.y, 0, 0, &o);
+		if (take_back(fr->sh, it))
+			item_free(it);
+		fr->sink(fr->user, &o);
+	}
+	flush(fr);	/* what waited behind it; re-arms */
+	return 0;
+}
+
+/* The limit's timer at out's oldest read, or off. */
+static void arm_limit(struct dd_face_reader *fr)
+{
+	if (!fr->limit)
+		return;
+	if (!fr->out || !fr->out->is_read) {
+		sd_event_source_set_enabled(fr->limit, SD_EVENT_OFF);
+		return;
+	}
+	sd_event_source_set_time(fr->limit, fr->out->deadline_us);
+	sd_event_source_set_enabled(fr->limit, SD_EVENT_ONESHOT);
+}
+
 struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *user,
 					  char *err, size_t errlen)
 {
 	struct dd_face_reader *fr = calloc(1, sizeof(*fr));
+	struct share *sh = calloc(1, sizeof(*sh));
+	pthread_t thread;
 	sigset_t all, old;
 	int rc;
 
-	if (!fr) {
+	if (!fr || !sh) {
+		free(fr);
+		free(sh);
 		snprintf(err, errlen, "face reader: out of memory");
+		errno = ENOMEM;
 		return NULL;
 	}
 	fr->sink = sink;
 	fr->user = user;
-	pthread_mutex_init(&fr->lock, NULL);
-	pthread_cond_init(&fr->wake, NULL);
-	fr->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (fr->efd < 0) {
+	fr->ev = ev;
+	fr->limit_ns = DD_FACE_READ_LIMIT_NS;
+	fr->sh = sh;
+	pthread_mutex_init(&sh->lock, NULL);
+	pthread_cond_init(&sh->wake, NULL);
+	sh->refs = 1;
+	sh->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (sh->efd < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "face reader: eventfd: %s", strerror(errno));
 		goto free_reader;
 	}
-	rc = sd_event_add_io(ev, &fr->io, fr->efd, EPOLLIN, on_done, fr);
+	rc = sd_event_add_io(ev, &fr->io, sh->efd, EPOLLIN, on_done, fr);
+	if (rc >= 0)
+		rc = sd_event_add_time(ev, &fr->limit, CLOCK_MONOTONIC, 0, 1, on_limit, fr);
 	if (rc < 0) {
 		snprintf(err, errlen, "face reader: event loop: %s", strerror(-rc));
 		goto free_reader;
 	}
+	sd_event_source_set_enabled(fr->limit, SD_EVENT_OFF);
 	/* The worker takes no signal: the loop's signalfd does (a signal
 	 * the loop blocked must not end the process through this thread). */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = -pthread_create(&fr->thread, NULL, worker, fr);
+	sh->refs++;
+	rc = -pthread_create(&thread, NULL, worker, sh);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc < 0) {
+		sh->refs--;
 		snprintf(err, errlen, "face reader: thread: %s", strerror(-rc));
 		goto free_reader;
 	}
-	fr->started = true;
+	/* Never joined: a stuck read must not hold the daemon's stop. */
+	pthread_detach(thread);
 	return fr;
 free_reader:
 	dd_face_reader_free(fr);
 	errno = -rc;
 	return NULL;
+}
+
+void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep)
+{
+	fr->keep = keep;
+}
+
+void dd_face_reader_set_limit(struct dd_face_reader *fr, int64_t limit_ns)
+{
+	fr->limit_ns = limit_ns < 0 ? 0 : limit_ns;
 }
 
 /* The part of full the readers look at around (u, v), or all of it when
@@ -231,6 +410,8 @@ static struct vis_image *crop_around(const struct vis_image *full, double u, dou
 	return c;
 }
 
+static void enqueue(struct dd_face_reader *fr, struct item *it);
+
 /* Appends it to the loop's order. */
 static void queue_out(struct dd_face_reader *fr, struct item *it)
 {
@@ -262,17 +443,55 @@ int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 	/* Whole pixels off: the readers' arithmetic shifts with them. */
 	it->cu = job->u - x0;
 	it->cv = job->v - y0;
+	enqueue(fr, it);
+	return 0;
+}
+
+int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
+			    const struct dd_face_job *job)
+{
+	struct item *it;
+
+	if (fr->pending >= DD_FACE_READS_QUEUED) {
+		vis_yuv420_free(raw);
+		return -EBUSY;
+	}
+	it = calloc(1, sizeof(*it));
+	if (!it) {
+		vis_yuv420_free(raw);
+		return -ENOMEM;
+	}
+	it->is_read = true;
+	it->job = *job;
+	it->raw = raw;	/* the worker converts it: no copy, no conversion here */
+	it->cu = job->u;
+	it->cv = job->v;
+	enqueue(fr, it);
+	return 0;
+}
+
+/* Queues read it for the worker, behind everything in out. */
+static void enqueue(struct dd_face_reader *fr, struct item *it)
+{
+	uint64_t now;
+
+	/* On the loop's clock, from now: a read waiting behind slow ones
+	 * counts its wait, as the throw does. */
+	sd_event_now(fr->ev, CLOCK_MONOTONIC, &now);
+	it->deadline_us = now + (uint64_t)(fr->limit_ns / 1000);
+	it->state = READ_QUEUED;
 	queue_out(fr, it);
 	fr->pending++;
-	pthread_mutex_lock(&fr->lock);
-	if (fr->todo_tail)
-		fr->todo_tail->next_todo = it;
+	pthread_mutex_lock(&fr->sh->lock);
+	if (fr->sh->todo_tail)
+		fr->sh->todo_tail->next_todo = it;
 	else
-		fr->todo = it;
-	fr->todo_tail = it;
-	pthread_cond_signal(&fr->wake);
-	pthread_mutex_unlock(&fr->lock);
-	return 0;
+		fr->sh->todo = it;
+	fr->sh->todo_tail = it;
+	pthread_cond_signal(&fr->sh->wake);
+	pthread_mutex_unlock(&fr->sh->lock);
+	if (fr->out == it)
+		arm_limit(fr);
 }
 
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o)
@@ -298,27 +517,40 @@ size_t dd_face_reader_pending(const struct dd_face_reader *fr)
 
 void dd_face_reader_free(struct dd_face_reader *fr)
 {
+	struct item *ours = NULL;
+
 	if (!fr)
 		return;
-	if (fr->started) {
-		pthread_mutex_lock(&fr->lock);
-		fr->stop = true;
-		pthread_cond_signal(&fr->wake);
-		pthread_mutex_unlock(&fr->lock);
-		/* A read under way finishes first: vision cannot be interrupted. */
-		pthread_join(fr->thread, NULL);
-	}
-	while (fr->out) {
-		struct item *it = fr->out;
+	/* First: nothing reaches the sink any more. */
+	fr->io = sd_event_source_disable_unref(fr->io);
+	fr->limit = sd_event_source_disable_unref(fr->limit);
+	if (fr->sh) {
+		pthread_mutex_lock(&fr->sh->lock);
+		/* Reads not started are the loop's; one under way is left to
+		 * the worker, which frees it when its read returns and then
+		 * ends: no wait here for a read that may never return. */
+		fr->sh->todo = fr->sh->todo_tail = NULL;
+		while (fr->out) {
+			struct item *it = fr->out;
 
-		fr->out = it->next;
-		vis_image_free(it->crop);
-		free(it);
+			fr->out = it->next;
+			if (it->is_read && it->state == READ_UNDER_WAY) {
+				it->abandoned = true;
+				continue;
+			}
+			it->next = ours;
+			ours = it;
+		}
+		fr->sh->stop = true;
+		pthread_cond_signal(&fr->sh->wake);
+		pthread_mutex_unlock(&fr->sh->lock);
+		share_unref(fr->sh);
 	}
-	sd_event_source_disable_unref(fr->io);
-	if (fr->efd >= 0)
-		close(fr->efd);
-	pthread_cond_destroy(&fr->wake);
-	pthread_mutex_destroy(&fr->lock);
+	while (ours) {
+		struct item *it = ours;
+
+		ours = it->next;
+		item_free(it);
+	}
 	free(fr);
 }

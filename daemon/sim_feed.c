@@ -11,13 +11,16 @@
 
 #include "daemon/daemon.h"
 #include "sim/sim.h"
+#include "vision/vision.h"
 
 #define LEAD_IN_NS (2000 * 1000000LL)	/* from start to the first release */
 #define CROP_PX 128			/* as `dyeref sim` renders them */
 
 struct due {
 	int64_t at_ns;		/* match clock: when the daemon would receive it */
-	struct dd_obs o;
+	struct dd_obs o;	/* the observation (a rest with a crop: unread until read) */
+	struct vis_image *crop;	/* owned: a rest's rendered crop, its face still to read; or NULL */
+	struct dd_face_job job;	/* with crop: the read, on the match clock */
 };
 
 struct dd_sim_feed {
@@ -25,6 +28,7 @@ struct dd_sim_feed {
 	sd_event_source *timer;		/* the next delivery */
 	dd_obs_sink sink;		/* where observations go */
 	void *user;			/* for sink */
+	struct dd_face_reader *reader;	/* owned: reads rests' faces off the loop; every observation goes through it */
 	struct due *due;		/* owned: the match's observations, by at_ns */
 	size_t n, cap, at;		/* how many, allocated, next to deliver */
 	int64_t base_ns;		/* CLOCK_MONOTONIC of match time 0 */
@@ -41,21 +45,33 @@ void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32])
 	snprintf(team_names[1], 32, "Blue");
 }
 
-static int add(struct dd_sim_feed *f, int64_t at, const struct dd_obs *o)
+/* Adds o at `at`; a rest's crop (stolen, may be NULL) is read when it is due. */
+static int add_rest(struct dd_sim_feed *f, int64_t at, const struct dd_obs *o,
+		    struct vis_image *crop, const struct dd_face_job *job)
 {
 	if (f->n == f->cap) {
 		size_t nc = f->cap ? f->cap * 2 : 512;
 		struct due *nd = realloc(f->due, nc * sizeof(*nd));
 
-		if (!nd)
+		if (!nd) {
+			vis_image_free(crop);
 			return -ENOMEM;
+		}
 		f->due = nd;
 		f->cap = nc;
 	}
 	f->due[f->n].at_ns = at;
 	f->due[f->n].o = *o;
+	f->due[f->n].crop = crop;
+	if (crop)
+		f->due[f->n].job = *job;
 	f->n++;
 	return 0;
+}
+
+static int add(struct dd_sim_feed *f, int64_t at, const struct dd_obs *o)
+{
+	return add_rest(f, at, o, NULL, NULL);
 }
 
 static int cmp_due(const void *a, const void *b)
@@ -141,15 +157,21 @@ static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
 		nk = sim_sense_camera(&noise, t, &srng, cams, 8);
 		for (size_t k = 0; k < nk && rc == 0; k++) {
 			struct vis_image *crop = NULL;
+			struct dd_face_job job;
 			struct dd_obs o;
 
+			/* Rendered now (the noise's draws keep their order), read
+			 * when due: off the loop, by the reader. */
 			if (cams[k].kind == SIM_CAM_REST)
 				crop = sim_render_rest_crop(&noise, &sc.table, t->rest_x, t->rest_y,
 							    cams[k].x, cams[k].y, t->rest_face,
 							    2 * M_PI * sim_rng_uniform(&srng), CROP_PX, &srng);
-			dd_obs_from_sim_cam(&cams[k], crop, &o);
-			vis_image_free(crop);
-			rc = add(f, cams[k].t_ns, &o);
+			dd_obs_from_sim_cam(&cams[k], NULL, &o);	/* the rest unread, until read */
+			if (crop && dd_face_job_from_sim_cam(&cams[k], crop, &job) < 0) {
+				vis_image_free(crop);
+				crop = NULL;
+			}
+			rc = add_rest(f, cams[k].t_ns, &o, crop, &job);
 		}
 	}
 	if (rc == 0)
@@ -170,14 +192,32 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *user)
 
 	(void)usec;
 	while (f->at < f->n && f->base_ns + f->due[f->at].at_ns <= now) {
-		struct dd_obs o = f->due[f->at++].o;
+		struct due *d = &f->due[f->at++];
+		struct dd_obs o = d->o;
+		int rc;
 
 		/* Observations carry the daemon's clock, as the real inputs do. */
 		o.t_ns += f->base_ns;
 		o.ev.t_ns = o.t_ns;
 		for (int k = 0; k < o.n_arrivals; k++)
 			o.arrival_ns[k] += f->base_ns;
-		f->sink(f->user, &o);
+		if (d->crop) {
+			struct dd_face_job job = d->job;
+
+			/* As the camera glue's rest: read off the loop, the rest
+			 * sent when read, after what came before it. */
+			job.t_ns += f->base_ns;
+			rc = dd_face_reader_read(f->reader, d->crop, &job);
+			vis_image_free(d->crop);
+			d->crop = NULL;
+			if (rc == 0)
+				continue;
+			dd_log(DD_LOG_WARN, "simulator: a rest's face left unread: %s",
+			       rc == -EBUSY ? "too many reads waiting" : strerror(-rc));
+			/* o is the rest unread: the official reads it */
+		}
+		if (dd_face_reader_pass(f->reader, &o) < 0)
+			dd_log(DD_LOG_WARN, "simulator: out of memory: an observation dropped");
 	}
 	if (f->at < f->n) {
 		sd_event_source_set_time(s, (uint64_t)(f->base_ns + f->due[f->at].at_ns) / 1000);
@@ -200,6 +240,11 @@ struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink s
 	f->ev = ev;
 	f->sink = sink;
 	f->user = user;
+	f->reader = dd_face_reader_new(ev, sink, user, err, errlen);
+	if (!f->reader) {
+		rc = -errno;
+		goto free_feed;
+	}
 	rc = build(f, seed, err, errlen);
 	if (rc < 0)
 		goto free_feed;
@@ -219,8 +264,7 @@ struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink s
 	return f;
 
 free_feed:
-	free(f->due);
-	free(f);
+	dd_sim_feed_stop(f);
 	errno = -rc;
 	return NULL;
 }
@@ -229,7 +273,16 @@ void dd_sim_feed_stop(struct dd_sim_feed *f)
 {
 	if (!f)
 		return;
+	/* First: no late rest reaches the sink once the feeder is gone. */
+	dd_face_reader_free(f->reader);
 	sd_event_source_disable_unref(f->timer);
+	for (size_t i = 0; i < f->n; i++)
+		vis_image_free(f->due[i].crop);
 	free(f->due);
 	free(f);
+}
+
+size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f)
+{
+	return f ? dd_face_reader_pending(f->reader) : 0;
 }

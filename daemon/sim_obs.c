@@ -1,6 +1,7 @@
 /* The simulator's instruments as the daemon's inputs report them: one
  * conversion each for sensors observations, console calls and camera
  * reports, shared by `dyeref evaluate` and the live feeder. */
+#include <errno.h>
 #include <string.h>
 
 #include "daemon/daemon.h"
@@ -102,20 +103,34 @@ void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, 
 
 	int face = 0;
 	double conf = 0;
+	struct dd_face_job job;
+	struct vis_die d;
 
-	if (crop) {
-		struct vis_die d;
-
-		/* As the camera glue reads a rest (read_face): around where the
-		 * camera located the die, the crop's centre (sim_render_rest_crop),
-		 * a die being a quarter of the crop's side. */
-		if (dd_read_face_near(crop, crop->width / 2.0, crop->height / 2.0, crop->width / 4.0,
-				      &d) == 0) {
-			face = d.face;
-			conf = d.confidence;
-		}
+	/* As the camera glue reads a rest: dyeref serve hands the same job
+	 * to its face reader (daemon/sim_feed.c). */
+	if (crop && dd_face_job_from_sim_cam(c, crop, &job) == 0 &&
+	    dd_read_face_near(crop, job.u, job.v, job.die_px, &d) == 0) {
+		face = d.face;
+		conf = d.confidence;
 	}
 	/* Unread (face 0): the die is at rest, its face unknown; the ruling
 	 * goes to an official, as the camera glue sends it. */
 	dd_obs_rest(c->t_ns, c->x, c->y, face, conf, o);
+}
+
+int dd_face_job_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop,
+			     struct dd_face_job *job)
+{
+	if (c->kind != SIM_CAM_REST || !crop)
+		return -EINVAL;
+	memset(job, 0, sizeof(*job));
+	job->t_ns = c->t_ns;
+	job->x = c->x;
+	job->y = c->y;
+	/* Around where the camera located the die, the crop's centre
+	 * (sim_render_rest_crop), a die being a quarter of the crop's side. */
+	job->u = crop->width / 2.0;
+	job->v = crop->height / 2.0;
+	job->die_px = crop->width / 4.0;
+	return 0;
 }

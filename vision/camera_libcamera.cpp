@@ -281,69 +281,130 @@ extern "C" int vis_camera_fd(const struct vis_camera *c)
 	return c->efd;
 }
 
-extern "C" int vis_camera_take(struct vis_camera *c, enum vis_camera_stream stream,
-			       struct vis_image **out, char *err, size_t errlen)
+// Takes what completed: the newest request is held (its buffers stay
+// readable until the next), the older ones go back to the camera. The held
+// request, or nullptr when none has completed yet.
+static Request *take_held(struct vis_camera *c)
 {
-	*out = nullptr;
+	uint64_t cnt;
+	ssize_t rd = read(c->efd, &cnt, sizeof cnt);
+	(void)rd;	// EAGAIN when already drained: the queue decides
+	std::deque<Request *> ready;
+	{
+		std::lock_guard<std::mutex> g(c->lock);
+		ready.swap(c->done);
+	}
+	// The newest completed request is held, so its full-resolution
+	// frame can still be taken after its low one; the rest go back.
+	if (!ready.empty()) {
+		if (c->held) {
+			c->held->reuse(Request::ReuseBuffers);
+			c->camera->queueRequest(c->held);
+		}
+		c->held = ready.back();
+		ready.pop_back();
+		for (Request *r : ready) {
+			r->reuse(Request::ReuseBuffers);
+			c->camera->queueRequest(r);
+		}
+	}
+	return c->held;
+}
+
+// The held request's YUV420 planes of stream, checked against their
+// mappings: 1 with *bmp, *scp and *bufp set, 0 no buffer of that stream,
+// negative errno with a message.
+static int held_planes(struct vis_camera *c, Request *req, enum vis_camera_stream stream,
+		       const BufferMaps **bmp, const StreamConfiguration **scp, FrameBuffer **bufp,
+		       char *err, size_t errlen)
+{
+	const StreamConfiguration &sc = c->config->at(stream == VIS_STREAM_FULL ? 1 : 0);
+	FrameBuffer *buf = req->findBuffer(sc.stream());
+	if (!buf)
+		return 0;
+	auto m = c->maps.find(buf);
+	size_t w = sc.size.width, h = sc.size.height;
+	if (m == c->maps.end() || m->second.planes.size() < 3) {
+		set_err(err, errlen, "camera: frame not in YUV420 planes%s", "");
+		return -EINVAL;
+	}
+	if (!plane_fits(m->second, 0, sc.stride, w, h, err, errlen) ||
+	    !plane_fits(m->second, 1, sc.stride / 2, (w + 1) / 2, (h + 1) / 2, err, errlen) ||
+	    !plane_fits(m->second, 2, sc.stride / 2, (w + 1) / 2, (h + 1) / 2, err, errlen))
+		return -EINVAL;	// a short buffer: reading it would run past the mapping
+	*bmp = &m->second;
+	*scp = &sc;
+	*bufp = buf;
+	return 1;
+}
+
+// Runs make(planes, configuration, buffer) on the held request's frame of
+// stream: its result, 0 when there is no frame yet, a negative errno with
+// a message; no exception leaves.
+template <typename Make>
+static int with_held_frame(struct vis_camera *c, enum vis_camera_stream stream, char *err,
+			   size_t errlen, Make make)
+{
 	try {
-		uint64_t cnt;
-		ssize_t rd = read(c->efd, &cnt, sizeof cnt);
-		(void)rd;	// EAGAIN when already drained: the queue decides
-		std::deque<Request *> ready;
-		{
-			std::lock_guard<std::mutex> g(c->lock);
-			ready.swap(c->done);
-		}
-		// The newest completed request is held, so its full-resolution
-		// frame can still be taken after its low one; the rest go back.
-		if (!ready.empty()) {
-			if (c->held) {
-				c->held->reuse(Request::ReuseBuffers);
-				c->camera->queueRequest(c->held);
-			}
-			c->held = ready.back();
-			ready.pop_back();
-			for (Request *r : ready) {
-				r->reuse(Request::ReuseBuffers);
-				c->camera->queueRequest(r);
-			}
-		}
-		if (!c->held)
+		Request *req = take_held(c);
+		const BufferMaps *bm;
+		const StreamConfiguration *sc;
+		FrameBuffer *buf;
+		if (!req)
 			return 0;
-		Request *req = c->held;
-		const StreamConfiguration &sc = c->config->at(stream == VIS_STREAM_FULL ? 1 : 0);
-		FrameBuffer *buf = req->findBuffer(sc.stream());
-		int ret = 0;
-		if (buf) {
-			auto m = c->maps.find(buf);
-			size_t w = sc.size.width, h = sc.size.height;
-			if (m == c->maps.end() || m->second.planes.size() < 3) {
-				set_err(err, errlen, "camera: frame not in YUV420 planes%s", "");
-				ret = -EINVAL;
-			} else if (!plane_fits(m->second, 0, sc.stride, w, h, err, errlen) ||
-				   !plane_fits(m->second, 1, sc.stride / 2, (w + 1) / 2, (h + 1) / 2, err, errlen) ||
-				   !plane_fits(m->second, 2, sc.stride / 2, (w + 1) / 2, (h + 1) / 2, err, errlen)) {
-				ret = -EINVAL;	// a short buffer: reading it would run past the mapping
-			} else {
-				struct vis_image *img = vis_image_new((int)sc.size.width, (int)sc.size.height, VIS_RGB24);
-				if (!img) {
-					set_err(err, errlen, "camera: out of memory%s", "");
-					ret = -ENOMEM;
-				} else {
-					const BufferMaps &bm = m->second;
-					vis_yuv420_to_rgb(plane_data(bm, 0), sc.stride, plane_data(bm, 1),
-							  plane_data(bm, 2), sc.stride / 2, img);
-					img->ts_ns = (int64_t)buf->metadata().timestamp;
-					*out = img;
-					ret = 1;
-				}
-			}
-		}
-		return ret;
+		int ret = held_planes(c, req, stream, &bm, &sc, &buf, err, errlen);
+		if (ret != 1)
+			return ret;
+		return make(*bm, *sc, *buf);
 	} catch (...) {
 		set_err(err, errlen, "camera: failure in libcamera while taking a frame%s", "");
 		return -EIO;
 	}
+}
+
+extern "C" int vis_camera_take(struct vis_camera *c, enum vis_camera_stream stream,
+			       struct vis_image **out, char *err, size_t errlen)
+{
+	*out = nullptr;
+	return with_held_frame(c, stream, err, errlen,
+			       [&](const BufferMaps &bm, const StreamConfiguration &sc, FrameBuffer &buf) {
+		struct vis_image *img = vis_image_new((int)sc.size.width, (int)sc.size.height, VIS_RGB24);
+		if (!img) {
+			set_err(err, errlen, "camera: out of memory%s", "");
+			return -ENOMEM;
+		}
+		vis_yuv420_to_rgb(plane_data(bm, 0), sc.stride, plane_data(bm, 1), plane_data(bm, 2),
+				  sc.stride / 2, img);
+		img->ts_ns = (int64_t)buf.metadata().timestamp;
+		*out = img;
+		return 1;
+	});
+}
+
+extern "C" int vis_camera_take_yuv(struct vis_camera *c, enum vis_camera_stream stream,
+				   struct vis_yuv420 **out, char *err, size_t errlen)
+{
+	*out = nullptr;
+	return with_held_frame(c, stream, err, errlen,
+			       [&](const BufferMaps &bm, const StreamConfiguration &sc, FrameBuffer &buf) {
+		struct vis_yuv420 *f = vis_yuv420_new((int)sc.size.width, (int)sc.size.height);
+		if (!f) {
+			set_err(err, errlen, "camera: out of memory%s", "");
+			return -ENOMEM;
+		}
+		// Row by row: the buffer's strides may be wider than the rows.
+		size_t cw = ((size_t)f->width + 1) / 2, ch = ((size_t)f->height + 1) / 2;
+		for (int r = 0; r < f->height; r++)
+			memcpy(f->y + (size_t)r * f->y_stride, plane_data(bm, 0) + (size_t)r * sc.stride,
+			       (size_t)f->width);
+		for (size_t r = 0; r < ch; r++) {
+			memcpy(f->u + r * f->uv_stride, plane_data(bm, 1) + r * (sc.stride / 2), cw);
+			memcpy(f->v + r * f->uv_stride, plane_data(bm, 2) + r * (sc.stride / 2), cw);
+		}
+		f->ts_ns = (int64_t)buf.metadata().timestamp;
+		*out = f;
+		return 1;
+	});
 }
 
 extern "C" void vis_camera_close(struct vis_camera *c)

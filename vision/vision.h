@@ -350,6 +350,30 @@ int vis_camera_take(struct vis_camera *cam, enum vis_camera_stream stream,
 /* Stops, releases and frees; NULL is fine. */
 void vis_camera_close(struct vis_camera *cam);
 
+/* A frame as the camera gives it: planar YUV 4:2:0 (libcamera's YUV420,
+ * BT.601 limited range) in one allocation, so taking it is a copy and its
+ * conversion (vis_yuv420_image) can run on any thread, off the loop. */
+struct vis_yuv420 {
+	int width, height;	/* pixels */
+	size_t y_stride;	/* bytes between rows of y */
+	size_t uv_stride;	/* bytes between rows of u and of v */
+	uint8_t *y, *u, *v;	/* the planes, inside this allocation */
+	int64_t ts_ns;		/* from the sensor, CLOCK_MONOTONIC */
+};
+
+/* As vis_camera_take, but the newest frame's planes copied as they are
+ * into a new frame (*out, the caller's: vis_yuv420_free). */
+int vis_camera_take_yuv(struct vis_camera *cam, enum vis_camera_stream stream,
+			struct vis_yuv420 **out, char *err, size_t errlen);
+/* A width x height frame, planes packed (strides width and (width+1)/2),
+ * contents unset. NULL with errno: EINVAL (a side outside 1..VIS_MAX_SIDE
+ * or too many pixels), ENOMEM. */
+struct vis_yuv420 *vis_yuv420_new(int width, int height);
+void vis_yuv420_free(struct vis_yuv420 *f);
+/* f as a new RGB24 image (vis_yuv420_to_rgb; ts_ns kept), the caller's;
+ * NULL with errno ENOMEM. */
+struct vis_image *vis_yuv420_image(const struct vis_yuv420 *f);
+
 /* Planar YUV 4:2:0 (BT.601 limited range, as libcamera's YUV420) to RGB24.
  * y/u/v planes with their strides; out is width x height RGB24. Used by the
  * camera shim; a plain function so it is tested without a camera. */

@@ -71,6 +71,20 @@ static struct vis_image *frame_with_die(int face, int ox, int oy, unsigned seed)
 	return img;
 }
 
+/* A reader on ev into s. These tests compare reads, not the limit
+ * (test_face_reader_stuck): a read slowed past it by a sanitizer or a
+ * loaded machine must not be given up here. */
+static struct dd_face_reader *new_reader(sd_event *ev, struct seen *s)
+{
+	char err[256];
+	struct dd_face_reader *fr = dd_face_reader_new(ev, sink, s, err, sizeof(err));
+
+	if (!fr)
+		fail_msg("%s", err);
+	dd_face_reader_set_limit(fr, INT64_MAX / 4);
+	return fr;
+}
+
 /* The rest the glue gave fusion when it read on the loop. */
 static void sync_rest(const struct vis_image *img, const struct dd_face_job *job, struct dd_obs *o)
 {
@@ -112,15 +126,13 @@ static void test_face_read_off_loop_gives_the_synchronous_rest(void **state)
 		{ 200, 120, -72, 0 }, { 0, 0, 0, 0 }, { 0, 0, 40, -8 }, { 352, 232, 20, 30 },
 	};
 	struct seen s = { 0 };
-	char err[256];
 	sd_event *ev;
 	struct dd_face_reader *fr;
 	int read_right = 0;
 
 	(void)state;
 	assert_int_equal(sd_event_new(&ev), 0);
-	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
-	assert_non_null(fr);
+	fr = new_reader(ev, &s);
 	for (int face = 1; face <= 6; face++)
 		for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
 			struct vis_image *img = frame_with_die(face, at[k].ox, at[k].oy, (unsigned)(face * 16 + k));
@@ -161,14 +173,12 @@ static void test_face_reads_queued_keep_the_cameras_order(void **state)
 	struct dd_face_job job[3];
 	struct dd_obs want[3], toss, landing;
 	struct seen s = { 0 };
-	char err[256];
 	sd_event *ev;
 	struct dd_face_reader *fr;
 
 	(void)state;
 	assert_int_equal(sd_event_new(&ev), 0);
-	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
-	assert_non_null(fr);
+	fr = new_reader(ev, &s);
 	memset(&landing, 0, sizeof(landing));
 	landing.kind = DD_OBS_EVENT;
 	landing.source = DD_SRC_CAMERA;
@@ -212,15 +222,13 @@ static void test_face_reader_freed_with_reads_pending_stops_cleanly(void **state
 	struct vis_image *img;
 	struct dd_face_job job;
 	struct dd_obs landing;
-	char err[256];
 	sd_event *ev;
 	struct dd_face_reader *fr;
 
 	(void)state;
 	assert_int_equal(sd_event_new(&ev), 0);
 	img = frame_with_die(6, 200, 120, 3);
-	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
-	assert_non_null(fr);
+	fr = new_reader(ev, &s);
 	for (int i = 0; i < DD_FACE_READS_QUEUED; i++) {
 		job_at(&job, (1000 + i) * MS, 264, 184, i + 1);
 		assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
@@ -235,8 +243,7 @@ static void test_face_reader_freed_with_reads_pending_stops_cleanly(void **state
 	assert_int_equal(s.n, 0);
 
 	/* Once one rest has come back: the rest still waiting are dropped. */
-	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
-	assert_non_null(fr);
+	fr = new_reader(ev, &s);
 	for (int i = 0; i < 3; i++) {
 		job_at(&job, (2000 + i) * MS, 264, 184, i + 1);
 		assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
@@ -252,12 +259,103 @@ static void test_face_reader_freed_with_reads_pending_stops_cleanly(void **state
 	sd_event_unref(ev);
 }
 
+/* img as the camera would give it: YUV 4:2:0, BT.601 limited range,
+ * chroma from the top-left pixel of each 2x2 block. */
+static struct vis_yuv420 *yuv_of(const struct vis_image *img)
+{
+	struct vis_yuv420 *f = vis_yuv420_new(img->width, img->height);
+
+	assert_non_null(f);
+	for (int y = 0; y < img->height; y++)
+		for (int x = 0; x < img->width; x++) {
+			const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
+			double r = p[0], g = p[1], b = p[2];
+
+			f->y[(size_t)y * f->y_stride + (size_t)x] =
+				(uint8_t)(16.5 + (65.481 * r + 128.553 * g + 24.966 * b) / 255);
+			if (x % 2 == 0 && y % 2 == 0) {
+				size_t k = (size_t)(y / 2) * f->uv_stride + (size_t)(x / 2);
+
+				f->u[k] = (uint8_t)(128.5 + (-37.797 * r - 74.203 * g + 112.0 * b) / 255);
+				f->v[k] = (uint8_t)(128.5 + (112.0 * r - 93.786 * g - 18.214 * b) / 255);
+			}
+		}
+	f->ts_ns = 777 * MS;
+	return f;
+}
+
+/* The frame sink's side of the camera glue's read (converted off the loop). */
+static struct {
+	struct seen *s;			/* the observations' sink */
+	struct vis_image *full;		/* the last frame kept */
+	size_t before_obs;		/* observations the sink had when it was kept */
+	int kept;			/* frames kept */
+} keeper;
+
+static void keep(void *user, struct vis_image *full)
+{
+	assert_ptr_equal(user, keeper.s);
+	vis_image_free(keeper.full);
+	keeper.full = full;
+	keeper.before_obs = keeper.s->n;
+	keeper.kept++;
+}
+
+/* The camera glue's read: the frame as the camera gives it (YUV 4:2:0),
+ * given to the reader, which converts it off the loop. The rest is byte
+ * for byte the one the glue gave when it converted and read on the loop,
+ * and the converted frame (the snapshot) comes back before its rest. */
+static void test_face_read_of_a_camera_frame_converts_it_off_the_loop(void **state)
+{
+	struct seen s = { 0 };
+	struct vis_image *img = frame_with_die(5, 200, 120, 11), *rgb;
+	struct vis_yuv420 *raw = yuv_of(img);
+	struct dd_face_job job;
+	struct dd_obs want;
+	sd_event *ev;
+	struct dd_face_reader *fr;
+
+	(void)state;
+	assert_int_equal(sd_event_new(&ev), 0);
+	fr = new_reader(ev, &s);
+	keeper.s = &s;
+	dd_face_reader_set_frame_sink(fr, keep);
+	rgb = vis_yuv420_image(raw);	/* what the loop did before */
+	assert_non_null(rgb);
+	assert_int_equal(rgb->ts_ns, 777 * MS);
+	job_at(&job, 5000 * MS, 264, 184, 1);
+	sync_rest(rgb, &job, &want);
+	assert_int_equal(want.ev.face, 5);
+	assert_int_equal(dd_face_reader_read_yuv(fr, raw, &job), 0);	/* raw is the reader's */
+	assert_int_equal(keeper.kept, 0);
+	run_until(ev, &s, 1);
+	assert_memory_equal(&s.obs[0], &want, sizeof(want));
+	assert_int_equal(keeper.kept, 1);
+	assert_int_equal(keeper.before_obs, 0);	/* the frame first, then its rest */
+	assert_int_equal(keeper.full->width, rgb->width);
+	assert_int_equal(keeper.full->height, rgb->height);
+	assert_int_equal(keeper.full->ts_ns, rgb->ts_ns);
+	assert_memory_equal(keeper.full->data, rgb->data, (size_t)rgb->height * rgb->stride);
+
+	/* A full queue refuses the frame and frees it (ASan: not leaked). */
+	for (int i = 0; i < DD_FACE_READS_QUEUED; i++)
+		assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
+	assert_int_equal(dd_face_reader_read_yuv(fr, yuv_of(img), &job), -EBUSY);
+	dd_face_reader_free(fr);
+	vis_image_free(keeper.full);
+	keeper.full = NULL;
+	vis_image_free(rgb);
+	vis_image_free(img);
+	sd_event_unref(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_face_read_off_loop_gives_the_synchronous_rest),
 		cmocka_unit_test(test_face_reads_queued_keep_the_cameras_order),
 		cmocka_unit_test(test_face_reader_freed_with_reads_pending_stops_cleanly),
+		cmocka_unit_test(test_face_read_of_a_camera_frame_converts_it_off_the_loop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

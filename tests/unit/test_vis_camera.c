@@ -194,6 +194,47 @@ static void test_vis_fb_plane_rows_beyond_the_mapping_refused(void **state)
 	assert_int_equal(vis_fb_plane_fits(&pl[0], &m[0], 0, SIZE_MAX / 2, 1, 4, err, sizeof err), -EINVAL);
 }
 
+/* A frame taken as the camera gives it (vis_yuv420_new: packed planes,
+ * odd sides rounding the chroma up) converts to the image the shim made on
+ * the spot, each pixel from its own block's chroma, the time kept; sizes
+ * outside the image limits are refused. */
+static void test_vis_yuv420_frame_converts_as_the_shim_did(void **state)
+{
+	struct vis_yuv420 *f = vis_yuv420_new(5, 3);
+	struct vis_image *img, *want;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(f->y_stride, 5);
+	assert_int_equal(f->uv_stride, 3);
+	for (int i = 0; i < 15; i++)
+		f->y[i] = (uint8_t)(16 + 14 * i);
+	for (int i = 0; i < 6; i++) {
+		f->u[i] = (uint8_t)(60 + 25 * i);
+		f->v[i] = (uint8_t)(200 - 20 * i);
+	}
+	f->ts_ns = 123456789;
+	img = vis_yuv420_image(f);
+	assert_non_null(img);
+	assert_int_equal(img->width, 5);
+	assert_int_equal(img->height, 3);
+	assert_int_equal(img->ts_ns, 123456789);
+	want = vis_image_new(5, 3, VIS_RGB24);
+	assert_non_null(want);
+	vis_yuv420_to_rgb(f->y, 5, f->u, f->v, 3, want);
+	assert_memory_equal(img->data, want->data, 3 * want->stride);
+	/* the last column's chroma is the third sample of its rows' pair */
+	assert_int_not_equal(img->data[3 * 4], img->data[3 * 1]);
+	vis_image_free(want);
+	vis_image_free(img);
+	vis_yuv420_free(f);
+	errno = 0;
+	assert_null(vis_yuv420_new(0, 3));
+	assert_int_equal(errno, EINVAL);
+	assert_null(vis_yuv420_new(VIS_MAX_SIDE + 1, 2));
+	vis_yuv420_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_vis_camera_bad_config_refused_with_einval),
 		cmocka_unit_test(test_vis_camera_absent_camera_is_a_clear_error),
 		cmocka_unit_test(test_vis_yuv420_known_colours),
+		cmocka_unit_test(test_vis_yuv420_frame_converts_as_the_shim_did),
 		cmocka_unit_test(test_vis_fb_plan_shared_dmabuf_is_mapped_once),
 		cmocka_unit_test(test_vis_fb_plan_separate_dmabufs_each_mapped),
 		cmocka_unit_test(test_vis_fb_plan_bad_planes_refused),

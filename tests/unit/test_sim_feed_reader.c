@@ -1,0 +1,224 @@
+/*
+ * The simulated table's rests (`dyeref serve --sim=table`, the demo) are
+ * read through the face reader, off the event loop, as the camera glue's
+ * are (daemon/sim_feed.c, daemon/face_reader.c): a face read on the loop
+ * stalled the wall screen. BD-O2 needs the faces these reads give.
+ *
+ * Linked with --wrap (daemon/module.mk): dd_mono_ns is the test's clock,
+ * so the match plays as fast as the test steps it (the feeder's timers are
+ * then always due); dd_read_face_near counts its calls by thread and can
+ * be held, so a read "under way" lasts as long as the test wants.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "daemon/daemon.h"
+#include "vision/vision.h"
+
+#define MS 1000000LL
+#define MAX_SEEN 4096
+
+int64_t __wrap_dd_mono_ns(void);
+int __real_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+			     struct vis_die *out);
+int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+			     struct vis_die *out);
+
+static int64_t now_ns = 1000 * MS;	/* the test's clock */
+static pthread_t main_thread;
+
+/* The reads, by thread (under lock). */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	int on_loop;		/* reads made on the test's (the loop's) thread */
+	int off_loop;		/* reads made on another thread */
+	int started;		/* reads begun */
+	bool hold;		/* reads wait until this is cleared */
+} rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, false };
+
+int64_t __wrap_dd_mono_ns(void)
+{
+	return now_ns;
+}
+
+int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+			     struct vis_die *out)
+{
+	pthread_mutex_lock(&rd.lock);
+	if (pthread_equal(pthread_self(), main_thread))
+		rd.on_loop++;
+	else
+		rd.off_loop++;
+	rd.started++;
+	pthread_cond_broadcast(&rd.changed);
+	while (rd.hold)
+		pthread_cond_wait(&rd.changed, &rd.lock);
+	pthread_mutex_unlock(&rd.lock);
+	return __real_dd_read_face_near(full, u, v, die_px, out);
+}
+
+struct seen {
+	size_t n;			/* observations given to the sink */
+	struct dd_obs obs[MAX_SEEN];	/* in arrival order */
+};
+
+static void sink(void *user, const struct dd_obs *o)
+{
+	struct seen *s = user;
+
+	assert_true(pthread_equal(pthread_self(), main_thread));	/* on the loop */
+	assert_true(s->n < MAX_SEEN);
+	s->obs[s->n++] = *o;
+}
+
+static bool is_rest(const struct dd_obs *o)
+{
+	return o->kind == DD_OBS_EVENT && o->source == DD_SRC_CAMERA && o->ev.kind == BD_EV_REST;
+}
+
+static int64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Runs what is due now, then waits for the reads under way to come back. */
+static void settle(sd_event *ev, struct dd_sim_feed *f)
+{
+	for (int i = 0; i < 4; i++)
+		assert_true(sd_event_run(ev, 0) >= 0);
+	/* The feeder's timer is always due on the test's clock: a read that
+	 * never comes back fails after a minute, it does not hang. */
+	for (int64_t until = real_ns() + 60000 * MS; dd_sim_feed_reads_pending(f) > 0 &&
+						      real_ns() < until;)
+		assert_true(sd_event_run(ev, 60 * 1000000ULL) >= 0);
+	assert_int_equal(dd_sim_feed_reads_pending(f), 0);
+}
+
+static int reads(int *on_loop, int *off_loop)
+{
+	int started;
+
+	pthread_mutex_lock(&rd.lock);
+	*on_loop = rd.on_loop;
+	*off_loop = rd.off_loop;
+	started = rd.started;
+	pthread_mutex_unlock(&rd.lock);
+	return started;
+}
+
+/* Four minutes of a simulated match: every rest the sink gets was read by
+ * the face reader's thread, none on the loop, one read a rest; the faces
+ * are read (not sent unread) and the rests keep their own times, in the
+ * match's order. */
+static void test_sim_table_rests_are_read_off_the_loop(void **state)
+{
+	static struct seen s;
+	char err[256];
+	sd_event *ev;
+	struct dd_sim_feed *f;
+	int on_loop, off_loop, rests = 0, read = 0;
+	int64_t start = now_ns, last_rest = 0;
+
+	(void)state;
+	assert_int_equal(sd_event_new(&ev), 0);
+	f = dd_sim_feed_start(ev, 3, sink, &s, err, sizeof(err));
+	assert_non_null(f);
+	while (now_ns < start + 240000 * MS) {
+		now_ns += 500 * MS;
+		settle(ev, f);
+	}
+	reads(&on_loop, &off_loop);
+	for (size_t i = 0; i < s.n; i++)
+		if (is_rest(&s.obs[i])) {
+			rests++;
+			read += s.obs[i].ev.face >= 1 && s.obs[i].confidence > 0;
+			assert_true(s.obs[i].t_ns > last_rest);	/* the rest's time, in order */
+			assert_true(s.obs[i].t_ns <= now_ns);
+			last_rest = s.obs[i].t_ns;
+		}
+	assert_int_equal(on_loop, 0);
+	assert_true(rests >= 6);	/* seed 3: 9 of its throws end at rest */
+	assert_int_equal(off_loop, rests);
+	assert_true(read >= rests * 3 / 4);
+	dd_sim_feed_stop(f);
+	sd_event_unref(ev);
+}
+
+/* While a rest's face is being read, what the table reports after it
+ * waits behind it (the camera's order, as the reader keeps the glue's),
+ * and serve sees the read pending (it holds fusion's timer on it). */
+static void test_sim_table_holds_later_observations_behind_a_read(void **state)
+{
+	static struct seen s;
+	char err[256];
+	sd_event *ev;
+	struct dd_sim_feed *f;
+	int on_loop, off_loop;
+	size_t before, rest_at;
+	int64_t start = now_ns;
+
+	(void)state;
+	assert_int_equal(sd_event_new(&ev), 0);
+	f = dd_sim_feed_start(ev, 5, sink, &s, err, sizeof(err));
+	assert_non_null(f);
+	pthread_mutex_lock(&rd.lock);
+	rd.hold = true;
+	rd.started = 0;
+	pthread_mutex_unlock(&rd.lock);
+	/* Up to the first rest: its read starts and is held. */
+	while (reads(&on_loop, &off_loop) == 0 && now_ns < start + 60000 * MS) {
+		now_ns += 50 * MS;
+		for (int i = 0; i < 4; i++)
+			assert_true(sd_event_run(ev, 0) >= 0);
+	}
+	assert_int_equal(dd_sim_feed_reads_pending(f), 1);
+	before = s.n;
+	for (size_t i = 0; i < before; i++)
+		assert_false(is_rest(&s.obs[i]));
+	/* Ten more seconds of the match: all of it waits behind the read. */
+	for (int k = 0; k < 200; k++) {
+		now_ns += 50 * MS;
+		assert_true(sd_event_run(ev, 0) >= 0);
+	}
+	assert_int_equal(s.n, before);
+	assert_true(dd_sim_feed_reads_pending(f) >= 1);
+	pthread_mutex_lock(&rd.lock);
+	rd.hold = false;
+	pthread_cond_broadcast(&rd.changed);
+	pthread_mutex_unlock(&rd.lock);
+	settle(ev, f);
+	rest_at = before;
+	assert_true(s.n > before + 1);
+	assert_true(is_rest(&s.obs[rest_at]));	/* the rest first, then what came after it */
+	assert_true(s.obs[rest_at].ev.face >= 1);
+	reads(&on_loop, &off_loop);
+	assert_int_equal(on_loop, 0);
+	dd_sim_feed_stop(f);
+	sd_event_unref(ev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sim_table_rests_are_read_off_the_loop),
+		cmocka_unit_test(test_sim_table_holds_later_observations_behind_a_read),
+	};
+
+	main_thread = pthread_self();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -325,6 +325,7 @@ static int read_frames(const char *mdir, struct items *it, long *frames_seen, ch
 						a->obs.t_ns = vo[i].t_ns;
 						a->obs.confidence = vo[i].confidence;
 						a->obs.apex_m = vo[i].apex_m;
+						a->obs.apex_sd_m = vo[i].apex_sigma_m;
 					}
 				} else {
 					it->n--;	/* no event behind it */

@@ -77,7 +77,7 @@ struct bd_event {
 struct bd_throw {
 	int thrower;		/* player, or BD_NOBODY: from the order (BD-T3) */
 	bool dye_up;		/* "DYE UP!" was called (BD-P2) */
-	double apex_m;		/* measured toss height in metres, < 0 unknown */
+	double apex_m;		/* measured toss height above the floor, metres (BD-S7); < 0 unknown */
 	double apex_sd_m;	/* its standard deviation in metres; 0 or less unknown */
 	size_t n_events;	/* events used */
 	struct bd_event events[BD_MAX_EVENTS];	/* in time order */

@@ -262,7 +262,9 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		else if (o->kind == DD_OBS_DYE_UP_MISSED)
 			t->dye_up = false;
 		else if (o->kind == DD_OBS_APEX) {
-			t->apex_m = o->apex_m;
+			/* Seen above the table top; the toss height (BD-S7,
+			 * as the simulator's truth) is above the floor. */
+			t->apex_m = o->apex_m + cfg->table.height_m;
 			t->apex_sd_m = o->apex_sd_m;	/* BD-P5's doubt under low_call=auto */
 		}
 		else if (o->kind == DD_OBS_OFF_TABLE)

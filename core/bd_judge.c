@@ -2,6 +2,7 @@
  * BD-P11, BD-D1). The interpretations are written up in
  * docs/beer-die-rules.md; this file follows them rule by rule. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -190,6 +191,10 @@ static int check_throw(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	}
 	if (t->apex_m != t->apex_m) {	/* NaN */
 		snprintf(err, errlen, "apex_m: not a number");
+		return -EINVAL;
+	}
+	if (t->apex_sd_m != t->apex_sd_m || t->apex_sd_m > 1e6) {	/* NaN, inf */
+		snprintf(err, errlen, "apex_sd_m: not a finite number");
 		return -EINVAL;
 	}
 	if (t->n_events > BD_MAX_EVENTS) {
@@ -541,6 +546,37 @@ static void finish_why(struct judging *j)
 			r->why[r->n_why++] = why_text[id];
 }
 
+bool bd_low_auto(const struct bd_house *h, const struct bd_throw *t,
+		 char *note, size_t notelen)
+{
+	double min = h->min_toss_height_m;
+	bool low;
+
+	if (note && notelen)
+		note[0] = '\0';
+	if (h->low_call != BD_LOW_AUTO || !(t->apex_m >= 0))
+		return false;
+	if (!(t->apex_sd_m > 0)) {
+		/* No uncertainty given: the measurement is taken as exact. */
+		if (t->apex_m >= min)
+			return false;
+		if (note && notelen)
+			snprintf(note, notelen, "too low: the measured toss height, %.2f m, "
+				 "is below the minimum, %.2f m (BD-P5)", t->apex_m, min);
+		return true;
+	}
+	/* P(apex >= min) for an apex normal around apex_m: the same doubt
+	 * threshold as any other call's confidence (review_below). */
+	double p_high = 0.5 * erfc((min - t->apex_m) / (t->apex_sd_m * M_SQRT2));
+
+	low = p_high < h->review_below;
+	if (low && note && notelen)
+		snprintf(note, notelen, "too low: the measured toss height, %.2f m +- %.2f, "
+			 "is not surely above the minimum, %.2f m (P %.2f < %.2f, BD-P5)",
+			 t->apex_m, t->apex_sd_m, min, p_high, h->review_below);
+	return low;
+}
+
 int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	     const struct bd_throw *t, struct bd_ruling *r,
 	     char *err, size_t errlen)
@@ -576,8 +612,7 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	}
 
 	read_flight(&j, t, &f);
-	bool auto_low = h->low_call == BD_LOW_AUTO && t->apex_m >= 0 &&
-			t->apex_m < h->min_toss_height_m;
+	bool auto_low = bd_low_auto(h, t, r->note, sizeof(r->note));
 	/* Dead by a low call before it landed (BD-P5), the throw scores
 	 * nothing wherever it landed: the landing's half names only the
 	 * reason of a sink's kill n' fill (BD-R2 or BD-P13), so it still

@@ -29,6 +29,7 @@
 #define BD_NAME_MAX   32	/* bytes of a player's name, with the NUL */
 #define BD_MAX_EVENTS 32	/* events in one throw */
 #define BD_MAX_WHY    16	/* rule IDs named by one ruling */
+#define BD_NOTE_MAX   128	/* bytes of a ruling's note, with the NUL */
 #define BD_MAX_DUTIES 12	/* duties from one throw (BD-D1 merges repeats) */
 
 enum bd_team { BD_TEAM_A = 0, BD_TEAM_B = 1 };
@@ -76,7 +77,8 @@ struct bd_event {
 struct bd_throw {
 	int thrower;		/* player, or BD_NOBODY: from the order (BD-T3) */
 	bool dye_up;		/* "DYE UP!" was called (BD-P2) */
-	double apex_m;		/* measured toss height in metres, < 0 unknown */
+	double apex_m;		/* measured toss height above the floor, metres (BD-S7); < 0 unknown */
+	double apex_sd_m;	/* its standard deviation in metres; 0 or less unknown */
 	size_t n_events;	/* events used */
 	struct bd_event events[BD_MAX_EVENTS];	/* in time order */
 };
@@ -146,6 +148,7 @@ struct bd_ruling {
 	struct bd_duty duties[BD_MAX_DUTIES];	/* owed because of this throw */
 	bool sunk[BD_PLAYERS];	/* cups sunk by this throw: their owners must follow (BD-P11) */
 	bool fifa;		/* a counting kick (BD-K) decided this throw */
+	char note[BD_NOTE_MAX];	/* why in words where a measurement decided (BD-P5 auto), or "" */
 };
 
 struct bd_final {
@@ -209,6 +212,17 @@ int bd_next_thrower(const struct bd_state *s, const struct bd_match_cfg *cfg);
 int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	     const struct bd_throw *t, struct bd_ruling *r,
 	     char *err, size_t errlen);
+
+/* BD-P5 with house rule low_call=auto, for a throw with a measured apex
+ * (t->apex_m >= 0): whether the referee calls it too low. With its
+ * standard deviation known (t->apex_sd_m > 0) the throw is low when
+ * P(apex >= min_toss_height_m) < review_below ("if in doubt, the throw
+ * was too low", doubt measured as for any call), the apex taken as
+ * normal around apex_m; unknown, when apex_m < min_toss_height_m. False
+ * under low_call=manual or without an apex. note (the caller's, notelen
+ * bytes, may be NULL) gets why in words when low, else "". Pure. */
+bool bd_low_auto(const struct bd_house *h, const struct bd_throw *t,
+		 char *note, size_t notelen);
 
 /* Advances the state by a ruling bd_judge() gave for it. */
 void bd_apply(struct bd_state *s, const struct bd_match_cfg *cfg,

@@ -149,7 +149,9 @@ static bool throw_equal(const struct bd_throw *a, const struct bd_throw *b)
 {
 	if (a->thrower != b->thrower || a->dye_up != b->dye_up ||
 	    (a->apex_m >= 0) != (b->apex_m >= 0) ||
-	    (a->apex_m >= 0 && a->apex_m != b->apex_m) || a->n_events != b->n_events)
+	    (a->apex_m >= 0 && a->apex_m != b->apex_m) ||
+	    (a->apex_sd_m > 0) != (b->apex_sd_m > 0) ||
+	    (a->apex_sd_m > 0 && a->apex_sd_m != b->apex_sd_m) || a->n_events != b->n_events)
 		return false;
 	for (size_t i = 0; i < a->n_events; i++)
 		if (!event_equal(&a->events[i], &b->events[i]))
@@ -303,6 +305,10 @@ static void put_ruling(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 	}
 	mlog_buf_puts(b, "],");
 	put_duties(b, cfg, r->duties, r->n_duties);
+	if (r->note[0]) {
+		mlog_buf_puts(b, ",\"note\":");
+		mlog_buf_str(b, r->note);
+	}
 	if (r->retoss)
 		mlog_buf_puts(b, ",\"retoss\":true");
 	if (corrected)
@@ -451,6 +457,11 @@ static void put_throw(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 	if (t->apex_m >= 0) {
 		mlog_buf_puts(b, ",\"apex_m\":");
 		mlog_buf_real(b, t->apex_m);
+		/* Only when known: logs without it stay as they were. */
+		if (t->apex_sd_m > 0) {
+			mlog_buf_puts(b, ",\"apex_sd_m\":");
+			mlog_buf_real(b, t->apex_sd_m);
+		}
 	}
 	mlog_buf_puts(b, ",\"events\":[");
 	for (size_t i = 0; i < t->n_events && i < BD_MAX_EVENTS; i++) {

@@ -556,10 +556,10 @@ static int parse_event(struct parser *p, json_t *o, int idx, struct bd_event *e)
 static int parse_throw(struct parser *p, json_t *root, bool correct)
 {
 	static const char *const throw_keys[] = {
-		"type", "thrower", "dye_up", "apex_m", "events", NULL
+		"type", "thrower", "dye_up", "apex_m", "apex_sd_m", "events", NULL
 	};
 	static const char *const correct_keys[] = {
-		"type", "throw", "thrower", "dye_up", "apex_m", "events", NULL
+		"type", "throw", "thrower", "dye_up", "apex_m", "apex_sd_m", "events", NULL
 	};
 	struct bd_throw t;
 	json_int_t target = 0;
@@ -592,6 +592,17 @@ static int parse_throw(struct parser *p, json_t *root, bool correct)
 		t.apex_m = -1;
 	else if (rc)
 		return rc;
+	/* Its uncertainty: above 0 (an exact height is not measured), and
+	 * only with the height it belongs to. */
+	rc = get_real(p, root, NULL, "apex_sd_m", 0, 10, " m", &t.apex_sd_m);
+	if (rc == -ENOENT)
+		t.apex_sd_m = -1;
+	else if (rc)
+		return rc;
+	else if (t.apex_sd_m <= 0)
+		return fail(p, "apex_sd_m", "expected a number above 0, up to 10 m");
+	else if (t.apex_m < 0)
+		return fail(p, "apex_sd_m", "given without apex_m");
 	events = json_object_get(root, "events");
 	if (!events)
 		return fail(p, "events", "missing (a list, [] when nothing was seen)");

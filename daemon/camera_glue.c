@@ -445,6 +445,7 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	if (vo->kind == VIS_OBS_LANDING && vo->apex_m > 0) {
 		o.kind = DD_OBS_APEX;
 		o.apex_m = vo->apex_m;
+		o.apex_sd_m = vo->apex_sigma_m;
 		memset(&o.ev, 0, sizeof(o.ev));
 		emit(&o);
 	}

@@ -325,6 +325,7 @@ static int read_frames(const char *mdir, struct items *it, long *frames_seen, ch
 						a->obs.t_ns = vo[i].t_ns;
 						a->obs.confidence = vo[i].confidence;
 						a->obs.apex_m = vo[i].apex_m;
+						a->obs.apex_sd_m = vo[i].apex_sigma_m;
 					}
 				} else {
 					it->n--;	/* no event behind it */
@@ -573,12 +574,9 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 		}
 	}
 	if (fx->t.apex_m >= 0) {
-		/* Fusion's apex is above the table top; the truth's above the floor. */
-		struct bd_table tb;
-		double e;
+		/* Both above the floor (fusion adds the table's height). */
+		double e = fx->t.apex_m - t->t->apex_m;
 
-		bd_table_defaults(&tb);
-		e = fx->t.apex_m + tb.height_m - t->t->apex_m;
 		if (ty->apex_n >= (long)ty->apex_cap) {
 			size_t nc = ty->apex_cap ? ty->apex_cap * 2 : 256;
 			double *nv = realloc(ty->apex_err, nc * sizeof(*nv));

@@ -116,7 +116,7 @@ enum dd_obs_kind {
 	DD_OBS_EVENT,		/* something happened to the die: ev */
 	DD_OBS_NO_LANDING,	/* the camera watched the table and saw no landing */
 	DD_OBS_DYE_UP_MISSED,	/* the thrower did not call "DYE UP!" (BD-P2) */
-	DD_OBS_APEX,		/* the toss's measured height: apex_m */
+	DD_OBS_APEX,		/* the toss's measured height: apex_m, apex_sd_m */
 	DD_OBS_OFF_TABLE,	/* the camera saw the die leave the table over an edge (ev.x, ev.y) */
 };
 
@@ -129,6 +129,7 @@ struct dd_obs {
 	double confidence;	/* 0..1 */
 	struct bd_event ev;	/* EVENT: kind and fields as in the match log */
 	double apex_m;		/* APEX: metres above the table */
+	double apex_sd_m;	/* APEX: its standard deviation, metres; 0 unknown */
 	double sigma_m;		/* EVENT table: 1-sigma of the located point, 0 unknown */
 	int n_arrivals;		/* piezo: sensors that heard the impact */
 	int arrival_sensor[DD_OBS_ARRIVALS];	/* piezo: sensor index */

@@ -247,6 +247,7 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	t->thrower = BD_NOBODY;
 	t->dye_up = true;
 	t->apex_m = -1;
+	t->apex_sd_m = -1;
 	out->n_obs = f->n_obs;
 	memcpy(out->obs, f->obs, f->n_obs * sizeof(f->obs[0]));
 	out->t_start_ns = f->n_obs ? f->obs[0].t_ns : now_ns;
@@ -260,8 +261,12 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			no_landing = true;
 		else if (o->kind == DD_OBS_DYE_UP_MISSED)
 			t->dye_up = false;
-		else if (o->kind == DD_OBS_APEX)
-			t->apex_m = o->apex_m;
+		else if (o->kind == DD_OBS_APEX) {
+			/* Seen above the table top; the toss height (BD-S7,
+			 * as the simulator's truth) is above the floor. */
+			t->apex_m = o->apex_m + cfg->table.height_m;
+			t->apex_sd_m = o->apex_sd_m;	/* BD-P5's doubt under low_call=auto */
+		}
 		else if (o->kind == DD_OBS_OFF_TABLE)
 			exit = o;
 		if (o->kind != DD_OBS_EVENT)

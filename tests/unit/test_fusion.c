@@ -1,5 +1,6 @@
 /* Fusion: synthetic observation sequences in, one judged throw out. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -948,6 +949,42 @@ static void test_fusion_new_toss_completes_unfinished_throw(void **state)
 	assert_true(dd_fusion_active(&f));	/* the new throw is under way */
 }
 
+/* BD-P5 with low_call=auto: the camera's apex (above the table top) comes
+ * with its standard deviation, and fusion hands both to the judge, the
+ * apex as the toss height above the floor (BD-S7); half a sd above the 3 m
+ * minimum is in doubt (P 0.69 < review_below), so too low and dead. */
+static void test_fusion_bd_p5_apex_sd_reaches_the_judge(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.95, BD_HALF_B),
+		obs_kind(DD_OBS_APEX, DD_SRC_CAMERA, 1200 * MS),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	struct bd_match_cfg mc;
+	struct bd_state s;
+	struct bd_ruling r;
+	char why[120], err[256];
+
+	(void)state;
+	seq[2].apex_m = 3.04 - c.table.height_m;
+	seq[2].apex_sd_m = 0.08;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_true(fabs(out.t.apex_m - 3.04) < 1e-9);
+	assert_true(out.t.apex_sd_m == 0.08);
+	bd_match_cfg_init(&mc);
+	mc.house.low_call = BD_LOW_AUTO;
+	bd_state_init(&s, &mc);
+	assert_int_equal(dd_fused_judge(&mc, &s, &out, &r, why, sizeof(why), err, sizeof(err)), 0);
+	assert_true(r.dead);
+	assert_int_equal(r.points[BD_TEAM_A], 0);
+	assert_non_null(strstr(r.note, "not surely above the minimum"));
+}
+
 static void test_fusion_rejects_nonsense_observations(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, true);
@@ -969,6 +1006,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fusion_agreeing_witnesses_score_bd_p1_without_review),
+		cmocka_unit_test(test_fusion_bd_p5_apex_sd_reaches_the_judge),
 		cmocka_unit_test(test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review),
 		cmocka_unit_test(test_fusion_bd_k5_late_kick_call_goes_before_the_touch_it_caused),
 		cmocka_unit_test(test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_review),

@@ -239,7 +239,7 @@ static void test_mlog_errors_name_line_field_and_problem(void **state)
 		  "t.jsonl:2: events[0].at: unknown event (expected table, cup, mine, floor, rest, "
 		  "catch, kick, low_call or retoss)");
 	parse_bad(MATCH "{\"type\":\"throw\",\"dye-up\":true,\"events\":[]}\n",
-		  "t.jsonl:2: dye-up: unknown field (\"throw\" lines take type, thrower, dye_up, apex_m, events)");
+		  "t.jsonl:2: dye-up: unknown field (\"throw\" lines take type, thrower, dye_up, apex_m, apex_sd_m, events)");
 	parse_bad(MATCH "{\"type\":\"throw\",\"events\":[{\"at\":\"floor\",\"half\":\"B\"}]}\n",
 		  "t.jsonl:2: events[0].half: unknown field (floor events take at, source, confidence, t_ns)");
 	parse_bad(MATCH "{\"type\":\"throw\",\"events\":[{\"at\":\"floor\"}\n",
@@ -289,7 +289,7 @@ static void test_mlog_errors_name_line_field_and_problem(void **state)
 	parse_bad("{\"type\":\"match\",\"game\":\"yatzy\"}\n", "t.jsonl:1: game: expected \"beerdie\"");
 	parse_bad(MATCH "{\"type\":\"throw\",\"events\":[],\"\\t0123456789012345678901234567890123\":1}\n",
 		  "t.jsonl:2: ?0123456789012345678901234567890...: unknown field (\"throw\" lines take "
-		  "type, thrower, dye_up, apex_m, events)");
+		  "type, thrower, dye_up, apex_m, apex_sd_m, events)");
 
 	n = (size_t)snprintf(many, sizeof(many), MATCH "{\"type\":\"throw\",\"events\":[");
 	for (int i = 0; i < BD_MAX_EVENTS + 1; i++)

@@ -91,6 +91,8 @@ static void random_throw(struct sim_rng *r, int attackers, struct bd_throw *t)
 	t->thrower = pick(r, 10) == 0 ? pick(r, BD_PLAYERS) : BD_NOBODY;
 	t->dye_up = pick(r, 12) != 0;
 	t->apex_m = pick(r, 3) == 0 ? 2 + sim_rng_uniform(r) * 3 : -1;
+	/* Its sd, sometimes (none without an apex): written back exactly. */
+	t->apex_sd_m = t->apex_m >= 0 && pick(r, 2) ? 0.005 + sim_rng_uniform(r) * 0.2 : -1;
 	switch (pick(r, 14)) {
 	case 0: case 1: case 2:		/* BD-P1: defenders' half, floor */
 		t->events[n++] = table_ev(r, dh);

@@ -222,6 +222,8 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 			json_object_set_new(j, "event", event_json(cfg, &o->ev));
 		if (o->kind == DD_OBS_APEX)
 			json_object_set_new(j, "apex_m", json_real(o->apex_m));
+		if (o->kind == DD_OBS_APEX && o->apex_sd_m > 0)
+			json_object_set_new(j, "apex_sd_m", json_real(o->apex_sd_m));
 		if (o->sigma_m > 0)
 			json_object_set_new(j, "sigma_m", json_real(o->sigma_m));
 		if (o->n_arrivals > 0) {

@@ -102,6 +102,17 @@ static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROW
 			o->sigma_m = 0.01 * (double)k;
 		}
 		fx->n_obs = fx->t.n_events + 1;
+		if (k == 13 && fx->n_obs < DD_FUSION_MAX_OBS) {
+			/* the camera's toss height and its sd, kept as evidence (BD-P5) */
+			struct dd_obs *o = &fx->obs[fx->n_obs++];
+
+			o->kind = DD_OBS_APEX;
+			o->source = DD_SRC_CAMERA;
+			o->t_ns = fx->t_start_ns + S / 2;
+			o->confidence = 0.9;
+			o->apex_m = 3.4;
+			o->apex_sd_m = 0.08;
+		}
 		if (k % 5 == 0) {
 			/* thin evidence: the judge asks for review (house.review_below) */
 			for (size_t i = 0; i < fx->t.n_events; i++)
@@ -123,6 +134,8 @@ static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROW
 	free(fx);
 	for (int k = 1; k <= THROWS; k++)
 		assert_int_equal(dd_referee_throw_detail(r, MATCH_ID, k, &live[k - 1]), 0);
+	assert_non_null(strstr(live[12], "\"kind\":\"apex\""));
+	assert_non_null(strstr(live[12], "\"apex_sd_m\":0.08"));
 	assert_int_equal(dd_referee_end(r, err, sizeof(err)), 0);
 	assert_int_equal(dd_referee_start(r, &mc, teams, err, sizeof(err)), 0);
 	return MATCH_ID;

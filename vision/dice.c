@@ -65,6 +65,15 @@
 #ifndef SPLIT_MAX
 #define SPLIT_MAX 2.2	/* ... and under this many typical die areas is one die */
 #endif
+#ifndef LONG_ASPECT
+#define LONG_ASPECT 1.8	/* a blob longer than this one way is no single die */
+#endif
+#ifndef LONG_PAIR_MIN
+#define LONG_PAIR_MIN 1.0	/* ... and split in two from this many typical die areas */
+#endif
+#ifndef LONG_PAIR_ASPECT
+#define LONG_PAIR_ASPECT 3.0	/* ... when shorter than this one way (two dice in a row) */
+#endif
 #ifndef PICK_CONF
 #define PICK_CONF 0.5	/* readings above this compete on pip count */
 #endif
@@ -1922,9 +1931,15 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		int k = (int)(b->area / die_area + 0.35);
 		if (k < 2 || (aspect < SPLIT_ASPECT && fill > SPLIT_FILL && b->area < SPLIT_MAX * die_area))
 			k = 1;
+		/* Too long for one die (dropped below) yet a die's area or
+		 * more and not a strip (a wall, a line): two dice side by
+		 * side, their outlines merged. */
+		if (k == 1 && aspect > LONG_ASPECT && aspect < LONG_PAIR_ASPECT &&
+		    b->area >= LONG_PAIR_MIN * die_area)
+			k = 2;
 		struct cand whole = { .px = order + start[l], .n = b->area, .cx = b->cx, .cy = b->cy };
 		if (k == 1) {
-			if (aspect > 1.8 || fill < 0.45)
+			if (aspect > LONG_ASPECT || fill < 0.45)
 				continue;
 			cands[ncand].px = malloc(sizeof(int) * (size_t)b->area);
 			if (!cands[ncand].px)

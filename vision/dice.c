@@ -11,7 +11,9 @@
  *    pips on a white table are holes in a green die). The typical die size
  *    is the median side of the square blobs, so no size is configured; an
  *    opening at 0.15 of it cuts dice off walls and lines; a blob that
- *    is not square and holds k dice' area is split by k-means on position.
+ *    is not square and holds k dice' area is split by k-means on position
+ *    from its distance transform's peaks; one too long for a die but
+ *    shorter than a strip, in two.
  * 3. Pips: inside each die (grown back over the unopened foreground),
  *    pixels far in colour from the die's own median colour, after a 3x3
  *    blur against noise, at Otsu's threshold and three others around it;
@@ -64,6 +66,15 @@
 #endif
 #ifndef SPLIT_MAX
 #define SPLIT_MAX 2.2	/* ... and under this many typical die areas is one die */
+#endif
+#ifndef LONG_ASPECT
+#define LONG_ASPECT 1.8	/* a blob longer than this one way is no single die */
+#endif
+#ifndef LONG_PAIR_MIN
+#define LONG_PAIR_MIN 1.0	/* ... and split in two from this many typical die areas */
+#endif
+#ifndef LONG_PAIR_ASPECT
+#define LONG_PAIR_ASPECT 3.0	/* ... when shorter than this one way (two dice in a row) */
 #endif
 #ifndef PICK_CONF
 #define PICK_CONF 0.5	/* readings above this compete on pip count */
@@ -1065,20 +1076,28 @@ static double grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, dou
 	return best;
 }
 
+/* The bounding box of c's pixels (w: the image's width). */
+static void cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1)
+{
+	*x0 = *y0 = INT32_MAX;
+	*x1 = *y1 = -1;
+	for (int i = 0; i < c->n; i++) {
+		int x = c->px[i] % w, y = c->px[i] / w;
+		if (x < *x0) *x0 = x;
+		if (x > *x1) *x1 = x;
+		if (y < *y0) *y0 = y;
+		if (y > *y1) *y1 = y;
+	}
+}
+
 /* Finds the pips of one die candidate and reads its face. scratch holds
  * at least 4 * (bbox pixels) ints. */
 static int read_die(const struct work *wk, const struct cand *c, double side,
 		    struct vis_die *d, int *scratch)
 {
 	int w = wk->w, h = wk->h;
-	int x0 = w, y0 = h, x1 = -1, y1 = -1;
-	for (int i = 0; i < c->n; i++) {
-		int x = c->px[i] % w, y = c->px[i] / w;
-		if (x < x0) x0 = x;
-		if (x > x1) x1 = x;
-		if (y < y0) y0 = y;
-		if (y > y1) y1 = y;
-	}
+	int x0, y0, x1, y1;
+	cand_box(c, w, &x0, &y0, &x1, &y1);
 	/* The opening that separated the dice also shaved their corners:
 	 * grow the candidate back over the unopened foreground. */
 	int grow = (int)(side * GROW_FRAC + 0.5);
@@ -1363,29 +1382,78 @@ static int read_die(const struct work *wk, const struct cand *c, double side,
 	return ret;
 }
 
-/* Splits a candidate of about k dice into k by k-means on position. */
+/* The k seeds for splitting c: the deepest points of its distance
+ * transform (chamfer 3-4), each at least half a part's side from the
+ * others. A merged die's middle is deep, its shadow and the neck to its
+ * neighbour shallow, so the seeds start inside the dice (the farthest
+ * points used before lay on the rim, and the shadows pulled the parts
+ * off the dice). Writes mx, my; 0 or -ENOMEM. */
+static int dt_seeds(const struct cand *c, int k, int w, double *mx, double *my)
+{
+	int x0, y0, x1, y1;
+	cand_box(c, w, &x0, &y0, &x1, &y1);
+	if (x1 < x0 || y1 < y0) {
+		for (int j = 0; j < k; j++)
+			mx[j] = my[j] = 0;
+		return 0;
+	}
+	/* A frame of one background pixel round the box. */
+	int bw = x1 - x0 + 3, bh = y1 - y0 + 3;
+	int *dt = calloc((size_t)bw * bh, sizeof(int));
+	if (!dt)
+		return -ENOMEM;
+	for (int i = 0; i < c->n; i++)
+		dt[(size_t)(c->px[i] / w - y0 + 1) * bw + c->px[i] % w - x0 + 1] = INT32_MAX / 2;
+	for (int pass = 0; pass < 2; pass++) {
+		int s = pass ? -1 : 1;
+		for (int j = 1; j < bh - 1; j++)
+			for (int i = 1; i < bw - 1; i++) {
+				int y = pass ? bh - 1 - j : j, x = pass ? bw - 1 - i : i;
+				int *p = &dt[(size_t)y * bw + x];
+				if (!*p)
+					continue;
+				int q[4] = {
+					dt[(size_t)y * bw + x - s] + 3,
+					dt[(size_t)(y - s) * bw + x] + 3,
+					dt[(size_t)(y - s) * bw + x - 1] + 4,
+					dt[(size_t)(y - s) * bw + x + 1] + 4,
+				};
+				for (int t = 0; t < 4; t++)
+					if (q[t] < *p)
+						*p = q[t];
+			}
+	}
+	double sep = 0.5 * sqrt((double)c->n / k);
+	for (int j = 0; j < k; j++) {
+		int best = -1;
+		mx[j] = c->px[0] % w;
+		my[j] = c->px[0] / w;
+		for (int y = 1; y < bh - 1; y++)
+			for (int x = 1; x < bw - 1; x++) {
+				int v = dt[(size_t)y * bw + x];
+				if (v <= best)
+					continue;
+				int apart = 1;
+				for (int q = 0; q < j && apart; q++)
+					apart = hypot(x + x0 - 1 - mx[q], y + y0 - 1 - my[q]) >= sep;
+				if (apart) {
+					best = v;
+					mx[j] = x + x0 - 1;
+					my[j] = y + y0 - 1;
+				}
+			}
+	}
+	free(dt);
+	return 0;
+}
+
+/* Splits a candidate of about k dice into k by k-means on position, from
+ * seeds at its distance transform's peaks. */
 static int split_cand(const struct cand *c, int k, int w, struct cand *out)
 {
 	double mx[8], my[8];
-	/* Farthest-point start: spreads the seeds over the blob. */
-	mx[0] = c->px[0] % w;
-	my[0] = c->px[0] / w;
-	for (int j = 1; j < k; j++) {
-		double far = -1;
-		for (int i = 0; i < c->n; i++) {
-			double x = c->px[i] % w, y = c->px[i] / w, m = 1e18;
-			for (int q = 0; q < j; q++) {
-				double d = (x - mx[q]) * (x - mx[q]) + (y - my[q]) * (y - my[q]);
-				if (d < m)
-					m = d;
-			}
-			if (m > far) {
-				far = m;
-				mx[j] = x;
-				my[j] = y;
-			}
-		}
-	}
+	if (dt_seeds(c, k, w, mx, my))
+		return -ENOMEM;
 	int *asg = malloc(sizeof(int) * (size_t)c->n);
 	if (!asg)
 		return -ENOMEM;
@@ -1922,9 +1990,15 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		int k = (int)(b->area / die_area + 0.35);
 		if (k < 2 || (aspect < SPLIT_ASPECT && fill > SPLIT_FILL && b->area < SPLIT_MAX * die_area))
 			k = 1;
+		/* Too long for one die (dropped below) yet a die's area or
+		 * more and not a strip (a wall, a line): two dice side by
+		 * side, their outlines merged. */
+		if (k == 1 && aspect > LONG_ASPECT && aspect < LONG_PAIR_ASPECT &&
+		    b->area >= LONG_PAIR_MIN * die_area)
+			k = 2;
 		struct cand whole = { .px = order + start[l], .n = b->area, .cx = b->cx, .cy = b->cy };
 		if (k == 1) {
-			if (aspect > 1.8 || fill < 0.45)
+			if (aspect > LONG_ASPECT || fill < 0.45)
 				continue;
 			cands[ncand].px = malloc(sizeof(int) * (size_t)b->area);
 			if (!cands[ncand].px)

@@ -249,7 +249,8 @@ static int near_obs(const struct dd_fusion *f, size_t skip, int64_t t, enum dd_s
 }
 
 /* A mine the camera alone reports (BD-O1) at the moment the table discs
- * felt a landing the camera did not report, the mine's own disc silent:
+ * felt the throw's first landing, which the camera did not report, the
+ * mine's own disc silent:
  * two witnesses of one contact in conflict, the camera's "the can" (its
  * confidence weighs where the tracker put the die, vis_obs_to_event)
  * against the discs' "the table" (a hit on the can trips the mine's disc,
@@ -277,6 +278,17 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 		    near_obs(f, i, m->t_ns, DD_SRC_PIEZO, BD_EV_MINE) >= 0 ||
 		    (j = near_obs(f, i, m->t_ns, DD_SRC_PIEZO, BD_EV_TABLE)) < 0 ||
 		    near_obs(f, i, f->obs[j].t_ns, DD_SRC_CAMERA, BD_EV_TABLE) >= 0)
+			continue;
+		/* Only at the first contact: a die already on the table that
+		 * brushes the can trips no disc (under 0.25 m/s) and its
+		 * bounces and slides shake the table's, so neither witness
+		 * contradicts the other there. */
+		bool first = true;
+		for (size_t k = 0; k < f->n_obs && first; k++)
+			first = !(f->obs[k].kind == DD_OBS_EVENT &&
+				  (f->obs[k].ev.kind == BD_EV_TABLE || f->obs[k].ev.kind == BD_EV_CUP) &&
+				  f->obs[k].t_ns < f->obs[j].t_ns - cfg->pair_window_ns);
+		if (!first)
 			continue;
 		if (!cfg->piezo_present || !cfg->mine_disc_present) {
 			add_reason(out, "camera saw the mine, discs a landing, no mine disc");

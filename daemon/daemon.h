@@ -142,6 +142,8 @@ struct dd_fusion_cfg {
 	int64_t settle_ns;	/* late observations still join after the die is dead: 400 ms */
 	int64_t timeout_ns;	/* no sign of a dead die for this long ends the throw: 6 s */
 	bool piezo_present;	/* the table sensors are working */
+	bool mine_disc_present;	/* with them, the disc under the mine (true): a mine the camera
+				 * alone reports at a landing the table discs felt is in conflict */
 	bool camera_present;	/* the camera is working and watching the table: a first landing
 				 * it reports without the discs is doubted (they feel every one);
 				 * one the discs felt and it missed is not (it misses some) */

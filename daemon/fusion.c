@@ -39,6 +39,7 @@ void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg)
 	cfg->settle_ns = 400 * 1000000LL;
 	cfg->timeout_ns = 6000 * 1000000LL;
 	cfg->piezo_present = true;
+	cfg->mine_disc_present = true;
 	cfg->camera_present = false;
 	bd_table_defaults(&cfg->table);
 }
@@ -232,11 +233,89 @@ static bool exit_is_floor(const struct dd_fusion *f, const struct dd_obs *exit,
 	return true;
 }
 
+/* The first observation other than skip within the pair window of t of
+ * the given source and kind, or -1. */
+static int near_obs(const struct dd_fusion *f, size_t skip, int64_t t, enum dd_source src,
+		    enum bd_ev_kind kind)
+{
+	for (size_t k = 0; k < f->n_obs; k++) {
+		const struct dd_obs *o = &f->obs[k];
+
+		if (k != skip && o->kind == DD_OBS_EVENT && o->source == src && o->ev.kind == kind &&
+		    llabs(o->t_ns - t) <= f->cfg.pair_window_ns)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* A mine the camera alone reports (BD-O1) at the moment the table discs
+ * felt the throw's first landing, which the camera did not report, the
+ * mine's own disc silent:
+ * two witnesses of one contact in conflict, the camera's "the can" (its
+ * confidence weighs where the tracker put the die, vis_obs_to_event)
+ * against the discs' "the table" (a hit on the can trips the mine's disc,
+ * and the table's shaking by it is not reported as a landing). Weighed as
+ * two likelihoods, P(mine) = cm (1 - ct) / (cm (1 - ct) + (1 - cm) ct):
+ * the likelier stands with its posterior as its confidence. The table
+ * landing is never dropped (its confidence times P(table)); a mine that
+ * overrules it, or a conflict no disc under the can can settle, goes to an
+ * official. Fills keep[] (false: a camera mine the table outweighed) and
+ * factor[] (each observation's confidence multiplier). */
+static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
+			struct dd_fused *out)
+{
+	const struct dd_fusion_cfg *cfg = &f->cfg;
+
+	for (size_t i = 0; i < f->n_obs; i++) {
+		keep[i] = true;
+		factor[i] = 1;
+	}
+	for (size_t i = 0; i < f->n_obs; i++) {
+		const struct dd_obs *m = &f->obs[i];
+		int j;
+
+		if (m->kind != DD_OBS_EVENT || m->source != DD_SRC_CAMERA || m->ev.kind != BD_EV_MINE ||
+		    near_obs(f, i, m->t_ns, DD_SRC_PIEZO, BD_EV_MINE) >= 0 ||
+		    (j = near_obs(f, i, m->t_ns, DD_SRC_PIEZO, BD_EV_TABLE)) < 0 ||
+		    near_obs(f, i, f->obs[j].t_ns, DD_SRC_CAMERA, BD_EV_TABLE) >= 0)
+			continue;
+		/* Only at the first contact: a die already on the table that
+		 * brushes the can trips no disc (under 0.25 m/s) and its
+		 * bounces and slides shake the table's, so neither witness
+		 * contradicts the other there. */
+		bool first = true;
+		for (size_t k = 0; k < f->n_obs && first; k++)
+			first = !(f->obs[k].kind == DD_OBS_EVENT &&
+				  (f->obs[k].ev.kind == BD_EV_TABLE || f->obs[k].ev.kind == BD_EV_CUP) &&
+				  f->obs[k].t_ns < f->obs[j].t_ns - cfg->pair_window_ns);
+		if (!first)
+			continue;
+		if (!cfg->piezo_present || !cfg->mine_disc_present) {
+			add_reason(out, "camera saw the mine, discs a landing, no mine disc");
+			continue;
+		}
+		double cm = m->confidence, ct = f->obs[j].confidence;
+		double lm = cm * (1 - ct), lt = (1 - cm) * ct;
+		double p_table = lm + lt > 0 ? lt / (lm + lt) : 0.5;
+
+		factor[j] *= p_table;
+		if (p_table >= 0.5) {
+			keep[i] = false;
+			add_note(out, "camera saw the mine, discs a landing");
+		} else {
+			factor[i] *= (1 - p_table) / (cm > 0 ? cm : 1);
+			add_reason(out, "camera saw the mine, discs a landing");
+		}
+	}
+}
+
 static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		     struct dd_fused *out)
 {
 	const struct dd_fusion_cfg *cfg = &f->cfg;
 	bool used[DD_FUSION_MAX_OBS] = { false };
+	bool keep[DD_FUSION_MAX_OBS];	/* false: a camera mine the table discs outweighed */
+	double factor[DD_FUSION_MAX_OBS];	/* confidence multipliers from weigh_mines() */
 	bool no_landing = false;
 	bool landed = false;	/* a table or cup contact is in the throw */
 	const struct dd_obs *exit = NULL;	/* the camera's last sighting of the die leaving the table */
@@ -272,11 +351,14 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		if (o->kind != DD_OBS_EVENT)
 			used[i] = true;
 	}
+	weigh_mines(f, keep, factor, out);
+	for (size_t i = 0; i < f->n_obs; i++)
+		used[i] |= !keep[i];
 
 	for (size_t i = 0; i < f->n_obs; i++) {
 		const struct dd_obs *o = &f->obs[i];
 		struct bd_event ev;
-		double conf = o->confidence;
+		double conf = o->confidence * factor[i];
 		const char *src = dd_source_name(o->source);
 		char both[16];
 		int pair = -1;

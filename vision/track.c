@@ -69,6 +69,7 @@ struct trk {
 	int mine_done;		/* its mine contact was reported (one a track) */
 	int mine_pending;	/* on the table, it passed within reach of the can: turned by it? */
 	double mine_d;		/* the closest it came to the can's axis, metres */
+	double mine_cx, mine_cy;	/* the point it was at then, table metres */
 	int mine_i;		/* the sighting at or just after that point */
 	int64_t mine_t;		/* when it was there */
 };
@@ -524,6 +525,8 @@ static void mine_touch(struct vis_tracker *t, struct trk *k, struct vis_obs *out
 	if (d < r + MINE_CORNER_REACH * side && (!k->mine_pending || d < k->mine_d)) {
 		k->mine_pending = 1;
 		k->mine_d = d;
+		k->mine_cx = k->hx[a] + f * dx;
+		k->mine_cy = k->hy[a] + f * dy;
 		k->mine_i = m - 1;
 		k->mine_t = k->t_first + (int64_t)((k->ht[a] + f * (k->ht[b] - k->ht[a])) * 1e9);
 	}
@@ -549,9 +552,16 @@ static void mine_touch(struct vis_tracker *t, struct trk *k, struct vis_obs *out
 	o.y = k->hy[j];
 	vis_homography_apply(t->hinv, o.x, o.y, &o.u, &o.v);
 	/* Within half a side of the wall a face touches it at the table's
-	 * level; beyond that only a corner would, or the die turned on the
-	 * table beside it: an official's call. */
-	o.confidence = d < r + MINE_FACE_REACH * side ? 0.9 : 0.6;
+	 * level (0.9); beyond that only a corner would, or the die turned on
+	 * the table beside it (0.6); further out nothing touched it. Where
+	 * it truly was is the point's error away (the can stands on the
+	 * line, where the tracker's points are worst: VIS_LANDING_XY_SD_M),
+	 * so each is weighed by its chance, from the closest point seen. */
+	double cx = k->mine_cx, cy = k->mine_cy;
+	double p_face = vis_mine_reach(tb, cx, cy, r + MINE_FACE_REACH * side, VIS_LANDING_XY_SD_M);
+	double p_reach = vis_mine_reach(tb, cx, cy, r + MINE_CORNER_REACH * side, VIS_LANDING_XY_SD_M);
+	o.confidence = 0.9 * p_face + 0.6 * (p_reach - p_face);
+	o.xy_sigma_m = VIS_LANDING_XY_SD_M;
 	emit(out, max, n, &o);
 	k->mine_done = 1;
 }
@@ -757,9 +767,16 @@ static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double
 			k->cup_sigma = o.apex_sigma_m;
 		}
 		if (mine && !k->mine_done) {
-			/* BD-O1: the mine's own event, as sure as the contact. */
+			/* BD-O1: the mine's own event, as sure as the contact and
+			 * as the chance that its centre was truly over the can
+			 * (within a face's reach of the wall) given the point's
+			 * error: the can stands on the line, where the error is
+			 * largest, and a die landing on the table beside it is
+			 * a few millimetres further out. */
 			struct vis_obs m = o;
 			m.kind = VIS_OBS_MINE;
+			m.confidence *= vis_mine_reach(&t->cfg.table, x, y, t->cfg.table.mine_radius_m +
+						       MINE_FACE_REACH * t->cfg.die_side_m, o.xy_sigma_m);
 			m.apex_m = -1;
 			m.apex_sigma_m = 0;
 			m.flight_s = 0;
@@ -1164,6 +1181,32 @@ double vis_half_confidence(const struct bd_table *table, double x, double sigma_
 	default:
 		return hi - lo;
 	}
+}
+
+double vis_mine_reach(const struct bd_table *table, double x, double y, double reach_m,
+		      double sigma_m)
+{
+	double d = hypot(x - table->mine_x, y - table->mine_y);
+	if (!(reach_m > 0))
+		return 0;
+	if (!(sigma_m > 0))
+		return d < reach_m;
+	/* With the point on the u axis at d: P = integral over the disc's
+	 * chords u in [-R, R] of the error's density along u times its mass
+	 * along v within the chord (Simpson; beyond 8 sd there is none). */
+	double lo = fmax(-reach_m, d - 8 * sigma_m), hi = fmin(reach_m, d + 8 * sigma_m);
+	if (lo >= hi)
+		return 0;
+	const int n = 128;	/* even */
+	double h = (hi - lo) / n, sum = 0;
+	for (int i = 0; i <= n; i++) {
+		double u = lo + i * h, z = (u - d) / sigma_m, c = reach_m * reach_m - u * u;
+		double f = exp(-0.5 * z * z) / (sigma_m * sqrt(2 * M_PI)) *
+			   erf(sqrt(c > 0 ? c : 0) / (sigma_m * M_SQRT2));
+		sum += f * (i == 0 || i == n ? 1 : i % 2 ? 4 : 2);
+	}
+	double p = sum * h / 3;
+	return p < 0 ? 0 : p > 1 ? 1 : p;
 }
 
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,

@@ -274,6 +274,13 @@ int vis_obs_to_event(const struct vis_obs *o, const struct bd_table *table, stru
  * normal error of sd sigma_m lies on the half bd_table_half() gives for x:
  * the mass of the error on that half or on the line's strip. */
 double vis_half_confidence(const struct bd_table *table, double x, double sigma_m);
+/* The probability that a die's centre measured at (x, y) (table metres)
+ * with a normal error of sd sigma_m along each axis was within reach_m of
+ * the mine's axis: the mass of that error on the disc of radius reach_m.
+ * sigma_m <= 0: 1 inside, 0 outside. A mine report's confidence weighs
+ * this in (BD-O1: the can stands on the line, where the error is largest). */
+double vis_mine_reach(const struct bd_table *table, double x, double y, double reach_m,
+		      double sigma_m);
 
 /* Reads the face of a die near (u, v) in a full-resolution image: crops a
  * square of 3 die sides around it and runs vis_dice_find on the crop.

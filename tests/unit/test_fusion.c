@@ -1002,6 +1002,87 @@ static void test_fusion_rejects_nonsense_observations(void **state)
 	assert_int_equal(dd_fusion_deadline(&f), INT64_MAX);
 }
 
+/* BD-O1, BD-P1: the camera places a contact by the can and calls it the
+ * mine (0.95) while the table discs felt a landing on B's half (0.99) at
+ * the same moment and the mine's own disc, fitted and working, felt
+ * nothing. Two witnesses in conflict: weighed as two likelihoods the table
+ * landing is the likelier (0.99 * 0.05 against 0.01 * 0.95), so the die is
+ * live and its floor scores for A, or an official looks; never a shotgun
+ * and no points on the camera's word alone. */
+static void test_bd_o1_camera_mine_against_a_felt_table_landing_is_no_silent_void(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.99, BD_HALF_B),
+		obs_event(DD_SRC_CAMERA, 1205 * MS, 0.95, BD_EV_MINE),
+		obs_event(DD_SRC_PIEZO, 1600 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+	struct bd_ruling r;
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review || r.points[BD_TEAM_A] == 1);
+	for (size_t i = 0; !r.review && i < r.n_duties; i++)
+		assert_int_not_equal(r.duties[i].kind, BD_DUTY_SHOTGUN);
+	/* the table landing is in the throw, whatever the call */
+	bool table = false;
+	for (size_t i = 0; i < out.t.n_events; i++)
+		table |= out.t.events[i].kind == BD_EV_TABLE;
+	assert_true(table);
+	/* The same conflict with the mine's disc having felt the hit is none:
+	 * the mine stands (BD-O1a), without review. */
+	struct dd_obs felt[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.99, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1203 * MS, 0.95, BD_EV_MINE),
+		obs_event(DD_SRC_CAMERA, 1205 * MS, 0.95, BD_EV_MINE),
+		obs_event(DD_SRC_PIEZO, 1600 * MS, 0.95, BD_EV_FLOOR),
+	};
+	dd_fusion_init(&f, &c);
+	run(&f, felt, 4, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_int_equal(r.points[BD_TEAM_A], 0);
+	assert_int_equal(r.points[BD_TEAM_B], 0);
+	assert_false(r.review);
+}
+
+/* A camera far surer of the mine than the discs of the table (0.999 against
+ * 0.6): the mine is the likelier, but it overrules a landing the discs felt
+ * with the mine's disc silent, so an official looks (BD-O1). Without a disc
+ * under the can the discs' landing says nothing against the mine (a hit
+ * shakes the table): review too. */
+static void test_bd_o1_surer_camera_mine_against_the_discs_goes_to_review(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.6, BD_HALF_B),
+		obs_event(DD_SRC_CAMERA, 1205 * MS, 0.999, BD_EV_MINE),
+		obs_event(DD_SRC_PIEZO, 1600 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+	struct bd_ruling r;
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_non_null(strstr(why, "mine"));
+	c.mine_disc_present = false;
+	seq[0].confidence = 0.99;
+	seq[1].confidence = 0.95;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1035,6 +1116,8 @@ int main(void)
 		cmocka_unit_test(test_fusion_dye_up_missed_reaches_the_throw_bd_p2),
 		cmocka_unit_test(test_fusion_new_toss_completes_unfinished_throw),
 		cmocka_unit_test(test_fusion_rejects_nonsense_observations),
+		cmocka_unit_test(test_bd_o1_camera_mine_against_a_felt_table_landing_is_no_silent_void),
+		cmocka_unit_test(test_bd_o1_surer_camera_mine_against_the_discs_goes_to_review),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,8 +179,8 @@ static void run_throw(struct sim_die *dice, int nd, double seconds, double light
 	}
 	static const char *kinds[] = { "release", "landing", "rest", "sink", "off_table", "mine" };
 	for (int i = 0; i < r->n; i++)
-		fprintf(stderr, "  obs %s track %d t %.3f at %.3f,%.3f\n", kinds[r->obs[i].kind],
-			r->obs[i].track, (r->obs[i].t_ns - 5000000000LL) * 1e-9, r->obs[i].x, r->obs[i].y);
+		fprintf(stderr, "  obs %s track %d t %.3f at %.3f,%.3f conf %.3f\n", kinds[r->obs[i].kind],
+			r->obs[i].track, (r->obs[i].t_ns - 5000000000LL) * 1e-9, r->obs[i].x, r->obs[i].y, r->obs[i].confidence);
 	enum vis_track_state st[8];
 	double xy[8][2];
 	int nt = vis_tracker_tracks(t, st, xy, 8);
@@ -398,7 +398,8 @@ static void test_vis_track_glancing_bounce_at_30fps_found_by_its_size(void **sta
 
 /* At 30 fps: lands on A's half, slides on and brushes the can at a speed
  * no disc under it would feel (under 0.25 m/s): the tracker sees it turn
- * beside the can, a mine contact (BD-O1) sure enough to rule on. */
+ * beside the can, a mine contact (BD-O1), as sure as its point's error
+ * lets it be. */
 static void test_vis_track_die_brushing_the_mine_on_the_table_is_a_mine_contact(void **state)
 {
 	(void)state;
@@ -417,7 +418,10 @@ static void test_vis_track_die_brushing_the_mine_on_the_table_is_a_mine_contact(
 	assert_true(first(&r, VIS_OBS_LANDING)->x < tb.length_m / 2);
 	assert_int_equal(count(&r, VIS_OBS_MINE), 1);
 	const struct vis_obs *m = first(&r, VIS_OBS_MINE);
-	assert_true(m->confidence >= 0.8);
+	/* More likely than not, but its centre was a face's reach from the
+	 * wall, within the point's error of a die turning beside it: short
+	 * of the 0.8 a ruling wants without the disc (an official's). */
+	assert_true(m->confidence > 0.5 && m->confidence < 0.8);
 	assert_true(m->t_ns > first(&r, VIS_OBS_LANDING)->t_ns);
 	struct bd_event ev;
 	assert_int_equal(vis_obs_to_event(m, &tb, &ev), 0);
@@ -480,6 +484,65 @@ static void test_vis_track_die_landing_on_the_mine_first(void **state)
 	}
 }
 
+/* At 30 fps: comes down on the table beside the can, a millimetre clear of
+ * its wall, and slides away from it: a table landing, no mine contact. The
+ * tracker's point may put its centre within a face's reach of the wall;
+ * then its mine report is only as sure as the chance the die was really
+ * there (BD-O1, BD-P1: the can stands on the line, where the point's error
+ * is largest), not the contact's own confidence. */
+static void test_vis_track_landing_beside_the_mine_is_no_sure_mine_contact(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	FPS = 30;
+	/* Lands level with the can's axis on B's side of it, 1 mm clear of
+	 * the wall, moving slowly along it (0.33 m/s: its point is fitted
+	 * to about a centimetre there). */
+	double rr = tb.mine_radius_m + DIE_HALF + 0.001, tf = 0.6, dist = 0.2;
+	double px = tb.mine_x + rr, py = tb.mine_y;	/* where it lands */
+	struct sim_die d = { .x = px, .y = py + dist, .vx = 0, .vy = -dist / tf,
+			     .vz = 0.5 * G * tf, .visible = 1, .in_cup = -1, .face = 3 };
+	struct run r;
+	run_throw(&d, 1, 1.4, 0, &r);
+	FPS = 120;
+	fprintf(stderr, "beside the mine: %d contacts, lands %.3f m from the axis, closest gap %.4f\n",
+		d.mine, hypot(d.x_contact - tb.mine_x, d.y_contact - tb.mine_y), d.mine_gap);
+	assert_int_equal(d.mine, 0);
+	assert_true(d.mine_gap >= 0 && d.mine_gap < 0.002);
+	/* A mine report, if any, is never surer than the chance its centre
+	 * was within a face's reach of the wall (here its point is at that
+	 * reach's edge: about even), and short of a ruling without review. */
+	for (int i = 0; i < r.n; i++)
+		if (r.obs[i].kind == VIS_OBS_MINE) {
+			double reach = vis_mine_reach(&tb, r.obs[i].x, r.obs[i].y,
+						      tb.mine_radius_m + 0.625 * 0.016, VIS_LANDING_XY_SD_M);
+			assert_true(r.obs[i].confidence <= reach + 1e-9);
+			assert_true(r.obs[i].confidence < 0.8);
+		}
+	assert_true(count(&r, VIS_OBS_MINE) + count(&r, VIS_OBS_LANDING) >= 1);
+}
+
+/* A mine report's reach: a point on the can is over it whatever the error,
+ * one on the reach's edge a coin toss, one a centimetre beyond it nearly
+ * never; with no error, inside or not. */
+static void test_vis_mine_reach_from_the_point_and_its_error(void **state)
+{
+	(void)state;
+	struct bd_table tb;
+	bd_table_defaults(&tb);
+	double R = 0.043;
+	assert_true(vis_mine_reach(&tb, tb.mine_x + 0.01, tb.mine_y, R, 0.005) > 0.999);
+	double edge = vis_mine_reach(&tb, tb.mine_x, tb.mine_y + R, R, 0.005);
+	assert_true(edge > 0.4 && edge < 0.5);	/* the disc curves away from the point */
+	assert_true(vis_mine_reach(&tb, tb.mine_x + R + 0.01, tb.mine_y, R, 0.005) < 0.03);
+	assert_true(vis_mine_reach(&tb, tb.mine_x + R - 0.001, tb.mine_y, R, 0) == 1);
+	assert_true(vis_mine_reach(&tb, tb.mine_x + R + 0.001, tb.mine_y, R, 0) == 0);
+	/* the same mass as a 1-D normal far from the curvature: 1 sd inside */
+	double in = vis_mine_reach(&tb, tb.mine_x + R - 0.005, tb.mine_y, R, 0.005);
+	assert_true(in > 0.80 && in < 0.85);
+}
+
 /* A landing's half is as sure as its point: a point 2 mm beside the line
  * at the tracker's 5 mm is a coin toss, 3 cm beside it certain. */
 static void test_vis_half_confidence_from_the_point_and_its_error(void **state)
@@ -539,6 +602,8 @@ int main(void)
 		cmocka_unit_test(test_vis_track_die_passing_the_mine_is_no_mine_contact),
 		cmocka_unit_test(test_vis_track_die_landing_on_the_mine_first),
 		cmocka_unit_test(test_vis_half_confidence_from_the_point_and_its_error),
+		cmocka_unit_test(test_vis_track_landing_beside_the_mine_is_no_sure_mine_contact),
+		cmocka_unit_test(test_vis_mine_reach_from_the_point_and_its_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,7 @@
 #define CAM_P_MINE_MISS 0.33	/* mine contacts at 0.5 m/s or more unreported: 4 of 12 (0.61-2.8 m/s) */
 #define CAM_P_MINE_SOFT_MISS 0.1	/* ... under 0.5 m/s (a die rolling into the can): 0 of 8, taken as 1 of 10 */
 #define CAM_MINE_SOFT_MPS 0.5
-#define CAM_MINE_CONF 0.9	/* a face within reach and a turn (vision/track.c) */
+#define CAM_DIE_SIDE_M 0.016	/* vision's default die, for the tracker's mine reach */
 #define CAM_P_EXIT_MISS 0.01	/* exits unreported: 1 of 116 */
 #define CAM_P_EXIT_FALSE 0.03	/* throws ending in a rest or sink given an exit: 2 of 62 */
 #define CAM_EXIT_CONF 0.85	/* the tracker's for an exit */
@@ -272,9 +272,20 @@ static size_t camera_track(const struct sim_noise *n, const struct sim_throw *t,
 				p *= CAM_P_MINE_SOFT_MISS / CAM_P_MINE_MISS;
 			if (sim_rng_uniform(&lr) < p)
 				continue;
+			/* The tracker's point, and its confidence from that
+			 * point as vision/track.c gives it: a die that came down
+			 * on the can (its centre over it) as sure as a landing,
+			 * one that struck the wall only as sure as the chance
+			 * its face reached it (a brush reads about 0.6). */
+			double mx = c->x + n->cam_land_sd_m * sim_rng_normal(&lr);
+			double my = c->y + n->cam_land_sd_m * sim_rng_normal(&lr);
+			bool over = hypot(c->x - tb.mine_x, c->y - tb.mine_y) < tb.mine_radius_m;
+			double conf = vis_mine_touch_confidence(&tb, CAM_DIE_SIDE_M, mx, my,
+								VIS_LANDING_XY_SD_M, over);
+
 			out[k++] = (struct sim_cam){ .t_ns = c->t_ns, .kind = SIM_CAM_MINE,
-						     .owner = BD_NOBODY, .x = c->x, .y = c->y,
-						     .confidence = CAM_MINE_CONF };
+						     .owner = BD_NOBODY, .x = mx, .y = my,
+						     .confidence = over ? CAM_LAND_CONF * conf : conf };
 		}
 	}
 	if (k < cap && end && sim_rng_uniform(&lr) >= n->cam_p_exit_miss &&

@@ -557,10 +557,8 @@ static void mine_touch(struct vis_tracker *t, struct trk *k, struct vis_obs *out
 	 * it truly was is the point's error away (the can stands on the
 	 * line, where the tracker's points are worst: VIS_LANDING_XY_SD_M),
 	 * so each is weighed by its chance, from the closest point seen. */
-	double cx = k->mine_cx, cy = k->mine_cy;
-	double p_face = vis_mine_reach(tb, cx, cy, r + MINE_FACE_REACH * side, VIS_LANDING_XY_SD_M);
-	double p_reach = vis_mine_reach(tb, cx, cy, r + MINE_CORNER_REACH * side, VIS_LANDING_XY_SD_M);
-	o.confidence = 0.9 * p_face + 0.6 * (p_reach - p_face);
+	o.confidence = vis_mine_touch_confidence(tb, side, k->mine_cx, k->mine_cy,
+						 VIS_LANDING_XY_SD_M, false);
 	o.xy_sigma_m = VIS_LANDING_XY_SD_M;
 	emit(out, max, n, &o);
 	k->mine_done = 1;
@@ -775,8 +773,8 @@ static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double
 			 * a few millimetres further out. */
 			struct vis_obs m = o;
 			m.kind = VIS_OBS_MINE;
-			m.confidence *= vis_mine_reach(&t->cfg.table, x, y, t->cfg.table.mine_radius_m +
-						       MINE_FACE_REACH * t->cfg.die_side_m, o.xy_sigma_m);
+			m.confidence *= vis_mine_touch_confidence(&t->cfg.table, t->cfg.die_side_m,
+								  x, y, o.xy_sigma_m, true);
 			m.apex_m = -1;
 			m.apex_sigma_m = 0;
 			m.flight_s = 0;
@@ -1207,6 +1205,18 @@ double vis_mine_reach(const struct bd_table *table, double x, double y, double r
 	}
 	double p = sum * h / 3;
 	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+double vis_mine_touch_confidence(const struct bd_table *table, double die_side_m, double x,
+				 double y, double sigma_m, bool over_can)
+{
+	double r = table->mine_radius_m;
+	double p_face = vis_mine_reach(table, x, y, r + MINE_FACE_REACH * die_side_m, sigma_m);
+
+	if (over_can)
+		return p_face;
+	double p_reach = vis_mine_reach(table, x, y, r + MINE_CORNER_REACH * die_side_m, sigma_m);
+	return 0.9 * p_face + 0.6 * (p_reach - p_face);
 }
 
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,

@@ -281,6 +281,15 @@ double vis_half_confidence(const struct bd_table *table, double x, double sigma_
  * this in (BD-O1: the can stands on the line, where the error is largest). */
 double vis_mine_reach(const struct bd_table *table, double x, double y, double reach_m,
 		      double sigma_m);
+/* How sure the tracker is that a die whose centre it placed at (x, y)
+ * (sd sigma_m along each axis) touched the mine (BD-O1). over_can: it came
+ * down on the can, and the result is the chance its centre was within a
+ * face's reach of the can's axis (the caller weighs the contact's own
+ * confidence in); otherwise it turned beside the can: 0.9 within a face's
+ * reach of the wall, 0.6 where only a corner reaches, each weighed by its
+ * chance. One formula for the tracker and the simulator's model of it. */
+double vis_mine_touch_confidence(const struct bd_table *table, double die_side_m, double x,
+				 double y, double sigma_m, bool over_can);
 
 /* Reads the face of a die near (u, v) in a full-resolution image: crops a
  * square of 3 die sides around it and runs vis_dice_find on the crop.

@@ -20,6 +20,7 @@
 
 #pragma weak dd_sensors_attach
 #pragma weak dd_sensors_detach
+#pragma weak dd_sensors_mine_wired
 #pragma weak dd_camera_attach
 #pragma weak dd_camera_detach
 #pragma weak dd_camera_reads_pending
@@ -625,6 +626,8 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 			 sv->sim ? "simulated camera" : "no camera support in this build");
 	}
 	sv->sc.fusion.piezo_present = sv->sensors.ok;
+	/* A mine with no disc under it cannot contradict the camera (BD-O1). */
+	sv->sc.fusion.mine_disc_present = dd_sensors_mine_wired && dd_sensors_mine_wired();
 	/* The virtual table's camera reports what the tracker does (landings,
 	 * mine contacts, exits, sinks, rests: docs/simulator.md), so fusion
 	 * takes it as the Pi's. */

@@ -344,6 +344,10 @@ typedef void (*dd_obs_sink)(void *user, const struct dd_obs *o);
 int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		      void *user, struct dd_health_item *health, char *err, size_t errlen);
 void dd_sensors_detach(void);
+/* After dd_sensors_attach: whether the wiring has a disc under the mine
+ * (without one fusion cannot weigh a camera-only mine against a felt
+ * landing and sends it to review, BD-O1). */
+bool dd_sensors_mine_wired(void);
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		     void *user, struct dd_health_item *health, char *err, size_t errlen);
 void dd_camera_detach(void);

@@ -203,6 +203,11 @@ close_source:
 	return rc;
 }
 
+bool dd_sensors_mine_wired(void)
+{
+	return sens_config_has_role(&glue.cfg, SENS_ROLE_MINE);
+}
+
 void dd_sensors_detach(void)
 {
 	glue.io = sd_event_source_disable_unref(glue.io);

@@ -66,6 +66,14 @@ void sens_config_defaults(struct sens_config *c)
 	c->button_repeat_s = 0.4;
 }
 
+bool sens_config_has_role(const struct sens_config *c, enum sens_role role)
+{
+	for (size_t i = 0; i < c->n_lines && i < SENS_MAX_LINES; i++)
+		if (c->lines[i].role == role)
+			return true;
+	return false;
+}
+
 const char *sens_role_name(enum sens_role role)
 {
 	switch (role) {

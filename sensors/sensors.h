@@ -96,6 +96,9 @@ int sens_config_line_by_offset(const struct sens_config *c, unsigned offset);
 int64_t sens_config_group_window_ns(const struct sens_config *c);
 
 const char *sens_role_name(enum sens_role role);	/* "table", "cup", ..., "button" */
+/* Whether c wires at least one line of this role (a disc under the mine,
+ * say: fusion weighs a silent one against the camera, BD-O1). */
+bool sens_config_has_role(const struct sens_config *c, enum sens_role role);
 const char *sens_call_name(enum sens_call call);	/* "low", "retoss", "catch1", "catch2" */
 
 /* ---- Edges and edge sources ------------------------------------------- */

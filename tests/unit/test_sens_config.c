@@ -37,6 +37,7 @@ static void test_sens_config_no_lines_named_uses_reference_wiring(void **state)
 	assert_int_equal(load("[sensors]\nwave_speed = 420\nhold_off_ms = 15\ntable2_delay_us = -4.5\n"
 			      "near_line_cm = 1.5\n", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.n_lines, def.n_lines);
+	assert_true(sens_config_has_role(&c, SENS_ROLE_MINE));
 	assert_true(fabs(c.wave_speed_mps - 420) < 1e-9);
 	assert_true(fabs(c.holdoff_s - 0.015) < 1e-12);
 	assert_true(fabs(c.lines[2].delay_s + 4.5e-6) < 1e-12);
@@ -65,6 +66,9 @@ static void test_sens_config_named_lines_replace_defaults(void **state)
 	assert_int_equal(c.lines[4].owner, 3);
 	assert_int_equal(c.lines[5].role, SENS_ROLE_FLOOR);
 	assert_string_equal(c.lines[5].name, "floor1");
+	/* no disc under the mine in this wiring; the reference wiring has one */
+	assert_false(sens_config_has_role(&c, SENS_ROLE_MINE));
+	assert_true(sens_config_has_role(&c, SENS_ROLE_CUP));
 	/* the cups keep their corners on a smaller table */
 	assert_true(fabs(c.table.cup_x[3] - 1.88) < 1e-9);
 }

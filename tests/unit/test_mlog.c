@@ -40,6 +40,35 @@ static void parse_bad(const char *text, const char *want)
 	assert_string_equal(err, want);
 }
 
+#define MATCH_AUTO "{\"type\":\"match\",\"game\":\"beerdie\",\"house\":{\"low_call\":\"auto\"}}\n"
+
+/* Out of range (negative, zero, huge), not a number, or without the apex
+ * it belongs to: one line naming the field. */
+static void test_mlog_apex_sd_rejects_negative_huge_and_orphan(void **state)
+{
+	(void)state;
+	parse_bad(MATCH_AUTO "{\"type\":\"throw\",\"apex_m\":3.2,\"apex_sd_m\":-0.1,\"events\":[]}\n",
+		  "t.jsonl:2: apex_sd_m: expected a number 0..10 m");
+	parse_bad(MATCH_AUTO "{\"type\":\"throw\",\"apex_m\":3.2,\"apex_sd_m\":1e300,\"events\":[]}\n",
+		  "t.jsonl:2: apex_sd_m: expected a number 0..10 m");
+	parse_bad(MATCH_AUTO "{\"type\":\"throw\",\"apex_m\":3.2,\"apex_sd_m\":\"0.1\",\"events\":[]}\n",
+		  "t.jsonl:2: apex_sd_m: expected a number 0..10 m");
+	parse_bad(MATCH_AUTO "{\"type\":\"throw\",\"apex_m\":3.2,\"apex_sd_m\":0,\"events\":[]}\n",
+		  "t.jsonl:2: apex_sd_m: expected a number above 0, up to 10 m");
+	parse_bad(MATCH_AUTO "{\"type\":\"throw\",\"apex_sd_m\":0.1,\"events\":[]}\n",
+		  "t.jsonl:2: apex_sd_m: given without apex_m");
+	/* JSON has no NaN: a bare NaN is bad JSON, refused before the field. */
+	{
+		const char *t = MATCH_AUTO "{\"type\":\"throw\",\"apex_m\":3.2,\"apex_sd_m\":NaN,\"events\":[]}\n";
+		struct mlog_bd *log = NULL;
+		char err[256] = "";
+
+		assert_int_equal(mlog_bd_parse("t.jsonl", t, strlen(t), &log, err, sizeof(err)), -EINVAL);
+		assert_null(log);
+		assert_non_null(strstr(err, "t.jsonl:2:"));
+	}
+}
+
 static void test_mlog_minimal_match_has_default_players_and_house(void **state)
 {
 	struct mlog_bd *log = parse_ok(MATCH);
@@ -598,6 +627,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mlog_minimal_match_has_default_players_and_house),
+		cmocka_unit_test(test_mlog_apex_sd_rejects_negative_huge_and_orphan),
 		cmocka_unit_test(test_mlog_teams_and_every_house_setting),
 		cmocka_unit_test(test_mlog_bd_f1_rolloff_decides_first_team),
 		cmocka_unit_test(test_mlog_throw_defaults),

@@ -151,8 +151,6 @@ static void test_bd_judge_refuses_a_nan_or_infinite_apex_sd(void **state)
 
 /* ---- The match log's apex_sd_m ---------------------------------------- */
 
-#define MATCH_AUTO "{\"type\":\"match\",\"game\":\"beerdie\",\"house\":{\"low_call\":\"auto\"}}\n"
-
 /* Parsed, judged (BD-P5: the note in the ruling line) and written back
  * byte for byte; a throw without it stays as it was (no field written). */
 static void test_mlog_apex_sd_round_trips_and_judges_bd_p5(void **state)

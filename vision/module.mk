@@ -10,3 +10,22 @@ $(BUILD)/bench/vision_opencv: bench/vision_opencv.cpp $(BUILD)/libvision.a $(BUI
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CXX) -std=c++17 -O2 -g -I. $(PKG_CFLAGS) $(shell $(PKG_CONFIG) --cflags opencv4) \
 		-o $@ $< $(LINK_LIBS) $(shell $(PKG_CONFIG) --libs opencv4) $(LDLIBS)
+
+# The face net's training crops (tools/fnet/): built on demand, not by
+# `make` or `make check` (the weights it leads to are committed).
+$(BUILD)/tools/face_crops: $(BUILD)/tools/fnet/face_crops.o $(LIBS)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)
+
+# Retrains the face net and rewrites its weights (vision/face_net_weights.*)
+# and the forward pass's check (tests/data/face-net-check.txt): about 15
+# minutes on two cores. tools/fnet/README.md says how and why.
+FNET_WORK ?= $(BUILD)/fnet
+.PHONY: face-net
+face-net: $(BUILD)/tools/face_crops
+	$(Q)scripts/install-deps train
+	$(Q)mkdir -p $(FNET_WORK)
+	$(Q)$(BUILD)/tools/face_crops tests/data/dice-photos $(FNET_WORK) --rendered 1000
+	$(Q)/usr/bin/python3 tools/fnet/train_face_net.py $(FNET_WORK) --epochs 24 \
+		--save $(FNET_WORK)/face_net.pt

@@ -121,6 +121,28 @@ void vis_dice_params_default(struct vis_dice_params *p);
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen);
 
+/* ---- Face net: a small convolutional net (vision/face_net.c) naming the
+ * face of the die centred in a crop, trained offline on labelled real and
+ * rendered dice (tools/fnet/); its weights are compiled in. A second
+ * witness to the pip reader's count, weighed against it in vis_dice_find. */
+#define VIS_FNET_SIDE 40	/* crops are VIS_FNET_SIDE x VIS_FNET_SIDE RGB */
+#define VIS_FNET_CLASSES 7	/* 0: no die centred in the crop, 1-6: the face up */
+/* The crop's span over the larger side of a labelled die's box (its top
+ * and what shows of its sides), and over vis_die.side of a detection (a
+ * blob's side: shadow included). */
+#define VIS_FNET_BOX_SPAN 1.35
+#define VIS_FNET_SPAN 1.73
+
+/* Samples the square of span pixels centred on (x, y) of img (GRAY8 or
+ * RGB24), turned by angle radians, into out (VIS_FNET_SIDE^2 x 3 bytes,
+ * pixel-interleaved RGB, the caller's): bilinear, the image's edge pixels
+ * beyond it. */
+void vis_fnet_crop(const struct vis_image *img, double x, double y, double span, double angle,
+		   uint8_t *out);
+/* The net's class probabilities for a crop from vis_fnet_crop (they sum
+ * to 1). Pure arithmetic: no allocation, no failure. */
+void vis_fnet_classify(const uint8_t *crop, float prob[VIS_FNET_CLASSES]);
+
 /* ---- Homographies (table calibration) ----
  * 3x3 row-major, h[8] = 1. Table coordinates are metres from team A's end
  * (x) and the left edge (y), as in core/core.h. */

@@ -1,0 +1,288 @@
+/* Training crops for the face net (vision/face_net.c), cut the way the
+ * reader cuts them (vis_fnet_crop):
+ *   build/tools/face_crops PHOTO_DIR OUT_DIR [--seed N] [--per-die N] [--rendered N]
+ * Writes OUT_DIR/train.bin and OUT_DIR/eval.bin, records of
+ *   uint8 class (0 no die centred, 1-6 face), uint8 split (0 the tuning
+ *   photos of 2019-12-08, 1 the held-out ones, 2 rendered images),
+ *   uint16 photo index (LE),
+ *   VIS_FNET_SIDE^2 RGB bytes,
+ * and OUT_DIR/eval.txt, a line per eval record: photo, x, y, side, the
+ * pip reader's face and confidence, the labelled face (0: none).
+ * train.bin holds only the tuning photos: labelled dice turned, scaled and
+ * shifted; places with no die centred (the tray, between dice, beside a
+ * die, the pip reader's strays). eval.bin holds every detection of
+ * vis_dice_find (unreadable ones too) on every photo, cut at its place and
+ * size as the reader will; training must not look at split 1. */
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vision.h"
+
+#define CROP_BYTES (VIS_FNET_SIDE * VIS_FNET_SIDE * 3)
+
+struct label {
+	int face;
+	double x, y, size;	/* centre, larger side of the box */
+};
+
+static uint64_t rng_state = 2026;
+
+static double uni(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int put(FILE *f, int cls, int split, int photo, const uint8_t *crop)
+{
+	uint8_t head[4] = { (uint8_t)cls, (uint8_t)split, (uint8_t)(photo & 255), (uint8_t)(photo >> 8) };
+	return fwrite(head, 1, 4, f) == 4 && fwrite(crop, 1, CROP_BYTES, f) == CROP_BYTES ? 0 : -1;
+}
+
+/* The distance from (x, y) to the nearest labelled centre, in that die's
+ * box sizes. */
+static double nearest(const struct label *l, int n, double x, double y, int *which)
+{
+	double best = 1e9;
+	for (int i = 0; i < n; i++) {
+		double d = hypot(x - l[i].x, y - l[i].y) / l[i].size;
+		if (d < best) {
+			best = d;
+			if (which)
+				*which = i;
+		}
+	}
+	return best;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: face_crops PHOTO_DIR OUT_DIR [--seed N] [--per-die N] [--rendered N]\n");
+		return 2;
+	}
+	const char *dir = argv[1], *out = argv[2];
+	int per_die = 40, rendered = 0;
+	for (int i = 3; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--seed"))
+			rng_state = strtoull(argv[i + 1], NULL, 10) | 1;
+		else if (!strcmp(argv[i], "--per-die"))
+			per_die = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--rendered"))
+			rendered = atoi(argv[i + 1]);
+	}
+	char path[4096];
+	snprintf(path, sizeof path, "%s/labels.json", dir);
+	json_error_t jerr;
+	json_t *labels = json_load_file(path, 0, &jerr);
+	if (!labels) {
+		fprintf(stderr, "face_crops: %s:%d: %s\n", path, jerr.line, jerr.text);
+		return 1;
+	}
+	snprintf(path, sizeof path, "%s/train.bin", out);
+	FILE *ft = fopen(path, "wb");
+	snprintf(path, sizeof path, "%s/eval.bin", out);
+	FILE *fe = fopen(path, "wb");
+	snprintf(path, sizeof path, "%s/eval.txt", out);
+	FILE *fx = fopen(path, "w");
+	if (!ft || !fe || !fx) {
+		perror(out);
+		return 1;
+	}
+	uint8_t crop[CROP_BYTES];
+	int photo = 0, ntrain[7] = { 0 }, neval = 0;
+	double ratios[2048];
+	int nratio = 0;
+	const char *name;
+	json_t *entry;
+	json_object_foreach(labels, name, entry) {
+		int split = strstr(name, "20191208") ? 0 : 1;
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		char err[256];
+		struct vis_image *img;
+		if (vis_image_load(path, &img, err, sizeof err)) {
+			fprintf(stderr, "face_crops: %s\n", err);
+			return 1;
+		}
+		json_t *arr = json_object_get(entry, "dice");
+		struct label lab[128];
+		int nl = 0;
+		for (size_t k = 0; k < json_array_size(arr) && nl < 128; k++) {
+			json_t *l = json_array_get(arr, k);
+			double w = json_real_value(json_object_get(l, "w"));
+			double h = json_real_value(json_object_get(l, "h"));
+			lab[nl++] = (struct label){
+				.face = (int)json_integer_value(json_object_get(l, "face")),
+				.x = json_real_value(json_object_get(l, "x")),
+				.y = json_real_value(json_object_get(l, "y")),
+				.size = w > h ? w : h,
+			};
+		}
+		struct vis_dice_params p;
+		vis_dice_params_default(&p);
+		p.keep_unreadable = 1;
+		struct vis_die dice[256];
+		int n = vis_dice_find(img, &p, dice, 256, err, sizeof err);
+		if (n < 0) {
+			fprintf(stderr, "face_crops: %s: %s\n", name, err);
+			return 1;
+		}
+		if (n > 256)
+			n = 256;
+		/* Every detection, cut as the reader cuts it. */
+		for (int i = 0; i < n; i++) {
+			int li = -1;
+			for (int k = 0; k < nl; k++)
+				if (fabs(dice[i].x - lab[k].x) <= lab[k].size / 2 &&
+				    fabs(dice[i].y - lab[k].y) <= lab[k].size / 2 &&
+				    (li < 0 || hypot(dice[i].x - lab[k].x, dice[i].y - lab[k].y) <
+						       hypot(dice[i].x - lab[li].x, dice[i].y - lab[li].y)))
+					li = k;
+			if (li >= 0 && nratio < 2048 && split == 0)
+				ratios[nratio++] = lab[li].size / dice[i].side;
+			vis_fnet_crop(img, dice[i].x, dice[i].y, VIS_FNET_SPAN * dice[i].side, 0, crop);
+			if (put(fe, li >= 0 ? lab[li].face : 0, split, photo, crop))
+				goto write_failed;
+			fprintf(fx, "%d %.2f %.2f %.2f %d %.3f %d\n", photo, dice[i].x, dice[i].y,
+				dice[i].side, dice[i].face, dice[i].confidence, li >= 0 ? lab[li].face : 0);
+			neval++;
+			if (split)
+				continue;
+			if (li >= 0) {
+				/* The labelled die at the place and size the
+				 * reader found it: as the net will be shown it. */
+				for (int a = 0; a < per_die / 2; a++) {
+					vis_fnet_crop(img, dice[i].x, dice[i].y,
+						      VIS_FNET_SPAN * dice[i].side * (0.9 + 0.2 * uni()),
+						      2 * M_PI * uni(), crop);
+					if (put(ft, lab[li].face, 0, photo, crop))
+						goto write_failed;
+					ntrain[lab[li].face]++;
+				}
+				continue;
+			}
+			/* A stray of the reader's: no die there. */
+			for (int a = 0; a < 4; a++) {
+				vis_fnet_crop(img, dice[i].x, dice[i].y,
+					      VIS_FNET_SPAN * dice[i].side * (0.9 + 0.2 * uni()),
+					      2 * M_PI * uni(), crop);
+				if (put(ft, 0, 0, photo, crop))
+					goto write_failed;
+				ntrain[0]++;
+			}
+		}
+		if (split == 0 && nl > 0) {
+			double sizes[128];
+			for (int k = 0; k < nl; k++)
+				sizes[k] = lab[k].size;
+			qsort(sizes, (size_t)nl, sizeof(double), cmp_double);
+			double typical = sizes[nl / 2];
+			/* The die's box is its top and some of its sides: the
+			 * crop spans VIS_FNET_BOX_SPAN of it. */
+			for (int k = 0; k < nl; k++) {
+				for (int a = 0; a < per_die; a++) {
+					double r = 0.12 * lab[k].size * sqrt(uni()), t = 2 * M_PI * uni();
+					vis_fnet_crop(img, lab[k].x + r * cos(t), lab[k].y + r * sin(t),
+						      VIS_FNET_BOX_SPAN * lab[k].size * (0.8 + 0.45 * uni()),
+						      2 * M_PI * uni(), crop);
+					if (put(ft, lab[k].face, 0, photo, crop))
+						goto write_failed;
+					ntrain[lab[k].face]++;
+				}
+				/* Beside the die: part of it in view, not centred. */
+				for (int a = 0; a < per_die / 4; a++) {
+					double r = (0.6 + 0.4 * uni()) * lab[k].size, t = 2 * M_PI * uni();
+					double x = lab[k].x + r * cos(t), y = lab[k].y + r * sin(t);
+					if (nearest(lab, nl, x, y, NULL) < 0.6)
+						continue;
+					vis_fnet_crop(img, x, y, VIS_FNET_BOX_SPAN * lab[k].size * (0.85 + 0.32 * uni()),
+						      2 * M_PI * uni(), crop);
+					if (put(ft, 0, 0, photo, crop))
+						goto write_failed;
+					ntrain[0]++;
+				}
+			}
+			/* The tray, its walls, whatever lies about. */
+			for (int a = 0, tries = 0; a < nl * per_die / 2 && tries < 100000; tries++) {
+				double x = uni() * img->width, y = uni() * img->height;
+				if (nearest(lab, nl, x, y, NULL) < 0.65)
+					continue;
+				vis_fnet_crop(img, x, y, VIS_FNET_BOX_SPAN * typical * (0.8 + 0.45 * uni()),
+					      2 * M_PI * uni(), crop);
+				if (put(ft, 0, 0, photo, crop))
+					goto write_failed;
+				ntrain[0]++;
+				a++;
+			}
+		}
+		vis_image_free(img);
+		photo++;
+	}
+	/* Rendered dice (split 2, trained on in every fold): every face,
+	 * colour, size, light and noise, many more than the photos hold. They
+	 * show no sides (the camera is straight above) and no marbling. */
+	for (int i = 0; i < rendered; i++) {
+		struct vis_render_scene sc = { .width = 240, .height = 240 };
+		vis_render_random_dice(&sc, 900000 + (uint64_t)i, 4);
+		struct vis_image *img;
+		char err[256];
+		if (vis_render(&sc, &img, err, sizeof err)) {
+			fprintf(stderr, "face_crops: %s\n", err);
+			return 1;
+		}
+		double px = sc.die_side_m * sc.h[0];
+		double u[VIS_RENDER_MAX_DICE], v[VIS_RENDER_MAX_DICE];
+		for (int k = 0; k < sc.n_dice; k++) {
+			vis_homography_apply(sc.h, sc.dice[k].x, sc.dice[k].y, &u[k], &v[k]);
+			for (int a = 0; a < 6; a++) {
+				double r = 0.12 * px * sqrt(uni()), t = 2 * M_PI * uni();
+				/* a real die's box is about 1.15 of its top */
+				vis_fnet_crop(img, u[k] + r * cos(t), v[k] + r * sin(t),
+					      VIS_FNET_BOX_SPAN * 1.15 * px * (0.8 + 0.45 * uni()),
+					      2 * M_PI * uni(), crop);
+				if (put(ft, sc.dice[k].face, 2, 0, crop))
+					goto write_failed;
+				ntrain[sc.dice[k].face]++;
+			}
+		}
+		for (int a = 0, tries = 0; a < 6 && tries < 1000; tries++) {
+			double x = uni() * img->width, y = uni() * img->height, d = 1e9;
+			for (int k = 0; k < sc.n_dice; k++)
+				d = fmin(d, hypot(x - u[k], y - v[k]));
+			if (d < 0.8 * px)
+				continue;
+			vis_fnet_crop(img, x, y, VIS_FNET_BOX_SPAN * 1.15 * px * (0.8 + 0.45 * uni()),
+				      2 * M_PI * uni(), crop);
+			if (put(ft, 0, 2, 0, crop))
+				goto write_failed;
+			ntrain[0]++;
+			a++;
+		}
+		vis_image_free(img);
+	}
+	qsort(ratios, (size_t)nratio, sizeof(double), cmp_double);
+	fprintf(stderr, "face_crops: %d photos; train none %d, faces %d %d %d %d %d %d; eval %d\n", photo,
+		ntrain[0], ntrain[1], ntrain[2], ntrain[3], ntrain[4], ntrain[5], ntrain[6], neval);
+	if (nratio)
+		fprintf(stderr, "face_crops: label box / detected side: median %.3f (p10 %.3f, p90 %.3f)\n",
+			ratios[nratio / 2], ratios[nratio / 10], ratios[nratio * 9 / 10]);
+	json_decref(labels);
+	if (fclose(ft) || fclose(fe) || fclose(fx))
+		goto write_failed;
+	return 0;
+write_failed:
+	perror("face_crops: write");
+	return 1;
+}

@@ -1,0 +1,235 @@
+#!/usr/bin/python3
+"""Trains the face net of vision/face_net.c and writes its weights as C.
+
+  tools/fnet/train_face_net.py CROPS_DIR [--epochs N] [--seed N]
+        [--fold K/N] [--out vision/face_net_weights] [--predict FILE]
+
+CROPS_DIR holds train.bin and eval.bin from build/tools/face_crops (see
+there for the record layout). Only the tuning photos (split 0) are trained
+on. --fold K/N trains without the tuning photos whose index is K mod N and
+writes, with --predict, the net's probabilities for the eval records of
+exactly those photos, so the way dice.c weighs the net against the pip
+reader can be chosen on photos the net never saw. Without --fold the net is
+trained on every tuning photo and its weights written to OUT.c and OUT.h.
+
+Needs Debian's python3-torch and python3-numpy (not needed to build or
+test dyeref: the weights are committed). Deterministic for a given seed on
+one machine; a different torch or CPU may give slightly different weights.
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SIDE = 40
+CROP = SIDE * SIDE * 3
+REC = 4 + CROP
+NORM_EPS = 8.0  # the crop's spread floor, bytes (FNET_NORM_EPS)
+
+
+def load(path):
+    raw = np.fromfile(path, dtype=np.uint8)
+    if raw.size % REC:
+        sys.exit(f"{path}: size {raw.size} is not a whole number of records")
+    raw = raw.reshape(-1, REC)
+    cls = raw[:, 0].astype(np.int64)
+    split = raw[:, 1].astype(np.int64)
+    photo = raw[:, 2].astype(np.int64) | (raw[:, 3].astype(np.int64) << 8)
+    crops = raw[:, 4:].reshape(-1, SIDE, SIDE, 3)
+    return cls, split, photo, crops
+
+
+class FaceNet(nn.Module):
+    """The layers of vision/face_net.c, in the same order."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 16, 3, padding=1)
+        self.c2 = nn.Conv2d(16, 32, 3, padding=1)
+        self.c3 = nn.Conv2d(32, 48, 3, padding=1)
+        self.f1 = nn.Linear(48 * 5 * 5, 64)
+        self.f2 = nn.Linear(64, 7)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.c1(x)), 2)
+        x = F.max_pool2d(F.relu(self.c2(x)), 2)
+        x = F.max_pool2d(F.relu(self.c3(x)), 2)
+        x = F.relu(self.f1(x.flatten(1)))
+        return self.f2(x)
+
+
+def normalise(x):
+    """x: float tensor N,3,S,S of byte values; as vis_fnet_classify does."""
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    var = (x * x).mean(dim=(1, 2, 3), keepdim=True) - mean * mean
+    return (x - mean) / (var.clamp(min=0).sqrt() + NORM_EPS)
+
+
+def augment(x, gen):
+    """Colour and picture changes a real die may show that turning and
+    scaling (done when cutting) do not: any body and pip colour (channels
+    swapped, the picture inverted), light, contrast, blur, noise, mirror
+    images and quarter turns (a face's pips are the same in all)."""
+    n = x.shape[0]
+    perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(n)])
+    x = torch.gather(x, 1, perm[:, :, None, None].expand(-1, -1, SIDE, SIDE))
+    inv = torch.rand(n, generator=gen) < 0.25
+    x[inv] = 255.0 - x[inv]
+    gain = 0.6 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
+    bias = 60.0 * (torch.rand(n, 1, 1, 1, generator=gen) - 0.5)
+    gray = x.mean(dim=1, keepdim=True)
+    sat = 0.5 + 0.8 * torch.rand(n, 1, 1, 1, generator=gen)
+    x = gray + (x - gray) * sat
+    x = x * gain + bias
+    blur = torch.rand(n, generator=gen) < 0.3
+    if blur.any():
+        k = torch.tensor([1.0, 2.0, 1.0])
+        k = (k[:, None] * k[None, :]) / 16.0
+        k = k.expand(3, 1, 3, 3).contiguous()
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k, groups=3)
+    x = x + torch.randn(x.shape, generator=gen) * (6.0 * torch.rand(n, 1, 1, 1, generator=gen))
+    if torch.rand(1, generator=gen) < 0.5:
+        x = x.flip(3)
+    x = torch.rot90(x, int(torch.randint(4, (1,), generator=gen)), dims=(2, 3))
+    return x.clamp(0, 255)
+
+
+def to_tensor(crops):
+    return torch.from_numpy(crops).permute(0, 3, 1, 2).float()
+
+
+def train(crops, cls, epochs, seed):
+    torch.manual_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
+    net = FaceNet()
+    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * ((len(cls) + 127) // 128))
+    x_all = to_tensor(crops)
+    y_all = torch.from_numpy(cls)
+    for ep in range(epochs):
+        order = torch.randperm(len(cls), generator=gen)
+        total, right, loss_sum = 0, 0, 0.0
+        net.train()
+        for b in range(0, len(cls), 128):
+            idx = order[b:b + 128]
+            x = normalise(augment(x_all[idx].clone(), gen))
+            y = y_all[idx]
+            out = net(x)
+            loss = F.cross_entropy(out, y, label_smoothing=0.02)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            loss_sum += float(loss) * len(idx)
+            right += int((out.argmax(1) == y).sum())
+            total += len(idx)
+        print(f"epoch {ep + 1}/{epochs}: loss {loss_sum / total:.4f}, right {100 * right / total:.2f} %",
+              file=sys.stderr)
+    net.eval()
+    return net
+
+
+def predict(net, crops, turns=1):
+    """Probabilities, averaged over `turns` quarter turns of each crop."""
+    with torch.no_grad():
+        out = []
+        for b in range(0, len(crops), 512):
+            x = normalise(to_tensor(crops[b:b + 512]))
+            out.append(sum(F.softmax(net(torch.rot90(x, t, dims=(2, 3))), dim=1)
+                           for t in range(turns)) / turns)
+        return torch.cat(out).numpy() if out else np.zeros((0, 7), np.float32)
+
+
+def c_array(f, name, t):
+    v = t.detach().numpy().astype(np.float32).ravel()
+    f.write(f"const float {name}[{v.size}] = {{\n")
+    for i in range(0, v.size, 8):
+        f.write("\t" + ", ".join(f"{float(a):.9g}f" for a in v[i:i + 8]) + ",\n")
+    f.write("};\n")
+
+
+def export(net, out, note):
+    base = os.path.basename(out)
+    layers = [("c1", net.c1), ("c2", net.c2), ("c3", net.c3), ("f1", net.f1), ("f2", net.f2)]
+    with open(out + ".h", "w") as h:
+        h.write(f"/* Generated by tools/fnet/train_face_net.py: do not edit. {note} */\n")
+        h.write("#ifndef DYEREF_FACE_NET_WEIGHTS_H\n#define DYEREF_FACE_NET_WEIGHTS_H\n\n")
+        h.write(f"#define FNET_NORM_EPS {NORM_EPS}\n")
+        for n, l in layers:
+            if isinstance(l, nn.Conv2d):
+                h.write(f"#define FNET_{n.upper()}_IN {l.in_channels}\n#define FNET_{n.upper()}_OUT {l.out_channels}\n")
+            else:
+                h.write(f"#define FNET_{n.upper()}_IN {l.in_features}\n#define FNET_{n.upper()}_OUT {l.out_features}\n")
+        h.write("\n")
+        for n, l in layers:
+            h.write(f"extern const float fnet_{n}_w[{l.weight.numel()}];\n")
+            h.write(f"extern const float fnet_{n}_b[{l.bias.numel()}];\n")
+        h.write("\n#endif\n")
+    with open(out + ".c", "w") as c:
+        c.write(f"/* Generated by tools/fnet/train_face_net.py: do not edit. {note} */\n")
+        c.write(f'#include "vision/{base}.h"\n\n')
+        for n, l in layers:
+            c_array(c, f"fnet_{n}_w", l.weight)
+            c_array(c, f"fnet_{n}_b", l.bias)
+
+
+def write_check(net, crops, path, n=6):
+    """A few training crops and torch's probabilities for them: the C
+    forward pass must give the same (tests/unit/test_vis_face_net.c)."""
+    idx = np.linspace(0, len(crops) - 1, n).astype(int)
+    p = predict(net, crops[idx])
+    with open(path, "w") as f:
+        f.write("# crop bytes (hex, RGB rows) then the 7 probabilities torch gives;"
+                " written by tools/fnet/train_face_net.py with the weights\n")
+        for i, row in zip(idx, p):
+            f.write(crops[i].tobytes().hex() + "\n")
+            f.write(" ".join(f"{v:.7f}" for v in row) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("crops")
+    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--fold")
+    ap.add_argument("--out", default="vision/face_net_weights")
+    ap.add_argument("--predict")
+    ap.add_argument("--turns", type=int, default=1)
+    ap.add_argument("--save")
+    ap.add_argument("--load")
+    ap.add_argument("--check", default="tests/data/face-net-check.txt")
+    a = ap.parse_args()
+    torch.set_num_threads(int(os.environ.get("FNET_THREADS", os.cpu_count() or 1)))
+    cls, split, photo, crops = load(os.path.join(a.crops, "train.bin"))
+    keep = (split == 0) | (split == 2)
+    if a.fold:
+        k, n = (int(v) for v in a.fold.split("/"))
+        keep &= (photo % n != k) | (split == 2)
+    if a.load:
+        net = FaceNet()
+        net.load_state_dict(torch.load(a.load))
+        net.eval()
+    else:
+        net = train(crops[keep], cls[keep], a.epochs, a.seed)
+    if a.save:
+        torch.save(net.state_dict(), a.save)
+    if a.predict:
+        ecls, esplit, ephoto, ecrops = load(os.path.join(a.crops, "eval.bin"))
+        sel = esplit == 0
+        if a.fold:
+            sel &= ephoto % n == k
+        p = predict(net, ecrops[sel], a.turns)
+        with open(a.predict, "w") as f:
+            for i, row in zip(np.nonzero(sel)[0], p):
+                f.write(f"{i} " + " ".join(f"{v:.5f}" for v in row) + "\n")
+    if not a.fold:
+        export(net, a.out, f"Seed {a.seed}, {a.epochs} epochs, {int(keep.sum())} crops.")
+        write_check(net, crops[keep], a.check)
+
+
+if __name__ == "__main__":
+    main()

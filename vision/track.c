@@ -14,6 +14,8 @@
 
 #include "vision/vision.h"
 
+#define FACE_AT_PART 0.75	/* a die read under this fraction of the located size ... */
+#define FACE_AT_PART_CONF 0.7	/* ... is at most this sure (vis_read_face_at) */
 #define MAX_TRACKS 8
 #define HIST 16	/* positions kept a track, for the contact fit */
 #define GRAVITY 9.81	/* m/s^2 */
@@ -1265,5 +1267,12 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 	*out = dice[best];
 	out->x += x0;
 	out->y += y0;
+	/* A blob well under the located die's size is part of it, the rest
+	 * lost against something of its colour (a white die on the white
+	 * line): the pips and the face net then read the same part and agree
+	 * on a face with too few pips (a 4 as a 2 at 0.96 on rendered rests).
+	 * Such a reading is never sure. */
+	if (out->side < FACE_AT_PART * die_px && out->confidence > FACE_AT_PART_CONF)
+		out->confidence = FACE_AT_PART_CONF;
 	return 0;
 }

@@ -31,8 +31,13 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v"))
 			verbose = 1;
-		else if (!strcmp(argv[i], "--fold") && i + 1 < argc)
-			sscanf(argv[++i], "%d/%d", &fold_k, &fold_n);
+		else if (!strcmp(argv[i], "--fold") && i + 1 < argc) {
+			if (sscanf(argv[++i], "%d/%d", &fold_k, &fold_n) != 2 || fold_n < 1 ||
+			    fold_k < 0 || fold_k >= fold_n) {
+				fprintf(stderr, "vision_photos: --fold K/N with 0 <= K < N, not '%s'\n", argv[i]);
+				return 2;
+			}
+		}
 		else if (!strcmp(argv[i], "--golden") && i + 1 < argc) {
 			golden = fopen(argv[++i], "w");
 			if (!golden) {

@@ -1908,7 +1908,8 @@ static void weigh_net(const struct vis_image *img, struct vis_die *d)
 		return;
 	}
 	if (d->face > 0 && d->confidence >= NET_PIP_KEEP && p[d->face] >= NET_PIP_KEEP_P) {
-		d->confidence *= NET_PIP_SCALE;
+		/* under 0.9 even from pips sure to 1.0: one witness */
+		d->confidence = fmin(d->confidence * NET_PIP_SCALE, 0.89);
 		return;
 	}
 	d->face = 0;

@@ -4,7 +4,7 @@
  * The pip reader (dice.c) counts pips and fits their layout; on real
  * photos it loses pips on marbled dice, to highlights, to JPEG's colour
  * and to shadows, and then reads a 4-6 as a 1 or a 2. The net sees the
- * same crop whole and was trained (tools/train_face_net.py) on crops of
+ * same crop whole and was trained (tools/fnet/train_face_net.py) on crops of
  * labelled real dice and rendered ones, turned, scaled, shifted and
  * recoloured; dice.c weighs the two readings against each other. The
  * weights are generated (vision/face_net_weights.c) and fixed: no
@@ -35,13 +35,15 @@ _Static_assert(FNET_F1_IN == FNET_C3_OUT * S3 * S3 && FNET_F2_IN == FNET_F1_OUT 
 static double pixel(const struct vis_image *img, double x, double y, int c)
 {
 	int W = img->width, H = img->height;
-	if (x < 0)
+	/* Written so that NaN (an infinite span turned: inf - inf) clamps
+	 * too: (int) of a NaN or of anything out of int's range is undefined. */
+	if (!(x >= 0))
 		x = 0;
-	if (y < 0)
+	if (!(y >= 0))
 		y = 0;
-	if (x > W - 1)
+	if (!(x <= W - 1))
 		x = W - 1;
-	if (y > H - 1)
+	if (!(y <= H - 1))
 		y = H - 1;
 	int x0 = (int)x, y0 = (int)y;
 	int x1 = x0 + 1 < W ? x0 + 1 : x0, y1 = y0 + 1 < H ? y0 + 1 : y0;

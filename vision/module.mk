@@ -19,7 +19,7 @@ $(BUILD)/tools/face_crops: $(BUILD)/tools/fnet/face_crops.o $(LIBS)
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)
 
 # Retrains the face net and rewrites its weights (vision/face_net_weights.*)
-# and the forward pass's check (tests/data/face-net-check.txt): about 15
+# and the forward pass's check (tests/data/face-net-check.txt): about 20
 # minutes on two cores. tools/fnet/README.md says how and why.
 FNET_WORK ?= $(BUILD)/fnet
 .PHONY: face-net

@@ -134,9 +134,10 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 #define VIS_FNET_SPAN 1.73
 
 /* Samples the square of span pixels centred on (x, y) of img (GRAY8 or
- * RGB24), turned by angle radians, into out (VIS_FNET_SIDE^2 x 3 bytes,
- * pixel-interleaved RGB, the caller's): bilinear, the image's edge pixels
- * beyond it. */
+ * RGB24, at least 1x1), turned by angle radians, into out (VIS_FNET_SIDE^2
+ * x 3 bytes, pixel-interleaved RGB, the caller's): bilinear, averaged 4 or
+ * 9 times a pixel when span is over 1.5 or 3 crop pixels a pixel, the
+ * image's edge pixels beyond it (also for infinite or NaN places). */
 void vis_fnet_crop(const struct vis_image *img, double x, double y, double span, double angle,
 		   uint8_t *out);
 /* The net's class probabilities for a crop from vis_fnet_crop (they sum
@@ -314,7 +315,8 @@ double vis_mine_touch_confidence(const struct bd_table *table, double die_side_m
 				 double y, double sigma_m, bool over_can);
 
 /* Reads the face of a die near (u, v) in a full-resolution image: crops a
- * square of 3 die sides around it and runs vis_dice_find on the crop.
+ * square of 3 die sides around it and runs vis_dice_find on the crop; a
+ * die found under 0.75 die_px a side is part of one, at most 0.7 sure.
  * 0 and *out (in full-image pixels), -ENOENT no die read there, or a
  * negative errno. */
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,

@@ -75,13 +75,23 @@ int main(int argc, char **argv)
 	}
 	const char *dir = argv[1], *out = argv[2];
 	int per_die = 40, rendered = 0;
-	for (int i = 3; i + 1 < argc; i += 2) {
+	for (int i = 3; i < argc; i += 2) {
+		char *end = NULL;
+		long long v = i + 1 < argc ? strtoll(argv[i + 1], &end, 10) : -1;
+		if (i + 1 >= argc || *end || v < 0 || v > 1000000) {
+			fprintf(stderr, "face_crops: %s wants a whole number 0-1000000\n", argv[i]);
+			return 2;
+		}
 		if (!strcmp(argv[i], "--seed"))
-			rng_state = strtoull(argv[i + 1], NULL, 10) | 1;
+			rng_state = (uint64_t)v | 1;
 		else if (!strcmp(argv[i], "--per-die"))
-			per_die = atoi(argv[i + 1]);
+			per_die = (int)v;
 		else if (!strcmp(argv[i], "--rendered"))
-			rendered = atoi(argv[i + 1]);
+			rendered = (int)v;
+		else {
+			fprintf(stderr, "face_crops: unknown option %s\n", argv[i]);
+			return 2;
+		}
 	}
 	char path[4096];
 	snprintf(path, sizeof path, "%s/labels.json", dir);
@@ -91,14 +101,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "face_crops: %s:%d: %s\n", path, jerr.line, jerr.text);
 		return 1;
 	}
+	FILE *ft = NULL, *fe = NULL, *fx = NULL;
 	snprintf(path, sizeof path, "%s/train.bin", out);
-	FILE *ft = fopen(path, "wb");
-	snprintf(path, sizeof path, "%s/eval.bin", out);
-	FILE *fe = fopen(path, "wb");
-	snprintf(path, sizeof path, "%s/eval.txt", out);
-	FILE *fx = fopen(path, "w");
-	if (!ft || !fe || !fx) {
-		perror(out);
+	if ((ft = fopen(path, "wb"))) {
+		snprintf(path, sizeof path, "%s/eval.bin", out);
+		if ((fe = fopen(path, "wb"))) {
+			snprintf(path, sizeof path, "%s/eval.txt", out);
+			fx = fopen(path, "w");
+		}
+	}
+	if (!fx) {
+		perror(path);
 		return 1;
 	}
 	uint8_t crop[CROP_BYTES];
@@ -119,14 +132,27 @@ int main(int argc, char **argv)
 		json_t *arr = json_object_get(entry, "dice");
 		struct label lab[128];
 		int nl = 0;
-		for (size_t k = 0; k < json_array_size(arr) && nl < 128; k++) {
+		if (json_array_size(arr) > 128) {
+			fprintf(stderr, "face_crops: %s: over 128 labelled dice\n", name);
+			return 1;
+		}
+		for (size_t k = 0; k < json_array_size(arr); k++) {
 			json_t *l = json_array_get(arr, k);
-			double w = json_real_value(json_object_get(l, "w"));
-			double h = json_real_value(json_object_get(l, "h"));
+			json_t *jf = json_object_get(l, "face"), *jx = json_object_get(l, "x"),
+			       *jy = json_object_get(l, "y"), *jw = json_object_get(l, "w"),
+			       *jh = json_object_get(l, "h");
+			if (!json_is_integer(jf) || json_integer_value(jf) < 1 || json_integer_value(jf) > 6 ||
+			    !json_is_number(jx) || !json_is_number(jy) || !json_is_number(jw) ||
+			    !json_is_number(jh) || !(json_number_value(jw) > 0) || !(json_number_value(jh) > 0)) {
+				fprintf(stderr, "face_crops: %s: die %zu: face must be 1-6, x y w h numbers, "
+					"w and h above 0\n", name, k);
+				return 1;
+			}
+			double w = json_number_value(jw), h = json_number_value(jh);
 			lab[nl++] = (struct label){
-				.face = (int)json_integer_value(json_object_get(l, "face")),
-				.x = json_real_value(json_object_get(l, "x")),
-				.y = json_real_value(json_object_get(l, "y")),
+				.face = (int)json_integer_value(jf),
+				.x = json_number_value(jx),
+				.y = json_number_value(jy),
 				.size = w > h ? w : h,
 			};
 		}
@@ -155,8 +181,9 @@ int main(int argc, char **argv)
 			vis_fnet_crop(img, dice[i].x, dice[i].y, VIS_FNET_SPAN * dice[i].side, 0, crop);
 			if (put(fe, li >= 0 ? lab[li].face : 0, split, photo, crop))
 				goto write_failed;
-			fprintf(fx, "%d %.2f %.2f %.2f %d %.3f %d\n", photo, dice[i].x, dice[i].y,
-				dice[i].side, dice[i].face, dice[i].confidence, li >= 0 ? lab[li].face : 0);
+			if (fprintf(fx, "%d %.2f %.2f %.2f %d %.3f %d\n", photo, dice[i].x, dice[i].y,
+				    dice[i].side, dice[i].face, dice[i].confidence, li >= 0 ? lab[li].face : 0) < 0)
+				goto write_failed;
 			neval++;
 			if (split)
 				continue;
@@ -279,7 +306,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "face_crops: label box / detected side: median %.3f (p10 %.3f, p90 %.3f)\n",
 			ratios[nratio / 2], ratios[nratio / 10], ratios[nratio * 9 / 10]);
 	json_decref(labels);
-	if (fclose(ft) || fclose(fe) || fclose(fx))
+	int closed = fclose(ft) | fclose(fe) | fclose(fx);	/* all three closed */
+	if (closed)
 		goto write_failed;
 	return 0;
 write_failed:

@@ -6,7 +6,7 @@
 
 CROPS_DIR holds train.bin and eval.bin from build/tools/face_crops (see
 there for the record layout). Only the tuning photos (split 0) are trained
-on. --fold K/N trains without the tuning photos whose index is K mod N and
+on, with the rendered dice (split 2). --fold K/N trains without the tuning photos whose index is K mod N and
 writes, with --predict, the net's probabilities for the eval records of
 exactly those photos, so the way dice.c weighs the net against the pip
 reader can be chosen on photos the net never saw. Without --fold the net is
@@ -193,7 +193,7 @@ def write_check(net, crops, path, n=6):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("crops")
-    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--epochs", type=int, default=24)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--fold")
     ap.add_argument("--out", default="vision/face_net_weights")
@@ -201,7 +201,8 @@ def main():
     ap.add_argument("--turns", type=int, default=1)
     ap.add_argument("--save")
     ap.add_argument("--load")
-    ap.add_argument("--check", default="tests/data/face-net-check.txt")
+    ap.add_argument("--check", help="default: tests/data/face-net-check.txt for the default"
+                    " --out, else OUT-check.txt (a fold's net must not replace the test's)")
     a = ap.parse_args()
     torch.set_num_threads(int(os.environ.get("FNET_THREADS", os.cpu_count() or 1)))
     cls, split, photo, crops = load(os.path.join(a.crops, "train.bin"))
@@ -228,7 +229,9 @@ def main():
                 f.write(f"{i} " + " ".join(f"{v:.5f}" for v in row) + "\n")
     if not a.fold:
         export(net, a.out, f"Seed {a.seed}, {a.epochs} epochs, {int(keep.sum())} crops.")
-        write_check(net, crops[keep], a.check)
+        check = a.check or ("tests/data/face-net-check.txt" if a.out == "vision/face_net_weights"
+                            else a.out + "-check.txt")
+        write_check(net, crops[keep], check)
 
 
 if __name__ == "__main__":

@@ -310,6 +310,7 @@ void vis_dice_params_default(struct vis_dice_params *p)
 	p->max_die_px = 160;
 	p->min_confidence = 0.5;
 	p->keep_unreadable = 0;
+	p->pips_only = 0;
 }
 
 /* ---- small helpers ---- */
@@ -2148,7 +2149,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		}
 	}
 	/* The net's reading of every die found, weighed against the pips'. */
-	for (int i = 0; i < nall; i++)
+	for (int i = 0; i < nall && !params->pips_only; i++)
 		if (all[i].face >= 0) {
 			weigh_net(img, &all[i]);
 			if (all[i].confidence < params->min_confidence)

@@ -97,6 +97,8 @@ struct vis_dice_params {
 	double max_die_px;	/* largest die side, pixels (default 160) */
 	double min_confidence;	/* below this a face is reported unreadable (0.5) */
 	int keep_unreadable;	/* report dice whose face is unreadable, face 0 (0: omit) */
+	int pips_only;		/* read by the pips alone, the face net not asked (0);
+				 * for training the net and weighing it (tools/fnet/) */
 };
 
 struct vis_die {

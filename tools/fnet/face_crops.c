@@ -159,6 +159,7 @@ int main(int argc, char **argv)
 		struct vis_dice_params p;
 		vis_dice_params_default(&p);
 		p.keep_unreadable = 1;
+		p.pips_only = 1;	/* eval.txt holds the pips' own reading */
 		struct vis_die dice[256];
 		int n = vis_dice_find(img, &p, dice, 256, err, sizeof err);
 		if (n < 0) {

@@ -133,7 +133,8 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
  * and what shows of its sides), and over vis_die.side of a detection (a
  * blob's side: shadow included). */
 #define VIS_FNET_BOX_SPAN 1.35
-#define VIS_FNET_SPAN 1.73
+#define VIS_FNET_SPAN 1.73	/* 1.35 x 1.284: a box's side over the found side, the
+				 * median on the tuning photos (face_crops prints it) */
 
 /* Samples the square of span pixels centred on (x, y) of img (GRAY8 or
  * RGB24, at least 1x1), turned by angle radians, into out (VIS_FNET_SIDE^2

@@ -26,6 +26,9 @@ function rulingWords(r) {
   if (r.retoss) s += "re-toss";
   else if (pts.length) s += pts.join(", ");
   else s += r.dead ? "dead, no points" : "no points";
+  // Where a measurement decided (BD-P5 under low_call=auto) the ruling says
+  // why in words: players see the measured height, not only "dead".
+  if (r.note) s += " - " + r.note;
   if (r.over) s += ". Game over";
   return s;
 }

@@ -3,8 +3,10 @@
 // node's built-ins only. Opens the scoreboard, has a throw judged through
 // the console API, waits for the score to change on the page (it arrives
 // over server-sent events), then opens /replay/1, the console, and a dice
-// game started and played from the console. Screenshots go to OUTDIR.
-//   node cdp.js CHROMIUM BASE OUTDIR PIN
+// game started and played from the console, and the replay of match
+// NOTE_MATCH's first throw, whose ruling has a note (a measured toss too
+// low). Screenshots go to OUTDIR.
+//   node cdp.js CHROMIUM BASE OUTDIR PIN NOTE_MATCH
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
@@ -12,7 +14,7 @@ const os = require("os");
 const path = require("path");
 const http = require("http");
 
-const [chromium, base, outdir, pin] = process.argv.slice(2);
+const [chromium, base, outdir, pin, noteMatch] = process.argv.slice(2);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "dyeref-chromium-"));
 const browser = spawn(chromium, [
   "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -159,7 +161,7 @@ async function main() {
   await evaluate(s, "document.getElementById('dgame').value = 'yatzy';" +
     "document.getElementById('dplayers').value = 'ann, bob';" +
     "document.getElementById('dstart').click(); true");
-  await waitFor(s, "document.getElementById('summary').textContent.startsWith('Dice match 2 (yatzy)')", true, "dice game started");
+  await waitFor(s, "/^Dice match \\d+ \\(yatzy\\)/.test(document.getElementById('summary').textContent)", true, "dice game started");
   await evaluate(s, "for (const d of [1, 1, 2, 5, 6]) document.querySelector('[data-die=\"' + d + '\"]').click();" +
     "document.getElementById('dbox').value = 'ones'; document.getElementById('dturn').click(); true");
   await waitFor(s, "document.getElementById('summary').textContent.includes('bob to roll')", true, "turn entered by tapping");
@@ -183,8 +185,15 @@ async function main() {
   await sleep(300);
   await sheetReadable(s, "1280x720");
   await screenshot(s, "scoreboard-dice-720.png");
+
+  // A ruling decided by a measurement says so (BD-P5, low_call=auto).
+  await send("Emulation.clearDeviceMetricsOverride", {}, s);
+  await send("Page.navigate", { url: base + "/replay/1?match=" + noteMatch }, s);
+  await waitFor(s, "location.pathname === '/replay/1' && document.body.dataset.ready === '1'", true, "imported replay loaded");
+  await waitFor(s, "document.getElementById('ruling').textContent.includes('dead, no points - too low: the measured toss height, 0.50 m')",
+    true, "ruling's note shown");
   await send("Browser.close").catch(() => {});
-  console.log("ok: score 0 -> 1 seen live, replay shown, console login and a call, a dice game live");
+  console.log("ok: score 0 -> 1 seen live, replay shown, console login and a call, a dice game live, a ruling's note");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

@@ -3,10 +3,13 @@
 
   tools/fnet/train_face_net.py CROPS_DIR [--epochs N] [--seed N]
         [--fold K/N] [--out vision/face_net_weights] [--predict FILE]
+        [--synth FILE]
 
 CROPS_DIR holds train.bin and eval.bin from build/tools/face_crops (see
 there for the record layout). Only the tuning photos (split 0) are trained
-on, with the rendered dice (split 2). --fold K/N trains without the tuning photos whose index is K mod N and
+on, with the rendered dice (split 2) and, with --synth, the photo-like
+synthetic dice of synth_dice.py (split 3; tried, not in the committed
+weights: README.md). --fold K/N trains without the tuning photos whose index is K mod N and
 writes, with --predict, the net's probabilities for the eval records of
 exactly those photos, so the way dice.c weighs the net against the pip
 reader can be chosen on photos the net never saw. Without --fold the net is
@@ -199,6 +202,7 @@ def main():
     ap.add_argument("--out", default="vision/face_net_weights")
     ap.add_argument("--predict")
     ap.add_argument("--turns", type=int, default=1)
+    ap.add_argument("--synth", help="synth_dice.py's crops (split 3), trained on with the rest")
     ap.add_argument("--save")
     ap.add_argument("--load")
     ap.add_argument("--check", help="default: tests/data/face-net-check.txt for the default"
@@ -206,10 +210,16 @@ def main():
     a = ap.parse_args()
     torch.set_num_threads(int(os.environ.get("FNET_THREADS", os.cpu_count() or 1)))
     cls, split, photo, crops = load(os.path.join(a.crops, "train.bin"))
-    keep = (split == 0) | (split == 2)
+    if a.synth:
+        scls, ssplit, sphoto, scrops = load(a.synth)
+        if np.any(ssplit != 3):
+            sys.exit(f"{a.synth}: not synth_dice.py's records (split 3)")
+        cls, split = np.concatenate([cls, scls]), np.concatenate([split, ssplit])
+        photo, crops = np.concatenate([photo, sphoto]), np.concatenate([crops, scrops])
+    keep = (split == 0) | (split >= 2)
     if a.fold:
         k, n = (int(v) for v in a.fold.split("/"))
-        keep &= (photo % n != k) | (split == 2)
+        keep &= (photo % n != k) | (split >= 2)
     if a.load:
         net = FaceNet()
         net.load_state_dict(torch.load(a.load))

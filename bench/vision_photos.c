@@ -19,6 +19,7 @@ struct tally {
 	int detected;		/* labelled dice with a detection inside the box */
 	int right;		/* of those, with the right face */
 	int unread;		/* labelled dice not read, found there unreadable */
+	int unread_stray;	/* unreadable detections inside no box */
 	int dets;		/* detections */
 	int unmatched;		/* detections inside no box */
 	int confident_wrong;	/* wrong face with confidence >= 0.9 */
@@ -152,6 +153,19 @@ int main(int argc, char **argv)
 					       dice[best].face, face, lx, ly, dice[best].confidence);
 			}
 		}
+		for (int i = 0; i < nu; i++) {
+			int in = 0;
+			for (size_t k = 0; k < nl && !in; k++) {
+				json_t *l = json_array_get(arr, k);
+				in = fabs(unread[i].x - json_real_value(json_object_get(l, "x"))) <=
+					     json_real_value(json_object_get(l, "w")) / 2 &&
+				     fabs(unread[i].y - json_real_value(json_object_get(l, "y"))) <=
+					     json_real_value(json_object_get(l, "h")) / 2;
+			}
+			s->unread_stray += !in;
+			if (!in && verbose)
+				printf("  %s unreadable stray at %.0f,%.0f\n", name, unread[i].x, unread[i].y);
+		}
 		s->dets += n;
 		for (int i = 0; i < n; i++)
 			if (!used[i]) {
@@ -175,11 +189,12 @@ int main(int argc, char **argv)
 		imgs += s->images;
 		printf("photos %-22s %3d images %3d dice: recall %5.1f %%, face accuracy %5.1f %% "
 		       "(target 99.5), read %5.1f %%, unmatched detections %d of %d, "
-		       "wrong with confidence >= 0.9: %d; not read %d, of them found unreadable %d\n",
+		       "wrong with confidence >= 0.9: %d; not read %d, of them found unreadable %d; "
+		       "unreadable detections matching no die %d\n",
 		       split_name[k], s->images, s->dice, 100.0 * s->detected / (s->dice ? s->dice : 1),
 		       100.0 * s->right / (s->detected ? s->detected : 1),
 		       100.0 * s->right / (s->dice ? s->dice : 1), s->unmatched, s->dets,
-		       s->confident_wrong, s->dice - s->detected, s->unread);
+		       s->confident_wrong, s->dice - s->detected, s->unread, s->unread_stray);
 	}
 	printf("photos time per 640x640 image: %.1f ms\n", 1000 * secs / (imgs ? imgs : 1));
 	return 0;

@@ -31,7 +31,8 @@
  *    by the face net (face_net.c) at four quarter turns; its face is
  *    weighed against the pips' (weigh_net): agreeing, the surer stands;
  *    disagreeing, the net from 0.7, else the pips from 0.8 if the net
- *    allows their face, else unreadable.
+ *    allows their face, else unreadable; read by neither, no die at all
+ *    when the net sees none centred there (keep_unreadable).
  */
 #include <errno.h>
 #include <math.h>
@@ -58,6 +59,10 @@
 #endif
 #ifndef NET_PIP_KEEP_P
 #define NET_PIP_KEEP_P 0.05	/* ... when the net gives it at least this */
+#endif
+#ifndef NET_NOT_A_DIE
+#define NET_NOT_A_DIE 0.5	/* a find neither reads is no die when the net's "no die
+				 * centred" is this likely (the tray's screw holes, shadows) */
 #endif
 #ifndef NET_PIP_SCALE
 #define NET_PIP_SCALE 0.9	/* ... at this fraction of their confidence */
@@ -1913,7 +1918,12 @@ static void weigh_net(const struct vis_image *img, struct vis_die *d)
 		d->confidence = fmin(d->confidence * NET_PIP_SCALE, 0.89);
 		return;
 	}
-	d->face = 0;
+	/* Read by neither. A die all the same, or something else the
+	 * detector found? Reported unreadable (keep_unreadable) only when the
+	 * net finds a die there more likely than not: on the photos the real
+	 * dice left unread were at "no die" 0.26 or less, the other finds
+	 * (mostly the tray's screw holes) at 0.83 or more, but three. */
+	d->face = p[0] >= NET_NOT_A_DIE ? -1 : 0;
 	d->confidence = 0;
 }
 
@@ -2152,7 +2162,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	for (int i = 0; i < nall && !params->pips_only; i++)
 		if (all[i].face >= 0) {
 			weigh_net(img, &all[i]);
-			if (all[i].confidence < params->min_confidence)
+			if (all[i].face > 0 && all[i].confidence < params->min_confidence)
 				all[i].face = 0;
 		}
 	for (int i = 0; i < nall; i++) {

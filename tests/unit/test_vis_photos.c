@@ -40,6 +40,12 @@
 #define FLOOR_READ_HELDOUT  0.89
 #define MAX_STRAY           10	/* per split */
 #define MAX_SURE_WRONG      2	/* wrong face with confidence >= 0.9, per split */
+/* Dice found but unreadable (keep_unreadable, as `dyeref dice` reports
+ * them): of the 51 labelled dice not read, 21 were found unreadable, and 3
+ * and 2 unreadable finds were no labelled die's (53 and 85, mostly the
+ * tray's screw holes, before the net's "no die" weeded them out). */
+#define FLOOR_UNREAD_FOUND  18	/* both splits */
+#define MAX_UNREAD_STRAY    6	/* per split */
 
 struct found {
 	char name[64];		/* image file */
@@ -73,7 +79,10 @@ static int setup(void **state)
 			fprintf(stderr, "%s\n", err);
 			return -1;
 		}
-		f->n = vis_dice_find(img, NULL, f->dice, 128, err, sizeof err);
+		struct vis_dice_params p;
+		vis_dice_params_default(&p);
+		p.keep_unreadable = 1;	/* face 0; the read-share checks skip them */
+		f->n = vis_dice_find(img, &p, f->dice, 128, err, sizeof err);
 		vis_image_free(img);
 		if (f->n < 0 || f->n > 128)
 			return -1;
@@ -97,13 +106,16 @@ static const struct found *found_for(const char *name)
 	return NULL;
 }
 
-/* Index of a detection inside the box (nearest its centre), or -1. */
-static int in_box(const struct found *f, double x, double y, double w, double h, const int *used)
+/* Index of a read detection (unread: an unreadable one) inside the box,
+ * nearest its centre, or -1. */
+static int in_box(const struct found *f, double x, double y, double w, double h, const int *used,
+		  int unread)
 {
 	int best = -1;
 	double bd = 1e18;
 	for (int i = 0; i < f->n; i++) {
-		if ((used && used[i]) || fabs(f->dice[i].x - x) > w / 2 || fabs(f->dice[i].y - y) > h / 2)
+		if ((used && used[i]) || (f->dice[i].face == 0) != unread ||
+		    fabs(f->dice[i].x - x) > w / 2 || fabs(f->dice[i].y - y) > h / 2)
 			continue;
 		double d = hypot(f->dice[i].x - x, f->dice[i].y - y);
 		if (d < bd) {
@@ -112,6 +124,14 @@ static int in_box(const struct found *f, double x, double y, double w, double h,
 		}
 	}
 	return best;
+}
+
+/* in_box() for labels.json's die l. */
+static int in_label(const struct found *f, json_t *l, const int *used, int unread)
+{
+	return in_box(f, json_real_value(json_object_get(l, "x")), json_real_value(json_object_get(l, "y")),
+		      json_real_value(json_object_get(l, "w")), json_real_value(json_object_get(l, "h")),
+		      used, unread);
 }
 
 static void test_vis_photos_golden_dice_still_read(void **state)
@@ -126,7 +146,7 @@ static void test_vis_photos_golden_dice_still_read(void **state)
 		lines++;
 		const struct found *f = found_for(name);
 		assert_non_null(f);
-		int i = in_box(f, x, y, w, h, NULL);
+		int i = in_box(f, x, y, w, h, NULL, 0);
 		if (i < 0 || f->dice[i].face != face) {
 			fprintf(stderr, "golden: %s: the %d at %.0f,%.0f read as %d\n", name, face, x, y,
 				i < 0 ? -1 : f->dice[i].face);
@@ -153,10 +173,7 @@ static void test_vis_photos_read_share_above_floor_per_split(void **state)
 		json_t *arr = json_object_get(entry, "dice");
 		for (size_t k = 0; k < json_array_size(arr); k++) {
 			json_t *l = json_array_get(arr, k);
-			int i = in_box(f, json_real_value(json_object_get(l, "x")),
-				       json_real_value(json_object_get(l, "y")),
-				       json_real_value(json_object_get(l, "w")),
-				       json_real_value(json_object_get(l, "h")), used);
+			int i = in_label(f, l, used, 0);
 			dice[split]++;
 			if (i < 0)
 				continue;
@@ -167,7 +184,7 @@ static void test_vis_photos_read_share_above_floor_per_split(void **state)
 				sure_wrong[split]++;
 		}
 		for (int i = 0; i < f->n; i++)
-			stray[split] += !used[i];
+			stray[split] += !used[i] && f->dice[i].face > 0;
 	}
 	fprintf(stderr, "read: tuning %d/%d, held out %d/%d; stray %d %d; sure wrong %d %d\n",
 		right[0], dice[0], right[1], dice[1], stray[0], stray[1], sure_wrong[0], sure_wrong[1]);
@@ -176,6 +193,36 @@ static void test_vis_photos_read_share_above_floor_per_split(void **state)
 	assert_true(right[1] >= FLOOR_READ_HELDOUT * dice[1]);
 	assert_true(stray[0] <= MAX_STRAY && stray[1] <= MAX_STRAY);
 	assert_true(sure_wrong[0] <= MAX_SURE_WRONG && sure_wrong[1] <= MAX_SURE_WRONG);
+}
+
+/* A die found but not read is reported as such (face 0), so that a
+ * tray's official knows one is missing and where; what the detector finds
+ * that is no die (the tray's screw holes) is not. */
+static void test_vis_photos_unreadable_dice_reported_not_the_tray(void **state)
+{
+	(void)state;
+	int found_unread = 0, stray[2] = { 0 };
+	const char *name;
+	json_t *entry;
+	json_object_foreach(labels, name, entry) {
+		int split = strstr(name, "20191208") ? 0 : 1;
+		const struct found *f = found_for(name);
+		int used[128] = { 0 };
+		json_t *arr = json_object_get(entry, "dice");
+		for (size_t k = 0; k < json_array_size(arr); k++) {
+			json_t *l = json_array_get(arr, k);
+			int r = in_label(f, l, NULL, 0), u = in_label(f, l, used, 1);
+			if (u >= 0)
+				used[u] = 1;
+			found_unread += r < 0 && u >= 0;
+		}
+		for (int i = 0; i < f->n; i++)
+			stray[split] += f->dice[i].face == 0 && !used[i];
+	}
+	fprintf(stderr, "unreadable: %d labelled dice found so; at no die %d %d\n", found_unread,
+		stray[0], stray[1]);
+	assert_true(found_unread >= FLOOR_UNREAD_FOUND);
+	assert_true(stray[0] <= MAX_UNREAD_STRAY && stray[1] <= MAX_UNREAD_STRAY);
 }
 
 /* A photo three times the size (1920x1920, as a phone would take it) is
@@ -227,6 +274,7 @@ static void test_vis_photos_pips_only_leaves_the_net_out(void **state)
 	struct vis_dice_params p;
 	vis_dice_params_default(&p);
 	p.pips_only = 1;
+	p.keep_unreadable = 1;	/* as the full reader's results were read */
 	int differ = 0;
 	for (size_t i = 0; i < n_results && i < 12; i++) {
 		char path[256], err[256];
@@ -250,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vis_photos_golden_dice_still_read),
 		cmocka_unit_test(test_vis_photos_read_share_above_floor_per_split),
+		cmocka_unit_test(test_vis_photos_unreadable_dice_reported_not_the_tray),
 		cmocka_unit_test(test_vis_photos_big_photo_read_like_the_small_one),
 		cmocka_unit_test(test_vis_photos_pips_only_leaves_the_net_out),
 	};

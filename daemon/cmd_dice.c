@@ -1,5 +1,8 @@
 /* dyeref dice IMAGE...: reads the dice faces in images, one JSON object a
- * line: {"image":..., "dice":[{"face":5,"x":..,"y":..,"confidence":..}]}.
+ * line: {"image":..., "dice":[{"face":5,"x":..,"y":..,"confidence":..}],
+ * "unreadable":[{"x":..,"y":..}]}. "unreadable" holds the dice found whose
+ * face could not be read: a tray's official then knows a die is missing
+ * from "dice" and where, instead of counting fewer dice than were rolled.
  * Every image is read before anything is printed, so a bad file leaves
  * stdout empty (exit 2, one line naming it on stderr). */
 #include <errno.h>
@@ -19,7 +22,8 @@ static char *dice_line(const char *path, int *status, char *err, size_t errlen)
 {
 	struct vis_image *img = NULL;
 	struct vis_die *dice = NULL;
-	json_t *obj = NULL, *arr = NULL;
+	struct vis_dice_params prm;
+	json_t *obj = NULL, *arr = NULL, *unread = NULL;
 	char *line = NULL;
 	int r = vis_image_load(path, &img, err, errlen);
 	if (r) {
@@ -34,7 +38,9 @@ static char *dice_line(const char *path, int *status, char *err, size_t errlen)
 		*status = DD_EXIT_FAIL;
 		goto free_img;
 	}
-	int n = vis_dice_find(img, NULL, dice, MAX_DICE, err, errlen);
+	vis_dice_params_default(&prm);
+	prm.keep_unreadable = 1;
+	int n = vis_dice_find(img, &prm, dice, MAX_DICE, err, errlen);
 	if (n < 0) {
 		*status = n == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
 		goto free_dice;
@@ -43,18 +49,21 @@ static char *dice_line(const char *path, int *status, char *err, size_t errlen)
 		n = MAX_DICE;
 	obj = json_object();
 	arr = json_array();
-	if (!obj || !arr)
+	unread = json_array();
+	if (!obj || !arr || !unread)
 		goto oom;
 	if (json_object_set_new(obj, "image", json_string(path)))
 		goto oom;
 	for (int i = 0; i < n; i++) {
-		json_t *d = json_pack("{s:i, s:f, s:f, s:f}", "face", dice[i].face,
-				      "x", round(dice[i].x * 10) / 10, "y", round(dice[i].y * 10) / 10,
-				      "confidence", round(dice[i].confidence * 100) / 100);
-		if (!d || json_array_append_new(arr, d))
+		double x = round(dice[i].x * 10) / 10, y = round(dice[i].y * 10) / 10;
+		json_t *d = dice[i].face ? json_pack("{s:i, s:f, s:f, s:f}", "face", dice[i].face,
+						     "x", x, "y", y, "confidence",
+						     round(dice[i].confidence * 100) / 100)
+					 : json_pack("{s:f, s:f}", "x", x, "y", y);
+		if (!d || json_array_append_new(dice[i].face ? arr : unread, d))
 			goto oom;
 	}
-	if (json_object_set(obj, "dice", arr))
+	if (json_object_set(obj, "dice", arr) || json_object_set(obj, "unreadable", unread))
 		goto oom;
 	line = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	if (!line)
@@ -64,6 +73,7 @@ oom:
 	snprintf(err, errlen, "%s: out of memory", path);
 	*status = DD_EXIT_FAIL;
 free_json:
+	json_decref(unread);
 	json_decref(arr);
 	json_decref(obj);
 free_dice:

@@ -56,6 +56,8 @@ static struct {
 	int64_t last_toss_ns;		/* the last release passed on as a toss */
 	int64_t last_dead_ns;		/* the last rest, sink or exit seen */
 	struct vis_image *snap;		/* owned: the latest telling frame, or NULL */
+	void *snap_jpeg;		/* owned: snap as JPEG, encoded off the loop, or NULL */
+	size_t snap_jpeg_len;		/* its bytes */
 	struct dd_face_reader *reader;	/* owned: reads faces off the loop (a camera), or NULL */
 	sd_event_source *io;		/* the camera's eventfd */
 	sd_event_source *timer;		/* the file source's frame clock */
@@ -206,11 +208,60 @@ static double die_px_at(const double img_to_table[9], double u, double v, double
 	return hypot(u2 - u, v2 - v) * scale;
 }
 
-/* Keeps frame (stolen) as the snapshot, dropping the previous one. */
-static void keep_snapshot(struct vis_image *frame)
+/* Keeps frame (stolen) as the snapshot, and its JPEG (stolen, or NULL:
+ * encoded when stored), dropping the previous ones. */
+static void keep_snapshot(struct vis_image *frame, void *jpeg, size_t len)
 {
 	vis_image_free(glue.snap);
+	free(glue.snap_jpeg);
 	glue.snap = frame;
+	glue.snap_jpeg = jpeg;
+	glue.snap_jpeg_len = jpeg ? len : 0;
+}
+
+/* img as a JPEG of JPEG_QUALITY in a malloc'd buffer (*len bytes), or NULL
+ * with a message. Safe on any thread: its own turbojpeg handle. */
+static void *encode_jpeg(const struct vis_image *img, size_t *len, char *err, size_t errlen)
+{
+	int samp = img->format == VIS_GRAY8 ? TJSAMP_GRAY : TJSAMP_420;
+	unsigned long cap = tjBufSize(img->width, img->height, samp), got = cap;
+	unsigned char *buf = NULL;
+	tjhandle tj;
+
+	if (cap == (unsigned long)-1 || !(buf = malloc(cap))) {
+		snprintf(err, errlen, "snapshot: out of memory for a %dx%d JPEG", img->width, img->height);
+		return NULL;
+	}
+	tj = tjInitCompress();
+	if (!tj) {
+		snprintf(err, errlen, "snapshot: turbojpeg: cannot start");
+		goto free_buf;
+	}
+	/* Into our own buffer, big enough for any picture (NOREALLOC): it
+	 * is then free()'d like any other. */
+	if (tjCompress2(tj, img->data, img->width, (int)img->stride, img->height,
+			img->format == VIS_GRAY8 ? TJPF_GRAY : TJPF_RGB, &buf, &got, samp,
+			JPEG_QUALITY, TJFLAG_NOREALLOC)) {
+		snprintf(err, errlen, "snapshot: %s", tjGetErrorStr2(tj));
+		goto destroy;
+	}
+	tjDestroy(tj);
+	*len = got;
+	return buf;
+destroy:
+	tjDestroy(tj);
+free_buf:
+	free(buf);
+	return NULL;
+}
+
+/* The face reader's prep (its worker thread): the snapshot's JPEG, so that
+ * storing the throw does not encode 8-12 Mpixel on the loop. */
+static void *prep_snapshot(const struct vis_image *full, size_t *len)
+{
+	char err[128];
+
+	return encode_jpeg(full, len, err, sizeof(err));
 }
 
 static struct vis_image *copy_image(const struct vis_image *img)
@@ -337,14 +388,15 @@ static void emit(const struct dd_obs *o)
 /* The full-resolution frame of a rest, converted off the loop (stolen):
  * the snapshot, unless a newer telling frame (the next throw's landing,
  * seen while the face was read) replaced it meanwhile. */
-static void keep_full(void *user, struct vis_image *full)
+static void keep_full(void *user, struct vis_image *full, void *jpeg, size_t len)
 {
 	(void)user;
 	if (glue.snap && glue.snap->ts_ns > full->ts_ns) {
 		vis_image_free(full);
+		free(jpeg);
 		return;
 	}
-	keep_snapshot(full);	/* the resting die, sharp: the best picture */
+	keep_snapshot(full, jpeg, len);	/* the resting die, sharp: the best picture */
 }
 
 /* A REST to fusion: its face read from the full-resolution stream off the
@@ -402,7 +454,7 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 		struct vis_image *c = copy_image(frame);
 
 		if (c)
-			keep_snapshot(c);
+			keep_snapshot(c, NULL, 0);	/* low resolution: encoded when stored */
 	}
 	switch (vo->kind) {
 	case VIS_OBS_RELEASE:
@@ -579,7 +631,7 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 	glue.reader = dd_face_reader_new(ev, glue.sink, glue.user, err, errlen);
 	if (!glue.reader)
 		return -errno;
-	dd_face_reader_set_frame_sink(glue.reader, keep_full);
+	dd_face_reader_set_frame_sink(glue.reader, keep_full, prep_snapshot);
 	rc = sd_event_add_io(ev, &glue.io, vis_camera_fd(glue.cam), EPOLLIN, on_frames, NULL);
 	if (rc < 0)
 		snprintf(err, errlen, "event loop: %s", strerror(-rc));
@@ -597,11 +649,10 @@ static void release(void)
 	vis_camera_close(glue.cam);
 	vis_y4m_close(glue.y4m);
 	vis_tracker_free(glue.trk);
-	vis_image_free(glue.snap);
+	keep_snapshot(NULL, NULL, 0);
 	glue.cam = NULL;
 	glue.y4m = NULL;
 	glue.trk = NULL;
-	glue.snap = NULL;
 }
 
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
@@ -699,30 +750,24 @@ int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since
 		       char *err, size_t errlen)
 {
 	const struct vis_image *img = glue.snap;
-	unsigned char *jpeg = NULL;
-	unsigned long len = 0;
-	tjhandle tj;
+	void *jpeg;
+	size_t len = 0;
 	int rc;
 
 	if (!img || img->ts_ns < since_ns)
 		return 0;	/* nothing seen of this throw */
-	tj = tjInitCompress();
-	if (!tj) {
-		snprintf(err, errlen, "snapshot: turbojpeg: cannot start");
-		return -ENOMEM;
-	}
-	if (tjCompress2(tj, img->data, img->width, (int)img->stride, img->height,
-			img->format == VIS_GRAY8 ? TJPF_GRAY : TJPF_RGB, &jpeg, &len,
-			img->format == VIS_GRAY8 ? TJSAMP_GRAY : TJSAMP_420, JPEG_QUALITY, 0)) {
-		snprintf(err, errlen, "snapshot: %s", tjGetErrorStr2(tj));
-		rc = -EIO;
-		goto destroy;
+	/* A full-resolution rest frame was encoded by the face reader's
+	 * worker; a low-resolution telling frame is encoded here (a few ms). */
+	if (glue.snap_jpeg) {
+		jpeg = glue.snap_jpeg;
+		len = glue.snap_jpeg_len;
+	} else {
+		jpeg = encode_jpeg(img, &len, err, errlen);
+		if (!jpeg)
+			return -EIO;
 	}
 	rc = db_snapshot_add(db, match, throw_no, img->ts_ns, jpeg, len, err, errlen);
-	if (rc == 0)
-		rc = 1;
-destroy:
-	tjFree(jpeg);
-	tjDestroy(tj);
-	return rc;
+	if (jpeg != glue.snap_jpeg)
+		free(jpeg);
+	return rc == 0 ? 1 : rc;
 }

@@ -417,11 +417,19 @@ int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 struct vis_yuv420;
 int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
 			    const struct dd_face_job *job);
-/* Receives a frame converted off the loop, the callee's (stolen). */
-typedef void (*dd_frame_sink)(void *user, struct vis_image *full);
-/* Where converted frames go (user: the reader's); without one they are
- * dropped. */
-void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep);
+/* Receives a frame converted off the loop, the callee's (stolen), with
+ * what prep made of it (blob, len bytes: the callee's, free() it; NULL
+ * without prep or when prep gave nothing). */
+typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, size_t len);
+/* Runs on the worker thread on each converted frame, after its read:
+ * work the sink would otherwise do on the loop (the camera glue's
+ * snapshot JPEG). Returns a malloc'd blob and *len, or NULL. It must touch
+ * nothing but full and what it allocates. */
+typedef void *(*dd_frame_prep)(const struct vis_image *full, size_t *len);
+/* Where converted frames go (user: the reader's) and what is made of them
+ * first (prep, or NULL); without keep they are dropped. */
+void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep,
+				   dd_frame_prep prep);
 /* Hands o (copied) to the sink now when no read is waiting, else after
  * the reads queued before it. 0 or -ENOMEM (o is dropped). */
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);

@@ -47,6 +47,8 @@ struct item {
 	struct vis_image *crop;		/* read: owned, the worker's once queued; freed when read */
 	struct vis_yuv420 *raw;		/* read: or the camera's frame, owned likewise; converted by the worker */
 	struct vis_image *full;		/* read from raw: the converted frame, for the loop once done */
+	void *blob;			/* read from raw: the frame sink's prep of full (malloc'd), or NULL */
+	size_t blob_len;		/* its bytes */
 	double cu, cv;			/* read: job's (u, v) in crop (or raw) pixels */
 	uint64_t deadline_us;		/* read: when the loop gives up on it (CLOCK_MONOTONIC) */
 	enum read_state state;		/* read: (under lock) */
@@ -65,6 +67,7 @@ struct share {
 	struct item *todo;		/* reads not yet started, oldest first */
 	struct item *todo_tail;		/* its last, or NULL */
 	bool stop;			/* the worker is to end */
+	dd_frame_prep prep;		/* run on each converted frame by the worker, or NULL */
 	int refs;			/* the loop's and the worker's: 0 frees */
 	int efd;			/* the worker's "a read is done" */
 };
@@ -90,6 +93,7 @@ static void item_free(struct item *it)
 	vis_image_free(it->crop);
 	vis_yuv420_free(it->raw);
 	vis_image_free(it->full);
+	free(it->blob);
 	free(it);
 }
 
@@ -117,6 +121,9 @@ static void *worker(void *arg)
 	for (;;) {
 		struct item *it;
 		struct vis_image *full = NULL;
+		dd_frame_prep prep;
+		void *blob = NULL;
+		size_t blob_len = 0;
 		struct vis_die d;
 		int face = 0;
 		double conf = 0;
@@ -135,6 +142,7 @@ static void *worker(void *arg)
 		if (!sh->todo)
 			sh->todo_tail = NULL;
 		it->state = READ_UNDER_WAY;
+		prep = sh->prep;
 		pthread_mutex_unlock(&sh->lock);
 
 		if (it->raw) {
@@ -151,6 +159,11 @@ static void *worker(void *arg)
 		}
 		vis_image_free(it->crop);
 		it->crop = NULL;
+		/* What the frame's keeper would otherwise do on the loop (the
+		 * camera glue: its snapshot's JPEG), after the read: the rest
+		 * must not wait for it longer than it must. */
+		if (full && prep)
+			blob = prep(full, &blob_len);
 
 		pthread_mutex_lock(&sh->lock);
 		dropped = it->abandoned;	/* the loop sent it unread, or is gone */
@@ -158,11 +171,14 @@ static void *worker(void *arg)
 			it->face = face;
 			it->confidence = conf;
 			it->full = full;
+			it->blob = blob;
+			it->blob_len = blob ? blob_len : 0;
 			it->state = READ_DONE;
 		}
 		pthread_mutex_unlock(&sh->lock);
 		if (dropped) {
 			vis_image_free(full);
+			free(blob);
 			item_free(it);
 			continue;
 		}
@@ -203,8 +219,9 @@ static void flush(struct dd_face_reader *fr)
 			/* The frame before its rest: a throw the rest ends may
 			 * store it. */
 			if (it->full && fr->keep) {
-				fr->keep(fr->user, it->full);
+				fr->keep(fr->user, it->full, it->blob, it->blob_len);
 				it->full = NULL;
+				it->blob = NULL;
 			}
 		} else {
 			o = it->obs;
@@ -360,9 +377,13 @@ free_reader:
 	return NULL;
 }
 
-void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep)
+void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep,
+				   dd_frame_prep prep)
 {
 	fr->keep = keep;
+	pthread_mutex_lock(&fr->sh->lock);
+	fr->sh->prep = prep;
+	pthread_mutex_unlock(&fr->sh->lock);
 }
 
 void dd_face_reader_set_limit(struct dd_face_reader *fr, int64_t limit_ns)

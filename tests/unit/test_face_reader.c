@@ -5,6 +5,7 @@
  * under way stops cleanly (ASan build: nothing leaked, nothing touched
  * after free). BD-O2 needs the face these reads give. */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -288,17 +289,43 @@ static struct vis_yuv420 *yuv_of(const struct vis_image *img)
 static struct {
 	struct seen *s;			/* the observations' sink */
 	struct vis_image *full;		/* the last frame kept */
+	void *blob;			/* and what prep made of it */
+	size_t blob_len;
 	size_t before_obs;		/* observations the sink had when it was kept */
 	int kept;			/* frames kept */
+	pthread_t prep_thread;		/* where prep last ran */
+	int preps;			/* times it ran */
 } keeper;
 
-static void keep(void *user, struct vis_image *full)
+static void keep(void *user, struct vis_image *full, void *blob, size_t len)
 {
 	assert_ptr_equal(user, keeper.s);
 	vis_image_free(keeper.full);
+	free(keeper.blob);
 	keeper.full = full;
+	keeper.blob = blob;
+	keeper.blob_len = len;
 	keeper.before_obs = keeper.s->n;
 	keeper.kept++;
+}
+
+/* The glue encodes its snapshot here; the test keeps the frame's size and
+ * first pixels, to see the blob is of the frame it comes with. */
+static void *prep(const struct vis_image *full, size_t *len)
+{
+	int *b = malloc(5 * sizeof(int));
+
+	keeper.prep_thread = pthread_self();	/* read by the test after the eventfd's hand-over */
+	keeper.preps++;
+	if (!b)
+		return NULL;
+	b[0] = full->width;
+	b[1] = full->height;
+	b[2] = full->data[0];
+	b[3] = full->data[1];
+	b[4] = full->data[2];
+	*len = 5 * sizeof(int);
+	return b;
 }
 
 /* The camera glue's read: the frame as the camera gives it (YUV 4:2:0),
@@ -319,7 +346,7 @@ static void test_face_read_of_a_camera_frame_converts_it_off_the_loop(void **sta
 	assert_int_equal(sd_event_new(&ev), 0);
 	fr = new_reader(ev, &s);
 	keeper.s = &s;
-	dd_face_reader_set_frame_sink(fr, keep);
+	dd_face_reader_set_frame_sink(fr, keep, prep);
 	rgb = vis_yuv420_image(raw);	/* what the loop did before */
 	assert_non_null(rgb);
 	assert_int_equal(rgb->ts_ns, 777 * MS);
@@ -336,6 +363,16 @@ static void test_face_read_of_a_camera_frame_converts_it_off_the_loop(void **sta
 	assert_int_equal(keeper.full->height, rgb->height);
 	assert_int_equal(keeper.full->ts_ns, rgb->ts_ns);
 	assert_memory_equal(keeper.full->data, rgb->data, (size_t)rgb->height * rgb->stride);
+	/* prep ran once, on the worker, and its blob came with the frame. */
+	assert_int_equal(keeper.preps, 1);
+	assert_false(pthread_equal(keeper.prep_thread, pthread_self()));
+	assert_int_equal(keeper.blob_len, 5 * sizeof(int));
+	const int *b = keeper.blob;
+	assert_int_equal(b[0], rgb->width);
+	assert_int_equal(b[1], rgb->height);
+	assert_int_equal(b[2], rgb->data[0]);
+	assert_int_equal(b[3], rgb->data[1]);
+	assert_int_equal(b[4], rgb->data[2]);
 
 	/* A full queue refuses the frame and frees it (ASan: not leaked). */
 	for (int i = 0; i < DD_FACE_READS_QUEUED; i++)
@@ -343,7 +380,9 @@ static void test_face_read_of_a_camera_frame_converts_it_off_the_loop(void **sta
 	assert_int_equal(dd_face_reader_read_yuv(fr, yuv_of(img), &job), -EBUSY);
 	dd_face_reader_free(fr);
 	vis_image_free(keeper.full);
+	free(keeper.blob);
 	keeper.full = NULL;
+	keeper.blob = NULL;
 	vis_image_free(rgb);
 	vis_image_free(img);
 	sd_event_unref(ev);

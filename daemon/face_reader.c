@@ -160,9 +160,14 @@ static void *worker(void *arg)
 		vis_image_free(it->crop);
 		it->crop = NULL;
 		/* What the frame's keeper would otherwise do on the loop (the
-		 * camera glue: its snapshot's JPEG), after the read: the rest
-		 * must not wait for it longer than it must. */
-		if (full && prep)
+		 * camera glue: its snapshot's JPEG). The frame goes to the loop
+		 * before its rest (a throw the rest ends stores it), so the rest
+		 * waits for this as it waited for the loop's encoding; not for
+		 * a read the loop has given up, whose frame nobody keeps. */
+		pthread_mutex_lock(&sh->lock);
+		dropped = it->abandoned;
+		pthread_mutex_unlock(&sh->lock);
+		if (full && prep && !dropped)
 			blob = prep(full, &blob_len);
 
 		pthread_mutex_lock(&sh->lock);

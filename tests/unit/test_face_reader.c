@@ -388,6 +388,46 @@ static void test_face_read_of_a_camera_frame_converts_it_off_the_loop(void **sta
 	sd_event_unref(ev);
 }
 
+static void *prep_nothing(const struct vis_image *full, size_t *len)
+{
+	(void)full;
+	*len = 99;	/* to be ignored: no blob */
+	keeper.preps++;
+	return NULL;
+}
+
+/* A prep that makes nothing (the glue's encoder out of memory): the frame
+ * still comes, with no blob, and the rest after it. */
+static void test_face_read_prep_giving_nothing_still_keeps_the_frame(void **state)
+{
+	struct seen s = { 0 };
+	struct vis_image *img = frame_with_die(3, 200, 120, 11);
+	struct dd_face_job job;
+	sd_event *ev;
+	struct dd_face_reader *fr;
+
+	(void)state;
+	assert_int_equal(sd_event_new(&ev), 0);
+	fr = new_reader(ev, &s);
+	memset(&keeper, 0, sizeof(keeper));
+	keeper.s = &s;
+	dd_face_reader_set_frame_sink(fr, keep, prep_nothing);
+	job_at(&job, 5000 * MS, 264, 184, 1);
+	assert_int_equal(dd_face_reader_read_yuv(fr, yuv_of(img), &job), 0);
+	run_until(ev, &s, 1);
+	assert_int_equal(s.obs[0].ev.face, 3);
+	assert_int_equal(keeper.preps, 1);
+	assert_int_equal(keeper.kept, 1);
+	assert_null(keeper.blob);
+	assert_int_equal(keeper.blob_len, 0);
+	assert_int_equal(keeper.full->ts_ns, 777 * MS);
+	dd_face_reader_free(fr);
+	vis_image_free(keeper.full);
+	keeper.full = NULL;
+	vis_image_free(img);
+	sd_event_unref(ev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_face_reads_queued_keep_the_cameras_order),
 		cmocka_unit_test(test_face_reader_freed_with_reads_pending_stops_cleanly),
 		cmocka_unit_test(test_face_read_of_a_camera_frame_converts_it_off_the_loop),
+		cmocka_unit_test(test_face_read_prep_giving_nothing_still_keeps_the_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,14 @@
 #include "bench/bench.h"
 #include "vision/vision.h"
 
+/* Whether (x, y) lies inside labels.json's die l's box. */
+static int in_label(json_t *l, double x, double y)
+{
+	double lx = json_real_value(json_object_get(l, "x")), lw = json_real_value(json_object_get(l, "w"));
+	double ly = json_real_value(json_object_get(l, "y")), lh = json_real_value(json_object_get(l, "h"));
+	return fabs(x - lx) <= lw / 2 && fabs(y - ly) <= lh / 2;
+}
+
 struct tally {
 	int dice;		/* labelled dice */
 	int detected;		/* labelled dice with a detection inside the box */
@@ -130,7 +138,7 @@ int main(int argc, char **argv)
 			if (best < 0) {
 				int seen = 0;
 				for (int i = 0; i < nu && !seen; i++)
-					seen = fabs(unread[i].x - lx) <= lw / 2 && fabs(unread[i].y - ly) <= lh / 2;
+					seen = in_label(l, unread[i].x, unread[i].y);
 				s->unread += seen;
 				if (verbose)
 					printf("  %s %s face %d at %.0f,%.0f\n", name, seen ? "unread" : "miss",
@@ -155,13 +163,8 @@ int main(int argc, char **argv)
 		}
 		for (int i = 0; i < nu; i++) {
 			int in = 0;
-			for (size_t k = 0; k < nl && !in; k++) {
-				json_t *l = json_array_get(arr, k);
-				in = fabs(unread[i].x - json_real_value(json_object_get(l, "x"))) <=
-					     json_real_value(json_object_get(l, "w")) / 2 &&
-				     fabs(unread[i].y - json_real_value(json_object_get(l, "y"))) <=
-					     json_real_value(json_object_get(l, "h")) / 2;
-			}
+			for (size_t k = 0; k < nl && !in; k++)
+				in = in_label(json_array_get(arr, k), unread[i].x, unread[i].y);
 			s->unread_stray += !in;
 			if (!in && verbose)
 				printf("  %s unreadable stray at %.0f,%.0f\n", name, unread[i].x, unread[i].y);

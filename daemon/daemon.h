@@ -421,10 +421,11 @@ int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
  * what prep made of it (blob, len bytes: the callee's, free() it; NULL
  * without prep or when prep gave nothing). */
 typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, size_t len);
-/* Runs on the worker thread on each converted frame, after its read:
- * work the sink would otherwise do on the loop (the camera glue's
- * snapshot JPEG). Returns a malloc'd blob and *len, or NULL. It must touch
- * nothing but full and what it allocates. */
+/* Runs on the worker thread on each converted frame, after its read
+ * (not for a read already given up): work the sink would otherwise do on
+ * the loop (the camera glue's snapshot JPEG). The rest waits for it.
+ * Returns a malloc'd blob and *len, or NULL. It must touch nothing but
+ * full and what it allocates. */
 typedef void *(*dd_frame_prep)(const struct vis_image *full, size_t *len);
 /* Where converted frames go (user: the reader's) and what is made of them
  * first (prep, or NULL); without keep they are dropped. */

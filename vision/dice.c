@@ -60,12 +60,12 @@
 #ifndef NET_PIP_KEEP_P
 #define NET_PIP_KEEP_P 0.05	/* ... when the net gives it at least this */
 #endif
+#ifndef NET_PIP_SCALE
+#define NET_PIP_SCALE 0.9	/* ... at this fraction of their confidence */
+#endif
 #ifndef NET_NOT_A_DIE
 #define NET_NOT_A_DIE 0.5	/* a find neither reads is no die when the net's "no die
 				 * centred" is this likely (the tray's screw holes, shadows) */
-#endif
-#ifndef NET_PIP_SCALE
-#define NET_PIP_SCALE 0.9	/* ... at this fraction of their confidence */
 #endif
 
 /* Internal constants, tuned on the 2019-12-08 photos only (the 2019-12-09
@@ -1882,8 +1882,9 @@ free_all:
  * fairly sure (on the tuning photos it was right about as often as the
  * pips then, but its sure answers far more often), the pips when they
  * are and the net does not rule their face out; otherwise nobody can
- * say, and the die is unreadable. A face only one of them gives is
- * never given as sure (0.9). */
+ * say, and the die is unreadable (face 0), or no die at all (-1) when the
+ * net sees none centred there. A face only one of them gives is never
+ * given as sure (0.9). */
 static void weigh_net(const struct vis_image *img, struct vis_die *d)
 {
 	uint8_t crop[VIS_FNET_SIDE * VIS_FNET_SIDE * 3];

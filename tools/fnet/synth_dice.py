@@ -126,9 +126,9 @@ def box_of(th, m, phi):
 def draw_die(rng, img, cx, cy, a, face, ps, full=True):
     """Draws a die in pose ps (see pose()) whose top face (side a canvas
     pixels) is centred on (cx, cy), into img (C x C x 3 float). full:
-    translucency, engraving and highlights too (the die the crop is about;
-    neighbours get them half the time). Returns the body mask, for the
-    shadow."""
+    translucency and engraved pips may be drawn too (the die the crop is
+    about; neighbours get them half the time). Returns the body mask, for
+    the shadow."""
     th, m, phi = ps
     ct, st = np.cos(th), np.sin(th)
     u = ((_xx - cx) * ct + (_yy - cy) * st) / a

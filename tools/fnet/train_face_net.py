@@ -9,7 +9,8 @@ CROPS_DIR holds train.bin and eval.bin from build/tools/face_crops (see
 there for the record layout). Only the tuning photos (split 0) are trained
 on, with the rendered dice (split 2) and, with --synth, the photo-like
 synthetic dice of synth_dice.py (split 3; tried, not in the committed
-weights: README.md). --fold K/N trains without the tuning photos whose index is K mod N and
+weights: README.md). --fold K/N trains without the tuning photos whose
+index is K mod N and
 writes, with --predict, the net's probabilities for the eval records of
 exactly those photos, so the way dice.c weighs the net against the pip
 reader can be chosen on photos the net never saw. Without --fold the net is

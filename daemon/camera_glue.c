@@ -220,7 +220,8 @@ static void keep_snapshot(struct vis_image *frame, void *jpeg, size_t len)
 }
 
 /* img as a JPEG of JPEG_QUALITY in a malloc'd buffer (*len bytes), or NULL
- * with a message. Safe on any thread: its own turbojpeg handle. */
+ * with a message and errno ENOMEM or EIO. Safe on any thread: its own
+ * turbojpeg handle. */
 static void *encode_jpeg(const struct vis_image *img, size_t *len, char *err, size_t errlen)
 {
 	int samp = img->format == VIS_GRAY8 ? TJSAMP_GRAY : TJSAMP_420;
@@ -230,6 +231,7 @@ static void *encode_jpeg(const struct vis_image *img, size_t *len, char *err, si
 
 	if (cap == (unsigned long)-1 || !(buf = malloc(cap))) {
 		snprintf(err, errlen, "snapshot: out of memory for a %dx%d JPEG", img->width, img->height);
+		errno = ENOMEM;
 		return NULL;
 	}
 	tj = tjInitCompress();
@@ -252,6 +254,7 @@ destroy:
 	tjDestroy(tj);
 free_buf:
 	free(buf);
+	errno = EIO;
 	return NULL;
 }
 
@@ -764,7 +767,7 @@ int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since
 	} else {
 		jpeg = encode_jpeg(img, &len, err, errlen);
 		if (!jpeg)
-			return -EIO;
+			return -errno;	/* ENOMEM or EIO, as encode_jpeg says */
 	}
 	rc = db_snapshot_add(db, match, throw_no, img->ts_ns, jpeg, len, err, errlen);
 	if (jpeg != glue.snap_jpeg)

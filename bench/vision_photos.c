@@ -72,11 +72,11 @@ int main(int argc, char **argv)
 	json_t *entry;
 	json_object_foreach(labels, name, entry) {
 		int split = strstr(name, "20191208") ? 0 : 1;
-		/* --fold K/N: only the tuning photos whose index (in labels.json's
-		 * order, as tools/fnet/face_crops counts them) is K mod N, the
-		 * ones a face net trained with --fold K/N never saw. */
+		/* --fold K/N: only the photos of either day whose index (in
+		 * labels.json's order, as tools/fnet/face_crops counts them) is
+		 * K mod N, the ones a face net trained with --fold K/N never saw. */
 		photo++;
-		if (fold_n > 0 && (split || photo % fold_n != fold_k))
+		if (fold_n > 0 && photo % fold_n != fold_k)
 			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, name);
 		char err[256];

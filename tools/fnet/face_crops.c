@@ -1,6 +1,7 @@
 /* Training crops for the face net (vision/face_net.c), cut the way the
  * reader cuts them (vis_fnet_crop):
  *   build/tools/face_crops PHOTO_DIR OUT_DIR [--seed N] [--per-die N] [--rendered N]
+ *                          [--all-photos]
  * Writes OUT_DIR/train.bin and OUT_DIR/eval.bin, records of
  *   uint8 class (0 no die centred, 1-6 face), uint8 split (0 the tuning
  *   photos of 2019-12-08, 1 the held-out ones, 2 rendered images),
@@ -8,11 +9,12 @@
  *   VIS_FNET_SIDE^2 RGB bytes,
  * and OUT_DIR/eval.txt, a line per eval record: photo, x, y, side, the
  * pip reader's face and confidence, the labelled face (0: none).
- * train.bin holds only the tuning photos: labelled dice turned, scaled and
- * shifted; places with no die centred (the tray, between dice, beside a
- * die, the pip reader's strays). eval.bin holds every detection of
- * vis_dice_find (unreadable ones too) on every photo, cut at its place and
- * size as the reader will; training must not look at split 1. */
+ * train.bin holds the tuning photos (with --all-photos the 2019-12-09 ones
+ * too, as split 1): labelled dice turned, scaled and shifted; places with
+ * no die centred (the tray, between dice, beside a die, the pip reader's
+ * strays). eval.bin holds every detection of vis_dice_find (unreadable ones
+ * too) on every photo, cut at its place and size as the reader will; the
+ * trainer chooses which splits and photos it learns from. */
 #include <jansson.h>
 #include <math.h>
 #include <stdint.h>
@@ -70,12 +72,18 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: face_crops PHOTO_DIR OUT_DIR [--seed N] [--per-die N] [--rendered N]\n");
+		fprintf(stderr, "usage: face_crops PHOTO_DIR OUT_DIR [--seed N] [--per-die N] [--rendered N] "
+			"[--all-photos]\n");
 		return 2;
 	}
 	const char *dir = argv[1], *out = argv[2];
-	int per_die = 40, rendered = 0;
+	int per_die = 40, rendered = 0, all_photos = 0;
 	for (int i = 3; i < argc; i += 2) {
+		if (!strcmp(argv[i], "--all-photos")) {
+			all_photos = 1;
+			i--;	/* takes no value */
+			continue;
+		}
 		char *end = NULL;
 		long long v = i + 1 < argc ? strtoll(argv[i + 1], &end, 10) : -1;
 		if (i + 1 >= argc || *end || v < 0 || v > 1000000) {
@@ -186,7 +194,7 @@ int main(int argc, char **argv)
 				    dice[i].side, dice[i].face, dice[i].confidence, li >= 0 ? lab[li].face : 0) < 0)
 				goto write_failed;
 			neval++;
-			if (split)
+			if (split && !all_photos)
 				continue;
 			if (li >= 0) {
 				/* The labelled die at the place and size the
@@ -195,7 +203,7 @@ int main(int argc, char **argv)
 					vis_fnet_crop(img, dice[i].x, dice[i].y,
 						      VIS_FNET_SPAN * dice[i].side * (0.9 + 0.2 * uni()),
 						      2 * M_PI * uni(), crop);
-					if (put(ft, lab[li].face, 0, photo, crop))
+					if (put(ft, lab[li].face, split, photo, crop))
 						goto write_failed;
 					ntrain[lab[li].face]++;
 				}
@@ -206,12 +214,12 @@ int main(int argc, char **argv)
 				vis_fnet_crop(img, dice[i].x, dice[i].y,
 					      VIS_FNET_SPAN * dice[i].side * (0.9 + 0.2 * uni()),
 					      2 * M_PI * uni(), crop);
-				if (put(ft, 0, 0, photo, crop))
+				if (put(ft, 0, split, photo, crop))
 					goto write_failed;
 				ntrain[0]++;
 			}
 		}
-		if (split == 0 && nl > 0) {
+		if ((split == 0 || all_photos) && nl > 0) {
 			double sizes[128];
 			for (int k = 0; k < nl; k++)
 				sizes[k] = lab[k].size;
@@ -225,7 +233,7 @@ int main(int argc, char **argv)
 					vis_fnet_crop(img, lab[k].x + r * cos(t), lab[k].y + r * sin(t),
 						      VIS_FNET_BOX_SPAN * lab[k].size * (0.8 + 0.45 * uni()),
 						      2 * M_PI * uni(), crop);
-					if (put(ft, lab[k].face, 0, photo, crop))
+					if (put(ft, lab[k].face, split, photo, crop))
 						goto write_failed;
 					ntrain[lab[k].face]++;
 				}
@@ -237,7 +245,7 @@ int main(int argc, char **argv)
 						continue;
 					vis_fnet_crop(img, x, y, VIS_FNET_BOX_SPAN * lab[k].size * (0.85 + 0.32 * uni()),
 						      2 * M_PI * uni(), crop);
-					if (put(ft, 0, 0, photo, crop))
+					if (put(ft, 0, split, photo, crop))
 						goto write_failed;
 					ntrain[0]++;
 				}
@@ -249,7 +257,7 @@ int main(int argc, char **argv)
 					continue;
 				vis_fnet_crop(img, x, y, VIS_FNET_BOX_SPAN * typical * (0.8 + 0.45 * uni()),
 					      2 * M_PI * uni(), crop);
-				if (put(ft, 0, 0, photo, crop))
+				if (put(ft, 0, split, photo, crop))
 					goto write_failed;
 				ntrain[0]++;
 				a++;

@@ -3,18 +3,19 @@
 
   tools/fnet/train_face_net.py CROPS_DIR [--epochs N] [--seed N]
         [--fold K/N] [--out vision/face_net_weights] [--predict FILE]
-        [--synth FILE]
+        [--synth FILE] [--photos tuning|all]
 
 CROPS_DIR holds train.bin and eval.bin from build/tools/face_crops (see
-there for the record layout). Only the tuning photos (split 0) are trained
-on, with the rendered dice (split 2) and, with --synth, the photo-like
-synthetic dice of synth_dice.py (split 3; tried, not in the committed
-weights: README.md). --fold K/N trains without the tuning photos whose
-index is K mod N and
-writes, with --predict, the net's probabilities for the eval records of
-exactly those photos, so the way dice.c weighs the net against the pip
-reader can be chosen on photos the net never saw. Without --fold the net is
-trained on every tuning photo and its weights written to OUT.c and OUT.h.
+there for the record layout). The tuning photos (split 0) are trained on,
+with --photos all the 2019-12-09 ones too (split 1: face_crops
+--all-photos), with the rendered dice (split 2) and, with --synth, the
+photo-like synthetic dice of synth_dice.py (split 3; tried, not in the
+committed weights: README.md). --fold K/N trains without the photos whose
+index is K mod N and writes, with --predict, the net's probabilities for
+the eval records of exactly those photos, so the way dice.c weighs the net
+against the pip reader can be chosen on photos the net never saw. Without
+--fold the net is trained on every photo chosen and its weights written to
+OUT.c and OUT.h.
 
 Needs Debian's python3-torch and python3-numpy (not needed to build or
 test dyeref: the weights are committed). Deterministic for a given seed on
@@ -204,6 +205,8 @@ def main():
     ap.add_argument("--predict")
     ap.add_argument("--turns", type=int, default=1)
     ap.add_argument("--synth", help="synth_dice.py's crops (split 3), trained on with the rest")
+    ap.add_argument("--photos", choices=("tuning", "all"), default="tuning",
+                    help="the photos learnt from: 2019-12-08 only, or both days")
     ap.add_argument("--save")
     ap.add_argument("--load")
     ap.add_argument("--check", help="default: tests/data/face-net-check.txt for the default"
@@ -217,7 +220,10 @@ def main():
             sys.exit(f"{a.synth}: not synth_dice.py's records (split 3)")
         cls, split = np.concatenate([cls, scls]), np.concatenate([split, ssplit])
         photo, crops = np.concatenate([photo, sphoto]), np.concatenate([crops, scrops])
-    keep = (split == 0) | (split >= 2)
+    photos = (split == 0) | ((split == 1) & (a.photos == "all"))
+    if a.photos == "all" and not np.any(split == 1):
+        sys.exit(f"{a.crops}/train.bin has no 2019-12-09 crops: cut it with face_crops --all-photos")
+    keep = photos | (split >= 2)
     if a.fold:
         k, n = (int(v) for v in a.fold.split("/"))
         keep &= (photo % n != k) | (split >= 2)
@@ -231,7 +237,7 @@ def main():
         torch.save(net.state_dict(), a.save)
     if a.predict:
         ecls, esplit, ephoto, ecrops = load(os.path.join(a.crops, "eval.bin"))
-        sel = esplit == 0
+        sel = (esplit == 0) | ((esplit == 1) & (a.photos == "all"))
         if a.fold:
             sel &= ephoto % n == k
         p = predict(net, ecrops[sel], a.turns)

@@ -119,7 +119,8 @@ void vis_dice_params_default(struct vis_dice_params *p);
  * Dice whose face is unreadable are omitted, or reported with face 0 when
  * params->keep_unreadable is set (a find that neither reader reads and the
  * face net takes for no die, a screw hole or a shadow, is not a die).
- * params may be NULL for the defaults.
+ * A die is given once: of finds nearer than about three quarters of a
+ * side, the better read stands. params may be NULL for the defaults.
  * Images over 1600 pixels a side are read box-averaged to at most that
  * (coordinates are still the full image's). */
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,

@@ -187,6 +187,12 @@
 #ifndef DICE_MAX_SIDE
 #define DICE_MAX_SIDE 1600	/* bigger images are read downscaled */
 #endif
+#ifndef TWO_SCALES_FROM
+#define TWO_SCALES_FROM 800	/* images over this a side are also read at half size ... */
+#endif
+#ifndef TWO_SCALES_MARGIN
+#define TWO_SCALES_MARGIN 0.95	/* ... kept when it reads about one more die surely */
+#endif
 #ifndef GROW_FRAC
 #define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
 #endif
@@ -1962,8 +1968,86 @@ static void drop_seen_twice(struct vis_die *all, int n)
 		}
 }
 
+static int dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+		     struct vis_die *out, int max, char *err, size_t errlen, int rescaled);
+
+/* img read box-averaged f x f, the dice found given in img's pixels. */
+static int find_downscaled(const struct vis_image *img, int f, const struct vis_dice_params *params,
+			   struct vis_die *out, int max, char *err, size_t errlen)
+{
+	struct vis_image *small = downscale(img, f);
+	if (!small) {
+		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
+		return -ENOMEM;
+	}
+	int n = dice_find(small, params, out, max, err, errlen, 1);
+	vis_image_free(small);
+	for (int i = 0; i < n && i < max; i++) {
+		out[i].x = (out[i].x + 0.5) * f - 0.5;
+		out[i].y = (out[i].y + 0.5) * f - 0.5;
+		out[i].side *= f;
+	}
+	return n;
+}
+
+/* How much a reading of a picture says: the confidence of its faces read
+ * surely (0.9 or more). Pips taken for dice give many doubtful 1s, not
+ * sure faces. */
+static double reading_weight(const struct vis_die *d, int n)
+{
+	double w = 0;
+	for (int i = 0; i < n; i++)
+		if (d[i].face > 0 && d[i].confidence >= 0.9)
+			w += d[i].confidence;
+	return w;
+}
+
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen)
+{
+	if (!img || !img->data || img->width < 8 || img->height < 8)
+		return dice_find(img, params, out, max, err, errlen, 0);	/* its message */
+	int side = img->width > img->height ? img->width : img->height;
+	int f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
+	if (side / f <= TWO_SCALES_FROM)
+		return dice_find(img, params, out, max, err, errlen, 0);
+	/* A big picture's dice may be far bigger than the reader was made
+	 * for (the photos' 21-49 pixels): white dice on a pale tray then
+	 * show only their pips, taken for dice. It is read at both sizes;
+	 * the half size is kept when it reads at least one more die surely
+	 * (more dice can be too small there). */
+	int cap = max > 512 ? max : 512, keep = max > 0 ? max : 0;	/* both weighed whole */
+	struct vis_die *a = malloc(sizeof(*a) * (size_t)cap), *b = malloc(sizeof(*b) * (size_t)cap);
+	int na = -ENOMEM, nb;
+	if (!a || !b) {
+		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
+		goto free_ab;
+	}
+	na = f > 1 ? find_downscaled(img, f, params, a, cap, err, errlen) : dice_find(img, params, a, cap, err, errlen, 1);
+	if (na < 0)
+		goto free_ab;
+	nb = find_downscaled(img, 2 * f, params, b, cap, err, errlen);
+	if (nb < 0) {
+		na = nb;
+		goto free_ab;
+	}
+	if (reading_weight(b, nb < cap ? nb : cap) > reading_weight(a, na < cap ? na : cap) + TWO_SCALES_MARGIN) {
+		struct vis_die *t = a;
+		a = b;
+		b = t;
+		na = nb;
+	}
+	memcpy(out, a, sizeof(*a) * (size_t)(na < keep ? na : keep));
+free_ab:
+	free(a);
+	free(b);
+	return na;
+}
+
+/* vis_dice_find; rescaled: img is already a downscaled copy (read at the
+ * size it is). */
+static int dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+		     struct vis_die *out, int max, char *err, size_t errlen, int rescaled)
 {
 	struct vis_dice_params defaults;
 	if (!params) {
@@ -1979,21 +2063,8 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
 	 * dice stay well above min_die_px, time and memory stay bounded. */
 	int f = ((img->width > img->height ? img->width : img->height) + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
-	if (f > 1) {
-		struct vis_image *small = downscale(img, f);
-		if (!small) {
-			snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
-			return -ENOMEM;
-		}
-		int n = vis_dice_find(small, params, out, max, err, errlen);
-		vis_image_free(small);
-		for (int i = 0; i < n && i < max; i++) {
-			out[i].x = (out[i].x + 0.5) * f - 0.5;
-			out[i].y = (out[i].y + 0.5) * f - 0.5;
-			out[i].side *= f;
-		}
-		return n;
-	}
+	if (f > 1 && !rescaled)
+		return find_downscaled(img, f, params, out, max, err, errlen);
 	int ret = -ENOMEM;
 	int w = img->width, h = img->height;
 	size_t np = (size_t)w * h;

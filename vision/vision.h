@@ -121,8 +121,9 @@ void vis_dice_params_default(struct vis_dice_params *p);
  * face net takes for no die, a screw hole or a shadow, is not a die).
  * A die is given once: of finds nearer than about three quarters of a
  * side, the better read stands. params may be NULL for the defaults.
- * Images over 1600 pixels a side are read box-averaged to at most that
- * (coordinates are still the full image's). */
+ * Images over 1600 pixels a side are read box-averaged to at most that,
+ * and ones still over 800 at half that too, the half's reading kept when
+ * it reads more dice surely (coordinates are still the full image's). */
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen);
 

@@ -269,6 +269,18 @@ static void test_vis_photos_no_die_found_twice(void **state)
 	assert_true(twice <= MAX_FOUND_TWICE);
 }
 
+/* img (RGB24) with each pixel repeated k x k times. */
+static struct vis_image *enlarged(const struct vis_image *img, int k)
+{
+	struct vis_image *big = vis_image_new(img->width * k, img->height * k, VIS_RGB24);
+	assert_non_null(big);
+	for (int y = 0; y < big->height; y++)
+		for (int x = 0; x < big->width; x++)
+			memcpy(big->data + (size_t)y * big->stride + 3 * (size_t)x,
+			       img->data + (size_t)(y / k) * img->stride + 3 * (size_t)(x / k), 3);
+	return big;
+}
+
 /* A photo three times the size (1920x1920, as a phone would take it) is
  * read downscaled: the same faces at three times the coordinates. */
 static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
@@ -277,12 +289,7 @@ static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
 	char err[256];
 	struct vis_image *img, *big;
 	assert_int_equal(vis_image_load(DIR "/IMG_20191209_100553.jpg", &img, err, sizeof err), 0);
-	big = vis_image_new(img->width * 3, img->height * 3, VIS_RGB24);
-	assert_non_null(big);
-	for (int y = 0; y < big->height; y++)
-		for (int x = 0; x < big->width; x++)
-			memcpy(big->data + (size_t)y * big->stride + 3 * (size_t)x,
-			       img->data + (size_t)(y / 3) * img->stride + 3 * (size_t)(x / 3), 3);
+	big = enlarged(img, 3);
 	/* Unreadable dice kept: a die read doubtfully at one scale may be
 	 * unreadable at the other, but it is found at both. */
 	struct vis_dice_params p;
@@ -303,6 +310,34 @@ static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
 			found |= (b[j].face == a[i].face ||
 				  (a[i].confidence < 0.8 && b[j].confidence < 0.8)) &&
 				 fabs(b[j].x - 3 * a[i].x) < 12 && fabs(b[j].y - 3 * a[i].y) < 12;
+		assert_true(found);
+	}
+	vis_image_free(big);
+	vis_image_free(img);
+}
+
+/* White dice on the pale tray, twice the size (1280x1280): their bodies
+ * hardly differ from the tray, and at that size only their pips did,
+ * each read as a 1 (seven 1s and nine unreadable finds for five dice).
+ * A big picture is also read at half its size, and that reading kept
+ * when it reads more dice surely: the same dice as the photo's own. */
+static void test_vis_photos_big_dice_not_read_as_their_pips(void **state)
+{
+	(void)state;
+	char err[256];
+	struct vis_image *img, *big;
+	assert_int_equal(vis_image_load(DIR "/IMG_20191209_100719.jpg", &img, err, sizeof err), 0);
+	big = enlarged(img, 2);
+	struct vis_die a[32], b[32];
+	int na = vis_dice_find(img, NULL, a, 32, err, sizeof err);
+	int nb = vis_dice_find(big, NULL, b, 32, err, sizeof err);
+	assert_true(na >= 5);
+	assert_int_equal(nb, na);
+	for (int i = 0; i < na; i++) {
+		int found = 0;
+		for (int j = 0; j < nb; j++)
+			found |= b[j].face == a[i].face && fabs(b[j].x - 2 * a[i].x) < 8 &&
+				 fabs(b[j].y - 2 * a[i].y) < 8;
 		assert_true(found);
 	}
 	vis_image_free(big);
@@ -345,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_vis_photos_unreadable_dice_reported_not_the_tray),
 		cmocka_unit_test(test_vis_photos_no_die_found_twice),
 		cmocka_unit_test(test_vis_photos_big_photo_read_like_the_small_one),
+		cmocka_unit_test(test_vis_photos_big_dice_not_read_as_their_pips),
 		cmocka_unit_test(test_vis_photos_pips_only_leaves_the_net_out),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

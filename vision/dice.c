@@ -1950,26 +1950,46 @@ static int reads_better(const struct vis_die *a, const struct vis_die *b)
  * a second look beside the first) would be counted twice, once perhaps at
  * a face read from half of it. Of finds nearer than SAME_DIE_FRAC of a
  * side the one that reads the die better stays; the other is dropped
- * (face -1). On the tuning photos such pairs lay at up to 0.74 of a side,
- * two dice at 0.77 and more. */
-static void drop_seen_twice(struct vis_die *all, int n)
+ * (face -1). Best first, so that only a find that stays drops another;
+ * 0 or -ENOMEM. On the tuning photos such pairs lay at up to 0.74 of a
+ * side, two dice at 0.77 and more. */
+static int drop_seen_twice(struct vis_die *all, int n)
 {
-	for (int i = 0; i < n; i++)
-		for (int j = i + 1; j < n && all[i].face >= 0; j++) {
-			if (all[j].face < 0)
-				continue;
-			double side = fmax(all[i].side, all[j].side);
-			if (hypot(all[i].x - all[j].x, all[i].y - all[j].y) >= SAME_DIE_FRAC * side)
-				continue;
-			if (reads_better(&all[j], &all[i]))
-				all[i].face = -1;
-			else
+	uint8_t *kept = calloc((size_t)n + 1, 1);
+	if (!kept)
+		return -ENOMEM;
+	for (;;) {
+		int best = -1;
+		for (int i = 0; i < n; i++)
+			if (all[i].face >= 0 && !kept[i] && (best < 0 || reads_better(&all[i], &all[best])))
+				best = i;
+		if (best < 0)
+			break;
+		kept[best] = 1;
+		for (int j = 0; j < n; j++)
+			if (all[j].face >= 0 && !kept[j] &&
+			    hypot(all[best].x - all[j].x, all[best].y - all[j].y) <
+				    SAME_DIE_FRAC * fmax(all[best].side, all[j].side))
 				all[j].face = -1;
-		}
+	}
+	free(kept);
+	return 0;
 }
 
 static int dice_find(const struct vis_image *img, const struct vis_dice_params *params,
-		     struct vis_die *out, int max, char *err, size_t errlen, int rescaled);
+		     struct vis_die *out, int max, char *err, size_t errlen);
+
+/* Whether vis_dice_find can read img, with a message when not. */
+static int image_ok(const struct vis_image *img, char *err, size_t errlen)
+{
+	if (!img || !img->data || img->width < 8 || img->height < 8 ||
+	    (img->format != VIS_GRAY8 && img->format != VIS_RGB24) ||
+	    img->width > VIS_MAX_SIDE || img->height > VIS_MAX_SIDE) {
+		snprintf(err, errlen, "dice: image missing, below 8x8 or of an unknown format");
+		return 0;
+	}
+	return 1;
+}
 
 /* img read box-averaged f x f, the dice found given in img's pixels. */
 static int find_downscaled(const struct vis_image *img, int f, const struct vis_dice_params *params,
@@ -1980,7 +2000,7 @@ static int find_downscaled(const struct vis_image *img, int f, const struct vis_
 		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
 		return -ENOMEM;
 	}
-	int n = dice_find(small, params, out, max, err, errlen, 1);
+	int n = dice_find(small, params, out, max, err, errlen);
 	vis_image_free(small);
 	for (int i = 0; i < n && i < max; i++) {
 		out[i].x = (out[i].x + 0.5) * f - 0.5;
@@ -2005,25 +2025,29 @@ static double reading_weight(const struct vis_die *d, int n)
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen)
 {
-	if (!img || !img->data || img->width < 8 || img->height < 8)
-		return dice_find(img, params, out, max, err, errlen, 0);	/* its message */
+	if (!image_ok(img, err, errlen))
+		return -EINVAL;
+	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
+	 * dice stay well above min_die_px, time and memory stay bounded. */
 	int side = img->width > img->height ? img->width : img->height;
 	int f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
 	if (side / f <= TWO_SCALES_FROM)
-		return dice_find(img, params, out, max, err, errlen, 0);
+		return dice_find(img, params, out, max, err, errlen);	/* f is 1 */
 	/* A big picture's dice may be far bigger than the reader was made
 	 * for (the photos' 21-49 pixels): white dice on a pale tray then
 	 * show only their pips, taken for dice. It is read at both sizes;
-	 * the half size is kept when it reads at least one more die surely
-	 * (more dice can be too small there). */
-	int cap = max > 512 ? max : 512, keep = max > 0 ? max : 0;	/* both weighed whole */
+	 * the half size is kept when its sure faces' confidences sum to
+	 * TWO_SCALES_MARGIN more, about one more die read surely (more dice
+	 * can be too small there). Both readings are weighed whole, up to
+	 * 4096 dice (no more are given). */
+	int cap = max < 512 ? 512 : max > 4096 ? 4096 : max, keep = max > 0 ? max : 0;
 	struct vis_die *a = malloc(sizeof(*a) * (size_t)cap), *b = malloc(sizeof(*b) * (size_t)cap);
 	int na = -ENOMEM, nb;
 	if (!a || !b) {
 		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
 		goto free_ab;
 	}
-	na = f > 1 ? find_downscaled(img, f, params, a, cap, err, errlen) : dice_find(img, params, a, cap, err, errlen, 1);
+	na = f > 1 ? find_downscaled(img, f, params, a, cap, err, errlen) : dice_find(img, params, a, cap, err, errlen);
 	if (na < 0)
 		goto free_ab;
 	nb = find_downscaled(img, 2 * f, params, b, cap, err, errlen);
@@ -2037,34 +2061,27 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		b = t;
 		na = nb;
 	}
-	memcpy(out, a, sizeof(*a) * (size_t)(na < keep ? na : keep));
+	if (na > cap)
+		na = cap;	/* what was kept of a reading beyond 4096 dice */
+	if (keep > 0)
+		memcpy(out, a, sizeof(*a) * (size_t)(na < keep ? na : keep));
 free_ab:
 	free(a);
 	free(b);
 	return na;
 }
 
-/* vis_dice_find; rescaled: img is already a downscaled copy (read at the
- * size it is). */
+/* vis_dice_find at the picture's own size. */
 static int dice_find(const struct vis_image *img, const struct vis_dice_params *params,
-		     struct vis_die *out, int max, char *err, size_t errlen, int rescaled)
+		     struct vis_die *out, int max, char *err, size_t errlen)
 {
 	struct vis_dice_params defaults;
 	if (!params) {
 		vis_dice_params_default(&defaults);
 		params = &defaults;
 	}
-	if (!img || !img->data || img->width < 8 || img->height < 8 ||
-	    (img->format != VIS_GRAY8 && img->format != VIS_RGB24) ||
-	    img->width > VIS_MAX_SIDE || img->height > VIS_MAX_SIDE) {
-		snprintf(err, errlen, "dice: image missing, below 8x8 or of an unknown format");
-		return -EINVAL;
-	}
-	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
-	 * dice stay well above min_die_px, time and memory stay bounded. */
-	int f = ((img->width > img->height ? img->width : img->height) + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
-	if (f > 1 && !rescaled)
-		return find_downscaled(img, f, params, out, max, err, errlen);
+	if (!image_ok(img, err, errlen))
+		return -EINVAL;	/* a picture downscaled below 8 a side */
 	int ret = -ENOMEM;
 	int w = img->width, h = img->height;
 	size_t np = (size_t)w * h;
@@ -2271,7 +2288,8 @@ static int dice_find(const struct vis_image *img, const struct vis_dice_params *
 			if (all[i].face > 0 && all[i].confidence < params->min_confidence)
 				all[i].face = 0;
 		}
-	drop_seen_twice(all, nall);
+	if (drop_seen_twice(all, nall))
+		goto oom;
 	for (int i = 0; i < nall; i++) {
 		struct vis_die d = all[i];
 		if (d.face < 0 || (d.face == 0 && !params->keep_unreadable))

@@ -204,10 +204,43 @@ static void test_vis_read_face_at_a_resting_die_in_a_full_frame(void **state)
 	vis_image_free(img);
 }
 
+/* vis_dice_find refuses what it cannot read at every size, the big
+ * pictures it reads at two sizes too: a clear -EINVAL, nothing read. */
+static void test_vis_dice_find_checks_its_input_at_any_size(void **state)
+{
+	(void)state;
+	char err[128] = "";
+	struct vis_die d[4];
+	assert_int_equal(vis_dice_find(NULL, NULL, d, 4, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "unknown format"));
+	struct vis_image *tiny = vis_image_new(4, 4, VIS_RGB24);
+	assert_non_null(tiny);
+	err[0] = 0;
+	assert_int_equal(vis_dice_find(tiny, NULL, d, 4, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "below 8x8"));
+	vis_image_free(tiny);
+	/* Over 1600 a side (read downscaled) and over 800 (read at two
+	 * sizes): a format the reader does not know is still refused. */
+	for (int side = 900; side <= 2000; side += 1100) {
+		struct vis_image *big = vis_image_new(side, side, VIS_GRAY8);
+		assert_non_null(big);
+		memset(big->data, 128, (size_t)big->stride * big->height);
+		/* a plain grey picture: no die, and a count asked with no array */
+		assert_int_equal(vis_dice_find(big, NULL, NULL, 0, err, sizeof err), 0);
+		big->format = (enum vis_format)7;
+		err[0] = 0;
+		assert_int_equal(vis_dice_find(big, NULL, d, 4, err, sizeof err), -EINVAL);
+		assert_non_null(strstr(err, "unknown format"));
+		big->format = VIS_GRAY8;
+		vis_image_free(big);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vis_render_is_deterministic_and_checks_its_input),
+		cmocka_unit_test(test_vis_dice_find_checks_its_input_at_any_size),
 		cmocka_unit_test(test_vis_render_table_cups_and_line_where_layout_says),
 		cmocka_unit_test(test_vis_read_face_at_a_resting_die_in_a_full_frame),
 		cmocka_unit_test(test_vis_dice_tray_coloured_dice_read_by_their_pips),

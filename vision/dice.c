@@ -193,6 +193,12 @@
 #ifndef TWO_SCALES_MARGIN
 #define TWO_SCALES_MARGIN 0.95	/* ... kept when it reads about one more die surely */
 #endif
+#ifndef SIDE_PCT
+#define SIDE_PCT 50	/* the typical die: this percentile of square blobs' sides ... */
+#endif
+#ifndef SIDE_PCT_SMALL
+#define SIDE_PCT_SMALL 40	/* ... or this one, in a heap of mixed sizes (the better read) */
+#endif
 #ifndef GROW_FRAC
 #define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
 #endif
@@ -1610,9 +1616,10 @@ static int label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, in
 	return 0;
 }
 
-/* The typical die side: the median of the square-ish blobs' sides; 0 when
- * there are none. */
-static double typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params)
+/* The typical die side: the pct-th percentile of the square-ish blobs'
+ * sides; 0 when there are none. */
+static double typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params,
+			   int pct)
 {
 	double *sides = malloc(sizeof(double) * ((size_t)nl + 1));
 	if (!sides)
@@ -1630,7 +1637,7 @@ static double typical_side(const struct blob *blobs, int nl, const struct vis_di
 	double side = 0;
 	if (ns) {
 		qsort(sides, (size_t)ns, sizeof(double), cmp_double);
-		side = sides[ns / 2];
+		side = sides[ns * pct / 100];
 	}
 	free(sides);
 	return side;
@@ -1976,7 +1983,12 @@ static int drop_seen_twice(struct vis_die *all, int n)
 	return 0;
 }
 
-static int dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+/* A reading of img into out (at most max written; how many found, or a
+ * negative errno with a message), arg saying how. */
+typedef int (*reading_fn)(const struct vis_image *img, int arg, const struct vis_dice_params *params,
+			  struct vis_die *out, int max, char *err, size_t errlen);
+
+static int dice_find(const struct vis_image *img, int side_pct, const struct vis_dice_params *params,
 		     struct vis_die *out, int max, char *err, size_t errlen);
 
 /* Whether vis_dice_find can read img, with a message when not. */
@@ -1991,25 +2003,6 @@ static int image_ok(const struct vis_image *img, char *err, size_t errlen)
 	return 1;
 }
 
-/* img read box-averaged f x f, the dice found given in img's pixels. */
-static int find_downscaled(const struct vis_image *img, int f, const struct vis_dice_params *params,
-			   struct vis_die *out, int max, char *err, size_t errlen)
-{
-	struct vis_image *small = downscale(img, f);
-	if (!small) {
-		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
-		return -ENOMEM;
-	}
-	int n = dice_find(small, params, out, max, err, errlen);
-	vis_image_free(small);
-	for (int i = 0; i < n && i < max; i++) {
-		out[i].x = (out[i].x + 0.5) * f - 0.5;
-		out[i].y = (out[i].y + 0.5) * f - 0.5;
-		out[i].side *= f;
-	}
-	return n;
-}
-
 /* How much a reading of a picture says: the confidence of its faces read
  * surely (0.9 or more). Pips taken for dice give many doubtful 1s, not
  * sure faces. */
@@ -2022,24 +2015,14 @@ static double reading_weight(const struct vis_die *d, int n)
 	return w;
 }
 
-int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
-		  struct vis_die *out, int max, char *err, size_t errlen)
+/* img read two ways, fa(arga) and fb(argb); the second kept only when its
+ * sure faces' confidences sum to margin more (about one more die read
+ * surely), the first being the one the reader was made for. Both are
+ * weighed whole, up to 4096 dice (no more are given). */
+static int read_better(const struct vis_image *img, reading_fn fa, int arga, reading_fn fb, int argb,
+		       double margin, const struct vis_dice_params *params, struct vis_die *out, int max,
+		       char *err, size_t errlen)
 {
-	if (!image_ok(img, err, errlen))
-		return -EINVAL;
-	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
-	 * dice stay well above min_die_px, time and memory stay bounded. */
-	int side = img->width > img->height ? img->width : img->height;
-	int f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
-	if (side / f <= TWO_SCALES_FROM)
-		return dice_find(img, params, out, max, err, errlen);	/* f is 1 */
-	/* A big picture's dice may be far bigger than the reader was made
-	 * for (the photos' 21-49 pixels): white dice on a pale tray then
-	 * show only their pips, taken for dice. It is read at both sizes;
-	 * the half size is kept when its sure faces' confidences sum to
-	 * TWO_SCALES_MARGIN more, about one more die read surely (more dice
-	 * can be too small there). Both readings are weighed whole, up to
-	 * 4096 dice (no more are given). */
 	int cap = max < 512 ? 512 : max > 4096 ? 4096 : max, keep = max > 0 ? max : 0;
 	struct vis_die *a = malloc(sizeof(*a) * (size_t)cap), *b = malloc(sizeof(*b) * (size_t)cap);
 	int na = -ENOMEM, nb;
@@ -2047,15 +2030,15 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
 		goto free_ab;
 	}
-	na = f > 1 ? find_downscaled(img, f, params, a, cap, err, errlen) : dice_find(img, params, a, cap, err, errlen);
+	na = fa(img, arga, params, a, cap, err, errlen);
 	if (na < 0)
 		goto free_ab;
-	nb = find_downscaled(img, 2 * f, params, b, cap, err, errlen);
+	nb = fb(img, argb, params, b, cap, err, errlen);
 	if (nb < 0) {
 		na = nb;
 		goto free_ab;
 	}
-	if (reading_weight(b, nb < cap ? nb : cap) > reading_weight(a, na < cap ? na : cap) + TWO_SCALES_MARGIN) {
+	if (reading_weight(b, nb < cap ? nb : cap) > reading_weight(a, na < cap ? na : cap) + margin) {
 		struct vis_die *t = a;
 		a = b;
 		b = t;
@@ -2071,8 +2054,61 @@ free_ab:
 	return na;
 }
 
-/* vis_dice_find at the picture's own size. */
-static int dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+/* img at its own size, under both guesses of the typical die (the
+ * median square blob, or a smaller one: in a heap of dice of two sizes
+ * most square blobs can be pairs of the small ones, which are then taken
+ * for one die and not split). */
+static int find_sized(const struct vis_image *img, int unused, const struct vis_dice_params *params,
+		      struct vis_die *out, int max, char *err, size_t errlen)
+{
+	(void)unused;
+	return read_better(img, dice_find, SIDE_PCT, dice_find, SIDE_PCT_SMALL, TWO_SCALES_MARGIN, params,
+			   out, max, err, errlen);
+}
+
+/* img read box-averaged f x f, the dice found given in img's pixels. */
+static int find_downscaled(const struct vis_image *img, int f, const struct vis_dice_params *params,
+			   struct vis_die *out, int max, char *err, size_t errlen)
+{
+	if (f == 1)
+		return find_sized(img, 0, params, out, max, err, errlen);
+	struct vis_image *small = downscale(img, f);
+	if (!small) {
+		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
+		return -ENOMEM;
+	}
+	int n = find_sized(small, 0, params, out, max, err, errlen);
+	vis_image_free(small);
+	for (int i = 0; i < n && i < max; i++) {
+		out[i].x = (out[i].x + 0.5) * f - 0.5;
+		out[i].y = (out[i].y + 0.5) * f - 0.5;
+		out[i].side *= f;
+	}
+	return n;
+}
+
+int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+		  struct vis_die *out, int max, char *err, size_t errlen)
+{
+	if (!image_ok(img, err, errlen))
+		return -EINVAL;
+	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
+	 * dice stay well above min_die_px, time and memory stay bounded. */
+	int side = img->width > img->height ? img->width : img->height;
+	int f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
+	if (side / f <= TWO_SCALES_FROM)
+		return find_sized(img, 0, params, out, max, err, errlen);	/* f is 1 */
+	/* A big picture's dice may be far bigger than the reader was made
+	 * for (the photos' 21-49 pixels): white dice on a pale tray then
+	 * show only their pips, taken for dice. It is read at half size too,
+	 * kept when it reads more (more dice can be too small there). */
+	return read_better(img, find_downscaled, f, find_downscaled, 2 * f, TWO_SCALES_MARGIN, params, out,
+			   max, err, errlen);
+}
+
+/* One reading at the picture's own size, the typical die at the
+ * side_pct-th percentile of the square blobs' sides. */
+static int dice_find(const struct vis_image *img, int side_pct, const struct vis_dice_params *params,
 		     struct vis_die *out, int max, char *err, size_t errlen)
 {
 	struct vis_dice_params defaults;
@@ -2145,7 +2181,7 @@ static int dice_find(const struct vis_image *img, const struct vis_dice_params *
 	int nl = 0;
 	if (label_blobs(&wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
 		goto oom;
-	double side = typical_side(blobs, nl, params);
+	double side = typical_side(blobs, nl, params, side_pct);
 	if (side > 0) {
 		/* An opening at half the die's size cuts dice off the thin
 		 * things they touch (a tray's wall, a line, a shadow's tail)

@@ -49,12 +49,39 @@ static struct vis_image *enlarge(const struct vis_image *img, double s)
 	return o;
 }
 
+/* How many of labels' dice have two or more of the n finds (read or
+ * not) inside their box and nearer to them than to any other label: one
+ * die counted twice. */
+static int found_twice(json_t *labels, const struct vis_die *found, int n)
+{
+	size_t nl = json_array_size(labels);
+	int twice = 0;
+	for (size_t k = 0; k < nl; k++) {
+		json_t *l = json_array_get(labels, k);
+		double lx = json_real_value(json_object_get(l, "x")), ly = json_real_value(json_object_get(l, "y"));
+		int finds = 0;
+		for (int i = 0; i < n; i++) {
+			double d = hypot(found[i].x - lx, found[i].y - ly);
+			int nearest = in_label(l, found[i].x, found[i].y);
+			for (size_t o = 0; o < nl && nearest; o++) {
+				json_t *m = json_array_get(labels, o);
+				nearest = o == k || hypot(found[i].x - json_real_value(json_object_get(m, "x")),
+							  found[i].y - json_real_value(json_object_get(m, "y"))) >= d;
+			}
+			finds += nearest;
+		}
+		twice += finds > 1;
+	}
+	return twice;
+}
+
 struct tally {
 	int dice;		/* labelled dice */
 	int detected;		/* labelled dice with a detection inside the box */
 	int right;		/* of those, with the right face */
 	int unread;		/* labelled dice not read, found there unreadable */
 	int unread_stray;	/* unreadable detections inside no box */
+	int twice;		/* labelled dice found twice (found_twice) */
 	int dets;		/* detections */
 	int unmatched;		/* detections inside no box */
 	int confident_wrong;	/* wrong face with confidence >= 0.9 */
@@ -158,6 +185,7 @@ int main(int argc, char **argv)
 		size_t nl = json_array_size(arr);
 		int used[256] = { 0 };
 		struct tally *s = &t[split];
+		s->twice += found_twice(arr, found, nf);
 		int img_right = 0, img_det = 0, img_unm = 0;
 		s->images++;
 		for (size_t k = 0; k < nl; k++) {
@@ -238,11 +266,11 @@ int main(int argc, char **argv)
 		printf("photos %-22s %3d images %3d dice: recall %5.1f %%, face accuracy %5.1f %% "
 		       "(target 99.5), read %5.1f %%, unmatched detections %d of %d, "
 		       "wrong with confidence >= 0.9: %d; not read %d, of them found unreadable %d; "
-		       "unreadable detections matching no die %d\n",
+		       "unreadable detections matching no die %d; labelled dice found twice %d\n",
 		       split_name[k], s->images, s->dice, 100.0 * s->detected / (s->dice ? s->dice : 1),
 		       100.0 * s->right / (s->detected ? s->detected : 1),
 		       100.0 * s->right / (s->dice ? s->dice : 1), s->unmatched, s->dets,
-		       s->confident_wrong, s->dice - s->detected, s->unread, s->unread_stray);
+		       s->confident_wrong, s->dice - s->detected, s->unread, s->unread_stray, s->twice);
 	}
 	printf("photos time per %.0fx%.0f image: %.1f ms\n", 640 * scale, 640 * scale, 1000 * secs / (imgs ? imgs : 1));
 	return 0;

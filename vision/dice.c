@@ -188,16 +188,17 @@
 #define DICE_MAX_SIDE 1600	/* bigger images are read downscaled */
 #endif
 #ifndef TWO_SCALES_FROM
-#define TWO_SCALES_FROM 800	/* images over this a side are also read at half size ... */
+#define TWO_SCALES_FROM 800	/* images over this a side are also read at half size */
 #endif
-#ifndef TWO_SCALES_MARGIN
-#define TWO_SCALES_MARGIN 0.95	/* ... kept when it reads about one more die surely */
+#ifndef READ_AGAIN_MARGIN
+#define READ_AGAIN_MARGIN 0.95	/* a second reading (half size, smaller die) is kept when
+				 * its sure faces' confidences sum to this more */
 #endif
 #ifndef SIDE_PCT
 #define SIDE_PCT 50	/* the typical die: this percentile of square blobs' sides ... */
 #endif
 #ifndef SIDE_PCT_SMALL
-#define SIDE_PCT_SMALL 40	/* ... or this one, in a heap of mixed sizes (the better read) */
+#define SIDE_PCT_SMALL 40	/* ... or this one, in a heap of mixed sizes (read again) */
 #endif
 #ifndef GROW_FRAC
 #define GROW_FRAC 0.2	/* candidate grown back after the opening, of the side */
@@ -2016,12 +2017,12 @@ static double reading_weight(const struct vis_die *d, int n)
 }
 
 /* img read two ways, fa(arga) and fb(argb); the second kept only when its
- * sure faces' confidences sum to margin more (about one more die read
+ * sure faces' confidences sum to READ_AGAIN_MARGIN more (about one more die read
  * surely), the first being the one the reader was made for. Both are
  * weighed whole, up to 4096 dice (no more are given). */
 static int read_better(const struct vis_image *img, reading_fn fa, int arga, reading_fn fb, int argb,
-		       double margin, const struct vis_dice_params *params, struct vis_die *out, int max,
-		       char *err, size_t errlen)
+		       const struct vis_dice_params *params, struct vis_die *out, int max, char *err,
+		       size_t errlen)
 {
 	int cap = max < 512 ? 512 : max > 4096 ? 4096 : max, keep = max > 0 ? max : 0;
 	struct vis_die *a = malloc(sizeof(*a) * (size_t)cap), *b = malloc(sizeof(*b) * (size_t)cap);
@@ -2038,7 +2039,7 @@ static int read_better(const struct vis_image *img, reading_fn fa, int arga, rea
 		na = nb;
 		goto free_ab;
 	}
-	if (reading_weight(b, nb < cap ? nb : cap) > reading_weight(a, na < cap ? na : cap) + margin) {
+	if (reading_weight(b, nb < cap ? nb : cap) > reading_weight(a, na < cap ? na : cap) + READ_AGAIN_MARGIN) {
 		struct vis_die *t = a;
 		a = b;
 		b = t;
@@ -2062,8 +2063,7 @@ static int find_sized(const struct vis_image *img, int unused, const struct vis_
 		      struct vis_die *out, int max, char *err, size_t errlen)
 {
 	(void)unused;
-	return read_better(img, dice_find, SIDE_PCT, dice_find, SIDE_PCT_SMALL, TWO_SCALES_MARGIN, params,
-			   out, max, err, errlen);
+	return read_better(img, dice_find, SIDE_PCT, dice_find, SIDE_PCT_SMALL, params, out, max, err, errlen);
 }
 
 /* img read box-averaged f x f, the dice found given in img's pixels. */
@@ -2102,8 +2102,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	 * for (the photos' 21-49 pixels): white dice on a pale tray then
 	 * show only their pips, taken for dice. It is read at half size too,
 	 * kept when it reads more (more dice can be too small there). */
-	return read_better(img, find_downscaled, f, find_downscaled, 2 * f, TWO_SCALES_MARGIN, params, out,
-			   max, err, errlen);
+	return read_better(img, find_downscaled, f, find_downscaled, 2 * f, params, out, max, err, errlen);
 }
 
 /* One reading at the picture's own size, the typical die at the

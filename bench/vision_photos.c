@@ -7,7 +7,8 @@
  * was found there but not read, else 'miss'); --golden: writes the labelled dice read right
  * (image face x y w h, the labels' values) for tests/unit/test_vis_photos.c;
  * --scale X: each photo read enlarged X times (bilinear, 1-8), as a phone's
- * full resolution would show the tray, the dice found scaled back. */
+ * full resolution would show the tray, or shrunk (box-averaged, 0.4-1), as
+ * a camera farther away would; the dice found scaled back. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -44,6 +45,29 @@ static struct vis_image *enlarge(const struct vis_image *img, double s)
 					   (r1[3 * x0 + c] * (1 - tx) + r1[3 * x1 + c] * tx) * ty;
 				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] = (uint8_t)(v + 0.5);
 			}
+		}
+	}
+	return o;
+}
+
+/* img shrunk s times (0 < s < 1), each pixel the mean of the source
+ * pixels whose centres fall in its footprint (RGB24); NULL on ENOMEM. */
+static struct vis_image *shrink(const struct vis_image *img, double s)
+{
+	struct vis_image *o = vis_image_new((int)(img->width * s), (int)(img->height * s), VIS_RGB24);
+	if (!o)
+		return NULL;
+	for (int y = 0; y < o->height; y++) {
+		int y0 = (int)ceil(y / s - 0.5), y1 = (int)ceil((y + 1) / s - 0.5);
+		for (int x = 0; x < o->width; x++) {
+			int x0 = (int)ceil(x / s - 0.5), x1 = (int)ceil((x + 1) / s - 0.5);
+			unsigned sum[3] = { 0 }, n = 0;
+			for (int sy = y0; sy < y1 && sy < img->height; sy++)
+				for (int sx = x0; sx < x1 && sx < img->width; sx++, n++)
+					for (int c = 0; c < 3; c++)
+						sum[c] += img->data[(size_t)sy * img->stride + 3 * (size_t)sx + c];
+			for (int c = 0; c < 3; c++)
+				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] = (uint8_t)(n ? (sum[c] + n / 2) / n : 0);
 		}
 	}
 	return o;
@@ -105,8 +129,8 @@ int main(int argc, char **argv)
 			}
 		}
 		else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
-			if (sscanf(argv[++i], "%lf", &scale) != 1 || !(scale >= 1 && scale <= 8)) {
-				fprintf(stderr, "vision_photos: --scale X with 1 <= X <= 8, not '%s'\n", argv[i]);
+			if (sscanf(argv[++i], "%lf", &scale) != 1 || !(scale >= 0.4 && scale <= 8)) {
+				fprintf(stderr, "vision_photos: --scale X with 0.4 <= X <= 8, not '%s'\n", argv[i]);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--golden") && i + 1 < argc) {
@@ -153,10 +177,12 @@ int main(int argc, char **argv)
 		prm.keep_unreadable = 1;
 		struct vis_die found[256], dice[256], unread[256];
 		if (scale != 1) {
-			struct vis_image *big = img->format == VIS_RGB24 ? enlarge(img, scale) : NULL;
+			struct vis_image *sized = img->format != VIS_RGB24 ? NULL
+						  : scale > 1			 ? enlarge(img, scale)
+										 : shrink(img, scale);
 			vis_image_free(img);
-			if (!(img = big)) {
-				fprintf(stderr, "vision_photos: %s: cannot enlarge (RGB only, memory)\n", name);
+			if (!(img = sized)) {
+				fprintf(stderr, "vision_photos: %s: cannot resize (RGB only, memory)\n", name);
 				return 1;
 			}
 		}

@@ -194,6 +194,10 @@
 #define READ_AGAIN_MARGIN 0.95	/* a second reading (half size, smaller die) is kept when
 				 * its sure faces' confidences sum to this more */
 #endif
+#ifndef SMALL_DIE_PX
+#define SMALL_DIE_PX 22	/* pictures whose dice are smaller (median) are also read
+				 * enlarged twice */
+#endif
 #ifndef SIDE_PCT
 #define SIDE_PCT 50	/* the typical die: this percentile of square blobs' sides ... */
 #endif
@@ -2016,13 +2020,33 @@ static double reading_weight(const struct vis_die *d, int n)
 	return w;
 }
 
-/* img read two ways, fa(arga) and fb(argb); the second kept only when its
- * sure faces' confidences sum to READ_AGAIN_MARGIN more (about one more die read
- * surely), the first being the one the reader was made for. Both are
- * weighed whole, up to 4096 dice (no more are given). */
+/* The median side of n dice found; 0 when there are none (perhaps all
+ * too small to be found). */
+static double median_side(const struct vis_die *d, int n)
+{
+	if (n <= 0)
+		return 0;
+	double *s = malloc(sizeof(double) * (size_t)n);
+	if (!s)
+		return INFINITY;	/* only spares a second reading */
+	for (int i = 0; i < n; i++)
+		s[i] = d[i].side;
+	qsort(s, (size_t)n, sizeof(double), cmp_double);
+	double m = s[n / 2];
+	free(s);
+	return m;
+}
+
+/* img read two ways, fa(arga) and fb(argb), the second only when the
+ * first's dice have a median side below `below` (INFINITY: always; none
+ * found: always), and
+ * kept only when its sure faces' confidences sum to READ_AGAIN_MARGIN
+ * more (about one more die read surely), the first being the one the
+ * reader was made for. Both are weighed whole, up to 4096 dice (no more
+ * are given). */
 static int read_better(const struct vis_image *img, reading_fn fa, int arga, reading_fn fb, int argb,
-		       const struct vis_dice_params *params, struct vis_die *out, int max, char *err,
-		       size_t errlen)
+		       double below, const struct vis_dice_params *params, struct vis_die *out, int max,
+		       char *err, size_t errlen)
 {
 	int cap = max < 512 ? 512 : max > 4096 ? 4096 : max, keep = max > 0 ? max : 0;
 	struct vis_die *a = malloc(sizeof(*a) * (size_t)cap), *b = malloc(sizeof(*b) * (size_t)cap);
@@ -2034,6 +2058,8 @@ static int read_better(const struct vis_image *img, reading_fn fa, int arga, rea
 	na = fa(img, arga, params, a, cap, err, errlen);
 	if (na < 0)
 		goto free_ab;
+	if (!(median_side(a, na < cap ? na : cap) < below))
+		goto keep_a;
 	nb = fb(img, argb, params, b, cap, err, errlen);
 	if (nb < 0) {
 		na = nb;
@@ -2045,6 +2071,7 @@ static int read_better(const struct vis_image *img, reading_fn fa, int arga, rea
 		b = t;
 		na = nb;
 	}
+keep_a:
 	if (na > cap)
 		na = cap;	/* what was kept of a reading beyond 4096 dice */
 	if (keep > 0)
@@ -2063,28 +2090,72 @@ static int find_sized(const struct vis_image *img, int unused, const struct vis_
 		      struct vis_die *out, int max, char *err, size_t errlen)
 {
 	(void)unused;
-	return read_better(img, dice_find, SIDE_PCT, dice_find, SIDE_PCT_SMALL, params, out, max, err, errlen);
+	return read_better(img, dice_find, SIDE_PCT, dice_find, SIDE_PCT_SMALL, INFINITY, params, out, max, err,
+			   errlen);
 }
 
-/* img read box-averaged f x f, the dice found given in img's pixels. */
+/* resized (a copy of img, one of its pixels `per` of img's; freed here,
+ * NULL when it could not be made) read, the dice found given in img's
+ * pixels. */
+static int find_resized(const struct vis_image *img, struct vis_image *resized, double per,
+			const struct vis_dice_params *params, struct vis_die *out, int max, char *err,
+			size_t errlen)
+{
+	if (!resized) {
+		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
+		return -ENOMEM;
+	}
+	int n = find_sized(resized, 0, params, out, max, err, errlen);
+	vis_image_free(resized);
+	for (int i = 0; i < n && i < max; i++) {
+		out[i].x = (out[i].x + 0.5) * per - 0.5;
+		out[i].y = (out[i].y + 0.5) * per - 0.5;
+		out[i].side *= per;
+	}
+	return n;
+}
+
+/* img read box-averaged f x f. */
 static int find_downscaled(const struct vis_image *img, int f, const struct vis_dice_params *params,
 			   struct vis_die *out, int max, char *err, size_t errlen)
 {
 	if (f == 1)
 		return find_sized(img, 0, params, out, max, err, errlen);
-	struct vis_image *small = downscale(img, f);
-	if (!small) {
-		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
-		return -ENOMEM;
+	return find_resized(img, downscale(img, f), f, params, out, max, err, errlen);
+}
+
+/* img enlarged twice, bilinear, as RGB24; NULL on ENOMEM. */
+static struct vis_image *enlarge2(const struct vis_image *img)
+{
+	struct vis_image *o = vis_image_new(2 * img->width, 2 * img->height, VIS_RGB24);
+	if (!o)
+		return NULL;
+	int rgb = img->format == VIS_RGB24;
+	for (int y = 0; y < o->height; y++) {
+		/* Output pixel y's centre sits at (y - 0.5) / 2 in the source:
+		 * a quarter pixel from its nearest source centre. */
+		int y0 = (y - 1) / 2, y1 = y0 + 1 < img->height ? y0 + 1 : y0;
+		int ty = y == 0 ? 0 : (y & 1) ? 1 : 3;	/* weight of row y1, in quarters */
+		const uint8_t *r0 = img->data + (size_t)y0 * img->stride, *r1 = img->data + (size_t)y1 * img->stride;
+		for (int x = 0; x < o->width; x++) {
+			int x0 = (x - 1) / 2, x1 = x0 + 1 < img->width ? x0 + 1 : x0;
+			int tx = x == 0 ? 0 : (x & 1) ? 1 : 3;
+			for (int c = 0; c < 3; c++) {
+				int i0 = rgb ? 3 * x0 + c : x0, i1 = rgb ? 3 * x1 + c : x1;
+				int v = (r0[i0] * (4 - tx) + r0[i1] * tx) * (4 - ty) + (r1[i0] * (4 - tx) + r1[i1] * tx) * ty;
+				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] = (uint8_t)((v + 8) / 16);
+			}
+		}
 	}
-	int n = find_sized(small, 0, params, out, max, err, errlen);
-	vis_image_free(small);
-	for (int i = 0; i < n && i < max; i++) {
-		out[i].x = (out[i].x + 0.5) * f - 0.5;
-		out[i].y = (out[i].y + 0.5) * f - 0.5;
-		out[i].side *= f;
-	}
-	return n;
+	return o;
+}
+
+/* img read enlarged twice. */
+static int find_enlarged(const struct vis_image *img, int unused, const struct vis_dice_params *params,
+			 struct vis_die *out, int max, char *err, size_t errlen)
+{
+	(void)unused;
+	return find_resized(img, enlarge2(img), 0.5, params, out, max, err, errlen);
 }
 
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
@@ -2096,13 +2167,20 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	 * dice stay well above min_die_px, time and memory stay bounded. */
 	int side = img->width > img->height ? img->width : img->height;
 	int f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
-	if (side / f <= TWO_SCALES_FROM)
-		return find_sized(img, 0, params, out, max, err, errlen);	/* f is 1 */
+	if (side / f <= TWO_SCALES_FROM) {
+		/* f is 1. Dice far smaller than the photos' (21-49 pixels)
+		 * lose their pips to the blur and the 1-pixel clean-up, and
+		 * fall below min_die_px: such a picture, or one where no die
+		 * was found, is read enlarged too. */
+		return read_better(img, find_sized, 0, find_enlarged, 0, SMALL_DIE_PX, params, out, max, err,
+				   errlen);
+	}
 	/* A big picture's dice may be far bigger than the reader was made
 	 * for (the photos' 21-49 pixels): white dice on a pale tray then
 	 * show only their pips, taken for dice. It is read at half size too,
 	 * kept when it reads more (more dice can be too small there). */
-	return read_better(img, find_downscaled, f, find_downscaled, 2 * f, params, out, max, err, errlen);
+	return read_better(img, find_downscaled, f, find_downscaled, 2 * f, INFINITY, params, out, max, err,
+			   errlen);
 }
 
 /* One reading at the picture's own size, the typical die at the

@@ -57,6 +57,8 @@
  * nearer than 0.75 of a side were taken for one die, 7 (2 and 5) after,
  * their finds 0.8-0.85 of a side apart, as near as two dice come. */
 #define MAX_FOUND_TWICE     9	/* both splits */
+#define SMALL_PHOTOS	    12	/* photos read at half size (labels.json order) */
+#define FLOOR_SMALL_AGAIN   0.85	/* share of their sure dice read again */
 
 struct found {
 	char name[64];		/* image file */
@@ -348,6 +350,58 @@ static void test_vis_photos_big_dice_not_read_as_their_pips(void **state)
 	vis_image_free(img);
 }
 
+/* img (RGB24) halved, each pixel the mean of a 2 x 2 block. */
+static struct vis_image *halved(const struct vis_image *img)
+{
+	struct vis_image *o = vis_image_new(img->width / 2, img->height / 2, VIS_RGB24);
+	assert_non_null(o);
+	for (int y = 0; y < o->height; y++)
+		for (int x = 0; x < o->width; x++)
+			for (int c = 0; c < 3; c++) {
+				const uint8_t *p = img->data + (size_t)(2 * y) * img->stride + 6 * (size_t)x + c;
+				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] =
+					(uint8_t)((p[0] + p[3] + p[img->stride] + p[img->stride + 3] + 2) / 4);
+			}
+	return o;
+}
+
+/* Photos at half size (320x320, dice of 11-24 pixels, as a camera twice
+ * as far would see them): the dice read surely at full size are read
+ * there too, at half the coordinates. Dice that small lost their pips to
+ * the clean-up and fell below min_die_px; they are now read enlarged
+ * as well (104 of the 135 sure dice read again before, 124 now). */
+static void test_vis_photos_small_dice_read_enlarged(void **state)
+{
+	(void)state;
+	int sure = 0, again = 0;
+	for (size_t i = 0; i < n_results && i < SMALL_PHOTOS; i++) {
+		char path[256], err[256];
+		struct vis_image *img, *small;
+		struct vis_die d[128];
+		snprintf(path, sizeof path, DIR "/%s", results[i].name);
+		assert_int_equal(vis_image_load(path, &img, err, sizeof err), 0);
+		small = halved(img);
+		int n = vis_dice_find(small, NULL, d, 128, err, sizeof err);
+		assert_true(n >= 0 && n <= 128);
+		for (int k = 0; k < results[i].n; k++) {
+			const struct vis_die *a = &results[i].dice[k];
+			if (a->face == 0 || a->confidence < 0.9)
+				continue;
+			sure++;
+			int found = 0;
+			for (int j = 0; j < n && !found; j++)
+				found = d[j].face == a->face && hypot(2 * d[j].x + 0.5 - a->x, 2 * d[j].y + 0.5 - a->y) <
+									  0.25 * a->side;
+			again += found;
+		}
+		vis_image_free(small);
+		vis_image_free(img);
+	}
+	fprintf(stderr, "half size: %d of %d sure dice read again\n", again, sure);
+	assert_true(sure >= 50);
+	assert_true(again >= FLOOR_SMALL_AGAIN * sure);
+}
+
 /* pips_only leaves the face net out (tools/fnet/ trains and weighs it on
  * the pips' own readings): on these photos some faces or confidences
  * differ from the full reader's. */
@@ -385,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_vis_photos_no_die_found_twice),
 		cmocka_unit_test(test_vis_photos_big_photo_read_like_the_small_one),
 		cmocka_unit_test(test_vis_photos_big_dice_not_read_as_their_pips),
+		cmocka_unit_test(test_vis_photos_small_dice_read_enlarged),
 		cmocka_unit_test(test_vis_photos_pips_only_leaves_the_net_out),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

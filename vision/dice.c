@@ -377,6 +377,9 @@ struct work {
 	uint8_t *fg0;		/* owned, fg before the opening */
 	int *label;		/* owned, component of each pixel, 0 none */
 	unsigned *ii;		/* owned, integral images of smooth, 3 planes of (w+1)x(h+1) */
+	uint8_t *bodies;	/* owned, die bodies before any opening (dice_front) */
+	int *stack;		/* owned, w x h ints for labelling */
+	int *scratch;		/* owned, 2 x w x h ints for filters and pip masks */
 };
 
 static void work_free(struct work *wk)
@@ -388,6 +391,9 @@ static void work_free(struct work *wk)
 	free(wk->fg0);
 	free(wk->label);
 	free(wk->ii);
+	free(wk->bodies);
+	free(wk->stack);
+	free(wk->scratch);
 }
 
 static int color_dist(const uint8_t *a, const uint8_t *b)
@@ -1895,6 +1901,50 @@ free_all:
 	return ret;
 }
 
+/* The net's readings of one picture, by the find's place and size: both
+ * guesses of the typical die mostly find the same dice, and the net is a
+ * third of a reading's time. */
+struct net_memo {
+	int n, cap;
+	struct net_seen {
+		double x, y, side;
+		float p[VIS_FNET_CLASSES];
+	} *seen;		/* owned */
+};
+
+/* The net's class probabilities for find d, averaged over NET_TURNS
+ * quarter turns, from memo when it has read the same find. */
+static void net_read(const struct vis_image *img, const struct vis_die *d, struct net_memo *memo,
+		     float p[VIS_FNET_CLASSES])
+{
+	for (int i = 0; i < memo->n; i++)
+		if (memo->seen[i].x == d->x && memo->seen[i].y == d->y && memo->seen[i].side == d->side) {
+			memcpy(p, memo->seen[i].p, sizeof(float) * VIS_FNET_CLASSES);
+			return;
+		}
+	uint8_t crop[VIS_FNET_SIDE * VIS_FNET_SIDE * 3];
+	for (int t = 0; t < NET_TURNS; t++) {
+		float q[VIS_FNET_CLASSES];
+		vis_fnet_crop(img, d->x, d->y, VIS_FNET_SPAN * d->side, t * M_PI / 2, crop);
+		vis_fnet_classify(crop, q);
+		for (int k = 0; k < VIS_FNET_CLASSES; k++)
+			p[k] += q[k] / NET_TURNS;
+	}
+	if (memo->n == memo->cap) {
+		int cap = memo->cap ? 2 * memo->cap : 64;
+		struct net_seen *grown = realloc(memo->seen, sizeof(*grown) * (size_t)cap);
+		if (!grown)
+			return;	/* only the memo is lost: read again if asked */
+		memo->seen = grown;
+		memo->cap = cap;
+	}
+	struct net_seen *e = &memo->seen[memo->n++];
+	e->x = d->x;
+	e->y = d->y;
+	e->side = d->side;
+	memcpy(e->p, p, sizeof(float) * VIS_FNET_CLASSES);
+}
+
 /* Two witnesses to one die's face: the pip reader's count and layout
  * (d->face, 0 when it read none, and d->confidence), and the face net's
  * probabilities for the crop around the die, averaged over the crop's
@@ -1907,17 +1957,10 @@ free_all:
  * say, and the die is unreadable (face 0), or no die at all (-1) when the
  * net sees none centred there. A face only one of them gives is never
  * given as sure (0.9). */
-static void weigh_net(const struct vis_image *img, struct vis_die *d)
+static void weigh_net(const struct vis_image *img, struct vis_die *d, struct net_memo *memo)
 {
-	uint8_t crop[VIS_FNET_SIDE * VIS_FNET_SIDE * 3];
 	float p[VIS_FNET_CLASSES] = { 0 };
-	for (int t = 0; t < NET_TURNS; t++) {
-		float q[VIS_FNET_CLASSES];
-		vis_fnet_crop(img, d->x, d->y, VIS_FNET_SPAN * d->side, t * M_PI / 2, crop);
-		vis_fnet_classify(crop, q);
-		for (int k = 0; k < VIS_FNET_CLASSES; k++)
-			p[k] += q[k] / NET_TURNS;
-	}
+	net_read(img, d, memo, p);
 	int nf = 1;
 	for (int k = 2; k <= 6; k++)
 		if (p[k] > p[nf])
@@ -1989,12 +2032,9 @@ static int drop_seen_twice(struct vis_die *all, int n)
 }
 
 /* A reading of img into out (at most max written; how many found, or a
- * negative errno with a message), arg saying how. */
-typedef int (*reading_fn)(const struct vis_image *img, int arg, const struct vis_dice_params *params,
+ * negative errno with a message), arg saying how. params is not NULL. */
+typedef int (*reading_fn)(const struct vis_image *img, void *arg, const struct vis_dice_params *params,
 			  struct vis_die *out, int max, char *err, size_t errlen);
-
-static int dice_find(const struct vis_image *img, int side_pct, const struct vis_dice_params *params,
-		     struct vis_die *out, int max, char *err, size_t errlen);
 
 /* Whether vis_dice_find can read img, with a message when not. */
 static int image_ok(const struct vis_image *img, char *err, size_t errlen)
@@ -2044,7 +2084,7 @@ static double median_side(const struct vis_die *d, int n)
  * more (about one more die read surely), the first being the one the
  * reader was made for. Both are weighed whole, up to 4096 dice (no more
  * are given). */
-static int read_better(const struct vis_image *img, reading_fn fa, int arga, reading_fn fb, int argb,
+static int read_better(const struct vis_image *img, reading_fn fa, void *arga, reading_fn fb, void *argb,
 		       double below, const struct vis_dice_params *params, struct vis_die *out, int max,
 		       char *err, size_t errlen)
 {
@@ -2082,16 +2122,48 @@ free_ab:
 	return na;
 }
 
+/* One guess of the typical die for dice_guess: the picture's front half
+ * (dice_front), the die side, the net's readings so far. */
+struct guess {
+	struct work *wk;
+	double side;
+	struct net_memo *memo;
+};
+
+static int dice_front(const struct vis_image *img, const struct vis_dice_params *params, struct work *wk,
+		      double side[2]);
+static int dice_guess(const struct vis_image *img, void *arg, const struct vis_dice_params *params,
+		      struct vis_die *out, int max, char *err, size_t errlen);
+
 /* img at its own size, under both guesses of the typical die (the
  * median square blob, or a smaller one: in a heap of dice of two sizes
  * most square blobs can be pairs of the small ones, which are then taken
- * for one die and not split). */
-static int find_sized(const struct vis_image *img, int unused, const struct vis_dice_params *params,
+ * for one die and not split). Everything up to the die's size is done
+ * once, and a die both find is shown to the net once. */
+static int find_sized(const struct vis_image *img, void *unused, const struct vis_dice_params *params,
 		      struct vis_die *out, int max, char *err, size_t errlen)
 {
 	(void)unused;
-	return read_better(img, dice_find, SIDE_PCT, dice_find, SIDE_PCT_SMALL, INFINITY, params, out, max, err,
-			   errlen);
+	if (!image_ok(img, err, errlen))
+		return -EINVAL;	/* a picture downscaled below 8 a side */
+	struct work wk = { .w = img->width, .h = img->height };
+	struct net_memo memo = { 0 };
+	double side[2];
+	int ret = dice_front(img, params, &wk, side);
+	if (ret < 0) {
+		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
+		goto free_work;
+	}
+	struct guess median = { &wk, side[0], &memo }, smaller = { &wk, side[1], &memo };
+	if (side[1] == side[0])	/* the same reading twice */
+		ret = dice_guess(img, &median, params, out, max, err, errlen);
+	else
+		ret = read_better(img, dice_guess, &median, dice_guess, &smaller, INFINITY, params, out, max, err,
+				  errlen);
+free_work:
+	free(memo.seen);
+	work_free(&wk);
+	return ret;
 }
 
 /* resized (a copy of img, one of its pixels `per` of img's; freed here,
@@ -2105,7 +2177,7 @@ static int find_resized(const struct vis_image *img, struct vis_image *resized, 
 		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
 		return -ENOMEM;
 	}
-	int n = find_sized(resized, 0, params, out, max, err, errlen);
+	int n = find_sized(resized, NULL, params, out, max, err, errlen);
 	vis_image_free(resized);
 	for (int i = 0; i < n && i < max; i++) {
 		out[i].x = (out[i].x + 0.5) * per - 0.5;
@@ -2115,12 +2187,13 @@ static int find_resized(const struct vis_image *img, struct vis_image *resized, 
 	return n;
 }
 
-/* img read box-averaged f x f. */
-static int find_downscaled(const struct vis_image *img, int f, const struct vis_dice_params *params,
+/* img read box-averaged f x f (*(int *)arg). */
+static int find_downscaled(const struct vis_image *img, void *arg, const struct vis_dice_params *params,
 			   struct vis_die *out, int max, char *err, size_t errlen)
 {
+	int f = *(const int *)arg;
 	if (f == 1)
-		return find_sized(img, 0, params, out, max, err, errlen);
+		return find_sized(img, NULL, params, out, max, err, errlen);
 	return find_resized(img, downscale(img, f), f, params, out, max, err, errlen);
 }
 
@@ -2151,7 +2224,7 @@ static struct vis_image *enlarge2(const struct vis_image *img)
 }
 
 /* img read enlarged twice. */
-static int find_enlarged(const struct vis_image *img, int unused, const struct vis_dice_params *params,
+static int find_enlarged(const struct vis_image *img, void *unused, const struct vis_dice_params *params,
 			 struct vis_die *out, int max, char *err, size_t errlen)
 {
 	(void)unused;
@@ -2161,6 +2234,11 @@ static int find_enlarged(const struct vis_image *img, int unused, const struct v
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen)
 {
+	struct vis_dice_params defaults;
+	if (!params) {
+		vis_dice_params_default(&defaults);
+		params = &defaults;
+	}
 	if (!image_ok(img, err, errlen))
 		return -EINVAL;
 	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
@@ -2172,65 +2250,58 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		 * lose their pips to the blur and the 1-pixel clean-up, and
 		 * fall below min_die_px: such a picture, or one where no die
 		 * was found, is read enlarged too. */
-		return read_better(img, find_sized, 0, find_enlarged, 0, SMALL_DIE_PX, params, out, max, err,
-				   errlen);
+		return read_better(img, find_sized, NULL, find_enlarged, NULL, SMALL_DIE_PX, params, out, max,
+				   err, errlen);
 	}
 	/* A big picture's dice may be far bigger than the reader was made
 	 * for (the photos' 21-49 pixels): white dice on a pale tray then
 	 * show only their pips, taken for dice. It is read at half size too,
 	 * kept when it reads more (more dice can be too small there). */
-	return read_better(img, find_downscaled, f, find_downscaled, 2 * f, INFINITY, params, out, max, err,
+	int half = 2 * f;
+	return read_better(img, find_downscaled, &f, find_downscaled, &half, INFINITY, params, out, max, err,
 			   errlen);
 }
 
-/* One reading at the picture's own size, the typical die at the
- * side_pct-th percentile of the square blobs' sides. */
-static int dice_find(const struct vis_image *img, int side_pct, const struct vis_dice_params *params,
-		     struct vis_die *out, int max, char *err, size_t errlen)
+/* The half of a reading that does not depend on the die's size: the
+ * picture copied and blurred, its background and integral images, the die
+ * bodies (wk->bodies), and the typical die side at the SIDE_PCT-th and the
+ * SIDE_PCT_SMALL-th percentile of the square blobs' sides (0: none). wk
+ * comes with w and h set and is the caller's to free (work_free), also
+ * on failure. 0 or -ENOMEM. */
+static int dice_front(const struct vis_image *img, const struct vis_dice_params *params, struct work *wk,
+		      double side[2])
 {
-	struct vis_dice_params defaults;
-	if (!params) {
-		vis_dice_params_default(&defaults);
-		params = &defaults;
-	}
-	if (!image_ok(img, err, errlen))
-		return -EINVAL;	/* a picture downscaled below 8 a side */
-	int ret = -ENOMEM;
-	int w = img->width, h = img->height;
+	int w = wk->w, h = wk->h;
 	size_t np = (size_t)w * h;
-	struct work wk = { .w = w, .h = h };
-	int *stack = NULL, *scratch = NULL, *order = NULL, *start = NULL;
-	struct blob *blobs = NULL;
-	struct cand *cands = NULL;
-	struct vis_die *all = NULL;
-	int ncand = 0, found = 0;
-	wk.rgb = malloc(np * 3);
-	wk.bg = malloc(np * 3);
-	wk.fg = malloc(np);
-	wk.smooth = malloc(np * 3);
-	wk.fg0 = malloc(np);
-	wk.label = malloc(np * sizeof(int));
-	stack = malloc(np * sizeof(int));
-	scratch = malloc(np * 2 * sizeof(int));
-	if (!wk.rgb || !wk.smooth || !wk.bg || !wk.fg || !wk.fg0 || !wk.label || !stack || !scratch)
-		goto oom;
+	wk->rgb = malloc(np * 3);
+	wk->bg = malloc(np * 3);
+	wk->fg = malloc(np);
+	wk->smooth = malloc(np * 3);
+	wk->fg0 = malloc(np);
+	wk->bodies = malloc(np);
+	wk->label = malloc(np * sizeof(int));
+	wk->stack = malloc(np * sizeof(int));
+	wk->scratch = malloc(np * 2 * sizeof(int));
+	if (!wk->rgb || !wk->smooth || !wk->bg || !wk->fg || !wk->fg0 || !wk->bodies || !wk->label ||
+	    !wk->stack || !wk->scratch)
+		return -ENOMEM;
 	for (int y = 0; y < h; y++) {
 		const uint8_t *s = img->data + (size_t)y * img->stride;
-		uint8_t *d = wk.rgb + (size_t)y * w * 3;
+		uint8_t *d = wk->rgb + (size_t)y * w * 3;
 		if (img->format == VIS_RGB24)
 			memcpy(d, s, (size_t)w * 3);
 		else
 			for (int x = 0; x < w; x++)
 				d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
 	}
-	blur3(wk.rgb, wk.smooth, w, h);
-	if (background(&wk) || integrals(&wk))
-		goto oom;
+	blur3(wk->rgb, wk->smooth, w, h);
+	if (background(wk) || integrals(wk))
+		return -ENOMEM;
 	/* Foreground threshold from the image's own noise: the median
 	 * distance to the background is mostly table texture. */
 	unsigned hist[256] = { 0 };
 	for (size_t i = 0; i < np; i++) {
-		int d = color_dist(wk.rgb + i * 3, wk.bg + i * 3);
+		int d = color_dist(wk->rgb + i * 3, wk->bg + i * 3);
 		hist[d > 255 ? 255 : d]++;
 	}
 	size_t acc = 0;
@@ -2246,40 +2317,60 @@ static int dice_find(const struct vis_image *img, int side_pct, const struct vis
 	if (thr < FG_MIN)
 		thr = FG_MIN;
 	for (size_t i = 0; i < np; i++)
-		wk.fg[i] = color_dist(wk.rgb + i * 3, wk.bg + i * 3) > thr &&
-			   !is_shadow(wk.rgb + i * 3, wk.bg + i * 3);
-	uint8_t *mtmp = (uint8_t *)scratch;
+		wk->fg[i] = color_dist(wk->rgb + i * 3, wk->bg + i * 3) > thr &&
+			   !is_shadow(wk->rgb + i * 3, wk->bg + i * 3);
+	uint8_t *mtmp = (uint8_t *)wk->scratch;
 	/* Close then open by one pixel: joins a die's speckled edge, drops
 	 * single-pixel noise. */
-	box_filter(wk.fg, mtmp, w, h, 1, 1);
-	box_filter(wk.fg, mtmp, w, h, 1, 0);
-	box_filter(wk.fg, mtmp, w, h, 1, 0);
-	box_filter(wk.fg, mtmp, w, h, 1, 1);
+	box_filter(wk->fg, mtmp, w, h, 1, 1);
+	box_filter(wk->fg, mtmp, w, h, 1, 0);
+	box_filter(wk->fg, mtmp, w, h, 1, 0);
+	box_filter(wk->fg, mtmp, w, h, 1, 1);
+	struct blob *blobs = NULL;
 	int nl = 0;
-	if (label_blobs(&wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
+	if (label_blobs(wk, &blobs, &nl, wk->stack, wk->scratch, 0.35 * params->max_die_px * params->max_die_px))
+		return -ENOMEM;
+	side[0] = typical_side(blobs, nl, params, SIDE_PCT);
+	side[1] = typical_side(blobs, nl, params, SIDE_PCT_SMALL);
+	free(blobs);
+	for (size_t i = 0; i < np; i++)
+		wk->bodies[i] = wk->label[i] != 0;
+	return 0;
+}
+
+/* One reading of img (*(struct guess *)arg: its front half from
+ * dice_front, the typical die side): the bodies opened at the die's size
+ * and split into dice, each read by its pips, a second look for the dice
+ * the bodies missed, the net weighed in. Changes the guess's fg, fg0 and
+ * label, nothing else of its work. */
+static int dice_guess(const struct vis_image *img, void *arg, const struct vis_dice_params *params,
+		      struct vis_die *out, int max, char *err, size_t errlen)
+{
+	struct guess *g = arg;
+	struct work *wk = g->wk;
+	double side = g->side;
+	if (side <= 0)
+		return 0;	/* no square blob: no die */
+	int ret = -ENOMEM;
+	int w = wk->w, h = wk->h;
+	size_t np = (size_t)w * h;
+	int *stack = wk->stack, *scratch = wk->scratch, *order = NULL, *start = NULL;
+	struct blob *blobs = NULL;
+	struct cand *cands = NULL;
+	struct vis_die *all = NULL;
+	int ncand = 0, found = 0, nl = 0;
+	/* An opening at half the die's size cuts dice off the thin things
+	 * they touch (a tray's wall, a line, a shadow's tail) and drops
+	 * those. */
+	memcpy(wk->fg0, wk->bodies, np);
+	memcpy(wk->fg, wk->bodies, np);
+	int r = (int)(side * OPEN_FRAC);
+	if (r >= 1) {
+		box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 0);
+		box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 1);
+	}
+	if (label_blobs(wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
 		goto oom;
-	double side = typical_side(blobs, nl, params, side_pct);
-	if (side > 0) {
-		/* An opening at half the die's size cuts dice off the thin
-		 * things they touch (a tray's wall, a line, a shadow's tail)
-		 * and drops those. */
-		for (size_t i = 0; i < np; i++)
-			wk.fg0[i] = wk.fg[i] = wk.label[i] != 0;
-		int r = (int)(side * OPEN_FRAC);
-		if (r >= 1) {
-			box_filter(wk.fg, (uint8_t *)scratch, w, h, r, 0);
-			box_filter(wk.fg, (uint8_t *)scratch, w, h, r, 1);
-		}
-		free(blobs);
-		blobs = NULL;
-		if (label_blobs(&wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
-			goto oom;
-	}
-	int ns = side > 0;
-	if (!ns) {
-		ret = 0;
-		goto done;
-	}
 	/* Pixels of each blob, grouped by label. */
 	order = malloc(sizeof(int) * np);
 	start = calloc((size_t)nl + 2, sizeof(int));
@@ -2293,8 +2384,8 @@ static int dice_find(const struct vis_image *img, int side_pct, const struct vis
 			goto oom;
 		memcpy(fillp, start, sizeof(int) * ((size_t)nl + 2));
 		for (size_t i = 0; i < np; i++)
-			if (wk.label[i])
-				order[fillp[wk.label[i]]++] = (int)i;
+			if (wk->label[i])
+				order[fillp[wk->label[i]]++] = (int)i;
 		free(fillp);
 	}
 	cands = calloc((size_t)nl * 8 + 1, sizeof(*cands));
@@ -2352,7 +2443,7 @@ static int dice_find(const struct vis_image *img, int side_pct, const struct vis
 		};
 		if (cands[i].n < 0.3 * die_area)
 			continue;
-		if (read_die(&wk, &cands[i], d.side, &d, scratch))
+		if (read_die(wk, &cands[i], d.side, &d, scratch))
 			goto oom;
 		if (d.confidence < params->min_confidence)
 			d.face = 0;
@@ -2380,7 +2471,7 @@ static int dice_find(const struct vis_image *img, int side_pct, const struct vis
 		for (int i = 0; i < nall; i++)
 			if (all[i].face > 0 && all[i].face <= LOOK_WEAK_FACE && all[i].confidence < LOOK_WEAK_CONF)
 				all[i].face = -all[i].face;
-		if (LOOK_ENABLE && S >= params->min_die_px && second_look(&wk, S, all, &nall, cap))
+		if (LOOK_ENABLE && S >= params->min_die_px && second_look(wk, S, all, &nall, cap))
 			goto oom;
 		for (int i = 0; i < before; i++)
 			if (all[i].face < 0)
@@ -2397,7 +2488,7 @@ static int dice_find(const struct vis_image *img, int side_pct, const struct vis
 	/* The net's reading of every die found, weighed against the pips'. */
 	for (int i = 0; i < nall && !params->pips_only; i++)
 		if (all[i].face >= 0) {
-			weigh_net(img, &all[i]);
+			weigh_net(img, &all[i], g->memo);
 			if (all[i].face > 0 && all[i].confidence < params->min_confidence)
 				all[i].face = 0;
 		}
@@ -2411,13 +2502,12 @@ static int dice_find(const struct vis_image *img, int side_pct, const struct vis
 			out[found] = d;
 		found++;
 	}
-done:
 	ret = found;
-	goto cleanup;
+	goto free_reading;
 oom:
 	snprintf(err, errlen, "dice: out of memory for a %dx%d image", w, h);
 	ret = -ENOMEM;
-cleanup:
+free_reading:
 	if (cands)
 		for (int i = 0; i < ncand; i++)
 			free(cands[i].px);
@@ -2426,8 +2516,5 @@ cleanup:
 	free(order);
 	free(start);
 	free(blobs);
-	free(stack);
-	free(scratch);
-	work_free(&wk);
 	return ret;
 }

@@ -1912,8 +1912,8 @@ struct net_memo {
 	} *seen;		/* owned */
 };
 
-/* The net's class probabilities for find d, averaged over NET_TURNS
- * quarter turns, from memo when it has read the same find. */
+/* The net's class probabilities for find d into p, averaged over
+ * NET_TURNS quarter turns, from memo when it has read the same find. */
 static void net_read(const struct vis_image *img, const struct vis_die *d, struct net_memo *memo,
 		     float p[VIS_FNET_CLASSES])
 {
@@ -1923,6 +1923,7 @@ static void net_read(const struct vis_image *img, const struct vis_die *d, struc
 			return;
 		}
 	uint8_t crop[VIS_FNET_SIDE * VIS_FNET_SIDE * 3];
+	memset(p, 0, sizeof(float) * VIS_FNET_CLASSES);
 	for (int t = 0; t < NET_TURNS; t++) {
 		float q[VIS_FNET_CLASSES];
 		vis_fnet_crop(img, d->x, d->y, VIS_FNET_SPAN * d->side, t * M_PI / 2, crop);
@@ -2068,7 +2069,7 @@ static double median_side(const struct vis_die *d, int n)
 		return 0;
 	double *s = malloc(sizeof(double) * (size_t)n);
 	if (!s)
-		return INFINITY;	/* only spares a second reading */
+		return INFINITY;	/* only spares a second reading, short of memory */
 	for (int i = 0; i < n; i++)
 		s[i] = d[i].side;
 	qsort(s, (size_t)n, sizeof(double), cmp_double);
@@ -2078,8 +2079,8 @@ static double median_side(const struct vis_die *d, int n)
 }
 
 /* img read two ways, fa(arga) and fb(argb), the second only when the
- * first's dice have a median side below `below` (INFINITY: always; none
- * found: always), and
+ * first's finds (read or not) have a median side below `below` (INFINITY:
+ * always; none found: always) and memory allows, and
  * kept only when its sure faces' confidences sum to READ_AGAIN_MARGIN
  * more (about one more die read surely), the first being the one the
  * reader was made for. Both are weighed whole, up to 4096 dice (no more
@@ -2098,9 +2099,11 @@ static int read_better(const struct vis_image *img, reading_fn fa, void *arga, r
 	na = fa(img, arga, params, a, cap, err, errlen);
 	if (na < 0)
 		goto free_ab;
-	if (!(median_side(a, na < cap ? na : cap) < below))
+	if (below < INFINITY && !(median_side(a, na < cap ? na : cap) < below))
 		goto keep_a;
 	nb = fb(img, argb, params, b, cap, err, errlen);
+	if (nb == -ENOMEM)
+		goto keep_a;	/* the second reading is a check the first stands without */
 	if (nb < 0) {
 		na = nb;
 		goto free_ab;
@@ -2231,28 +2234,26 @@ static int find_enlarged(const struct vis_image *img, void *unused, const struct
 	return find_resized(img, enlarge2(img), 0.5, params, out, max, err, errlen);
 }
 
-int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
-		  struct vis_die *out, int max, char *err, size_t errlen)
+/* vis_dice_find with every find reported, read or not (params'
+ * keep_unreadable set): whether a picture is read again depends on all
+ * it found. */
+static int find_all(const struct vis_image *img, const struct vis_dice_params *params, struct vis_die *out,
+		    int max, char *err, size_t errlen)
 {
-	struct vis_dice_params defaults;
-	if (!params) {
-		vis_dice_params_default(&defaults);
-		params = &defaults;
-	}
-	if (!image_ok(img, err, errlen))
-		return -EINVAL;
 	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
 	 * dice stay well above min_die_px, time and memory stay bounded. */
 	int side = img->width > img->height ? img->width : img->height;
 	int f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
-	if (side / f <= TWO_SCALES_FROM) {
-		/* f is 1. Dice far smaller than the photos' (21-49 pixels)
-		 * lose their pips to the blur and the 1-pixel clean-up, and
-		 * fall below min_die_px: such a picture, or one where no die
-		 * was found, is read enlarged too. */
+	if (side <= TWO_SCALES_FROM) {
+		/* Dice far smaller than the photos' (21-49 pixels) lose their
+		 * pips to the blur and the 1-pixel clean-up, and fall below
+		 * min_die_px: such a picture, or one where nothing was found,
+		 * is read enlarged too. */
 		return read_better(img, find_sized, NULL, find_enlarged, NULL, SMALL_DIE_PX, params, out, max,
 				   err, errlen);
 	}
+	if (side / f <= TWO_SCALES_FROM)	/* just over DICE_MAX_SIDE: halved is enough */
+		return find_downscaled(img, &f, params, out, max, err, errlen);
 	/* A big picture's dice may be far bigger than the reader was made
 	 * for (the photos' 21-49 pixels): white dice on a pale tray then
 	 * show only their pips, taken for dice. It is read at half size too,
@@ -2260,6 +2261,36 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	int half = 2 * f;
 	return read_better(img, find_downscaled, &f, find_downscaled, &half, INFINITY, params, out, max, err,
 			   errlen);
+}
+
+int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
+		  struct vis_die *out, int max, char *err, size_t errlen)
+{
+	struct vis_dice_params p;
+	if (params)
+		p = *params;
+	else
+		vis_dice_params_default(&p);
+	if (!image_ok(img, err, errlen))
+		return -EINVAL;
+	if (p.keep_unreadable)
+		return find_all(img, &p, out, max, err, errlen);
+	p.keep_unreadable = 1;
+	int cap = max < 512 ? 512 : max > 4096 ? 4096 : max;
+	struct vis_die *all = malloc(sizeof(*all) * (size_t)cap);
+	if (!all) {
+		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);
+		return -ENOMEM;
+	}
+	int n = find_all(img, &p, all, cap, err, errlen), found = n < 0 ? n : 0;
+	for (int i = 0; i < n && i < cap; i++)
+		if (all[i].face > 0) {
+			if (found < max)
+				out[found] = all[i];
+			found++;
+		}
+	free(all);
+	return found;
 }
 
 /* The half of a reading that does not depend on the die's size: the
@@ -2341,8 +2372,8 @@ static int dice_front(const struct vis_image *img, const struct vis_dice_params 
 /* One reading of img (*(struct guess *)arg: its front half from
  * dice_front, the typical die side): the bodies opened at the die's size
  * and split into dice, each read by its pips, a second look for the dice
- * the bodies missed, the net weighed in. Changes the guess's fg, fg0 and
- * label, nothing else of its work. */
+ * the bodies missed, the net weighed in. Changes the guess's fg, fg0,
+ * label, stack and scratch, nothing else of its work. */
 static int dice_guess(const struct vis_image *img, void *arg, const struct vis_dice_params *params,
 		      struct vis_die *out, int max, char *err, size_t errlen)
 {

@@ -123,8 +123,9 @@ void vis_dice_params_default(struct vis_dice_params *p);
  * side, the better read stands. params may be NULL for the defaults.
  * Images over 1600 pixels a side are read box-averaged to at most that,
  * and ones still over 800 at half that too, the half's reading kept when
- * it reads more dice surely; smaller ones whose dice read under 22 pixels
- * (or where none is found) are read enlarged twice too, kept alike (coordinates are always the
+ * it reads more dice surely; pictures up to 800 a side whose finds (read
+ * or not, whatever keep_unreadable says) have a median side under 22
+ * pixels, or where none is found, are read enlarged twice too, kept alike (coordinates are always the
  * given image's). */
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
 		  struct vis_die *out, int max, char *err, size_t errlen);

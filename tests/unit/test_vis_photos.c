@@ -383,6 +383,23 @@ static void test_vis_photos_small_dice_read_enlarged(void **state)
 		small = halved(img);
 		int n = vis_dice_find(small, NULL, d, 128, err, sizeof err);
 		assert_true(n >= 0 && n <= 128);
+		/* The same dice read when the unreadable ones are asked for
+		 * too: whether a picture is read again does not hang on it. */
+		struct vis_dice_params keep;
+		struct vis_die dk[128];
+		vis_dice_params_default(&keep);
+		keep.keep_unreadable = 1;
+		int nk = vis_dice_find(small, &keep, dk, 128, err, sizeof err), read = 0;
+		assert_true(nk >= n && nk <= 128);
+		for (int j = 0; j < nk; j++)
+			if (dk[j].face > 0) {
+				assert_true(read < n);
+				assert_true(dk[j].face == d[read].face && dk[j].x == d[read].x &&
+					    dk[j].y == d[read].y && dk[j].side == d[read].side &&
+					    dk[j].confidence == d[read].confidence);
+				read++;
+			}
+		assert_int_equal(read, n);
 		for (int k = 0; k < results[i].n; k++) {
 			const struct vis_die *a = &results[i].dice[k];
 			if (a->face == 0 || a->confidence < 0.9)

@@ -2061,6 +2061,13 @@ static double reading_weight(const struct vis_die *d, int n)
 	return w;
 }
 
+/* How many dice a whole reading is held to (at least 512, at most 4096)
+ * when the caller asks for max. */
+static int reading_cap(int max)
+{
+	return max < 512 ? 512 : max > 4096 ? 4096 : max;
+}
+
 /* The median side of n dice found; 0 when there are none (perhaps all
  * too small to be found). */
 static double median_side(const struct vis_die *d, int n)
@@ -2089,7 +2096,7 @@ static int read_better(const struct vis_image *img, reading_fn fa, void *arga, r
 		       double below, const struct vis_dice_params *params, struct vis_die *out, int max,
 		       char *err, size_t errlen)
 {
-	int cap = max < 512 ? 512 : max > 4096 ? 4096 : max, keep = max > 0 ? max : 0;
+	int cap = reading_cap(max), keep = max > 0 ? max : 0;
 	struct vis_die *a = malloc(sizeof(*a) * (size_t)cap), *b = malloc(sizeof(*b) * (size_t)cap);
 	int na = -ENOMEM, nb;
 	if (!a || !b) {
@@ -2276,7 +2283,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	if (p.keep_unreadable)
 		return find_all(img, &p, out, max, err, errlen);
 	p.keep_unreadable = 1;
-	int cap = max < 512 ? 512 : max > 4096 ? 4096 : max;
+	int cap = reading_cap(max);
 	struct vis_die *all = malloc(sizeof(*all) * (size_t)cap);
 	if (!all) {
 		snprintf(err, errlen, "dice: out of memory for a %dx%d image", img->width, img->height);

@@ -20,6 +20,18 @@
 #define SMALL_IMAGES 200	/* ... of them seen from twice as far */
 #define FLOOR_SMALL_RIGHT 0.95	/* share of those read right: 476 of 477 measured, 298 before */
 
+/* s rendered and read with the defaults into out (16 dice); how many. */
+static int read_scene(const struct vis_render_scene *s, struct vis_die out[16])
+{
+	struct vis_image *img;
+	char err[256];
+	assert_int_equal(vis_render(s, &img, err, sizeof err), 0);
+	int n = vis_dice_find(img, NULL, out, 16, err, sizeof err);
+	vis_image_free(img);
+	assert_true(n >= 0 && n <= 16);
+	return n;
+}
+
 static void test_vis_rendered_dice_read_at_target_accuracy(void **state)
 {
 	(void)state;
@@ -28,13 +40,8 @@ static void test_vis_rendered_dice_read_at_target_accuracy(void **state)
 	for (int i = 0; i < IMAGES; i++) {
 		struct vis_render_scene s = { .width = 200, .height = 200 };
 		vis_render_random_dice(&s, (uint64_t)i + 1, 4);
-		struct vis_image *img;
-		char err[256];
-		assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
 		struct vis_die out[16];
-		int n = vis_dice_find(img, NULL, out, 16, err, sizeof err);
-		vis_image_free(img);
-		assert_true(n >= 0 && n <= 16);
+		int n = read_scene(&s, out);
 		int used[16] = { 0 };
 		for (int k = 0; k < s.n_dice; k++) {
 			double u, v, half = s.die_side_m * s.h[0] / 2;
@@ -83,13 +90,8 @@ static void test_vis_rendered_small_dice_read_enlarged(void **state)
 		s.width = s.height = 100;
 		for (int k = 0; k < 6; k++)
 			s.h[k] /= 2;	/* image rows of the homography: half the pixels */
-		struct vis_image *img;
-		char err[256];
-		assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
 		struct vis_die out[16];
-		int n = vis_dice_find(img, NULL, out, 16, err, sizeof err);
-		vis_image_free(img);
-		assert_true(n >= 0 && n <= 16);
+		int n = read_scene(&s, out);
 		for (int k = 0; k < s.n_dice; k++) {
 			double u, v, half = s.die_side_m * s.h[0] / 2;
 			assert_int_equal(vis_homography_apply(s.h, s.dice[k].x, s.dice[k].y, &u, &v), 0);

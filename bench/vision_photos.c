@@ -9,6 +9,7 @@
  * --scale X: each photo read enlarged X times (bilinear, 1-8), as a phone's
  * full resolution would show the tray, or shrunk (box-averaged, 0.4-1), as
  * a camera farther away would; the dice found scaled back. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,54 +24,6 @@ static int in_label(json_t *l, double x, double y)
 	double lx = json_real_value(json_object_get(l, "x")), lw = json_real_value(json_object_get(l, "w"));
 	double ly = json_real_value(json_object_get(l, "y")), lh = json_real_value(json_object_get(l, "h"));
 	return fabs(x - lx) <= lw / 2 && fabs(y - ly) <= lh / 2;
-}
-
-/* img enlarged s times, bilinear (RGB24); NULL on ENOMEM. */
-static struct vis_image *enlarge(const struct vis_image *img, double s)
-{
-	struct vis_image *o = vis_image_new((int)(img->width * s), (int)(img->height * s), VIS_RGB24);
-	if (!o)
-		return NULL;
-	for (int y = 0; y < o->height; y++) {
-		double fy = fmax((y + 0.5) / s - 0.5, 0);
-		int y0 = (int)fy, y1 = y0 + 1 < img->height ? y0 + 1 : y0;
-		double ty = fy - y0;
-		for (int x = 0; x < o->width; x++) {
-			double fx = fmax((x + 0.5) / s - 0.5, 0);
-			int x0 = (int)fx, x1 = x0 + 1 < img->width ? x0 + 1 : x0;
-			double tx = fx - x0;
-			const uint8_t *r0 = img->data + (size_t)y0 * img->stride, *r1 = img->data + (size_t)y1 * img->stride;
-			for (int c = 0; c < 3; c++) {
-				double v = (r0[3 * x0 + c] * (1 - tx) + r0[3 * x1 + c] * tx) * (1 - ty) +
-					   (r1[3 * x0 + c] * (1 - tx) + r1[3 * x1 + c] * tx) * ty;
-				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] = (uint8_t)(v + 0.5);
-			}
-		}
-	}
-	return o;
-}
-
-/* img shrunk s times (0 < s < 1), each pixel the mean of the source
- * pixels whose centres fall in its footprint (RGB24); NULL on ENOMEM. */
-static struct vis_image *shrink(const struct vis_image *img, double s)
-{
-	struct vis_image *o = vis_image_new((int)(img->width * s), (int)(img->height * s), VIS_RGB24);
-	if (!o)
-		return NULL;
-	for (int y = 0; y < o->height; y++) {
-		int y0 = (int)ceil(y / s - 0.5), y1 = (int)ceil((y + 1) / s - 0.5);
-		for (int x = 0; x < o->width; x++) {
-			int x0 = (int)ceil(x / s - 0.5), x1 = (int)ceil((x + 1) / s - 0.5);
-			unsigned sum[3] = { 0 }, n = 0;
-			for (int sy = y0; sy < y1 && sy < img->height; sy++)
-				for (int sx = x0; sx < x1 && sx < img->width; sx++, n++)
-					for (int c = 0; c < 3; c++)
-						sum[c] += img->data[(size_t)sy * img->stride + 3 * (size_t)sx + c];
-			for (int c = 0; c < 3; c++)
-				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] = (uint8_t)(n ? (sum[c] + n / 2) / n : 0);
-		}
-	}
-	return o;
 }
 
 /* How many of labels' dice have two or more of the n finds (read or
@@ -177,12 +130,10 @@ int main(int argc, char **argv)
 		prm.keep_unreadable = 1;
 		struct vis_die found[256], dice[256], unread[256];
 		if (scale != 1) {
-			struct vis_image *sized = img->format != VIS_RGB24 ? NULL
-						  : scale > 1			 ? enlarge(img, scale)
-										 : shrink(img, scale);
+			struct vis_image *sized = vis_image_scaled(img, scale);
 			vis_image_free(img);
 			if (!(img = sized)) {
-				fprintf(stderr, "vision_photos: %s: cannot resize (RGB only, memory)\n", name);
+				fprintf(stderr, "vision_photos: %s: cannot resize: %s\n", name, strerror(errno));
 				return 1;
 			}
 		}

@@ -47,6 +47,15 @@ void vis_image_free(struct vis_image *img);
 /* A new GRAY8 copy (luma, BT.601 weights) of any image; the caller frees it.
  * NULL with errno ENOMEM. */
 struct vis_image *vis_image_to_gray(const struct vis_image *img);
+/* img scaled s times into a new image of its format, floor(width x s) by
+ * floor(height x s) pixels, pixel centres kept aligned (output x sits at
+ * source (x + 0.5) / s - 0.5): bilinear when enlarging; when shrinking,
+ * each pixel the rounded mean of the source pixels whose centres fall in
+ * its footprint, so no detail is skipped (a die's pips are averaged, not
+ * sampled). s == 1 is a copy. The caller frees it with vis_image_free().
+ * NULL with errno EINVAL (s not a number above 0, a side below 1 or
+ * beyond VIS_MAX_*) or ENOMEM. */
+struct vis_image *vis_image_scaled(const struct vis_image *img, double s);
 
 /* Decoders from memory. `name` names the source in messages. On success
  * *out is a new image the caller frees with vis_image_free(); on error *out

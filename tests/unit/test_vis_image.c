@@ -1,6 +1,7 @@
-/* vision: image type, PNM/PNG/JPEG decoders, file loading and Y4M video;
+/* vision: image type and its resizing, PNM/PNG/JPEG decoders, file loading and Y4M video;
  * every error path names its file and says why. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -56,6 +57,155 @@ static void test_vis_image_new_refuses_sizes_beyond_limits(void **state)
 	struct vis_image *img = vis_image_new(3, 2, VIS_RGB24);
 	assert_non_null(img);
 	assert_int_equal(img->stride, 9);
+	vis_image_free(img);
+}
+
+/* A GRAY8 image of w x h from a row-major list of values. */
+static struct vis_image *gray_from(int w, int h, const uint8_t *v)
+{
+	struct vis_image *img = vis_image_new(w, h, VIS_GRAY8);
+	assert_non_null(img);
+	for (int y = 0; y < h; y++)
+		memcpy(img->data + (size_t)y * img->stride, v + (size_t)y * w, (size_t)w);
+	return img;
+}
+
+/* Enlarging keeps pixel centres aligned: output x samples the source at
+ * (x + 0.5) / s - 0.5, bilinear, clamped at the edges; each channel alone. */
+static void test_vis_image_scaled_enlarges_bilinear_centres_aligned(void **state)
+{
+	(void)state;
+	uint8_t row[] = { 0, 160 };
+	struct vis_image *src = gray_from(2, 1, row);
+	struct vis_image *o = vis_image_scaled(src, 2);
+	assert_non_null(o);
+	assert_int_equal(o->width, 4);
+	assert_int_equal(o->height, 2);
+	assert_int_equal(o->format, VIS_GRAY8);
+	uint8_t want2[] = { 0, 40, 120, 160 };
+	for (int y = 0; y < 2; y++)
+		assert_memory_equal(o->data + (size_t)y * o->stride, want2, 4);
+	vis_image_free(o);
+	o = vis_image_scaled(src, 3);
+	assert_non_null(o);
+	uint8_t want3[] = { 0, 0, 53, 107, 160, 160 };	/* 160/3 and 320/3 rounded */
+	assert_int_equal(o->width, 6);
+	assert_memory_equal(o->data, want3, 6);
+	vis_image_free(o);
+	vis_image_free(src);
+
+	struct vis_image *rgb = vis_image_new(2, 1, VIS_RGB24);
+	assert_non_null(rgb);
+	memcpy(rgb->data, (uint8_t[]){ 0, 100, 200, 160, 20, 40 }, 6);
+	o = vis_image_scaled(rgb, 2);
+	assert_non_null(o);
+	assert_int_equal(o->format, VIS_RGB24);
+	uint8_t want_rgb[] = { 0, 100, 200, 40, 80, 160, 120, 40, 80, 160, 20, 40 };
+	assert_memory_equal(o->data + o->stride, want_rgb, 12);
+	vis_image_free(o);
+	vis_image_free(rgb);
+}
+
+/* Shrinking averages every source pixel whose centre falls in the output
+ * pixel's footprint: a ramp stays a ramp at 0.7 (footprints of one and two
+ * pixels in turn), 2 x 2 and 3 x 3 blocks at a half and a third. */
+static void test_vis_image_scaled_shrinks_by_footprint_means(void **state)
+{
+	(void)state;
+	uint8_t ramp[20];
+	for (int i = 0; i < 20; i++)
+		ramp[i] = (uint8_t)(10 * (i % 10));
+	struct vis_image *src = gray_from(10, 2, ramp);
+	struct vis_image *o = vis_image_scaled(src, 0.7);
+	assert_non_null(o);
+	assert_int_equal(o->width, 7);
+	assert_int_equal(o->height, 1);	/* floor(1.4) */
+	uint8_t want[] = { 0, 15, 30, 45, 60, 75, 90 };
+	assert_memory_equal(o->data, want, 7);
+	vis_image_free(o);
+	vis_image_free(src);
+
+	uint8_t v[36];
+	for (int i = 0; i < 36; i++)
+		v[i] = (uint8_t)i;	/* v = 6y + x */
+	src = gray_from(6, 6, v);
+	o = vis_image_scaled(src, 0.5);
+	assert_non_null(o);
+	assert_int_equal(o->width, 3);
+	/* (0 + 1 + 6 + 7) / 4 = 3.5 rounds up; (28 + 29 + 34 + 35) / 4 = 31.5 */
+	assert_int_equal(o->data[0], 4);
+	assert_int_equal(o->data[2 * o->stride + 2], 32);
+	vis_image_free(o);
+	o = vis_image_scaled(src, 1.0 / 3);
+	assert_non_null(o);
+	assert_int_equal(o->width, 2);
+	assert_int_equal(o->height, 2);
+	/* a 3 x 3 block's mean is its middle: 7, 10, 25, 28 */
+	assert_int_equal(o->data[0], 7);
+	assert_int_equal(o->data[1], 10);
+	assert_int_equal(o->data[o->stride], 25);
+	assert_int_equal(o->data[o->stride + 1], 28);
+	vis_image_free(o);
+	vis_image_free(src);
+}
+
+/* The mean of each channel of an RGB24 image into m. */
+static void mean_rgb(const struct vis_image *img, double m[3])
+{
+	double sum[3] = { 0 };
+	for (int y = 0; y < img->height; y++)
+		for (int x = 0; x < img->width; x++)
+			for (int c = 0; c < 3; c++)
+				sum[c] += img->data[(size_t)y * img->stride + 3 * (size_t)x + c];
+	for (int c = 0; c < 3; c++)
+		m[c] = sum[c] / ((double)img->width * img->height);
+}
+
+/* A real photo keeps its mean colour at any scale, and a scale of 1 is a
+ * copy; sizes are floor(side x s) even when s is stored a little short. */
+static void test_vis_image_scaled_keeps_colour_and_sizes(void **state)
+{
+	(void)state;
+	char err[256];
+	struct vis_image *img;
+	assert_int_equal(vis_image_load(PHOTO, &img, err, sizeof err), 0);
+	img->ts_ns = 1234;
+	double mean[3];
+	mean_rgb(img, mean);
+	const double scales[] = { 0.37, 0.5, 0.7, 1, 1.5, 2 };
+	for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+		struct vis_image *o = vis_image_scaled(img, scales[k]);
+		assert_non_null(o);
+		assert_int_equal(o->width, (int)(img->width * scales[k] + 1e-6));
+		assert_int_equal(o->ts_ns, 1234);
+		double m[3];
+		mean_rgb(o, m);
+		for (int c = 0; c < 3; c++)
+			assert_true(fabs(mean[c] - m[c]) < 1.0);
+		if (scales[k] == 1)
+			for (int y = 0; y < img->height; y++)
+				assert_memory_equal(o->data + (size_t)y * o->stride,
+						    img->data + (size_t)y * img->stride, 3 * (size_t)img->width);
+		vis_image_free(o);
+	}
+	vis_image_free(img);
+
+	img = vis_image_new(4032, 3, VIS_GRAY8);
+	assert_non_null(img);
+	struct vis_image *o = vis_image_scaled(img, 1.0 / 3);
+	assert_non_null(o);
+	assert_int_equal(o->width, 1344);
+	assert_int_equal(o->height, 1);
+	vis_image_free(o);
+	const double bad[] = { 0, -1, NAN, INFINITY, 1e-4, 5 };	/* 5: 20160 wide */
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		errno = 0;
+		assert_null(vis_image_scaled(img, bad[k]));
+		assert_int_equal(errno, EINVAL);
+	}
+	errno = 0;
+	assert_null(vis_image_scaled(NULL, 2));
+	assert_int_equal(errno, EINVAL);
 	vis_image_free(img);
 }
 
@@ -393,6 +543,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vis_image_new_refuses_sizes_beyond_limits),
+		cmocka_unit_test(test_vis_image_scaled_enlarges_bilinear_centres_aligned),
+		cmocka_unit_test(test_vis_image_scaled_shrinks_by_footprint_means),
+		cmocka_unit_test(test_vis_image_scaled_keeps_colour_and_sizes),
 		cmocka_unit_test(test_vis_pnm_p5_and_p6_decode_with_comments_and_maxval),
 		cmocka_unit_test(test_vis_pnm_malformed_headers_are_named_errors),
 		cmocka_unit_test(test_vis_png_round_trip_gray_and_rgb),

@@ -273,16 +273,12 @@ static void test_vis_photos_no_die_found_twice(void **state)
 	assert_true(twice <= MAX_FOUND_TWICE);
 }
 
-/* img (RGB24) with each pixel repeated k x k times. */
-static struct vis_image *enlarged(const struct vis_image *img, int k)
+/* img scaled s times (vis_image_scaled: bilinear up, box-averaged down). */
+static struct vis_image *scaled(const struct vis_image *img, double s)
 {
-	struct vis_image *big = vis_image_new(img->width * k, img->height * k, VIS_RGB24);
-	assert_non_null(big);
-	for (int y = 0; y < big->height; y++)
-		for (int x = 0; x < big->width; x++)
-			memcpy(big->data + (size_t)y * big->stride + 3 * (size_t)x,
-			       img->data + (size_t)(y / k) * img->stride + 3 * (size_t)(x / k), 3);
-	return big;
+	struct vis_image *o = vis_image_scaled(img, s);
+	assert_non_null(o);
+	return o;
 }
 
 /* A photo three times the size (1920x1920, as a phone would take it) is
@@ -293,7 +289,7 @@ static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
 	char err[256];
 	struct vis_image *img, *big;
 	assert_int_equal(vis_image_load(DIR "/IMG_20191209_100553.jpg", &img, err, sizeof err), 0);
-	big = enlarged(img, 3);
+	big = scaled(img, 3);
 	/* Unreadable dice kept: a die read doubtfully at one scale may be
 	 * unreadable at the other, but it is found at both. */
 	struct vis_dice_params p;
@@ -331,7 +327,7 @@ static void test_vis_photos_big_dice_not_read_as_their_pips(void **state)
 	char err[256];
 	struct vis_image *img, *big;
 	assert_int_equal(vis_image_load(DIR "/IMG_20191209_100719.jpg", &img, err, sizeof err), 0);
-	big = enlarged(img, 2);
+	big = scaled(img, 2);
 	struct vis_die a[32], b[32];
 	int na = vis_dice_find(img, NULL, a, 32, err, sizeof err);
 	int nb = vis_dice_find(big, NULL, b, 32, err, sizeof err);
@@ -350,21 +346,6 @@ static void test_vis_photos_big_dice_not_read_as_their_pips(void **state)
 	vis_image_free(img);
 }
 
-/* img (RGB24) halved, each pixel the mean of a 2 x 2 block. */
-static struct vis_image *halved(const struct vis_image *img)
-{
-	struct vis_image *o = vis_image_new(img->width / 2, img->height / 2, VIS_RGB24);
-	assert_non_null(o);
-	for (int y = 0; y < o->height; y++)
-		for (int x = 0; x < o->width; x++)
-			for (int c = 0; c < 3; c++) {
-				const uint8_t *p = img->data + (size_t)(2 * y) * img->stride + 6 * (size_t)x + c;
-				o->data[(size_t)y * o->stride + 3 * (size_t)x + c] =
-					(uint8_t)((p[0] + p[3] + p[img->stride] + p[img->stride + 3] + 2) / 4);
-			}
-	return o;
-}
-
 /* Photos at half size (320x320, dice of 11-24 pixels, as a camera twice
  * as far would see them): the dice read surely at full size are read
  * there too, at half the coordinates. Dice that small lost their pips to
@@ -380,7 +361,7 @@ static void test_vis_photos_small_dice_read_enlarged(void **state)
 		struct vis_die d[128];
 		snprintf(path, sizeof path, DIR "/%s", results[i].name);
 		assert_int_equal(vis_image_load(path, &img, err, sizeof err), 0);
-		small = halved(img);
+		small = scaled(img, 0.5);
 		int n = vis_dice_find(small, NULL, d, 128, err, sizeof err);
 		assert_true(n >= 0 && n <= 128);
 		/* The same dice read when the unreadable ones are asked for

@@ -82,8 +82,8 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRCS))
 # Linking with the C++ driver keeps the libcamera shim's runtime in one place.
 LINK := $(CXX)
 
-.PHONY: FORCE all deps deps-check deps-bench unit demo check check-normal check-asan \
-        fuzz fuzz-libs fuzz-regress bench bench-bins install clean
+.PHONY: all deps deps-check deps-bench unit demo check check-normal check-asan \
+        fuzz fuzz-libs fuzz-build-libs fuzz-regress bench bench-bins install clean
 .DEFAULT_GOAL := all
 # Keep intermediate objects: relinking a test must not recompile it.
 .SECONDARY:
@@ -159,14 +159,16 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
 FUZZ_SAN  := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 fuzz: $(FUZZ_BINS)
 fuzz-libs: $(LIBS) $(DAEMON_TEST_LIB)
-build-fuzz/%: tests/fuzz/%.c FORCE
+# The libraries are built by one sub-make that every target waits for: a
+# sub-make per target would, under -j, write the same files at once.
+fuzz-build-libs:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ \
 		CFLAGS="-O1 -g $(FUZZ_SAN)" CXXFLAGS="-O1 -g $(FUZZ_SAN)" fuzz-libs
+build-fuzz/%: tests/fuzz/%.c fuzz-build-libs
 	$(call say,FUZZ,$@)
 	$(Q)clang $(ALL_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined -c -o $@.o $<
 	$(Q)clang++ -fsanitize=fuzzer,address,undefined -o $@ $@.o \
 		-Wl,--start-group build-fuzz/libdaemon-test.a $(foreach m,$(PRESENT_MODULES),build-fuzz/lib$(m).a) -Wl,--end-group $(LDLIBS)
-FORCE:
 
 # Each target replays its kept corpus (tests/fuzz/corpus/NAME) and then
 # fuzzes briefly; a crash fails the check.

@@ -281,15 +281,14 @@ static struct vis_image *scaled(const struct vis_image *img, double s)
 	return o;
 }
 
-/* A photo three times the size (1920x1920, as a phone would take it) is
- * read downscaled: the same faces at three times the coordinates. */
-static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
+/* A photo read at a bigger size finds the same dice at the same places
+ * (scaled), with the same faces unless both readings are doubtful. */
+static void expect_read_alike(const char *photo, double s)
 {
-	(void)state;
 	char err[256];
 	struct vis_image *img, *big;
-	assert_int_equal(vis_image_load(DIR "/IMG_20191209_100553.jpg", &img, err, sizeof err), 0);
-	big = scaled(img, 3);
+	assert_int_equal(vis_image_load(photo, &img, err, sizeof err), 0);
+	big = scaled(img, s);
 	/* Unreadable dice kept: a die read doubtfully at one scale may be
 	 * unreadable at the other, but it is found at both. */
 	struct vis_dice_params p;
@@ -309,11 +308,29 @@ static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
 		for (int j = 0; j < nb; j++)
 			found |= (b[j].face == a[i].face ||
 				  (a[i].confidence < 0.8 && b[j].confidence < 0.8)) &&
-				 fabs(b[j].x - 3 * a[i].x) < 12 && fabs(b[j].y - 3 * a[i].y) < 12;
+				 fabs(b[j].x - s * a[i].x) < 4 * s && fabs(b[j].y - s * a[i].y) < 4 * s;
 		assert_true(found);
 	}
 	vis_image_free(big);
 	vis_image_free(img);
+}
+
+/* A photo three times the size (1920x1920, as a phone would take it) is
+ * read downscaled twice (960) and four times (480), the half kept when it
+ * reads more: the same faces at three times the coordinates. */
+static void test_vis_photos_big_photo_read_like_the_small_one(void **state)
+{
+	(void)state;
+	expect_read_alike(DIR "/IMG_20191209_100553.jpg", 3);
+}
+
+/* Just over 1600 pixels a side (1601x1601) the photo is read only
+ * box-averaged twice (800 a side, not over TWO_SCALES_FROM): no half-size
+ * reading beside it. */
+static void test_vis_photos_photo_just_over_the_limit_read_halved(void **state)
+{
+	(void)state;
+	expect_read_alike(DIR "/IMG_20191209_100553.jpg", 1601 / 640.0);
 }
 
 /* White dice on the pale tray, twice the size (1280x1280): their bodies
@@ -436,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_vis_photos_unreadable_dice_reported_not_the_tray),
 		cmocka_unit_test(test_vis_photos_no_die_found_twice),
 		cmocka_unit_test(test_vis_photos_big_photo_read_like_the_small_one),
+		cmocka_unit_test(test_vis_photos_photo_just_over_the_limit_read_halved),
 		cmocka_unit_test(test_vis_photos_big_dice_not_read_as_their_pips),
 		cmocka_unit_test(test_vis_photos_small_dice_read_enlarged),
 		cmocka_unit_test(test_vis_photos_pips_only_leaves_the_net_out),

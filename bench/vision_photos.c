@@ -18,15 +18,8 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "tests/unit/dice_labels.h"
 #include "vision/vision.h"
-
-/* Whether (x, y) lies inside labels.json's die l's box. */
-static int in_label(json_t *l, double x, double y)
-{
-	double lx = json_real_value(json_object_get(l, "x")), lw = json_real_value(json_object_get(l, "w"));
-	double ly = json_real_value(json_object_get(l, "y")), lh = json_real_value(json_object_get(l, "h"));
-	return fabs(x - lx) <= lw / 2 && fabs(y - ly) <= lh / 2;
-}
 
 /* Adds uniform integer noise of -a..a grey levels to every byte of img
  * (clamped), from seed: a picture the camera could as well have taken,
@@ -46,39 +39,13 @@ static void add_noise(struct vis_image *img, int a, unsigned long long seed)
 	}
 }
 
-/* How many of labels' dice have two or more of the n finds (read or
- * not) inside their box and nearer to them than to any other label: one
- * die counted twice. */
-static int found_twice(json_t *labels, const struct vis_die *found, int n)
-{
-	size_t nl = json_array_size(labels);
-	int twice = 0;
-	for (size_t k = 0; k < nl; k++) {
-		json_t *l = json_array_get(labels, k);
-		double lx = json_real_value(json_object_get(l, "x")), ly = json_real_value(json_object_get(l, "y"));
-		int finds = 0;
-		for (int i = 0; i < n; i++) {
-			double d = hypot(found[i].x - lx, found[i].y - ly);
-			int nearest = in_label(l, found[i].x, found[i].y);
-			for (size_t o = 0; o < nl && nearest; o++) {
-				json_t *m = json_array_get(labels, o);
-				nearest = o == k || hypot(found[i].x - json_real_value(json_object_get(m, "x")),
-							  found[i].y - json_real_value(json_object_get(m, "y"))) >= d;
-			}
-			finds += nearest;
-		}
-		twice += finds > 1;
-	}
-	return twice;
-}
-
 struct tally {
 	int dice;		/* labelled dice */
 	int detected;		/* labelled dice with a detection inside the box */
 	int right;		/* of those, with the right face */
 	int unread;		/* labelled dice not read, found there unreadable */
 	int unread_stray;	/* unreadable detections inside no box */
-	int twice;		/* labelled dice found twice (found_twice) */
+	int twice;		/* labelled dice found twice (dice_labels_found_twice) */
 	int dets;		/* detections */
 	int unmatched;		/* detections inside no box */
 	int confident_wrong;	/* wrong face with confidence >= 0.9 */
@@ -191,7 +158,7 @@ int main(int argc, char **argv)
 		size_t nl = json_array_size(arr);
 		int used[256] = { 0 };
 		struct tally *s = &t[split];
-		s->twice += found_twice(arr, found, nf);
+		s->twice += dice_labels_found_twice(arr, found, nf);
 		int img_right = 0, img_det = 0, img_unm = 0;
 		s->images++;
 		for (size_t k = 0; k < nl; k++) {
@@ -217,7 +184,7 @@ int main(int argc, char **argv)
 			if (best < 0) {
 				int seen = 0;
 				for (int i = 0; i < nu && !seen; i++)
-					seen = in_label(l, unread[i].x, unread[i].y);
+					seen = dice_label_holds(l, unread[i].x, unread[i].y);
 				s->unread += seen;
 				if (verbose)
 					printf("  %s %s face %d at %.0f,%.0f\n", name, seen ? "unread" : "miss",
@@ -243,7 +210,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nu; i++) {
 			int in = 0;
 			for (size_t k = 0; k < nl && !in; k++)
-				in = in_label(json_array_get(arr, k), unread[i].x, unread[i].y);
+				in = dice_label_holds(json_array_get(arr, k), unread[i].x, unread[i].y);
 			s->unread_stray += !in;
 			if (!in && verbose)
 				printf("  %s unreadable stray at %.0f,%.0f\n", name, unread[i].x, unread[i].y);

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "vision/vision.h"
+#include "tests/unit/dice_labels.h"
 
 #define DIR "tests/data/dice-photos"
 #define GOLDEN "tests/data/dice-photos-golden.txt"
@@ -249,25 +250,7 @@ static void test_vis_photos_no_die_found_twice(void **state)
 	json_t *entry;
 	json_object_foreach(labels, name, entry) {
 		const struct found *f = found_for(name);
-		json_t *arr = json_object_get(entry, "dice");
-		size_t nl = json_array_size(arr);
-		for (size_t k = 0; k < nl; k++) {
-			json_t *l = json_array_get(arr, k);
-			double lx = json_real_value(json_object_get(l, "x")), ly = json_real_value(json_object_get(l, "y"));
-			double lw = json_real_value(json_object_get(l, "w")), lh = json_real_value(json_object_get(l, "h"));
-			int finds = 0;
-			for (int i = 0; i < f->n; i++) {
-				double x = f->dice[i].x, y = f->dice[i].y, d = hypot(x - lx, y - ly);
-				int nearest = fabs(x - lx) <= lw / 2 && fabs(y - ly) <= lh / 2;
-				for (size_t o = 0; o < nl && nearest; o++) {
-					json_t *m = json_array_get(arr, o);
-					nearest = o == k || hypot(x - json_real_value(json_object_get(m, "x")),
-								  y - json_real_value(json_object_get(m, "y"))) >= d;
-				}
-				finds += nearest;
-			}
-			twice += finds > 1;
-		}
+		twice += dice_labels_found_twice(json_object_get(entry, "dice"), f->dice, f->n);
 	}
 	fprintf(stderr, "found twice: %d labelled dice\n", twice);
 	assert_true(twice <= MAX_FOUND_TWICE);

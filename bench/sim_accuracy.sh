@@ -66,8 +66,11 @@ if [ "$FRAMES_MATCHES" -gt 0 ]; then
 		/^silent_errors/ { silent[file] = $2 }
 		/^localisation_mm/ { loc[file] = $3 }
 		/^apex_error_m/ { mean = $3; bias = $5; p95 = $9; share = $15 }
+		/^apex_sd_m/ { sd = $3; sd_err = $5; in1 = $7; in2 = $10; sd_n = substr($12, 2) }
 		END {
 			printf "   apex error mean %.3f m vs goal 0.10 m: ratio %.2f; bias %+.3f m, p95 %.3f m, %s %% of throws with an apex\n", mean, mean / 0.10, bias, p95, share
+			if (sd_n > 0)
+				printf "   apex stated sd mean %.3f m vs the same throws'"'"' mean error %.3f m (a calibrated sd: 1.25x it): ratio %.2f; errors within 1 sd %.1f %% vs 68.3 %%, within 2 sd %.1f %% vs 95.4 %% (%d throws)\n", sd, sd_err, sd / (1.2533 * sd_err), in1, in2, sd_n
 			printf "   with the frames / without: exactly right %.2f / %.2f %%, silent errors %.2f / %.2f %%, localisation mean %.1f / %.1f mm\n", right[2], right[1], silent[2], silent[1], loc[2], loc[1]
 		}' "$tmp/f0" "$tmp/f1"
 	# The camera: the tracker on the frames against the model the runs

@@ -29,12 +29,15 @@ struct tally {
 	long missed;		/* truth throws fusion never produced */
 	long spurious;		/* fused throws with no throw behind them */
 	long unjudgeable;	/* bd_judge refused the fused throw */
-	long matches, finals_right;
+	long matches, finals_right;	/* matches; those the referee's own fold ends on the true score */
 	long frames;		/* camera frames tracked (--frames recordings) */
 	long apex_n;		/* throws with a measured apex */
 	double *apex_err;	/* their |errors|, metres (apex_n of them), for the p95 */
 	size_t apex_cap;	/* room in apex_err */
-	double apex_abs, apex_signed;	/* sums of |error| and error, metres */	/* matches; those the referee's own fold ends on the true score */
+	double apex_abs, apex_signed;	/* sums of |error| and error, metres */
+	long apex_sd_n;		/* of those counted, with a stated sd (BD-P5's doubt) */
+	long apex_in1, apex_in2;	/* their errors within 1 and 2 stated sds */
+	double apex_sd_sum, apex_sd_abs;	/* their sds and |errors|, summed, metres */
 	long loc_n, half_ok;	/* located table impacts; on the right half */
 	double loc_sum, *loc;	/* error sum; every error (metres) */
 	size_t loc_cap;
@@ -590,6 +593,15 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 			ty->apex_err[ty->apex_n++] = fabs(e);
 			ty->apex_abs += fabs(e);
 			ty->apex_signed += e;
+			/* Whether the stated sd is what it says: a calibrated
+			 * one holds 68 % of errors within 1, 95 % within 2. */
+			if (fx->t.apex_sd_m > 0) {
+				ty->apex_sd_n++;
+				ty->apex_in1 += fabs(e) <= fx->t.apex_sd_m;
+				ty->apex_in2 += fabs(e) <= 2 * fx->t.apex_sd_m;
+				ty->apex_sd_sum += fx->t.apex_sd_m;
+				ty->apex_sd_abs += fabs(e);
+			}
 		}
 	}
 	ty->sink_tp += tsinks && fsinks;
@@ -866,6 +878,11 @@ static void report(const struct tally *ty)
 		       ty->apex_abs / (double)ty->apex_n, ty->apex_signed / (double)ty->apex_n,
 		       ty->apex_err[ty->apex_n / 2], ty->apex_err[(size_t)(ty->apex_n * 95 / 100)],
 		       ty->apex_n, pct(ty->apex_n, n), ty->frames);
+		if (ty->apex_sd_n)
+			printf("apex_sd_m mean %.3f mean_abs_error %.3f within_1sd %.1f %% within_2sd %.1f %% "
+			       "(%ld throws with a stated sd; calibrated: 68.3 and 95.4 %%)\n",
+			       ty->apex_sd_sum / (double)ty->apex_sd_n, ty->apex_sd_abs / (double)ty->apex_sd_n,
+			       pct(ty->apex_in1, ty->apex_sd_n), pct(ty->apex_in2, ty->apex_sd_n), ty->apex_sd_n);
 	} else
 		printf("apex_error n/a (record with dyeref sim --frames, evaluate --track-frames)\n");
 	{

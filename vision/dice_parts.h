@@ -1,0 +1,118 @@
+/*
+ * vision/dice_parts.h: INTERNAL to vision/dice*.c, the still-image dice
+ * reader (vis_dice_find); nothing else includes it (vision/vision.h is the
+ * module's one public header). The reader is split by stage, as dice.c's
+ * overview tells them:
+ *   dice.c         the parameters' defaults; the picture read at one or two
+ *                  scales and under two guesses of the typical die
+ *                  (read_better, find_*, dice_front, dice_guess); 6. the face
+ *                  net weighed against the pips (weigh_net); finds seen twice
+ *                  dropped; vis_dice_find
+ *   dice_bodies.c  1. the background model; 2. the die bodies: shadows, the
+ *                  3x3 blur, box filters, components, blobs, the typical
+ *                  side, a blob of several dice split
+ *   dice_pips.c    3 and 4. a die's pips and their layout (dice_read_die),
+ *                  and the reading by the pip grid (dice_grid_read, the
+ *                  second look's too)
+ *   dice_look.c    5. the second look (dice_second_look), and the integral
+ *                  images it reads (dice_integrals)
+ * Here: what more than one of them uses. Functions shared between files
+ * are named dice_*, each described where it is defined.
+ *
+ * Internal constants, tuned on the 2019-12-08 photos only (the 2019-12-09
+ * ones are held out) and on rendered dice; sizes are fractions of the die
+ * side so nothing depends on the image's scale. Each may be overridden
+ * with -D for a tuning sweep. Each is defined (#ifndef) in the one file
+ * that uses it: none is used by two.
+ */
+#ifndef DYEREF_VISION_DICE_PARTS_H
+#define DYEREF_VISION_DICE_PARTS_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vision/vision.h"
+
+/* The working copy: packed RGB, whatever the input. */
+struct work {
+	int w, h;		/* pixels */
+	uint8_t *rgb;		/* owned, 3 bytes a pixel, packed rows */
+	uint8_t *smooth;	/* owned, rgb after a 3x3 box blur (pips in noise) */
+	uint8_t *bg;		/* owned, background model, same layout */
+	uint8_t *fg;		/* owned, 1 where a die body may be */
+	uint8_t *fg0;		/* owned, fg before the opening */
+	int *label;		/* owned, component of each pixel, 0 none */
+	unsigned *ii;		/* owned, integral images of smooth, 3 planes of (w+1)x(h+1) */
+	uint8_t *bodies;	/* owned, die bodies before any opening (dice_front) */
+	int *stack;		/* owned, w x h ints for labelling */
+	int *scratch;		/* owned, 2 x w x h ints for filters and pip masks */
+};
+
+struct blob {
+	int x0, y0, x1, y1;	/* bounding box, inclusive */
+	int area;		/* pixels after hole filling */
+	double cx, cy;		/* centroid */
+};
+
+/* A die candidate: its pixels (indices into the image). */
+struct cand {
+	int *px;		/* owned */
+	int n;			/* pixels */
+	double cx, cy;		/* centroid */
+};
+
+/* Small helpers, inline: color_dist is called per pixel. */
+
+static inline int color_dist(const uint8_t *a, const uint8_t *b)
+{
+	int dr = a[0] - b[0], dg = a[1] - b[1], db = a[2] - b[2];
+	return (int)sqrtf((float)(dr * dr + dg * dg + db * db));
+}
+
+/* Median of n bytes by histogram. */
+static inline uint8_t median_u8(const uint8_t *v, size_t n, size_t step)
+{
+	unsigned hist[256] = { 0 };
+	for (size_t i = 0; i < n; i++)
+		hist[v[i * step]]++;
+	size_t half = n / 2, acc = 0;
+	for (int k = 0; k < 256; k++) {
+		acc += hist[k];
+		if (acc > half)
+			return (uint8_t)k;
+	}
+	return 255;
+}
+
+/* ---- dice.c ---- */
+
+double dice_percentile(double *v, int n, int pct);
+
+/* ---- dice_bodies.c ---- */
+
+int dice_is_shadow(const uint8_t *p, const uint8_t *bg);
+void dice_blur3(const uint8_t *in, uint8_t *out, int w, int h);
+int dice_background(struct work *wk);
+void dice_box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate);
+int dice_components(const uint8_t *m, int *label, int *stack, int w, int h);
+void dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1);
+int dice_split_cand(const struct cand *c, int k, int w, struct cand *out);
+int dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack, int *scratch,
+		     double max_hole);
+double dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params, int pct);
+
+/* ---- dice_pips.c ---- */
+
+double dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx, double cy,
+		      double side, int noff, int border, int min_face, double a_min, int na,
+		      struct vis_die *d, int *mask_out, double *a_out);
+int dice_read_die(const struct work *wk, const struct cand *c, double side, struct vis_die *d,
+		  int *scratch);
+
+/* ---- dice_look.c ---- */
+
+int dice_integrals(struct work *wk);
+int dice_second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap);
+
+#endif

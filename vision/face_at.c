@@ -1,6 +1,6 @@
 /* vision: reading the face of one die whose place and size are known.
  *
- * The general finder (dice.c) must first tell dice from their background,
+ * The general finder (dice*.c) must first tell dice from their background,
  * and a white die on the white centre line, or pressed against a cup's
  * rim, has no background to be told from. Here the camera already knows
  * that exactly one die lies near (u, v) and how many pixels its side

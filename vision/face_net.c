@@ -1,7 +1,7 @@
 /* vision: a small convolutional net that names the face of a die centred
  * in a crop, or says no die is centred there.
  *
- * The pip reader (dice.c) counts pips and fits their layout; on real
+ * The pip reader (dice_pips.c) counts pips and fits their layout; on real
  * photos it loses pips on marbled dice, to highlights, to JPEG's colour
  * and to shadows, and then reads a 4-6 as a 1 or a 2. The net sees the
  * same crop whole and was trained (tools/fnet/train_face_net.py) on crops of

@@ -47,7 +47,7 @@
 #include <string.h>
 
 #include "vision/vision.h"
-#include "vision/dice_parts.h"
+#include "vision/internal.h"
 
 /* Weighing the face net against the pip reader (weigh_net), chosen on
  * half the tuning photos with a net trained on the other half (and
@@ -79,7 +79,7 @@
 				 * die: two dice's centres are about a side apart or more */
 #endif
 
-/* Internal constants used in this file only (dice_parts.h says how they
+/* Internal constants used in this file only (internal.h says how they
  * were tuned); each may be overridden with -D. */
 #ifndef FG_K
 #define FG_K 4		/* foreground: colour distance > FG_K x median + FG_C */
@@ -164,7 +164,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* The pct-th percentile of v's n > 0 values (v sorted in place): the
  * value at index n x pct / 100, so 50 is the upper median. */
-double dice_percentile(double *v, int n, int pct)
+double vis_dice_percentile(double *v, int n, int pct)
 {
 	qsort(v, (size_t)n, sizeof(double), cmp_double);
 	return v[n * pct / 100];
@@ -388,7 +388,7 @@ static double median_side(const struct vis_die *d, int n)
 		return INFINITY;	/* only spares a second reading, short of memory */
 	for (int i = 0; i < n; i++)
 		s[i] = d[i].side;
-	double m = dice_percentile(s, n, 50);
+	double m = vis_dice_percentile(s, n, 50);
 	free(s);
 	return m;
 }
@@ -616,8 +616,8 @@ static int dice_front(const struct vis_image *img, const struct vis_dice_params 
 			for (int x = 0; x < w; x++)
 				d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
 	}
-	dice_blur3(wk->rgb, wk->smooth, w, h);
-	if (dice_background(wk) || dice_integrals(wk))
+	vis_dice_blur3(wk->rgb, wk->smooth, w, h);
+	if (vis_dice_background(wk) || vis_dice_integrals(wk))
 		return -ENOMEM;
 	/* Foreground threshold from the image's own noise: the median
 	 * distance to the background is mostly table texture. */
@@ -640,20 +640,20 @@ static int dice_front(const struct vis_image *img, const struct vis_dice_params 
 		thr = FG_MIN;
 	for (size_t i = 0; i < np; i++)
 		wk->fg[i] = color_dist(wk->rgb + i * 3, wk->bg + i * 3) > thr &&
-			   !dice_is_shadow(wk->rgb + i * 3, wk->bg + i * 3);
+			   !vis_dice_is_shadow(wk->rgb + i * 3, wk->bg + i * 3);
 	uint8_t *mtmp = (uint8_t *)wk->scratch;
 	/* Close then open by one pixel: joins a die's speckled edge, drops
 	 * single-pixel noise. */
-	dice_box_filter(wk->fg, mtmp, w, h, 1, 1);
-	dice_box_filter(wk->fg, mtmp, w, h, 1, 0);
-	dice_box_filter(wk->fg, mtmp, w, h, 1, 0);
-	dice_box_filter(wk->fg, mtmp, w, h, 1, 1);
+	vis_dice_box_filter(wk->fg, mtmp, w, h, 1, 1);
+	vis_dice_box_filter(wk->fg, mtmp, w, h, 1, 0);
+	vis_dice_box_filter(wk->fg, mtmp, w, h, 1, 0);
+	vis_dice_box_filter(wk->fg, mtmp, w, h, 1, 1);
 	struct blob *blobs = NULL;
 	int nl = 0;
-	if (dice_label_blobs(wk, &blobs, &nl, wk->stack, wk->scratch, 0.35 * params->max_die_px * params->max_die_px))
+	if (vis_dice_label_blobs(wk, &blobs, &nl, wk->stack, wk->scratch, 0.35 * params->max_die_px * params->max_die_px))
 		return -ENOMEM;
-	side[0] = dice_typical_side(blobs, nl, params, SIDE_PCT);
-	side[1] = dice_typical_side(blobs, nl, params, SIDE_PCT_SMALL);
+	side[0] = vis_dice_typical_side(blobs, nl, params, SIDE_PCT);
+	side[1] = vis_dice_typical_side(blobs, nl, params, SIDE_PCT_SMALL);
 	free(blobs);
 	for (size_t i = 0; i < np; i++)
 		wk->bodies[i] = wk->label[i] != 0;
@@ -688,10 +688,10 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 	memcpy(wk->fg, wk->bodies, np);
 	int r = (int)(side * OPEN_FRAC);
 	if (r >= 1) {
-		dice_box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 0);
-		dice_box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 1);
+		vis_dice_box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 0);
+		vis_dice_box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 1);
 	}
-	if (dice_label_blobs(wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
+	if (vis_dice_label_blobs(wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
 		goto oom;
 	/* Pixels of each blob, grouped by label. */
 	order = malloc(sizeof(int) * np);
@@ -747,7 +747,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		} else {
 			if (k > 8)
 				continue;
-			if (dice_split_cand(&whole, k, w, cands + ncand))
+			if (vis_dice_split_cand(&whole, k, w, cands + ncand))
 				goto oom;
 			ncand += k;
 		}
@@ -765,7 +765,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		};
 		if (cands[i].n < 0.3 * die_area)
 			continue;
-		if (dice_read_die(wk, &cands[i], d.side, &d, scratch))
+		if (vis_dice_read_die(wk, &cands[i], d.side, &d, scratch))
 			goto oom;
 		if (d.confidence < params->min_confidence)
 			d.face = 0;
@@ -780,16 +780,16 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		for (int i = 0; i < nall; i++)
 			if (all[i].face > 0 && all[i].confidence >= 0.9)
 				sides[nsd++] = all[i].side;
-		double S = nsd >= 3 ? dice_percentile(sides, nsd, 50) : side;
+		double S = nsd >= 3 ? vis_dice_percentile(sides, nsd, 50) : side;
 		free(sides);
 		int before = nall;
 		/* Doubtful readings (a 1 or a 2: most wrong faces are 4-6s
-		 * with pips lost) are looked at again: shown to dice_second_look
+		 * with pips lost) are looked at again: shown to vis_dice_second_look
 		 * as -face, replaced by a reading with more pips (-7). */
 		for (int i = 0; i < nall; i++)
 			if (all[i].face > 0 && all[i].face <= LOOK_WEAK_FACE && all[i].confidence < LOOK_WEAK_CONF)
 				all[i].face = -all[i].face;
-		if (LOOK_ENABLE && S >= params->min_die_px && dice_second_look(wk, S, all, &nall, cap))
+		if (LOOK_ENABLE && S >= params->min_die_px && vis_dice_second_look(wk, S, all, &nall, cap))
 			goto oom;
 		for (int i = 0; i < before; i++)
 			if (all[i].face < 0)

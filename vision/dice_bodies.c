@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vision/dice_parts.h"
+#include "vision/internal.h"
 
-/* Internal constants used in this file only (dice_parts.h says how they
+/* Internal constants used in this file only (internal.h says how they
  * were tuned); each may be overridden with -D. */
 #ifndef BG_BLOCKS
 #define BG_BLOCKS 20	/* background blocks across the shorter side */
@@ -30,7 +30,7 @@ static int cmp_u8(const void *a, const void *b)
 /* A shadow on the table: the table's own colour, only darker. Dice cast
  * soft shadows that would otherwise join them and shift their centres;
  * black dice are darker than any shadow, coloured ones differ in hue. */
-int dice_is_shadow(const uint8_t *p, const uint8_t *bg)
+int vis_dice_is_shadow(const uint8_t *p, const uint8_t *bg)
 {
 	int lp = p[0] + p[1] + p[2], lb = bg[0] + bg[1] + bg[2];
 	if (lb < 60 || lp >= lb * 19 / 20 || lp < lb * SHADOW_MIN / 100)
@@ -46,7 +46,7 @@ int dice_is_shadow(const uint8_t *p, const uint8_t *bg)
 
 /* A 3x3 box blur of packed RGB (edges use the pixels there are): sensor
  * noise breaks a small pip into specks, the blur keeps it whole. */
-void dice_blur3(const uint8_t *in, uint8_t *out, int w, int h)
+void vis_dice_blur3(const uint8_t *in, uint8_t *out, int w, int h)
 {
 	size_t row = (size_t)w * 3;
 	for (int y = 0; y < h; y++) {
@@ -76,7 +76,7 @@ void dice_blur3(const uint8_t *in, uint8_t *out, int w, int h)
 
 /* ---- 1. background ---- */
 
-int dice_background(struct work *wk)
+int vis_dice_background(struct work *wk)
 {
 	int w = wk->w, h = wk->h;
 	/* Blocks of at least 24 pixels: a die filling a close-up crop must
@@ -163,7 +163,7 @@ free_all:
 
 /* A square erosion (dilate 0) or dilation (dilate 1) of radius r, done
  * as two one-dimensional passes with running counts; t is scratch of w*h. */
-void dice_box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate)
+void vis_dice_box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate)
 {
 	for (int y = 0; y < h; y++) {
 		const uint8_t *row = m + (size_t)y * w;
@@ -196,7 +196,7 @@ void dice_box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate)
 
 /* Connected components (8-neighbour) of mask m into label (1..n); returns
  * n, or -ENOMEM. stack is caller scratch of w*h ints. */
-int dice_components(const uint8_t *m, int *label, int *stack, int w, int h)
+int vis_dice_components(const uint8_t *m, int *label, int *stack, int w, int h)
 {
 	int n = 0;
 	memset(label, 0, sizeof(int) * (size_t)w * h);
@@ -227,7 +227,7 @@ int dice_components(const uint8_t *m, int *label, int *stack, int w, int h)
 }
 
 /* The bounding box of c's pixels (w: the image's width). */
-void dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1)
+void vis_dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1)
 {
 	*x0 = *y0 = INT32_MAX;
 	*x1 = *y1 = -1;
@@ -249,7 +249,7 @@ void dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *
 static int dt_seeds(const struct cand *c, int k, int w, double *mx, double *my)
 {
 	int x0, y0, x1, y1;
-	dice_cand_box(c, w, &x0, &y0, &x1, &y1);
+	vis_dice_cand_box(c, w, &x0, &y0, &x1, &y1);
 	if (x1 < x0 || y1 < y0) {
 		for (int j = 0; j < k; j++)
 			mx[j] = my[j] = 0;
@@ -307,7 +307,7 @@ static int dt_seeds(const struct cand *c, int k, int w, double *mx, double *my)
 
 /* Splits a candidate of about k dice into k by k-means on position, from
  * seeds at its distance transform's peaks. */
-int dice_split_cand(const struct cand *c, int k, int w, struct cand *out)
+int vis_dice_split_cand(const struct cand *c, int k, int w, struct cand *out)
 {
 	double mx[8], my[8];
 	if (dt_seeds(c, k, w, mx, my))
@@ -358,7 +358,7 @@ int dice_split_cand(const struct cand *c, int k, int w, struct cand *out)
 /* Labels the foreground into blobs (components, holes of up to max_hole
  * pixels filled), with box, area and centroid.
  * *blobs is new (the caller frees it), indexed 1..*nl. */
-int dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack,
+int vis_dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack,
 		     int *scratch, double max_hole)
 {
 	int w = wk->w, h = wk->h;
@@ -367,7 +367,7 @@ int dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int 
 	 * touching the image's edge and smaller than a die. */
 	for (size_t i = 0; i < np; i++)
 		wk->fg[i] = !wk->fg[i];
-	int nh = dice_components(wk->fg, wk->label, stack, w, h);
+	int nh = vis_dice_components(wk->fg, wk->label, stack, w, h);
 	for (size_t i = 0; i < np; i++)
 		wk->fg[i] = !wk->fg[i];
 	int *harea = calloc((size_t)nh + 1, sizeof(int));
@@ -388,7 +388,7 @@ int dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int 
 			wk->fg[i] = 1;
 	free(harea);
 	(void)scratch;
-	int nl = dice_components(wk->fg, wk->label, stack, w, h);
+	int nl = vis_dice_components(wk->fg, wk->label, stack, w, h);
 	struct blob *blobs = calloc((size_t)nl + 1, sizeof(*blobs));
 	if (!blobs)
 		return -ENOMEM;
@@ -427,7 +427,7 @@ int dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int 
 
 /* The typical die side: the pct-th percentile of the square-ish blobs'
  * sides; 0 when there are none. */
-double dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params,
+double vis_dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params,
 			 int pct)
 {
 	double *sides = malloc(sizeof(double) * ((size_t)nl + 1));
@@ -443,7 +443,7 @@ double dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice
 		if (s >= params->min_die_px && s <= params->max_die_px && aspect < 1.5 && fill > 0.55)
 			sides[ns++] = s;
 	}
-	double side = ns ? dice_percentile(sides, ns, pct) : 0;
+	double side = ns ? vis_dice_percentile(sides, ns, pct) : 0;
 	free(sides);
 	return side;
 }

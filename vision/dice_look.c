@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vision/dice_parts.h"
+#include "vision/internal.h"
 
-/* Internal constants used in this file only (dice_parts.h says how they
+/* Internal constants used in this file only (internal.h says how they
  * were tuned); each may be overridden with -D. The second look's own
  * (LOOK_ENABLE, in dice.c, turns it off; its grid's rim is in
  * dice_pips.c): */
@@ -75,7 +75,7 @@ static void box_mean(const unsigned *ii, int w, int h, int x0, int y0, int x1, i
 }
 
 /* The integral images of wk->smooth into wk->ii; -ENOMEM. */
-int dice_integrals(struct work *wk)
+int vis_dice_integrals(struct work *wk)
 {
 	int w = wk->w, h = wk->h;
 	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
@@ -139,7 +139,7 @@ static int cmp_hyp(const void *a, const void *b)
  * read die, die centres on a lattice are read by the pip grid against the
  * colour there; the widest margins win, one die per place. Appends to
  * dice (*nd of cap); returns 0 or -ENOMEM. */
-int dice_second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap)
+int vis_dice_second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap)
 {
 	int w = wk->w, h = wk->h;
 	int ret = -ENOMEM;
@@ -274,7 +274,7 @@ int dice_second_look(const struct work *wk, double S, struct vis_die *dice, int 
 			struct vis_die d = { .x = cx, .y = cy, .side = S };
 			int mask = 0;
 			double a = 0;
-			double m = dice_grid_read(sumw, ww, ww, cx - hw, cy - hw, cx, cy, S, 0, 1, LOOK_MIN_FACE,
+			double m = vis_dice_grid_read(sumw, ww, ww, cx - hw, cy - hw, cx, cy, S, 0, 1, LOOK_MIN_FACE,
 						  LOOK_A_MIN, LOOK_NA, &d, &mask, &a);
 			if (m <= 0)
 				continue;

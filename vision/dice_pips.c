@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vision/dice_parts.h"
+#include "vision/internal.h"
 
-/* Internal constants used in this file only (dice_parts.h says how they
+/* Internal constants used in this file only (internal.h says how they
  * were tuned); each may be overridden with -D. */
 #ifndef PIP_MIN_THR
 #define PIP_MIN_THR 40	/* a pip differs from its body by at least this */
@@ -131,7 +131,7 @@
 #define GRID_FALLBACK 0.5	/* blob readings below this try the grid */
 #endif
 
-/* The second look's reading by the grid (dice_grid_read with border): */
+/* The second look's reading by the grid (vis_dice_grid_read with border): */
 #ifndef LOOK_RIM_SLACK
 #define LOOK_RIM_SLACK 15	/* ... a rim point may differ this much more than an empty one */
 #endif
@@ -443,7 +443,7 @@ static int collect_pips(const uint8_t *mask, int pol, const uint8_t *rim, int bw
 	size_t bn = (size_t)bw * bh;
 	for (size_t i = 0; i < bn; i++)
 		tmp[i] = mask[i] == pol;
-	int nl = dice_components(tmp, lab, stack, bw, bh);
+	int nl = vis_dice_components(tmp, lab, stack, bw, bh);
 	int np = 0;
 	double amin = 0.004 * side * side, amax = 0.12 * side * side;
 	if (amin < 2)
@@ -530,7 +530,7 @@ static double face_margin(int mask, const double g[9], double floor_hi, double *
  * from its empty points by the widest margin. Its confidence stays below
  * GRID_CONF_MAX: a fallback is never "sure". sum is the (bw+1)x(bh+1)
  * integral image of dist. Returns the margin (grey levels), 0 for none. */
-double dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx,
+double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx,
 		      double cy, double side, int noff, int border, int min_face, double a_min,
 		      int na, struct vis_die *d, int *mask_out, double *a_out)
 {
@@ -618,12 +618,12 @@ double dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, doubl
 
 /* Finds the pips of one die candidate and reads its face. scratch holds
  * at least 4 * (bbox pixels) ints. */
-int dice_read_die(const struct work *wk, const struct cand *c, double side,
+int vis_dice_read_die(const struct work *wk, const struct cand *c, double side,
 		  struct vis_die *d, int *scratch)
 {
 	int w = wk->w, h = wk->h;
 	int x0, y0, x1, y1;
-	dice_cand_box(c, w, &x0, &y0, &x1, &y1);
+	vis_dice_cand_box(c, w, &x0, &y0, &x1, &y1);
 	/* The opening that separated the dice also shaved their corners:
 	 * grow the candidate back over the unopened foreground. */
 	int grow = (int)(side * GROW_FRAC + 0.5);
@@ -649,7 +649,7 @@ int dice_read_die(const struct work *wk, const struct cand *c, double side,
 	for (int i = 0; i < c->n; i++)
 		in[(size_t)(c->px[i] / w - y0) * bw + (c->px[i] % w - x0)] = 1;
 	if (grow > 0)
-		dice_box_filter(in, tmp, bw, bh, grow, 1);
+		vis_dice_box_filter(in, tmp, bw, bh, grow, 1);
 	size_t nin = 0;
 	for (int y = 0; y < bh; y++)
 		for (int x = 0; x < bw; x++) {
@@ -721,7 +721,7 @@ int dice_read_die(const struct work *wk, const struct cand *c, double side,
 	int erode = (int)(side * RIM_FRAC + 0.5);
 	if (erode < 1)
 		erode = 1;
-	dice_box_filter(inner, tmp, bw, bh, erode, 0);
+	vis_dice_box_filter(inner, tmp, bw, bh, erode, 0);
 	double best_conf = -1;
 	struct vis_die best = *d;
 	best.face = 0;
@@ -749,7 +749,7 @@ int dice_read_die(const struct work *wk, const struct cand *c, double side,
 		 * shaded sides reach the box's edge and so are not holes. */
 		for (size_t i = 0; i < bn; i++)
 			tmp[i] = dk[i] > thr;
-		int nl = dice_components(tmp, lab, stack, bw, bh);
+		int nl = vis_dice_components(tmp, lab, stack, bw, bh);
 		int *info = calloc((size_t)nl + 1, 3 * sizeof(int));
 		if (!info) {
 			ret = -ENOMEM;
@@ -890,7 +890,7 @@ int dice_read_die(const struct work *wk, const struct cand *c, double side,
 						(unsigned)dist[(size_t)y * bw + x] + sum[(size_t)y * (bw + 1) + x + 1] +
 						sum[(size_t)(y + 1) * (bw + 1) + x] - sum[(size_t)y * (bw + 1) + x];
 			struct vis_die g = *d;
-			if (dice_grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, GRID_NOFF, 0, 1,
+			if (vis_dice_grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, GRID_NOFF, 0, 1,
 					   GRID_A_MIN, GRID_NA, &g, NULL, NULL) > 0)
 				best = g;
 			free(sum);

@@ -1,8 +1,7 @@
 /*
- * vision/dice_parts.h: INTERNAL to vision/dice*.c, the still-image dice
- * reader (vis_dice_find); nothing else includes it (vision/vision.h is the
- * module's one public header). The reader is split by stage, as dice.c's
- * overview tells them:
+ * vision/ private (vision/vision.h is the module's one public header):
+ * what the files of the still-image dice reader (vis_dice_find), split by
+ * stage as dice.c's overview tells them, share:
  *   dice.c         the parameters' defaults; the picture read at one or two
  *                  scales and under two guesses of the typical die
  *                  (read_better, find_*, dice_front, dice_guess); 6. the face
@@ -11,13 +10,13 @@
  *   dice_bodies.c  1. the background model; 2. the die bodies: shadows, the
  *                  3x3 blur, box filters, components, blobs, the typical
  *                  side, a blob of several dice split
- *   dice_pips.c    3 and 4. a die's pips and their layout (dice_read_die),
- *                  and the reading by the pip grid (dice_grid_read, the
+ *   dice_pips.c    3 and 4. a die's pips and their layout (vis_dice_read_die),
+ *                  and the reading by the pip grid (vis_dice_grid_read, the
  *                  second look's too)
- *   dice_look.c    5. the second look (dice_second_look), and the integral
- *                  images it reads (dice_integrals)
- * Here: what more than one of them uses. Functions shared between files
- * are named dice_*, each described where it is defined.
+ *   dice_look.c    5. the second look (vis_dice_second_look), and the integral
+ *                  images it reads (vis_dice_integrals)
+ * Functions shared between those files are named vis_dice_* like the
+ * public ones, each described where it is defined.
  *
  * Internal constants, tuned on the 2019-12-08 photos only (the 2019-12-09
  * ones are held out) and on rendered dice; sizes are fractions of the die
@@ -25,8 +24,8 @@
  * with -D for a tuning sweep. Each is defined (#ifndef) in the one file
  * that uses it: none is used by two.
  */
-#ifndef DYEREF_VISION_DICE_PARTS_H
-#define DYEREF_VISION_DICE_PARTS_H
+#ifndef DYEREF_VISION_INTERNAL_H
+#define DYEREF_VISION_INTERNAL_H
 
 #include <math.h>
 #include <stddef.h>
@@ -87,32 +86,32 @@ static inline uint8_t median_u8(const uint8_t *v, size_t n, size_t step)
 
 /* ---- dice.c ---- */
 
-double dice_percentile(double *v, int n, int pct);
+double vis_dice_percentile(double *v, int n, int pct);
 
 /* ---- dice_bodies.c ---- */
 
-int dice_is_shadow(const uint8_t *p, const uint8_t *bg);
-void dice_blur3(const uint8_t *in, uint8_t *out, int w, int h);
-int dice_background(struct work *wk);
-void dice_box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate);
-int dice_components(const uint8_t *m, int *label, int *stack, int w, int h);
-void dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1);
-int dice_split_cand(const struct cand *c, int k, int w, struct cand *out);
-int dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack, int *scratch,
+int vis_dice_is_shadow(const uint8_t *p, const uint8_t *bg);
+void vis_dice_blur3(const uint8_t *in, uint8_t *out, int w, int h);
+int vis_dice_background(struct work *wk);
+void vis_dice_box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate);
+int vis_dice_components(const uint8_t *m, int *label, int *stack, int w, int h);
+void vis_dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1);
+int vis_dice_split_cand(const struct cand *c, int k, int w, struct cand *out);
+int vis_dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack, int *scratch,
 		     double max_hole);
-double dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params, int pct);
+double vis_dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params, int pct);
 
 /* ---- dice_pips.c ---- */
 
-double dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx, double cy,
+double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx, double cy,
 		      double side, int noff, int border, int min_face, double a_min, int na,
 		      struct vis_die *d, int *mask_out, double *a_out);
-int dice_read_die(const struct work *wk, const struct cand *c, double side, struct vis_die *d,
+int vis_dice_read_die(const struct work *wk, const struct cand *c, double side, struct vis_die *d,
 		  int *scratch);
 
 /* ---- dice_look.c ---- */
 
-int dice_integrals(struct work *wk);
-int dice_second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap);
+int vis_dice_integrals(struct work *wk);
+int vis_dice_second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap);
 
 #endif

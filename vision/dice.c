@@ -170,7 +170,7 @@ double vis_dice_percentile(double *v, int n, int pct)
 	return v[n * pct / 100];
 }
 
-static void work_free(struct work *wk)
+static void work_free(struct vis_dice_work *wk)
 {
 	free(wk->rgb);
 	free(wk->smooth);
@@ -443,13 +443,13 @@ free_ab:
 /* One guess of the typical die for dice_guess: the picture's front half
  * (dice_front), the die side, the net's readings so far. */
 struct guess {
-	struct work *wk;
+	struct vis_dice_work *wk;
 	double side;
 	struct net_memo *memo;
 };
 
-static int dice_front(const struct vis_image *img, const struct vis_dice_params *params, struct work *wk,
-		      double side[2]);
+static int dice_front(const struct vis_image *img, const struct vis_dice_params *params,
+		      struct vis_dice_work *wk, double side[2]);
 static int dice_guess(const struct vis_image *img, void *arg, const struct vis_dice_params *params,
 		      struct vis_die *out, int max, char *err, size_t errlen);
 
@@ -464,7 +464,7 @@ static int find_sized(const struct vis_image *img, void *unused, const struct vi
 	(void)unused;
 	if (!image_ok(img, err, errlen))
 		return -EINVAL;	/* a picture downscaled below 8 a side */
-	struct work wk = { .w = img->width, .h = img->height };
+	struct vis_dice_work wk = { .w = img->width, .h = img->height };
 	struct net_memo memo = { 0 };
 	double side[2];
 	int ret = dice_front(img, params, &wk, side);
@@ -590,8 +590,8 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
  * SIDE_PCT_SMALL-th percentile of the square blobs' sides (0: none). wk
  * comes with w and h set and is the caller's to free (work_free), also
  * on failure. 0 or -ENOMEM. */
-static int dice_front(const struct vis_image *img, const struct vis_dice_params *params, struct work *wk,
-		      double side[2])
+static int dice_front(const struct vis_image *img, const struct vis_dice_params *params,
+		      struct vis_dice_work *wk, double side[2])
 {
 	int w = wk->w, h = wk->h;
 	size_t np = (size_t)w * h;
@@ -648,9 +648,10 @@ static int dice_front(const struct vis_image *img, const struct vis_dice_params 
 	vis_dice_box_filter(wk->fg, mtmp, w, h, 1, 0);
 	vis_dice_box_filter(wk->fg, mtmp, w, h, 1, 0);
 	vis_dice_box_filter(wk->fg, mtmp, w, h, 1, 1);
-	struct blob *blobs = NULL;
+	struct vis_dice_blob *blobs = NULL;
 	int nl = 0;
-	if (vis_dice_label_blobs(wk, &blobs, &nl, wk->stack, wk->scratch, 0.35 * params->max_die_px * params->max_die_px))
+	if (vis_dice_label_blobs(wk, &blobs, &nl, wk->stack, wk->scratch,
+				 0.35 * params->max_die_px * params->max_die_px))
 		return -ENOMEM;
 	side[0] = vis_dice_typical_side(blobs, nl, params, SIDE_PCT);
 	side[1] = vis_dice_typical_side(blobs, nl, params, SIDE_PCT_SMALL);
@@ -669,7 +670,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		      struct vis_die *out, int max, char *err, size_t errlen)
 {
 	struct guess *g = arg;
-	struct work *wk = g->wk;
+	struct vis_dice_work *wk = g->wk;
 	double side = g->side;
 	if (side <= 0)
 		return 0;	/* no square blob: no die */
@@ -677,8 +678,8 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 	int w = wk->w, h = wk->h;
 	size_t np = (size_t)w * h;
 	int *stack = wk->stack, *scratch = wk->scratch, *order = NULL, *start = NULL;
-	struct blob *blobs = NULL;
-	struct cand *cands = NULL;
+	struct vis_dice_blob *blobs = NULL;
+	struct vis_dice_cand *cands = NULL;
 	struct vis_die *all = NULL;
 	int ncand = 0, found = 0, nl = 0;
 	/* An opening at half the die's size cuts dice off the thin things
@@ -691,7 +692,8 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		vis_dice_box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 0);
 		vis_dice_box_filter(wk->fg, (uint8_t *)scratch, w, h, r, 1);
 	}
-	if (vis_dice_label_blobs(wk, &blobs, &nl, stack, scratch, 0.35 * params->max_die_px * params->max_die_px))
+	if (vis_dice_label_blobs(wk, &blobs, &nl, stack, scratch,
+				 0.35 * params->max_die_px * params->max_die_px))
 		goto oom;
 	/* Pixels of each blob, grouped by label. */
 	order = malloc(sizeof(int) * np);
@@ -715,7 +717,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		goto oom;
 	double die_area = side * side;
 	for (int l = 1; l <= nl; l++) {
-		struct blob *b = &blobs[l];
+		struct vis_dice_blob *b = &blobs[l];
 		if (b->area < 0.4 * die_area || b->area > 8.5 * die_area)
 			continue;
 		int bw = b->x1 - b->x0 + 1, bh = b->y1 - b->y0 + 1;
@@ -732,7 +734,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		if (k == 1 && aspect > LONG_ASPECT && aspect < LONG_PAIR_ASPECT &&
 		    b->area >= LONG_PAIR_MIN * die_area)
 			k = 2;
-		struct cand whole = { .px = order + start[l], .n = b->area, .cx = b->cx, .cy = b->cy };
+		struct vis_dice_cand whole = { .px = order + start[l], .n = b->area, .cx = b->cx, .cy = b->cy };
 		if (k == 1) {
 			if (aspect > LONG_ASPECT || fill < 0.45)
 				continue;

@@ -76,7 +76,7 @@ void vis_dice_blur3(const uint8_t *in, uint8_t *out, int w, int h)
 
 /* ---- 1. background ---- */
 
-int vis_dice_background(struct work *wk)
+int vis_dice_background(struct vis_dice_work *wk)
 {
 	int w = wk->w, h = wk->h;
 	/* Blocks of at least 24 pixels: a die filling a close-up crop must
@@ -227,7 +227,7 @@ int vis_dice_components(const uint8_t *m, int *label, int *stack, int w, int h)
 }
 
 /* The bounding box of c's pixels (w: the image's width). */
-void vis_dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1)
+void vis_dice_cand_box(const struct vis_dice_cand *c, int w, int *x0, int *y0, int *x1, int *y1)
 {
 	*x0 = *y0 = INT32_MAX;
 	*x1 = *y1 = -1;
@@ -246,7 +246,7 @@ void vis_dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, i
  * neighbour shallow, so the seeds start inside the dice (the farthest
  * points used before lay on the rim, and the shadows pulled the parts
  * off the dice). Writes mx, my; 0 or -ENOMEM. */
-static int dt_seeds(const struct cand *c, int k, int w, double *mx, double *my)
+static int dt_seeds(const struct vis_dice_cand *c, int k, int w, double *mx, double *my)
 {
 	int x0, y0, x1, y1;
 	vis_dice_cand_box(c, w, &x0, &y0, &x1, &y1);
@@ -307,7 +307,7 @@ static int dt_seeds(const struct cand *c, int k, int w, double *mx, double *my)
 
 /* Splits a candidate of about k dice into k by k-means on position, from
  * seeds at its distance transform's peaks. */
-int vis_dice_split_cand(const struct cand *c, int k, int w, struct cand *out)
+int vis_dice_split_cand(const struct vis_dice_cand *c, int k, int w, struct vis_dice_cand *out)
 {
 	double mx[8], my[8];
 	if (dt_seeds(c, k, w, mx, my))
@@ -358,8 +358,8 @@ int vis_dice_split_cand(const struct cand *c, int k, int w, struct cand *out)
 /* Labels the foreground into blobs (components, holes of up to max_hole
  * pixels filled), with box, area and centroid.
  * *blobs is new (the caller frees it), indexed 1..*nl. */
-int vis_dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack,
-		     int *scratch, double max_hole)
+int vis_dice_label_blobs(struct vis_dice_work *wk, struct vis_dice_blob **blobs_out, int *nl_out, int *stack,
+			 int *scratch, double max_hole)
 {
 	int w = wk->w, h = wk->h;
 	size_t np = (size_t)w * h;
@@ -389,7 +389,7 @@ int vis_dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, 
 	free(harea);
 	(void)scratch;
 	int nl = vis_dice_components(wk->fg, wk->label, stack, w, h);
-	struct blob *blobs = calloc((size_t)nl + 1, sizeof(*blobs));
+	struct vis_dice_blob *blobs = calloc((size_t)nl + 1, sizeof(*blobs));
 	if (!blobs)
 		return -ENOMEM;
 	for (int l = 1; l <= nl; l++) {
@@ -402,7 +402,7 @@ int vis_dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, 
 		if (!l)
 			continue;
 		int x = (int)(i % w), y = (int)(i / w);
-		struct blob *b = &blobs[l];
+		struct vis_dice_blob *b = &blobs[l];
 		if (x < b->x0) b->x0 = x;
 		if (x > b->x1) b->x1 = x;
 		if (y < b->y0) b->y0 = y;
@@ -427,15 +427,15 @@ int vis_dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, 
 
 /* The typical die side: the pct-th percentile of the square-ish blobs'
  * sides; 0 when there are none. */
-double vis_dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params,
-			 int pct)
+double vis_dice_typical_side(const struct vis_dice_blob *blobs, int nl, const struct vis_dice_params *params,
+			     int pct)
 {
 	double *sides = malloc(sizeof(double) * ((size_t)nl + 1));
 	if (!sides)
 		return 0;
 	int ns = 0;
 	for (int l = 1; l <= nl; l++) {
-		const struct blob *b = &blobs[l];
+		const struct vis_dice_blob *b = &blobs[l];
 		int bw = b->x1 - b->x0 + 1, bh = b->y1 - b->y0 + 1;
 		double s = sqrt((double)b->area);
 		double aspect = bw > bh ? (double)bw / bh : (double)bh / bw;

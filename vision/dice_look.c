@@ -75,7 +75,7 @@ static void box_mean(const unsigned *ii, int w, int h, int x0, int y0, int x1, i
 }
 
 /* The integral images of wk->smooth into wk->ii; -ENOMEM. */
-int vis_dice_integrals(struct work *wk)
+int vis_dice_integrals(struct vis_dice_work *wk)
 {
 	int w = wk->w, h = wk->h;
 	size_t W = (size_t)w + 1, plane = W * ((size_t)h + 1);
@@ -100,7 +100,7 @@ int vis_dice_integrals(struct work *wk)
 /* How much a pip-sized box at (x, y) (half-width ri) differs in colour
  * from the ring around it (out to 2 ri + 1): a spot whatever its colour
  * or its die's. The caller keeps (x, y) at least 2 ri + 1 inside. */
-static int spot(const struct work *wk, int x, int y, int ri)
+static int spot(const struct vis_dice_work *wk, int x, int y, int ri)
 {
 	int ro = 2 * ri + 1;
 	double in[3], out[3];
@@ -139,7 +139,7 @@ static int cmp_hyp(const void *a, const void *b)
  * read die, die centres on a lattice are read by the pip grid against the
  * colour there; the widest margins win, one die per place. Appends to
  * dice (*nd of cap); returns 0 or -ENOMEM. */
-int vis_dice_second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap)
+int vis_dice_second_look(const struct vis_dice_work *wk, double S, struct vis_die *dice, int *nd, int cap)
 {
 	int w = wk->w, h = wk->h;
 	int ret = -ENOMEM;
@@ -274,8 +274,8 @@ int vis_dice_second_look(const struct work *wk, double S, struct vis_die *dice, 
 			struct vis_die d = { .x = cx, .y = cy, .side = S };
 			int mask = 0;
 			double a = 0;
-			double m = vis_dice_grid_read(sumw, ww, ww, cx - hw, cy - hw, cx, cy, S, 0, 1, LOOK_MIN_FACE,
-						  LOOK_A_MIN, LOOK_NA, &d, &mask, &a);
+			double m = vis_dice_grid_read(sumw, ww, ww, cx - hw, cy - hw, cx, cy, S, 0, 1,
+						      LOOK_MIN_FACE, LOOK_A_MIN, LOOK_NA, &d, &mask, &a);
 			if (m <= 0)
 				continue;
 			/* A pip on a die read already belongs to that die: two

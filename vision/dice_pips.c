@@ -530,9 +530,9 @@ static double face_margin(int mask, const double g[9], double floor_hi, double *
  * from its empty points by the widest margin. Its confidence stays below
  * GRID_CONF_MAX: a fallback is never "sure". sum is the (bw+1)x(bh+1)
  * integral image of dist. Returns the margin (grey levels), 0 for none. */
-double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx,
-		      double cy, double side, int noff, int border, int min_face, double a_min,
-		      int na, struct vis_die *d, int *mask_out, double *a_out)
+double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx, double cy,
+			  double side, int noff, int border, int min_face, double a_min, int na,
+			  struct vis_die *d, int *mask_out, double *a_out)
 {
 	/* With border, eight more points between the outer pips and the
 	 * die's edge count as empty: a die's top has a plain rim all round
@@ -618,8 +618,8 @@ double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, d
 
 /* Finds the pips of one die candidate and reads its face. scratch holds
  * at least 4 * (bbox pixels) ints. */
-int vis_dice_read_die(const struct work *wk, const struct cand *c, double side,
-		  struct vis_die *d, int *scratch)
+int vis_dice_read_die(const struct vis_dice_work *wk, const struct vis_dice_cand *c, double side,
+		      struct vis_die *d, int *scratch)
 {
 	int w = wk->w, h = wk->h;
 	int x0, y0, x1, y1;
@@ -891,7 +891,7 @@ int vis_dice_read_die(const struct work *wk, const struct cand *c, double side,
 						sum[(size_t)(y + 1) * (bw + 1) + x] - sum[(size_t)y * (bw + 1) + x];
 			struct vis_die g = *d;
 			if (vis_dice_grid_read(sum, bw, bh, x0, y0, c->cx, c->cy, side, GRID_NOFF, 0, 1,
-					   GRID_A_MIN, GRID_NA, &g, NULL, NULL) > 0)
+					       GRID_A_MIN, GRID_NA, &g, NULL, NULL) > 0)
 				best = g;
 			free(sum);
 		}

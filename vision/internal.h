@@ -34,7 +34,7 @@
 #include "vision/vision.h"
 
 /* The working copy: packed RGB, whatever the input. */
-struct work {
+struct vis_dice_work {
 	int w, h;		/* pixels */
 	uint8_t *rgb;		/* owned, 3 bytes a pixel, packed rows */
 	uint8_t *smooth;	/* owned, rgb after a 3x3 box blur (pips in noise) */
@@ -48,14 +48,14 @@ struct work {
 	int *scratch;		/* owned, 2 x w x h ints for filters and pip masks */
 };
 
-struct blob {
+struct vis_dice_blob {
 	int x0, y0, x1, y1;	/* bounding box, inclusive */
 	int area;		/* pixels after hole filling */
 	double cx, cy;		/* centroid */
 };
 
 /* A die candidate: its pixels (indices into the image). */
-struct cand {
+struct vis_dice_cand {
 	int *px;		/* owned */
 	int n;			/* pixels */
 	double cx, cy;		/* centroid */
@@ -92,26 +92,27 @@ double vis_dice_percentile(double *v, int n, int pct);
 
 int vis_dice_is_shadow(const uint8_t *p, const uint8_t *bg);
 void vis_dice_blur3(const uint8_t *in, uint8_t *out, int w, int h);
-int vis_dice_background(struct work *wk);
+int vis_dice_background(struct vis_dice_work *wk);
 void vis_dice_box_filter(uint8_t *m, uint8_t *t, int w, int h, int r, int dilate);
 int vis_dice_components(const uint8_t *m, int *label, int *stack, int w, int h);
-void vis_dice_cand_box(const struct cand *c, int w, int *x0, int *y0, int *x1, int *y1);
-int vis_dice_split_cand(const struct cand *c, int k, int w, struct cand *out);
-int vis_dice_label_blobs(struct work *wk, struct blob **blobs_out, int *nl_out, int *stack, int *scratch,
-		     double max_hole);
-double vis_dice_typical_side(const struct blob *blobs, int nl, const struct vis_dice_params *params, int pct);
+void vis_dice_cand_box(const struct vis_dice_cand *c, int w, int *x0, int *y0, int *x1, int *y1);
+int vis_dice_split_cand(const struct vis_dice_cand *c, int k, int w, struct vis_dice_cand *out);
+int vis_dice_label_blobs(struct vis_dice_work *wk, struct vis_dice_blob **blobs_out, int *nl_out, int *stack,
+			 int *scratch, double max_hole);
+double vis_dice_typical_side(const struct vis_dice_blob *blobs, int nl, const struct vis_dice_params *params,
+			     int pct);
 
 /* ---- dice_pips.c ---- */
 
 double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx, double cy,
-		      double side, int noff, int border, int min_face, double a_min, int na,
-		      struct vis_die *d, int *mask_out, double *a_out);
-int vis_dice_read_die(const struct work *wk, const struct cand *c, double side, struct vis_die *d,
-		  int *scratch);
+			  double side, int noff, int border, int min_face, double a_min, int na,
+			  struct vis_die *d, int *mask_out, double *a_out);
+int vis_dice_read_die(const struct vis_dice_work *wk, const struct vis_dice_cand *c, double side,
+		      struct vis_die *d, int *scratch);
 
 /* ---- dice_look.c ---- */
 
-int vis_dice_integrals(struct work *wk);
-int vis_dice_second_look(const struct work *wk, double S, struct vis_die *dice, int *nd, int cap);
+int vis_dice_integrals(struct vis_dice_work *wk);
+int vis_dice_second_look(const struct vis_dice_work *wk, double S, struct vis_die *dice, int *nd, int cap);
 
 #endif

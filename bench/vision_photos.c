@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
-#include "tests/unit/dice_labels.h"
+#include "tests/unit/photo_labels.h"
 #include "vision/vision.h"
 
 /* Adds uniform integer noise of -a..a grey levels to every byte of img
@@ -45,7 +45,7 @@ struct tally {
 	int right;		/* of those, with the right face */
 	int unread;		/* labelled dice not read, found there unreadable */
 	int unread_stray;	/* unreadable detections inside no box */
-	int twice;		/* labelled dice found twice (dice_labels_found_twice) */
+	int twice;		/* labelled dice found twice (photo_labels_found_twice) */
 	int dets;		/* detections */
 	int unmatched;		/* detections inside no box */
 	int confident_wrong;	/* wrong face with confidence >= 0.9 */
@@ -158,7 +158,7 @@ int main(int argc, char **argv)
 		size_t nl = json_array_size(arr);
 		int used[256] = { 0 };
 		struct tally *s = &t[split];
-		s->twice += dice_labels_found_twice(arr, found, nf);
+		s->twice += photo_labels_found_twice(arr, found, nf);
 		int img_right = 0, img_det = 0, img_unm = 0;
 		s->images++;
 		for (size_t k = 0; k < nl; k++) {
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 			int best = -1;
 			double bd = 1e18;
 			for (int i = 0; i < n; i++) {
-				if (used[i] || fabs(dice[i].x - lx) > lw / 2 || fabs(dice[i].y - ly) > lh / 2)
+				if (used[i] || !photo_label_holds(l, dice[i].x, dice[i].y))
 					continue;
 				double d = (dice[i].x - lx) * (dice[i].x - lx) + (dice[i].y - ly) * (dice[i].y - ly);
 				if (d < bd) {
@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 			if (best < 0) {
 				int seen = 0;
 				for (int i = 0; i < nu && !seen; i++)
-					seen = dice_label_holds(l, unread[i].x, unread[i].y);
+					seen = photo_label_holds(l, unread[i].x, unread[i].y);
 				s->unread += seen;
 				if (verbose)
 					printf("  %s %s face %d at %.0f,%.0f\n", name, seen ? "unread" : "miss",
@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < nu; i++) {
 			int in = 0;
 			for (size_t k = 0; k < nl && !in; k++)
-				in = dice_label_holds(json_array_get(arr, k), unread[i].x, unread[i].y);
+				in = photo_label_holds(json_array_get(arr, k), unread[i].x, unread[i].y);
 			s->unread_stray += !in;
 			if (!in && verbose)
 				printf("  %s unreadable stray at %.0f,%.0f\n", name, unread[i].x, unread[i].y);

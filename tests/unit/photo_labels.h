@@ -3,8 +3,8 @@
  * test (tests/unit/test_vis_photos.c) and its benchmark
  * (bench/vision_photos.c) so both count alike. Header-only: each includes
  * it once. */
-#ifndef DYEREF_DICE_LABELS_H
-#define DYEREF_DICE_LABELS_H
+#ifndef DYEREF_PHOTO_LABELS_H
+#define DYEREF_PHOTO_LABELS_H
 
 #include <jansson.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include "vision/vision.h"
 
 /* Whether (x, y) lies inside the labelled die l's box. */
-static inline int dice_label_holds(json_t *l, double x, double y)
+static inline int photo_label_holds(json_t *l, double x, double y)
 {
 	double lx = json_real_value(json_object_get(l, "x")), lw = json_real_value(json_object_get(l, "w"));
 	double ly = json_real_value(json_object_get(l, "y")), lh = json_real_value(json_object_get(l, "h"));
@@ -23,7 +23,7 @@ static inline int dice_label_holds(json_t *l, double x, double y)
  * the n finds falls on: a find counts for the die whose box holds it and
  * whose centre is nearest of all the photo's dice (dice' boxes overlap
  * where they touch). One die must be one find. */
-static inline int dice_labels_found_twice(json_t *labels, const struct vis_die *found, int n)
+static inline int photo_labels_found_twice(json_t *labels, const struct vis_die *found, int n)
 {
 	size_t nl = json_array_size(labels);
 	int twice = 0;
@@ -33,7 +33,7 @@ static inline int dice_labels_found_twice(json_t *labels, const struct vis_die *
 		int finds = 0;
 		for (int i = 0; i < n; i++) {
 			double d = hypot(found[i].x - lx, found[i].y - ly);
-			int nearest = dice_label_holds(l, found[i].x, found[i].y);
+			int nearest = photo_label_holds(l, found[i].x, found[i].y);
 			for (size_t o = 0; o < nl && nearest; o++) {
 				json_t *m = json_array_get(labels, o);
 				nearest = o == k || hypot(found[i].x - json_real_value(json_object_get(m, "x")),

@@ -4,8 +4,10 @@
  * the frame count; the rest are the frames, each its pixels and a byte of
  * time, read on cyclically. Times move forward as callers give them
  * (frame counts at a frame rate), by 0-255 ms a frame, equal times
- * included. Every observation is also
- * turned into a core event. */
+ * included. Every observation must be finite, at most as late as its
+ * frame, 0-1 sure, and turn into a core event or none (-ENOENT). */
+#include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,9 +57,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			vis_tracker_learn(t, img);
 		struct vis_obs obs[8];
 		int n = vis_tracker_feed(t, img, obs, 8);
+		if (n < 0)
+			__builtin_trap();	/* the frame is the tracker's size and format */
 		for (int i = 0; i < n && i < 8; i++) {
+			/* What the referee would act on must be a place and a
+			 * time it can use, whatever the pixels were. */
+			const struct vis_obs *o = &obs[i];
+			if (!isfinite(o->x) || !isfinite(o->y) || !isfinite(o->confidence) ||
+			    o->confidence < 0 || o->confidence > 1 || o->t_ns > ts)
+				__builtin_trap();
+			if (o->kind == VIS_OBS_LANDING && !(o->apex_m == -1 || (isfinite(o->apex_m) && o->apex_m >= 0)))
+				__builtin_trap();
 			struct bd_event ev;
-			vis_obs_to_event(&obs[i], &tb, &ev);
+			int r = vis_obs_to_event(o, &tb, &ev);
+			if (r != 0 && r != -ENOENT)
+				__builtin_trap();
 		}
 		enum vis_track_state st[4];
 		double xy[4][2];

@@ -66,7 +66,15 @@ if [ "$FRAMES_MATCHES" -gt 0 ]; then
 		/^silent_errors/ { silent[file] = $2 }
 		/^localisation_mm/ { loc[file] = $3 }
 		/^apex_error_m/ { mean = $3; bias = $5; p95 = $9; share = $15 }
-		/^apex_sd_m/ { sd = $3; sd_err = $5; in1 = $7; in2 = $10; sd_n = substr($12, 2) }
+		/^apex_sd_m/ {	# by name, not place: "mean 0.097 mean_abs_error 0.047 ..."
+			for (i = 2; i < NF; i++) {
+				if ($i == "mean") sd = $(i + 1)
+				if ($i == "mean_abs_error") sd_err = $(i + 1)
+				if ($i == "within_1sd") in1 = $(i + 1)
+				if ($i == "within_2sd") in2 = $(i + 1)
+				if ($i == "throws" && substr($(i - 1), 1, 1) == "(") sd_n = substr($(i - 1), 2)
+			}
+		}
 		END {
 			printf "   apex error mean %.3f m vs goal 0.10 m: ratio %.2f; bias %+.3f m, p95 %.3f m, %s %% of throws with an apex\n", mean, mean / 0.10, bias, p95, share
 			if (sd_n > 0)

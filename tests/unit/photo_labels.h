@@ -11,12 +11,18 @@
 
 #include "vision/vision.h"
 
+/* Whether (x, y) lies inside the box of w x h centred on (bx, by): a
+ * find counts for a labelled die when its centre does. */
+static inline int photo_box_holds(double bx, double by, double w, double h, double x, double y)
+{
+	return fabs(x - bx) <= w / 2 && fabs(y - by) <= h / 2;
+}
+
 /* Whether (x, y) lies inside the labelled die l's box. */
 static inline int photo_label_holds(json_t *l, double x, double y)
 {
-	double lx = json_real_value(json_object_get(l, "x")), lw = json_real_value(json_object_get(l, "w"));
-	double ly = json_real_value(json_object_get(l, "y")), lh = json_real_value(json_object_get(l, "h"));
-	return fabs(x - lx) <= lw / 2 && fabs(y - ly) <= lh / 2;
+	return photo_box_holds(json_real_value(json_object_get(l, "x")), json_real_value(json_object_get(l, "y")),
+			       json_real_value(json_object_get(l, "w")), json_real_value(json_object_get(l, "h")), x, y);
 }
 
 /* How many of the labelled dice (a photo's "dice" array) more than one of

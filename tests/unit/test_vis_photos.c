@@ -129,7 +129,7 @@ static int in_box(const struct found *f, double x, double y, double w, double h,
 	double bd = 1e18;
 	for (int i = 0; i < f->n; i++) {
 		if ((used && used[i]) || (f->dice[i].face == 0) != unread ||
-		    fabs(f->dice[i].x - x) > w / 2 || fabs(f->dice[i].y - y) > h / 2)
+		    !photo_box_holds(x, y, w, h, f->dice[i].x, f->dice[i].y))
 			continue;
 		double d = hypot(f->dice[i].x - x, f->dice[i].y - y);
 		if (d < bd) {

@@ -5,7 +5,8 @@
  * time, read on cyclically. Times move forward as callers give them
  * (frame counts at a frame rate), by 0-255 ms a frame, equal times
  * included. Every observation must be finite, at most as late as its
- * frame, 0-1 sure, and turn into a core event or none (-ENOENT). */
+ * frame, 0-1 sure, and turn into a core event or none (-ENOENT); every
+ * track's place finite. */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
@@ -75,7 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		enum vis_track_state st[4];
 		double xy[4][2];
-		vis_tracker_tracks(t, st, xy, 4);
+		int nt = vis_tracker_tracks(t, st, xy, 4);
+		for (int i = 0; i < nt && i < 4; i++)
+			if (!isfinite(xy[i][0]) || !isfinite(xy[i][1]))
+				__builtin_trap();
 	}
 	vis_image_free(img);
 free_tracker:

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <string.h>
 
 #include "vision/vision.h"
 
@@ -50,6 +51,40 @@ static inline int photo_labels_found_twice(json_t *labels, const struct vis_die 
 		twice += finds > 1;
 	}
 	return twice;
+}
+
+/* A new copy of img turned q quarter turns clockwise (0-3), or NULL
+ * (ENOMEM). The reader works in rows and blocks from the top left; a
+ * photo turned shows which readings hang on where the picture starts,
+ * as a camera mounted the other way round would. */
+static inline struct vis_image *photo_turned(const struct vis_image *img, int q)
+{
+	int side = q % 2;
+	struct vis_image *t = vis_image_new(side ? img->height : img->width,
+					    side ? img->width : img->height, img->format);
+	if (!t)
+		return NULL;
+	size_t bpp = (size_t)img->format;
+	for (int y = 0; y < t->height; y++)
+		for (int x = 0; x < t->width; x++) {
+			/* The source pixel of (x, y) after q clockwise turns. */
+			int sx = q == 0 ? x : q == 1 ? y : q == 2 ? img->width - 1 - x : img->width - 1 - y;
+			int sy = q == 0 ? y : q == 1 ? img->height - 1 - x : q == 2 ? img->height - 1 - y : x;
+			memcpy(t->data + (size_t)y * t->stride + (size_t)x * bpp,
+			       img->data + (size_t)sy * img->stride + (size_t)sx * bpp, bpp);
+		}
+	return t;
+}
+
+/* Moves the n dice found on a picture photo_turned(img, q) made back to
+ * img's coordinates (w x h is img's size). */
+static inline void photo_turn_back(struct vis_die *d, int n, int q, int w, int h)
+{
+	for (int i = 0; i < n; i++) {
+		double x = d[i].x, y = d[i].y;
+		d[i].x = q == 0 ? x : q == 1 ? y : q == 2 ? w - 1 - x : w - 1 - y;
+		d[i].y = q == 0 ? y : q == 1 ? h - 1 - x : q == 2 ? h - 1 - y : x;
+	}
 }
 
 #endif

@@ -1,6 +1,10 @@
 /*
- * vision: finding dice in an image and reading their faces.
+ * vision: finding dice in an image and reading their faces. The steps
+ * are numbered as docs/vision.md "How faces are read" numbers them.
  *
+ * 0. Scale: a big picture is also read at half size, a small one
+ *    enlarged, and the reading with more sure faces kept.
+ *    Here (vis_dice_find, find_resized).
  * 1. Background: the tray or table is large and smooth, the dice small. A
  *    coarse grid of per-block channel medians, smoothed by a median over
  *    neighbouring blocks (so a block a die fills takes its neighbours'
@@ -24,21 +28,27 @@
  *    In dice_pips.c.
  * 4. Layout: the pip centres are fitted to the 1-6 patterns under any
  *    rotation and scale; the residual, pip sizes, spacing and centring give
- *    the confidence; of the readings that fit, most pips wins; a face
- *    below min_confidence is unreadable (0).
+ *    the confidence; of the readings that fit, most pips wins; checks
+ *    against the die's grid and outline cap doubtful faces.
  *    In dice_pips.c.
- * 5. Second look: where no die was read (lost bodies: white on white,
+ * 5. Grid fallback: a die no pip reading fits is read by the 3x3 pip
+ *    grid itself, never surely; below min_confidence it is unreadable (0).
+ *    In dice_pips.c.
+ * 6. Second look: where no die was read (lost bodies: white on white,
  *    against a wall, in a heap) and at doubtful 1s and 2s, pip-sized spots
  *    unlike their ring seed die centres at the size of the dice read
  *    surely; each is read by the 3x3 pip grid with a plain rim around it.
  *    In dice_look.c.
- * 6. Face net: every die found (unreadable ones too) is cut out and read
+ * 7. Face net: every die found (unreadable ones too) is cut out and read
  *    by the face net (face_net.c) at four quarter turns; its face is
  *    weighed against the pips' (weigh_net): agreeing, the surer stands;
  *    disagreeing, the net from 0.7, else the pips from 0.8 if the net
  *    allows their face, else unreadable; read by neither, no die at all
  *    when the net sees none centred there (keep_unreadable).
- *    Here (weigh_net), as is what runs the six (dice_front, dice_guess).
+ *    Here (weigh_net).
+ * 8. One die, one find: two finds nearer than 0.75 of a side are one
+ *    die, and the one that reads it better stays.
+ *    Here, as is what runs them all (dice_front, dice_guess).
  */
 #include <errno.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * vision: steps 1 and 2 of the dice reader (dice.c tells all six): the
+ * vision: steps 1 and 2 of the dice reader (dice.c tells all nine): the
  * background model and the die bodies, from the foreground to the
  * candidates a blob is split into.
  */

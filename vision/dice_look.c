@@ -1,5 +1,5 @@
 /*
- * vision: step 5 of the dice reader (dice.c tells all six): a second
+ * vision: step 6 of the dice reader (dice.c tells all nine): a second
  * look, by their pips, for the dice the bodies missed.
  */
 #include <errno.h>

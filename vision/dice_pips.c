@@ -1,5 +1,5 @@
 /*
- * vision: steps 3 and 4 of the dice reader (dice.c tells all six): a
+ * vision: steps 3 to 5 of the dice reader (dice.c tells all nine): a
  * die's pips and their layout, and the reading by the pip grid (the
  * second look's too, dice_look.c).
  */

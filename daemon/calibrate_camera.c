@@ -73,6 +73,8 @@ int dd_calibrate_camera(int argc, char **argv)
 	printf("# image pixels -> table metres, row-major, h33 = 1\nhomography = ");
 	for (int k = 0; k < 9; k++)
 		printf("%.9g%s", h[k], k < 8 ? "," : "\n");
+	printf("# the picture's size, pixels: the daemon scales the calibration to its tracking frames\n"
+	       "calibrated_size = %d,%d\n", w, hh);
 	printf("# from the standard layout (bd_table_defaults): centre u,v and radius, pixels\n");
 	for (int p = 0; p < BD_PLAYERS + 1; p++) {
 		double x = p < BD_PLAYERS ? tb.cup_x[p] : tb.mine_x, y = p < BD_PLAYERS ? tb.cup_y[p] : tb.mine_y;

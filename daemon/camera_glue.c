@@ -28,6 +28,7 @@
  * rest or left, is a new throw. */
 #define TOSS_GAP_NS 2000000000LL
 #define AFTER_DEAD_NS 1000000000LL
+#define RATE_WINDOW_NS 2000000000LL	/* frames counted for the strip's rate */
 
 static const char *const corner_keys[4] = {
 	"corner_a_left", "corner_a_right", "corner_b_right", "corner_b_left",
@@ -39,6 +40,7 @@ struct cam_cfg {
 	struct vis_camera_cfg cam;	/* sizes, id (id points into the config) */
 	bool have_h;			/* homography or corners given */
 	double h[9];			/* image pixels -> table metres */
+	int calib_w, calib_h;		/* the picture h was fitted on; 0: the frames' size */
 	const char *y4m;		/* frame source file instead of a camera, or NULL */
 };
 
@@ -53,6 +55,8 @@ static struct {
 	struct vis_tracker *trk;	/* owned */
 	int width, height;		/* low-resolution frame size */
 	int learned;			/* frames learned as the empty table */
+	int64_t rate_t0_ns;		/* the frame the rate's count started at, or 0 */
+	int rate_frames;		/* frames since it */
 	int64_t last_toss_ns;		/* the last release passed on as a toss */
 	int64_t last_dead_ns;		/* the last rest, sink or exit seen */
 	struct vis_image *snap;		/* owned: the latest telling frame, or NULL */
@@ -115,6 +119,28 @@ static int get_size(struct dd_config *cfg, const char *key, long min, int *out,
 	return 0;
 }
 
+/* calibrated_size = W,H (what `dyeref calibrate camera` prints): the
+ * picture the corners and homography are in pixels of. */
+static int get_calibrated_size(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
+{
+	double wh[2];
+	bool found;
+	int line = 0, rc = get_doubles(cfg, "calibrated_size", wh, 2, &found, err, errlen);
+
+	if (rc || !found)
+		return rc;
+	for (int i = 0; i < 2; i++)
+		if (wh[i] != floor(wh[i]) || wh[i] < 16 || wh[i] > VIS_MAX_SIDE) {
+			dd_config_get(cfg, "camera", "calibrated_size", &line);
+			snprintf(err, errlen, "%s:%d: camera.calibrated_size: needs the picture's width,height "
+				 "in whole pixels (16..%d)", cfg->path ? cfg->path : "config", line, VIS_MAX_SIDE);
+			return -EINVAL;
+		}
+	c->calib_w = (int)wh[0];
+	c->calib_h = (int)wh[1];
+	return 0;
+}
+
 /* Reads and checks [camera] into *c. */
 static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
 {
@@ -122,6 +148,7 @@ static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size
 	bool have_corner[4], have_hom, any = false;
 	struct bd_table tb;
 	int rc, line = 0;
+	long v;
 
 	memset(c, 0, sizeof(*c));
 	c->enable = 1;
@@ -134,6 +161,13 @@ static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size
 	    (rc = get_size(cfg, "low_height", 16, &c->cam.low_height, err, errlen)) ||
 	    (rc = get_size(cfg, "full_width", 0, &c->cam.full_width, err, errlen)) ||
 	    (rc = get_size(cfg, "full_height", 0, &c->cam.full_height, err, errlen)))
+		return rc;
+	rc = dd_config_get_int(cfg, "camera", "fps", 0, VIS_CAMERA_MAX_FPS, &v, err, errlen);
+	if (rc && rc != -ENOENT)
+		return rc;
+	if (rc == 0)
+		c->cam.fps = (int)v;
+	if ((rc = get_calibrated_size(cfg, c, err, errlen)))
 		return rc;
 	if ((c->cam.full_width == 0) != (c->cam.full_height == 0)) {
 		dd_config_get(cfg, "camera", c->cam.full_width ? "full_width" : "full_height", &line);
@@ -192,6 +226,12 @@ static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size
 		if (!c->have_h)	/* an explicit homography wins */
 			memcpy(c->h, hh, sizeof(hh));
 		c->have_h = true;
+	}
+	if (c->calib_w && !c->have_h) {
+		dd_config_get(cfg, "camera", "calibrated_size", &line);
+		snprintf(err, errlen, "%s:%d: camera.calibrated_size: given without the corners or "
+			 "homography it is the size of", cfg->path, line);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -507,11 +547,33 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 }
 
 /* One low-resolution frame through the tracker (the frame stays the caller's). */
+/* The rate frames really come at, on the health strip: the sensor mode
+ * both streams share may allow less than was asked (docs/vision.md), and
+ * the apex's uncertainty is a frame's time. */
+static void count_rate(int64_t ts_ns)
+{
+	if (!glue.rate_t0_ns || ts_ns <= glue.rate_t0_ns) {
+		glue.rate_t0_ns = ts_ns;
+		glue.rate_frames = 0;
+		return;
+	}
+	glue.rate_frames++;
+	if (ts_ns - glue.rate_t0_ns < RATE_WINDOW_NS)
+		return;
+	if (glue.health->ok)	/* a fault's text stays until it is mended */
+		snprintf(glue.health->text, sizeof(glue.health->text), "camera %dx%d at %.0f fps%s",
+			 glue.width, glue.height, glue.rate_frames * 1e9 / (double)(ts_ns - glue.rate_t0_ns),
+			 glue.y4m ? " (from a file)" : "");
+	glue.rate_t0_ns = ts_ns;
+	glue.rate_frames = 0;
+}
+
 static void track(const struct vis_image *frame)
 {
 	struct vis_obs vo[OBS_AT_ONCE];
 	int n;
 
+	count_rate(frame->ts_ns);
 	if (glue.learned < LEARN_FRAMES) {
 		vis_tracker_learn(glue.trk, frame);
 		glue.learned++;
@@ -658,6 +720,35 @@ static void release(void)
 	glue.trk = NULL;
 }
 
+/* Takes the calibration to the frames' pixels: it was fitted on a
+ * picture of calibrated_size (the sensor's full size, often), the tracker
+ * sees glue.width x glue.height. -EINVAL with why when the two are not
+ * one view resized. */
+static int fit_calibration(char *why, size_t whylen)
+{
+	struct cam_cfg *c = &glue.cfg;
+	double h[9];
+
+	if (!c->calib_w) {
+		if (c->have_h)
+			dd_log(DD_LOG_INFO, "camera: no calibrated_size in [camera]: the calibration is "
+			       "taken as pixels of the %dx%d frames", glue.width, glue.height);
+		return 0;
+	}
+	if (c->calib_w == glue.width && c->calib_h == glue.height)
+		return 0;
+	if (vis_homography_resized(c->h, c->calib_w, c->calib_h, glue.width, glue.height, h) < 0) {
+		snprintf(why, whylen, "calibrated on a %dx%d picture, but the frames are %dx%d, another "
+			 "shape: calibrate on a picture of the frames' shape", c->calib_w, c->calib_h,
+			 glue.width, glue.height);
+		return -EINVAL;
+	}
+	memcpy(c->h, h, sizeof(h));
+	dd_log(DD_LOG_INFO, "camera: the calibration of a %dx%d picture taken to %dx%d frames",
+	       c->calib_w, c->calib_h, glue.width, glue.height);
+	return 0;
+}
+
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		     void *user, struct dd_health_item *health, char *err, size_t errlen)
 {
@@ -693,7 +784,6 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 			return -EINVAL;
 		}
 	}
-	vis_tracker_cfg_default(&glue.tcfg, &glue.table, glue.cfg.h);
 	glue.sink = sink;
 	glue.user = user;
 	glue.health = health;
@@ -724,6 +814,19 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 			return 0;
 		}
 	}
+	rc = fit_calibration(why, sizeof(why));
+	if (rc && glue.y4m) {
+		snprintf(err, errlen, "camera: %s", why);
+		goto release;	/* a file's frames will not change size: a config error */
+	}
+	if (rc) {
+		release();
+		health->ok = false;
+		snprintf(health->text, sizeof(health->text), "camera: %.100s", why);
+		dd_log(DD_LOG_WARN, "camera: %s (running without it)", why);
+		return 0;
+	}
+	vis_tracker_cfg_default(&glue.tcfg, &glue.table, glue.cfg.h);
 	glue.trk = vis_tracker_new(&glue.tcfg, glue.width, glue.height);
 	if (!glue.trk) {
 		rc = -errno;

@@ -19,6 +19,8 @@
 
 #include <libcamera/camera.h>
 #include <libcamera/camera_manager.h>
+#include <libcamera/control_ids.h>
+#include <libcamera/controls.h>
 #include <libcamera/formats.h>
 #include <libcamera/framebuffer_allocator.h>
 #include <libcamera/logging.h>
@@ -54,6 +56,7 @@ struct vis_camera {
 	std::deque<Request *> done;	// completed, not yet taken
 	Request *held = nullptr;	// newest taken: both streams readable until the next
 	int efd = -1;	// eventfd to the loop
+	int fps = 0;	// asked for at start (vis_camera_frame_durations)
 	bool acquired = false;	// camera->acquire() succeeded
 	bool started = false;	// camera->start() succeeded
 
@@ -188,6 +191,18 @@ extern "C" struct vis_camera *vis_camera_open(const struct vis_camera_cfg *cfg, 
 			e = EINVAL;
 			goto fail;
 		}
+		// validate() may have adjusted the tracking stream's size; the
+		// tracker and the calibration are for the size asked.
+		if (low.size != Size(cfg->low_width, cfg->low_height)) {
+			std::string msg = "camera: unsupported format: the tracking stream comes at " +
+					  low.size.toString() + ", not " + std::to_string(cfg->low_width) + "x" +
+					  std::to_string(cfg->low_height) +
+					  " (set camera.low_width and low_height to it)";
+			set_err(err, errlen, "%s", msg.c_str());
+			e = EINVAL;
+			goto fail;
+		}
+		c->fps = cfg->fps;
 		if (c->camera->configure(c->config.get())) {
 			set_err(err, errlen, "camera: configure failed%s", "");
 			goto fail;
@@ -259,7 +274,19 @@ fail:
 extern "C" int vis_camera_start(struct vis_camera *c, char *err, size_t errlen)
 {
 	try {
-		if (c->camera->start()) {
+		// The rate is asked for at start, within the limits of the sensor
+		// mode configure() chose (both streams come from that one mode).
+		ControlList ctrls(controls::controls);
+		int64_t lo = 0, hi = 0, d[2];
+		const ControlInfoMap &info = c->camera->controls();
+		auto it = info.find(&controls::FrameDurationLimits);
+		if (it != info.end()) {
+			lo = it->second.min().get<int64_t>();
+			hi = it->second.max().get<int64_t>();
+		}
+		if (vis_camera_frame_durations(c->fps, lo, hi, d) == 0)
+			ctrls.set(controls::FrameDurationLimits, Span<const int64_t, 2>(d));
+		if (c->camera->start(&ctrls)) {
 			set_err(err, errlen, "camera: start failed%s", "");
 			return -EIO;
 		}

@@ -133,3 +133,26 @@ int vis_homography_invert(const double h[9], double inv[9])
 		inv[i] = m[i] / m[8];
 	return 0;
 }
+
+int vis_homography_resized(const double h[9], int from_w, int from_h, int to_w, int to_h,
+			   double out[9])
+{
+	if (from_w <= 0 || from_h <= 0 || to_w <= 0 || to_h <= 0)
+		return -EINVAL;
+	double sx = (double)from_w / to_w, sy = (double)from_h / to_h;
+	if (fabs(sx / sy - 1) > 0.01)
+		return -EINVAL;
+	/* A pixel (u, v) of the new picture is (sx (u + 0.5) - 0.5, ...) of
+	 * the old: h times that affine map, column by column. */
+	double ox = 0.5 * (sx - 1), oy = 0.5 * (sy - 1), m[9];
+	for (int r = 0; r < 3; r++) {
+		m[3 * r + 0] = h[3 * r + 0] * sx;
+		m[3 * r + 1] = h[3 * r + 1] * sy;
+		m[3 * r + 2] = h[3 * r + 0] * ox + h[3 * r + 1] * oy + h[3 * r + 2];
+	}
+	if (fabs(m[8]) < 1e-15)
+		return -EINVAL;
+	for (int i = 0; i < 9; i++)
+		out[i] = m[i] / m[8];
+	return 0;
+}

@@ -175,6 +175,14 @@ int vis_homography_fit(const double (*src)[2], const double (*dst)[2], int n, do
 int vis_homography_apply(const double h[9], double x, double y, double *u, double *v);
 /* The inverse mapping. -EDOM when h is singular. */
 int vis_homography_invert(const double h[9], double inv[9]);
+/* h (image pixels -> table) fitted on a picture of from_w x from_h made
+ * to take pixels of a picture of the same view at to_w x to_h (the
+ * calibration photo at the sensor's full size, the tracking stream at
+ * 640x360: pixel centres kept). 0, or -EINVAL when the two are not the
+ * same shape within 1 % (another crop of the sensor, not a resize: no
+ * scale maps one onto the other) or a size is not positive. */
+int vis_homography_resized(const double h[9], int from_w, int from_h, int to_w, int to_h,
+			   double out[9]);
 
 /* ---- Synthetic renderer (tests, benchmarks, the demo) ----
  * A table seen through a camera: the table top with its centre line, the
@@ -385,7 +393,10 @@ struct vis_camera_cfg {
 	int low_width, low_height;	/* tracking stream (640 x 360) */
 	int full_width, full_height;	/* 0 x 0: the sensor's own size */
 	int buffers;		/* per stream, 2..16 (4) */
+	int fps;		/* frames a second asked for, 1..VIS_CAMERA_MAX_FPS; 0: the
+				 * fastest the sensor mode both streams come from allows */
 };
+#define VIS_CAMERA_MAX_FPS 240
 
 void vis_camera_cfg_default(struct vis_camera_cfg *cfg);
 /* Opens and configures the camera. NULL with errno and a message: EINVAL
@@ -438,6 +449,14 @@ struct vis_image *vis_yuv420_image(const struct vis_yuv420 *f);
  * camera shim; a plain function so it is tested without a camera. */
 void vis_yuv420_to_rgb(const uint8_t *y, size_t y_stride, const uint8_t *u, const uint8_t *v,
 		       size_t uv_stride, struct vis_image *out);
+
+/* The frame durations, shortest and longest in microseconds, the shim asks
+ * for so frames come fps a second (0: as fast as the camera allows),
+ * within the camera's own limits [shortest_us, longest_us] for the sensor
+ * mode configured (0: not stated). Both are the same: a fixed rate.
+ * 0 with out set; -ENOENT when fps is 0 and no limit is known (nothing
+ * to ask: the camera's default stands); -EINVAL for values out of range. */
+int vis_camera_frame_durations(int fps, int64_t shortest_us, int64_t longest_us, int64_t out[2]);
 
 /* A frame buffer's planes as libcamera describes them (FrameBuffer::Plane):
  * each in a dmabuf at an offset. Planes may share one dmabuf or each have

@@ -4,7 +4,8 @@
 # camera on the machine: the daemon says so on the health strip and still
 # referees; a Y4M file as the camera: a rendered throw's frames go through
 # the tracker into fusion (camera observations in the throw) and the ruled
-# throw gets a JPEG snapshot served for the replay.
+# throw gets a JPEG snapshot served for the replay; the health strip shows
+# the rate frames come at.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 CAM_THROW=${BUILD:-$(dirname "$DYEREF")}/tests/cam_throw
@@ -54,7 +55,8 @@ rm -f "$WORK"/dyeref.db*	# the next daemon starts afresh
 "$CAM_THROW" "$WORK/throw.y4m" 18 > /dev/null || fail "cam_throw failed"
 write_config "$WORK/y4m.ini" "[camera]" "y4m = $WORK/throw.y4m" "[fusion]" "review = count"
 start_daemon --config "$WORK/y4m.ini"
-state | grep -q '"camera":{"ok":true,"text":"camera 640x360 (from a file)"' || fail "file camera not up: $(state)"
+state | grep -Eq '"camera":\{"ok":true,"text":"camera 640x360( at [0-9]+ fps)? \(from a file\)"' ||
+	fail "file camera not up: $(state)"
 login
 command_ok '{"cmd":"start"}'
 # The file loops (3.3 s a pass); the first pass may have begun before the
@@ -75,6 +77,11 @@ curl -s --max-time 10 -o "$WORK/snap.jpg" -w '%{http_code} %{content_type}' \
 [ "$(head -c 3 "$WORK/snap.jpg" | od -An -tx1 | tr -d ' ')" = ffd8ff ] || fail "snapshot is not a JPEG"
 [ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/99.jpg")" = 404 ] || fail "missing snapshot not 404"
 [ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/1.png")" = 404 ] || fail "bad snapshot name not 404"
+# The strip shows the rate frames come at: the file's own.
+rate=$(head -c 100 "$WORK/throw.y4m" | head -n 1 | sed -n 's/.* F\([0-9]*\):1 .*/\1/p')
+[ -n "$rate" ] || fail "no frame rate in the file's header"
+state | grep -q "\"text\":\"camera 640x360 at $rate fps (from a file)\"" ||
+	fail "no 'camera 640x360 at $rate fps' on the health strip: $(state)"
 stop_daemon
 "$DYEREF" replay --db "$WORK/dyeref.db" --match 1 --throw 2 | grep -q '"item":"snapshot"' ||
 	fail "dyeref replay shows no snapshot for throw 2"

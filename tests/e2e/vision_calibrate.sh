@@ -1,7 +1,8 @@
 #!/bin/bash
 # dyeref calibrate camera IMAGE: the table's corners in a rendered tilted
 # view (tests/data/table-tilted.png: table -> image h = 215 25 55 / -12 230
-# 45 / 0.03 0.06 1) come out as [camera] lines within 2 pixels; a bad file
+# 45 / 0.03 0.06 1) come out as [camera] lines within 2 pixels, with the
+# picture's size; a bad file
 # or a view without a table is exit 2 with nothing on stdout.
 set -u
 top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -25,6 +26,8 @@ check corner_b_right 532.19 258.48
 check corner_b_left 540.07 14.65
 grep -q '^homography = [-0-9.e,]*$' "$tmp/out" || fail "homography line: $(grep homography "$tmp/out")"
 [ "$(grep '^homography' "$tmp/out" | tr ',' '\n' | wc -l)" -eq 9 ] || fail "homography needs 9 numbers"
+# The picture's size, so the daemon can take the calibration to its frames.
+grep -qx 'calibrated_size = 640,360' "$tmp/out" || fail "no calibrated_size = 640,360: $(cat "$tmp/out")"
 
 # A grey picture has no table; a missing file is named.
 python3 -c "import sys; sys.stdout.buffer.write(b'P5\n64 48\n255\n' + bytes([90]) * (64 * 48))" > "$tmp/grey.pgm"

@@ -8,12 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "core/core.h"
 #include "daemon/daemon.h"
 #include "sim/sim.h"
+#include "tests/support/resting_throw.h"
 #include "vision/vision.h"
 
 #define MS 1000000LL
@@ -57,6 +60,7 @@ static void test_camera_config_takes_calibrate_output(void **state)
 			       "corner_b_right = 532.19,258.48\n"
 			       "corner_b_left = 540.07,14.65\n"
 			       "homography = 0.00467,-0.00049,-0.2347,0.00024,0.0042,-0.2022,-0.00012,-0.00011,1\n"
+			       "calibrated_size = 4608,2592\nfps = 56\n"
 			       "enable = no\nid = /base/soc/i2c0mux/imx708@1a\n"
 			       "low_width = 640\nlow_height = 360\nfull_width = 2304\nfull_height = 1296\n",
 			       err, sizeof(err)), 0);
@@ -87,6 +91,16 @@ static void test_camera_config_errors_name_their_line(void **state)
 		{ "[camera]\nenable = perhaps\n", "t.ini:2" },
 		{ "[camera]\ny4m =\n", "t.ini:2: camera.y4m: needs a file name" },
 		{ "[camera]\ny4m = /nonexistent/throw.y4m\n", "t.ini:2: camera.y4m: /nonexistent/throw.y4m: No such file" },
+		{ "[camera]\ncorner_a_left = 55,45\ncorner_a_right = 79,303\ncorner_b_right = 532,258\n"
+		  "corner_b_left = 540,14\ncalibrated_size = 4608\n", "t.ini:6: camera.calibrated_size: needs 2" },
+		{ "[camera]\nhomography = 1,0,0,0,1,0,0,0,1\ncalibrated_size = 640.5,360\n",
+		  "t.ini:3: camera.calibrated_size: needs the picture's width,height in whole pixels" },
+		{ "[camera]\nhomography = 1,0,0,0,1,0,0,0,1\ncalibrated_size = 640,99999\n",
+		  "t.ini:3: camera.calibrated_size: needs the picture's width,height" },
+		{ "[camera]\ncalibrated_size = 640,360\n",
+		  "t.ini:2: camera.calibrated_size: given without the corners or homography" },
+		{ "[camera]\nfps = 1000\n", "t.ini:2" },
+		{ "[camera]\nfps = -1\n", "t.ini:2" },
 	};
 	char err[256];
 
@@ -225,6 +239,105 @@ static void test_camera_reads_a_die_off_its_located_point(void **state)
 	}
 }
 
+struct landing {
+	bool found;
+	double x, y;
+};
+
+/* Keeps the first table landing the camera places. */
+static void landing_sink(void *user, const struct dd_obs *o)
+{
+	struct landing *l = user;
+
+	if (!l->found && o->kind == DD_OBS_EVENT && o->source == DD_SRC_CAMERA &&
+	    o->ev.kind == BD_EV_TABLE && o->ev.has_xy) {
+		l->found = true;
+		l->x = o->ev.x;
+		l->y = o->ev.y;
+	}
+}
+
+/* Plays path (a rendered throw, Y4M) through the glue with [camera]
+ * lines extra besides the file, until the camera places the first
+ * landing or 6 s pass (the file plays in real time). attach's result. */
+static int play_throw(const char *path, const char *extra, struct landing *l, char *err, size_t errlen)
+{
+	char text[1024];
+	struct dd_config cfg;
+	struct dd_health_item h;
+	sd_event *ev;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	memset(&h, 0, sizeof(h));
+	snprintf(text, sizeof(text), "[camera]\ny4m = %s\n%s", path, extra);
+	assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, errlen), 0);
+	assert_int_equal(sd_event_new(&ev), 0);
+	rc = dd_camera_attach(&cfg, ev, false, landing_sink, l, &h, err, errlen);
+	for (int i = 0; rc == 0 && i < 600 && !l->found; i++)
+		assert_true(sd_event_run(ev, 10000) >= 0);
+	dd_camera_detach();
+	sd_event_unref(ev);
+	dd_config_free(&cfg);
+	return rc;
+}
+
+/* Calibrated on a picture twice the frames' size (calibrate's
+ * calibrated_size), the camera places a landing where it places it with
+ * the frames' own calibration; without calibrated_size the same lines
+ * would be taken as frame pixels and place it far off, or not at all;
+ * a picture of another shape is refused, naming both sizes. */
+static void test_camera_calibration_taken_to_the_frames(void **state)
+{
+	char path[] = "/tmp/dyeref-glue-XXXXXX", file[64], extra[512], err[256];
+	struct vis_render_scene view;
+	struct sim_noise n;
+	struct bd_table tb;
+	static struct sim_throw t;	/* large */
+	struct landing own, big, bare;
+	double to_big[9], big_to_table[9];
+	int64_t t0;
+	int frames, len;
+
+	(void)state;
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/throw.y4m", path);
+	sim_noise_defaults(&n, 1);
+	bd_table_defaults(&tb);
+	resting_throw(18, &tb, &t);
+	assert_int_equal(sim_frames_write_y4m(file, &n, &tb, &t, 5, &t0, &frames, err, sizeof(err)), 0);
+
+	/* The renderer's view (what the glue takes for a file with no
+	 * calibration), for a picture of 1280x720: pixel centres kept. */
+	vis_render_scene_default(&view);
+	const double a[9] = { 2, 0, 0.5, 0, 2, 0.5, 0, 0, 1 };
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			to_big[3 * i + j] = a[3 * i] * view.h[j] + a[3 * i + 1] * view.h[3 + j] +
+					    a[3 * i + 2] * view.h[6 + j];
+	assert_int_equal(vis_homography_invert(to_big, big_to_table), 0);
+	len = snprintf(extra, sizeof(extra), "homography = ");
+	for (int k = 0; k < 9; k++)
+		len += snprintf(extra + len, sizeof(extra) - (size_t)len, "%.12g%s", big_to_table[k],
+				k < 8 ? "," : "\n");
+
+	assert_int_equal(play_throw(file, "", &own, err, sizeof(err)), 0);
+	assert_true(own.found);
+	snprintf(extra + len, sizeof(extra) - (size_t)len, "calibrated_size = 1280,720\n");
+	assert_int_equal(play_throw(file, extra, &big, err, sizeof(err)), 0);
+	assert_true(big.found);
+	fprintf(stderr, "landing: own view %.3f,%.3f; from 1280x720 %.3f,%.3f\n", own.x, own.y, big.x, big.y);
+	assert_true(hypot(big.x - own.x, big.y - own.y) < 0.01);
+	extra[len] = '\0';	/* no calibrated_size: frame pixels */
+	assert_int_equal(play_throw(file, extra, &bare, err, sizeof(err)), 0);
+	assert_true(!bare.found || hypot(bare.x - own.x, bare.y - own.y) > 0.3);
+	snprintf(extra + len, sizeof(extra) - (size_t)len, "calibrated_size = 1280,960\n");
+	assert_int_equal(play_throw(file, extra, &big, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "calibrated on a 1280x960 picture, but the frames are 640x360"));
+	unlink(file);
+	rmdir(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_camera_unread_rest_ends_throw_at_once_in_review),
 		cmocka_unit_test(test_camera_bd_o2_five_below_review_below_goes_to_review),
 		cmocka_unit_test(test_camera_reads_a_die_off_its_located_point),
+		cmocka_unit_test(test_camera_calibration_taken_to_the_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

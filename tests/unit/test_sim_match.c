@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "sim/sim.h"
+#include "tests/support/resting_throw.h"
 
 static void test_sim_match_same_seed_same_match_and_over(void **state)
 {
@@ -226,10 +227,8 @@ static double box_diff(const struct vis_image *a, const struct vis_image *b, int
  * its Y4M file reads back through vision with the frames promised. */
 static void test_sim_frames_show_the_resting_die_and_read_back(void **state)
 {
-	struct sim_throw_cfg c;
 	struct sim_noise n;
 	struct bd_table tb;
-	struct sim_rng r;
 	static struct sim_throw t;
 	struct vis_render_scene s;
 	struct vis_image *before, *after, *img = NULL;
@@ -240,13 +239,9 @@ static void test_sim_frames_show_the_resting_die_and_read_back(void **state)
 	int frames = 0, got = 0, fd, wd, ht, fn, fdn;
 
 	(void)state;
-	sim_throw_cfg_defaults(&c);
 	sim_noise_defaults(&n, 1);
 	bd_table_defaults(&tb);
-	sim_rng_seed(&r, 18);
-	do
-		sim_throw_play(&c, &tb, 0, 0, &r, &t);
-	while (!t.rests_on_table);
+	resting_throw(18, &tb, &t);
 	before = sim_render_frame(&n, &tb, &t, t.t_release_ns - 100000000, 1);
 	after = sim_render_frame(&n, &tb, &t, t.t_dead_ns + 100000000, 1);
 	assert_non_null(before);

@@ -23,7 +23,36 @@ static void test_vis_camera_defaults_are_the_tracking_stream(void **state)
 	assert_int_equal(cfg.low_height, 360);
 	assert_int_equal(cfg.full_width, 0);
 	assert_int_equal(cfg.buffers, 4);
+	assert_int_equal(cfg.fps, 0);	/* as fast as the sensor mode allows */
 	assert_null(cfg.id);
+}
+
+/* The rate asked at start: libcamera's Raspberry Pi pipeline stays at 30
+ * frames a second unless given FrameDurationLimits, and the tracker times
+ * a toss by frames. */
+static void test_vis_camera_frame_durations_within_the_mode(void **state)
+{
+	(void)state;
+	int64_t d[2] = { -1, -1 };
+	/* As fast as the mode allows: its shortest frame, fixed. */
+	assert_int_equal(vis_camera_frame_durations(0, 8333, 1000000, d), 0);
+	assert_true(d[0] == 8333 && d[1] == 8333);
+	/* A rate asked for, rounded to the microsecond. */
+	assert_int_equal(vis_camera_frame_durations(60, 8333, 1000000, d), 0);
+	assert_true(d[0] == 16667 && d[1] == 16667);
+	/* Faster than the mode: its shortest; slower: its longest. */
+	assert_int_equal(vis_camera_frame_durations(240, 17849, 1000000, d), 0);
+	assert_true(d[0] == 17849 && d[1] == 17849);
+	assert_int_equal(vis_camera_frame_durations(1, 8333, 500000, d), 0);
+	assert_true(d[0] == 500000 && d[1] == 500000);
+	/* No limits stated: a rate asked for is asked as it is. */
+	assert_int_equal(vis_camera_frame_durations(30, 0, 0, d), 0);
+	assert_true(d[0] == 33333 && d[1] == 33333);
+	/* As fast as possible with no limit known: nothing to ask. */
+	assert_int_equal(vis_camera_frame_durations(0, 0, 0, d), -ENOENT);
+	assert_int_equal(vis_camera_frame_durations(-1, 0, 0, d), -EINVAL);
+	assert_int_equal(vis_camera_frame_durations(VIS_CAMERA_MAX_FPS + 1, 0, 0, d), -EINVAL);
+	assert_int_equal(vis_camera_frame_durations(0, 9000, 8000, d), -EINVAL);
 }
 
 static void test_vis_camera_bad_config_refused_with_einval(void **state)
@@ -239,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vis_camera_defaults_are_the_tracking_stream),
+		cmocka_unit_test(test_vis_camera_frame_durations_within_the_mode),
 		cmocka_unit_test(test_vis_camera_bad_config_refused_with_einval),
 		cmocka_unit_test(test_vis_camera_absent_camera_is_a_clear_error),
 		cmocka_unit_test(test_vis_yuv420_known_colours),

@@ -141,6 +141,47 @@ static void test_vis_calibrate_no_table_in_view(void **state)
 	vis_image_free(img);
 }
 
+/* Calibrated on a photo three times the tracking stream's size (the
+ * sensor's full size, as rpicam-still takes it), the homography taken to
+ * the stream's pixels places b1's cup within 1 cm; used as it is, on
+ * stream pixels, it would place it far off the table's corner. A photo
+ * of another shape is refused. */
+static void test_vis_homography_resized_to_the_tracking_stream(void **state)
+{
+	(void)state;
+	const double h[9] = { 215, 25, 55, -12, 230, 45, 0.03, 0.06, 1 };
+	struct vis_render_scene s;
+	vis_render_scene_default(&s);
+	memcpy(s.h, h, sizeof s.h);
+	struct vis_image *img, *big;
+	char err[256];
+	assert_int_equal(vis_render(&s, &img, err, sizeof err), 0);
+	big = vis_image_scaled(img, 3);
+	assert_non_null(big);
+	assert_int_equal(big->width, 3 * img->width);
+	double c[4][2], cal[9], to_stream[9], u, v, x, y;
+	const double tab[4][2] = { { 0, 0 }, { 0, 1.22 }, { 2.44, 1.22 }, { 2.44, 0 } };
+	assert_int_equal(vis_find_table_corners(big, 0, c, err, sizeof err), 0);
+	assert_int_equal(vis_homography_fit(c, tab, 4, cal), 0);
+	assert_int_equal(vis_homography_resized(cal, big->width, big->height, img->width, img->height,
+						to_stream), 0);
+	vis_homography_apply(h, s.table.cup_x[2], s.table.cup_y[2], &u, &v);
+	vis_homography_apply(to_stream, u, v, &x, &y);
+	assert_true(hypot(x - s.table.cup_x[2], y - s.table.cup_y[2]) < 0.01);
+	vis_homography_apply(cal, u, v, &x, &y);
+	assert_true(hypot(x - s.table.cup_x[2], y - s.table.cup_y[2]) > 0.5);
+	/* The same size: unchanged. */
+	assert_int_equal(vis_homography_resized(cal, 640, 360, 640, 360, to_stream), 0);
+	for (int k = 0; k < 9; k++)
+		assert_true(fabs(to_stream[k] - cal[k]) < 1e-12 * (1 + fabs(cal[k])));
+	/* 16:9 against 4:3 is another crop of the sensor; sizes must be real. */
+	assert_int_equal(vis_homography_resized(cal, 4608, 2592, 640, 480, to_stream), -EINVAL);
+	assert_int_equal(vis_homography_resized(cal, 0, 2592, 640, 360, to_stream), -EINVAL);
+	assert_int_equal(vis_homography_resized(cal, 4608, 2592, 640, -1, to_stream), -EINVAL);
+	vis_image_free(big);
+	vis_image_free(img);
+}
+
 /* A bright rectangle on a dark floor, w x h pixels, table on [x0,x1) x [y0,y1). */
 static struct vis_image *rect_image(int w, int h, int x0, int y0, int x1, int y1)
 {
@@ -209,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_vis_calibrate_corners_of_a_tilted_view),
 		cmocka_unit_test(test_vis_calibrate_flipped_ends),
 		cmocka_unit_test(test_vis_calibrate_no_table_in_view),
+		cmocka_unit_test(test_vis_homography_resized_to_the_tracking_stream),
 		cmocka_unit_test(test_vis_calibrate_tiny_picture_finds_the_corners),
 		cmocka_unit_test(test_vis_calibrate_tiny_and_odd_sizes_never_overrun),
 	};

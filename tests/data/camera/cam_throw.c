@@ -5,13 +5,12 @@
 #include <stdlib.h>
 
 #include "sim/sim.h"
+#include "tests/support/resting_throw.h"
 
 int main(int argc, char **argv)
 {
-	struct sim_throw_cfg c;
 	struct sim_noise n;
 	struct bd_table tb;
-	struct sim_rng r;
 	static struct sim_throw t;	/* large */
 	char err[256];
 	int64_t t0;
@@ -21,13 +20,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cam_throw PATH SEED\n");
 		return 2;
 	}
-	sim_throw_cfg_defaults(&c);
 	sim_noise_defaults(&n, 1);
 	bd_table_defaults(&tb);
-	sim_rng_seed(&r, strtoull(argv[2], NULL, 10));
-	do
-		sim_throw_play(&c, &tb, 0, 0, &r, &t);
-	while (!t.rests_on_table);
+	resting_throw(strtoull(argv[2], NULL, 10), &tb, &t);
 	if (sim_frames_write_y4m(argv[1], &n, &tb, &t, 5, &t0, &frames, err, sizeof(err))) {
 		fprintf(stderr, "cam_throw: %s\n", err);
 		return 1;

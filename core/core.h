@@ -182,6 +182,11 @@ void bd_table_defaults(struct bd_table *t);
  * centre line. */
 enum bd_half bd_table_half(const struct bd_table *t, double x);
 
+/* Moves (*x, *y) onto the table top (0..length_m, 0..width_m), the
+ * nearest point of it: where a landing measured just off an edge was (a
+ * die that lands on the table lands on it). Whether it moved. */
+bool bd_table_clamp(const struct bd_table *t, double *x, double *y);
+
 /* The defaults of RULES.md; a match changes them through its "house". */
 void bd_house_defaults(struct bd_house *h);
 

@@ -34,3 +34,13 @@ enum bd_half bd_table_half(const struct bd_table *t, double x)
 		return BD_HALF_LINE;
 	return from_line < 0 ? BD_HALF_A : BD_HALF_B;
 }
+
+bool bd_table_clamp(const struct bd_table *t, double *x, double *y)
+{
+	double cx = fmin(fmax(*x, 0), t->length_m), cy = fmin(fmax(*y, 0), t->width_m);
+	bool moved = cx != *x || cy != *y;
+
+	*x = cx;
+	*y = cy;
+	return moved;
+}

@@ -436,6 +436,12 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			add_reason(out, "more observations than a throw can hold");
 			break;
 		}
+		/* A landing the discs or the camera place a few millimetres off
+		 * an edge landed on the table: the match log holds table points
+		 * on the top only, and a point off it would make the match
+		 * unreadable (export, end, correct). */
+		if (ev.kind == BD_EV_TABLE && ev.has_xy)
+			bd_table_clamp(&cfg->table, &ev.x, &ev.y);
 		t->events[t->n_events++] = ev;
 	}
 

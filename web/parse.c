@@ -286,8 +286,14 @@ int web_parse_event(const json_t *o, const char (*names)[BD_NAME_MAX],
 				snprintf(err, errlen, "x, y: give both or neither");
 				return -EINVAL;
 			}
-			if (get_number(o, "x", -1, 4, NULL, &ev->x, err, errlen) ||
-			    get_number(o, "y", -1, 3, NULL, &ev->y, err, errlen))
+			/* On the table top, as the match log holds it: a point
+			 * off it would be stored and then refused by every
+			 * reading of the match (export, end, correct). */
+			struct bd_table tb;
+
+			bd_table_defaults(&tb);
+			if (get_number(o, "x", 0, tb.length_m, NULL, &ev->x, err, errlen) ||
+			    get_number(o, "y", 0, tb.width_m, NULL, &ev->y, err, errlen))
 				return -EINVAL;
 			ev->has_xy = true;
 		}

@@ -96,6 +96,16 @@ static void test_bd_s1_table_size_and_halves(void **state)
 	assert_int_equal(bd_table_half(&t, 0.5), BD_HALF_A);
 	assert_int_equal(bd_table_half(&t, 2.0), BD_HALF_B);
 	assert_int_equal(bd_table_half(&t, t.length_m / 2), BD_HALF_LINE);
+	/* A point just off an edge is moved onto the top, one on it stays. */
+	double x = -0.0014, y = 0.6;
+	assert_true(bd_table_clamp(&t, &x, &y));
+	assert_true(x == 0 && y == 0.6);
+	x = 2.5, y = 1.3;
+	assert_true(bd_table_clamp(&t, &x, &y));
+	assert_true(x == t.length_m && y == t.width_m);
+	x = 1.9, y = 0;
+	assert_false(bd_table_clamp(&t, &x, &y));
+	assert_true(x == 1.9 && y == 0);
 }
 
 /* BD-S2: four cups, one per corner, each at its owner's team's end. */

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -613,6 +614,42 @@ static void test_fusion_piezo_alone_without_camera_is_trusted(void **state)
 	assert_string_equal(out.t.events[0].source, "piezo");
 }
 
+/* The discs' fix of a landing at the very edge falls a millimetre and a
+ * half off the table (it happened on the simulated table): the throw
+ * takes the nearest point of the top, so its match log reads back. */
+static void test_fusion_landing_fixed_just_off_an_edge_is_on_the_table(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_piezo_at(1200 * MS, -0.0014, 0.01, 0.95),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	struct bd_match_cfg mc;
+	struct mlog_bd *log, *again = NULL;
+	char *text = NULL, err[160];
+	size_t len;
+
+	(void)state;
+	seq[0].ev.y = 1.2236;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_true(out.t.events[0].has_xy);
+	assert_true(out.t.events[0].x == 0 && out.t.events[0].y == c.table.width_m);
+	assert_int_equal(out.t.events[0].half, BD_HALF_A);
+	bd_match_cfg_init(&mc);
+	log = mlog_bd_new("t", &mc);
+	assert_non_null(log);
+	assert_int_equal(mlog_bd_add_throw(log, &out.t), 1);
+	assert_int_equal(mlog_bd_write(log, &text, &len), 0);
+	if (mlog_bd_parse("t.jsonl", text, len, &again, err, sizeof(err)))
+		fail_msg("%s", err);
+	mlog_bd_free(again);
+	free(text);
+	mlog_bd_free(log);
+}
+
 /* The camera misses some landings (a die coming down out of view, a kink
  * too slight at 30 fps): a first landing the discs felt and the camera did
  * not report keeps its confidence; it says nothing of the half. */
@@ -1103,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p5_low_call_makes_a_half_disagreement_moot),
 		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),
 		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),
+		cmocka_unit_test(test_fusion_landing_fixed_just_off_an_edge_is_on_the_table),
 		cmocka_unit_test(test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),
 		cmocka_unit_test(test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor),

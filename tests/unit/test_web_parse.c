@@ -146,6 +146,18 @@ static void test_web_command_errors_name_the_field(void **state)
 	assert_non_null(strstr(err, "house.plunk"));
 	assert_int_equal(web_parse_command(S("[1,2"), NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not JSON"));
+	/* A point off the table top: the match log could not hold it. */
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\","
+					     "\"x\":3.5,\"y\":0.5},{\"at\":\"floor\"}]}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "events[0].x: expected a number in 0..2.44"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\","
+					     "\"x\":2,\"y\":-0.1},{\"at\":\"floor\"}]}"),
+					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "events[0].y: expected a number in 0..1.22"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\","
+					     "\"x\":2.44,\"y\":1.22},{\"at\":\"floor\"}]}"),
+					   NULL, &cmd, err, sizeof(err)), 0);
 }
 
 static void test_web_command_correct_carries_events(void **state)

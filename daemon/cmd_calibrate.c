@@ -260,6 +260,13 @@ static int calibrate_piezo(int argc, char **argv)
 		rc = DD_EXIT_USAGE;
 		goto free_pipe;
 	}
+	/* The taps take minutes: a config that cannot be written is said
+	 * before the first, not after the last. */
+	if (config && !dry && dd_config_check_writable(config, err, sizeof(err)) < 0) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		rc = DD_EXIT_FAIL;
+		goto free_pipe;
+	}
 	nb = sens_calib_points(&cfg, base, MAX_POINTS);
 	for (long r = 0; r < repeat; r++)
 		for (size_t k = 0; k < nb && s.n_pts < MAX_POINTS; k++) {

@@ -122,6 +122,43 @@ static int sync_dir(const char *path)
 	return rc;
 }
 
+/* A new temporary file beside path (its name in tmp): the new config is
+ * written there, then replaces it in one rename(2), so a crash leaves
+ * either the old file or the new. The fd, or a negative errno with a
+ * message. */
+static int open_beside(const char *path, char *tmp, size_t len, char *err, size_t errlen)
+{
+	int fd;
+
+	if (snprintf(tmp, len, "%s.XXXXXX", path) >= (int)len) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
+			 strerror(-fd));
+	}
+	return fd;
+}
+
+int dd_config_check_writable(const char *shown, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX + 8], path[PATH_MAX];
+	int fd, rc;
+
+	rc = resolve(shown, path, sizeof(path), err, errlen);
+	if (rc)
+		return rc;
+	fd = open_beside(path, tmp, sizeof(tmp), err, errlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
+
 static int emit(FILE *f, const char *key, const char *value)
 {
 	return fprintf(f, "%s = %s\n", key, value) < 0 ? -EIO : 0;
@@ -149,18 +186,9 @@ int dd_config_set_keys(const char *shown, const char *section, const char *const
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return rc;
 	}
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		rc = -ENAMETOOLONG;
-		goto close_in;
-	}
-	/* The new file goes beside the old one, then replaces it in one
-	 * rename(2): a crash leaves either the old file or the new. */
-	fd = mkstemp(tmp);
+	fd = open_beside(path, tmp, sizeof(tmp), err, errlen);
 	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path,
-			 strerror(errno));
+		rc = fd;
 		goto close_in;
 	}
 	if (in && fstat(fileno(in), &st) == 0)

@@ -499,6 +499,13 @@ int dd_sensors_config_file(const char *path, struct sens_config *out, char *err,
 int dd_config_set_keys(const char *path, const char *section, const char *const *keys,
 		       const char *const *values, size_t n, char *err, size_t errlen);
 
+/* Whether dd_config_set_keys could write path: a temporary file can be
+ * made beside it (beside a link's target), and is removed again. For a
+ * command that would otherwise fail only after the work (calibration's
+ * taps). 0, or a negative errno with the message dd_config_set_keys would
+ * give. */
+int dd_config_check_writable(const char *path, char *err, size_t errlen);
+
 /* `dyeref calibrate camera ...`: provided by the vision helper's file;
  * referenced weakly, NULL when not built. Returns an exit status. */
 int dd_calibrate_camera(int argc, char **argv);

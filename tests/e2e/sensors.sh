@@ -4,7 +4,7 @@
 # configs (exit 2 with file:line), calibration writing the config safely.
 set -u
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 # Simulated table: every impact located, health listed.
@@ -85,6 +85,33 @@ grep -q '^# garage table$' "$tmp/t.ini" && grep -q '^port = 8080$' "$tmp/t.ini" 
 [ "$(ls "$tmp" | grep -c 't.ini')" -eq 1 ] || fail "temporary file left"
 # The written file is valid for the next run.
 "$DYEREF" sensors --config "$tmp/t.ini" --sim --impacts 1 > /dev/null || fail "written config rejected"
+
+# A config calibration could not rewrite is refused before the first tap,
+# not after the last: one line, exit 1, nothing asked. A name too long for
+# the temporary file beside it stops root too; a read-only directory only
+# stops others.
+printf '[sensors]\nwave_speed = 400\n' > "$tmp/ro.ini"
+long="$tmp/$(printf '%0250d' 0).ini"
+cp "$tmp/ro.ini" "$long"
+unwritable=("$long")
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir "$tmp/ro" && cp "$tmp/ro.ini" "$tmp/ro/t.ini" && chmod 0555 "$tmp/ro"
+	unwritable+=("$tmp/ro/t.ini")
+fi
+for cfgf in "${unwritable[@]}"; do
+	"$DYEREF" calibrate piezo --sim --seed 4 --config "$cfgf" > "$tmp/ro.out" 2> "$tmp/ro.err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "unwritable config: exit $rc, want 1"
+	[ ! -s "$tmp/ro.out" ] || fail "unwritable config: taps asked for first: $(head -3 "$tmp/ro.out")"
+	[ "$(wc -l < "$tmp/ro.err")" -eq 1 ] \
+		&& grep -q "$cfgf: cannot create a temporary file beside it: " "$tmp/ro.err" \
+		|| fail "unwritable config message: $(cat "$tmp/ro.err")"
+	cmp -s "$tmp/ro.ini" "$cfgf" || fail "unwritable config changed"
+done
+# --dry-run writes nothing, so it does not ask.
+"$DYEREF" calibrate piezo --sim --seed 4 --dry-run --config "$long" > "$tmp/ro.out" 2>&1 \
+	|| fail "--dry-run on an unwritable config exited $?: $(cat "$tmp/ro.out")"
+grep -q '^not written (--dry-run)' "$tmp/ro.out" || fail "--dry-run: $(cat "$tmp/ro.out")"
 
 "$DYEREF" calibrate bogus 2> /dev/null
 [ $? -eq 2 ] || fail "calibrate bogus: want exit 2"

@@ -194,6 +194,39 @@ static void test_dd_config_set_keys_adds_section_and_creates_file(void **state)
 	rmdir(dir);
 }
 
+/* calibrate piezo asks this before the taps: the same temporary file
+ * dd_config_set_keys would make, gone again, or the same message. */
+static void test_dd_config_check_writable_tries_the_temporary_file_and_removes_it(void **state)
+{
+	char dir[] = "/tmp/dyeref-cfg-XXXXXX", path[320], err[512];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dyeref.ini", dir);
+	f = fopen(path, "w");
+	fputs("[sensors]\n", f);
+	fclose(f);
+	assert_int_equal(dd_config_check_writable(path, err, sizeof(err)), 0);
+	assert_int_equal(files_in(dir), 1);
+	unlink(path);
+
+	/* 254 bytes is a name; with ".XXXXXX" the temporary's is too long,
+	 * for root too (a read-only directory is not, to root). */
+	snprintf(path, sizeof(path), "%s/%0250d.ini", dir, 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(dd_config_check_writable(path, err, sizeof(err)), -ENAMETOOLONG);
+	assert_non_null(strstr(err, "cannot create a temporary file beside it: File name too long"));
+	assert_int_equal(files_in(dir), 1);
+	unlink(path);
+
+	assert_true(dd_config_check_writable("/proc/dyeref.ini", err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "/proc/dyeref.ini: cannot create a temporary file beside it"));
+	rmdir(dir);
+}
+
 static void test_dd_sensors_config_file_rejects_unknown_sensor_keys(void **state)
 {
 	char path[] = "/tmp/dyeref-cfg-XXXXXX", err[256];
@@ -295,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_sens_config_errors_name_file_line_and_key),
 		cmocka_unit_test(test_dd_config_set_keys_keeps_other_lines),
 		cmocka_unit_test(test_dd_config_set_keys_adds_section_and_creates_file),
+		cmocka_unit_test(test_dd_config_check_writable_tries_the_temporary_file_and_removes_it),
 		cmocka_unit_test(test_dd_sensors_config_file_rejects_unknown_sensor_keys),
 		cmocka_unit_test(test_sens_button_keys_add_to_the_reference_wiring),
 		cmocka_unit_test(test_sens_button_config_errors_name_file_line_and_key),

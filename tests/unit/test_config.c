@@ -182,6 +182,47 @@ static void test_serve_config_bind_is_an_ip_literal(void **state)
 	assert_string_equal(sc.trusted_proxy, "");
 }
 
+/* systemd/dyeref.conf.example says its values are the defaults but for
+ * the two lines marked NOT THE DEFAULT: bind (the network, not 127.0.0.1)
+ * and pin (the default is none). */
+static void test_serve_config_example_shows_the_defaults_but_bind_and_pin(void **state)
+{
+	const char *top = getenv("TOP");
+	struct dd_serve_config sc, def;
+	const struct bd_house *h = &sc.ref.house, *d = &def.ref.house;
+	struct dd_config cfg;
+	char path[512], err[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/systemd/dyeref.conf.example", top ? top : ".");
+	assert_int_equal(dd_config_load(&cfg, path, err, sizeof(err)), 0);
+	dd_serve_config_defaults(&def);
+	dd_serve_config_defaults(&sc);
+	assert_int_equal(dd_serve_config_read(&cfg, &sc), 0);
+	assert_string_equal(def.bind, "127.0.0.1");
+	assert_string_equal(sc.bind, "0.0.0.0");
+	assert_string_equal(def.pin, "");
+	assert_string_not_equal(sc.pin, "");
+	assert_string_equal(sc.trusted_proxy, def.trusted_proxy);
+	assert_int_equal(sc.port, def.port);
+	assert_string_equal(sc.db_path, def.db_path);
+	assert_int_equal(h->target_points, d->target_points);
+	assert_int_equal(h->win_by, d->win_by);
+	assert_int_equal(h->kill_every, d->kill_every);
+	assert_true(h->min_toss_height_m == d->min_toss_height_m);
+	assert_int_equal(h->low_call, d->low_call);
+	assert_int_equal(h->illegal_catch_counts_as_floor, d->illegal_catch_counts_as_floor);
+	assert_int_equal(h->fifa_cannot_end_game, d->fifa_cannot_end_game);
+	assert_int_equal(h->popout_is_sink, d->popout_is_sink);
+	assert_int_equal(h->mine_voids_points, d->mine_voids_points);
+	assert_true(h->review_below == d->review_below);
+	assert_int_equal(sc.ref.review, def.ref.review);
+	assert_true(sc.fusion.settle_ns == def.fusion.settle_ns);
+	assert_true(sc.fusion.timeout_ns == def.fusion.timeout_ns);
+	assert_true(sc.fusion.pair_window_ns == def.fusion.pair_window_ns);
+	dd_config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_config_directory_and_nul_refused),
 		cmocka_unit_test(test_serve_config_fusion_ms_to_ns_without_overflow),
 		cmocka_unit_test(test_serve_config_bind_is_an_ip_literal),
+		cmocka_unit_test(test_serve_config_example_shows_the_defaults_but_bind_and_pin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,6 +289,8 @@ static int calibrate_piezo(int argc, char **argv)
 		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_pipe;
 	}
+	if (*sens_source_warning(src))
+		dd_log(DD_LOG_WARN, "sensors: %s", sens_source_warning(src));
 	dd_sens_catch_signals();
 	printf("calibrating %zu table sensors: tap each point once with a die's corner or a "
 	       "pen, firmly; wait for 'got it'\n", s.n_table);

@@ -359,6 +359,8 @@ int dd_cmd_sensors(int argc, char **argv)
 			rc = DD_EXIT_FAIL;
 			goto close_record;
 		}
+		if (*sens_source_warning(src))
+			dd_log(DD_LOG_WARN, "sensors: %s", sens_source_warning(src));
 		print_lines(&cfg);
 		printf("gpio: all %zu lines requested\n", cfg.n_lines);
 		if (watch) {

@@ -140,6 +140,7 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 			return -EINVAL;
 		}
 		snprintf(out->chip, sizeof(out->chip), "%s", v);
+		out->chip_set = true;
 	}
 	if ((rc = opt_double(cfg, "sensors", "wave_speed", 50, 5000, 1, &out->wave_speed_mps, err, errlen)) < 0 ||
 	    (rc = opt_double(cfg, "sensors", "speed_spread", 0.001, 0.5, 1, &out->speed_spread, err, errlen)) < 0 ||

@@ -77,10 +77,15 @@ static void update_health(int64_t now)
 			state = sens_health_name(h[i].state);
 		}
 	}
-	glue.health->ok = bad == NULL;
+	glue.health->ok = bad == NULL && !*sens_source_warning(glue.src);
 	if (bad)
 		snprintf(glue.health->text, sizeof(glue.health->text), "%zu of %zu piezo lines ok; %.16s %.16s",
 			 ok, n, bad, state);
+	else if (*sens_source_warning(glue.src))
+		/* probably the wrong pins: the owner looks at the strip, not the log */
+		snprintf(glue.health->text, sizeof(glue.health->text), "%zu piezo lines on %.32s, "
+			 "which is not the Pi's header: set [sensors] chip (see the log)", n,
+			 glue.cfg.chip);
 	else
 		snprintf(glue.health->text, sizeof(glue.health->text), "%zu piezo lines ok (%s)",
 			 n, sens_gpio_backend());
@@ -173,6 +178,8 @@ int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink
 		dd_log(DD_LOG_WARN, "sensors: %s (running without them)", why);
 		return 0;
 	}
+	if (*sens_source_warning(glue.src))
+		dd_log(DD_LOG_WARN, "sensors: %s", sens_source_warning(glue.src));
 	glue.pipe = sens_pipeline_new(&glue.cfg);
 	if (!glue.pipe) {
 		snprintf(err, errlen, "sensors: %s", strerror(errno));

@@ -108,6 +108,8 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 		sens_gpio_error(err, errlen, c->chip, NULL, e, NULL);
 		goto close_source;
 	}
+	sens_gpio_label_warning(c->chip, gpiod_chip_label(st->chip), c->chip_set, s->warning,
+				sizeof(s->warning));
 	s->fd = epoll_create1(EPOLL_CLOEXEC);
 	if (s->fd < 0) {
 		e = -sens_gpio_sys_error(err, errlen, errno, "epoll_create1");

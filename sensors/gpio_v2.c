@@ -140,6 +140,8 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 	if (info) {
 		size_t n_chip = gpiod_chip_info_get_num_lines(info);
 
+		sens_gpio_label_warning(c->chip, gpiod_chip_info_get_label(info), c->chip_set,
+					s->warning, sizeof(s->warning));
 		gpiod_chip_info_free(info);
 		for (size_t i = 0; i < c->n_lines; i++)
 			if (c->lines[i].offset >= n_chip) {

@@ -16,6 +16,7 @@ struct sens_source {
 	int fd;			/* what sens_source_fd() returns; owned */
 	void *priv;		/* backend state */
 	struct sens_edge *edges;	/* memory/replay: owned array */
+	char warning[384];	/* sens_source_warning: "" or one line */
 	size_t n, cap, pos;	/* memory/replay: edges held, allocated, read */
 };
 

@@ -62,6 +62,7 @@ struct sens_line_cfg {
 
 struct sens_config {
 	char chip[64];		/* "gpiochip0" or a path under /dev */
+	bool chip_set;		/* chip named by the config: its label is not second-guessed */
 	struct bd_table table;	/* geometry and the centre line's width */
 	size_t n_lines;		/* used entries of lines[] */
 	struct sens_line_cfg lines[SENS_MAX_LINES];	/* in config order */
@@ -121,6 +122,25 @@ struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_
 
 /* "libgpiod v1" or "libgpiod v2": the backend this build has. */
 const char *sens_gpio_backend(void);
+
+/* Whether a chip's label is a Raspberry Pi's header controller
+ * (pinctrl-bcm2835: Pi 1-3 and Zero; pinctrl-bcm2711: Pi 4;
+ * pinctrl-rp1: Pi 5). NULL is not. */
+bool sens_gpio_label_is_pi_header(const char *label);
+
+/* The warning for a chip opened by default that is not the header (a Pi 5
+ * on a kernel before 6.6.45: gpiochip0 is a 32-line gpio-brcmstb chip,
+ * offsets 17-26 exist there and the sensors would open silently on the
+ * wrong pins). Writes one line naming the chip, its label and the setting
+ * into msg and returns true; false (msg "") when the label is a header's
+ * or the config chose the chip (chosen: the owner looked, perhaps at an
+ * expander or another board). */
+bool sens_gpio_label_warning(const char *chip, const char *label, bool chosen, char *msg,
+			     size_t len);
+
+/* "" or one line for people: the source works but may not be what was
+ * meant (sens_gpio_label_warning). Owned by the source. */
+const char *sens_source_warning(const struct sens_source *s);
 
 /* A source over a copy of edges[0..n) (replayed recordings, the simulated
  * table). More may be appended with sens_source_push(). NULL and errno on

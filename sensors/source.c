@@ -1,5 +1,6 @@
 /* Edge sources: the common calls and the memory source (replays, sim). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -10,6 +11,35 @@
 int sens_source_fd(const struct sens_source *s)
 {
 	return s->fd;
+}
+
+const char *sens_source_warning(const struct sens_source *s)
+{
+	return s->warning;
+}
+
+bool sens_gpio_label_is_pi_header(const char *label)
+{
+	static const char *const header[] = { "pinctrl-bcm2835", "pinctrl-bcm2711", "pinctrl-rp1" };
+
+	for (size_t i = 0; label && i < sizeof(header) / sizeof(header[0]); i++)
+		if (!strcmp(label, header[i]))
+			return true;
+	return false;
+}
+
+bool sens_gpio_label_warning(const char *chip, const char *label, bool chosen, char *msg,
+			     size_t len)
+{
+	if (len)
+		msg[0] = '\0';
+	if (chosen || sens_gpio_label_is_pi_header(label))
+		return false;
+	snprintf(msg, len, "%s is '%s', not a Raspberry Pi's header (pinctrl-bcm2711, "
+		 "pinctrl-bcm2835 or pinctrl-rp1): the sensors may be on the wrong pins; find the "
+		 "header with gpiodetect and set [sensors] chip (a Pi 5 on an older kernel: "
+		 "chip = gpiochip4)", chip, label && *label ? label : "unlabelled");
+	return true;
 }
 
 ssize_t sens_source_read(struct sens_source *s, struct sens_edge *out, size_t cap,

@@ -94,6 +94,65 @@ static void test_gpio_chip_by_path_is_opened_as_given(void **state)
 	assert_all_released();
 }
 
+/* A Pi 5 on a kernel before 6.6.45: gpiochip0 is a 32-line gpio-brcmstb
+ * chip, and the default lines 17-26 exist on it. It opens, but says so. */
+static void test_gpio_default_chip_not_the_pi_header_warns(void **state)
+{
+	struct sens_config c;
+	struct sens_source *s;
+	char err[256];
+
+	(void)state;
+	sens_config_defaults(&c);
+	gpiod_stub.num_lines = 32;
+	gpiod_stub.label = "gpio-brcmstb@107d508500";
+	s = sens_gpio_open(&c, err, sizeof(err));
+	assert_non_null(s);
+	assert_contains(sens_source_warning(s), "gpiochip0 is 'gpio-brcmstb@107d508500'");
+	assert_contains(sens_source_warning(s), "not a Raspberry Pi's header");
+	assert_contains(sens_source_warning(s), "set [sensors] chip");
+	sens_source_close(s);
+	assert_all_released();
+
+	/* The header's chip itself, by default: nothing to say. */
+	gpiod_stub_reset();
+	gpiod_stub.label = "pinctrl-rp1";
+	s = sens_gpio_open(&c, err, sizeof(err));
+	assert_non_null(s);
+	assert_string_equal(sens_source_warning(s), "");
+	sens_source_close(s);
+
+	/* Chosen in the config: the owner's word is taken (an expander). */
+	gpiod_stub_reset();
+	gpiod_stub.label = "mcp23017";
+	c.chip_set = true;
+	s = sens_gpio_open(&c, err, sizeof(err));
+	assert_non_null(s);
+	assert_string_equal(sens_source_warning(s), "");
+	sens_source_close(s);
+	assert_all_released();
+}
+
+static void test_gpio_label_pi_headers_are_known(void **state)
+{
+	char msg[384];
+
+	(void)state;
+	assert_true(sens_gpio_label_is_pi_header("pinctrl-bcm2835"));
+	assert_true(sens_gpio_label_is_pi_header("pinctrl-bcm2711"));
+	assert_true(sens_gpio_label_is_pi_header("pinctrl-rp1"));
+	assert_false(sens_gpio_label_is_pi_header("raspberrypi-exp-gpio"));
+	assert_false(sens_gpio_label_is_pi_header("pinctrl-rp1x"));
+	assert_false(sens_gpio_label_is_pi_header(""));
+	assert_false(sens_gpio_label_is_pi_header(NULL));
+	assert_false(sens_gpio_label_warning("gpiochip0", "pinctrl-bcm2711", false, msg, sizeof(msg)));
+	assert_string_equal(msg, "");
+	assert_true(sens_gpio_label_warning("gpiochip0", NULL, false, msg, sizeof(msg)));
+	assert_contains(msg, "gpiochip0 is 'unlabelled'");
+	assert_false(sens_gpio_label_warning("gpiochip2", "gpio-brcmstb@107d517c00", true, msg,
+					     sizeof(msg)));
+}
+
 static void test_gpio_read_converts_timestamps_and_sorts(void **state)
 {
 	struct sens_config c;
@@ -287,6 +346,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_gpio_requests_every_line_for_rising_edges, setup),
 		cmocka_unit_test_setup(test_gpio_chip_by_path_is_opened_as_given, setup),
+		cmocka_unit_test_setup(test_gpio_default_chip_not_the_pi_header_warns, setup),
+		cmocka_unit_test_setup(test_gpio_label_pi_headers_are_known, setup),
 		cmocka_unit_test_setup(test_gpio_read_converts_timestamps_and_sorts, setup),
 		cmocka_unit_test_setup(test_gpio_missing_chip_names_it, setup),
 		cmocka_unit_test_setup(test_gpio_chip_permission_denied_says_group_gpio, setup),

@@ -12,6 +12,7 @@
 struct gpiod_stub {
 	/* set by the test */
 	unsigned num_lines;	/* lines on the fake chip (54, a Pi) */
+	const char *label;	/* the chip's label ("pinctrl-bcm2711", a Pi 4's header) */
 	int open_errno;		/* chip open fails with this errno (0: opens) */
 	int busy_offset;	/* this line is held by busy_consumer (-1: none) */
 	const char *busy_consumer;	/* as gpioinfo would show */
@@ -31,7 +32,7 @@ struct gpiod_stub {
 
 extern struct gpiod_stub gpiod_stub;
 
-/* A fresh fake chip with 54 lines, nothing failing; closes descriptors
+/* A fresh fake chip with 54 lines, a Pi 4's header, nothing failing; closes descriptors
  * of the previous test. */
 void gpiod_stub_reset(void);
 

@@ -34,6 +34,7 @@ void gpiod_stub_reset(void)
 	memset(lines, 0, sizeof(lines));
 	memset(&gpiod_stub, 0, sizeof(gpiod_stub));
 	gpiod_stub.num_lines = 54;
+	gpiod_stub.label = "pinctrl-bcm2711";
 	gpiod_stub.busy_offset = -1;
 	gpiod_stub.debounce_us = -1;
 }
@@ -70,6 +71,12 @@ unsigned int gpiod_chip_num_lines(struct gpiod_chip *c)
 {
 	(void)c;
 	return gpiod_stub.num_lines;
+}
+
+const char *gpiod_chip_label(struct gpiod_chip *c)
+{
+	(void)c;
+	return gpiod_stub.label;
 }
 
 struct gpiod_line *gpiod_chip_get_line(struct gpiod_chip *c, unsigned int offset)

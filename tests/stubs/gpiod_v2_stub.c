@@ -18,6 +18,7 @@ struct gpiod_chip {
 
 struct gpiod_chip_info {
 	size_t num_lines;	/* as the chip reports */
+	const char *label;	/* as the chip reports */
 };
 
 struct gpiod_line_info {
@@ -64,6 +65,7 @@ void gpiod_stub_reset(void)
 {
 	memset(&gpiod_stub, 0, sizeof(gpiod_stub));
 	gpiod_stub.num_lines = 54;
+	gpiod_stub.label = "pinctrl-bcm2711";
 	gpiod_stub.busy_offset = -1;
 	gpiod_stub.debounce_us = -1;
 	live_request = NULL;
@@ -109,14 +111,21 @@ struct gpiod_chip_info *gpiod_chip_get_info(struct gpiod_chip *c)
 	struct gpiod_chip_info *i = object(sizeof(*i));
 
 	(void)c;
-	if (i)
+	if (i) {
 		i->num_lines = gpiod_stub.num_lines;
+		i->label = gpiod_stub.label;
+	}
 	return i;
 }
 
 size_t gpiod_chip_info_get_num_lines(struct gpiod_chip_info *info)
 {
 	return info->num_lines;
+}
+
+const char *gpiod_chip_info_get_label(struct gpiod_chip_info *info)
+{
+	return info->label;
 }
 
 void gpiod_chip_info_free(struct gpiod_chip_info *info)

@@ -43,6 +43,7 @@ static void test_sens_config_no_lines_named_uses_reference_wiring(void **state)
 	assert_true(fabs(c.lines[2].delay_s + 4.5e-6) < 1e-12);
 	assert_true(fabs(c.near_line_m - 0.015) < 1e-12);
 	assert_string_equal(c.chip, "gpiochip0");
+	assert_false(c.chip_set);	/* the default: its label gets checked */
 }
 
 static void test_sens_config_named_lines_replace_defaults(void **state)
@@ -56,6 +57,7 @@ static void test_sens_config_named_lines_replace_defaults(void **state)
 			      "table3 = 8\ntable3_x = 1.5\ntable3_y = 0.9\ncup_b2 = 20\nfloor1 = 21\n",
 			      &c, err, sizeof(err)), 0);
 	assert_string_equal(c.chip, "gpiochip4");
+	assert_true(c.chip_set);	/* chosen: taken as said */
 	assert_int_equal(c.n_lines, 6);
 	assert_true(fabs(c.table.length_m - 2.0) < 1e-12);
 	/* table0..2 at the reference diamond of a 2.0 x 1.0 m table */

@@ -32,6 +32,7 @@ struct gpiod_chip *gpiod_chip_open(const char *path);
 struct gpiod_chip *gpiod_chip_open_by_name(const char *name);
 void gpiod_chip_close(struct gpiod_chip *chip);
 unsigned int gpiod_chip_num_lines(struct gpiod_chip *chip);
+const char *gpiod_chip_label(struct gpiod_chip *chip);
 struct gpiod_line *gpiod_chip_get_line(struct gpiod_chip *chip, unsigned int offset);
 int gpiod_line_request_rising_edge_events_flags(struct gpiod_line *line, const char *consumer,
 						int flags);

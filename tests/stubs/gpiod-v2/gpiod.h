@@ -54,6 +54,7 @@ struct gpiod_chip *gpiod_chip_open(const char *path);
 void gpiod_chip_close(struct gpiod_chip *chip);
 struct gpiod_chip_info *gpiod_chip_get_info(struct gpiod_chip *chip);
 size_t gpiod_chip_info_get_num_lines(struct gpiod_chip_info *info);
+const char *gpiod_chip_info_get_label(struct gpiod_chip_info *info);
 void gpiod_chip_info_free(struct gpiod_chip_info *info);
 struct gpiod_line_info *gpiod_chip_get_line_info(struct gpiod_chip *chip, unsigned int offset);
 bool gpiod_line_info_is_used(struct gpiod_line_info *info);

@@ -27,6 +27,7 @@
 #pragma weak dd_sim_feed_start
 #pragma weak dd_sim_feed_stop
 #pragma weak dd_sim_feed_match_cfg
+#pragma weak dd_sim_feed_spent
 #pragma weak dd_sim_feed_reads_pending
 
 #define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
@@ -349,7 +350,13 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	if (sv->sim && (sv->demo || sv->simfeed)) {
 		json_t *st = NULL;
 
-		if (dd_referee_state(sv->ref, &st) == 0 && json_is_true(json_object_get(st, "over"))) {
+		/* The next match 8 s after this one ends, or after the
+		 * simulator's ends: its last throw is out and the referee's
+		 * score (its own rulings) has not reached the target. */
+		bool spent = dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed);
+
+		if (dd_referee_state(sv->ref, &st) == 0 &&
+		    (json_is_true(json_object_get(st, "over")) || spent)) {
 			uint64_t now;
 
 			sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);

@@ -552,6 +552,11 @@ void dd_sim_feed_stop(struct dd_sim_feed *f);
  * the camera glue's (dd_camera_reads_pending), serve holds fusion's
  * settle and timeout while there are any. */
 size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f);
+/* Whether every observation of the match is out and every face read
+ * (false for NULL): the simulator's match is over, whatever the
+ * referee's score says (a ruling of its own may differ from the
+ * simulator's, and then the two matches end at other throws). */
+bool dd_sim_feed_spent(const struct dd_sim_feed *f);
 void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
 
 #endif /* DYEREF_DAEMON_H */

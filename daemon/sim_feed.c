@@ -105,13 +105,19 @@ static int run_pipeline(struct dd_sim_feed *f, struct sens_edge *e, size_t n,
 		return -errno;
 	sim_piezo_sort(e, n);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		rc = add_sens(f, e[i].ts_ns, so, sens_pipeline_flush(p, e[i].ts_ns, so, 16));
-		if (rc == 0)
-			rc = add_sens(f, e[i].ts_ns, so, sens_pipeline_push(p, &e[i], so, 16));
+		/* As the sensors glue's timer: an impact completes a window
+		 * after its last edge (and a microsecond), not when the next
+		 * edge comes, which may be the next throw's landing seconds
+		 * later: delivered then, a throw's last bounce was taken for
+		 * the next throw's first landing. */
+		int64_t due = e[i].ts_ns + sens_config_group_window_ns(sc) + 1000;
+
+		rc = add_sens(f, e[i].ts_ns, so, sens_pipeline_push(p, &e[i], so, 16));
+		if (rc == 0 && (i + 1 == n || e[i + 1].ts_ns > due))
+			rc = add_sens(f, due, so, sens_pipeline_flush(p, due, so, 16));
 	}
 	if (rc == 0) {
-		/* The loop's timer completes the last impact a window later. */
-		int64_t last = n ? e[n - 1].ts_ns + sens_config_group_window_ns(sc) : 0;
+		int64_t last = n ? e[n - 1].ts_ns + sens_config_group_window_ns(sc) + 1000 : 0;
 
 		rc = add_sens(f, last, so, sens_pipeline_flush(p, INT64_MAX, so, 16));
 	}
@@ -285,4 +291,9 @@ void dd_sim_feed_stop(struct dd_sim_feed *f)
 size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f)
 {
 	return f ? dd_face_reader_pending(f->reader) : 0;
+}
+
+bool dd_sim_feed_spent(const struct dd_sim_feed *f)
+{
+	return f && f->at == f->n && dd_face_reader_pending(f->reader) == 0;
 }

@@ -105,7 +105,11 @@ function wire() {
     csrf = j.csrf; $("pin").value = ""; say("logged in"); showDesk();
   });
   document.querySelectorAll("[data-call]").forEach((b) => b.addEventListener("click", () => post(CALLS[b.dataset.call]($("by").value))));
-  $("confirm").addEventListener("click", () => post({ cmd: "confirm" }));
+  // The number the banner shows: throw 0 means only a held ruling (review =
+  // wait), and a page behind the daemon must not confirm a ruling not read.
+  $("confirm").addEventListener("click", () => {
+    if (state && state.review) post({ cmd: "confirm", throw: state.review.throw });
+  });
   $("load-review").addEventListener("click", () => {
     if (!state || !state.review) return;
     if (state.review.counted) loadThrow(state.review.throw);

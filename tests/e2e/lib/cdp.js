@@ -2,7 +2,8 @@
 // (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), with
 // node's built-ins only. Opens the scoreboard, has a throw judged through
 // the console API, waits for the score to change on the page (it arrives
-// over server-sent events), then opens /replay/1, the console, and a dice
+// over server-sent events), then opens /replay/1, the console (a call, a
+// doubtful ruling confirmed from its review banner), and a dice
 // game started and played from the console, and the replay of match
 // NOTE_MATCH's first throw, whose ruling has a note (a measured toss too
 // low). Screenshots go to OUTDIR.
@@ -153,6 +154,16 @@ async function main() {
   await evaluate(s, "document.querySelector('[data-call=retoss]').click(); true");
   await waitFor(s, "document.getElementById('summary').textContent.includes('2 throws')", true, "re-toss from the console");
   await screenshot(s, "console.png");
+  // A doubtful ruling counted at once (review = count, the default): the
+  // console's Confirm button confirms the throw its banner names.
+  await evaluate(s, "post({ cmd: 'throw', events: [{ at: 'table', half: 'B', confidence: 0.5 }, { at: 'floor' }] }); true");
+  await waitFor(s, "!document.getElementById('review-box').classList.contains('hidden') && " +
+    "document.getElementById('review-text').textContent.startsWith('Throw 3 under review')", true, "review banner on the console");
+  await evaluate(s, "document.getElementById('confirm').click(); true");
+  await waitFor(s, "document.getElementById('review-box').classList.contains('hidden') || " +
+    "document.getElementById('msg').textContent", true, "banner gone after Confirm");
+  const t3 = JSON.parse((await request("GET", base + "/api/matches/1/throws/3")).body);
+  if (t3.confirmed !== true) die("throw 3 not confirmed from the console: " + JSON.stringify(t3.confirmed));
 
   // A dice game from the console's own controls: end the Beer Die match,
   // start Yatzy, tap the dice of ann's turn, write it in "ones" (YZ-4).
@@ -193,7 +204,7 @@ async function main() {
   await waitFor(s, "document.getElementById('ruling').textContent.includes('dead, no points - too low: the measured toss height, 0.50 m')",
     true, "ruling's note shown");
   await send("Browser.close").catch(() => {});
-  console.log("ok: score 0 -> 1 seen live, replay shown, console login and a call, a dice game live, a ruling's note");
+  console.log("ok: score 0 -> 1 seen live, replay shown, console login, a call and a review confirmed, a dice game live, a ruling's note");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

@@ -1003,12 +1003,25 @@ static json_t *duty_json(const struct bd_match_cfg *cfg, const struct bd_duty *d
 	return o;
 }
 
+/* Throw i+1 was ruled doubtful (by the judge, or fusion gave a reason). */
+static bool doubtful(const struct loaded *m, size_t i)
+{
+	return m->res.rulings[i].review || m->notes[i].review_why[0];
+}
+
+/* Still awaits an official: a correction (undo included) settles it as
+ * surely as a confirmation (docs/daemon.md, "until confirmed or corrected"). */
+static bool review_open(const struct loaded *m, size_t i)
+{
+	return doubtful(m, i) && !m->notes[i].confirmed && !m->res.corrected[i];
+}
+
 int dd_referee_state(struct dd_referee *r, json_t **out)
 {
 	const struct loaded *m = &r->m;
 	const struct bd_match_cfg *cfg;
 	json_t *o, *duties, *history;
-	size_t n;
+	size_t n, first = 0, open = 0;
 	int next;
 
 	if (r->dice_id) {
@@ -1086,22 +1099,30 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 			"throw", (int)i + 1, "thrower", cfg->players[ru->thrower],
 			"points", "A", ru->points[0], "B", ru->points[1],
 			"score", "A", ru->score[0], "B", ru->score[1],
-			"review", ru->review || m->notes[i].review_why[0],
+			"review", doubtful(m, i),
 			"confirmed", m->notes[i].confirmed, "corrected", m->res.corrected[i]));
 	}
 	json_object_set_new(o, "history", history);
+	/* The banner stays on a counted doubtful ruling until an official
+	 * settles it, however many throws follow: the earliest open one is
+	 * shown, "awaiting" counts them all. A held ruling comes first: play
+	 * waits on it. */
+	for (size_t i = n; i-- > 0;)
+		if (review_open(m, i)) {
+			first = i;
+			open++;
+		}
 	if (r->pending) {
 		json_t *pr = ruling_json(cfg, &r->pend.ruling, false);
 
-		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?}", "throw", (int)n + 1,
+		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?,s:i}", "throw", (int)n + 1,
 			"why", r->pend.why[0] ? r->pend.why : "doubtful evidence",
-			"ruling", pr));
-	} else if (n && (m->res.rulings[n - 1].review || m->notes[n - 1].review_why[0]) &&
-		   !m->notes[n - 1].confirmed) {
-		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:b}", "throw", (int)n,
-			"why", m->notes[n - 1].review_why[0] ? m->notes[n - 1].review_why
-							      : "doubtful evidence",
-			"counted", 1));
+			"ruling", pr, "awaiting", (int)open + 1));
+	} else if (open) {
+		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:b,s:i}", "throw", (int)first + 1,
+			"why", m->notes[first].review_why[0] ? m->notes[first].review_why
+							   : "doubtful evidence",
+			"counted", 1, "awaiting", (int)open));
 	}
 	*out = o;
 	return 0;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Doubtful rulings: with [fusion] review = wait nothing counts until an
 # official confirms or corrects; with review = count it counts at once and
-# the scoreboard shows the review banner until confirmed.
+# the scoreboard shows the review banner until confirmed or corrected, the
+# earliest unsettled ruling first.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 doubtful='{"cmd":"throw","events":[{"at":"table","half":"B","source":"piezo","confidence":0.5},{"at":"floor"}]}'
@@ -63,6 +64,16 @@ state | grep -q '"review":{"throw":1' || fail "no review banner in count mode"
 command_ok '{"cmd":"confirm","throw":1}'
 state | grep -q '"review":{' && fail "banner still up after confirm"
 curl -s "$BASE/api/matches/2/throws/1" | grep -q '"confirmed":true' || fail "confirmation not kept"
+# Clean throws after a doubtful one do not take its banner down: the
+# earliest ruling nobody settled stays shown until confirmed or corrected.
+command_ok "$doubtful"
+command_ok "$sure"
+command_ok "$doubtful"
+state | grep -q '"review":{"throw":2,[^}]*"awaiting":2}' || fail "earliest open review not shown: $(state)"
+command_ok '{"cmd":"confirm","throw":2}'
+state | grep -q '"review":{"throw":4,[^}]*"awaiting":1}' || fail "next open review not shown: $(state)"
+command_ok '{"cmd":"correct","throw":4,"events":[{"at":"table","half":"B"},{"at":"floor"}]}'
+state | grep -q '"review":{' && fail "banner still up after the correction: $(state)"
 # The confirmation is in the log: it survives a restart.
 kill -9 "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
 start_daemon --config "$WORK/count.ini"

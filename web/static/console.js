@@ -36,7 +36,8 @@ function render(s) {
     s.throws + " throws. " + (s.next ? s.next.player + " to throw. " : "") + rulingWords(s.last);
   const rv = $("review-box");
   if (s.review) {
-    $("review-text").textContent = "Throw " + s.review.throw + " under review: " + s.review.why;
+    $("review-text").textContent = "Throw " + s.review.throw + " under review: " + s.review.why +
+      (s.review.awaiting > 1 ? " (" + (s.review.awaiting - 1) + " more after it)" : "");
     rv.classList.remove("hidden");
   } else rv.classList.add("hidden");
 }

@@ -126,7 +126,8 @@ function render(state) {
   const rv = $("review");
   if (state.review) {
     rv.textContent = "UNDER REVIEW: throw " + state.review.throw + " - " + state.review.why +
-      (state.review.counted ? " (counted, may be corrected)" : " (waiting for the official)");
+      (state.review.counted ? " (counted, may be corrected)" : " (waiting for the official)") +
+      (state.review.awaiting > 1 ? ", " + (state.review.awaiting - 1) + " more after it" : "");
     rv.classList.remove("hidden");
   } else rv.classList.add("hidden");
   if (state.throws > 0) $("replay-link").href = "/replay/" + state.throws;

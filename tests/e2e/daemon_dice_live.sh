@@ -1,7 +1,8 @@
 #!/bin/bash
 # Dice games live from the console (RULES.md YZ, DM): start a Yatzy match
 # with the PIN session and CSRF token, post turns, each judged by the dice
-# engine and committed; the sheet in /api/state and /api/matches/N/sheet;
+# engine and committed; the sheet in /api/state and /api/matches/N/sheet,
+# the game current in /api/matches;
 # an illegal turn refused with the engine's message and nothing stored;
 # a restart keeps the game under way; the last turn ends the match.
 set -eu
@@ -21,6 +22,8 @@ grep -q 'players' "$WORK/last" || fail "no field in the engine's refusal: $(cat 
 	fail "a turn without a dice game was not 404"
 command_ok "$start"
 state | grep -q '"game":"yatzy"' || fail "state does not show the yatzy match: $(state)"
+curl -s "$BASE/api/matches" | grep -q '"match":1,"game":"yatzy","current":true,"ended":false' ||
+	fail "the dice game under way is not current: $(curl -s "$BASE/api/matches")"
 [ "$(command_status '{"cmd":"start"}')" = 409 ] || fail "a Beer Die match started during a dice game"
 command_ok '{"cmd":"dice","move":{"type":"turn","player":"ann","rolls":[[1,1,2,5,6],[1,3,4]],"box":"ones"}}'
 command_ok '{"cmd":"dice","move":{"type":"turn","rolls":[[1,2,3,4,6]],"box":"chance"}}'
@@ -50,6 +53,8 @@ grep -q '"type":"ruling","turn":3,"player":"ann"' "$WORK/judged" || fail "ruling
 kill -9 "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true; DAEMON_PID=
 start_daemon --config "$WORK/c.ini"
 state | grep -q '"dice_match":{"match":1' || fail "dice game lost on restart: $(state)"
+curl -s "$BASE/api/matches" | grep -q '"match":1,"game":"yatzy","current":true' ||
+	fail "the restored dice game is not current: $(curl -s "$BASE/api/matches")"
 login
 command_ok '{"cmd":"dice","move":{"type":"turn","player":"bob","rolls":[[2,3,4,5,6]],"box":"yatzy"}}'
 curl -s "$BASE/api/matches/1/sheet" | grep -q '{"name":"yatzy","cells":\[null,0\]}' || fail "yatzy row after restart"

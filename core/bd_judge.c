@@ -566,14 +566,20 @@ bool bd_low_auto(const struct bd_house *h, const struct bd_throw *t,
 		return true;
 	}
 	/* P(apex >= min) for an apex normal around apex_m: the same doubt
-	 * threshold as any other call's confidence (review_below). */
+	 * threshold as any other call's confidence (review_below), but never
+	 * under an even chance: a house that sends little to review (a low
+	 * review_below) trusts its evidence more, and the evidence says a
+	 * height measured below the minimum was too low ("if in doubt, it
+	 * was too low", BD-P5; "every throw must go at least that high",
+	 * BD-S7). */
+	double doubt = h->review_below > 0.5 ? h->review_below : 0.5;
 	double p_high = 0.5 * erfc((min - t->apex_m) / (t->apex_sd_m * M_SQRT2));
 
-	low = p_high < h->review_below;
+	low = p_high < doubt;
 	if (low && note && notelen)
 		snprintf(note, notelen, "too low: the measured toss height, %.2f m +- %.2f, "
 			 "is not surely above the minimum, %.2f m (P %.2f < %.2f, BD-P5)",
-			 t->apex_m, t->apex_sd_m, min, p_high, h->review_below);
+			 t->apex_m, t->apex_sd_m, min, p_high, doubt);
 	return low;
 }
 

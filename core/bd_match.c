@@ -99,6 +99,11 @@ int bd_next_thrower(const struct bd_state *s, const struct bd_match_cfg *cfg)
 	 * alternate, the roll-off winner first (BD-T3). */
 	int first = cfg->first_team == BD_TEAM_B ? BD_TEAM_B : BD_TEAM_A;
 	int pos = (s->slot % BD_PLAYERS + BD_PLAYERS) % BD_PLAYERS;
+
+	/* "A re-toss repeats the same thrower" (BD-T3): the one who threw
+	 * the void throw, though an official named another than the order's. */
+	if (s->retoss_due)
+		return s->retoss_thrower;
 	int team = pos < 2 ? first : BD_OTHER(first);
 
 	return team * 2 + pos % 2;
@@ -109,8 +114,11 @@ void bd_apply(struct bd_state *s, const struct bd_match_cfg *cfg,
 {
 	(void)cfg;
 	s->n_throws++;
-	if (r->retoss)
-		return;	/* the same thrower throws again (BD-P9) */
+	s->retoss_due = r->retoss;
+	if (r->retoss) {
+		s->retoss_thrower = r->thrower;	/* throws again (BD-P9) */
+		return;
+	}
 	s->slot++;
 	s->score[0] = r->score[0];
 	s->score[1] = r->score[1];

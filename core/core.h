@@ -114,6 +114,8 @@ struct bd_state {
 	bool over;		/* the game is over (BD-W1) */
 	int winner;		/* team, or BD_NOBODY */
 	bool must_follow[BD_PLAYERS];	/* sunk, follows on the opponents' next point (BD-P11) */
+	bool retoss_due;	/* the last throw was void: its thrower throws again (BD-P9) */
+	int retoss_thrower;	/* then: who threw it, named or from the order (BD-T3) */
 };
 
 enum bd_duty_kind {

@@ -101,6 +101,26 @@ static void test_bd_p5_auto_doubt_follows_review_below(void **state)
 	assert_false(bd_low_auto(&cfg.house, &t, NULL, 0));
 	cfg.house.review_below = 0.8;
 	assert_true(bd_low_auto(&cfg.house, &t, NULL, 0));
+	/* A house that sends little to review still calls low a height
+	 * measured below the minimum (BD-S7: every throw must go that high):
+	 * 2.9 m +- 0.1 reaches 3.0 m with P 0.16, 1.0 m +- 0.05 never. */
+	t.apex_m = 2.9;
+	t.apex_sd_m = 0.1;
+	cfg.house.review_below = 0.1;
+	assert_true(bd_low_auto(&cfg.house, &t, NULL, 0));
+	assert_int_equal(bd_judge(&cfg, &s, &t, &r, err, sizeof(err)), 0);
+	assert_true(r.dead);
+	t.apex_m = 1.0;
+	t.apex_sd_m = 0.05;
+	cfg.house.review_below = 0;
+	assert_true(bd_low_auto(&cfg.house, &t, NULL, 0));
+	/* Above it by a sd, P 0.84: high at that house, low at 0.9. */
+	t.apex_m = 3.1;
+	t.apex_sd_m = 0.1;
+	cfg.house.review_below = 0.1;
+	assert_false(bd_low_auto(&cfg.house, &t, NULL, 0));
+	cfg.house.review_below = 0.9;
+	assert_true(bd_low_auto(&cfg.house, &t, NULL, 0));
 }
 
 /* BD-P5 manual (the default): the referee calls nothing from the apex,

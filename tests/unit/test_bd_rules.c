@@ -96,6 +96,12 @@ static void test_bd_s1_table_size_and_halves(void **state)
 	assert_int_equal(bd_table_half(&t, 0.5), BD_HALF_A);
 	assert_int_equal(bd_table_half(&t, 2.0), BD_HALF_B);
 	assert_int_equal(bd_table_half(&t, t.length_m / 2), BD_HALF_LINE);
+	/* The line is 2 cm wide: 1 cm either side of the middle is on it,
+	 * though 1.23 - 1.22 is not 0.01 in doubles. */
+	assert_int_equal(bd_table_half(&t, 1.23), BD_HALF_LINE);
+	assert_int_equal(bd_table_half(&t, 1.21), BD_HALF_LINE);
+	assert_int_equal(bd_table_half(&t, 1.2301), BD_HALF_B);
+	assert_int_equal(bd_table_half(&t, 1.2099), BD_HALF_A);
 	/* A point just off an edge is moved onto the top, one on it stays. */
 	double x = -0.0014, y = 0.6;
 	assert_true(bd_table_clamp(&t, &x, &y));
@@ -280,6 +286,15 @@ static void test_bd_t3_order_retoss_and_named_thrower(void **state)
 	assert_int_equal(bd_next_thrower(&m.s, &m.cfg), A2);
 	assert_int_equal(m.s.n_throws, 4);
 	assert_int_equal(m.r.throw_no, 4);
+	/* b2 named out of turn, and the throw re-tossed: b2 throws again,
+	 * not the order's a2 (the one who threw repeats); then a2. */
+	play(&m, B2, "tA f R");
+	assert_true(m.r.retoss);
+	assert_int_equal(bd_next_thrower(&m.s, &m.cfg), B2);
+	play(&m, BD_NOBODY, "tA f");
+	assert_int_equal(m.r.thrower, B2);
+	assert_int_equal(m.r.points[BD_TEAM_B], 1);
+	assert_int_equal(bd_next_thrower(&m.s, &m.cfg), B1);
 }
 
 /* ---- Winning (BD-W) -------------------------------------------------- */

@@ -79,6 +79,16 @@ static void test_bd_p5_auto_apex_a_fraction_of_a_sd_above_minimum_is_low(void **
 			    "surely above the minimum, 3.00 m (P 0.69 < 0.80, BD-P5)");
 }
 
+/* bd_low_auto for t measured at apex +- sd, the house's review_below
+ * set to below (h and t keep the values). */
+static bool low_at(struct bd_house *h, struct bd_throw *t, double apex, double sd, double below)
+{
+	t->apex_m = apex;
+	t->apex_sd_m = sd;
+	h->review_below = below;
+	return bd_low_auto(h, t, NULL, 0);
+}
+
 /* The doubt threshold is the house's review_below, not a constant: at
  * 0.6 the same half-sd margin (P 0.69) is no longer in doubt. */
 static void test_bd_p5_auto_doubt_follows_review_below(void **state)
@@ -104,23 +114,13 @@ static void test_bd_p5_auto_doubt_follows_review_below(void **state)
 	/* A house that sends little to review still calls low a height
 	 * measured below the minimum (BD-S7: every throw must go that high):
 	 * 2.9 m +- 0.1 reaches 3.0 m with P 0.16, 1.0 m +- 0.05 never. */
-	t.apex_m = 2.9;
-	t.apex_sd_m = 0.1;
-	cfg.house.review_below = 0.1;
-	assert_true(bd_low_auto(&cfg.house, &t, NULL, 0));
+	assert_true(low_at(&cfg.house, &t, 2.9, 0.1, 0.1));
 	assert_int_equal(bd_judge(&cfg, &s, &t, &r, err, sizeof(err)), 0);
 	assert_true(r.dead);
-	t.apex_m = 1.0;
-	t.apex_sd_m = 0.05;
-	cfg.house.review_below = 0;
-	assert_true(bd_low_auto(&cfg.house, &t, NULL, 0));
+	assert_true(low_at(&cfg.house, &t, 1.0, 0.05, 0));
 	/* Above it by a sd, P 0.84: high at that house, low at 0.9. */
-	t.apex_m = 3.1;
-	t.apex_sd_m = 0.1;
-	cfg.house.review_below = 0.1;
-	assert_false(bd_low_auto(&cfg.house, &t, NULL, 0));
-	cfg.house.review_below = 0.9;
-	assert_true(bd_low_auto(&cfg.house, &t, NULL, 0));
+	assert_false(low_at(&cfg.house, &t, 3.1, 0.1, 0.1));
+	assert_true(low_at(&cfg.house, &t, 3.1, 0.1, 0.9));
 }
 
 /* BD-P5 manual (the default): the referee calls nothing from the apex,

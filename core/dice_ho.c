@@ -325,6 +325,13 @@ int dice_ho_step(const struct dice_ho_cfg *cfg, const struct dice_ho_state *s,
 			     err, errlen);
 	if (rc)
 		return -EINVAL;
+	for (int i = 0; i < DICE_N; i++)
+		all_aces_first &= t->rolls.dice[0][i] == 1;
+	if (cfg->house.five_aces_ends && all_aces_first && t->rolls.n_rolls > 1) {
+		snprintf(err, errlen, "rolls[1]: five aces on the first roll ended the game, "
+			 "so the turn ended there (HO-8)");
+		return -EINVAL;
+	}
 	dice_ho_hand_of(r->dice, t->rolls.n_rolls, &r->hand);
 	n.hand[player] = r->hand;
 	r->player = player;
@@ -341,10 +348,8 @@ int dice_ho_step(const struct dice_ho_cfg *cfg, const struct dice_ho_state *s,
 	if (n.tie_round)
 		why_add(r, "HO-7");
 	why_add(r, "HO-3");
-	for (int i = 0; i < DICE_N; i++) {
+	for (int i = 0; i < DICE_N; i++)
 		aces += r->dice[i] == 1;
-		all_aces_first &= t->rolls.dice[0][i] == 1;
-	}
 	if (aces)
 		why_add(r, "HO-9");
 	if (t->rolls.n_rolls < DICE_MAX_ROLLS)

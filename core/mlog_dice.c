@@ -5,6 +5,7 @@
  * docs/dice-games.md. Every line is hostile input: a bad one stops the
  * run with "NAME:LINE: FIELD: why" and no output at all. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,7 +196,7 @@ static int get_rolls(json_t *obj, struct dice_rolls *r, char *err, size_t errlen
 	}
 	/* Past three rolls only the count matters: the engine refuses the
 	 * turn naming it, and reads no dice of those rolls. */
-	r->n_rolls = json_array_size(rolls) > 1000 ? 1000 : (int)json_array_size(rolls);
+	r->n_rolls = json_array_size(rolls) > INT_MAX ? INT_MAX : (int)json_array_size(rolls);
 	for (i = 0; i < (size_t)r->n_rolls && i <= DICE_MAX_ROLLS; i++) {
 		char f[40];
 
@@ -581,7 +582,8 @@ static int dm_roll(const struct names *pl, json_t *v, const char *field, struct 
 		const char *key;
 		json_t *x;
 
-		snprintf(f, sizeof(f), "%s.share", field);
+		/* A turn-level share (dm_line) is read with field "": "share". */
+		snprintf(f, sizeof(f), "%s%sshare", field, field[0] ? "." : "");
 		if (!json_is_object(share)) {
 			snprintf(err, errlen, "%s: an object of player: points", f);
 			return -EINVAL;
@@ -716,13 +718,12 @@ static int dm_line(struct run *st, json_t *obj, char *err, size_t errlen)
 				rc = -ENOMEM;
 				goto free_move;
 			}
-			rc = dm_roll(&st->m.pl, wrap, "share", &tmp, err, errlen);
+			rc = dm_roll(&st->m.pl, wrap, "", &tmp, err, errlen);
 			json_decref(wrap);
 			if (rc)
 				goto free_move;
 			rc = -EINVAL;
 			mv->rolls[which] = tmp;
-			/* The message names "share.share.p2" otherwise. */
 		}
 	} else if (!strcmp(type, "declare_double")) {
 		kind = "declare_double";

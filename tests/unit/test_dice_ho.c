@@ -313,6 +313,14 @@ static void test_dice_ho8_five_aces_variant(void **state)
 	ok(&cfg, &s, &t, &r);
 	assert_true(r.over && CITES(&r, "HO-8"));
 	assert_int_equal(r.loser, 0);
+	/* The game ended with that roll: a roll after it is refused, not
+	 * ruled as another hand (52/2). */
+	dice_ho_state_init(&s, &cfg);
+	t = turn("11111", "2");
+	char err[160];
+	assert_int_equal(dice_ho_step(&cfg, &s, &t, &r, &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "rolls[1]: five aces on the first roll ended the game"));
+	assert_int_equal(s.phase, DICE_HO_ROLLOFF);	/* nothing taken */
 	/* Five aces made on a later roll are only the best hand, 56/2. */
 	dice_ho_state_init(&s, &cfg);
 	t = turn("23411", "111");

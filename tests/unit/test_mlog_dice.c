@@ -108,6 +108,20 @@ static void test_mlog_dice_bad_lines_name_line_and_field(void **state)
 		  "t.jsonl:2: rolls: a list of rolls, each a list of dice");
 	judge_bad(YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5],[1],[1],[1],[1]],\"box\":\"chance\"}\n",
 		  "t.jsonl:2: rolls: a turn has at most 3 rolls, this one has 5 (YZ-1)");
+	/* The count as given, however many (it was once capped at 1000). */
+	{
+		size_t n = 1001, cap = 256 + n * 4;
+		char *text = malloc(cap);
+		size_t at;
+
+		assert_non_null(text);
+		at = (size_t)snprintf(text, cap, YZ "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]");
+		for (size_t i = 1; i < n; i++)
+			at += (size_t)snprintf(text + at, cap - at, ",[1]");
+		snprintf(text + at, cap - at, "],\"box\":\"chance\"}\n");
+		judge_bad(text, "t.jsonl:2: rolls: a turn has at most 3 rolls, this one has 1001 (YZ-1)");
+		free(text);
+	}
 }
 
 /* DM-7 with DESIGN.md's turn-level "share", and its limits. */
@@ -126,7 +140,10 @@ static void test_mlog_dice_dm7_turn_level_share(void **state)
 		  "t.jsonl:3: share: the turn has 2 doubles not shared in their roll; a turn-level share needs exactly one");
 	judge_bad(DM "{\"type\":\"choose\",\"roll\":[3,1]}\n"
 		  "{\"type\":\"turn\",\"rolls\":[[5,5],[2,4]],\"share\":{\"eve\":5}}\n",
-		  "t.jsonl:3: share.share: 'eve' is not a player of this match");
+		  "t.jsonl:3: share: 'eve' is not a player of this match");
+	judge_bad(DM "{\"type\":\"choose\",\"roll\":[3,4]}\n"
+		  "{\"type\":\"turn\",\"rolls\":[[4,4],[1,5]],\"share\":{\"ann\":0,\"bob\":4}}\n",
+		  "t.jsonl:3: share.ann: 0 is outside 1..6");
 	judge_bad(DM "{\"type\":\"choose\",\"roll\":[3,1]}\n"
 		  "{\"type\":\"turn\",\"rolls\":[{\"dice\":[5,5],\"shares\":{}},[2,4]]}\n",
 		  "t.jsonl:3: rolls[0].shares: unknown field for this line");

@@ -64,7 +64,22 @@ function layoutSheet() {
   }
   document.body.dataset.sheetBlocks = String(best.blocks);
 }
-window.addEventListener("resize", layoutSheet);
+// The status's type (everything in it is in em, 1vh by default) shrinks
+// until the health strip below it is on screen: the score digits give way
+// first (app.css), then this, so every duty stays in view however long the
+// lists. Not below a fifth of the default (a 0.8vh duty): past that no
+// screen reads it anyway.
+function fitStatus() {
+  const st = $("status"), foot = $("health");
+  const full = innerHeight / 100;
+  let size = full;
+  st.style.fontSize = "";
+  while (size > full / 5 && foot.getBoundingClientRect().bottom > innerHeight + 0.5) {
+    size *= 0.95;
+    st.style.fontSize = size + "px";
+  }
+}
+window.addEventListener("resize", () => { layoutSheet(); fitStatus(); });
 function renderSheet(dm) {
   const box = $("sheet");
   if (!dm) { box.classList.add("hidden"); $("score-area").classList.remove("hidden"); sheetShown = null; return; }
@@ -98,6 +113,7 @@ function render(state) {
     $("last").textContent = "";
     clear($("rules")); clear($("duties"));
     $("review").classList.add("hidden");
+    fitStatus();
     return;
   }
   for (const t of ["A", "B"]) {
@@ -131,6 +147,7 @@ function render(state) {
     rv.classList.remove("hidden");
   } else rv.classList.add("hidden");
   if (state.throws > 0) $("replay-link").href = "/replay/" + state.throws;
+  fitStatus();
 }
 function connect() {
   const es = new EventSource("/api/events");

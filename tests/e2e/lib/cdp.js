@@ -6,7 +6,8 @@
 // doubtful ruling confirmed from its review banner), and a dice
 // game started and played from the console, and the replay of match
 // NOTE_MATCH's first throw, whose ruling has a note (a measured toss too
-// low). Screenshots go to OUTDIR.
+// low), and last the fullest board a Beer Die match gives (a doubtful
+// winning sink at 8-0), which must fit the screen. Screenshots go to OUTDIR.
 //   node cdp.js CHROMIUM BASE OUTDIR PIN NOTE_MATCH
 "use strict";
 const { spawn } = require("child_process");
@@ -68,6 +69,15 @@ function request(method, url, body, headers) {
   });
 }
 
+// A console command with the session's cookie and CSRF token (main logs in).
+let consoleAuth = null;
+async function command(body) {
+  const r = await request("POST", base + "/console/api/command", JSON.stringify(body),
+    { "Content-Type": "application/json", Cookie: consoleAuth.cookie, "X-CSRF-Token": consoleAuth.csrf });
+  if (r.status !== 200) die("command " + JSON.stringify(body) + ": " + r.status + " " + r.body);
+  return r;
+}
+
 async function evaluate(session, expr) {
   const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true }, session);
   return r.result.value;
@@ -112,6 +122,50 @@ async function sheetReadable(session, what) {
     die(what + ": the sheet runs off the screen (" + JSON.stringify(m) + ")");
 }
 
+// The most a Beer Die board holds: the review banner, the winner, the last
+// ruling with 5 rules (BD-P8, BD-P11, BD-W2, BD-D1, BD-W1) and 5 duties (two
+// kill n' fills, a follow, BD-W3 and BD-W4 at 10-0). Every duty and the
+// health strip must lie on the screen, at 1920x1080 and 1280x720, the score
+// still a readable size (it gives way first).
+const SINK_B1 = { cmd: "throw", events: [{ at: "table", half: "B" }, { at: "cup", owner: "b1", sink: true }] };
+const SHORT_B = { cmd: "throw", events: [{ at: "table", half: "B" }, { at: "floor" }] };
+async function boardOnScreen(session, what) {
+  const m = await evaluate(session, `(() => {
+    const box = (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, text: e.textContent }; };
+    return { h: innerHeight, health: box(document.getElementById('health')),
+      duties: [...document.querySelectorAll('#duties li')].map(box),
+      rules: [...document.querySelectorAll('#rules li')].map(box),
+      score: parseFloat(getComputedStyle(document.getElementById('score-A')).fontSize) };
+  })()`);
+  console.log(`fullest board ${what}: ${m.rules.length} rules, ${m.duties.length} duties, ` +
+    `score type ${m.score.toFixed(0)} px, health strip ${m.health.top.toFixed(0)}-${m.health.bottom.toFixed(0)} of ${m.h}`);
+  if (m.duties.length !== 5 || m.rules.length !== 5) die(what + ": expected 5 rules and 5 duties, got " + JSON.stringify(m));
+  for (const e of [...m.rules, ...m.duties, m.health])
+    if (e.top < -0.5 || e.bottom > m.h + 0.5) die(what + ": off the screen: " + JSON.stringify(e) + " (height " + m.h + ")");
+  if (!(m.score >= 0.1 * m.h)) die(what + ": the score's type is " + m.score + " px");
+}
+async function fullestBoard(s) {
+  await command({ cmd: "end" });
+  await command({ cmd: "start", teams: { A: ["Ann", "Bo"], B: ["Cy", "Di"] },
+    team_names: ["The Orange Crushers", "Blue Thunder"] });
+  for (const t of [SINK_B1, SINK_B1, SHORT_B, SHORT_B, SINK_B1, SINK_B1, SHORT_B, SHORT_B]) await command(t);
+  await send("Page.navigate", { url: base + "/" }, s);
+  await waitFor(s, "location.pathname === '/' && document.body.dataset.ready === '1'", true, "scoreboard for the fullest board");
+  await waitFor(s, "document.getElementById('score-A').textContent", "8", "8-0 before the winning sink");
+  await command({ cmd: "throw", events: [{ at: "table", half: "B", source: "piezo", confidence: 0.5 },
+    { at: "cup", owner: "b1", sink: true }] });
+  await waitFor(s, "document.getElementById('score-A').textContent", "10", "the doubtful winning sink");
+  await waitFor(s, "document.getElementById('review').classList.contains('hidden')", false, "review banner");
+  for (const [w, h] of [[1920, 1080], [1280, 720]]) {
+    await send("Emulation.setDeviceMetricsOverride", { width: w, height: h, deviceScaleFactor: 1, mobile: false }, s);
+    await waitFor(s, "innerHeight", h, "viewport " + w + "x" + h);
+    await sleep(300);
+    await boardOnScreen(s, w + "x" + h);
+    await screenshot(s, "scoreboard-full-" + h + ".png");
+  }
+  await send("Emulation.clearDeviceMetricsOverride", {}, s);
+}
+
 async function main() {
   setTimeout(() => die("timed out"), 60000).unref();
   const { targetId } = await send("Target.createTarget", { url: base + "/" });
@@ -126,12 +180,8 @@ async function main() {
   const login = await request("POST", base + "/console/login", "pin=" + pin,
     { "Content-Type": "application/x-www-form-urlencoded" });
   if (login.status !== 200) die("login " + login.status);
-  const cookie = login.headers["set-cookie"][0].split(";")[0];
-  const csrf = JSON.parse(login.body).csrf;
-  const cmd = await request("POST", base + "/console/api/command",
-    JSON.stringify({ cmd: "throw", events: [{ at: "table", half: "B", x: 1.9, y: 0.4 }, { at: "floor" }] }),
-    { "Content-Type": "application/json", Cookie: cookie, "X-CSRF-Token": csrf });
-  if (cmd.status !== 200) die("command " + cmd.status + " " + cmd.body);
+  consoleAuth = { cookie: login.headers["set-cookie"][0].split(";")[0], csrf: JSON.parse(login.body).csrf };
+  await command({ cmd: "throw", events: [{ at: "table", half: "B", x: 1.9, y: 0.4 }, { at: "floor" }] });
 
   await waitFor(s, "document.getElementById('score-A').textContent", "1", "score after the throw");
   await waitFor(s, "document.getElementById('rules').textContent.includes('BD-P1')", true, "rule shown");
@@ -183,10 +233,7 @@ async function main() {
   await waitFor(s, "location.pathname === '/' && document.body.dataset.ready === '1'", true, "scoreboard reloaded");
   await waitFor(s, "document.getElementById('sheet-tables').textContent.includes('ones2')", true, "ann's ones on the sheet");
   await waitFor(s, "document.getElementById('h-live').textContent", "live", "event stream open again");
-  const turn = await request("POST", base + "/console/api/command",
-    JSON.stringify({ cmd: "dice", move: { type: "turn", rolls: [[1, 2, 3, 4, 6]], box: "chance" } }),
-    { "Content-Type": "application/json", Cookie: cookie, "X-CSRF-Token": csrf });
-  if (turn.status !== 200) die("dice turn " + turn.status + " " + turn.body);
+  await command({ cmd: "dice", move: { type: "turn", rolls: [[1, 2, 3, 4, 6]], box: "chance" } });
   await waitFor(s, "document.getElementById('sheet-tables').textContent.includes('chance16')", true, "bob's chance live");
   await screenshot(s, "scoreboard-dice.png");
   await sheetReadable(s, "1920x1080");
@@ -203,8 +250,11 @@ async function main() {
   await waitFor(s, "location.pathname === '/replay/1' && document.body.dataset.ready === '1'", true, "imported replay loaded");
   await waitFor(s, "document.getElementById('ruling').textContent.includes('dead, no points - too low: the measured toss height, 0.50 m')",
     true, "ruling's note shown");
+
+  await fullestBoard(s);
   await send("Browser.close").catch(() => {});
-  console.log("ok: score 0 -> 1 seen live, replay shown, console login, a call and a review confirmed, a dice game live, a ruling's note");
+  console.log("ok: score 0 -> 1 seen live, replay shown, console login, a call and a review confirmed, a dice game live, " +
+    "a ruling's note, the fullest board on screen");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

@@ -1,5 +1,6 @@
 /* Beer Die rule texts: one short sentence per rule ID, the wording of
  * docs/beer-die-rules.md shortened, for the scoreboard. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -14,13 +15,13 @@ static const struct {
 	{ "BD-S4", "Four players in two teams of two." },
 	{ "BD-S5", "Every player fills their cup with a whole beer before the game." },
 	{ "BD-S6", "A full can, the mine, stands in the middle of the table." },
-	{ "BD-S7", "Every throw must reach the agreed minimum height (default 3 m)." },
+	{ "BD-S7", NULL },	/* house_text() */
 	{ "BD-F1", "A rolled die decides who starts: the team that calls high (4-6) or low (1-3) right throws first." },
 	{ "BD-T1", "One player throws at a time; a team's turn is one throw by each of its players." },
 	{ "BD-T2", "The next die is thrown once the last one is dead and the defenders are ready." },
 	{ "BD-T3", "The order is fixed: first team's 1st and 2nd player, then the other team's; a re-toss repeats the thrower." },
-	{ "BD-W1", "The game goes to 10 points and must be won by 2." },
-	{ "BD-W2", "Each time a team reaches or passes a multiple of 5, both opponents kill n' fill." },
+	{ "BD-W1", NULL },	/* house_text() */
+	{ "BD-W2", NULL },	/* house_text() */
 	{ "BD-W3", "The losers drink what the winners have left in their cups." },
 	{ "BD-W4", "A team that loses with 0 points runs a naked lap." },
 	{ "BD-P1", "A die that lands on the defenders' half and reaches the floor uncaught scores 1." },
@@ -59,13 +60,47 @@ static const struct {
 	{ "BD-D1", "Several kill n' fills for one player from one throw are one." },
 };
 
-const char *bd_rule_text(const char *id)
+/* The rules whose sentence states a house rule's value: the match's own,
+ * so a match to 3 points does not read "10" (RULES.md, "House rules"). */
+static void house_text(const char *id, const struct bd_house *h, char *buf, size_t len)
 {
+	if (strcmp(id, "BD-S7") == 0)
+		snprintf(buf, len, "Every throw must reach the agreed minimum height (%g m).",
+			 h->min_toss_height_m);
+	else if (strcmp(id, "BD-W1") == 0 && h->win_by == 1)
+		snprintf(buf, len, "The first team to %d point%s with the lead wins.",
+			 h->target_points, h->target_points == 1 ? "" : "s");
+	else if (strcmp(id, "BD-W1") == 0)
+		snprintf(buf, len, "The game goes to %d point%s and must be won by %d.",
+			 h->target_points, h->target_points == 1 ? "" : "s", h->win_by);
+	else if (h->kill_every == 0)	/* BD-W2 from here */
+		snprintf(buf, len, "No kill n' fill for reaching a score in this match.");
+	else
+		snprintf(buf, len, "Each time a team reaches or passes a multiple of %d, "
+			 "both opponents kill n' fill.", h->kill_every);
+}
+
+const char *bd_rule_text(const char *id, const struct bd_house *h, char *buf, size_t len)
+{
+	struct bd_house defaults;
+
+	if (len)
+		buf[0] = '\0';
 	if (!id)
 		return NULL;
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		if (strcmp(rules[i].id, id) == 0)
-			return rules[i].text;
+	if (!h) {
+		bd_house_defaults(&defaults);
+		h = &defaults;
+	}
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (strcmp(rules[i].id, id) != 0)
+			continue;
+		if (rules[i].text)
+			snprintf(buf, len, "%s", rules[i].text);
+		else
+			house_text(id, h, buf, len);
+		return buf;
+	}
 	return NULL;
 }
 

@@ -250,10 +250,18 @@ void bd_final(const struct bd_match_cfg *cfg, const struct bd_state *s,
 /* "kill_n_fill", "follow_partner", ... as in the match log. */
 const char *bd_duty_name(enum bd_duty_kind kind);
 
-/* One short English sentence for a rule ID ("BD-P7" -> "A cup hit that
- * reaches the floor uncaught scores 2."), for the scoreboard; NULL if the
- * ID is unknown. Static strings. */
-const char *bd_rule_text(const char *id);
+#define BD_RULE_TEXT_MAX 160	/* bytes of any rule's text, with the NUL */
+
+/* One short English sentence for a rule ID, for the scoreboard and
+ * `dyeref judge --table`: "BD-P7" -> "A cup hit that reaches the floor
+ * uncaught scores 2.". BD-S7, BD-W1 and BD-W2 state the values of the
+ * house rules h (NULL: the defaults): "BD-W1" -> "The game goes to 10
+ * points and must be won by 2." by default, "The first team to 3 points
+ * with the lead wins." with target_points=3, win_by=1. Writes the text to
+ * the caller's buf (len bytes; BD_RULE_TEXT_MAX holds every text of a
+ * house bd_house_check() accepts) and returns buf; NULL, buf "", if the ID
+ * is unknown. */
+const char *bd_rule_text(const char *id, const struct bd_house *h, char *buf, size_t len);
 
 /* The rule IDs bd_rule_text() knows, in rule-book order: i in
  * 0..bd_rule_count()-1, NULL past the end. Static strings. */

@@ -153,9 +153,10 @@ static int scoreboard(const char *name, const char *buf, size_t len,
 			res.corrected[i] ? "  CORRECTED" : "",
 			r->over ? (r->winner ? "  GAME: B wins" : "  GAME: A wins") : "");
 		for (size_t k = 0; k < r->n_why; k++) {
-			const char *text = bd_rule_text(r->why[k]);
+			char text[BD_RULE_TEXT_MAX];
 
-			fprintf(b, "         %-7s %s\n", r->why[k], text ? text : "");
+			bd_rule_text(r->why[k], &cfg->house, text, sizeof(text));
+			fprintf(b, "         %-7s %s\n", r->why[k], text);
 		}
 		for (size_t k = 0; k < r->n_duties; k++) {
 			fputs("         -> ", b);
@@ -170,11 +171,13 @@ static int scoreboard(const char *name, const char *buf, size_t len,
 	else
 		fputs("not over\n", b);
 	for (size_t k = 0; k < res.final.n_duties; k++) {
-		const char *text = bd_rule_text(res.final.duties[k].why);
+		char text[BD_RULE_TEXT_MAX];
 
 		fputs("         -> ", b);
 		put_duty_words(b, cfg, &res.final.duties[k]);
-		fprintf(b, "%s%s\n", text ? ": " : "", text ? text : "");
+		if (bd_rule_text(res.final.duties[k].why, &cfg->house, text, sizeof(text)))
+			fprintf(b, ": %s", text);
+		fputs("\n", b);
 	}
 	if (fclose(b)) {
 		free(*out);

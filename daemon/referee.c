@@ -970,10 +970,10 @@ static json_t *ruling_json(const struct bd_match_cfg *cfg, const struct bd_rulin
 		return NULL;
 	texts = json_array();
 	for (size_t i = 0; i < ru->n_why; i++) {
-		const char *txt = bd_rule_text(ru->why[i]);
+		char txt[BD_RULE_TEXT_MAX];
 
-		json_array_append_new(texts, json_pack("{s:s,s:s}", "id", ru->why[i],
-						       "text", txt ? txt : ""));
+		bd_rule_text(ru->why[i], &cfg->house, txt, sizeof(txt));
+		json_array_append_new(texts, json_pack("{s:s,s:s}", "id", ru->why[i], "text", txt));
 	}
 	json_object_set_new(o, "rules", texts);
 	return o;

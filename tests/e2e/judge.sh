@@ -89,5 +89,14 @@ else
 	bad "--table failed: $(cat "$tmp/err")"
 fi
 
+# The rule texts state the match's own house rules (BD-W1, BD-W2): this one
+# goes to 5, won by 1, with a kill n' fill at every multiple of 3.
+"$dyeref" judge --table tests/data/judge/rolloff-house.jsonl > "$tmp/table" 2> "$tmp/err" ||
+	bad "--table rolloff-house failed: $(cat "$tmp/err")"
+grep -q 'BD-W1   The first team to 5 points with the lead wins\.' "$tmp/table" ||
+	bad "--table: BD-W1 does not state the house's 5 points: $(grep BD-W1 "$tmp/table")"
+grep -q 'BD-W2   Each time a team reaches or passes a multiple of 3,' "$tmp/table" ||
+	bad "--table: BD-W2 does not state the house's 3: $(grep -m1 BD-W2 "$tmp/table")"
+
 [ "$fails" -eq 0 ] && echo "judge: all passed"
 [ "$fails" -eq 0 ]

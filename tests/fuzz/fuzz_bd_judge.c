@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bd_match_cfg cfg;
 	struct bd_state s;
 	struct bd_final f;
-	char err[128];
+	char err[128], text[BD_RULE_TEXT_MAX];
 	size_t bad, n = 0;
 	uint8_t hdr[4];
 
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bd_final(&cfg, &s, &f);
 		for (size_t i = 0; i < n; i++)
 			for (size_t w = 0; w < rulings[i].n_why; w++)
-				if (!bd_rule_text(rulings[i].why[w]))
+				if (!bd_rule_text(rulings[i].why[w], &cfg.house, text, sizeof(text)))
 					__builtin_trap();
 	}
 	return 0;

@@ -192,6 +192,7 @@ static void check_ruling(const struct bd_match_cfg *cfg, const struct bd_state *
 {
 	/* BD-T3: the order names the thrower unless the log does. */
 	int expect = t->thrower != BD_NOBODY ? t->thrower : bd_next_thrower(before, cfg);
+	char text[BD_RULE_TEXT_MAX];
 
 	assert_int_equal(r->thrower, expect);
 	assert_int_equal(r->team, BD_TEAM_OF(expect));
@@ -213,7 +214,7 @@ static void check_ruling(const struct bd_match_cfg *cfg, const struct bd_state *
 	/* BD-D1: at most one kill n' fill per player; every rule ID known,
 	 * none twice. */
 	for (size_t i = 0; i < r->n_duties; i++) {
-		assert_non_null(bd_rule_text(r->duties[i].why));
+		assert_non_null(bd_rule_text(r->duties[i].why, &cfg->house, text, sizeof(text)));
 		for (size_t k = i + 1; k < r->n_duties; k++)
 			assert_false(r->duties[i].kind == r->duties[k].kind &&
 				     r->duties[i].player == r->duties[k].player &&
@@ -221,7 +222,7 @@ static void check_ruling(const struct bd_match_cfg *cfg, const struct bd_state *
 	}
 	assert_true(r->n_why >= 1);
 	for (size_t i = 0; i < r->n_why; i++) {
-		assert_non_null(bd_rule_text(r->why[i]));
+		assert_non_null(bd_rule_text(r->why[i], &cfg->house, text, sizeof(text)));
 		for (size_t k = i + 1; k < r->n_why; k++)
 			assert_string_not_equal(r->why[i], r->why[k]);
 	}

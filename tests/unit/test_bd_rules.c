@@ -1663,22 +1663,74 @@ static void test_bd_correction_of_throw_one_after_twenty(void **state)
 	assert_int_equal(bad, 2);
 }
 
-/* Every rule text exists and is one sentence. */
+/* Every rule text exists and is one sentence, under the defaults and under
+ * the largest values a house may hold (they fit BD_RULE_TEXT_MAX). */
 static void test_bd_rule_text_for_every_id(void **state)
 {
+	struct bd_house big;
+	char text[BD_RULE_TEXT_MAX];
+
 	(void)state;
+	bd_house_defaults(&big);
+	big.target_points = 1000;
+	big.win_by = 100;
+	big.kill_every = 1000;
+	big.min_toss_height_m = 19.875;
+	assert_int_equal(bd_house_check(&big, text, sizeof(text)), 0);
 	assert_true(bd_rule_count() >= 49);
 	for (size_t i = 0; i < bd_rule_count(); i++) {
-		const char *text = bd_rule_text(bd_rule_id(i));
+		const struct bd_house *houses[] = { NULL, &big };
 
-		assert_non_null(text);
-		assert_true(strlen(text) > 10);
-		assert_int_equal(text[strlen(text) - 1], '.');
+		for (size_t k = 0; k < 2; k++) {
+			assert_ptr_equal(bd_rule_text(bd_rule_id(i), houses[k], text, sizeof(text)), text);
+			assert_true(strlen(text) > 10);
+			assert_true(strlen(text) < sizeof(text) - 1);
+			assert_int_equal(text[strlen(text) - 1], '.');
+		}
 	}
 	assert_null(bd_rule_id(bd_rule_count()));
-	assert_null(bd_rule_text("BD-X1"));
-	assert_null(bd_rule_text(NULL));
-	assert_string_equal(bd_rule_text("BD-P7"), "A cup hit that reaches the floor uncaught scores 2.");
+	assert_null(bd_rule_text("BD-X1", NULL, text, sizeof(text)));
+	assert_string_equal(text, "");
+	assert_null(bd_rule_text(NULL, NULL, text, sizeof(text)));
+	assert_string_equal(bd_rule_text("BD-P7", NULL, text, sizeof(text)),
+			    "A cup hit that reaches the floor uncaught scores 2.");
+}
+
+/* BD-W1, BD-W2 and BD-S7 state the match's own house rules: a match to 3
+ * won by 1 does not read "10 points ... won by 2". */
+static void test_bd_w1_w2_s7_texts_state_the_house(void **state)
+{
+	static const struct {
+		int target_points, win_by, kill_every;	/* the house; 0 0 0: NULL, the defaults */
+		double min_toss_height_m;
+		const char *id, *text;
+	} cases[] = {
+		{ 10, 2, 5, 3.0, "BD-W1", "The game goes to 10 points and must be won by 2." },
+		{ 0, 0, 0, 0, "BD-W1", "The game goes to 10 points and must be won by 2." },
+		{ 10, 2, 5, 3.0, "BD-W2", "Each time a team reaches or passes a multiple of 5, both opponents kill n' fill." },
+		{ 10, 2, 5, 3.0, "BD-S7", "Every throw must reach the agreed minimum height (3 m)." },
+		{ 3, 1, 3, 2.5, "BD-W1", "The first team to 3 points with the lead wins." },
+		{ 3, 1, 3, 2.5, "BD-W2", "Each time a team reaches or passes a multiple of 3, both opponents kill n' fill." },
+		{ 3, 1, 3, 2.5, "BD-S7", "Every throw must reach the agreed minimum height (2.5 m)." },
+		{ 1, 3, 0, 3.0, "BD-W1", "The game goes to 1 point and must be won by 3." },
+		{ 1, 3, 0, 3.0, "BD-W2", "No kill n' fill for reaching a score in this match." },
+	};
+	char text[BD_RULE_TEXT_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bd_house h;
+
+		bd_house_defaults(&h);
+		h.target_points = cases[i].target_points;
+		h.win_by = cases[i].win_by;
+		h.kill_every = cases[i].kill_every;
+		h.min_toss_height_m = cases[i].min_toss_height_m;
+		assert_string_equal(bd_rule_text(cases[i].id, cases[i].win_by ? &h : NULL,
+						 text, sizeof(text)), cases[i].text);
+	}
+	/* A short buffer gets the start of the text, ended. */
+	assert_string_equal(bd_rule_text("BD-W1", NULL, text, 9), "The game");
 }
 
 /* docs/beer-die-rules.md and bd_rule_text() list the same IDs (the
@@ -1687,7 +1739,7 @@ static void test_bd_rule_text_for_every_id(void **state)
 static void test_bd_rule_texts_match_the_rule_book(void **state)
 {
 	FILE *f = fopen("docs/beer-die-rules.md", "r");
-	char line[1024];
+	char line[1024], text[BD_RULE_TEXT_MAX];
 	size_t n = 0;
 
 	(void)state;
@@ -1698,7 +1750,7 @@ static void test_bd_rule_texts_match_the_rule_book(void **state)
 
 		if (sscanf(line, "- **%15[A-Za-z0-9-]**", id) != 1 || strncmp(id, "BD-", 3) != 0)
 			continue;
-		if (!bd_rule_text(id))
+		if (!bd_rule_text(id, NULL, text, sizeof(text)))
 			fail_msg("%s is in the rule book but has no bd_rule_text()", id);
 		n++;
 	}
@@ -1781,6 +1833,7 @@ int main(void)
 		cmocka_unit_test(test_bd_judge_rejects_bad_players_and_faces),
 		cmocka_unit_test(test_bd_correction_of_throw_one_after_twenty),
 		cmocka_unit_test(test_bd_rule_text_for_every_id),
+		cmocka_unit_test(test_bd_w1_w2_s7_texts_state_the_house),
 		cmocka_unit_test(test_bd_rule_texts_match_the_rule_book),
 	};
 

@@ -6,8 +6,9 @@
 // doubtful ruling confirmed from its review banner), and a dice
 // game started and played from the console, and the replay of match
 // NOTE_MATCH's first throw, whose ruling has a note (a measured toss too
-// low), and last the fullest board a Beer Die match gives (a doubtful
-// winning sink at 8-0), which must fit the screen. Screenshots go to OUTDIR.
+// low), the fullest board a Beer Die match gives (a doubtful winning sink
+// at 8-0), which must fit the screen, and last a match won under its own
+// house rules, whose BD-W1 text must state them. Screenshots go to OUTDIR.
 //   node cdp.js CHROMIUM BASE OUTDIR PIN NOTE_MATCH
 "use strict";
 const { spawn } = require("child_process");
@@ -166,6 +167,20 @@ async function fullestBoard(s) {
   await send("Emulation.clearDeviceMetricsOverride", {}, s);
 }
 
+// A match under its own house rules (to 3, won by 1) is won 3-0: BD-W1's
+// text on the board states those, not the default 10 and 2.
+async function houseRulesBoard(s) {
+  const point = { cmd: "throw", events: [{ at: "table", half: "B" }, { at: "floor" }] };
+  await command({ cmd: "end" });
+  await command({ cmd: "start", teams: { A: ["Ann", "Bo"], B: ["Cy", "Di"] }, house: { target_points: 3, win_by: 1 } });
+  for (const t of [point, point, SHORT_B, SHORT_B, point]) await command(t);
+  await waitFor(s, "document.getElementById('score-A').textContent", "3", "3-0 under the house rules");
+  await waitFor(s, "document.getElementById('rules').textContent",
+    "BD-P1 A die that lands on the defenders' half and reaches the floor uncaught scores 1." +
+    "BD-W1 The first team to 3 points with the lead wins.", "BD-W1 under the house rules");
+  await screenshot(s, "scoreboard-house.png");
+}
+
 async function main() {
   setTimeout(() => die("timed out"), 60000).unref();
   const { targetId } = await send("Target.createTarget", { url: base + "/" });
@@ -252,9 +267,10 @@ async function main() {
     true, "ruling's note shown");
 
   await fullestBoard(s);
+  await houseRulesBoard(s);
   await send("Browser.close").catch(() => {});
   console.log("ok: score 0 -> 1 seen live, replay shown, console login, a call and a review confirmed, a dice game live, " +
-    "a ruling's note, the fullest board on screen");
+    "a ruling's note, the fullest board on screen, BD-W1 under house rules");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

@@ -13,15 +13,20 @@ const DUTY_WORDS = {
   shotgun: "shotgun the mine", finish_winners_cups: "finish the winners' cups",
   naked_lap: "naked lap",
 };
-function dutyText(d) {
-  const who = d.player || ("team " + d.team);
+// A team by the name it was given at the start (the state's team_names),
+// else "team A" ("Team A" to open a line).
+function teamName(names, t, capital) {
+  return (names && names[t]) || ((capital ? "Team " : "team ") + t);
+}
+function dutyText(d, names) {
+  const who = d.player || teamName(names, d.team);
   return who + ": " + (DUTY_WORDS[d.duty] || d.duty) + " (" + d.why + ")";
 }
-// The ruling in words, as the referee would say it.
-function rulingWords(r) {
+// The ruling in words, as the referee would say it; names as for teamName.
+function rulingWords(r, names) {
   if (!r) return "";
   const pts = [];
-  for (const t of ["A", "B"]) if (r.points && r.points[t]) pts.push(r.points[t] + " to " + t);
+  for (const t of ["A", "B"]) if (r.points && r.points[t]) pts.push(r.points[t] + " to " + teamName(names, t));
   let s = "Throw " + r.throw + " by " + r.thrower + ": ";
   if (r.retoss) s += "re-toss";
   else if (pts.length) s += pts.join(", ");

@@ -33,7 +33,7 @@ function render(s) {
     return;
   }
   $("summary").textContent = "Match " + s.match + ": A " + s.score.A + " - " + s.score.B + " B, " +
-    s.throws + " throws. " + (s.next ? s.next.player + " to throw. " : "") + rulingWords(s.last);
+    s.throws + " throws. " + (s.next ? s.next.player + " to throw. " : "") + rulingWords(s.last, s.team_names);
   const rv = $("review-box");
   if (s.review) {
     $("review-text").textContent = "Throw " + s.review.throw + " under review: " + s.review.why +

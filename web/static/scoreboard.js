@@ -1,8 +1,5 @@
 "use strict";
 // The wall screen: state arrives over server-sent events after each ruling.
-function names(state, t) {
-  return (state.team_names && state.team_names[t]) || ("Team " + t);
-}
 // A dice game's score sheet (rows of boxes, a column per player), read from
 // 5 m: drawn at the largest type that fits the screen, either as one table
 // or with its rows in two tables side by side (Yatzy's 18 rows read far
@@ -117,15 +114,15 @@ function render(state) {
     return;
   }
   for (const t of ["A", "B"]) {
-    $("name-" + t).textContent = names(state, t);
+    $("name-" + t).textContent = teamName(state.team_names, t, true);
     $("players-" + t).textContent = state.players[t].join(" & ");
     $("score-" + t).textContent = state.score[t];
     $("team-" + t).classList.toggle("winner", state.over && state.winner === t);
     $("team-" + t).classList.toggle("throwing", !!state.next && state.next.team === t);
   }
-  if (state.over) $("next").textContent = names(state, state.winner) + " win!";
+  if (state.over) $("next").textContent = teamName(state.team_names, state.winner, true) + " win!";
   else if (state.next) $("next").textContent = state.next.player + " to throw" + (state.in_flight ? " - in the air" : "");
-  $("last").textContent = rulingWords(state.last);
+  $("last").textContent = rulingWords(state.last, state.team_names);
   const rules = $("rules"); clear(rules);
   if (state.last && state.last.rules)
     for (const r of state.last.rules) {
@@ -136,9 +133,9 @@ function render(state) {
     }
   const duties = $("duties"); clear(duties);
   if (state.last && state.last.duties)
-    for (const d of state.last.duties) duties.appendChild(el("li", "duty", dutyText(d)));
+    for (const d of state.last.duties) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
   if (state.over && state.duties)
-    for (const d of state.duties) if (!d.throw) duties.appendChild(el("li", "duty", dutyText(d)));
+    for (const d of state.duties) if (!d.throw) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
   const rv = $("review");
   if (state.review) {
     rv.textContent = "UNDER REVIEW: throw " + state.review.throw + " - " + state.review.why +

@@ -157,6 +157,11 @@ async function fullestBoard(s) {
     { at: "cup", owner: "b1", sink: true }] });
   await waitFor(s, "document.getElementById('score-A').textContent", "10", "the doubtful winning sink");
   await waitFor(s, "document.getElementById('review').classList.contains('hidden')", false, "review banner");
+  // The teams by their names, in the ruling and the duties alike.
+  await waitFor(s, "document.getElementById('last').textContent", "Throw 9 by Ann: 2 to The Orange Crushers",
+    "the ruling names the team");
+  await waitFor(s, "[...document.querySelectorAll('#duties li')].slice(-2).map((e) => e.textContent).join('; ')",
+    "Blue Thunder: naked lap (BD-W4); Blue Thunder: finish the winners' cups (BD-W3)", "the duties name the team");
   for (const [w, h] of [[1920, 1080], [1280, 720]]) {
     await send("Emulation.setDeviceMetricsOverride", { width: w, height: h, deviceScaleFactor: 1, mobile: false }, s);
     await waitFor(s, "innerHeight", h, "viewport " + w + "x" + h);
@@ -178,6 +183,10 @@ async function houseRulesBoard(s) {
   await waitFor(s, "document.getElementById('rules').textContent",
     "BD-P1 A die that lands on the defenders' half and reaches the floor uncaught scores 1." +
     "BD-W1 The first team to 3 points with the lead wins.", "BD-W1 under the house rules");
+  // No team names given: "team A", "team B".
+  await waitFor(s, "document.getElementById('last').textContent", "Throw 5 by Ann: 1 to team A", "the ruling without names");
+  await waitFor(s, "document.getElementById('duties').textContent.startsWith('team B: naked lap (BD-W4)')", true,
+    "the duties without names");
   await screenshot(s, "scoreboard-house.png");
 }
 
@@ -206,7 +215,7 @@ async function main() {
   await waitFor(s, "location.pathname === '/replay/1' && document.body.dataset.ready === '1'", true, "replay loaded");
   await waitFor(s, "document.getElementById('title').textContent", "Match 1, throw 1", "replay title");
   await waitFor(s, "document.querySelectorAll('#drawing circle').length > 5", true, "table drawing");
-  await waitFor(s, "document.getElementById('ruling').textContent.includes('1 to A')", true, "replay ruling");
+  await waitFor(s, "document.getElementById('ruling').textContent.includes('1 to team A')", true, "replay ruling");
   await screenshot(s, "replay.png");
 
   // The console page: PIN through its form, then a call from a button.

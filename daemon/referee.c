@@ -1414,9 +1414,10 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 			json_array_append_new(corrections, throw_json(cfg, &e->t));
 		}
 	}
-	o = json_pack("{s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:s,s:b,s:O?,s:o}",
+	o = json_pack("{s:I,s:I,s:o,s:{s:s,s:s},s:o,s:o,s:o,s:o,s:s,s:b,s:O?,s:o}",
 		      "match", (json_int_t)id, "throw", (json_int_t)throw_no,
 		      "players", players_json(cfg),
+		      "team_names", "A", m->log->team_names[0], "B", m->log->team_names[1],
 		      "observed", throw_json(cfg, orig), "judged", throw_json(cfg, now),
 		      "corrections", corrections,
 		      "ruling", ruling_json(cfg, &m->res.rulings[throw_no - 1],

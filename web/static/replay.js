@@ -45,12 +45,12 @@ function drawTable(d) {
 }
 function render(d) {
   $("title").textContent = "Match " + d.match + ", throw " + d.throw;
-  $("ruling").textContent = rulingWords(d.ruling) + (d.ruling && d.ruling.corrected ? " (corrected)" : "");
+  $("ruling").textContent = rulingWords(d.ruling, d.team_names) + (d.ruling && d.ruling.corrected ? " (corrected)" : "");
   const rules = $("rules"); clear(rules);
   for (const r of (d.ruling && d.ruling.rules) || []) {
     const li = el("li"); li.appendChild(el("b", null, r.id + " ")); li.appendChild(document.createTextNode(r.text)); rules.appendChild(li);
   }
-  for (const x of (d.ruling && d.ruling.duties) || []) rules.appendChild(el("li", "duty", dutyText(x)));
+  for (const x of (d.ruling && d.ruling.duties) || []) rules.appendChild(el("li", "duty", dutyText(x, d.team_names)));
   $("review").textContent = d.review_why ? "Doubtful: " + d.review_why + (d.confirmed ? " - confirmed by an official" : "") :
     (d.confirmed ? "Confirmed by an official" : "");
   drawTable(d);

@@ -215,7 +215,8 @@ async function main() {
   await waitFor(s, "location.pathname === '/replay/1' && document.body.dataset.ready === '1'", true, "replay loaded");
   await waitFor(s, "document.getElementById('title').textContent", "Match 1, throw 1", "replay title");
   await waitFor(s, "document.querySelectorAll('#drawing circle').length > 5", true, "table drawing");
-  await waitFor(s, "document.getElementById('ruling').textContent.includes('1 to team A')", true, "replay ruling");
+  // The teams by the names the match was started with (Orange, Blue).
+  await waitFor(s, "document.getElementById('ruling').textContent.includes('1 to Orange')", true, "replay ruling");
   await screenshot(s, "replay.png");
 
   // The console page: PIN through its form, then a call from a button.

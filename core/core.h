@@ -223,9 +223,11 @@ int bd_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 /* BD-P5 with house rule low_call=auto, for a throw with a measured apex
  * (t->apex_m >= 0): whether the referee calls it too low. With its
  * standard deviation known (t->apex_sd_m > 0) the throw is low when
- * P(apex >= min_toss_height_m) < review_below ("if in doubt, the throw
- * was too low", doubt measured as for any call), the apex taken as
- * normal around apex_m; unknown, when apex_m < min_toss_height_m. False
+ * P(apex >= min_toss_height_m) is below the larger of review_below and
+ * 0.5 ("if in doubt, the throw was too low", doubt measured as for any
+ * call, and a height measured below the minimum never high), the apex
+ * taken as normal around apex_m; unknown, when apex_m <
+ * min_toss_height_m. False
  * under low_call=manual or without an apex. note (the caller's, notelen
  * bytes, may be NULL) gets why in words when low, else "". Pure. */
 bool bd_low_auto(const struct bd_house *h, const struct bd_throw *t,

@@ -546,7 +546,6 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	}
 }
 
-/* One low-resolution frame through the tracker (the frame stays the caller's). */
 /* The rate frames really come at, on the health strip: the sensor mode
  * both streams share may allow less than was asked (docs/vision.md), and
  * the apex's uncertainty is a frame's time. */
@@ -568,6 +567,7 @@ static void count_rate(int64_t ts_ns)
 	glue.rate_frames = 0;
 }
 
+/* One low-resolution frame through the tracker (the frame stays the caller's). */
 static void track(const struct vis_image *frame)
 {
 	struct vis_obs vo[OBS_AT_ONCE];
@@ -738,14 +738,26 @@ static int fit_calibration(char *why, size_t whylen)
 	if (c->calib_w == glue.width && c->calib_h == glue.height)
 		return 0;
 	if (vis_homography_resized(c->h, c->calib_w, c->calib_h, glue.width, glue.height, h) < 0) {
-		snprintf(why, whylen, "calibrated on a %dx%d picture, but the frames are %dx%d, another "
-			 "shape: calibrate on a picture of the frames' shape", c->calib_w, c->calib_h,
-			 glue.width, glue.height);
+		snprintf(why, whylen, "calibrated on %dx%d, frames %dx%d: another shape; calibrate "
+			 "on a picture of the frames' shape", c->calib_w, c->calib_h, glue.width,
+			 glue.height);
 		return -EINVAL;
 	}
 	memcpy(c->h, h, sizeof(h));
 	dd_log(DD_LOG_INFO, "camera: the calibration of a %dx%d picture taken to %dx%d frames",
 	       c->calib_w, c->calib_h, glue.width, glue.height);
+	return 0;
+}
+
+/* Leaves the camera out and the daemon running: piezo and console still
+ * referee. The strip says why, whole as far as it holds. 0. */
+static int run_without(struct dd_health_item *health, const char *why)
+{
+	release();
+	health->ok = false;
+	snprintf(health->text, sizeof(health->text), "camera: %.*s",
+		 (int)(sizeof(health->text) - sizeof("camera: ")), why);
+	dd_log(DD_LOG_WARN, "camera: %s (running without it)", why);
 	return 0;
 }
 
@@ -793,39 +805,19 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 			goto release;	/* a named file that is not there is a config error */
 	} else {
 		rc = open_camera(ev, why, sizeof(why));
-		if (rc) {
-			/* The shim may already say whose message it is. */
-			const char *w = strncmp(why, "camera: ", 8) ? why : why + 8;
-
-			/* Keep running without: piezo and console still referee. */
-			release();
-			health->ok = false;
-			snprintf(health->text, sizeof(health->text), "camera: %.100s", w);
-			dd_log(DD_LOG_WARN, "camera: %s (running without it)", w);
-			return 0;
-		}
-		if (!glue.cfg.have_h) {
-			/* Frames the tracker cannot place on the table are no use. */
-			release();
-			health->ok = false;
-			snprintf(health->text, sizeof(health->text),
-				 "camera: not calibrated (run dyeref calibrate camera)");
-			dd_log(DD_LOG_WARN, "camera: no corners or homography in [camera]: running without it");
-			return 0;
-		}
+		if (rc)	/* the shim may already say whose message it is */
+			return run_without(health, strncmp(why, "camera: ", 8) ? why : why + 8);
+		/* Frames the tracker cannot place on the table are no use. */
+		if (!glue.cfg.have_h)
+			return run_without(health, "not calibrated (run dyeref calibrate camera)");
 	}
 	rc = fit_calibration(why, sizeof(why));
 	if (rc && glue.y4m) {
 		snprintf(err, errlen, "camera: %s", why);
 		goto release;	/* a file's frames will not change size: a config error */
 	}
-	if (rc) {
-		release();
-		health->ok = false;
-		snprintf(health->text, sizeof(health->text), "camera: %.100s", why);
-		dd_log(DD_LOG_WARN, "camera: %s (running without it)", why);
-		return 0;
-	}
+	if (rc)
+		return run_without(health, why);
 	vis_tracker_cfg_default(&glue.tcfg, &glue.table, glue.cfg.h);
 	glue.trk = vis_tracker_new(&glue.tcfg, glue.width, glue.height);
 	if (!glue.trk) {

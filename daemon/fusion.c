@@ -15,6 +15,10 @@
 #define ONE_WITNESS_FACTOR 0.7
 /* The camera positively watched and saw nothing land. */
 #define CONTRADICTED_FACTOR 0.5
+/* A landing placed farther than this off the table top is moved onto it
+ * and sent to review: more than the fixes' error at an edge (about 1 cm),
+ * so a witness is wrong about where the die came down. */
+#define OFF_TABLE_DOUBT_M 0.03
 /* A die leaving the table's edge reaches the floor about this much later (0.9-1 m). */
 #define FALL_NS (400 * 1000000LL)
 /* An official enters a call within this long of seeing it. */
@@ -439,9 +443,19 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		/* A landing the discs or the camera place a few millimetres off
 		 * an edge landed on the table: the match log holds table points
 		 * on the top only, and a point off it would make the match
-		 * unreadable (export, end, correct). */
-		if (ev.kind == BD_EV_TABLE && ev.has_xy)
+		 * unreadable (export, end, correct). Placed farther off, the
+		 * point is still moved onto the top, but the official is asked. */
+		if (ev.kind == BD_EV_TABLE && ev.has_xy) {
+			double x0 = ev.x, y0 = ev.y, off;
+
 			bd_table_clamp(&cfg->table, &ev.x, &ev.y);
+			off = hypot(ev.x - x0, ev.y - y0);
+			if (off > OFF_TABLE_DOUBT_M) {
+				snprintf(why, sizeof(why), "%s placed the landing %.0f cm off the table",
+					 src, 100 * off);
+				add_reason(out, why);
+			}
+		}
 		t->events[t->n_events++] = ev;
 	}
 

@@ -286,8 +286,9 @@ static void test_bd_t3_order_retoss_and_named_thrower(void **state)
 	assert_int_equal(bd_next_thrower(&m.s, &m.cfg), A2);
 	assert_int_equal(m.s.n_throws, 4);
 	assert_int_equal(m.r.throw_no, 4);
-	/* b2 named out of turn, and the throw re-tossed: b2 throws again,
-	 * not the order's a2 (the one who threw repeats); then a2. */
+	/* b2 named out of turn in a2's slot, and the throw re-tossed: b2
+	 * throws again, not the order's a2 (the one who threw repeats);
+	 * then the order goes on from that slot: b1. */
 	play(&m, B2, "tA f R");
 	assert_true(m.r.retoss);
 	assert_int_equal(bd_next_thrower(&m.s, &m.cfg), B2);

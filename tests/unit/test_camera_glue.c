@@ -333,7 +333,7 @@ static void test_camera_calibration_taken_to_the_frames(void **state)
 	assert_true(!bare.found || hypot(bare.x - own.x, bare.y - own.y) > 0.3);
 	snprintf(extra + len, sizeof(extra) - (size_t)len, "calibrated_size = 1280,960\n");
 	assert_int_equal(play_throw(file, extra, &big, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "calibrated on a 1280x960 picture, but the frames are 640x360"));
+	assert_non_null(strstr(err, "calibrated on 1280x960, frames 640x360: another shape"));
 	unlink(file);
 	rmdir(path);
 }

@@ -638,6 +638,7 @@ static void test_fusion_landing_fixed_just_off_an_edge_is_on_the_table(void **st
 	assert_true(out.t.events[0].has_xy);
 	assert_true(out.t.events[0].x == 0 && out.t.events[0].y == c.table.width_m);
 	assert_int_equal(out.t.events[0].half, BD_HALF_A);
+	assert_false(out.review);	/* a fix's error at an edge: nothing to ask */
 	bd_match_cfg_init(&mc);
 	log = mlog_bd_new("t", &mc);
 	assert_non_null(log);
@@ -648,6 +649,14 @@ static void test_fusion_landing_fixed_just_off_an_edge_is_on_the_table(void **st
 	mlog_bd_free(again);
 	free(text);
 	mlog_bd_free(log);
+	/* Placed 10 cm off: moved onto the top as well, but a witness is
+	 * wrong about where it came down, and the official is asked. */
+	seq[0] = obs_piezo_at(1200 * MS, -0.10, 0.01, 0.95);
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_true(out.t.events[0].x == 0);
+	assert_true(out.review);
+	assert_non_null(strstr(out.review_why, "piezo placed the landing 10 cm off the table"));
 }
 
 /* The camera misses some landings (a die coming down out of view, a kink

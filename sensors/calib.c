@@ -117,6 +117,21 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 		snprintf(err, errlen, "calibrate: %zu usable taps (3 sensors each), 3 or more needed", K);
 		return -EINVAL;
 	}
+	/* A sensor heard in no tap meets the fit only in the mean-zero gauge,
+	 * so its delay comes out anything (and shifts the others); heard in
+	 * one, that arrival alone sets it. */
+	for (size_t j = 0; j < nt; j++) {
+		size_t heard = 0;
+
+		for (size_t kk = 0; kk < K; kk++)
+			heard += taps[use[kk]].seen[j];
+		if (heard < 2) {
+			snprintf(err, errlen, "calibrate: %s was heard in %zu of %zu taps, 2 or more "
+				 "needed to fit its delay: check its disc, comparator and wiring "
+				 "(dyeref sensors --watch shows its edges)", tl[j]->name, heard, K);
+			return -EINVAL;
+		}
+	}
 
 	/* Unknowns: [0] u, [1..nt] delays, [nt+1..nt+K] tap times. */
 	P = 1 + nt + K;

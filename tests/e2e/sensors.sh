@@ -86,6 +86,31 @@ grep -q '^# garage table$' "$tmp/t.ini" && grep -q '^port = 8080$' "$tmp/t.ini" 
 # The written file is valid for the next run.
 "$DYEREF" sensors --config "$tmp/t.ini" --sim --impacts 1 > /dev/null || fail "written config rejected"
 
+# Taps at the 12 guided points of the reference diamond at 400 m/s, each
+# table sensor late by the microseconds given (table0..3); noise-free.
+taps() {
+	awk -v d="$1" 'BEGIN {
+		split(d, late, ","); L = 2.44; W = 1.22
+		split("0.05 1.22 2.39 1.22", sx, " "); split("0.61 0.05 0.61 1.17", sy, " ")
+		split("17 27 22 23", ln, " "); split("0.15 0.38 0.62 0.85", fx, " ")
+		split("0.25 0.5 0.75", fy, " ")
+		for (r = 1; r <= 3; r++) for (c = 1; c <= 4; c++) {
+			k++; x = fx[c] * L; y = fy[r] * W
+			for (i = 1; i <= 4; i++)
+				printf "%.0f %d\n", k * 2e9 + (sqrt((x - sx[i])^2 + (y - sy[i])^2) / 400 + late[i] * 1e-6) * 1e9, ln[i]
+		} }' | sort -n
+}
+# A table disc that never fires, or a comparator so late that its delay
+# would not load: refused (exit 2), the config left as it was.
+printf '[sensors]\nwave_speed = 400\n' > "$tmp/dead.ini"
+cp "$tmp/dead.ini" "$tmp/dead.orig"
+taps 40,-30,20,10 | grep -v ' 23$' > "$tmp/dead.taps"
+"$DYEREF" calibrate piezo --config "$tmp/dead.ini" --replay "$tmp/dead.taps" > /dev/null 2> "$tmp/dead.err"
+rc=$?
+[ $rc -eq 2 ] || fail "calibration with a dead table3: exit $rc, want 2"
+grep -q "table3 was heard in 0 of 12 taps.*wiring" "$tmp/dead.err" || fail "dead table3: $(cat "$tmp/dead.err")"
+cmp -s "$tmp/dead.ini" "$tmp/dead.orig" || fail "dead table3: config written: $(cat "$tmp/dead.ini")"
+
 # A config calibration could not rewrite is refused before the first tap,
 # not after the last: one line, exit 1, nothing asked. A name too long for
 # the temporary file beside it stops root too; a read-only directory only

@@ -159,6 +159,39 @@ static void test_sens_calibrate_too_few_taps_is_an_error(void **state)
 	assert_string_equal(err, "calibrate: 2 usable taps (3 sensors each), 3 or more needed");
 }
 
+/* A table disc that never fires meets the fit only in the mean-zero gauge:
+ * its delay can be anything (+12644 us on a dead table3, the others
+ * shifted to match), at a small rms. Refused, naming the sensor. */
+static void test_sens_calibrate_refuses_a_sensor_heard_in_fewer_than_two_taps(void **state)
+{
+	struct sens_config installed, truth;
+	struct sim_piezo m;
+	struct sens_tap taps[64];
+	struct sens_calibration cal;
+	char err[300];
+	size_t n;
+
+	(void)state;
+	sens_config_defaults(&installed);
+	truth_of(&truth);
+	sim_piezo_defaults(&m);
+	m.dead = 1u << 3;
+	n = make_taps(&installed, &truth, &m, 1, 4, taps);
+	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "table3 was heard in 0 of 12 taps"));
+	assert_non_null(strstr(err, "wiring"));
+
+	/* one tap is not enough either: that arrival alone sets its delay */
+	m.dead = 0;
+	n = make_taps(&installed, &truth, &m, 1, 4, taps);
+	for (size_t k = 1; k < n; k++)
+		taps[k].seen[3] = false;
+	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "table3 was heard in 1 of 12 taps"));
+	taps[1].seen[3] = true;
+	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), 0);
+}
+
 static void test_sens_calibrate_taps_at_wrong_points_are_refused(void **state)
 {
 	/* All arrivals equal: no distance pattern, no speed. */
@@ -214,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_sens_calibrate_recovers_speed_and_delays_from_noisy_taps),
 		cmocka_unit_test(test_sens_calibrate_survives_a_missed_edge),
 		cmocka_unit_test(test_sens_calibrate_too_few_taps_is_an_error),
+		cmocka_unit_test(test_sens_calibrate_refuses_a_sensor_heard_in_fewer_than_two_taps),
 		cmocka_unit_test(test_sens_calibrate_taps_at_wrong_points_are_refused),
 		cmocka_unit_test(test_sens_calib_points_cover_both_halves_away_from_sensors),
 	};

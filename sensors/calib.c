@@ -193,8 +193,17 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 		struct sens_config fitted = *c;
 		double ss = 0;
 		size_t m = 0, ne = 0;
+		char why[200];
 
 		sens_calibration_apply(out, &fitted);
+		/* What is written must load: a delay beyond the loader's range
+		 * (a comparator 1.4 ms late) would leave a config that `sensors`
+		 * and `serve` refuse. */
+		if (sens_config_check(&fitted, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "calibrate: the fit would not load (%s): check that "
+				 "sensor's comparator and wiring, and its position in the config", why);
+			goto free_all;
+		}
 		for (size_t kk = 0; kk < K; kk++) {
 			const struct sens_tap *t = &taps[use[kk]];
 			struct sens_arrival arr[SENS_MAX_TABLE];

@@ -364,9 +364,11 @@ size_t sens_calib_points(const struct sens_config *c, double *xy, size_t cap);
 
 /* Fits wave speed and per-sensor delays (linear least squares: arrival =
  * t0(tap) + delay(sensor) + distance / speed) to taps[0..n). Needs at
- * least 3 taps with 3 sensors each. Also re-locates every tap with the
- * result for the position error. 0, -EINVAL (too few, degenerate) with
- * the reason in err. */
+ * least 3 taps with 3 sensors each, and every table sensor heard in 2 of
+ * them. Also re-locates every tap with the result for the position error.
+ * 0, -EINVAL (too few, degenerate, a sensor heard in fewer than 2 taps, a
+ * result sens_config_check() refuses: it would not load) with the reason
+ * in err. */
 int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, size_t n,
 		   struct sens_calibration *out, char *err, size_t errlen);
 

@@ -110,6 +110,12 @@ rc=$?
 [ $rc -eq 2 ] || fail "calibration with a dead table3: exit $rc, want 2"
 grep -q "table3 was heard in 0 of 12 taps.*wiring" "$tmp/dead.err" || fail "dead table3: $(cat "$tmp/dead.err")"
 cmp -s "$tmp/dead.ini" "$tmp/dead.orig" || fail "dead table3: config written: $(cat "$tmp/dead.ini")"
+taps 1400,0,0,0 > "$tmp/late.taps"
+"$DYEREF" calibrate piezo --config "$tmp/dead.ini" --replay "$tmp/late.taps" > /dev/null 2> "$tmp/late.err"
+rc=$?
+[ $rc -eq 2 ] || fail "calibration with table0 1.4 ms late: exit $rc, want 2"
+grep -q "sensors: table0: delay 1050 us is beyond 1000 us" "$tmp/late.err" || fail "late table0: $(cat "$tmp/late.err")"
+cmp -s "$tmp/dead.ini" "$tmp/dead.orig" || fail "late table0: config written: $(cat "$tmp/dead.ini")"
 
 # A config calibration could not rewrite is refused before the first tap,
 # not after the last: one line, exit 1, nothing asked. A name too long for

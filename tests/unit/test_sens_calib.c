@@ -192,6 +192,37 @@ static void test_sens_calibrate_refuses_a_sensor_heard_in_fewer_than_two_taps(vo
 	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), 0);
 }
 
+/* A comparator 1.4 ms late fits a delay beyond the +-1000 us the config
+ * loader accepts: a calibration that writes it leaves a config that
+ * `sensors` and `serve` refuse. The fit is refused with the check's words. */
+static void test_sens_calibrate_refuses_a_fit_the_config_check_would_refuse(void **state)
+{
+	struct sens_config installed, truth;
+	struct sim_piezo m;
+	struct sens_tap taps[64];
+	struct sens_calibration cal;
+	char err[300];
+	size_t n;
+
+	(void)state;
+	sens_config_defaults(&installed);
+	truth_of(&truth);
+	truth.lines[0].delay_s = 1400e-6;	/* 1046 us above the mean */
+	sim_piezo_defaults(&m);
+	m.speed_spread = 0.005;	/* an installer's taps are much alike */
+	n = make_taps(&installed, &truth, &m, 1, 5, taps);
+	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "sensors: table0: delay 1"));
+	assert_non_null(strstr(err, "is beyond 1000 us"));
+
+	/* 1.2 ms late is 896 us above the mean: it loads, so it is written */
+	truth.lines[0].delay_s = 1200e-6;
+	n = make_taps(&installed, &truth, &m, 1, 5, taps);
+	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), 0);
+	sens_calibration_apply(&cal, &installed);
+	assert_int_equal(sens_config_check(&installed, err, sizeof(err)), 0);
+}
+
 static void test_sens_calibrate_taps_at_wrong_points_are_refused(void **state)
 {
 	/* All arrivals equal: no distance pattern, no speed. */
@@ -248,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_sens_calibrate_survives_a_missed_edge),
 		cmocka_unit_test(test_sens_calibrate_too_few_taps_is_an_error),
 		cmocka_unit_test(test_sens_calibrate_refuses_a_sensor_heard_in_fewer_than_two_taps),
+		cmocka_unit_test(test_sens_calibrate_refuses_a_fit_the_config_check_would_refuse),
 		cmocka_unit_test(test_sens_calibrate_taps_at_wrong_points_are_refused),
 		cmocka_unit_test(test_sens_calib_points_cover_both_halves_away_from_sensors),
 	};

@@ -74,6 +74,7 @@ static void diamond(const struct bd_table *t, size_t i, double *x, double *y)
 struct named_line {
 	const char *key;	/* config key naming the offset */
 	int line;		/* its line in the file */
+	int pos_line;		/* TABLE: the later of its _x and _y keys' lines, or 0 */
 };
 
 /* Adds one line if its key is present. */
@@ -211,12 +212,16 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 		l->x = l->y = -1;
 		if (k < 4)
 			diamond(t, k, &l->x, &l->y);
-		snprintf(key, sizeof(key), "%s_x", l->name);
-		if ((rc = opt_double(cfg, "sensors", key, 0, t->length_m, 1, &l->x, err, errlen)) < 0)
-			return rc;
-		snprintf(key, sizeof(key), "%s_y", l->name);
-		if ((rc = opt_double(cfg, "sensors", key, 0, t->width_m, 1, &l->y, err, errlen)) < 0)
-			return rc;
+		for (int axis = 0; axis < 2; axis++) {
+			int at = 0;
+
+			snprintf(key, sizeof(key), "%s_%c", l->name, axis ? 'y' : 'x');
+			if ((rc = opt_double(cfg, "sensors", key, 0, axis ? t->width_m : t->length_m, 1,
+					     axis ? &l->y : &l->x, err, errlen)) < 0)
+				return rc;
+			if (dd_config_get(cfg, "sensors", key, &at) && at > where[i].pos_line)
+				where[i].pos_line = at;
+		}
 		if (l->x < 0 || l->y < 0) {
 			snprintf(err, errlen, "%s:%d: sensors.%s: give its position as %s_x and %s_y "
 				 "(metres from A's end and the left edge)", cfg->path, where[i].line,
@@ -246,8 +251,16 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 			return -EINVAL;
 		}
 	char why[200];
-	if (sens_config_check(out, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "%s: %s", cfg->path, why);
+	int at;
+	if (sens_config_check_at(out, &at, why, sizeof(why)) < 0) {
+		/* The loader's own checks leave the check only a table sensor's
+		 * place to fault in one line: name the key that set it. */
+		int l = at < 0 ? 0 : where[at].pos_line ? where[at].pos_line : where[at].line;
+
+		if (l > 0)
+			snprintf(err, errlen, "%s:%d: %s", cfg->path, l, why);
+		else
+			snprintf(err, errlen, "%s: %s", cfg->path, why);
 		return -EINVAL;
 	}
 	return 0;

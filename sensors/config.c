@@ -107,8 +107,24 @@ int sens_config_line_by_offset(const struct sens_config *c, unsigned offset)
 
 int sens_config_check(const struct sens_config *c, char *err, size_t errlen)
 {
+	return sens_config_check_at(c, NULL, err, errlen);
+}
+
+/* The reason is about line i: the loader names where the file set it. */
+static int bad_line(int *at, size_t i)
+{
+	if (at)
+		*at = (int)i;
+	return -EINVAL;
+}
+
+int sens_config_check_at(const struct sens_config *c, int *at, char *err, size_t errlen)
+{
 	const struct bd_table *t = &c->table;
 	size_t n_table = 0;
+
+	if (at)
+		*at = -1;
 
 	if (!c->chip[0]) {
 		snprintf(err, errlen, "sensors: no chip named");
@@ -146,17 +162,17 @@ int sens_config_check(const struct sens_config *c, char *err, size_t errlen)
 		if (l->offset > SENS_MAX_OFFSET) {
 			snprintf(err, errlen, "sensors: %s: line offset %u is above %d",
 				 l->name, l->offset, SENS_MAX_OFFSET);
-			return -EINVAL;
+			return bad_line(at, i);
 		}
 		for (size_t j = 0; j < i; j++) {
 			if (c->lines[j].offset == l->offset) {
 				snprintf(err, errlen, "sensors: %s and %s both use line %u",
 					 c->lines[j].name, l->name, l->offset);
-				return -EINVAL;
+				return bad_line(at, i);
 			}
 			if (!strcmp(c->lines[j].name, l->name)) {
 				snprintf(err, errlen, "sensors: %s is configured twice", l->name);
-				return -EINVAL;
+				return bad_line(at, i);
 			}
 		}
 		if (l->role == SENS_ROLE_TABLE) {
@@ -164,23 +180,35 @@ int sens_config_check(const struct sens_config *c, char *err, size_t errlen)
 			if (l->x < 0 || l->x > t->length_m || l->y < 0 || l->y > t->width_m) {
 				snprintf(err, errlen, "sensors: %s at (%g, %g) m is off the %gx%g m table",
 					 l->name, l->x, l->y, t->length_m, t->width_m);
-				return -EINVAL;
+				return bad_line(at, i);
+			}
+			for (size_t j = 0; j < i; j++) {
+				const struct sens_line_cfg *o = &c->lines[j];
+				double d = hypot(l->x - o->x, l->y - o->y);
+
+				if (o->role == SENS_ROLE_TABLE && d < SENS_MIN_TABLE_SPACING_M) {
+					snprintf(err, errlen, "sensors: %s: at (%g, %g) m, %.1f cm from %s at "
+						 "(%g, %g) m: table sensors must be at least %g cm apart",
+						 l->name, l->x, l->y, d * 100, o->name, o->x, o->y,
+						 SENS_MIN_TABLE_SPACING_M * 100);
+					return bad_line(at, i);
+				}
 			}
 			if (fabs(l->delay_s) > 0.001) {
 				snprintf(err, errlen, "sensors: %s: delay %g us is beyond 1000 us",
 					 l->name, l->delay_s * 1e6);
-				return -EINVAL;
+				return bad_line(at, i);
 			}
 		}
 		if (l->role == SENS_ROLE_BUTTON &&
 		    ((unsigned)l->call >= SENS_CALLS || (l->team != BD_TEAM_A && l->team != BD_TEAM_B))) {
 			snprintf(err, errlen, "sensors: %s: a button needs a call and a team (A or B)",
 				 l->name);
-			return -EINVAL;
+			return bad_line(at, i);
 		}
 		if (l->role == SENS_ROLE_CUP && (l->owner < 0 || l->owner >= BD_PLAYERS)) {
 			snprintf(err, errlen, "sensors: %s: cup owner must be a1, a2, b1 or b2", l->name);
-			return -EINVAL;
+			return bad_line(at, i);
 		}
 	}
 	if (n_table > SENS_MAX_TABLE) {

@@ -84,9 +84,20 @@ struct sens_config {
 void sens_config_defaults(struct sens_config *c);
 
 /* Checks a configuration for consistency (duplicate names or offsets,
- * sensors off the table, fewer than 3 table sensors where any are given,
- * non-positive speed). 0, or -EINVAL with the reason in err. */
+ * sensors off the table or closer together than SENS_MIN_TABLE_SPACING_M,
+ * fewer than 3 table sensors where any are given, non-positive speed). 0,
+ * or -EINVAL with the reason in err. */
 int sens_config_check(const struct sens_config *c, char *err, size_t errlen);
+
+/* sens_config_check(), also saying what the reason is about: *at (may be
+ * NULL) is the index in c->lines of the line at fault, or -1 when no one
+ * line is (too few table sensors, a timing out of range, no fault). */
+int sens_config_check_at(const struct sens_config *c, int *at, char *err, size_t errlen);
+
+/* Table sensors closer than this, metres, hear one arrival twice: the fit
+ * counts it as two and grows sure of a wrong half (two at one spot called
+ * wrong halves at confidence 0.999). */
+#define SENS_MIN_TABLE_SPACING_M 0.05
 
 /* Index of the line with that GPIO offset, or -1. */
 int sens_config_line_by_offset(const struct sens_config *c, unsigned offset);

@@ -104,6 +104,20 @@ static void test_sens_config_errors_name_file_line_and_key(void **state)
 
 	assert_int_equal(load("[sensors]\nchip = my chip\n", &c, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "t.ini:2: sensors.chip"));
+
+	/* the check's reasons about one sensor name the line that placed it */
+	assert_int_equal(load("[sensors]\ntable0 = 17\ntable1 = 27\ntable2 = 22\ntable3 = 23\n"
+			      "table3_x = 0.05\ntable3_y = 0.61\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini:7: sensors: table3: at (0.05, 0.61) m, 0.0 cm from table0 "
+			    "at (0.05, 0.61) m: table sensors must be at least 5 cm apart");
+	assert_int_equal(load("[sensors]\ntable1_y = 0.59\ntable1_x = 0.06\n", &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "t.ini:3: sensors: table1: at (0.06, 0.59) m, 2.2 cm from table0 "
+			    "at (0.05, 0.61) m: table sensors must be at least 5 cm apart");
+	/* reasons about the whole config name the file */
+	assert_int_equal(load("[sensors]\ntable0 = 17\ntable1 = 27\n", &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.ini: sensors: 2 table sensors: at least 3 are needed to locate "
+			    "an impact (4 recommended)");
 }
 
 static char *slurp(const char *path)

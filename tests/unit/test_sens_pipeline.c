@@ -439,6 +439,38 @@ static void test_sens_pipeline_rejects_bad_config(void **state)
 	assert_non_null(strstr(err, "off the"));
 }
 
+/* Two table sensors at one spot hear one arrival twice; the fit takes it
+ * for two and localisation called wrong halves at confidence 0.999. */
+static void test_sens_config_refuses_table_sensors_closer_than_5_cm(void **state)
+{
+	struct sens_config c;
+	char err[200];
+	int at = 7;
+
+	(void)state;
+	sens_config_defaults(&c);
+	c.lines[3].x = c.lines[0].x;
+	c.lines[3].y = c.lines[0].y;
+	assert_int_equal(sens_config_check(&c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "sensors: table3: at (0.05, 0.61) m, 0.0 cm from table0 at "
+			    "(0.05, 0.61) m: table sensors must be at least 5 cm apart");
+	assert_int_equal(sens_config_check_at(&c, &at, err, sizeof(err)), -EINVAL);
+	assert_int_equal(at, 3);
+	errno = 0;
+	assert_null(sens_pipeline_new(&c));
+	assert_int_equal(errno, EINVAL);
+	c.lines[3].x = c.lines[0].x + 0.049;
+	assert_int_equal(sens_config_check(&c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "4.9 cm from table0"));
+	c.lines[3].x = c.lines[0].x + 0.051;
+	assert_int_equal(sens_config_check_at(&c, &at, err, sizeof(err)), 0);
+	assert_int_equal(at, -1);
+	/* a reason about the whole config is about no line */
+	c.n_lines = 2;
+	assert_int_equal(sens_config_check_at(&c, &at, err, sizeof(err)), -EINVAL);
+	assert_int_equal(at, -1);
+}
+
 /* The one observation of that kind among those seen. */
 static const struct sens_obs *find(const struct rig *r, enum bd_ev_kind kind)
 {
@@ -629,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_sens_false_trigger_before_impact_still_locates),
 		cmocka_unit_test(test_sens_obs_format_names_half_and_uncertainty),
 		cmocka_unit_test(test_sens_pipeline_rejects_bad_config),
+		cmocka_unit_test(test_sens_config_refuses_table_sensors_closer_than_5_cm),
 		cmocka_unit_test(test_sens_cup_hit_shaking_the_table_is_not_a_landing),
 		cmocka_unit_test(test_sens_landing_apart_from_a_cup_hit_stays_a_landing),
 	};

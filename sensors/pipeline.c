@@ -522,8 +522,11 @@ size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
 			h->state = SENS_HEALTH_CHATTERING;
 		else if (l->role == SENS_ROLE_TABLE && ls->edges == 0 && p->table_impacts >= 3)
 			h->state = SENS_HEALTH_SILENT;
-		else if (l->role != SENS_ROLE_TABLE && ls->edges == 0 && p->started &&
-			 (double)span(p->start_ns, now_ns) * 1e-9 >= p->cfg.silent_after_s)
+		else if (l->role != SENS_ROLE_TABLE && p->started &&
+			 (double)span(ls->edges ? ls->last_ns : p->start_ns, now_ns) * 1e-9 >=
+			 p->cfg.silent_after_s)
+			/* from its last edge: a disc that fired once and died is as
+			 * silent as one that never fired */
 			h->state = SENS_HEALTH_SILENT;
 		else if (l->role == SENS_ROLE_TABLE && ls->hist_n >= 3 &&
 			 popcount8(ls->hist_n >= 5 ? last5 : ls->miss_hist) >= 3)

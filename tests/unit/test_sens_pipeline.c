@@ -333,6 +333,34 @@ static void test_sens_health_cup_silent_after_configured_time(void **state)
 	sens_pipeline_free(r.p);
 }
 
+/* A cup disc that fires once and then goes dead is as silent as one that
+ * never fired: silent_after_s counts from the line's last edge. */
+static void test_sens_health_cup_silent_after_its_last_edge(void **state)
+{
+	struct rig r;
+	struct sens_line_health h[SENS_MAX_LINES];
+	struct sens_edge e[8];
+	const int64_t s = 1000000000LL;
+	size_t cup, n;
+
+	(void)state;
+	rig_init(&r, 12);
+	cup = line_index(&r, "cup_a1");
+	rig_impact(&r, 0.5, 0.5, s);
+	n = sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, cup, 2 * s, e, 8);
+	rig_push(&r, e, n);
+	rig_flush(&r);
+	for (int64_t t = 3; t < 3700; t += 100)	/* the table keeps working */
+		rig_impact(&r, 1.5, 0.5, t * s);
+	rig_flush(&r);
+	sens_pipeline_health(r.p, 2 * s + 3599 * s, h, SENS_MAX_LINES);
+	assert_int_equal(h[cup].state, SENS_HEALTH_OK);
+	sens_pipeline_health(r.p, 2 * s + 3601 * s, h, SENS_MAX_LINES);
+	assert_int_equal(h[cup].state, SENS_HEALTH_SILENT);
+	assert_int_equal(h[0].state, SENS_HEALTH_OK);
+	sens_pipeline_free(r.p);
+}
+
 /* Table line 0 knocked 1 ms before an impact at (1.7, 0.6) at t; its wave
  * edge dropped when miss_wave. Returns line 0's wave edge time, or 0. */
 static int64_t knocked_impact(struct rig *r, int64_t t, bool miss_wave)
@@ -658,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_sens_health_stuck_line),
 		cmocka_unit_test(test_sens_health_silent_and_missing_table_lines),
 		cmocka_unit_test(test_sens_health_cup_silent_after_configured_time),
+		cmocka_unit_test(test_sens_health_cup_silent_after_its_last_edge),
 		cmocka_unit_test(test_sens_false_trigger_before_impact_still_locates),
 		cmocka_unit_test(test_sens_obs_format_names_half_and_uncertainty),
 		cmocka_unit_test(test_sens_pipeline_rejects_bad_config),

@@ -93,12 +93,11 @@ static int feed(struct session *s, const struct sens_edge *e, size_t n, int64_t 
 	struct sens_obs o[8];
 	size_t k;
 
+	/* Each edge pushed once; a flush at INT64_MIN only drains the rest. */
 	for (size_t i = 0; i < n; i++)
-		while ((k = sens_pipeline_push(s->pipe, &e[i], o, 8)) > 0) {
+		for (k = sens_pipeline_push(s->pipe, &e[i], o, 8); k > 0;
+		     k = sens_pipeline_flush(s->pipe, INT64_MIN, o, 8))
 			take(s, o, k);
-			if (k < 8)
-				break;
-		}
 	while ((k = sens_pipeline_flush(s->pipe, now, o, 8)) > 0)
 		take(s, o, k);
 	return 0;

@@ -64,12 +64,11 @@ static int feed(struct run *r, const struct sens_edge *e, size_t n)
 			       e[i].ts_ns % 1000000000, e[i].line,
 			       idx >= 0 ? r->cfg->lines[idx].name : "not configured");
 		}
-		size_t k;
-		while ((k = sens_pipeline_push(r->pipe, &e[i], o, 8)) > 0) {
+		/* Pushed once: a flush at INT64_MIN completes no impact, it only
+		 * drains what did not fit in o. */
+		for (size_t k = sens_pipeline_push(r->pipe, &e[i], o, 8); k > 0;
+		     k = sens_pipeline_flush(r->pipe, INT64_MIN, o, 8))
 			print_obs(r, o, k);
-			if (k < 8)
-				break;
-		}
 	}
 	return 0;
 }

@@ -54,6 +54,19 @@ grep -q "bad.edges:3: timestamp 99 goes backwards" "$tmp/bad.err" || fail "bad r
 "$DYEREF" sensors --replay "$tmp/missing.edges" 2> "$tmp/miss.err"
 [ $? -eq 1 ] || fail "missing recording should be a system failure (1)"
 
+# One edge completing 8 or more observations (an impact with 5 cup/mine
+# hits and 3 button presses held in it) is pushed once, counted once.
+printf '[sensors]\nbutton_low_a = 12\nbutton_low_b = 16\nbutton_retoss_a = 20\n' > "$tmp/many.ini"
+printf '%s\n' '1000000000 17' '1000100000 5' '1000200000 6' '1000300000 13' '1000400000 19' \
+	'1000500000 26' '1000600000 12' '1000700000 16' '1000800000 20' '1001000000 27' \
+	'1001500000 22' '1002000000 23' '2000000000 17' > "$tmp/many.edges"
+"$DYEREF" sensors --config "$tmp/many.ini" --replay "$tmp/many.edges" > "$tmp/many.out" 2>&1 \
+	|| fail "9 observations at once: exit $?: $(cat "$tmp/many.out")"
+grep -q 'line 17   table0   ok         edges 2 (ringing/chatter dropped 0)' "$tmp/many.out" \
+	|| fail "an edge counted twice: $(grep table0 "$tmp/many.out")"
+[ "$(grep -cE '^[0-9.]+  (table|cup|mine|button)' "$tmp/many.out")" -eq 9 ] \
+	|| fail "9 observations at once: $(cat "$tmp/many.out")"
+
 # A bad config: exit 2 with file:line: key.
 printf '[sensors]\ntable0 = 17\ntable1 = 27\ntable2 = 22\ncup_a1 = 22\n' > "$tmp/bad.ini"
 "$DYEREF" sensors --config "$tmp/bad.ini" --sim --impacts 1 > /dev/null 2> "$tmp/cfg.err"

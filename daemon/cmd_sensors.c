@@ -29,14 +29,23 @@ struct run {
 	int64_t last_ns;	/* latest edge: "now" for a replay's health */
 };
 
+/* Seconds.nanoseconds, signed: an impact's fitted time comes before its
+ * first edge, so edges near 0 give negative times. */
+static void print_time(int64_t ns)
+{
+	uint64_t u = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;	/* INT64_MIN too */
+
+	printf("%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "", u / 1000000000, u % 1000000000);
+}
+
 static void print_obs(struct run *r, const struct sens_obs *o, size_t n)
 {
 	char line[200];
 
 	for (size_t i = 0; i < n; i++) {
 		sens_obs_format(&o[i], line, sizeof(line));
-		printf("%" PRId64 ".%09" PRId64 "  %s\n", o[i].ev.t_ns / 1000000000,
-		       o[i].ev.t_ns % 1000000000, line);
+		print_time(o[i].ev.t_ns);
+		printf("  %s\n", line);
 		if (o[i].ev.kind == BD_EV_TABLE) {
 			r->impacts++;
 			r->located += o[i].has_fix;
@@ -60,8 +69,8 @@ static int feed(struct run *r, const struct sens_edge *e, size_t n)
 		if (r->watch) {
 			int idx = sens_config_line_by_offset(r->cfg, e[i].line);
 
-			printf("%" PRId64 ".%09" PRId64 "  edge line %u (%s)\n", e[i].ts_ns / 1000000000,
-			       e[i].ts_ns % 1000000000, e[i].line,
+			print_time(e[i].ts_ns);
+			printf("  edge line %u (%s)\n", e[i].line,
 			       idx >= 0 ? r->cfg->lines[idx].name : "not configured");
 		}
 		/* Pushed once: a flush at INT64_MIN completes no impact, it only

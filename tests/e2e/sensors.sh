@@ -67,6 +67,11 @@ grep -q 'line 17   table0   ok         edges 2 (ringing/chatter dropped 0)' "$tm
 [ "$(grep -cE '^[0-9.]+  (table|cup|mine|button)' "$tmp/many.out")" -eq 9 ] \
 	|| fail "9 observations at once: $(cat "$tmp/many.out")"
 
+# Edges at 0 put the impact's fitted time before it: printed signed.
+printf '0 17\n0 27\n0 22\n0 23\n' > "$tmp/zero.edges"
+"$DYEREF" sensors --replay "$tmp/zero.edges" > "$tmp/zero.out" 2>&1 || fail "edges at 0: exit $?"
+grep -qE '^-0\.0[0-9]{8}  table x=' "$tmp/zero.out" || fail "negative time: $(grep ' table x=' "$tmp/zero.out")"
+
 # A bad config: exit 2 with file:line: key.
 printf '[sensors]\ntable0 = 17\ntable1 = 27\ntable2 = 22\ncup_a1 = 22\n' > "$tmp/bad.ini"
 "$DYEREF" sensors --config "$tmp/bad.ini" --sim --impacts 1 > /dev/null 2> "$tmp/cfg.err"

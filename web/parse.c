@@ -1,5 +1,5 @@
-/* web parsers: form bodies, cookies, X-Forwarded-For and console
- * commands, on plain bytes. */
+/* web parsers: form bodies, cookies, X-Forwarded-For, a request's origin
+ * and console commands, on plain bytes. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "web/web.h"
 
@@ -113,6 +114,25 @@ int web_parse_forwarded_for(const char *header, size_t len, struct sockaddr_stor
 	}
 	memset(out, 0, sizeof(*out));
 	return -EINVAL;
+}
+
+bool web_cross_site(const char *sec_fetch_site, const char *origin, const char *host)
+{
+	static const char *const schemes[] = { "http://", "https://" };
+
+	/* "same-site" is refused too: another port or subdomain of this host
+	 * is another program, not the console. */
+	if (sec_fetch_site)
+		return strcmp(sec_fetch_site, "same-origin") && strcmp(sec_fetch_site, "none");
+	if (!origin)
+		return false;
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+		size_t n = strlen(schemes[i]);
+
+		if (!strncasecmp(origin, schemes[i], n))
+			return !host || strcasecmp(origin + n, host);
+	}
+	return true;
 }
 
 int web_parse_cookie(const char *header, size_t len, const char *name, char *out, size_t outlen)

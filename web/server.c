@@ -415,6 +415,13 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	char *text;
 	int rc;
 
+	/* A page on another site can make the official's browser post here
+	 * (a form needs no CORS). Refused before the PIN is read, so it does
+	 * not spend that address's tries. */
+	if (web_cross_site(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site"),
+			   MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+			   MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host")))
+		return send_error(c, MHD_HTTP_FORBIDDEN, "cross-site login refused");
 	if (!content_type_is(c, "application/x-www-form-urlencoded"))
 		return send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
 				  "Content-Type: expected application/x-www-form-urlencoded");

@@ -48,6 +48,14 @@ int web_parse_cookie(const char *header, size_t len, const char *name, char *out
 struct sockaddr_storage;
 int web_parse_forwarded_for(const char *header, size_t len, struct sockaddr_storage *out);
 
+/* Whether a request came from another site's page, by its Sec-Fetch-Site,
+ * Origin and Host header values (each NULL when absent): Sec-Fetch-Site
+ * other than "same-origin" or "none" (a browser's own word); without it, an
+ * Origin whose host[:port] after "http://" or "https://" is not Host's (case
+ * ignored), or that has neither scheme ("null"). Neither header: not
+ * cross-site (curl; browsers send one of them on every POST). */
+bool web_cross_site(const char *sec_fetch_site, const char *origin, const char *host);
+
 /* The console's state-changing requests, as JSON objects with "cmd". */
 enum web_cmd_kind {
 	WEB_CMD_START,		/* start a match: teams, players, house rules */

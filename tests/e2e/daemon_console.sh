@@ -71,5 +71,21 @@ for _ in 1 2 3 4 5; do status_of --interface 127.0.0.2 -d pin=9999 "$BASE/consol
 	|| fail "a guest's wrong PINs locked out the official"
 for _ in 1 2 3 4 5; do status_of -d pin=9999 "$BASE/console/login" >/dev/null; done
 [ "$(status_of -d pin=4321 "$BASE/console/login")" = 429 ] || fail "the official's own wrong PINs did not lock"
+# A login from another site's page (a form or script on a page the
+# official's browser opened) is refused before its PIN is read: it neither
+# logs in nor spends that address's tries, so the right PIN still gets in.
+for h in 'Origin: http://evil.example' 'Sec-Fetch-Site: cross-site' 'Origin: null'; do
+	for _ in 1 2 3 4 5 6; do
+		s=$(curl -s -o "$WORK/out" -w '%{http_code}' --max-time 10 --interface 127.0.0.4 \
+			-H "$h" -d pin=9999 "$BASE/console/login")
+		[ "$s" = 403 ] && grep -q 'cross-site' "$WORK/out" ||
+			fail "wrong PIN with '$h' -> $s $(cat "$WORK/out"), want 403 cross-site"
+	done
+	s=$(status_of --interface 127.0.0.4 -H "$h" -d pin=4321 "$BASE/console/login")
+	[ "$s" = 403 ] || fail "right PIN with '$h' -> $s, want 403"
+done
+s=$(status_of --interface 127.0.0.4 -H "Origin: $BASE" -H 'Sec-Fetch-Site: same-origin' \
+	-d pin=4321 "$BASE/console/login")
+[ "$s" = 200 ] || fail "the console's own login after cross-site ones -> $s, want 200"
 stop_daemon
 echo ok

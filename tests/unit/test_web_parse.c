@@ -90,6 +90,30 @@ static void test_web_forwarded_for_takes_the_last_bare_address(void **state)
 	assert_int_equal(web_parse_forwarded_for("1.2.3.4\0", 8, &a), -EINVAL);
 }
 
+/* A console login from another site's page is refused before its PIN is
+ * read; the console's own page, and curl, are not. */
+static void test_web_cross_site_by_fetch_metadata_else_origin(void **state)
+{
+	(void)state;
+	assert_false(web_cross_site("same-origin", "http://evil.example", "pi:8080"));
+	assert_false(web_cross_site("none", NULL, "pi:8080"));
+	assert_true(web_cross_site("cross-site", "http://pi:8080", "pi:8080"));
+	assert_true(web_cross_site("same-site", NULL, "pi:8080"));
+	assert_true(web_cross_site("", NULL, NULL));
+	/* Older browsers: Origin against Host. */
+	assert_false(web_cross_site(NULL, "http://pi:8080", "pi:8080"));
+	assert_false(web_cross_site(NULL, "HTTPS://Dyeref.Example", "dyeref.example"));
+	assert_false(web_cross_site(NULL, "http://[fd00::1]:8080", "[fd00::1]:8080"));
+	assert_true(web_cross_site(NULL, "http://evil.example", "pi:8080"));
+	assert_true(web_cross_site(NULL, "http://pi:8081", "pi:8080"));
+	assert_true(web_cross_site(NULL, "http://pi:8080.evil.example", "pi:8080"));
+	assert_true(web_cross_site(NULL, "null", "pi:8080"));
+	assert_true(web_cross_site(NULL, "file://", "pi:8080"));
+	assert_true(web_cross_site(NULL, "http://pi:8080", NULL));
+	assert_false(web_cross_site(NULL, NULL, "pi:8080"));
+	assert_false(web_cross_site(NULL, NULL, NULL));
+}
+
 static void test_web_command_call_catch(void **state)
 {
 	struct web_command cmd;
@@ -240,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_web_form_rejects_bad_escapes_and_nul),
 		cmocka_unit_test(test_web_cookie_finds_value_among_others),
 		cmocka_unit_test(test_web_forwarded_for_takes_the_last_bare_address),
+		cmocka_unit_test(test_web_cross_site_by_fetch_metadata_else_origin),
 		cmocka_unit_test(test_web_command_call_catch),
 		cmocka_unit_test(test_web_command_start_applies_house_over_defaults),
 		cmocka_unit_test(test_web_command_errors_name_the_field),

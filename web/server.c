@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "web/internal.h"
@@ -16,6 +17,25 @@
 
 #define SSE_BACKLOG_MAX (256 * 1024)	/* bytes queued for one slow client */
 #define COOKIE_NAME "dyeref_session"
+/* From a connection's opening, or the end of its last answer, to its next
+ * request in full (head and body): the idle timeout restarts on every
+ * byte, so without this a client sending a byte every few seconds held
+ * its connection as long as it liked. Ample for a 16 KiB request from a
+ * phone on a poor Wi-Fi. */
+#define REQUEST_DEADLINE_MS 10000
+/* Connections from one address: a wall screen and a console there (a
+ * browser opens up to 6 to a host), WEB_SSE_PER_CLIENT event streams, and
+ * room to spare. */
+#define PER_ADDRESS_DEFAULT 32
+
+/* One open connection, for the request deadline. */
+struct conn {
+	struct conn *next, *prev;	/* in web_server.conns */
+	struct MHD_Connection *mhd;	/* its connection */
+	int64_t waiting_ms;		/* CLOCK_MONOTONIC ms since which a request is
+					 * awaited; 0: it is being answered */
+	bool cut;			/* shut down at the deadline, MHD to close it */
+};
 
 struct sse_client {
 	struct sse_client *next;	/* in web_server.clients */
@@ -40,6 +60,7 @@ struct web_server {
 	struct web_auth auth;		/* console sessions */
 	struct bd_house house;		/* defaults of a console START */
 	struct sse_client *clients;	/* open /api/events streams */
+	struct conn *conns;		/* every open connection */
 	size_t n_clients;
 	unsigned port;			/* bound */
 	int epoll_fd;			/* MHD's */
@@ -59,6 +80,14 @@ static int64_t now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- Responses --------------------------------------------------------- */
@@ -597,6 +626,95 @@ static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c
 	return send_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint");
 }
 
+/* ---- Connections and the request deadline ------------------------------ */
+
+static struct conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return info ? info->socket_context : NULL;
+}
+
+/* Its request is in: the deadline stops while it is answered. */
+static void conn_answering(struct MHD_Connection *c)
+{
+	struct conn *cn = conn_of(c);
+
+	if (cn)
+		cn->waiting_ms = 0;
+}
+
+/* MHD has no call to close a connection from outside a request; shutting
+ * its socket down makes MHD's next read find the end and close it. */
+static void conn_cut(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+	if (info)
+		shutdown(info->connect_fd, SHUT_RDWR);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct web_server *s = cls;
+	struct conn *cn = *socket_context;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		cn = calloc(1, sizeof(*cn));
+		if (!cn) {
+			conn_cut(c);	/* no memory to keep its deadline */
+			return;
+		}
+		cn->mhd = c;
+		cn->waiting_ms = now_ms();
+		cn->next = s->conns;
+		if (s->conns)
+			s->conns->prev = cn;
+		s->conns = cn;
+		*socket_context = cn;
+		return;
+	}
+	if (!cn)
+		return;
+	if (cn->prev)
+		cn->prev->next = cn->next;
+	else
+		s->conns = cn->next;
+	if (cn->next)
+		cn->next->prev = cn->prev;
+	free(cn);
+	*socket_context = NULL;
+}
+
+/* The milliseconds until the next connection's deadline (0: one is past
+ * it), or -1 when none awaits a request; with cut, first shuts down those
+ * past it. */
+static int64_t conns_deadline(struct web_server *s, bool cut)
+{
+	int64_t now = now_ms(), next = -1;
+
+	for (struct conn *cn = s->conns; cn; cn = cn->next) {
+		int64_t left;
+
+		if (!cn->waiting_ms || cn->cut)
+			continue;
+		left = cn->waiting_ms + REQUEST_DEADLINE_MS - now;
+		if (left <= 0 && cut) {
+			conn_cut(cn->mhd);
+			cn->cut = true;
+			continue;
+		}
+		if (left < 0)
+			left = 0;
+		if (next < 0 || left < next)
+			next = left;
+	}
+	return next;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -629,6 +747,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	conn_answering(c);
 	if (rq->too_big)
 		return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large");
 	if (url[0] != '/' || strstr(url, ".."))
@@ -644,10 +763,13 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
 	struct request *rq = *con_cls;
+	struct conn *cn = conn_of(c);
 
 	(void)cls;
-	(void)c;
 	(void)toe;
+	/* Kept alive: the next request has the same time to come in full. */
+	if (cn)
+		cn->waiting_ms = now_ms();
 	if (rq) {
 		free(rq->body);
 		free(rq);
@@ -685,8 +807,10 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 	s->user = user;
 	if (!s->cfg.max_connections)
 		s->cfg.max_connections = 512;
+	/* Behind a trusted proxy every connection is the proxy's: the limit
+	 * would be shared by all its clients (the proxy holds slow ones). */
 	if (!s->cfg.max_per_ip)
-		s->cfg.max_per_ip = 256;
+		s->cfg.max_per_ip = cfg->trusted_proxy ? s->cfg.max_connections : PER_ADDRESS_DEFAULT;
 	if (!s->cfg.timeout_s)
 		s->cfg.timeout_s = 20;
 	if (!s->cfg.max_body)
@@ -742,6 +866,7 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.timeout_s,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)s->cfg.max_request,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				  MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
 				  MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)128,
 				  /* Host required, bad header lines refused: 400. */
 				  MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
@@ -805,17 +930,21 @@ int web_server_fd(const struct web_server *s)
 int64_t web_server_timeout_ms(struct web_server *s)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
+	int64_t deadline = conns_deadline(s, false);
 
 	if (s->resumed)
 		return 0;
 	if (MHD_get_timeout(s->mhd, &ms) != MHD_YES)
-		return -1;
-	return ms > INT64_MAX ? INT64_MAX : (int64_t)ms;
+		return deadline;
+	if (ms > INT64_MAX)
+		ms = INT64_MAX;
+	return deadline >= 0 && deadline < (int64_t)ms ? deadline : (int64_t)ms;
 }
 
 int web_server_process(struct web_server *s)
 {
 	s->resumed = 0;
+	conns_deadline(s, true);
 	return MHD_run(s->mhd) == MHD_YES ? 0 : -EIO;
 }
 

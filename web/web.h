@@ -115,8 +115,10 @@ struct web_config {
 	unsigned port;			/* 0: any free port (see web_server_port) */
 	const char *pin;		/* console PIN; NULL or "" locks the console */
 	unsigned max_connections;	/* 0: 512 */
-	unsigned max_per_ip;		/* 0: 256 (a wall screen, phones, a test's idle crowd) */
-	unsigned timeout_s;		/* idle connection timeout; 0: 20 s */
+	unsigned max_per_ip;		/* 0: 32 (a screen, a console, event streams);
+					 * max_connections with a trusted_proxy */
+	unsigned timeout_s;		/* idle connection timeout; 0: 20 s (besides, a
+					 * request must be in 10 s after the last answer) */
 	size_t max_body;		/* request body bytes; 0: 16 KiB */
 	size_t max_request;		/* per-connection buffer for the request line and
 					 * headers; 0: 16 KiB */

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Hostile clients: malformed and oversized requests get a 4xx and do no
-# harm; 200 idle connections do not starve the scoreboard.
+# harm; idle connections do not starve the scoreboard (crowds beyond an
+# address's 32 connections, and slow heads: daemon_slowloris.sh).
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 write_config "$WORK/c.ini"
@@ -74,20 +75,21 @@ s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 --interface 127.0.0.1 "$
 kill "${streams[@]}" 2>/dev/null || true
 wait "${streams[@]}" 2>/dev/null || true
 
-# 200 connections that never send a byte: the scoreboard still answers.
+# 30 connections that never send a byte (an address may hold 32): the
+# scoreboard still answers, even that address.
 fds=()
-for _ in $(seq 1 200); do
+for _ in $(seq 1 30); do
 	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" || fail "could not open idle connection"
 	fds+=("$fd")
 done
 s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/api/state") || true
-[ "$s" = 200 ] || fail "/api/state with 200 idle connections -> '$s'"
+[ "$s" = 200 ] || fail "/api/state with 30 idle connections -> '$s'"
 s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/") || true
-[ "$s" = 200 ] || fail "/ with 200 idle connections -> '$s'"
+[ "$s" = 200 ] || fail "/ with 30 idle connections -> '$s'"
 # Half a request on each of them: still answered.
 for fd in "${fds[@]}"; do printf 'GET /api/sta' >&"$fd"; done
 s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/api/state") || true
-[ "$s" = 200 ] || fail "/api/state with 200 half-sent requests -> '$s'"
+[ "$s" = 200 ] || fail "/api/state with 30 half-sent requests -> '$s'"
 for fd in "${fds[@]}"; do exec {fd}>&-; done
 kill -0 "$DAEMON_PID" || fail "daemon died"
 stop_daemon

@@ -56,44 +56,56 @@ static int random_hex(char *out)
 	return 0;
 }
 
+static const unsigned char v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+
 void web_auth_client_key(const struct sockaddr *sa, unsigned char key[WEB_CLIENT_KEY])
 {
-	static const unsigned char v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
-
 	memset(key, 0, WEB_CLIENT_KEY);
 	if (sa && sa->sa_family == AF_INET) {
 		memcpy(key, v4_mapped, sizeof(v4_mapped));
 		memcpy(key + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
 	} else if (sa && sa->sa_family == AF_INET6) {
-		const unsigned char *b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-
-		/* IPv4-mapped: the whole address; else the /64. */
-		memcpy(key, b, memcmp(b, v4_mapped, sizeof(v4_mapped)) ? 8 : 16);
+		memcpy(key, ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr, WEB_CLIENT_KEY);
 	}
 }
 
+bool web_auth_client_net(const unsigned char key[WEB_CLIENT_KEY], unsigned char net[WEB_CLIENT_KEY])
+{
+	static const unsigned char none[WEB_CLIENT_KEY];
+
+	memmove(net, key, WEB_CLIENT_KEY);
+	if (!memcmp(key, v4_mapped, sizeof(v4_mapped)) || !memcmp(key, none, sizeof(none)))
+		return false;
+	memset(net + 8, 0, WEB_CLIENT_KEY - 8);
+	return true;
+}
+
 static struct web_login_client *client_find(struct web_auth *a,
-					    const unsigned char key[WEB_CLIENT_KEY])
+					    const unsigned char key[WEB_CLIENT_KEY], int net)
 {
 	for (size_t i = 0; i < WEB_LOGIN_CLIENTS; i++)
-		if (a->clients[i].used && !memcmp(a->clients[i].key, key, WEB_CLIENT_KEY))
+		if (a->clients[i].used && a->clients[i].net == net &&
+		    !memcmp(a->clients[i].key, key, WEB_CLIENT_KEY))
 			return &a->clients[i];
 	return NULL;
 }
 
 /* An entry for a client not in the table: a free one, else the stalest of
- * those with no lockout and no wrong PIN for WEB_LOGIN_LOCK_S; NULL when
- * there is none. Recent entries are never evicted: a client rotating
- * through more addresses than the table holds would otherwise shed its
- * count before it reached a lockout. */
+ * those with no lockout and no wrong PIN for WEB_LOGIN_LOCK_S, other than
+ * keep; NULL when there is none. Recent entries are never evicted: a
+ * client rotating through more addresses than the table holds would
+ * otherwise shed its count before it reached a lockout. */
 static struct web_login_client *client_new(struct web_auth *a,
-					   const unsigned char key[WEB_CLIENT_KEY], int64_t now_s)
+					   const unsigned char key[WEB_CLIENT_KEY], int net,
+					   int64_t now_s, const struct web_login_client *keep)
 {
 	struct web_login_client *best = NULL;
 
 	for (size_t i = 0; i < WEB_LOGIN_CLIENTS; i++) {
 		struct web_login_client *c = &a->clients[i];
 
+		if (c == keep)
+			continue;
 		if (!c->used) {
 			best = c;
 			break;
@@ -106,30 +118,48 @@ static struct web_login_client *client_new(struct web_auth *a,
 		memset(best, 0, sizeof(*best));
 		memcpy(best->key, key, WEB_CLIENT_KEY);
 		best->used = 1;
+		best->net = net;
 	}
 	return best;
+}
+
+/* One more wrong PIN against an entry that allows budget of them. */
+static void client_fail(struct web_login_client *c, int budget, int64_t now_s)
+{
+	c->last_s = now_s;
+	/* Slow down guessing: a four-digit PIN falls to a loop otherwise. */
+	if (++c->fails >= budget) {
+		c->fails = 0;
+		c->locked_until_s = now_s + WEB_LOGIN_LOCK_S;
+	}
 }
 
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		   const char *pin, int64_t now_s, const struct web_session **s)
 {
 	struct web_session *slot = &a->sessions[0];
-	struct web_login_client *cl = client_find(a, key);
+	unsigned char net[WEB_CLIENT_KEY];
+	/* An IPv6 client is counted twice: its own address with the budget of
+	 * an IPv4 one, so a player on the bar's /64 locks out only itself, and
+	 * its /64 with a larger one, so rotating through the /64's addresses
+	 * does not buy thousands of tries. */
+	bool v6 = web_auth_client_net(key, net);
+	struct web_login_client *cl = client_find(a, key, 0);
+	struct web_login_client *nl = v6 ? client_find(a, net, 1) : NULL;
 
-	if (cl && now_s < cl->locked_until_s)
+	if ((cl && now_s < cl->locked_until_s) || (nl && now_s < nl->locked_until_s))
 		return -EAGAIN;
 	/* An unknown client when every entry is recent: a guessing attack
 	 * from many addresses. It is refused before its PIN is compared, so
 	 * a right guess does not leak; the official's open sessions live on. */
-	if (!cl && !(cl = client_new(a, key, now_s)))
+	if (!cl && !(cl = client_new(a, key, 0, now_s, nl)))
+		return -EAGAIN;
+	if (v6 && !nl && !(nl = client_new(a, net, 1, now_s, cl)))
 		return -EAGAIN;
 	if (!a->pin || !web_auth_equal(pin, a->pin)) {
-		cl->last_s = now_s;
-		/* Slow down guessing: a four-digit PIN falls to a loop otherwise. */
-		if (++cl->fails >= WEB_LOGIN_FAILS) {
-			cl->fails = 0;
-			cl->locked_until_s = now_s + WEB_LOGIN_LOCK_S;
-		}
+		client_fail(cl, WEB_LOGIN_FAILS, now_s);
+		if (nl)
+			client_fail(nl, WEB_LOGIN_NET_FAILS, now_s);
 		return -EPERM;
 	}
 	memset(cl, 0, sizeof(*cl));	/* a right PIN forgives that client's wrong ones */

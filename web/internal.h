@@ -2,15 +2,17 @@
 #ifndef DYEREF_WEB_INTERNAL_H
 #define DYEREF_WEB_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
 #define WEB_TOKEN_HEX 64		/* hex digits of a session or CSRF token */
 #define WEB_SESSIONS_MAX 32		/* officials' phones, tablets, a laptop */
 #define WEB_SESSION_TTL_S (12 * 3600)	/* a long evening */
-#define WEB_LOGIN_FAILS 5		/* wrong PINs before a lockout */
+#define WEB_LOGIN_FAILS 5		/* wrong PINs from one address before a lockout */
+#define WEB_LOGIN_NET_FAILS 20		/* from one IPv6 /64 (any of its addresses) */
 #define WEB_LOGIN_LOCK_S 30		/* seconds the lockout lasts */
-#define WEB_LOGIN_CLIENTS 64		/* client addresses whose wrong PINs are counted */
+#define WEB_LOGIN_CLIENTS 64		/* addresses and /64s whose wrong PINs are counted */
 #define WEB_CLIENT_KEY 16		/* bytes of a client key (web_auth_client_key) */
 #define WEB_SSE_PER_CLIENT 8		/* open /api/events streams per client address */
 
@@ -20,10 +22,11 @@ struct web_session {
 	int64_t expires_s;		/* CLOCK_MONOTONIC seconds */
 };
 
-/* Wrong PINs from one client address (IPv4 address, IPv6 /64). */
+/* Wrong PINs from one client address, or from one IPv6 /64. */
 struct web_login_client {
-	unsigned char key[WEB_CLIENT_KEY];	/* web_auth_client_key() */
+	unsigned char key[WEB_CLIENT_KEY];	/* web_auth_client_key() or _net() */
 	int used;			/* 0: a free entry */
+	int net;			/* 1: an IPv6 /64 (budget WEB_LOGIN_NET_FAILS) */
 	int fails;			/* wrong PINs since its last success or lock */
 	int64_t last_s;			/* its last wrong PIN, CLOCK_MONOTONIC seconds */
 	int64_t locked_until_s;		/* CLOCK_MONOTONIC seconds */
@@ -41,18 +44,25 @@ struct web_auth {
 int web_auth_set_pin(struct web_auth *a, const char *pin);
 void web_auth_free(struct web_auth *a);
 
-/* The key lockouts are counted under for a client address: an IPv4
- * address (also IPv4-mapped IPv6) as ::ffff:a.b.c.d, an IPv6 address cut
- * to its /64 (one host has a whole /64 to pick addresses from); all zeros
- * for NULL or another family. */
+/* The key of a client address: an IPv4 address (also IPv4-mapped IPv6) as
+ * ::ffff:a.b.c.d, an IPv6 address whole; all zeros for NULL or another
+ * family. */
 void web_auth_client_key(const struct sockaddr *sa, unsigned char key[WEB_CLIENT_KEY]);
+
+/* The network of a key: for an IPv6 address its /64, the rest zeros (one
+ * host has a whole /64 to pick addresses from), and true; else a copy of
+ * the key, and false. net may be key. */
+bool web_auth_client_net(const unsigned char key[WEB_CLIENT_KEY], unsigned char net[WEB_CLIENT_KEY]);
 
 /* Checks a PIN from the client with this key (web_auth_client_key) and
  * opens a session. 0 with *s the new session; -EPERM wrong PIN or console
- * locked; -EAGAIN that client is locked out after WEB_LOGIN_FAILS wrong
- * PINs, or (a guessing attack from many addresses) every entry of the
+ * locked; -EAGAIN that address is locked out after WEB_LOGIN_FAILS wrong
+ * PINs, or its IPv6 /64 after WEB_LOGIN_NET_FAILS from any of its
+ * addresses, or (a guessing attack from many addresses) every entry of the
  * table had a wrong PIN in the last WEB_LOGIN_LOCK_S and this client has
- * none: its PIN is not even checked then. -EIO no randomness. now_s is CLOCK_MONOTONIC seconds. */
+ * none: its PIN is not even checked then. A right PIN forgives its
+ * address's wrong PINs, not its /64's. -EIO no randomness. now_s is
+ * CLOCK_MONOTONIC seconds. */
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		   const char *pin, int64_t now_s, const struct web_session **s);
 

@@ -41,7 +41,7 @@ struct sse_client {
 	struct sse_client *next;	/* in web_server.clients */
 	struct web_server *server;	/* back pointer */
 	struct MHD_Connection *conn;	/* to resume */
-	unsigned char key[WEB_CLIENT_KEY];	/* its client address (web_auth_client_key) */
+	unsigned char key[WEB_CLIENT_KEY];	/* its client's network (web_auth_client_net) */
 	char *buf;			/* owned: bytes not yet sent */
 	size_t len, off;		/* filled, sent */
 	size_t cap;			/* allocated */
@@ -358,8 +358,10 @@ static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *
 
 	/* Each stream may hold SSE_BACKLOG_MAX of unsent state: a client that
 	 * opens hundreds and never reads must not make the daemon hold
-	 * hundreds of those. A screen needs one; a few tabs, a few more. */
+	 * hundreds of those. A screen needs one; a few tabs, a few more.
+	 * Counted per IPv6 /64, as one host may use all its addresses. */
 	client_key(s, c, key);
+	web_auth_client_net(key, key);
 	for (cl = s->clients; cl; cl = cl->next)
 		same += !cl->closing && !memcmp(cl->key, key, WEB_CLIENT_KEY);
 	if (same >= WEB_SSE_PER_CLIENT)

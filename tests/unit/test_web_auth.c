@@ -1,7 +1,8 @@
 /*
  * Console login lockouts (web/auth.c): wrong PINs are counted per client
- * address, so one guessing guest locks out only itself, in a table of
- * fixed size that hostile clients cannot grow or flush.
+ * address, so one guessing guest locks out only itself, and per IPv6 /64
+ * with a larger budget, in a table of fixed size that hostile clients
+ * cannot grow or flush.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -44,14 +45,12 @@ static int login(struct web_auth *a, const unsigned char *key, const char *pin, 
 	return rc;
 }
 
-static void test_web_lockout_of_one_guest_leaves_the_official_free(void **state)
+/* A guest's WEB_LOGIN_FAILS wrong PINs lock out the guest for a while,
+ * and not the official. */
+static void guest_locks_out_only_itself(const unsigned char *guest, const unsigned char *official)
 {
 	struct web_auth a = { 0 };
-	unsigned char guest[WEB_CLIENT_KEY], official[WEB_CLIENT_KEY];
 
-	(void)state;
-	key_v4("192.168.1.23", guest);
-	key_v4("192.168.1.5", official);
 	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
 	for (int i = 0; i < WEB_LOGIN_FAILS; i++)
 		assert_int_equal(login(&a, guest, "0000", 100), -EPERM);
@@ -61,6 +60,16 @@ static void test_web_lockout_of_one_guest_leaves_the_official_free(void **state)
 	/* The lockout ends. */
 	assert_int_equal(login(&a, guest, PIN, 100 + WEB_LOGIN_LOCK_S), 0);
 	web_auth_free(&a);
+}
+
+static void test_web_lockout_of_one_guest_leaves_the_official_free(void **state)
+{
+	unsigned char guest[WEB_CLIENT_KEY], official[WEB_CLIENT_KEY];
+
+	(void)state;
+	key_v4("192.168.1.23", guest);
+	key_v4("192.168.1.5", official);
+	guest_locks_out_only_itself(guest, official);
 }
 
 static void test_web_right_pin_forgives_that_clients_wrong_ones(void **state)
@@ -110,21 +119,69 @@ static void test_web_lockout_table_is_bounded_and_cannot_be_flushed(void **state
 	web_auth_free(&a);
 }
 
-static void test_web_client_keys_group_ipv6_by_64_and_map_ipv4(void **state)
+/* A bar's Wi-Fi is one /64: a player guessing from one address there
+ * locks out that address, not the official beside it. */
+static void test_web_ipv6_lockout_is_per_address_not_per_64(void **state)
 {
-	unsigned char a[WEB_CLIENT_KEY], b[WEB_CLIENT_KEY];
+	unsigned char player[WEB_CLIENT_KEY], official[WEB_CLIENT_KEY];
+
+	(void)state;
+	key_v6("fd00:1::b", player);
+	key_v6("fd00:1::a", official);
+	guest_locks_out_only_itself(player, official);
+}
+
+/* Rotating through the addresses of one /64 (a host may use them all)
+ * buys WEB_LOGIN_NET_FAILS tries, not five per address. */
+static void test_web_ipv6_64_has_a_larger_budget_of_its_own(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY], other[WEB_CLIENT_KEY];
+	char ip[48];
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i < WEB_LOGIN_NET_FAILS; i++) {
+		/* One try short of an address's lockout from each. */
+		snprintf(ip, sizeof(ip), "2001:db8:5:6::%x", i / (WEB_LOGIN_FAILS - 1) + 1);
+		key_v6(ip, k);
+		assert_int_equal(login(&a, k, "0000", 200), -EPERM);
+	}
+	key_v6("2001:db8:5:6::ffff", k);
+	assert_int_equal(login(&a, k, PIN, 201), -EAGAIN);
+	/* Another /64 is free, and the /64's lockout ends. */
+	key_v6("2001:db8:5:7::1", other);
+	assert_int_equal(login(&a, other, PIN, 201), 0);
+	assert_int_equal(login(&a, k, PIN, 200 + WEB_LOGIN_LOCK_S), 0);
+	web_auth_free(&a);
+}
+
+static void test_web_client_keys_are_whole_addresses_and_nets_ipv6_64s(void **state)
+{
+	unsigned char a[WEB_CLIENT_KEY], b[WEB_CLIENT_KEY], na[WEB_CLIENT_KEY], nb[WEB_CLIENT_KEY];
 
 	(void)state;
 	key_v6("2001:db8:1:2::1", a);
 	key_v6("2001:db8:1:2:ffff:1:2:3", b);
-	assert_memory_equal(a, b, WEB_CLIENT_KEY);
-	key_v6("2001:db8:1:3::1", b);
 	assert_memory_not_equal(a, b, WEB_CLIENT_KEY);
+	assert_true(web_auth_client_net(a, na));
+	assert_true(web_auth_client_net(b, nb));
+	assert_memory_equal(na, nb, WEB_CLIENT_KEY);
+	key_v6("2001:db8:1:3::1", b);
+	assert_true(web_auth_client_net(b, nb));
+	assert_memory_not_equal(na, nb, WEB_CLIENT_KEY);
+	/* In place. */
+	assert_true(web_auth_client_net(a, a));
+	assert_memory_equal(a, na, WEB_CLIENT_KEY);
 	key_v4("127.0.0.2", a);
 	key_v6("::ffff:127.0.0.2", b);
 	assert_memory_equal(a, b, WEB_CLIENT_KEY);
+	assert_false(web_auth_client_net(a, na));
+	assert_memory_equal(a, na, WEB_CLIENT_KEY);
 	key_v6("::ffff:127.0.0.3", b);
 	assert_memory_not_equal(a, b, WEB_CLIENT_KEY);
+	web_auth_client_key(NULL, a);
+	assert_false(web_auth_client_net(a, na));
 }
 
 /* SIGHUP's new PIN clears every count and lockout. */
@@ -150,7 +207,9 @@ int main(void)
 		cmocka_unit_test(test_web_lockout_of_one_guest_leaves_the_official_free),
 		cmocka_unit_test(test_web_right_pin_forgives_that_clients_wrong_ones),
 		cmocka_unit_test(test_web_lockout_table_is_bounded_and_cannot_be_flushed),
-		cmocka_unit_test(test_web_client_keys_group_ipv6_by_64_and_map_ipv4),
+		cmocka_unit_test(test_web_ipv6_lockout_is_per_address_not_per_64),
+		cmocka_unit_test(test_web_ipv6_64_has_a_larger_budget_of_its_own),
+		cmocka_unit_test(test_web_client_keys_are_whole_addresses_and_nets_ipv6_64s),
 		cmocka_unit_test(test_web_new_pin_clears_lockouts),
 	};
 

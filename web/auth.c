@@ -32,6 +32,7 @@ int web_auth_set_pin(struct web_auth *a, const char *pin)
 	a->pin = copy;
 	memset(a->sessions, 0, sizeof(a->sessions));
 	memset(a->clients, 0, sizeof(a->clients));
+	a->n_wrong = a->next_wrong = 0;
 	return 0;
 }
 
@@ -134,6 +135,21 @@ static void client_fail(struct web_login_client *c, int budget, int64_t now_s)
 	}
 }
 
+/* Whether WEB_LOGIN_ALL_FAILS wrong PINs came in the last WEB_LOGIN_ALL_S. */
+static bool all_locked(const struct web_auth *a, int64_t now_s)
+{
+	return a->n_wrong == WEB_LOGIN_ALL_FAILS &&
+	       now_s - a->wrong_s[a->next_wrong] < WEB_LOGIN_ALL_S;
+}
+
+static void all_fail(struct web_auth *a, int64_t now_s)
+{
+	a->wrong_s[a->next_wrong] = now_s;
+	a->next_wrong = (a->next_wrong + 1) % WEB_LOGIN_ALL_FAILS;
+	if (a->n_wrong < WEB_LOGIN_ALL_FAILS)
+		a->n_wrong++;
+}
+
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		   const char *pin, int64_t now_s, const struct web_session **s)
 {
@@ -149,6 +165,10 @@ int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 
 	if ((cl && now_s < cl->locked_until_s) || (nl && now_s < nl->locked_until_s))
 		return -EAGAIN;
+	/* Guessing from many addresses: everyone waits, the official too, as
+	 * a right guess must not leak; the official's open sessions live on. */
+	if (all_locked(a, now_s))
+		return -EAGAIN;
 	/* An unknown client when every entry is recent: a guessing attack
 	 * from many addresses. It is refused before its PIN is compared, so
 	 * a right guess does not leak; the official's open sessions live on. */
@@ -160,6 +180,7 @@ int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		client_fail(cl, WEB_LOGIN_FAILS, now_s);
 		if (nl)
 			client_fail(nl, WEB_LOGIN_NET_FAILS, now_s);
+		all_fail(a, now_s);
 		return -EPERM;
 	}
 	memset(cl, 0, sizeof(*cl));	/* a right PIN forgives that client's wrong ones */

@@ -12,6 +12,8 @@
 #define WEB_LOGIN_FAILS 5		/* wrong PINs from one address before a lockout */
 #define WEB_LOGIN_NET_FAILS 20		/* from one IPv6 /64 (any of its addresses) */
 #define WEB_LOGIN_LOCK_S 30		/* seconds the lockout lasts */
+#define WEB_LOGIN_ALL_FAILS 20		/* wrong PINs from all clients together ... */
+#define WEB_LOGIN_ALL_S 60		/* ... in this many seconds: then every login waits */
 #define WEB_LOGIN_CLIENTS 64		/* addresses and /64s whose wrong PINs are counted */
 #define WEB_CLIENT_KEY 16		/* bytes of a client key (web_auth_client_key) */
 #define WEB_SSE_PER_CLIENT 8		/* open /api/events streams per client address */
@@ -38,6 +40,12 @@ struct web_auth {
 	/* Lockouts are per client, so a guessing guest does not lock out the
 	 * official; a fixed table, so hostile clients cannot grow memory. */
 	struct web_login_client clients[WEB_LOGIN_CLIENTS];
+	/* The times of the last wrong PINs from anyone, a ring: however many
+	 * addresses guess, together they get WEB_LOGIN_ALL_FAILS tries in
+	 * WEB_LOGIN_ALL_S (a 4-digit PIN takes hours, not minutes). */
+	int64_t wrong_s[WEB_LOGIN_ALL_FAILS];	/* CLOCK_MONOTONIC seconds */
+	size_t n_wrong;			/* entries of wrong_s filled */
+	size_t next_wrong;		/* the next to write: the oldest once full */
 };
 
 /* 0; -ENOMEM. The PIN is copied; NULL or "" locks the console. */
@@ -58,9 +66,10 @@ bool web_auth_client_net(const unsigned char key[WEB_CLIENT_KEY], unsigned char 
  * opens a session. 0 with *s the new session; -EPERM wrong PIN or console
  * locked; -EAGAIN that address is locked out after WEB_LOGIN_FAILS wrong
  * PINs, or its IPv6 /64 after WEB_LOGIN_NET_FAILS from any of its
- * addresses, or (a guessing attack from many addresses) every entry of the
- * table had a wrong PIN in the last WEB_LOGIN_LOCK_S and this client has
- * none: its PIN is not even checked then. A right PIN forgives its
+ * addresses, or WEB_LOGIN_ALL_FAILS wrong PINs came from anyone in the
+ * last WEB_LOGIN_ALL_S, or every entry of the table had a wrong PIN in the
+ * last WEB_LOGIN_LOCK_S and this client has none (the last two: a guessing
+ * attack from many addresses); its PIN is not even checked then. A right PIN forgives its
  * address's wrong PINs, not its /64's. -EIO no randomness. now_s is
  * CLOCK_MONOTONIC seconds. */
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],

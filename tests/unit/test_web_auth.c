@@ -89,9 +89,21 @@ static void test_web_right_pin_forgives_that_clients_wrong_ones(void **state)
 	web_auth_free(&a);
 }
 
-/* More guessing addresses than the table holds: the newcomer is refused
- * before its PIN is compared (a right guess must not leak), the entries
- * are not evicted while recent, and room returns once they are stale. */
+/* login() with the cap on everyone's wrong PINs lifted, so that the
+ * table's own rule is what answers. */
+static int login_uncapped(struct web_auth *a, const unsigned char *key, const char *pin, int64_t now)
+{
+	int rc = login(a, key, pin, now);
+
+	a->n_wrong = a->next_wrong = 0;
+	return rc;
+}
+
+/* More guessing addresses than the table holds (faster than the cap on
+ * everyone's wrong PINs allows: the table is the backstop): the newcomer
+ * is refused before its PIN is compared (a right guess must not leak),
+ * the entries are not evicted while recent, and room returns once they
+ * are stale. */
 static void test_web_lockout_table_is_bounded_and_cannot_be_flushed(void **state)
 {
 	struct web_auth a = { 0 };
@@ -102,17 +114,17 @@ static void test_web_lockout_table_is_bounded_and_cannot_be_flushed(void **state
 	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
 	key_v4("10.1.0.0", first);
 	for (int i = 0; i < WEB_LOGIN_FAILS - 1; i++)
-		assert_int_equal(login(&a, first, "0000", 50), -EPERM);
+		assert_int_equal(login_uncapped(&a, first, "0000", 50), -EPERM);
 	for (int i = 1; i < WEB_LOGIN_CLIENTS; i++) {
 		snprintf(ip, sizeof(ip), "10.1.%d.%d", i / 256, i % 256);
 		key_v4(ip, k);
-		assert_int_equal(login(&a, k, "0000", 50), -EPERM);
+		assert_int_equal(login_uncapped(&a, k, "0000", 50), -EPERM);
 	}
 	key_v4("10.2.0.1", extra);
-	assert_int_equal(login(&a, extra, "0000", 51), -EAGAIN);
-	assert_int_equal(login(&a, extra, PIN, 51), -EAGAIN);
+	assert_int_equal(login_uncapped(&a, extra, "0000", 51), -EAGAIN);
+	assert_int_equal(login_uncapped(&a, extra, PIN, 51), -EAGAIN);
 	/* The first client's count survived the flood: one more locks it. */
-	assert_int_equal(login(&a, first, "0000", 52), -EPERM);
+	assert_int_equal(login_uncapped(&a, first, "0000", 52), -EPERM);
 	assert_int_equal(login(&a, first, PIN, 53), -EAGAIN);
 	/* Stale entries make room again. */
 	assert_int_equal(login(&a, extra, PIN, 50 + WEB_LOGIN_LOCK_S), 0);
@@ -132,12 +144,14 @@ static void test_web_ipv6_lockout_is_per_address_not_per_64(void **state)
 }
 
 /* Rotating through the addresses of one /64 (a host may use them all)
- * buys WEB_LOGIN_NET_FAILS tries, not five per address. */
+ * buys WEB_LOGIN_NET_FAILS tries, not five per address (here slower than
+ * the cap on everyone's wrong PINs, which would stop it too). */
 static void test_web_ipv6_64_has_a_larger_budget_of_its_own(void **state)
 {
 	struct web_auth a = { 0 };
 	unsigned char k[WEB_CLIENT_KEY], other[WEB_CLIENT_KEY];
 	char ip[48];
+	int64_t t;
 
 	(void)state;
 	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
@@ -145,14 +159,15 @@ static void test_web_ipv6_64_has_a_larger_budget_of_its_own(void **state)
 		/* One try short of an address's lockout from each. */
 		snprintf(ip, sizeof(ip), "2001:db8:5:6::%x", i / (WEB_LOGIN_FAILS - 1) + 1);
 		key_v6(ip, k);
-		assert_int_equal(login(&a, k, "0000", 200), -EPERM);
+		assert_int_equal(login(&a, k, "0000", 200 + 4 * i), -EPERM);
 	}
+	t = 200 + 4 * (WEB_LOGIN_NET_FAILS - 1);
 	key_v6("2001:db8:5:6::ffff", k);
-	assert_int_equal(login(&a, k, PIN, 201), -EAGAIN);
+	assert_int_equal(login(&a, k, PIN, t + 1), -EAGAIN);
 	/* Another /64 is free, and the /64's lockout ends. */
 	key_v6("2001:db8:5:7::1", other);
-	assert_int_equal(login(&a, other, PIN, 201), 0);
-	assert_int_equal(login(&a, k, PIN, 200 + WEB_LOGIN_LOCK_S), 0);
+	assert_int_equal(login(&a, other, PIN, t + 1), 0);
+	assert_int_equal(login(&a, k, PIN, t + WEB_LOGIN_LOCK_S), 0);
 	web_auth_free(&a);
 }
 
@@ -184,6 +199,38 @@ static void test_web_client_keys_are_whole_addresses_and_nets_ipv6_64s(void **st
 	assert_false(web_auth_client_net(a, na));
 }
 
+/* Many addresses, none locked out on its own: after WEB_LOGIN_ALL_FAILS
+ * wrong PINs in WEB_LOGIN_ALL_S every login waits, unread (the official's
+ * right PIN from an address of its own too), until the oldest is that old.
+ * A 4-digit PIN then takes hours, not the 16 minutes of 64 addresses. */
+static void test_web_wrong_pins_from_all_addresses_are_capped(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY], official[WEB_CLIENT_KEY];
+	char ip[32];
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i < WEB_LOGIN_ALL_FAILS; i++) {
+		snprintf(ip, sizeof(ip), "10.3.0.%d", i / (WEB_LOGIN_FAILS - 1) + 1);
+		key_v4(ip, k);
+		assert_int_equal(login(&a, k, "0000", 100 + i), -EPERM);
+	}
+	key_v4("10.3.1.1", official);
+	assert_int_equal(login(&a, official, PIN, 100 + WEB_LOGIN_ALL_FAILS), -EAGAIN);
+	/* Refused unread, so not counted: the window still ends with the first. */
+	key_v4("10.3.1.2", k);
+	assert_int_equal(login(&a, k, "0000", 100 + WEB_LOGIN_ALL_S - 1), -EAGAIN);
+	assert_int_equal(login(&a, official, PIN, 100 + WEB_LOGIN_ALL_S), 0);
+	/* Then one more wrong PIN fills the window again. */
+	assert_int_equal(login(&a, k, "0000", 100 + WEB_LOGIN_ALL_S), -EPERM);
+	assert_int_equal(login(&a, official, PIN, 100 + WEB_LOGIN_ALL_S), -EAGAIN);
+	/* A new PIN (SIGHUP) starts the count afresh. */
+	assert_int_equal(web_auth_set_pin(&a, "98765"), 0);
+	assert_int_equal(login(&a, official, "98765", 100 + WEB_LOGIN_ALL_S), 0);
+	web_auth_free(&a);
+}
+
 /* SIGHUP's new PIN clears every count and lockout. */
 static void test_web_new_pin_clears_lockouts(void **state)
 {
@@ -210,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_web_ipv6_lockout_is_per_address_not_per_64),
 		cmocka_unit_test(test_web_ipv6_64_has_a_larger_budget_of_its_own),
 		cmocka_unit_test(test_web_client_keys_are_whole_addresses_and_nets_ipv6_64s),
+		cmocka_unit_test(test_web_wrong_pins_from_all_addresses_are_capped),
 		cmocka_unit_test(test_web_new_pin_clears_lockouts),
 	};
 

@@ -43,10 +43,14 @@ static size_t make_taps(const struct sens_config *installed, const struct sens_c
 	return nt;
 }
 
-static void truth_of(struct sens_config *truth)
+/* The table as installed (the defaults: 400 m/s, no delays), as it truly
+ * is (455 m/s, each comparator's own delay) and the discs' model. */
+static void table_of(struct sens_config *installed, struct sens_config *truth, struct sim_piezo *m)
 {
 	static const double delays_us[4] = { 12.0, -7.0, 25.0, -3.0 };
 
+	sens_config_defaults(installed);
+	sim_piezo_defaults(m);	/* 10 us jitter, 7-20 us latency */
 	sens_config_defaults(truth);
 	truth->wave_speed_mps = 455.0;
 	for (size_t i = 0; i < 4; i++)
@@ -81,9 +85,7 @@ static void test_sens_calibrate_noise_free_recovers_speed_and_delays_exactly(voi
 	size_t n;
 
 	(void)state;
-	sens_config_defaults(&installed);
-	truth_of(&truth);
-	sim_piezo_defaults(&m);
+	table_of(&installed, &truth, &m);
 	m.jitter_s = 0;
 	m.latency_min_s = m.latency_max_s = 0;
 	m.speed_spread = 0;
@@ -106,9 +108,7 @@ static void test_sens_calibrate_recovers_speed_and_delays_from_noisy_taps(void *
 	size_t n;
 
 	(void)state;
-	sens_config_defaults(&installed);	/* believes 400 m/s, no delays */
-	truth_of(&truth);
-	sim_piezo_defaults(&m);	/* 10 us jitter, 7-20 us latency */
+	table_of(&installed, &truth, &m);
 	m.speed_spread = 0.005;	/* an installer's taps are much alike */
 	n = make_taps(&installed, &truth, &m, 3, 2, taps);
 	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), 0);
@@ -131,9 +131,7 @@ static void test_sens_calibrate_survives_a_missed_edge(void **state)
 	size_t n;
 
 	(void)state;
-	sens_config_defaults(&installed);
-	truth_of(&truth);
-	sim_piezo_defaults(&m);
+	table_of(&installed, &truth, &m);
 	m.jitter_s = 2e-6;
 	m.speed_spread = 0.002;
 	n = make_taps(&installed, &truth, &m, 2, 3, taps);
@@ -172,9 +170,7 @@ static void test_sens_calibrate_refuses_a_sensor_heard_in_fewer_than_two_taps(vo
 	size_t n;
 
 	(void)state;
-	sens_config_defaults(&installed);
-	truth_of(&truth);
-	sim_piezo_defaults(&m);
+	table_of(&installed, &truth, &m);
 	m.dead = 1u << 3;
 	n = make_taps(&installed, &truth, &m, 1, 4, taps);
 	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), -EINVAL);
@@ -205,10 +201,8 @@ static void test_sens_calibrate_refuses_a_fit_the_config_check_would_refuse(void
 	size_t n;
 
 	(void)state;
-	sens_config_defaults(&installed);
-	truth_of(&truth);
+	table_of(&installed, &truth, &m);
 	truth.lines[0].delay_s = 1400e-6;	/* 1046 us above the mean */
-	sim_piezo_defaults(&m);
 	m.speed_spread = 0.005;	/* an installer's taps are much alike */
 	n = make_taps(&installed, &truth, &m, 1, 5, taps);
 	assert_int_equal(sens_calibrate(&installed, taps, n, &cal, err, sizeof(err)), -EINVAL);

@@ -127,6 +127,10 @@ static struct web_login_client *client_new(struct web_auth *a,
 /* One more wrong PIN against an entry that allows budget of them. */
 static void client_fail(struct web_login_client *c, int budget, int64_t now_s)
 {
+	/* The official's mistake now and then over an evening must not add up
+	 * to a lockout: a quiet spell forgets the count. */
+	if (now_s - c->last_s >= WEB_LOGIN_FORGET_S)
+		c->fails = 0;
 	c->last_s = now_s;
 	/* Slow down guessing: a four-digit PIN falls to a loop otherwise. */
 	if (++c->fails >= budget) {

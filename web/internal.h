@@ -12,6 +12,10 @@
 #define WEB_LOGIN_FAILS 5		/* wrong PINs from one address before a lockout */
 #define WEB_LOGIN_NET_FAILS 20		/* from one IPv6 /64 (any of its addresses) */
 #define WEB_LOGIN_LOCK_S 30		/* seconds the lockout lasts */
+/* Seconds without a wrong PIN after which a count forgets its wrong PINs:
+ * as long as a lockout, so pacing tries to dodge one is no faster than
+ * sitting it out, and the age at which the table may evict the entry. */
+#define WEB_LOGIN_FORGET_S WEB_LOGIN_LOCK_S
 #define WEB_LOGIN_ALL_FAILS 20		/* wrong PINs from all clients together ... */
 #define WEB_LOGIN_ALL_S 60		/* ... in this many seconds: then every login waits */
 #define WEB_LOGIN_CLIENTS 64		/* addresses and /64s whose wrong PINs are counted */
@@ -29,7 +33,8 @@ struct web_login_client {
 	unsigned char key[WEB_CLIENT_KEY];	/* web_auth_client_key() or _net() */
 	int used;			/* 0: a free entry */
 	int net;			/* 1: an IPv6 /64 (budget WEB_LOGIN_NET_FAILS) */
-	int fails;			/* wrong PINs since its last success or lock */
+	int fails;			/* wrong PINs since its last success or lock, none
+					 * of them WEB_LOGIN_FORGET_S before the next */
 	int64_t last_s;			/* its last wrong PIN, CLOCK_MONOTONIC seconds */
 	int64_t locked_until_s;		/* CLOCK_MONOTONIC seconds */
 };
@@ -70,8 +75,9 @@ bool web_auth_client_net(const unsigned char key[WEB_CLIENT_KEY], unsigned char 
  * last WEB_LOGIN_ALL_S, or every entry of the table had a wrong PIN in the
  * last WEB_LOGIN_LOCK_S and this client has none (the last two: a guessing
  * attack from many addresses); its PIN is not even checked then. A right PIN forgives its
- * address's wrong PINs, not its /64's. -EIO no randomness. now_s is
- * CLOCK_MONOTONIC seconds. */
+ * address's wrong PINs, not its /64's; WEB_LOGIN_FORGET_S without one
+ * forgets either count. -EIO no randomness. now_s is CLOCK_MONOTONIC
+ * seconds. */
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		   const char *pin, int64_t now_s, const struct web_session **s);
 

@@ -231,6 +231,63 @@ static void test_web_wrong_pins_from_all_addresses_are_capped(void **state)
 	web_auth_free(&a);
 }
 
+/* The answer to the right PIN from one address at once after
+ * WEB_LOGIN_FAILS wrong ones from there, gap_s seconds apart. */
+static int right_pin_after_wrong_ones_apart(int64_t gap_s)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY];
+	int64_t t = 1000;
+	int rc;
+
+	key_v4("10.0.0.11", k);
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i < WEB_LOGIN_FAILS; i++, t += gap_s)
+		assert_int_equal(login(&a, k, "0000", t), -EPERM);
+	rc = login(&a, k, PIN, t - gap_s);
+	web_auth_free(&a);
+	return rc;
+}
+
+/* The official's mistake now and then over an evening: a count with no
+ * wrong PIN for WEB_LOGIN_FORGET_S forgets the ones before, so
+ * WEB_LOGIN_FAILS of them spread out do not lock the address out. */
+static void test_web_wrong_pins_spread_out_do_not_add_up_to_a_lockout(void **state)
+{
+	(void)state;
+	assert_int_equal(right_pin_after_wrong_ones_apart(WEB_LOGIN_FORGET_S), 0);
+}
+
+/* A second less apart, the wrong PINs still add up: a guesser pacing its
+ * tries gains nothing over sitting the lockouts out. */
+static void test_web_wrong_pins_within_the_forget_time_still_lock(void **state)
+{
+	(void)state;
+	assert_int_equal(right_pin_after_wrong_ones_apart(WEB_LOGIN_FORGET_S - 1), -EAGAIN);
+}
+
+/* The /64's count forgets too: WEB_LOGIN_NET_FAILS wrong PINs from the
+ * bar's /64 over an evening, each from an address of its own, leave the
+ * official on that /64 free. */
+static void test_web_ipv6_64_forgets_wrong_pins_spread_out(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY];
+	char ip[48];
+	int64_t t = 1000;
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i < WEB_LOGIN_NET_FAILS; i++, t += WEB_LOGIN_FORGET_S) {
+		snprintf(ip, sizeof(ip), "2001:db8:9:9::%x", i + 1);
+		key_v6(ip, k);
+		assert_int_equal(login(&a, k, "0000", t), -EPERM);
+	}
+	key_v6("2001:db8:9:9::a:a", k);
+	assert_int_equal(login(&a, k, PIN, t - WEB_LOGIN_FORGET_S), 0);
+	web_auth_free(&a);
+}
+
 /* SIGHUP's new PIN clears every count and lockout. */
 static void test_web_new_pin_clears_lockouts(void **state)
 {
@@ -259,6 +316,9 @@ int main(void)
 		cmocka_unit_test(test_web_client_keys_are_whole_addresses_and_nets_ipv6_64s),
 		cmocka_unit_test(test_web_wrong_pins_from_all_addresses_are_capped),
 		cmocka_unit_test(test_web_new_pin_clears_lockouts),
+		cmocka_unit_test(test_web_wrong_pins_spread_out_do_not_add_up_to_a_lockout),
+		cmocka_unit_test(test_web_wrong_pins_within_the_forget_time_still_lock),
+		cmocka_unit_test(test_web_ipv6_64_forgets_wrong_pins_spread_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,11 @@
 #define WEB_LOGIN_CLIENTS 64		/* addresses and /64s whose wrong PINs are counted */
 #define WEB_CLIENT_KEY 16		/* bytes of a client key (web_auth_client_key) */
 #define WEB_SSE_PER_CLIENT 8		/* open /api/events streams per client address */
+/* ... and per IPv6 /64, any of its addresses: one host rotating through
+ * its /64 holds at most 64 x 256 KiB of unsent state, and 448 of the 512
+ * connections stay for everyone else; a bar's guests on its one /64 are
+ * seldom more than 64 screens watching at once. */
+#define WEB_SSE_PER_NET 64
 
 struct web_session {
 	char token[WEB_TOKEN_HEX + 1];	/* the cookie's value; "" = free slot */

@@ -41,7 +41,7 @@ struct sse_client {
 	struct sse_client *next;	/* in web_server.clients */
 	struct web_server *server;	/* back pointer */
 	struct MHD_Connection *conn;	/* to resume */
-	unsigned char key[WEB_CLIENT_KEY];	/* its client's network (web_auth_client_net) */
+	unsigned char key[WEB_CLIENT_KEY];	/* its client's address (web_auth_client_key) */
 	char *buf;			/* owned: bytes not yet sent */
 	size_t len, off;		/* filled, sent */
 	size_t cap;			/* allocated */
@@ -353,20 +353,32 @@ static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	char *state = NULL;
-	unsigned char key[WEB_CLIENT_KEY];
-	size_t same = 0;
+	unsigned char key[WEB_CLIENT_KEY], net[WEB_CLIENT_KEY], other[WEB_CLIENT_KEY];
+	size_t same = 0, same_net = 0;
+	bool v6;
 
 	/* Each stream may hold SSE_BACKLOG_MAX of unsent state: a client that
 	 * opens hundreds and never reads must not make the daemon hold
 	 * hundreds of those. A screen needs one; a few tabs, a few more.
-	 * Counted per IPv6 /64, as one host may use all its addresses. */
+	 * Counted as the PIN lockout counts (web_auth_login): per address, so
+	 * a player on the bar's /64 does not shut out the wall screen and the
+	 * console there, and per IPv6 /64 with a larger budget, as one host
+	 * may use all its addresses. */
 	client_key(s, c, key);
-	web_auth_client_net(key, key);
-	for (cl = s->clients; cl; cl = cl->next)
-		same += !cl->closing && !memcmp(cl->key, key, WEB_CLIENT_KEY);
+	v6 = web_auth_client_net(key, net);
+	for (cl = s->clients; cl; cl = cl->next) {
+		if (cl->closing)
+			continue;
+		same += !memcmp(cl->key, key, WEB_CLIENT_KEY);
+		same_net += v6 && web_auth_client_net(cl->key, other) &&
+			    !memcmp(other, net, WEB_CLIENT_KEY);
+	}
 	if (same >= WEB_SSE_PER_CLIENT)
 		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
 				  "too many event streams open from this address");
+	if (same_net >= WEB_SSE_PER_NET)
+		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				  "too many event streams open from this network");
 	cl = calloc(1, sizeof(*cl));
 	if (!cl)
 		return MHD_NO;

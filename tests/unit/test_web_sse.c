@@ -1,0 +1,143 @@
+/*
+ * Event streams per client (web/server.c, open_events): counted as the PIN
+ * lockout counts, per address and per IPv6 /64 with a larger budget. The
+ * real server on loopback, behind itself as the trusted proxy, so that
+ * X-Forwarded-For names the IPv6 clients a test cannot bind.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "web/internal.h"
+#include "web/web.h"
+
+#define MAX_FDS (WEB_SSE_PER_NET + 4 * WEB_SSE_PER_CLIENT)
+
+struct fx {
+	struct web_server *s;	/* owned */
+	int fds[MAX_FDS];	/* client connections, left open */
+	size_t n_fds;
+};
+
+static int setup(void **state)
+{
+	static struct fx f;
+	struct web_config cfg = { .bind = "127.0.0.1", .trusted_proxy = "127.0.0.1" };
+	struct web_handlers h = { 0 };
+	char err[256];
+
+	memset(&f, 0, sizeof(f));
+	f.s = web_server_new(&cfg, &h, NULL, err, sizeof(err));
+	if (!f.s) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < f->n_fds; i++)
+		close(f->fds[i]);
+	web_server_free(f->s);
+	return 0;
+}
+
+/* Opens GET /api/events for the client the trusted proxy names in
+ * X-Forwarded-For and returns the answer's status; the connection stays
+ * open (a stream counts while it is). The server's loop is turned until
+ * the status line is in, a bounded number of times. */
+static int open_stream(struct fx *f, const char *client)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(web_server_port(f->s)) };
+	char req[256], buf[512];
+	size_t len = 0;
+	int fd, n, status = 0;
+
+	assert_true(f->n_fds < MAX_FDS);
+	assert_int_equal(inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr), 1);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	f->fds[f->n_fds++] = fd;
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	n = snprintf(req, sizeof(req),
+		     "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: %s\r\n\r\n", client);
+	assert_int_equal(write(fd, req, (size_t)n), n);
+	buf[0] = '\0';
+	for (int i = 0; i < 500 && !strstr(buf, "\r\n"); i++) {
+		struct pollfd p[2] = {
+			{ .fd = web_server_fd(f->s), .events = POLLIN },
+			{ .fd = fd, .events = POLLIN },
+		};
+		int64_t wait_ms = web_server_timeout_ms(f->s);
+
+		poll(p, 2, wait_ms < 0 || wait_ms > 50 ? 50 : (int)wait_ms);
+		assert_int_equal(web_server_process(f->s), 0);
+		if (p[1].revents & POLLIN) {
+			ssize_t r = read(fd, buf + len, sizeof(buf) - 1 - len);
+
+			assert_true(r > 0);
+			len += (size_t)r;
+			buf[len] = '\0';
+		}
+	}
+	assert_int_equal(sscanf(buf, "HTTP/1.1 %d", &status), 1);
+	return status;
+}
+
+/* A bar's Wi-Fi is one /64: a player's phone opening streams until it is
+ * refused leaves the wall screen beside it its own WEB_SSE_PER_CLIENT. */
+static void test_web_sse_two_addresses_of_one_64_each_get_their_own(void **state)
+{
+	struct fx *f = *state;
+
+	for (int i = 0; i < WEB_SSE_PER_CLIENT; i++)
+		assert_int_equal(open_stream(f, "2001:db8:1:2::b"), 200);
+	assert_int_equal(open_stream(f, "2001:db8:1:2::b"), 429);
+	for (int i = 0; i < WEB_SSE_PER_CLIENT; i++)
+		assert_int_equal(open_stream(f, "2001:db8:1:2::a"), 200);
+	assert_int_equal(open_stream(f, "2001:db8:1:2::a"), 429);
+	assert_int_equal(web_server_sse_clients(f->s), 2 * WEB_SSE_PER_CLIENT);
+}
+
+/* One host rotating through its /64's addresses gets WEB_SSE_PER_NET
+ * streams in all, not WEB_SSE_PER_CLIENT an address; another /64 and an
+ * IPv4 client are not held back by it. */
+static void test_web_sse_64_has_a_cap_of_its_own(void **state)
+{
+	struct fx *f = *state;
+	char ip[48];
+
+	for (int i = 0; i < WEB_SSE_PER_NET; i++) {
+		snprintf(ip, sizeof(ip), "2001:db8:5:6::%x", i / WEB_SSE_PER_CLIENT + 1);
+		assert_int_equal(open_stream(f, ip), 200);
+	}
+	assert_int_equal(open_stream(f, "2001:db8:5:6::ffff"), 429);
+	assert_int_equal(open_stream(f, "2001:db8:5:7::1"), 200);
+	assert_int_equal(open_stream(f, "198.51.100.7"), 200);
+	assert_int_equal(web_server_sse_clients(f->s), WEB_SSE_PER_NET + 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_web_sse_two_addresses_of_one_64_each_get_their_own,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_web_sse_64_has_a_cap_of_its_own, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

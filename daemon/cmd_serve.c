@@ -127,6 +127,19 @@ static int on_state(void *user, char **json)
 	return *json ? 0 : -ENOMEM;
 }
 
+/* The console's own: where the event log is (the public health strip
+ * says only whether it writes: the wall screen is for everyone). */
+static int on_console_status(void *user, char **json)
+{
+	struct serve *sv = user;
+	json_t *o = json_pack("{s:s,s:o}", "db_path", sv->sc.db_path,
+			      "store", health_json(&sv->storage));
+
+	*json = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	return *json ? 0 : -ENOMEM;
+}
+
 static int on_matches(void *user, char **json)
 {
 	struct serve *sv = user;
@@ -188,23 +201,40 @@ static void on_obs(void *user, const struct dd_obs *o)
 	feed(user, o);
 }
 
-/* The health strip's "store" after a write: the event log's own failures
- * (their messages start with its path, as db/ words them: locked by another
- * program, disk full, I/O error) turn it red until a write succeeds again,
- * so a throw that could not be stored does not go unseen on the wall. */
-static void store_health(struct serve *sv, int rc, const char *err)
+/* A message of the event log's own without the path db/ starts it with
+ * ("PATH: why" -> "why"), for the public health strip; NULL when err is
+ * not one of those. */
+static const char *without_db_path(const struct serve *sv, const char *err)
 {
 	size_t n = strlen(sv->sc.db_path);
-	bool failed = rc && !strncmp(err, sv->sc.db_path, n) && err[n] == ':';
 
-	if (failed) {
+	if (strncmp(err, sv->sc.db_path, n) || err[n] != ':')
+		return NULL;
+	err += n + 1;
+	return err + (*err == ' ');
+}
+
+static void store_ok(struct serve *sv)
+{
+	sv->storage.ok = true;
+	snprintf(sv->storage.text, sizeof(sv->storage.text), "ok");
+}
+
+/* The health strip's "store" after a write: the event log's own failures
+ * (locked by another program, disk full, I/O error) turn it red until a
+ * write succeeds again, so a throw that could not be stored does not go
+ * unseen on the wall. */
+static void store_health(struct serve *sv, int rc, const char *err)
+{
+	const char *why = rc ? without_db_path(sv, err) : NULL;
+
+	if (why) {
 		sv->storage.ok = false;
-		snprintf(sv->storage.text, sizeof(sv->storage.text), "write failed:%.100s", err + n + 1);
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "write failed: %.100s", why);
 		dd_log(DD_LOG_ERR, "store: %s", err);
 		push_state(sv);
 	} else if (rc == 0 && !sv->storage.ok) {
-		sv->storage.ok = true;
-		snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
+		store_ok(sv);
 		dd_log(DD_LOG_INFO, "store: writing again");
 	}
 }
@@ -716,7 +746,7 @@ int dd_cmd_serve(int argc, char **argv)
 	struct web_handlers wh = {
 		.state = on_state, .matches = on_matches, .match_log = on_log,
 		.throw_detail = on_throw, .command = on_command, .sheet = on_sheet,
-		.snapshot = on_snapshot,
+		.snapshot = on_snapshot, .console_status = on_console_status,
 	};
 	char err[512];
 	bool check = false;
@@ -802,8 +832,7 @@ int dd_cmd_serve(int argc, char **argv)
 	/* Writes happen on the loop: another program's lock (an import into
 	 * this file) may stall it a second, not the watchdog's ten. */
 	db_set_busy_timeout(sv->db, STORE_BUSY_MS);
-	sv->storage.ok = true;
-	snprintf(sv->storage.text, sizeof(sv->storage.text), "log %.100s", sv->sc.db_path);
+	store_ok(sv);
 	sv->ref = dd_referee_new(&sv->sc.ref, sv->db);
 	if (!sv->ref) {
 		dd_log(DD_LOG_ERR, "referee: %s", strerror(errno));
@@ -816,9 +845,12 @@ int dd_cmd_serve(int argc, char **argv)
 	 * officials can start a new match; the old one stays in the log. */
 	rc = dd_referee_restore(sv->ref, err, sizeof(err));
 	if (rc) {
+		const char *why = without_db_path(sv, err);
+
 		dd_log(DD_LOG_ERR, "restore: %s (running without that match)", err);
 		sv->storage.ok = false;
-		snprintf(sv->storage.text, sizeof(sv->storage.text), "not restored: %.100s", err);
+		snprintf(sv->storage.text, sizeof(sv->storage.text), "not restored: %.100s",
+			 why ? why : err);
 	}
 	memset(&wc, 0, sizeof(wc));
 	wc.bind = sv->sc.bind;

@@ -596,6 +596,12 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 			}
 		}
 	}
+	if (!strcmp(url, "/console/api/status")) {
+		if (!session_of(s, c))
+			return send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
+		rc = s->h.console_status ? s->h.console_status(s->user, &body) : -ENOENT;
+		return send_result(c, rc, body, "application/json", NULL, url);
+	}
 	if (!strcmp(url, "/console/session")) {
 		const struct web_session *ss = session_of(s, c);
 		json_t *o;

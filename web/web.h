@@ -140,6 +140,8 @@ struct web_handlers {
 	int (*sheet)(void *user, long match, char **json);	/* GET /api/matches/N/sheet (dice) */
 	int (*snapshot)(void *user, long match, long throw_no, long index,
 			char **jpeg, size_t *len);	/* GET /api/matches/N/throws/K/snapshots/I.jpg */
+	int (*console_status)(void *user, char **json);	/* GET /console/api/status: what only
+							 * the official sees; 403 without a session */
 };
 
 struct web_server;

@@ -25,6 +25,15 @@ curl -s -D "$WORK/h" -o /dev/null -d pin=4321 "$BASE/console/login"
 grep -i '^set-cookie:' "$WORK/h" | grep -qi 'HttpOnly' || fail "cookie not HttpOnly"
 grep -i '^set-cookie:' "$WORK/h" | grep -qi 'SameSite=Strict' || fail "cookie not SameSite=Strict"
 
+# The event log's path is the console's alone: the wall screen's state
+# (public, and what /api/events pushes) says only whether it writes.
+state | grep -qF "$WORK/dyeref.db" && fail "the public state shows the database's path: $(state)"
+state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "the public state lost the store's health: $(state)"
+[ "$(status_of "$BASE/console/api/status")" = 403 ] || fail "console status without a session was not 403"
+curl -s --max-time 10 -b "$COOKIES" "$BASE/console/api/status" > "$WORK/status"
+grep -qF "\"db_path\":\"$WORK/dyeref.db\"" "$WORK/status" || fail "console status without the path: $(cat "$WORK/status")"
+grep -q '"store":{"ok":true,"text":"ok"}' "$WORK/status" || fail "console status without the store: $(cat "$WORK/status")"
+
 # Accepted with both.
 command_ok "$start"
 [ "$(command_status "$start")" = 409 ] || fail "a second start was not refused"

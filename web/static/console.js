@@ -15,10 +15,23 @@ async function post(body) {
   return true;
 }
 function showLogin() { $("login").classList.remove("hidden"); $("desk").classList.add("hidden"); }
-function showDesk() { $("login").classList.add("hidden"); $("desk").classList.remove("hidden"); }
+function showDesk() { $("login").classList.add("hidden"); $("desk").classList.remove("hidden"); loadStatus(); }
+// Where the event log is: the console's alone (the wall's health strip is
+// public); whether it writes comes with every state.
+let dbPath = "";
+function showStore(h) {
+  if (!h || !dbPath) return;
+  $("store").textContent = "Event log " + dbPath + ": " + h.text;
+  $("store").classList.toggle("bad", !h.ok);
+}
+function loadStatus() {
+  fetch("/console/api/status", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null)
+    .then((j) => { if (j) { dbPath = j.db_path; showStore(j.store); } }).catch(() => {});
+}
 function slots() { return ["a1", "a2", "b1", "b2"]; }
 function render(s) {
   state = s;
+  if (s.health) showStore(s.health.store);
   const by = $("by"), keep = by.value; clear(by);
   slots().forEach((slot, i) => {
     const name = s.players ? s.players[i < 2 ? "A" : "B"][i % 2] : slot;

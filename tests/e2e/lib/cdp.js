@@ -226,6 +226,9 @@ async function main() {
     "; document.getElementById('login-form').requestSubmit(); true");
   await waitFor(s, "document.getElementById('desk').classList.contains('hidden')", false, "console desk after login");
   await waitFor(s, "document.getElementById('summary').textContent.startsWith('Match 1: A 1 - 0 B')", true, "console summary");
+  // The event log's path is the console's (the wall's strip says only "ok").
+  await waitFor(s, "/^Event log \\/.*dyeref\\.db: ok$/.test(document.getElementById('store').textContent)", true,
+    "the event log's path on the console");
   await evaluate(s, "document.querySelector('[data-call=retoss]').click(); true");
   await waitFor(s, "document.getElementById('summary').textContent.includes('2 throws')", true, "re-toss from the console");
   await screenshot(s, "console.png");

@@ -487,6 +487,14 @@ static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, v
 	return sd_event_exit(sd_event_source_get_event(s), 0);
 }
 
+/* sc->warnings, one log line each: with --check-config, at start-up and on
+ * SIGHUP, so they reach the terminal and the journal alike. */
+static void log_warnings(const struct dd_serve_config *sc)
+{
+	for (const char *p = sc->warnings, *nl; (nl = strchr(p, '\n')); p = nl + 1)
+		dd_log(DD_LOG_WARN, "%.*s", (int)(nl - p), p);
+}
+
 static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void *user)
 {
 	struct serve *sv = user;
@@ -510,6 +518,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 		dd_log(DD_LOG_ERR, "reload: %s(keeping the old settings)", sc.problems);
 		goto free_config;
 	}
+	log_warnings(&sc);
 	dd_referee_set_defaults(sv->ref, &sc.ref);
 	if (web_server_set_pin(sv->web, sc.pin))
 		dd_log(DD_LOG_ERR, "reload: out of memory for the PIN");
@@ -801,6 +810,7 @@ int dd_cmd_serve(int argc, char **argv)
 		dd_config_load_string(&cfg, "(defaults)", "", err, sizeof(err));
 	}
 	dd_serve_config_read(&cfg, &sv->sc);
+	log_warnings(&sv->sc);
 	if (port_override >= 0)
 		sv->sc.port = (unsigned)port_override;
 	if (check) {

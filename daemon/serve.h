@@ -14,11 +14,13 @@ struct dd_serve_config {
 	struct dd_fusion_cfg fusion;	/* [fusion] */
 	int n_problems;			/* problems found */
 	char problems[4096];		/* one "file:line: why" a line */
+	char warnings[1024];		/* the same, for what works but is unwise */
 };
 
 void dd_serve_config_defaults(struct dd_serve_config *sc);
 /* Reads [web], [db], [house], [fusion] over the defaults in sc. 0, or
- * -EINVAL with every problem listed in sc->problems. */
+ * -EINVAL with every problem listed in sc->problems; either way what is
+ * allowed but unwise (a PIN of 4 or 5 digits) in sc->warnings. */
 int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc);
 void dd_serve_config_problem(struct dd_serve_config *sc, const char *msg);
 

@@ -18,6 +18,13 @@ static void problem(struct dd_serve_config *sc, const char *msg)
 	snprintf(sc->problems + n, sizeof(sc->problems) - n, "%s\n", msg);
 }
 
+static void warning(struct dd_serve_config *sc, const char *msg)
+{
+	size_t n = strlen(sc->warnings);
+
+	snprintf(sc->warnings + n, sizeof(sc->warnings) - n, "%s\n", msg);
+}
+
 static void get_int(struct dd_serve_config *sc, struct dd_config *cfg, const char *sec,
 		    const char *key, long min, long max, long *out)
 {
@@ -154,6 +161,14 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 			problem(sc, msg);
 		} else {
 			snprintf(sc->pin, sizeof(sc->pin), "%s", v);
+		}
+		/* Allowed, as installs have them; but 20 guesses a minute find
+		 * a 4-digit PIN in an evening (docs/daemon.md, PIN guessing). */
+		if (n >= 4 && n < 6 && digits) {
+			snprintf(msg, sizeof(msg), "%s:%d: web.pin: fewer than 6 digits, which players "
+				 "on the same network can guess in an evening: choose 6 or more",
+				 cfg->path, line);
+			warning(sc, msg);
 		}
 	}
 	v = dd_config_get(cfg, "db", "path", &line);

@@ -69,10 +69,23 @@ rc=0
 write_config "$WORK/good.ini" "[house]" "target_points = 11" "[fusion]" "review = wait"
 "$DYEREF" serve --config "$WORK/good.ini" --check-config > "$WORK/out" 2>&1 || fail "good config: $(cat "$WORK/out")"
 grep -q "configuration OK" "$WORK/out" || fail "no OK message"
+# A PIN of 4 or 5 digits is still taken (installs have them), with a
+# warning naming the key and its line; one of 6 gets none.
+grep -q "^dyeref: warning: $WORK/good.ini:4: web.pin: fewer than 6 digits" "$WORK/out" ||
+	fail "no warning for a 4-digit PIN: $(cat "$WORK/out")"
+sed 's/^pin = 4321$/pin = 43210/' "$WORK/good.ini" > "$WORK/five.ini"
+"$DYEREF" serve --config "$WORK/five.ini" --check-config > "$WORK/out" 2>&1 || fail "5-digit PIN: $(cat "$WORK/out")"
+grep -q "five.ini:4: web.pin: fewer than 6 digits" "$WORK/out" || fail "no warning for a 5-digit PIN: $(cat "$WORK/out")"
+sed 's/^pin = 4321$/pin = 432109/' "$WORK/good.ini" > "$WORK/six.ini"
+"$DYEREF" serve --config "$WORK/six.ini" --check-config > "$WORK/out" 2>&1 || fail "6-digit PIN: $(cat "$WORK/out")"
+grep -q "configuration OK" "$WORK/out" && ! grep -q "web.pin" "$WORK/out" ||
+	fail "a 6-digit PIN warned: $(cat "$WORK/out")"
 
 # Sensors on a chip that is not there, a camera that is not there: it runs.
 write_config "$WORK/hw.ini" "[sensors]" "chip = /dev/gpiochip-missing" "[camera]" "id = missing-camera"
 start_daemon --config "$WORK/hw.ini"
+grep -q "warning: $WORK/hw.ini:4: web.pin: fewer than 6 digits" "$WORK/daemon.log" ||
+	fail "no PIN warning at start-up: $(cat "$WORK/daemon.log")"
 s=$(state)
 echo "$s" | grep -q '"sensors":{"ok":false' || fail "health does not show the sensors missing: $s"
 echo "$s" | grep -q '"camera":{"ok":false' || fail "health does not show the camera missing: $s"

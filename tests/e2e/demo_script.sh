@@ -33,6 +33,9 @@ url=$(sed -n 's/^ *scoreboard *\(http:[^ ]*\)$/\1/p' "$WORK/demo.out")
 [ -n "$url" ] || fail "no URLs: $(cat "$WORK/demo.out" "$WORK/demo.err")"
 grep -q "listening on ${url%/}/" "$WORK/demo.err" || fail "URL $url is not where it listens: $(cat "$WORK/demo.err")"
 [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$url")" = 200 ] || fail "$url does not answer"
+# A newcomer's first run should not greet them with a warning about the
+# demo's own settings (a PIN under 6 digits did).
+! grep 'warning:' "$WORK/demo.err" || fail "the demo warns about itself"
 kill -TERM "$demo_pid"
 rc=0
 wait "$demo_pid" || rc=$?

@@ -101,6 +101,40 @@ static int add_line(struct dd_config *cfg, struct sens_config *out, struct named
 	return 1;
 }
 
+/* The keys that set each item of sens_config_check_at(). */
+static const struct {
+	enum sens_cfg_item item;
+	const char *section;
+	const char *keys[3];	/* NULL-padded */
+} item_keys[] = {
+	{ SENS_CFG_TABLE, "table", { "length_m", "width_m", "line_width_m" } },
+	{ SENS_CFG_NOISE, "sensors", { "wave_speed", "speed_spread", "timing_sigma_us" } },
+	{ SENS_CFG_HOLDOFF, "sensors", { "hold_off_ms" } },
+	{ SENS_CFG_NEAR_LINE, "sensors", { "near_line_p", "near_line_cm" } },
+	{ SENS_CFG_SILENT, "sensors", { "silent_after_s" } },
+	{ SENS_CFG_BUTTONS, "sensors", { "button_debounce_ms", "button_repeat_ms" } },
+};
+
+/* The line of the file that set item: the later of its keys the file
+ * has (the one that made the pair disagree), or 0 when it has none. */
+static int item_line(struct dd_config *cfg, enum sens_cfg_item item)
+{
+	int last = 0;
+
+	for (size_t i = 0; i < sizeof(item_keys) / sizeof(item_keys[0]); i++) {
+		if (item_keys[i].item != item)
+			continue;
+		for (size_t k = 0; k < 3 && item_keys[i].keys[k]; k++) {
+			int line = 0;
+
+			if (dd_config_get(cfg, item_keys[i].section, item_keys[i].keys[k], &line) &&
+			    line > last)
+				last = line;
+		}
+	}
+	return last;
+}
+
 int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char *err, size_t errlen)
 {
 	static const char *const table_keys[SENS_MAX_TABLE] = {
@@ -252,10 +286,13 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 		}
 	char why[200];
 	int at;
-	if (sens_config_check_at(out, &at, why, sizeof(why)) < 0) {
-		/* The loader's own checks leave the check only a table sensor's
-		 * place to fault in one line: name the key that set it. */
-		int l = at < 0 ? 0 : where[at].pos_line ? where[at].pos_line : where[at].line;
+	enum sens_cfg_item item;
+	if (sens_config_check_at(out, &at, &item, why, sizeof(why)) < 0) {
+		/* The loader's own checks leave the check a table sensor's place
+		 * to fault in one line, or settings that fit apart and not
+		 * together: name the key that set it. */
+		int l = at >= 0 ? (where[at].pos_line ? where[at].pos_line : where[at].line) :
+			item_line(cfg, item);
 
 		if (l > 0)
 			snprintf(err, errlen, "%s:%d: %s", cfg->path, l, why);

@@ -107,7 +107,7 @@ int sens_config_line_by_offset(const struct sens_config *c, unsigned offset)
 
 int sens_config_check(const struct sens_config *c, char *err, size_t errlen)
 {
-	return sens_config_check_at(c, NULL, err, errlen);
+	return sens_config_check_at(c, NULL, NULL, err, errlen);
 }
 
 /* The reason is about line i: the loader names where the file set it. */
@@ -118,13 +118,24 @@ static int bad_line(int *at, size_t i)
 	return -EINVAL;
 }
 
-int sens_config_check_at(const struct sens_config *c, int *at, char *err, size_t errlen)
+/* The reason is about a setting of no one line. */
+static int bad_item(enum sens_cfg_item *item, enum sens_cfg_item what)
+{
+	if (item)
+		*item = what;
+	return -EINVAL;
+}
+
+int sens_config_check_at(const struct sens_config *c, int *at, enum sens_cfg_item *item,
+			 char *err, size_t errlen)
 {
 	const struct bd_table *t = &c->table;
 	size_t n_table = 0;
 
 	if (at)
 		*at = -1;
+	if (item)
+		*item = SENS_CFG_NONE;
 
 	if (!c->chip[0]) {
 		snprintf(err, errlen, "sensors: no chip named");
@@ -132,25 +143,51 @@ int sens_config_check_at(const struct sens_config *c, int *at, char *err, size_t
 	}
 	if (!(t->length_m > 0.1 && t->width_m > 0.1 && t->line_width_m >= 0 &&
 	      t->line_width_m < t->length_m / 2)) {
-		snprintf(err, errlen, "table: length, width and line width must make a table");
-		return -EINVAL;
+		snprintf(err, errlen, "table: length %g m, width %g m and line width %g m do not make "
+			 "a table (the line must be narrower than half the length)", t->length_m,
+			 t->width_m, t->line_width_m);
+		return bad_item(item, SENS_CFG_TABLE);
 	}
 	if (!(c->wave_speed_mps >= 50 && c->wave_speed_mps <= 5000)) {
 		snprintf(err, errlen, "sensors: wave speed %g m/s is outside 50..5000",
 			 c->wave_speed_mps);
-		return -EINVAL;
+		return bad_item(item, SENS_CFG_NOISE);
 	}
 	if (!(c->speed_spread > 0 && c->speed_spread <= 0.5) ||
-	    !(c->timing_sigma_s > 0 && c->timing_sigma_s <= 0.01) ||
-	    !(c->holdoff_s >= 0 && c->holdoff_s <= 1) ||
-	    !(c->near_line_p > 0.5 && c->near_line_p < 1) ||
-	    !(c->near_line_m >= 0 && c->near_line_m < 0.5) ||
-	    !(c->silent_after_s > 0) ||
-	    !(c->button_debounce_s >= 0 && c->button_debounce_s <= 1) ||
-	    !(c->button_repeat_s >= c->button_debounce_s && c->button_repeat_s <= 10)) {
-		snprintf(err, errlen, "sensors: speed spread, timing sigma, hold-off or near-line "
-			 "probability or button timing out of range");
-		return -EINVAL;
+	    !(c->timing_sigma_s > 0 && c->timing_sigma_s <= 0.01)) {
+		snprintf(err, errlen, "sensors: speed spread %g (above 0, at most 0.5) or timing sigma "
+			 "%g us (above 0, at most 10000) out of range", c->speed_spread,
+			 c->timing_sigma_s * 1e6);
+		return bad_item(item, SENS_CFG_NOISE);
+	}
+	if (!(c->holdoff_s >= 0 && c->holdoff_s <= 1)) {
+		snprintf(err, errlen, "sensors: hold-off %g ms is outside 0..1000", c->holdoff_s * 1e3);
+		return bad_item(item, SENS_CFG_HOLDOFF);
+	}
+	if (!(c->near_line_p > 0.5 && c->near_line_p < 1) ||
+	    !(c->near_line_m >= 0 && c->near_line_m < 0.5)) {
+		snprintf(err, errlen, "sensors: near-line probability %g (above 0.5, below 1) or "
+			 "distance %g cm (0 to below 50) out of range", c->near_line_p,
+			 c->near_line_m * 100);
+		return bad_item(item, SENS_CFG_NEAR_LINE);
+	}
+	if (!(c->silent_after_s > 0)) {
+		snprintf(err, errlen, "sensors: silent after %g s: must be above 0", c->silent_after_s);
+		return bad_item(item, SENS_CFG_SILENT);
+	}
+	if (!(c->button_debounce_s >= 0 && c->button_debounce_s <= 1) ||
+	    !(c->button_repeat_s <= 10)) {
+		snprintf(err, errlen, "sensors: button debounce %g ms (0..1000) or repeat %g ms "
+			 "(at most 10000) out of range", c->button_debounce_s * 1e3,
+			 c->button_repeat_s * 1e3);
+		return bad_item(item, SENS_CFG_BUTTONS);
+	}
+	if (!(c->button_repeat_s >= c->button_debounce_s)) {
+		/* a press needs the debounce's quiet before it: presses closer
+		 * than that never come */
+		snprintf(err, errlen, "sensors: button repeat %g ms is shorter than the debounce %g ms",
+			 c->button_repeat_s * 1e3, c->button_debounce_s * 1e3);
+		return bad_item(item, SENS_CFG_BUTTONS);
 	}
 	if (c->n_lines > SENS_MAX_LINES) {
 		snprintf(err, errlen, "sensors: more than %d lines", SENS_MAX_LINES);

@@ -89,10 +89,25 @@ void sens_config_defaults(struct sens_config *c);
  * or -EINVAL with the reason in err. */
 int sens_config_check(const struct sens_config *c, char *err, size_t errlen);
 
+/* What a reason of sens_config_check_at() is about when no one line is,
+ * so that a loader can name the line of its file that set it. */
+enum sens_cfg_item {
+	SENS_CFG_NONE,		/* a line's fault (*at), the whole config (too few table
+				 * sensors), or no fault */
+	SENS_CFG_TABLE,		/* the table's length, width and line width */
+	SENS_CFG_NOISE,		/* wave speed, speed spread, timing sigma */
+	SENS_CFG_HOLDOFF,	/* the hold-off */
+	SENS_CFG_NEAR_LINE,	/* near_line_p, near_line_m */
+	SENS_CFG_SILENT,	/* silent_after_s */
+	SENS_CFG_BUTTONS,	/* button debounce and repeat */
+};
+
 /* sens_config_check(), also saying what the reason is about: *at (may be
  * NULL) is the index in c->lines of the line at fault, or -1 when no one
- * line is (too few table sensors, a timing out of range, no fault). */
-int sens_config_check_at(const struct sens_config *c, int *at, char *err, size_t errlen);
+ * line is; *item (may be NULL) is then what it is about instead
+ * (SENS_CFG_NONE on a line's fault, the whole config's or none). */
+int sens_config_check_at(const struct sens_config *c, int *at, enum sens_cfg_item *item,
+			 char *err, size_t errlen);
 
 /* Table sensors closer than this, metres, hear one arrival twice: the fit
  * counts it as two and grows sure of a wrong half (two at one spot called

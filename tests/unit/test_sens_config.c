@@ -114,6 +114,13 @@ static void test_sens_config_errors_name_file_line_and_key(void **state)
 			 -EINVAL);
 	assert_string_equal(err, "t.ini:3: sensors: table1: at (0.06, 0.59) m, 2.2 cm from table0 "
 			    "at (0.05, 0.61) m: table sensors must be at least 5 cm apart");
+	/* a reason about settings of no one line names the key that set them */
+	assert_int_equal(load("[table]\nlength_m = 0.5\nline_width_m = 0.3\n", &c, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "t.ini:3: table: length 0.5 m, width 1.22 m and line width 0.3 m "
+			    "do not make a table (the line must be narrower than half the length)");
+	assert_int_equal(load("[sensors]\nnear_line_cm = 50\n", &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:2: sensors: near-line probability"));
 	/* reasons about the whole config name the file */
 	assert_int_equal(load("[sensors]\ntable0 = 17\ntable1 = 27\n", &c, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "t.ini: sensors: 2 table sensors: at least 3 are needed to locate "
@@ -313,9 +320,14 @@ static void test_sens_button_config_errors_name_file_line_and_key(void **state)
 	assert_non_null(strstr(err, "t.ini:2: sensors.button_catch1_a"));
 	assert_int_equal(load("[sensors]\nbutton_debounce_ms = -1\n", &c, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "t.ini:2: sensors.button_debounce_ms"));
-	assert_int_equal(load("[sensors]\nbutton_debounce_ms = 50\nbutton_repeat_ms = 20\n", &c, err,
+	/* each in range, not together: the later of the two keys' lines */
+	assert_int_equal(load("[sensors]\nbutton_debounce_ms = 50\n\nbutton_repeat_ms = 20\n", &c, err,
 			      sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "button timing"));
+	assert_string_equal(err, "t.ini:4: sensors: button repeat 20 ms is shorter than the "
+			    "debounce 50 ms");
+	assert_int_equal(load("[sensors]\nbutton_repeat_ms = 20\nbutton_debounce_ms = 50\n", &c, err,
+			      sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.ini:3: sensors: button repeat"));
 }
 
 /* The button keys are claimed: a file with them passes the unknown-key check. */

@@ -482,7 +482,7 @@ static void test_sens_config_refuses_table_sensors_closer_than_5_cm(void **state
 	assert_int_equal(sens_config_check(&c, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "sensors: table3: at (0.05, 0.61) m, 0.0 cm from table0 at "
 			    "(0.05, 0.61) m: table sensors must be at least 5 cm apart");
-	assert_int_equal(sens_config_check_at(&c, &at, err, sizeof(err)), -EINVAL);
+	assert_int_equal(sens_config_check_at(&c, &at, NULL, err, sizeof(err)), -EINVAL);
 	assert_int_equal(at, 3);
 	errno = 0;
 	assert_null(sens_pipeline_new(&c));
@@ -491,11 +491,11 @@ static void test_sens_config_refuses_table_sensors_closer_than_5_cm(void **state
 	assert_int_equal(sens_config_check(&c, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "4.9 cm from table0"));
 	c.lines[3].x = c.lines[0].x + 0.051;
-	assert_int_equal(sens_config_check_at(&c, &at, err, sizeof(err)), 0);
+	assert_int_equal(sens_config_check_at(&c, &at, NULL, err, sizeof(err)), 0);
 	assert_int_equal(at, -1);
 	/* a reason about the whole config is about no line */
 	c.n_lines = 2;
-	assert_int_equal(sens_config_check_at(&c, &at, err, sizeof(err)), -EINVAL);
+	assert_int_equal(sens_config_check_at(&c, &at, NULL, err, sizeof(err)), -EINVAL);
 	assert_int_equal(at, -1);
 }
 

@@ -305,6 +305,15 @@ static void keep_alt(struct sens_pipeline *p, int idx, int64_t ts_ns)
 			g->alt[i] = ts_ns;
 }
 
+/* Whether the open impact holds an arrival of config line idx. */
+static bool in_group(const struct group *g, int idx)
+{
+	for (size_t i = 0; g->open && i < g->n; i++)
+		if (g->line[i] == idx)
+			return true;
+	return false;
+}
+
 static void close_group(struct sens_pipeline *p)
 {
 	struct group *g = &p->g;
@@ -432,7 +441,12 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	/* Hold-off by timestamp, not by arrival order or a kernel debounce:
 	 * the same on libgpiod v1 (no debounce) and v2, and on replays. */
 	int64_t since = ls->any ? span(ls->last_accept_ns, e->ts_ns) : INT64_MAX;
-	if (since < p->holdoff_ns && since > -p->holdoff_ns) {
+	/* One line, one arrival an impact: a later edge of a line the open
+	 * impact holds is its disc still ringing past a hold-off no longer
+	 * than the window (sens_config_check lets the two be equal), and is
+	 * held off like any ringing. */
+	if ((since < p->holdoff_ns && since > -p->holdoff_ns) ||
+	    (l->role == SENS_ROLE_TABLE && in_group(&p->g, idx))) {
 		ls->suppressed++;
 		ls->supp_since_accept++;
 		if (l->role == SENS_ROLE_TABLE)
@@ -460,7 +474,7 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		}
 		if (e->ts_ns < g->start_ns)
 			g->start_ns = e->ts_ns;
-		/* The hold-off already keeps a line to one edge per impact. */
+		/* one arrival a line (above): never more than the table lines */
 		if (g->n < SENS_MAX_TABLE) {
 			g->line[g->n] = idx;
 			g->ts[g->n] = e->ts_ns;

@@ -119,7 +119,8 @@ int sens_config_line_by_offset(const struct sens_config *c, unsigned offset);
 
 /* The time one impact's edges can span: the longest travel difference
  * between two table sensors at the slowest plausible speed, plus the delay
- * spread and timing noise. Nanoseconds. */
+ * spread and timing noise. Nanoseconds. sens_config_check() refuses a
+ * hold-off shorter than this. */
 int64_t sens_config_group_window_ns(const struct sens_config *c);
 
 const char *sens_role_name(enum sens_role role);	/* "table", "cup", ..., "button" */
@@ -321,7 +322,8 @@ struct sens_line_health {
 	enum sens_health state;	/* the verdict */
 	uint64_t edges;		/* edges seen, hold-off included */
 	uint64_t accepted;	/* edges that passed the hold-off */
-	uint64_t suppressed;	/* edges dropped by the hold-off (ringing, chatter) */
+	uint64_t suppressed;	/* edges dropped by the hold-off or as the line's second in one
+				 * impact (ringing, chatter) */
 	uint64_t impacts;	/* TABLE: impacts it took part in */
 	uint64_t missed;	/* TABLE: impacts others saw without it */
 	int64_t last_ns;	/* last edge, or 0 */

@@ -404,7 +404,9 @@ static void close_group(struct sens_pipeline *p)
 size_t sens_pipeline_flush(struct sens_pipeline *p, int64_t now_ns,
 			   struct sens_obs *out, size_t cap)
 {
-	if (p->g.open && span(p->g.start_ns, now_ns) > p->window_ns)
+	/* INT64_MAX is the end of time: it also closes an impact that began
+	 * within one window of it, whose window's end no int64 can reach. */
+	if (p->g.open && (now_ns == INT64_MAX || span(p->g.start_ns, now_ns) > p->window_ns))
 		close_group(p);
 	return drain(p, out, cap);
 }

@@ -346,7 +346,8 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 
 /* Completes what time has completed: an impact whose window ended before
  * now_ns. Call from a timer (every few ms) and at the end of a replay with
- * INT64_MAX. Returns observations written, as sens_pipeline_push(). */
+ * INT64_MAX, which completes whatever is open (an impact within one window
+ * of INT64_MAX too). Returns observations written, as sens_pipeline_push(). */
 size_t sens_pipeline_flush(struct sens_pipeline *p, int64_t now_ns,
 			   struct sens_obs *out, size_t cap);
 

@@ -233,6 +233,26 @@ static void test_sens_flush_waits_for_the_window(void **state)
 	sens_pipeline_free(r.p);
 }
 
+/* Edges from outside may carry any time: an impact begun within one window
+ * of INT64_MAX has a window no int64 can reach the end of, and the flush
+ * at the end of a replay (INT64_MAX) still completes it. */
+static void test_sens_flush_at_int64_max_completes_an_impact_at_the_end_of_time(void **state)
+{
+	struct rig r;
+	const int64_t end = INT64_MAX;
+	const struct sens_edge e[3] = { { 17, end - 3000000 }, { 27, end - 2000000 }, { 22, end - 1000 } };
+
+	(void)state;
+	rig_init(&r, 32);
+	rig_push(&r, e, 3);
+	assert_int_equal(r.n_obs, 0);
+	rig_flush(&r);
+	assert_int_equal(r.n_obs, 1);
+	assert_int_equal(r.obs[0].ev.kind, BD_EV_TABLE);
+	assert_int_equal(r.obs[0].table_seen, 0x7);
+	sens_pipeline_free(r.p);
+}
+
 static void test_sens_two_sensors_give_an_unlocated_doubtful_table_event(void **state)
 {
 	struct rig r;
@@ -720,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_sens_cup_mine_floor_channels_give_events_in_time_order),
 		cmocka_unit_test(test_sens_separate_impacts_are_not_merged),
 		cmocka_unit_test(test_sens_flush_waits_for_the_window),
+		cmocka_unit_test(test_sens_flush_at_int64_max_completes_an_impact_at_the_end_of_time),
 		cmocka_unit_test(test_sens_two_sensors_give_an_unlocated_doubtful_table_event),
 		cmocka_unit_test(test_sens_unknown_lines_are_counted_and_ignored),
 		cmocka_unit_test(test_sens_health_chattering_line),

@@ -302,6 +302,33 @@ struct mode {
 	bool unknown;		/* one of three arrivals is not the wave: no point at all */
 };
 
+/* The explanations above are all one point's; two impacts inside one
+ * grouping window (two dice landing at once) are none of them, and their
+ * arrivals, each line's the earlier wave, came out as a point between
+ * them, sure of its half (the noise-twice explanation took the residual).
+ * When the most probable explanation, of four or more arrivals, has a
+ * residual at the stated noise (in the pipeline, the noise the table
+ * shows) that one impact's arrivals exceed once in 10,000, no point
+ * explains them: the half is unknown. Many such pairs still fit one point
+ * within the noise (four arrivals leave one degree of freedom), and those
+ * it cannot tell. */
+#define FIT_P 1e-4
+
+/* P(chi-square with d degrees of freedom > x), Wilson-Hilferty. */
+static double chi2_tail(double x, double d)
+{
+	double z = (cbrt(x / d) - (1 - 2 / (9 * d))) / sqrt(2 / (9 * d));
+
+	return 0.5 * erfc(z / sqrt(2.0));
+}
+
+/* Whether mode m's point explains its arrivals (see FIT_P); exact fits
+ * of three have no residual to tell. */
+static bool places_the_die(const struct mode *m)
+{
+	return m->n_arr <= 3 || chi2_tail(m->s.chi2, (double)(m->n_arr - 3)) >= FIT_P;
+}
+
 /* A fit whose covariance is not a point on the table (singular, or wider
  * than the table itself: the arrivals leave a direction open) is no
  * explanation with a place; its Laplace volume would be meaningless. */
@@ -347,6 +374,17 @@ static size_t add_swap(const struct problem *pb, const struct bd_table *t, size_
 		return nm;
 	m[nm++] = (struct mode){ .s = s, .skip = -1, .swap = (int)i, .n_arr = sub.n };
 	return nm;
+}
+
+/* Adds weight w to p_half as "the half unknown": each half by its share of
+ * the table's length. */
+static void add_unknown_half(const struct bd_table *t, double w, double p_half[3])
+{
+	double line = t->line_width_m / t->length_m;
+
+	p_half[BD_HALF_A] += w * (1 - line) / 2;
+	p_half[BD_HALF_B] += w * (1 - line) / 2;
+	p_half[BD_HALF_LINE] += w * line;
 }
 
 /* Posterior of the halves over the explanations m (p_half out, summing to
@@ -411,11 +449,7 @@ static size_t posterior(const struct problem *pb, const struct bd_table *t, doub
 			wi += w;
 			sum += w;
 			if (m[i].unknown) {
-				double line = t->line_width_m / t->length_m;
-
-				p_half[BD_HALF_A] += w * (1 - line) / 2;
-				p_half[BD_HALF_B] += w * (1 - line) / 2;
-				p_half[BD_HALF_LINE] += w * line;
+				add_unknown_half(t, w, p_half);
 				continue;
 			}
 			/* A residual larger than the stated noise widens the
@@ -530,6 +564,13 @@ int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
 		n--;
 	}
 	fix->swapped = bm->swap;
+	/* The most probable explanation does not place the die: no point
+	 * does, and the half is unknown. */
+	fix->no_point = !places_the_die(bm);
+	if (fix->no_point) {
+		memset(fix->p_half, 0, sizeof(fix->p_half));
+		add_unknown_half(t, 1.0, fix->p_half);
+	}
 
 	/* Was the chosen point one of two (three arrivals)? */
 	bool ambiguous = false;

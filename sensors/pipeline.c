@@ -584,7 +584,8 @@ void sens_obs_format(const struct sens_obs *o, char *buf, size_t len)
 			snprintf(buf, len, "table x=%.3f y=%.3f m half %s p=%.3f +-%.1f cm conf %.2f "
 				 "(%d sensors)%s", ev->x, ev->y, half_name(ev->half),
 				 o->fix.p_half[ev->half], o->fix.sigma_m * 100, ev->confidence,
-				 o->fix.n_used, o->fix.near_line ? " NEAR LINE: review" : "");
+				 o->fix.n_used, o->fix.no_point ? " FITS NO ONE POINT (two impacts?): review" :
+				 o->fix.near_line ? " NEAR LINE: review" : "");
 		else
 			snprintf(buf, len, "table (not located) half %s conf %.2f",
 				 half_name(ev->half), ev->confidence);

@@ -233,6 +233,9 @@ struct sens_fix {
 	int swapped;		/* index of an arrival taken as a false trigger, its alt_ns edge
 				 * as the wave (sens_locate_alt), or -1 */
 	double red_chi2;	/* chi-square per degree of freedom of the fit to every arrival (0: fewer than 4) */
+	bool no_point;		/* the most probable explanation's point does not fit its
+				 * arrivals at the stated noise (two impacts at once?):
+				 * p_half is "unknown" (confidence about 0.5), near_line set */
 };
 
 /* Solves the impact point and time from 3 or more arrivals: grid search
@@ -240,7 +243,9 @@ struct sens_fix {
  * per-impact speed held near c->wave_speed_mps by a prior of sd
  * c->speed_spread; with 4 or more arrivals one may be left out as not
  * the impact's wave. confidence and p_half are the posterior over those
- * explanations (docs/sensors.md "Confidence is about the half"); fix is
+ * explanations (docs/sensors.md "Confidence is about the half"), or the
+ * half unknown when the most probable one does not fit its arrivals
+ * (fix->no_point: two impacts at once, say); fix is
  * the caller's, filled. 0, -EINVAL (fewer than 3 arrivals, or more
  * than a second apart) or -EDOM (the fit did not converge to a point on
  * or near the table). */

@@ -527,8 +527,10 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 		dd_log(DD_LOG_WARN, "reload: web.bind, web.port and db.path change on restart only");
 	snprintf(sv->sc.pin, sizeof(sv->sc.pin), "%s", sc.pin);
 	sv->sc.ref = sc.ref;
+	sv->sc.sim_max_throws = sc.sim_max_throws;
 	invalidate(sv);
-	dd_log(DD_LOG_INFO, "reloaded: house rules for the next match, console PIN (sessions ended)");
+	dd_log(DD_LOG_INFO, "reloaded: house rules and sim.max_throws for the next match, console PIN "
+	       "(sessions ended)");
 free_config:
 	dd_config_free(&cfg);
 	sd_notify(0, "READY=1");
@@ -540,7 +542,8 @@ free_config:
 static bool feeder_start(struct serve *sv, char *err, size_t errlen)
 {
 	if (sv->sim_table && dd_sim_feed_start) {
-		sv->simfeed = dd_sim_feed_start(sv->ev, sv->sim_matches++, on_obs, sv, err, errlen);
+		sv->simfeed = dd_sim_feed_start(sv->ev, sv->sim_matches++, sv->sc.sim_max_throws,
+					       on_obs, sv, err, errlen);
 		return sv->simfeed != NULL;
 	}
 	sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, errlen);

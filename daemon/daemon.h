@@ -542,11 +542,13 @@ int dd_face_job_from_sim_cam(const struct sim_cam *c, const struct vis_image *cr
  * A rest's face is read off the loop by a face reader of its own (the
  * camera glue's dd_face_reader, the job dd_face_job_from_sim_cam makes);
  * every observation passes through that reader, so they reach sink in the
- * match's order, each with its own time.
+ * match's order, each with its own time. max_throws > 0 stops the match
+ * after that many throws, whatever the score ([sim] max_throws); 0 plays
+ * it to its end.
  * NULL with errno and a message. Stop (and free) with dd_sim_feed_stop(). */
 struct dd_sim_feed;
-struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink sink,
-				      void *user, char *err, size_t errlen);
+struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
+				      dd_obs_sink sink, void *user, char *err, size_t errlen);
 void dd_sim_feed_stop(struct dd_sim_feed *f);
 /* Rests whose face the feeder's face reader is reading (0 for NULL): as
  * the camera glue's (dd_camera_reads_pending), serve holds fusion's

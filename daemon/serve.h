@@ -12,14 +12,15 @@ struct dd_serve_config {
 	char db_path[480];		/* [db] path */
 	struct dd_referee_cfg ref;	/* [house], [fusion] review */
 	struct dd_fusion_cfg fusion;	/* [fusion] */
+	int sim_max_throws;		/* [sim] max_throws: --sim=table's matches stop after so many throws; 0 at their end */
 	int n_problems;			/* problems found */
 	char problems[4096];		/* one "file:line: why" a line */
 	char warnings[1024];		/* the same, for what works but is unwise */
 };
 
 void dd_serve_config_defaults(struct dd_serve_config *sc);
-/* Reads [web], [db], [house], [fusion] over the defaults in sc. 0, or
- * -EINVAL with every problem listed in sc->problems; either way what is
+/* Reads [web], [db], [house], [fusion], [sim] over the defaults in sc. 0,
+ * or -EINVAL with every problem listed in sc->problems; either way what is
  * allowed but unwise (a PIN of 4 or 5 digits) in sc->warnings. */
 int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc);
 void dd_serve_config_problem(struct dd_serve_config *sc, const char *msg);

@@ -1,4 +1,4 @@
-/* Configuration of `dyeref serve`: [web], [db], [house], [fusion]. */
+/* Configuration of `dyeref serve`: [web], [db], [house], [fusion], [sim]. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -138,7 +138,7 @@ static void get_ip(struct dd_serve_config *sc, struct dd_config *cfg, const char
 int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 {
 	const char *v;
-	long port = sc->port, ms;
+	long port = sc->port, ms, n;
 	int line = 0;
 	char msg[512];
 
@@ -200,6 +200,10 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	ms = sc->fusion.pair_window_ns / 1000000;
 	get_int(sc, cfg, "fusion", "pair_window_ms", 1, 1000, &ms);
 	sc->fusion.pair_window_ns = (int64_t)ms * 1000000;	/* long is 32 bits on armhf */
+	/* Up to the simulator's own guard against an endless deuce (400). */
+	n = sc->sim_max_throws;
+	get_int(sc, cfg, "sim", "max_throws", 0, 400, &n);
+	sc->sim_max_throws = (int)n;
 	return sc->n_problems ? -EINVAL : 0;
 }
 

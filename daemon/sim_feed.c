@@ -126,7 +126,7 @@ static int run_pipeline(struct dd_sim_feed *f, struct sens_edge *e, size_t n,
 }
 
 /* Plays the match and lays out every observation on the match clock. */
-static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
+static int build(struct dd_sim_feed *f, uint64_t seed, int max_throws, char *err, size_t errlen)
 {
 	struct sim_match_cfg mc;
 	struct sim_noise noise;
@@ -139,6 +139,8 @@ static int build(struct dd_sim_feed *f, uint64_t seed, char *err, size_t errlen)
 
 	sim_match_cfg_defaults(&mc);
 	mc.rolloff = false;	/* the referee's match starts with team A */
+	if (max_throws > 0 && max_throws < mc.max_throws)
+		mc.max_throws = max_throws;
 	sim_noise_defaults(&noise, 1);
 	sim_sens_config(&sc);
 	sim_rng_seed(&rng, seed);
@@ -232,8 +234,8 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *user)
 	return 0;
 }
 
-struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink sink,
-				      void *user, char *err, size_t errlen)
+struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
+				      dd_obs_sink sink, void *user, char *err, size_t errlen)
 {
 	struct dd_sim_feed *f = calloc(1, sizeof(*f));
 	int rc;
@@ -251,7 +253,7 @@ struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, dd_obs_sink s
 		rc = -errno;
 		goto free_feed;
 	}
-	rc = build(f, seed, err, errlen);
+	rc = build(f, seed, max_throws, err, errlen);
 	if (rc < 0)
 		goto free_feed;
 	if (f->n == 0) {

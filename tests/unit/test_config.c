@@ -220,6 +220,7 @@ static void test_serve_config_example_shows_the_defaults_but_bind_and_pin(void *
 	assert_true(sc.fusion.settle_ns == def.fusion.settle_ns);
 	assert_true(sc.fusion.timeout_ns == def.fusion.timeout_ns);
 	assert_true(sc.fusion.pair_window_ns == def.fusion.pair_window_ns);
+	assert_int_equal(sc.sim_max_throws, def.sim_max_throws);
 	dd_config_free(&cfg);
 }
 

@@ -140,7 +140,7 @@ static void test_sim_table_rests_are_read_off_the_loop(void **state)
 
 	(void)state;
 	assert_int_equal(sd_event_new(&ev), 0);
-	f = dd_sim_feed_start(ev, 3, sink, &s, err, sizeof(err));
+	f = dd_sim_feed_start(ev, 3, 0, sink, &s, err, sizeof(err));
 	assert_non_null(f);
 	while (now_ns < start + 240000 * MS) {
 		now_ns += 500 * MS;
@@ -183,7 +183,7 @@ static void test_sim_table_impacts_arrive_a_window_after_they_happen(void **stat
 	sim_sens_config(&sc);
 	window = sens_config_group_window_ns(&sc);
 	assert_int_equal(sd_event_new(&ev), 0);
-	f = dd_sim_feed_start(ev, 7, sink, &s, err, sizeof(err));
+	f = dd_sim_feed_start(ev, 7, 0, sink, &s, err, sizeof(err));
 	assert_non_null(f);
 	while (!dd_sim_feed_spent(f) && now_ns < start + 1800000 * MS) {
 		now_ns += 10 * MS;
@@ -221,7 +221,7 @@ static void test_sim_table_holds_later_observations_behind_a_read(void **state)
 
 	(void)state;
 	assert_int_equal(sd_event_new(&ev), 0);
-	f = dd_sim_feed_start(ev, 5, sink, &s, err, sizeof(err));
+	f = dd_sim_feed_start(ev, 5, 0, sink, &s, err, sizeof(err));
 	assert_non_null(f);
 	pthread_mutex_lock(&rd.lock);
 	rd.hold = true;

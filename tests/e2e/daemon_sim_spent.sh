@@ -1,0 +1,49 @@
+#!/bin/bash
+# dyeref serve --sim=table starts the next match 8 s after the simulator's
+# last throw, not only when the referee's score says the match is over:
+# the two may end at other throws, and the demo must not wait for ever on
+# a score that will not come. [sim] max_throws stops each simulated
+# match after so many throws, far below the target, so the next match can
+# only come from the simulator being spent; a SIGHUP changes it for the
+# next match.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+
+# Hostile values are refused, naming the file, line and key.
+for bad in -1 401 two; do
+	write_config "$WORK/bad.ini" "[sim]" "max_throws = $bad"
+	rc=0
+	"$DYEREF" serve --config "$WORK/bad.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
+	[ "$rc" -eq 2 ] || fail "max_throws = $bad: exit $rc"
+	grep -q "bad.ini:8: sim.max_throws" "$WORK/out" || fail "max_throws = $bad: $(cat "$WORK/out")"
+done
+
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1"
+start_daemon --config "$WORK/c.ini" --sim=table
+# SIGHUP: two throws from the next match on (match 1 keeps its one).
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2"
+kill -HUP "$DAEMON_PID"
+for _ in $(seq 1 50); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0.1; done
+grep -q 'reloaded' "$WORK/daemon.log" || fail "no reload message"
+# Three throws and two 8 s pauses come to some 40 s; a generous deadline.
+m=
+for _ in $(seq 1 1200); do
+	m=$(matches)
+	echo "$m" | grep -q '{"match":3,"game":"beerdie","current":true' && break
+	sleep 0.1
+done
+echo "$m" | grep -q '{"match":3,"game":"beerdie","current":true,"ended":false' ||
+	fail "no third match 120 s after the first started: $m"
+# Each match before it: ended with the simulator's throws (one, then two
+# after the SIGHUP), not won.
+for want in '{"match":1,"game":"beerdie","current":false,"ended":true,"throws":1,' \
+	'{"match":2,"game":"beerdie","current":false,"ended":true,"throws":2,'; do
+	echo "$m" | grep -qF "$want" || fail "/api/matches has no $want: $m"
+done
+for k in 1 2; do
+	mk=$(echo "$m" | grep -o "{\"match\":$k,[^}]*}[^}]*}")
+	echo "$mk" | grep -q '"score":{"A":[0-9],"B":[0-9]}' || fail "match $k reached the target: $mk"
+done
+stop_daemon
+echo "ok"

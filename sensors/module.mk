@@ -39,3 +39,15 @@ $(BUILD)/tests/test_sens_gpio_v%: $(BUILD)/stubs/test_sens_gpio_v%.o $(BUILD)/st
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(TEST_LIBS) $(LDLIBS)
+
+# The stub of the backend this build picked, as a library to preload under
+# the real daemon (tests/stubs/gpiod_preload.c): its end-to-end tests get a
+# chip where the machine has none.
+GPIOD_MAJOR := $(if $(GPIOD_V2),2,1)
+EXTRA_TEST_BINS += $(BUILD)/stubs/libgpiod_fake.so
+$(BUILD)/stubs/libgpiod_fake.so: tests/stubs/gpiod_v$(GPIOD_MAJOR)_stub.c tests/stubs/gpiod_preload.c \
+		tests/stubs/gpiod-v$(GPIOD_MAJOR)/gpiod.h
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) -Itests/stubs/gpiod-v$(GPIOD_MAJOR) $(ALL_CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ \
+		$(filter %.c,$^)

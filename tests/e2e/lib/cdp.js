@@ -1,74 +1,19 @@
-// Drives headless chromium over the DevTools protocol on a pipe
-// (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), with
-// node's built-ins only. Opens the scoreboard, has a throw judged through
-// the console API, waits for the score to change on the page (it arrives
-// over server-sent events), then opens /replay/1, the console (a call, a
-// doubtful ruling confirmed from its review banner), and a dice
-// game started and played from the console, and the replay of match
-// NOTE_MATCH's first throw, whose ruling has a note (a measured toss too
-// low), the fullest board a Beer Die match gives (a doubtful winning sink
-// at 8-0), which must fit the screen, and last a match won under its own
-// house rules, whose BD-W1 text must state them. Screenshots go to OUTDIR.
+// Drives headless chromium over the DevTools protocol (cdp_pipe.js). Opens
+// the scoreboard, has a throw judged through the console API, waits for the
+// score to change on the page (it arrives over server-sent events), then
+// opens /replay/1, the console (a call, a doubtful ruling confirmed from its
+// review banner), and a dice game started and played from the console, and
+// the replay of match NOTE_MATCH's first throw, whose ruling has a note (a
+// measured toss too low), the fullest board a Beer Die match gives (a
+// doubtful winning sink at 8-0), which must fit the screen, and last a match
+// won under its own house rules, whose BD-W1 text must state them.
+// Screenshots go to OUTDIR.
 //   node cdp.js CHROMIUM BASE OUTDIR PIN NOTE_MATCH
 "use strict";
-const { spawn } = require("child_process");
-const fs = require("fs");
-const os = require("os");
-const path = require("path");
-const http = require("http");
+const { launch, request, sleep } = require("./cdp_pipe.js");
 
 const [chromium, base, outdir, pin, noteMatch] = process.argv.slice(2);
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "dyeref-chromium-"));
-const browser = spawn(chromium, [
-  "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-  "--disable-background-networking", "--remote-debugging-pipe",
-  "--user-data-dir=" + profile, "--window-size=1920,1080", "about:blank",
-], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
-let stderr = "";
-browser.stdio[2].on("data", (d) => { stderr += d; });
-
-let nextId = 1, buf = "";
-const waiting = new Map();
-browser.stdio[4].on("data", (chunk) => {
-  buf += chunk.toString("utf8");
-  let i;
-  while ((i = buf.indexOf("\0")) >= 0) {
-    const msg = JSON.parse(buf.slice(0, i));
-    buf = buf.slice(i + 1);
-    if (msg.id && waiting.has(msg.id)) {
-      const { resolve, reject } = waiting.get(msg.id);
-      waiting.delete(msg.id);
-      if (msg.error) reject(new Error(JSON.stringify(msg.error))); else resolve(msg.result);
-    }
-  }
-});
-function send(method, params = {}, sessionId) {
-  const id = nextId++;
-  const msg = { id, method, params };
-  if (sessionId) msg.sessionId = sessionId;
-  browser.stdio[3].write(JSON.stringify(msg) + "\0");
-  return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-function die(why) {
-  console.error("FAIL: " + why);
-  if (stderr) console.error(stderr.split("\n").slice(-10).join("\n"));
-  browser.kill("SIGKILL");
-  process.exit(1);
-}
-
-function request(method, url, body, headers) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers }, (res) => {
-      let data = "";
-      res.on("data", (d) => { data += d; });
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
-    });
-    req.on("error", reject);
-    if (body) req.write(body);
-    req.end();
-  });
-}
+const { send, die, evaluate, waitFor, screenshot, open } = launch(chromium, outdir);
 
 // A console command with the session's cookie and CSRF token (main logs in).
 let consoleAuth = null;
@@ -77,25 +22,6 @@ async function command(body) {
     { "Content-Type": "application/json", Cookie: consoleAuth.cookie, "X-CSRF-Token": consoleAuth.csrf });
   if (r.status !== 200) die("command " + JSON.stringify(body) + ": " + r.status + " " + r.body);
   return r;
-}
-
-async function evaluate(session, expr) {
-  const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true }, session);
-  return r.result.value;
-}
-async function waitFor(session, expr, want, what, ms = 15000) {
-  const until = Date.now() + ms;
-  let last;
-  while (Date.now() < until) {
-    last = await evaluate(session, expr).catch(() => undefined);
-    if (last === want) return;
-    await sleep(100);
-  }
-  die(what + ": wanted " + JSON.stringify(want) + ", page shows " + JSON.stringify(last));
-}
-async function screenshot(session, file) {
-  const r = await send("Page.captureScreenshot", { format: "png" }, session);
-  fs.writeFileSync(path.join(outdir, file), Buffer.from(r.data, "base64"));
 }
 
 // The dice sheet on the wall screen, read from 5 m: on a 40" 1080p screen
@@ -192,9 +118,7 @@ async function houseRulesBoard(s) {
 
 async function main() {
   setTimeout(() => die("timed out"), 60000).unref();
-  const { targetId } = await send("Target.createTarget", { url: base + "/" });
-  const { sessionId: s } = await send("Target.attachToTarget", { targetId, flatten: true });
-  await send("Page.enable", {}, s);
+  const s = await open(base + "/");
   await waitFor(s, "document.body.dataset.ready", "1", "scoreboard loaded");
   await waitFor(s, "document.getElementById('score-A').textContent", "0", "score before the throw");
   await waitFor(s, "document.getElementById('h-live').textContent", "live", "event stream open");

@@ -1,0 +1,59 @@
+#!/bin/bash
+# The health strip turns red when the sensors' chip is not a Raspberry Pi's
+# header (a Pi 5 on an older kernel, whose gpiochip0 is the SoC's
+# 'gpio-brcmstb@107d508500' and the header gpiochip4): the real daemon on
+# the libgpiod stub, preloaded (tests/stubs/gpiod_preload.c), its chip
+# labelled as each case says. /api/state's health and, where chromium is
+# installed, the board's strip (screenshots in tests/artefacts/).
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+fake=${BUILD:-$(dirname "$DYEREF")}/stubs/libgpiod_fake.so
+[ -f "$fake" ] || fail "$fake is not built (make unit)"
+# The daemon, and nothing else, on the stub. An ASan build's runtime must
+# come first; the preload goes before it.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
+printf '#!/bin/sh\nLD_PRELOAD='\''%s'\'' exec '\''%s'\'' "$@"\n' "$fake" "$DYEREF" > "$WORK/dyeref-on-stub"
+chmod +x "$WORK/dyeref-on-stub"
+chromium=$(command -v chromium || command -v chromium-browser || true)
+command -v node >/dev/null || chromium=
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/tests/artefacts
+mkdir -p "$out"
+sensors() { state | grep -o '"sensors":{"ok":[a-z]*,"text":"[^"]*"}'; }
+
+# run NAME LABEL CHIP_LINE: the daemon on a fake chip labelled LABEL; sets
+# S (the health's sensors item) and, with chromium, B (the board's strip,
+# its screenshot tests/artefacts/strip-NAME.png).
+run() {
+	write_config "$WORK/c.ini" "[sensors]" "$3"
+	DYEREF_FAKE_GPIO_LABEL=$2 DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
+	S=$(sensors)
+	B=
+	if [ -n "$chromium" ]; then
+		B=$(node "$(dirname "$0")/lib/board_strip.js" "$chromium" "$BASE" "$out" \
+			"strip-$1.png" sensors) || fail "browser: $B"
+	fi
+	stop_daemon
+}
+
+# A Pi 5 on an older kernel, no chip named: the default gpiochip0 is not
+# the header. Not ok, saying what to set; the log says which chip is.
+run soc gpio-brcmstb@107d508500 "#chip: the default"
+echo "$S" | grep -q '"ok":false,"text":"[0-9]* piezo lines on gpiochip0, which is not the Pi.s header: set \[sensors\] chip' ||
+	fail "the strip does not warn of the SoC's chip: $S"
+grep -q "gpiochip0 is 'gpio-brcmstb@107d508500', not a Raspberry Pi's header" "$WORK/daemon.log" ||
+	fail "the log does not name the chip's label"
+[ -z "$chromium" ] || echo "$B" | grep -q '^bad sensors: [0-9]* piezo lines on gpiochip0, which is not' ||
+	fail "the board's strip is not red with the warning: $B"
+
+# The header itself (a Pi 5 on a newer kernel): ok, on the board too.
+run header pinctrl-rp1 "#chip: the default"
+echo "$S" | grep -q '"ok":true,"text":"[0-9]* piezo lines ok' || fail "the Pi's header is not ok: $S"
+[ -z "$chromium" ] || echo "$B" | grep -q '^ok sensors: [0-9]* piezo lines ok' ||
+	fail "the board's strip is not ok on the Pi's header: $B"
+
+# A chip the owner named is taken as chosen, whatever its label.
+run chosen gpio-brcmstb@107d508500 "chip = gpiochip4"
+echo "$S" | grep -q '"ok":true' || fail "a chip named in [sensors] still warned: $S"
+[ -n "$chromium" ] || { echo "ok (the health JSON only: chromium or node is not installed)"; exit 0; }
+echo "ok"

@@ -45,3 +45,10 @@ $(BUILD)/bench/daemon_old_match: $(BUILD)/bench/daemon_old_match.o $(BUILD)/test
 	$(call say,LINK,$@)
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(BUILD)/tests/support/db_sim.o \
 		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(LDLIBS)
+
+# The simulated table's impact lateness: the live feeder (daemon/sim_feed.c)
+# on a real event loop.
+$(BUILD)/bench/daemon_sim_impacts: $(BUILD)/bench/daemon_sim_impacts.o $$(DAEMON_TEST_LIB) $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< -Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group \
+		$(LDLIBS)

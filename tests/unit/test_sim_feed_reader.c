@@ -168,7 +168,9 @@ static void test_sim_table_rests_are_read_off_the_loop(void **state)
  * may be the next throw's landing seconds later, and then a throw's last
  * bounce was taken for the next throw's first landing (22 of 41 throws
  * of a demo match ruled from the wrong throw's evidence). And once the
- * match's last observation is out, the feeder says it is spent. */
+ * match's last observation is out, the feeder says it is spent. On the
+ * test's stepped clock; how late they come on a real loop is
+ * bench/daemon_sim_impacts.c's. */
 static void test_sim_table_impacts_arrive_a_window_after_they_happen(void **state)
 {
 	static struct seen s;
@@ -198,8 +200,6 @@ static void test_sim_table_impacts_arrive_a_window_after_they_happen(void **stat
 			if (after > late)
 				late = after;
 		}
-	fprintf(stderr, "%d piezo observations, the latest %.1f ms after its impact (window %.1f ms)\n",
-		piezo, late / 1e6, window / 1e6);
 	assert_true(piezo > 50);
 	assert_true(late <= window + 40 * MS);	/* an impact's edges span a few ms; the test steps 10 */
 	dd_sim_feed_stop(f);

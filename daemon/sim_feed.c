@@ -262,8 +262,11 @@ struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throw
 		goto free_feed;
 	}
 	f->base_ns = dd_mono_ns() + LEAD_IN_NS - f->due[0].at_ns;
+	/* Accuracy 1 us, as the sensors glue's: sd-event's default (0) lets a
+	 * timer wait up to 250 ms for others to wake with, and impacts reached
+	 * fusion that late (bench/daemon_sim_impacts). */
 	rc = sd_event_add_time(ev, &f->timer, CLOCK_MONOTONIC,
-			       (uint64_t)(f->base_ns + f->due[0].at_ns) / 1000, 0, on_timer, f);
+			       (uint64_t)(f->base_ns + f->due[0].at_ns) / 1000, 1, on_timer, f);
 	if (rc < 0) {
 		snprintf(err, errlen, "simulator: timer: %s", strerror(-rc));
 		goto free_feed;

@@ -352,6 +352,29 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 
 static int on_restart(sd_event_source *s, uint64_t usec, void *user);
 
+/* On the simulated table, the next match 8 s after this one ends, after
+ * the simulator's ends (its last throw is out and the referee's score, its
+ * own rulings, has not reached the target), or after an official ended it
+ * from the console (the simulator's throws then come outside a match): the
+ * demo must never wait for ever. */
+static void sim_next_match_due(struct serve *sv)
+{
+	json_t *st = NULL;
+	uint64_t now;
+
+	if (!sv->sim || !(sv->demo || sv->simfeed) || sv->restart)
+		return;
+	if (dd_referee_in_match(sv->ref) && !(dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed))) {
+		bool over = dd_referee_state(sv->ref, &st) == 0 && json_is_true(json_object_get(st, "over"));
+
+		json_decref(st);
+		if (!over)
+			return;
+	}
+	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
+	sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC, now + SIM_RESTART_US, 1, on_restart, sv);
+}
+
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
 {
 	char err[256] = "";
@@ -360,6 +383,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 
 	if (!dd_referee_in_match(sv->ref)) {
 		dd_log(DD_LOG_INFO, "a throw outside a match was ignored (%zu observations)", fx->n_obs);
+		sim_next_match_due(sv);
 		return;
 	}
 	rc = dd_referee_throw(sv->ref, fx, err, sizeof(err));
@@ -377,25 +401,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	sv->last_edge_ns = last;
 	sv->rulings++;
 	push_state(sv);
-	if (sv->sim && (sv->demo || sv->simfeed)) {
-		json_t *st = NULL;
-
-		/* The next match 8 s after this one ends, or after the
-		 * simulator's ends: its last throw is out and the referee's
-		 * score (its own rulings) has not reached the target. */
-		bool spent = dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed);
-
-		if (dd_referee_state(sv->ref, &st) == 0 &&
-		    (json_is_true(json_object_get(st, "over")) || spent)) {
-			uint64_t now;
-
-			sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
-			if (!sv->restart)
-				sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC,
-						  now + SIM_RESTART_US, 1, on_restart, sv);
-		}
-		json_decref(st);
-	}
+	sim_next_match_due(sv);
 }
 
 /* Whether a resting die's face is being read off the loop, by the camera

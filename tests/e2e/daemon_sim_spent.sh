@@ -9,6 +9,14 @@
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+# until_current N: polls up to 120 s for match N under way (the list in $m).
+until_current() {
+	for _ in $(seq 1 1200); do
+		m=$(matches)
+		echo "$m" | grep -q "{\"match\":$1,\"game\":\"beerdie\",\"current\":true" && return
+		sleep 0.1
+	done
+}
 
 # Hostile values are refused, naming the file, line and key.
 for bad in -1 401 two; do
@@ -28,11 +36,7 @@ for _ in $(seq 1 50); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0
 grep -q 'reloaded' "$WORK/daemon.log" || fail "no reload message"
 # Three throws and two 8 s pauses come to some 40 s; a generous deadline.
 m=
-for _ in $(seq 1 1200); do
-	m=$(matches)
-	echo "$m" | grep -q '{"match":3,"game":"beerdie","current":true' && break
-	sleep 0.1
-done
+until_current 3
 echo "$m" | grep -q '{"match":3,"game":"beerdie","current":true,"ended":false' ||
 	fail "no third match 120 s after the first started: $m"
 # Each match before it: ended with the simulator's throws (one, then two
@@ -45,5 +49,21 @@ for k in 1 2; do
 	mk=$(echo "$m" | grep -o "{\"match\":$k,[^}]*}[^}]*}")
 	echo "$mk" | grep -q '"score":{"A":[0-9],"B":[0-9]}' || fail "match $k reached the target: $mk"
 done
+stop_daemon
+
+# An official who ends the demo's match from the console: the simulator's
+# throws then come outside a match, and the next match starts all the same
+# (the demo froze on "a throw outside a match was ignored" before).
+rm -f "$WORK/dyeref.db"*
+write_config "$WORK/c.ini" "[fusion]" "review = count"
+start_daemon --config "$WORK/c.ini" --sim=table
+login
+until_current 1
+command_ok '{"cmd":"end"}'
+until_current 2
+echo "$m" | grep -q '{"match":2,"game":"beerdie","current":true,"ended":false' ||
+	fail "no second match 120 s after the official ended the first: $m"
+grep -q 'a throw outside a match was ignored' "$WORK/daemon.log" ||
+	fail "the next match came before a simulated throw found none under way"
 stop_daemon
 echo "ok"

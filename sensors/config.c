@@ -257,18 +257,6 @@ int sens_config_check_at(const struct sens_config *c, int *at, enum sens_cfg_ite
 			 "an impact (4 recommended)", n_table);
 		return -EINVAL;
 	}
-	/* A line's second edge within one impact's window is never another
-	 * impact's wave (the grouping would merge the two anyway): a shorter
-	 * hold-off only lets a disc still ringing after it count twice. */
-	if (n_table > 0 && c->holdoff_s * 1e9 < (double)sens_config_group_window_ns(c)) {
-		double w_ms = (double)sens_config_group_window_ns(c) * 1e-6;
-
-		snprintf(err, errlen, "sensors: hold-off %g ms is shorter than the %.1f ms one impact's "
-			 "edges can span on this table: a disc still ringing after it would be heard "
-			 "twice in one impact; set it to %.0f ms or more", c->holdoff_s * 1e3, w_ms,
-			 ceil(w_ms));
-		return bad_item(item, SENS_CFG_HOLDOFF);
-	}
 	return 0;
 }
 

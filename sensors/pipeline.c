@@ -444,9 +444,8 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	 * the same on libgpiod v1 (no debounce) and v2, and on replays. */
 	int64_t since = ls->any ? span(ls->last_accept_ns, e->ts_ns) : INT64_MAX;
 	/* One line, one arrival an impact: a later edge of a line the open
-	 * impact holds is its disc still ringing past a hold-off no longer
-	 * than the window (sens_config_check lets the two be equal), and is
-	 * held off like any ringing. */
+	 * impact holds is its disc still ringing past a hold-off shorter than
+	 * the window, and is held off like any ringing. */
 	if ((since < p->holdoff_ns && since > -p->holdoff_ns) ||
 	    (l->role == SENS_ROLE_TABLE && in_group(&p->g, idx))) {
 		ls->suppressed++;

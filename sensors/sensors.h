@@ -119,8 +119,7 @@ int sens_config_line_by_offset(const struct sens_config *c, unsigned offset);
 
 /* The time one impact's edges can span: the longest travel difference
  * between two table sensors at the slowest plausible speed, plus the delay
- * spread and timing noise. Nanoseconds. sens_config_check() refuses a
- * hold-off shorter than this. */
+ * spread and timing noise. Nanoseconds. */
 int64_t sens_config_group_window_ns(const struct sens_config *c);
 
 const char *sens_role_name(enum sens_role role);	/* "table", "cup", ..., "button" */

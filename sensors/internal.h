@@ -24,6 +24,11 @@ struct sens_source {
  * after another, the pipeline wants time order. */
 void sens_edges_sort(struct sens_edge *e, size_t n);
 
+/* P(chi-square with d degrees of freedom > x), exact for whole d (the
+ * fits' d is small: arrivals minus three); 1 for d < 1 or x <= 0
+ * (locate.c). */
+double sens_chi2_tail(double x, int d);
+
 /* Nanoseconds from a kernel timespec-like pair, saturating. */
 int64_t sens_ts_ns(int64_t sec, int64_t nsec);
 

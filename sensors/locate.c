@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sensors/sensors.h"
+#include "sensors/internal.h"
 
 #define MAX_ARR 16	/* arrivals one fit takes */
 
@@ -314,19 +314,39 @@ struct mode {
  * it cannot tell. */
 #define FIT_P 1e-4
 
-/* P(chi-square with d degrees of freedom > x), Wilson-Hilferty. */
-static double chi2_tail(double x, double d)
+double sens_chi2_tail(double x, int d)
 {
-	double z = (cbrt(x / d) - (1 - 2 / (9 * d))) / sqrt(2 / (9 * d));
+	double term, sum;
 
-	return 0.5 * erfc(z / sqrt(2.0));
+	if (d < 1 || !(x > 0))
+		return 1.0;
+	if (d % 2 == 0) {	/* e^(-x/2) (1 + x/2 + (x/2)^2/2! + ... , d/2 terms) */
+		term = sum = 1.0;
+		for (int k = 1; k < d / 2; k++)
+			sum += term *= x / (2.0 * k);
+		return exp(-x / 2) * sum;
+	}
+	/* odd: erfc(sqrt(x/2)) + sqrt(2x/pi) e^(-x/2) (1 + x/3 + x^2/(3*5) + ...,
+	 * (d-1)/2 terms) */
+	term = 1.0;
+	sum = 0;
+	for (int k = 0; k < (d - 1) / 2; k++) {
+		sum += term;
+		term *= x / (2.0 * k + 3);
+	}
+	return erfc(sqrt(x / 2)) + sqrt(2 * x / M_PI) * exp(-x / 2) * sum;
 }
 
-/* Whether mode m's point explains its arrivals (see FIT_P); exact fits
- * of three have no residual to tell. */
-static bool places_the_die(const struct mode *m)
+/* Whether mode m's point explains its arrivals (see FIT_P), judged on the
+ * arrivals and the speed prior only: the table's soft edge rows are the
+ * place's prior, not its evidence. Exact fits of three have no residual
+ * to tell. */
+static bool places_the_die(const struct mode *m, const struct bd_table *t)
 {
-	return m->n_arr <= 3 || chi2_tail(m->s.chi2, (double)(m->n_arr - 3)) >= FIT_P;
+	double bx = outside(m->s.p[0], t->length_m) / SIG_BOUND;
+	double by = outside(m->s.p[1], t->width_m) / SIG_BOUND;
+
+	return m->n_arr <= 3 || sens_chi2_tail(m->s.chi2 - bx * bx - by * by, (int)m->n_arr - 3) >= FIT_P;
 }
 
 /* A fit whose covariance is not a point on the table (singular, or wider
@@ -566,7 +586,7 @@ int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
 	fix->swapped = bm->swap;
 	/* The most probable explanation does not place the die: no point
 	 * does, and the half is unknown. */
-	fix->no_point = !places_the_die(bm);
+	fix->no_point = !places_the_die(bm, t);
 	if (fix->no_point) {
 		memset(fix->p_half, 0, sizeof(fix->p_half));
 		add_unknown_half(t, 1.0, fix->p_half);

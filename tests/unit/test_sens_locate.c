@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sensors/sensors.h"
+#include "sensors/internal.h"
 #include "sim/sim.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -310,6 +310,28 @@ static size_t two_impacts(const struct sens_config *c, const struct sim_piezo *m
  * twice the stated. Their residual says no one point explains them: the
  * half is unknown and an official asked (BD-P1 rests on it). Each impact
  * alone still locates where it was, sure of its half. */
+/* The tail that decides "no one point" (FIT_P 1e-4) against tabled
+ * quantiles of chi-square: Wilson-Hilferty's approximation, used before,
+ * put d = 1's cut at 16.2 where it is 15.14 (and 0.05's 3.84 at 0.052). */
+static void test_sens_chi2_tail_matches_the_tables(void **state)
+{
+	static const struct { int d; double x, p; } q[] = {
+		{ 1, 3.841459, 0.05 }, { 1, 15.136705, 1e-4 }, { 2, 5.991465, 0.05 },
+		{ 2, 18.420681, 1e-4 }, { 3, 7.814728, 0.05 }, { 3, 21.107509, 1e-4 },
+		{ 4, 23.512742, 1e-4 }, { 5, 11.070498, 0.05 }, { 5, 25.744831, 1e-4 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		double got = sens_chi2_tail(q[i].x, q[i].d);
+
+		if (fabs(got / q[i].p - 1) > 1e-5)
+			fail_msg("d %d x %g: %g, tables %g", q[i].d, q[i].x, got, q[i].p);
+	}
+	assert_true(sens_chi2_tail(0, 1) == 1.0);
+	assert_true(sens_chi2_tail(5, 0) == 1.0);
+}
+
 static void test_sens_locate_two_impacts_at_once_are_no_confident_point(void **state)
 {
 	static const double pairs[][4] = {
@@ -504,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_sens_locate_dead_sensor_locates_with_lower_confidence),
 		cmocka_unit_test(test_sens_locate_poor_fit_far_from_line_keeps_its_half),
 		cmocka_unit_test(test_sens_locate_bd_p6_near_line_is_flagged),
+		cmocka_unit_test(test_sens_chi2_tail_matches_the_tables),
 		cmocka_unit_test(test_sens_locate_two_impacts_at_once_are_no_confident_point),
 		cmocka_unit_test(test_sens_locate_needs_three_arrivals),
 		cmocka_unit_test(test_sens_locate_drops_one_wild_arrival_of_five),

@@ -134,6 +134,7 @@ struct dd_obs {
 	int n_arrivals;		/* piezo: sensors that heard the impact */
 	int arrival_sensor[DD_OBS_ARRIVALS];	/* piezo: sensor index */
 	int64_t arrival_ns[DD_OBS_ARRIVALS];	/* piezo: edge time */
+	bool no_point;		/* piezo: arrivals no one impact explains (two at once?) */
 	char snapshot[48];	/* camera: snapshot id for the replay, or "" */
 };
 

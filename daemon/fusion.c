@@ -434,6 +434,11 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		} else {
 			set_event(&ev, o, conf, src);
 		}
+		/* The discs' half is then a shrug (about 0.5, sens_locate_alt):
+		 * should the throw be reviewed, the official hears why. */
+		if (ev.kind == BD_EV_TABLE && !landed &&
+		    (o->no_point || (pair >= 0 && f->obs[pair].no_point)))
+			add_note(out, "the table sensors heard what no one landing explains (two impacts?)");
 		if (ev.kind == BD_EV_TABLE || ev.kind == BD_EV_CUP)
 			landed = true;
 		if (t->n_events == BD_MAX_EVENTS) {

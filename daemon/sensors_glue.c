@@ -39,26 +39,14 @@ static void deliver(const struct sens_obs *so, size_t n)
 		/* A cup or mine hit shaking the table is not a landing. */
 		if (so[i].kind == SENS_OBS_IMPACT && so[i].shaken_by >= 0)
 			continue;
-		memset(&o, 0, sizeof(o));
-		o.kind = DD_OBS_EVENT;
-		o.source = so[i].kind == SENS_OBS_BUTTON ? DD_SRC_BUTTON : DD_SRC_PIEZO;
-		o.ev = so[i].ev;
+		dd_obs_from_sens(&so[i], &o);
+		if (so[i].kind == SENS_OBS_BUTTON)
+			o.source = DD_SRC_BUTTON;
 		if (so[i].kind == SENS_OBS_BUTTON && o.ev.kind == BD_EV_CATCH &&
 		    o.ev.player == BD_NOBODY && (so[i].team == BD_TEAM_A || so[i].team == BD_TEAM_B))
 			/* The button knows the end, not the hand: a defender of
 			 * that end caught it, which is all BD-P4 asks. */
 			o.ev.player = so[i].team * 2;
-		o.t_ns = so[i].ev.t_ns;
-		o.confidence = so[i].ev.has_confidence ? so[i].ev.confidence : 1.0;
-		if (so[i].has_fix) {
-			o.sigma_m = so[i].fix.sigma_m;
-			for (int j = 0; j < SENS_MAX_TABLE && o.n_arrivals < DD_OBS_ARRIVALS; j++)
-				if (so[i].table_seen & (1u << j)) {
-					o.arrival_sensor[o.n_arrivals] = j;
-					o.arrival_ns[o.n_arrivals] = so[i].table_ts_ns[j];
-					o.n_arrivals++;
-				}
-		}
 		glue.sink(glue.user, &o);
 	}
 }

@@ -25,6 +25,7 @@ void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o)
 				o->arrival_ns[k++] = so->table_ts_ns[j];
 			}
 		o->n_arrivals = k;
+		o->no_point = so->fix.no_point;
 	}
 }
 

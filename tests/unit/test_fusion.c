@@ -595,6 +595,38 @@ static void test_fusion_camera_saw_no_landing_asks_for_review(void **state)
 	assert_true(out.t.events[0].confidence <= 0.9 * 0.5 + 1e-9);
 }
 
+/* Arrivals no one landing explains (two impacts in one window: a slap on
+ * the table as the die lands) reach the discs' fix as a shrug about the
+ * half; the judge sends the throw to review, and the official hears why. */
+static void test_fusion_piezo_fitting_no_one_point_tells_the_official(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.49, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	char why[120];
+
+	(void)state;
+	seq[0].no_point = true;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 2, &out);
+	assert_non_null(strstr(out.review_why, "no one landing explains"));
+	judge_fused(&out, 0, 0, why);
+	assert_non_null(strstr(why, "no one landing explains"));
+	/* a later bounce that fits no point says nothing of the first (BD-P3) */
+	seq[0].no_point = false;
+	seq[0].confidence = 0.99;
+	struct dd_obs later[] = { seq[0], obs_table(DD_SRC_PIEZO, 1300 * MS, 0.5, BD_HALF_A), seq[1] };
+
+	later[1].no_point = true;
+	dd_fusion_init(&f, &c);
+	run(&f, later, 3, &out);
+	assert_null(strstr(out.review_why, "no one landing explains"));
+}
+
 /* Without a camera, the piezo alone is the only witness: no doubt from that. */
 static void test_fusion_piezo_alone_without_camera_is_trusted(void **state)
 {
@@ -1148,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p1_line_call_and_a_half_from_the_camera),
 		cmocka_unit_test(test_bd_p5_low_call_makes_a_half_disagreement_moot),
 		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),
+		cmocka_unit_test(test_fusion_piezo_fitting_no_one_point_tells_the_official),
 		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),
 		cmocka_unit_test(test_fusion_landing_fixed_just_off_an_edge_is_on_the_table),
 		cmocka_unit_test(test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence),

@@ -52,6 +52,7 @@ struct serve {
 	sd_event_source *fusion_timer;	/* settle / timeout of the throw */
 	sd_event_source *keepalive;	/* SSE comments */
 	sd_event_source *restart;	/* --sim: next match */
+	int64_t restart_for;		/* the match under way when it was set, 0 none */
 	struct dd_health_item sensors;	/* health strip */
 	struct dd_health_item camera;
 	struct dd_health_item storage;
@@ -372,7 +373,10 @@ static void sim_next_match_due(struct serve *sv)
 			return;
 	}
 	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
-	sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC, now + SIM_RESTART_US, 1, on_restart, sv);
+	sv->restart_for = dd_referee_current_id(sv->ref);
+	if (sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC, now + SIM_RESTART_US, 1, on_restart,
+			      sv) < 0)
+		dd_log(DD_LOG_ERR, "demo: no timer for the next match: it will not start by itself");
 }
 
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
@@ -635,6 +639,13 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user)
 	(void)usec;
 	sd_event_source_unref(s);
 	sv->restart = NULL;
+	/* A match begun since (an official's, from the console) is not the
+	 * demo's to set aside. */
+	if (dd_referee_in_match(sv->ref) && dd_referee_current_id(sv->ref) != sv->restart_for) {
+		dd_log(DD_LOG_INFO, "demo: match %lld, begun from the console, stands",
+		       (long long)dd_referee_current_id(sv->ref));
+		return 0;
+	}
 	feeder_stop(sv);
 	start_demo_match(sv);
 	if (!feeder_start(sv, err, sizeof(err)))

@@ -266,6 +266,8 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 /* Ends the match under way: -ENOENT when none. */
 int dd_referee_end(struct dd_referee *r, char *err, size_t errlen);
 bool dd_referee_in_match(const struct dd_referee *r);
+/* The match under way, Beer Die or dice; 0 none (ids start at 1). */
+int64_t dd_referee_current_id(const struct dd_referee *r);
 /* Whether the match under way is a Beer Die match with exactly these
  * players and team names (the demo knows its own match after a restart). */
 bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *cfg,

@@ -155,15 +155,14 @@ bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *
 	return true;
 }
 
-/* The match under way, Beer Die or dice; 0 none (ids start at 1). */
-static int64_t current_id(const struct dd_referee *r)
+int64_t dd_referee_current_id(const struct dd_referee *r)
 {
 	return r->m.log ? r->m.id : r->dice_id;
 }
 
 int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen)
 {
-	int64_t id = current_id(r);
+	int64_t id = dd_referee_current_id(r);
 
 	snprintf(game, gamelen, "%s", r->m.log ? "beerdie" : r->dice_game);
 	if (r->m.log)
@@ -1166,7 +1165,7 @@ int dd_referee_matches(struct dd_referee *r, char **out)
 	for (size_t i = 0; i < n; i++) {
 		json_t *m = json_pack("{s:I,s:s,s:b,s:b,s:i,s:i,s:i}",
 			"match", (json_int_t)ms[i].id, "game", ms[i].game,
-			"current", ms[i].id == current_id(r), "ended", ms[i].ended,
+			"current", ms[i].id == dd_referee_current_id(r), "ended", ms[i].ended,
 			"throws", ms[i].throws, "corrections", ms[i].corrections,
 			"reviews", ms[i].reviews);
 

@@ -65,5 +65,25 @@ echo "$m" | grep -q '{"match":2,"game":"beerdie","current":true,"ended":false' |
 	fail "no second match 120 s after the official ended the first: $m"
 grep -q 'a throw outside a match was ignored' "$WORK/daemon.log" ||
 	fail "the next match came before a simulated throw found none under way"
+# Ended again, and the official starts a match of their own before the
+# demo's next is due: the demo leaves it standing (it set it aside before).
+command_ok '{"cmd":"end"}'
+seen=$(grep -c 'a throw outside a match was ignored' "$WORK/daemon.log")
+for _ in $(seq 1 600); do
+	[ "$(grep -c 'a throw outside a match was ignored' "$WORK/daemon.log")" -gt "$seen" ] && break
+	sleep 0.1
+done
+command_ok '{"cmd":"start","team_names":["Home","Away"]}'
+for _ in $(seq 1 200); do
+	grep -q 'demo: match 3, begun from the console, stands' "$WORK/daemon.log" && break
+	matches | grep -q '"match":4' && break
+	sleep 0.1
+done
+m=$(matches)
+echo "$m" | grep -q '"match":4' && fail "the demo started a match over the official's: $m"
+echo "$m" | grep -q '{"match":3,"game":"beerdie","current":true,"ended":false' ||
+	fail "the official's match 3 is not under way: $m"
+grep -q 'demo: match 3, begun from the console, stands' "$WORK/daemon.log" ||
+	fail "no word of the official's match standing"
 stop_daemon
 echo "ok"

@@ -124,7 +124,8 @@ static int item_line(struct dd_config *cfg, enum sens_cfg_item item)
 	for (size_t i = 0; i < sizeof(item_keys) / sizeof(item_keys[0]); i++) {
 		if (item_keys[i].item != item)
 			continue;
-		for (size_t k = 0; k < 3 && item_keys[i].keys[k]; k++) {
+		for (size_t k = 0; k < sizeof(item_keys[i].keys) / sizeof(item_keys[i].keys[0]) &&
+		     item_keys[i].keys[k]; k++) {
 			int line = 0;
 
 			if (dd_config_get(cfg, item_keys[i].section, item_keys[i].keys[k], &line) &&

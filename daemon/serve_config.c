@@ -150,12 +150,12 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	sc->port = (unsigned)port;
 	v = dd_config_get(cfg, "web", "pin", &line);
 	if (v) {
-		size_t n = strlen(v);
-		bool digits = n > 0;
+		size_t len = strlen(v);
+		bool digits = len > 0;
 
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < len; i++)
 			digits &= v[i] >= '0' && v[i] <= '9';
-		if (n < 4 || n >= sizeof(sc->pin) || !digits) {
+		if (len < 4 || len >= sizeof(sc->pin) || !digits) {
 			snprintf(msg, sizeof(msg), "%s:%d: web.pin: expected 4 to %zu digits",
 				 cfg->path, line, sizeof(sc->pin) - 1);
 			problem(sc, msg);
@@ -164,7 +164,7 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 		}
 		/* Allowed, as installs have them; but 20 guesses a minute find
 		 * a 4-digit PIN in an evening (docs/daemon.md, PIN guessing). */
-		if (n >= 4 && n < 6 && digits) {
+		if (len >= 4 && len < 6 && digits) {
 			snprintf(msg, sizeof(msg), "%s:%d: web.pin: fewer than 6 digits, which players "
 				 "on the same network can guess in an evening: choose 6 or more",
 				 cfg->path, line);

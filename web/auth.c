@@ -92,8 +92,8 @@ static struct web_login_client *client_find(struct web_auth *a,
 }
 
 /* An entry for a client not in the table: a free one, else the stalest of
- * those with no lockout and no wrong PIN for WEB_LOGIN_LOCK_S, other than
- * keep; NULL when there is none. Recent entries are never evicted: a
+ * those with no lockout and no wrong PIN for WEB_LOGIN_FORGET_S (a count
+ * that old is forgotten anyway), other than keep; NULL when there is none. Recent entries are never evicted: a
  * client rotating through more addresses than the table holds would
  * otherwise shed its count before it reached a lockout. */
 static struct web_login_client *client_new(struct web_auth *a,
@@ -111,7 +111,7 @@ static struct web_login_client *client_new(struct web_auth *a,
 			best = c;
 			break;
 		}
-		if (now_s >= c->locked_until_s && now_s - c->last_s >= WEB_LOGIN_LOCK_S &&
+		if (now_s >= c->locked_until_s && now_s - c->last_s >= WEB_LOGIN_FORGET_S &&
 		    (!best || c->last_s < best->last_s))
 			best = c;
 	}

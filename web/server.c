@@ -347,6 +347,8 @@ static void client_key(struct web_server *s, struct MHD_Connection *c,
 	web_auth_client_key(peer, key);
 }
 
+static const struct web_session *session_of(struct web_server *s, struct MHD_Connection *c);
+
 static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *c)
 {
 	struct sse_client *cl;
@@ -363,7 +365,9 @@ static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *
 	 * Counted as the PIN lockout counts (web_auth_login): per address, so
 	 * a player on the bar's /64 does not shut out the wall screen and the
 	 * console there, and per IPv6 /64 with a larger budget, as one host
-	 * may use all its addresses. */
+	 * may use all its addresses. The official's console, logged in, is
+	 * held to its address's budget only: a player rotating through the
+	 * /64 must not keep the referee's own screen from its stream. */
 	client_key(s, c, key);
 	v6 = web_auth_client_net(key, net);
 	for (cl = s->clients; cl; cl = cl->next) {
@@ -376,7 +380,7 @@ static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *
 	if (same >= WEB_SSE_PER_CLIENT)
 		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
 				  "too many event streams open from this address");
-	if (same_net >= WEB_SSE_PER_NET)
+	if (same_net >= WEB_SSE_PER_NET && !session_of(s, c))
 		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
 				  "too many event streams open from this network");
 	cl = calloc(1, sizeof(*cl));

@@ -21,7 +21,7 @@
 #include "web/internal.h"
 #include "web/web.h"
 
-#define MAX_FDS (WEB_SSE_PER_NET + 4 * WEB_SSE_PER_CLIENT)
+#define MAX_FDS (WEB_SSE_PER_NET + 4 * WEB_SSE_PER_CLIENT + 4)
 
 struct fx {
 	struct web_server *s;	/* owned */
@@ -32,7 +32,7 @@ struct fx {
 static int setup(void **state)
 {
 	static struct fx f;
-	struct web_config cfg = { .bind = "127.0.0.1", .trusted_proxy = "127.0.0.1" };
+	struct web_config cfg = { .bind = "127.0.0.1", .trusted_proxy = "127.0.0.1", .pin = "246813" };
 	struct web_handlers h = { 0 };
 	char err[256];
 
@@ -56,16 +56,16 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Opens GET /api/events for the client the trusted proxy names in
- * X-Forwarded-For and returns the answer's status; the connection stays
- * open (a stream counts while it is). The server's loop is turned until
- * the status line is in, a bounded number of times. */
-static int open_stream(struct fx *f, const char *client)
+/* Sends one raw request on a new connection, left open (a stream counts
+ * while it is), and returns the answer's status; head (when not NULL, of
+ * headlen) gets what came of the answer. The server's loop is turned until
+ * the head is in, a bounded number of times. */
+static int exchange(struct fx *f, const char *req, char *head, size_t headlen)
 {
 	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(web_server_port(f->s)) };
-	char req[256], buf[512];
-	size_t len = 0;
-	int fd, n, status = 0;
+	char buf[1024];
+	size_t len = 0, n = strlen(req);
+	int fd, status = 0;
 
 	assert_true(f->n_fds < MAX_FDS);
 	assert_int_equal(inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr), 1);
@@ -73,11 +73,9 @@ static int open_stream(struct fx *f, const char *client)
 	assert_true(fd >= 0);
 	f->fds[f->n_fds++] = fd;
 	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
-	n = snprintf(req, sizeof(req),
-		     "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: %s\r\n\r\n", client);
-	assert_int_equal(write(fd, req, (size_t)n), n);
+	assert_int_equal(write(fd, req, n), (ssize_t)n);
 	buf[0] = '\0';
-	for (int i = 0; i < 500 && !strstr(buf, "\r\n"); i++) {
+	for (int i = 0; i < 500 && !strstr(buf, "\r\n\r\n"); i++) {
 		struct pollfd p[2] = {
 			{ .fd = web_server_fd(f->s), .events = POLLIN },
 			{ .fd = fd, .events = POLLIN },
@@ -95,7 +93,25 @@ static int open_stream(struct fx *f, const char *client)
 		}
 	}
 	assert_int_equal(sscanf(buf, "HTTP/1.1 %d", &status), 1);
+	if (head)
+		snprintf(head, headlen, "%s", buf);
 	return status;
+}
+
+/* Opens GET /api/events for the client the trusted proxy names in
+ * X-Forwarded-For (cookie: a session's "dyeref_session=..." or NULL). */
+static int open_stream_as(struct fx *f, const char *client, const char *cookie)
+{
+	char req[512];
+
+	snprintf(req, sizeof(req), "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: %s\r\n"
+		 "%s%s%s\r\n", client, cookie ? "Cookie: " : "", cookie ? cookie : "", cookie ? "\r\n" : "");
+	return exchange(f, req, NULL, 0);
+}
+
+static int open_stream(struct fx *f, const char *client)
+{
+	return open_stream_as(f, client, NULL);
 }
 
 /* A bar's Wi-Fi is one /64: a player's phone opening streams until it is
@@ -131,12 +147,42 @@ static void test_web_sse_64_has_a_cap_of_its_own(void **state)
 	assert_int_equal(web_server_sse_clients(f->s), WEB_SSE_PER_NET + 2);
 }
 
+/* The official logs in from the bar's /64 after a player filled its
+ * streams from rotating addresses: the console, logged in, still gets its
+ * stream (its own address's budget holds); the player still does not. */
+static void test_web_sse_console_is_not_held_by_its_64(void **state)
+{
+	struct fx *f = *state;
+	char ip[48], head[1024], cookie[160], *p;
+	const char *login = "POST /console/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+			    "X-Forwarded-For: 2001:db8:5:6::abc\r\n"
+			    "Content-Type: application/x-www-form-urlencoded\r\n"
+			    "Content-Length: 10\r\n\r\npin=246813";
+
+	for (int i = 0; i < WEB_SSE_PER_NET; i++) {
+		snprintf(ip, sizeof(ip), "2001:db8:5:6::%x", i / WEB_SSE_PER_CLIENT + 1);
+		assert_int_equal(open_stream(f, ip), 200);
+	}
+	assert_int_equal(open_stream(f, "2001:db8:5:6::abc"), 429);
+	assert_int_equal(exchange(f, login, head, sizeof(head)), 200);
+	p = strstr(head, "Set-Cookie: ");
+	assert_non_null(p);
+	snprintf(cookie, sizeof(cookie), "%.*s", (int)strcspn(p + 12, ";\r"), p + 12);
+	assert_int_equal(open_stream_as(f, "2001:db8:5:6::abc", cookie), 200);
+	assert_int_equal(open_stream_as(f, "2001:db8:5:6::abc", "dyeref_session=00"), 429);
+	assert_int_equal(open_stream(f, "2001:db8:5:6::ffff"), 429);
+	for (int i = 1; i < WEB_SSE_PER_CLIENT; i++)
+		assert_int_equal(open_stream_as(f, "2001:db8:5:6::abc", cookie), 200);
+	assert_int_equal(open_stream_as(f, "2001:db8:5:6::abc", cookie), 429);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_web_sse_two_addresses_of_one_64_each_get_their_own,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_web_sse_64_has_a_cap_of_its_own, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_web_sse_console_is_not_held_by_its_64, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

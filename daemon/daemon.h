@@ -515,7 +515,8 @@ int dd_calibrate_camera(int argc, char **argv);
 
 /* ---- Simulation and evaluation (daemon/cmd_sim.c, cmd_evaluate.c) ----
  * One sensors observation in fusion's form (source piezo, the located
- * point's sigma and the arrivals behind it): the daemon's sensor glue and
+ * point's sigma, the arrivals behind it and whether one point explains
+ * them, fix.no_point): the daemon's sensor glue and
  * `dyeref evaluate` both go through it, so the evaluation measures the
  * path the Pi runs. */
 struct sens_obs;

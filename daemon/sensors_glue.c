@@ -40,13 +40,14 @@ static void deliver(const struct sens_obs *so, size_t n)
 		if (so[i].kind == SENS_OBS_IMPACT && so[i].shaken_by >= 0)
 			continue;
 		dd_obs_from_sens(&so[i], &o);
-		if (so[i].kind == SENS_OBS_BUTTON)
+		if (so[i].kind == SENS_OBS_BUTTON) {
 			o.source = DD_SRC_BUTTON;
-		if (so[i].kind == SENS_OBS_BUTTON && o.ev.kind == BD_EV_CATCH &&
-		    o.ev.player == BD_NOBODY && (so[i].team == BD_TEAM_A || so[i].team == BD_TEAM_B))
 			/* The button knows the end, not the hand: a defender of
 			 * that end caught it, which is all BD-P4 asks. */
-			o.ev.player = so[i].team * 2;
+			if (o.ev.kind == BD_EV_CATCH && o.ev.player == BD_NOBODY &&
+			    (so[i].team == BD_TEAM_A || so[i].team == BD_TEAM_B))
+				o.ev.player = so[i].team * 2;
+		}
 		glue.sink(glue.user, &o);
 	}
 }

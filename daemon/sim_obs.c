@@ -1,6 +1,7 @@
 /* The simulator's instruments as the daemon's inputs report them: one
  * conversion each for sensors observations, console calls and camera
- * reports, shared by `dyeref evaluate` and the live feeder. */
+ * reports, shared by `dyeref evaluate` and the live feeder; the sensors'
+ * one is the real sensors glue's too. */
 #include <errno.h>
 #include <string.h>
 

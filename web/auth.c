@@ -93,9 +93,10 @@ static struct web_login_client *client_find(struct web_auth *a,
 
 /* An entry for a client not in the table: a free one, else the stalest of
  * those with no lockout and no wrong PIN for WEB_LOGIN_FORGET_S (a count
- * that old is forgotten anyway), other than keep; NULL when there is none. Recent entries are never evicted: a
- * client rotating through more addresses than the table holds would
- * otherwise shed its count before it reached a lockout. */
+ * that old is forgotten anyway), other than keep; NULL when there is none.
+ * Recent entries are never evicted: a client rotating through more
+ * addresses than the table holds would otherwise shed its count before it
+ * reached a lockout. */
 static struct web_login_client *client_new(struct web_auth *a,
 					   const unsigned char key[WEB_CLIENT_KEY], int net,
 					   int64_t now_s, const struct web_login_client *keep)

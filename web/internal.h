@@ -78,10 +78,10 @@ bool web_auth_client_net(const unsigned char key[WEB_CLIENT_KEY], unsigned char 
  * PINs, or its IPv6 /64 after WEB_LOGIN_NET_FAILS from any of its
  * addresses, or WEB_LOGIN_ALL_FAILS wrong PINs came from anyone in the
  * last WEB_LOGIN_ALL_S, or every entry of the table had a wrong PIN in the
- * last WEB_LOGIN_LOCK_S and this client has none (the last two: a guessing
- * attack from many addresses); its PIN is not even checked then. A right PIN forgives its
- * address's wrong PINs, not its /64's; WEB_LOGIN_FORGET_S without one
- * forgets either count. -EIO no randomness. now_s is CLOCK_MONOTONIC
+ * last WEB_LOGIN_FORGET_S and this client has none (the last two: a
+ * guessing attack from many addresses); its PIN is not even checked then.
+ * A right PIN forgives its address's wrong PINs, not its /64's;
+ * WEB_LOGIN_FORGET_S without one forgets either count. -EIO no randomness. now_s is CLOCK_MONOTONIC
  * seconds. */
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		   const char *pin, int64_t now_s, const struct web_session **s);

@@ -595,10 +595,11 @@ static void test_fusion_camera_saw_no_landing_asks_for_review(void **state)
 	assert_true(out.t.events[0].confidence <= 0.9 * 0.5 + 1e-9);
 }
 
-/* Arrivals no one landing explains (two impacts in one window: a slap on
- * the table as the die lands) reach the discs' fix as a shrug about the
- * half; the judge sends the throw to review, and the official hears why. */
-static void test_fusion_piezo_fitting_no_one_point_tells_the_official(void **state)
+/* BD-P1 rests on the first landing's half. Arrivals no one landing
+ * explains (two impacts in one window: a slap on the table as the die
+ * lands) reach the discs' fix as a shrug about the half; the judge sends
+ * the throw to review, and the official hears why. */
+static void test_bd_p1_discs_fitting_no_one_landing_tell_the_official(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, false);
 	struct dd_fusion f;
@@ -1180,7 +1181,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p1_line_call_and_a_half_from_the_camera),
 		cmocka_unit_test(test_bd_p5_low_call_makes_a_half_disagreement_moot),
 		cmocka_unit_test(test_fusion_camera_saw_no_landing_asks_for_review),
-		cmocka_unit_test(test_fusion_piezo_fitting_no_one_point_tells_the_official),
+		cmocka_unit_test(test_bd_p1_discs_fitting_no_one_landing_tell_the_official),
 		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),
 		cmocka_unit_test(test_fusion_landing_fixed_just_off_an_edge_is_on_the_table),
 		cmocka_unit_test(test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence),

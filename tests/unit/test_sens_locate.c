@@ -303,13 +303,6 @@ static size_t two_impacts(const struct sens_config *c, const struct sim_piezo *m
 	return n;
 }
 
-/* Two dice landing within a millisecond of each other, on opposite sides
- * of the table: each disc hears the nearer one first, and those four
- * waves fit a point where neither landed ((0.46, 1.16) for the first
- * pair), which was called sure of its half (0.98, 1.00) at the noise
- * twice the stated. Their residual says no one point explains them: the
- * half is unknown and an official asked (BD-P1 rests on it). Each impact
- * alone still locates where it was, sure of its half. */
 /* The tail that decides "no one point" (FIT_P 1e-4) against tabled
  * quantiles of chi-square: Wilson-Hilferty's approximation, used before,
  * put d = 1's cut at 16.2 where it is 15.14 (and 0.05's 3.84 at 0.052). */
@@ -332,6 +325,13 @@ static void test_sens_chi2_tail_matches_the_tables(void **state)
 	assert_true(sens_chi2_tail(5, 0) == 1.0);
 }
 
+/* Two dice landing within a millisecond of each other, on opposite sides
+ * of the table: each disc hears the nearer one first, and those four
+ * waves fit a point where neither landed ((0.46, 1.16) for the first
+ * pair), which was called sure of its half (0.98, 1.00) at the noise
+ * twice the stated. Their residual says no one point explains them: the
+ * half is unknown and an official asked (BD-P1 rests on it). Each impact
+ * alone still locates where it was, sure of its half. */
 static void test_sens_locate_two_impacts_at_once_are_no_confident_point(void **state)
 {
 	static const double pairs[][4] = {

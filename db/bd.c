@@ -344,8 +344,7 @@ int db_bd_start(struct db *db, const struct mlog_bd *log, int64_t t_ns,
 	if (mlog_bd_write(&head, &text, &len) || split_lines(text, len, &lines, &n) || n < 1) {
 		free(text);
 		free(lines);
-		db_msg(err, errlen, "%s: out of memory", db->path);
-		return -ENOMEM;
+		return db_nomem(db, err, errlen);
 	}
 	header = dup_line(&lines[0]);
 	rolloff = n > 1 ? dup_line(&lines[1]) : NULL;
@@ -406,8 +405,7 @@ int db_bd_throw(struct db *db, int64_t match, const struct bd_match_cfg *cfg,
 	}
 	if (mlog_bd_throw_line(cfg, t, 0, &line, &len) ||
 	    mlog_bd_ruling_line(cfg, r, false, &ruling, &(size_t){ 0 })) {
-		ret = -ENOMEM;
-		db_msg(err, errlen, "%s: out of memory", db->path);
+		ret = db_nomem(db, err, errlen);
 		goto free_lines;
 	}
 	chomp(line, len);
@@ -443,8 +441,7 @@ static int load_log(struct db *db, int64_t match, struct mlog_bd **log, char *er
 	buf = p = malloc(total + 1);
 	if (!buf) {
 		db_lines_free(lines, n);
-		db_msg(err, errlen, "%s: out of memory", db->path);
-		return -ENOMEM;
+		return db_nomem(db, err, errlen);
 	}
 	for (size_t i = 0; i < n; i++) {
 		size_t l = strlen(lines[i]);
@@ -515,7 +512,7 @@ int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_th
 
 		ret = db_append(db, match, &e, NULL, err, errlen);
 	} else {
-		db_msg(err, errlen, "%s: out of memory", db->path);
+		db_nomem(db, err, errlen);
 	}
 	if (!ret && state)
 		*state = res.state;
@@ -541,8 +538,7 @@ int db_bd_end(struct db *db, int64_t match, int64_t t_ns, char *err, size_t errl
 	if (ret)
 		return ret;
 	if (mlog_bd_final_line(&log->cfg, &res.final, &final, &len)) {
-		db_msg(err, errlen, "%s: out of memory", db->path);
-		ret = -ENOMEM;
+		ret = db_nomem(db, err, errlen);
 	} else {
 		ret = db_match_end(db, match, chomp(final, len), t_ns, err, errlen);
 		free(final);

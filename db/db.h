@@ -68,6 +68,18 @@ void db_close(struct db *db);
 /* The path given to db_open (owned by db). */
 const char *db_path(const struct db *db);
 
+/* The database's own failures since db_open (SQLite's: locked by another
+ * program, disk full, read-only, I/O error, corrupt; and running out of
+ * memory), not a request it refused (no such match, a bad line): *count
+ * (may be NULL) gets how many, and the text returned is the last one's in
+ * words that name neither the file nor the statement ("database is
+ * locked"; "" before the first; db's, until its next failure). The err of
+ * the failing call says it with the path, for the owner; this is for
+ * readers who may know that the log failed but not where it is (the
+ * public health strip), and a count that moved tells a caller its call
+ * failed for the store's sake, not for what it asked. */
+const char *db_fault(const struct db *db, unsigned long *count);
+
 /* How long a write waits for another program's lock on the file before it
  * fails with -EBUSY (db_open sets 5000 ms). The daemon waits less: it
  * writes on its event loop, which must not stall past the watchdog. */
@@ -296,7 +308,10 @@ int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_th
 
 /* Loads a Beer Die match and refolds it through core/: *log (free with
  * mlog_bd_free()) is the parsed stored log, res (contents freed with
- * mlog_bd_result_free()) every current ruling and the current state. */
+ * mlog_bd_result_free()) every current ruling and the current state.
+ * -EINVAL, not a fault (db_fault), when the stored lines do not parse or
+ * judge: err then names the match and the line ("match N:LINE: why"),
+ * never the file. */
 int db_bd_load(struct db *db, int64_t match, struct mlog_bd **log,
 	       struct mlog_bd_result *res, char *err, size_t errlen);
 

@@ -18,6 +18,8 @@ struct db {
 	bool hold;		/* a multi-step write (import, correction) owns the transaction: no commits */
 	sqlite3_stmt *raw_ins;	/* cached INSERT INTO raw_inputs */
 	sqlite3_stmt *snap_ins;	/* cached INSERT INTO snapshots */
+	unsigned long faults;	/* the database's own failures since db_open (db_fault) */
+	char fault[96];		/* the last one's words, without path or statement */
 };
 
 /* The schema as created from nothing at a given version (1..DB_SCHEMA_VERSION):
@@ -27,8 +29,12 @@ int db_schema_create(sqlite3 *h, int version, char *err, size_t errlen);
 int db_schema_migrate(sqlite3 *h, int from, int to, char *err, size_t errlen);
 
 /* The negative errno for an SQLite result code (SQLITE_FULL -> -ENOSPC, ...),
- * writing "PATH: what: sqlite's message" into err. */
+ * writing "PATH: what: sqlite's message" into err; counted as a fault
+ * (db_fault). */
 int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen);
+
+/* "PATH: out of memory" into err, counted as a fault (db_fault); -ENOMEM. */
+int db_nomem(struct db *db, char *err, size_t errlen);
 
 /* Runs SQL without results; on failure as db_fail. */
 int db_exec(struct db *db, const char *sql, char *err, size_t errlen);

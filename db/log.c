@@ -279,8 +279,7 @@ int db_matches(struct db *db, struct db_match_info **out, size_t *n, char *err, 
 			cap = cap ? 2 * cap : 16;
 			nv = realloc(v, cap * sizeof(*v));
 			if (!nv) {
-				db_msg(err, errlen, "%s: out of memory", db->path);
-				ret = -ENOMEM;
+				ret = db_nomem(db, err, errlen);
 				goto finalize;
 			}
 			v = nv;
@@ -578,8 +577,7 @@ int db_lines(struct db *db, int64_t match, char ***lines, size_t *n, char *err, 
 	return 0;
 
 nomem:
-	db_msg(err, errlen, "%s: out of memory", db->path);
-	ret = -ENOMEM;
+	ret = db_nomem(db, err, errlen);
 free_lines:
 	sqlite3_finalize(st);
 	db_lines_free(v, len);

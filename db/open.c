@@ -67,6 +67,11 @@ int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen)
 {
 	int sys = sqlite3_system_errno(db->h);
 
+	db->faults++;
+	if ((rc & 0xff) == SQLITE_CANTOPEN && sys)
+		snprintf(db->fault, sizeof(db->fault), "cannot open the file: %s", strerror(sys));
+	else	/* SQLite's words for the code: sqlite3_errmsg may say more */
+		snprintf(db->fault, sizeof(db->fault), "%s", sqlite3_errstr(rc));
 	if ((rc & 0xff) == SQLITE_FULL)
 		db_msg(err, errlen, "%s: %s: database or disk is full (earlier data is kept)",
 		       db->path, what);
@@ -77,6 +82,21 @@ int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen)
 	else
 		db_msg(err, errlen, "%s: %s: %s", db->path, what, sqlite3_errmsg(db->h));
 	return errno_of(db, rc);
+}
+
+int db_nomem(struct db *db, char *err, size_t errlen)
+{
+	db->faults++;
+	snprintf(db->fault, sizeof(db->fault), "out of memory");
+	db_msg(err, errlen, "%s: out of memory", db->path);
+	return -ENOMEM;
+}
+
+const char *db_fault(const struct db *db, unsigned long *count)
+{
+	if (count)
+		*count = db->faults;
+	return db->fault;
 }
 
 int db_exec(struct db *db, const char *sql, char *err, size_t errlen)

@@ -173,10 +173,8 @@ int db_calibration_get(struct db *db, const char *kind, int64_t at_wall_ms,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*json = strdup((const char *)sqlite3_column_text(st, 0));
-		if (!*json) {
-			db_msg(err, errlen, "%s: out of memory", db->path);
-			ret = -ENOMEM;
-		}
+		if (!*json)
+			ret = db_nomem(db, err, errlen);
 	} else if (rc == SQLITE_DONE) {
 		db_msg(err, errlen, "%s: no %s calibration in force", db->path, kind);
 		ret = -ENOENT;

@@ -163,8 +163,7 @@ static int collect(struct db *db, struct item_list *l, enum db_item_kind kind,
 	return rc == SQLITE_DONE ? 0 : db_fail(db, rc, "replay", err, errlen);
 nomem:
 	sqlite3_finalize(st);
-	db_msg(err, errlen, "%s: out of memory", db->path);
-	return -ENOMEM;
+	return db_nomem(db, err, errlen);
 }
 
 static int by_time(const void *pa, const void *pb)

@@ -76,8 +76,7 @@ static int finished_matches(struct db *db, int64_t **ids, size_t *n, char *err, 
 			if (!nv) {
 				sqlite3_finalize(st);
 				free(v);
-				db_msg(err, errlen, "%s: out of memory", db->path);
-				return -ENOMEM;
+				return db_nomem(db, err, errlen);
 			}
 			v = nv;
 		}

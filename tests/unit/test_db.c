@@ -536,6 +536,7 @@ static void test_db_disk_full_fails_clearly_and_keeps_earlier_data(void **state)
 	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), -ENOSPC);
 	assert_non_null(strstr(err, "full"));
 	assert_non_null(strstr(err, f->path));
+	assert_string_equal(db_fault(f->db, NULL), "database or disk is full");
 	/* No throw without its ruling, nothing half-written. */
 	assert_int_equal(db_match_get(f->db, m, &info, err, sizeof(err)), 0);
 	assert_int_equal(info.throws, 2);
@@ -562,6 +563,43 @@ static void test_db_disk_full_fails_clearly_and_keeps_earlier_data(void **state)
 	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), 0);
 }
 
+/* What the store itself failed at is counted and worded without the path
+ * (the public health strip's); a request it refuses is not its failure. */
+static void test_db_fault_counts_the_files_failures_not_refused_requests(void **state)
+{
+	struct db_test_fx *f = *state;
+	const char *r3[] = { RULING(3, 2, 0, "false") }, *r9[] = { RULING(9, 2, 0, "false") };
+	struct db_entry e3 = { .line = THROW1, .t_ns = 7000, .rulings = r3, .n_rulings = 1 };
+	struct db_entry e9 = { .line = THROW1, .t_ns = 7000, .rulings = r9, .n_rulings = 1 };
+	int64_t m = two_throws(f->db);
+	unsigned long n;
+	sqlite3 *other;
+	char err[256];
+
+	assert_string_equal(db_fault(f->db, &n), "");
+	assert_int_equal(n, 0);
+	assert_int_equal(db_append(f->db, m + 9, &e3, NULL, err, sizeof(err)), -ENOENT);
+	assert_int_equal(db_append(f->db, m, &e9, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(db_fault(f->db, &n), "");
+	assert_int_equal(n, 0);
+
+	/* Another program holds the write lock. */
+	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
+	db_set_busy_timeout(f->db, 0);
+	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), -EBUSY);
+	assert_non_null(strstr(err, f->path));
+	assert_string_equal(db_fault(f->db, &n), "database is locked");
+	assert_int_equal(n, 1);
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+
+	/* Writing again leaves the count where it was. */
+	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), 0);
+	db_fault(f->db, &n);
+	assert_int_equal(n, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -582,6 +620,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_calibration_in_force_is_the_latest, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_retention_prunes_finished_matches_snapshots_first, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_disk_full_fails_clearly_and_keeps_earlier_data, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_fault_counts_the_files_failures_not_refused_requests, db_test_setup, db_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -146,6 +146,11 @@ struct sens_source;
  * chip, line busy, permission denied: add the user to group gpio). */
 struct sens_source *sens_gpio_open(const struct sens_config *c, char *err, size_t errlen);
 
+/* What sens_gpio_open's errno e means in a few words naming no chip, line
+ * or fix ("GPIO chip not found"): for a screen anyone may read, where err's
+ * message (the chip's path, the remedy) is the owner's. Static text. */
+const char *sens_gpio_reason(int e);
+
 /* "libgpiod v1" or "libgpiod v2": the backend this build has. */
 const char *sens_gpio_backend(void);
 

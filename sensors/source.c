@@ -42,6 +42,27 @@ bool sens_gpio_label_warning(const char *chip, const char *label, bool chosen, c
 	return true;
 }
 
+/* The cases of sens_gpio_error (gpio_common.h), without its names. */
+const char *sens_gpio_reason(int e)
+{
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		return "no permission for the GPIO chip";
+	case ENOENT:
+	case ENODEV:
+		return "GPIO chip not found";
+	case EBUSY:
+		return "a sensor line is in use by another program";
+	case EINVAL:
+		return "a sensor line is not on the GPIO chip";
+	case ENOMEM:
+		return "out of memory";
+	default:
+		return "the GPIO chip could not be opened";
+	}
+}
+
 ssize_t sens_source_read(struct sens_source *s, struct sens_edge *out, size_t cap,
 			 bool *eof, char *err, size_t errlen)
 {

@@ -201,6 +201,7 @@ static void test_gpio_missing_chip_names_it(void **state)
 	assert_int_equal(errno, ENOENT);
 	assert_contains(err, "gpiochip0");
 	assert_contains(err, "no such GPIO chip");
+	assert_string_equal(sens_gpio_reason(errno), "GPIO chip not found");
 	assert_all_released();
 }
 
@@ -216,6 +217,7 @@ static void test_gpio_chip_permission_denied_says_group_gpio(void **state)
 	assert_int_equal(errno, EACCES);
 	assert_contains(err, "gpiochip0");
 	assert_contains(err, "add the user to group gpio");
+	assert_string_equal(sens_gpio_reason(errno), "no permission for the GPIO chip");
 	assert_all_released();
 }
 
@@ -252,6 +254,7 @@ static void test_gpio_busy_line_names_line_and_holder(void **state)
 	assert_contains(err, "gpiochip0 line 22 (table2)");
 	assert_contains(err, "busy");
 	assert_contains(err, "'gpiomon'");
+	assert_string_equal(sens_gpio_reason(errno), "a sensor line is in use by another program");
 	/* the lines requested before it were given back */
 	assert_all_released();
 }
@@ -268,6 +271,7 @@ static void test_gpio_line_not_on_chip_is_named(void **state)
 	assert_int_equal(errno, EINVAL);
 	assert_contains(err, "(table");
 	assert_contains(err, "not a line of this chip");
+	assert_string_equal(sens_gpio_reason(errno), "a sensor line is not on the GPIO chip");
 	assert_all_released();
 }
 

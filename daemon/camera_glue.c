@@ -546,6 +546,25 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	}
 }
 
+/* The strip's line for a camera at work, with the rate frames come at
+ * once counted (fps > 0); the console's names the file or the camera's
+ * id too (on a Pi a device path). */
+static void say_running(double fps)
+{
+	char rate[32] = "";
+
+	if (fps > 0)
+		snprintf(rate, sizeof(rate), " at %.0f fps", fps);
+	dd_health_set(glue.health, true, "camera %dx%d%s%s", glue.width, glue.height, rate,
+		      glue.cfg.y4m ? " (from a file)" : "");
+	if (glue.cfg.y4m)
+		dd_health_detail(glue.health, "camera %dx%d%s from the file %s", glue.width,
+				 glue.height, rate, glue.cfg.y4m);
+	else
+		dd_health_detail(glue.health, "camera %dx%d%s (%s)", glue.width, glue.height, rate,
+				 glue.cfg.cam.id ? glue.cfg.cam.id : "the first camera libcamera lists");
+}
+
 /* The rate frames really come at, on the health strip: the sensor mode
  * both streams share may allow less than was asked (docs/vision.md), and
  * the apex's uncertainty is a frame's time. */
@@ -560,9 +579,7 @@ static void count_rate(int64_t ts_ns)
 	if (ts_ns - glue.rate_t0_ns < RATE_WINDOW_NS)
 		return;
 	if (glue.health->ok)	/* a fault's text stays until it is mended */
-		snprintf(glue.health->text, sizeof(glue.health->text), "camera %dx%d at %.0f fps%s",
-			 glue.width, glue.height, glue.rate_frames * 1e9 / (double)(ts_ns - glue.rate_t0_ns),
-			 glue.y4m ? " (from a file)" : "");
+		say_running(glue.rate_frames * 1e9 / (double)(ts_ns - glue.rate_t0_ns));
 	glue.rate_t0_ns = ts_ns;
 	glue.rate_frames = 0;
 }
@@ -580,9 +597,7 @@ static void track(const struct vis_image *frame)
 	}
 	n = vis_tracker_feed(glue.trk, frame, vo, OBS_AT_ONCE);
 	if (n < 0) {
-		glue.health->ok = false;
-		snprintf(glue.health->text, sizeof(glue.health->text),
-			 "camera: frames of the wrong size or format");
+		dd_health_set(glue.health, false, "camera: frames of the wrong size or format");
 		return;
 	}
 	for (int i = 0; i < n && i < OBS_AT_ONCE; i++)
@@ -604,8 +619,8 @@ static int on_frames(sd_event_source *s, int fd, uint32_t revents, void *user)
 	rc = vis_camera_take(glue.cam, VIS_STREAM_LOW, &low, err, sizeof(err));
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "camera: %s", err);
-		glue.health->ok = false;
-		snprintf(glue.health->text, sizeof(glue.health->text), "camera: %.100s", err);
+		dd_health_set(glue.health, false, "camera: frames stopped (%s)", strerror(-rc));
+		dd_health_detail(glue.health, "camera: %s", err);
 		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
 		return 0;
 	}
@@ -643,8 +658,8 @@ static int on_file_frame(sd_event_source *s, uint64_t usec, void *user)
 	}
 	if (rc != 1) {
 		dd_log(DD_LOG_ERR, "camera: %s", err);
-		glue.health->ok = false;
-		snprintf(glue.health->text, sizeof(glue.health->text), "camera: %.100s", err);
+		dd_health_set(glue.health, false, "camera: the video file could not be read");
+		dd_health_detail(glue.health, "camera: %s", err);
 		return 0;	/* the timer stays off (oneshot) */
 	}
 	/* The frame's due time, not when the loop got to it: a busy loop
@@ -690,7 +705,7 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 
 	glue.cam = vis_camera_open(&glue.cfg.cam, err, errlen);
 	if (!glue.cam)
-		return -EIO;	/* the message says which failure */
+		return errno ? -errno : -EIO;
 	rc = vis_camera_start(glue.cam, err, errlen);
 	if (rc)
 		return rc;
@@ -752,14 +767,27 @@ static int fit_calibration(char *why, size_t whylen)
 	return 0;
 }
 
+/* The strip's words for a camera that did not open or start (errno e):
+ * the shim's message names the camera's id, on a Pi a device path. */
+static const char *camera_reason(int e)
+{
+	switch (e) {
+	case ENODEV: return "not found";
+	case EBUSY: return "in use by another program";
+	case EINVAL: return "cannot give the configured streams";
+	case EACCES: case EPERM: return "no permission";
+	case ENOMEM: return "out of memory";
+	default: return "could not be started";
+	}
+}
+
 /* Leaves the camera out and the daemon running: piezo and console still
- * referee. The strip says why, whole as far as it holds. 0. */
-static int run_without(struct dd_health_item *health, const char *why)
+ * referee. The strip says what (reason), the console and the log why. 0. */
+static int run_without(struct dd_health_item *health, const char *reason, const char *why)
 {
 	release();
-	health->ok = false;
-	snprintf(health->text, sizeof(health->text), "camera: %.*s",
-		 (int)(sizeof(health->text) - sizeof("camera: ")), why);
+	dd_health_set(health, false, "camera: %s", reason);
+	dd_health_detail(health, "camera: %s", why);
 	dd_log(DD_LOG_WARN, "camera: %s (running without it)", why);
 	return 0;
 }
@@ -774,18 +802,18 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 	rc = load_config(cfg, &glue.cfg, err, errlen);
 	if (rc)
 		return rc;
-	health->ok = true;
 	if (!ev) {
-		snprintf(health->text, sizeof(health->text), "configured");
+		dd_health_set(health, true, "configured");
 		return 0;
 	}
 	if (sim && !glue.cfg.y4m) {
-		snprintf(health->text, sizeof(health->text), "simulated camera");
+		dd_health_set(health, true, "simulated camera");
 		return 0;
 	}
 	if (!glue.cfg.enable) {
-		health->ok = false;
-		snprintf(health->text, sizeof(health->text), "camera: disabled in the config");
+		dd_health_set(health, false, "camera: disabled in the config");
+		dd_health_detail(health, "camera: disabled in the config (camera.enable in %s)",
+				 cfg->path ? cfg->path : "the config");
 		return 0;
 	}
 	bd_table_defaults(&glue.table);
@@ -809,10 +837,12 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 	} else {
 		rc = open_camera(ev, why, sizeof(why));
 		if (rc)	/* the shim may already say whose message it is */
-			return run_without(health, strncmp(why, "camera: ", 8) ? why : why + 8);
+			return run_without(health, camera_reason(-rc),
+					   strncmp(why, "camera: ", 8) ? why : why + 8);
 		/* Frames the tracker cannot place on the table are no use. */
 		if (!glue.cfg.have_h)
-			return run_without(health, "not calibrated (run dyeref calibrate camera)");
+			return run_without(health, "not calibrated",
+					   "not calibrated (run dyeref calibrate camera)");
 	}
 	rc = fit_calibration(why, sizeof(why));
 	if (rc && glue.y4m) {
@@ -820,7 +850,7 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 		goto release;	/* a file's frames will not change size: a config error */
 	}
 	if (rc)
-		return run_without(health, why);
+		return run_without(health, "calibrated on a picture of another shape", why);
 	vis_tracker_cfg_default(&glue.tcfg, &glue.table, glue.cfg.h);
 	glue.trk = vis_tracker_new(&glue.tcfg, glue.width, glue.height);
 	if (!glue.trk) {
@@ -829,8 +859,7 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 			 strerror(errno));
 		goto release;
 	}
-	snprintf(health->text, sizeof(health->text), "camera %dx%d%s", glue.width, glue.height,
-		 glue.y4m ? " (from a file)" : "");
+	say_running(0);
 	return 0;
 release:
 	release();

@@ -71,9 +71,16 @@ static void invalidate(struct serve *sv)
 	sv->state_cache = NULL;
 }
 
+/* The public strip's item: its detail (paths, ids, remedies) is the
+ * console's (on_console_status), as anyone may read the wall screen. */
 static json_t *health_json(const struct dd_health_item *h)
 {
 	return json_pack("{s:b,s:s}", "ok", h->ok, "text", h->text);
+}
+
+static json_t *health_detail_json(const struct dd_health_item *h)
+{
+	return json_pack("{s:b,s:s,s:s}", "ok", h->ok, "text", h->text, "detail", h->detail);
 }
 
 static int render_state(struct serve *sv, char **out)
@@ -128,13 +135,16 @@ static int on_state(void *user, char **json)
 	return *json ? 0 : -ENOMEM;
 }
 
-/* The console's own: where the event log is (the public health strip
- * says only whether it writes: the wall screen is for everyone). */
+/* The console's own: where the event log is and each health item whole
+ * (the public strip says only what is wrong: the wall screen is for
+ * everyone). */
 static int on_console_status(void *user, char **json)
 {
 	struct serve *sv = user;
-	json_t *o = json_pack("{s:s,s:o}", "db_path", sv->sc.db_path,
-			      "store", health_json(&sv->storage));
+	json_t *o = json_pack("{s:s,s:o,s:o,s:o}", "db_path", sv->sc.db_path,
+			      "sensors", health_detail_json(&sv->sensors),
+			      "camera", health_detail_json(&sv->camera),
+			      "store", health_detail_json(&sv->storage));
 
 	*json = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
@@ -202,40 +212,34 @@ static void on_obs(void *user, const struct dd_obs *o)
 	feed(user, o);
 }
 
-/* A message of the event log's own without the path db/ starts it with
- * ("PATH: why" -> "why"), for the public health strip; NULL when err is
- * not one of those. */
-static const char *without_db_path(const struct serve *sv, const char *err)
+/* How many times the event log itself has failed (db_fault): read before
+ * a write, it tells the store's failures from a request refused. */
+static unsigned long store_faults(const struct serve *sv)
 {
-	size_t n = strlen(sv->sc.db_path);
+	unsigned long n;
 
-	if (strncmp(err, sv->sc.db_path, n) || err[n] != ':')
-		return NULL;
-	err += n + 1;
-	return err + (*err == ' ');
+	db_fault(sv->db, &n);
+	return n;
 }
 
-static void store_ok(struct serve *sv)
+/* The health strip's "store" after a write that began with faults_before
+ * failures of the log behind it: the log's own failures (locked by
+ * another program, disk full, I/O error) turn it red until a write
+ * succeeds again, so a throw that could not be stored does not go unseen
+ * on the wall. The strip has db/'s words without the path, the console
+ * the whole message. */
+static void store_health(struct serve *sv, unsigned long faults_before, int rc, const char *err)
 {
-	sv->storage.ok = true;
-	snprintf(sv->storage.text, sizeof(sv->storage.text), "ok");
-}
+	unsigned long faults;
+	const char *why = db_fault(sv->db, &faults);
 
-/* The health strip's "store" after a write: the event log's own failures
- * (locked by another program, disk full, I/O error) turn it red until a
- * write succeeds again, so a throw that could not be stored does not go
- * unseen on the wall. */
-static void store_health(struct serve *sv, int rc, const char *err)
-{
-	const char *why = rc ? without_db_path(sv, err) : NULL;
-
-	if (why) {
-		sv->storage.ok = false;
-		snprintf(sv->storage.text, sizeof(sv->storage.text), "write failed: %.100s", why);
+	if (rc && faults != faults_before) {
+		dd_health_set(&sv->storage, false, "write failed: %s", why);
+		dd_health_detail(&sv->storage, "write failed: %s", err);
 		dd_log(DD_LOG_ERR, "store: %s", err);
 		push_state(sv);
 	} else if (rc == 0 && !sv->storage.ok) {
-		store_ok(sv);
+		dd_health_set(&sv->storage, true, "ok");
 		dd_log(DD_LOG_INFO, "store: writing again");
 	}
 }
@@ -262,6 +266,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	struct serve *sv = user;
 	struct dd_obs o;
 	struct dd_fused *fx;
+	unsigned long faults = store_faults(sv);
 	int rc = 0;
 
 	invalidate(sv);
@@ -343,7 +348,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
 		break;
 	}
-	store_health(sv, rc, err);
+	store_health(sv, faults, rc, err);
 	if (rc == 0)
 		push_state(sv);
 	return rc;
@@ -382,6 +387,7 @@ static void sim_next_match_due(struct serve *sv)
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
 {
 	char err[256] = "";
+	unsigned long faults = store_faults(sv);
 	int rc;
 	int64_t pushed, last;
 
@@ -391,7 +397,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 		return;
 	}
 	rc = dd_referee_throw(sv->ref, fx, err, sizeof(err));
-	store_health(sv, rc, err);
+	store_health(sv, faults, rc, err);
 	if (rc) {
 		dd_log(DD_LOG_WARN, "throw not judged: %s", err);
 		return;
@@ -677,9 +683,8 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 	} else {
 		claim_section(cfg, "sensors");
 		claim_section(cfg, "table");
-		sv->sensors.ok = sv->sim;
-		snprintf(sv->sensors.text, sizeof(sv->sensors.text), "%s",
-			 sv->sim ? "simulated table" : "no sensor support in this build");
+		dd_health_set(&sv->sensors, sv->sim, "%s",
+			      sv->sim ? "simulated table" : "no sensor support in this build");
 	}
 	if (dd_camera_attach) {
 		rc = dd_camera_attach(cfg, ev, sv->sim, on_obs, sv, &sv->camera, err, sizeof(err));
@@ -687,9 +692,8 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 			dd_serve_config_problem(&sv->sc, err);
 	} else {
 		claim_section(cfg, "camera");
-		sv->camera.ok = sv->sim;
-		snprintf(sv->camera.text, sizeof(sv->camera.text), "%s",
-			 sv->sim ? "simulated camera" : "no camera support in this build");
+		dd_health_set(&sv->camera, sv->sim, "%s",
+			      sv->sim ? "simulated camera" : "no camera support in this build");
 	}
 	sv->sc.fusion.piezo_present = sv->sensors.ok;
 	/* A mine with no disc under it cannot contradict the camera (BD-O1). */
@@ -780,6 +784,7 @@ int dd_cmd_serve(int argc, char **argv)
 	char err[512];
 	bool check = false;
 	long port_override = -1;
+	unsigned long faults;
 	int c, rc, status = DD_EXIT_FAIL;
 
 	if (!sv)
@@ -862,7 +867,7 @@ int dd_cmd_serve(int argc, char **argv)
 	/* Writes happen on the loop: another program's lock (an import into
 	 * this file) may stall it a second, not the watchdog's ten. */
 	db_set_busy_timeout(sv->db, STORE_BUSY_MS);
-	store_ok(sv);
+	dd_health_set(&sv->storage, true, "ok");
 	sv->ref = dd_referee_new(&sv->sc.ref, sv->db);
 	if (!sv->ref) {
 		dd_log(DD_LOG_ERR, "referee: %s", strerror(errno));
@@ -873,14 +878,19 @@ int dd_cmd_serve(int argc, char **argv)
 	 * exiting would only make systemd restart into the same refusal. The
 	 * daemon runs without it, says why on the health strip, and the
 	 * officials can start a new match; the old one stays in the log. */
+	faults = store_faults(sv);
 	rc = dd_referee_restore(sv->ref, err, sizeof(err));
 	if (rc) {
-		const char *why = without_db_path(sv, err);
+		unsigned long now;
+		const char *fault = db_fault(sv->db, &now);
 
 		dd_log(DD_LOG_ERR, "restore: %s (running without that match)", err);
-		sv->storage.ok = false;
-		snprintf(sv->storage.text, sizeof(sv->storage.text), "not restored: %.100s",
-			 why ? why : err);
+		/* Publicly: the log's failure in db/'s words without the path,
+		 * or the judge's refusal of the stored lines (which names the
+		 * match and its line, no file: db_bd_load). */
+		dd_health_set(&sv->storage, false, "not restored: %s",
+			      now != faults ? fault : rc == -EINVAL ? err : strerror(-rc));
+		dd_health_detail(&sv->storage, "not restored: %s", err);
 	}
 	memset(&wc, 0, sizeof(wc));
 	wc.bind = sv->sc.bind;

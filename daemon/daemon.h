@@ -339,8 +339,20 @@ int dd_house_from_config(struct dd_config *cfg, struct bd_house *h, char *err, s
 
 struct dd_health_item {
 	bool ok;		/* working */
-	char text[120];		/* for the health strip: "4 of 4 piezo lines", "no camera" */
+	char text[120];		/* the public health strip's (the wall screen, anyone on the
+				 * network): the state and a short reason, no path, device,
+				 * id or remedy: "4 piezo lines ok", "camera: not found" */
+	char detail[512];	/* the official's (/console/api/status): the whole message,
+				 * with the paths and the remedy */
 };
+
+/* Sets h: ok and its public text (printf-style), the detail the same
+ * words; dd_health_detail() then gives the console the whole message
+ * where the text leaves something out. What does not fit is cut. */
+void dd_health_set(struct dd_health_item *h, bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void dd_health_detail(struct dd_health_item *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 typedef void (*dd_obs_sink)(void *user, const struct dd_obs *o);
 

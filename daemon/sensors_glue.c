@@ -52,32 +52,36 @@ static void deliver(const struct sens_obs *so, size_t n)
 	}
 }
 
+/* The strip's words name the lines as configured and their state (which
+ * disc to look at); the chip, its path and the fix are the console's. */
 static void update_health(int64_t now)
 {
 	struct sens_line_health h[SENS_MAX_LINES];
 	size_t n = sens_pipeline_health(glue.pipe, now, h, SENS_MAX_LINES), ok = 0;
-	const char *bad = NULL, *state = NULL;
+	const struct sens_line_health *bad = NULL;
+	const char *warning = sens_source_warning(glue.src);
 
 	for (size_t i = 0; i < n && i < SENS_MAX_LINES; i++) {
 		if (h[i].state == SENS_HEALTH_OK || h[i].state == SENS_HEALTH_UNTESTED)
 			ok++;
-		else if (!bad) {
-			bad = h[i].name;
-			state = sens_health_name(h[i].state);
-		}
+		else if (!bad)
+			bad = &h[i];
 	}
-	glue.health->ok = bad == NULL && !*sens_source_warning(glue.src);
-	if (bad)
-		snprintf(glue.health->text, sizeof(glue.health->text), "%zu of %zu piezo lines ok; %.16s %.16s",
-			 ok, n, bad, state);
-	else if (*sens_source_warning(glue.src))
+	if (bad) {
+		dd_health_set(glue.health, false, "%zu of %zu piezo lines ok; %.16s %.16s", ok, n,
+			      bad->name, sens_health_name(bad->state));
+		dd_health_detail(glue.health, "%zu of %zu piezo lines ok; %s (%s line %u) %s", ok, n,
+				 bad->name, glue.cfg.chip, bad->offset, sens_health_name(bad->state));
+	} else if (*warning) {
 		/* probably the wrong pins: the owner looks at the strip, not the log */
-		snprintf(glue.health->text, sizeof(glue.health->text), "%zu piezo lines on %.32s, "
-			 "which is not the Pi's header: set [sensors] chip (see the log)", n,
-			 glue.cfg.chip);
-	else
-		snprintf(glue.health->text, sizeof(glue.health->text), "%zu piezo lines ok (%s)",
-			 n, sens_gpio_backend());
+		dd_health_set(glue.health, false, "%zu piezo lines, on a chip that is not the Pi's "
+			      "header", n);
+		dd_health_detail(glue.health, "%zu piezo lines: %s", n, warning);
+	} else {
+		dd_health_set(glue.health, true, "%zu piezo lines ok (%s)", n, sens_gpio_backend());
+		dd_health_detail(glue.health, "%zu piezo lines ok on %s (%s)", n, glue.cfg.chip,
+				 sens_gpio_backend());
+	}
 }
 
 static int on_flush(sd_event_source *s, uint64_t usec, void *user)
@@ -107,8 +111,8 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 	n = sens_source_read(glue.src, edges, EDGES_AT_ONCE, NULL, err, sizeof(err));
 	if (n < 0) {
 		dd_log(DD_LOG_ERR, "sensors: %s", err);
-		glue.health->ok = false;
-		snprintf(glue.health->text, sizeof(glue.health->text), "read failed: %.90s", err);
+		dd_health_set(glue.health, false, "read failed: %s", strerror((int)-n));
+		dd_health_detail(glue.health, "read failed: %s", err);
 		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
 		return 0;
 	}
@@ -146,14 +150,13 @@ int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink
 	rc = dd_sensors_config_load(cfg, &glue.cfg, err, errlen);
 	if (rc)
 		return rc;
-	health->ok = true;
 	if (!ev) {
-		snprintf(health->text, sizeof(health->text), "configured");
+		dd_health_set(health, true, "configured");
 		return 0;
 	}
 	if (sim) {
 		/* The simulated table drives fusion directly. */
-		snprintf(health->text, sizeof(health->text), "simulated table");
+		dd_health_set(health, true, "simulated table");
 		return 0;
 	}
 	glue.sink = sink;
@@ -162,8 +165,8 @@ int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink
 	glue.src = sens_gpio_open(&glue.cfg, why, sizeof(why));
 	if (!glue.src) {
 		/* Keep running without: the console can still referee. */
-		health->ok = false;
-		snprintf(health->text, sizeof(health->text), "no sensors: %.100s", why);
+		dd_health_set(health, false, "no sensors: %s", sens_gpio_reason(errno));
+		dd_health_detail(health, "no sensors: %s", why);
 		dd_log(DD_LOG_WARN, "sensors: %s (running without them)", why);
 		return 0;
 	}

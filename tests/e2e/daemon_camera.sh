@@ -5,7 +5,9 @@
 # referees; a Y4M file as the camera: a rendered throw's frames go through
 # the tracker into fusion (camera observations in the throw) and the ruled
 # throw gets a JPEG snapshot served for the replay; the health strip shows
-# the rate frames come at.
+# the rate frames come at. The strip (public) says what is wrong in a few
+# words; the whole message, with the file's path, is the console's
+# (/console/api/status).
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 CAM_THROW=${BUILD:-$(dirname "$DYEREF")}/tests/cam_throw
@@ -41,9 +43,11 @@ bad 'y4m =' 'camera.y4m'
 write_config "$WORK/nocam.ini"
 cat "$WORK/cal.ini" >> "$WORK/nocam.ini"
 start_daemon --config "$WORK/nocam.ini"
-state | grep -q '"camera":{"ok":false,"text":"camera: no camera found"' ||
-	fail "no 'camera: no camera found' on the health strip: $(state)"
+state | grep -q '"camera":{"ok":false,"text":"camera: not found"}' ||
+	fail "no 'camera: not found' on the health strip: $(state)"
 login
+console_status | grep -q '"camera":{"ok":false,"text":"camera: not found","detail":"camera: no camera found"}' ||
+	fail "the console does not have libcamera's words: $(console_status)"
 command_ok '{"cmd":"start"}'
 command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
 [ "$(score_of)" = '"score":{"A":1,"B":0}' ] || fail "no ruling without a camera: $(score_of)"
@@ -82,6 +86,9 @@ rate=$(head -c 100 "$WORK/throw.y4m" | head -n 1 | sed -n 's/.* F\([0-9]*\):1 .*
 [ -n "$rate" ] || fail "no frame rate in the file's header"
 state | grep -q "\"text\":\"camera 640x360 at $rate fps (from a file)\"" ||
 	fail "no 'camera 640x360 at $rate fps' on the health strip: $(state)"
+state | grep -qF "$WORK" && fail "the public state names the file: $(state)"
+console_status | grep -qF "\"detail\":\"camera 640x360 at $rate fps from the file $WORK/throw.y4m\"" ||
+	fail "the console does not name the file: $(console_status)"
 stop_daemon
 "$DYEREF" replay --db "$WORK/dyeref.db" --match 1 --throw 2 | grep -q '"item":"snapshot"' ||
 	fail "dyeref replay shows no snapshot for throw 2"

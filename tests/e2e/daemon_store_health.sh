@@ -3,7 +3,9 @@
 # as an import into the same file would): the console's throw is refused
 # within the daemon's 1 s wait (its loop must not stall towards the
 # watchdog's 10 s) with the database's own words, nothing is scored, and
-# the health strip's "store" turns red until a write succeeds again.
+# the health strip's "store" turns red until a write succeeds again: in
+# SQLite's words for everyone, the whole message with the database's path
+# for the console.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 command -v python3 >/dev/null || { echo "python3 is not installed (holds the lock)"; exit 77; }
@@ -27,8 +29,11 @@ s=$(command_status "$throw")
 [ "$s" = 409 ] || fail "a throw with the log locked -> $s $(cat "$WORK/last")"
 grep -q 'database is locked' "$WORK/last" || fail "no word of the lock: $(cat "$WORK/last")"
 st=$(state)
-echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: [^"]*database is locked' ||
+echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: database is locked"}' ||
 	fail "health strip does not show the failed write: $st"
+echo "$st" | grep -qF "$WORK" && fail "the public state names the database's file: $st"
+console_status | grep -qF "\"store\":{\"ok\":false,\"text\":\"write failed: database is locked\",\"detail\":\"write failed: $WORK/dyeref.db: " ||
+	fail "the console does not have the whole message: $(console_status)"
 [ "$(score_of)" = '"score":{"A":0,"B":0}' ] || fail "an unstored throw scored: $(score_of)"
 wait "$locker"
 command_ok "$throw"

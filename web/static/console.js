@@ -16,22 +16,29 @@ async function post(body) {
 }
 function showLogin() { $("login").classList.remove("hidden"); $("desk").classList.add("hidden"); }
 function showDesk() { $("login").classList.add("hidden"); $("desk").classList.remove("hidden"); loadStatus(); }
-// Where the event log is: the console's alone (the wall's health strip is
-// public); whether it writes comes with every state.
-let dbPath = "";
-function showStore(h) {
-  if (!h || !dbPath) return;
-  $("store").textContent = "Event log " + dbPath + ": " + h.text;
-  $("store").classList.toggle("bad", !h.ok);
+// The health items whole, with the paths and remedies (the chip, the
+// camera's id, the event log's file): the console's alone, as the wall's
+// strip is public and says only what is wrong. Fetched again whenever a
+// state's public health changes.
+let healthSeen = "";
+function showHealth(j) {
+  for (const k of ["sensors", "camera"]) {
+    const h = j[k], e = $(k + "-health");
+    e.textContent = h.detail.startsWith(k + ":") ? h.detail : k + ": " + h.detail;
+    e.classList.toggle("bad", !h.ok);
+  }
+  $("store").textContent = "Event log " + j.db_path + ": " + j.store.detail;
+  $("store").classList.toggle("bad", !j.store.ok);
 }
 function loadStatus() {
   fetch("/console/api/status", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null)
-    .then((j) => { if (j) { dbPath = j.db_path; showStore(j.store); } }).catch(() => {});
+    .then((j) => { if (j) showHealth(j); }).catch(() => {});
 }
 function slots() { return ["a1", "a2", "b1", "b2"]; }
 function render(s) {
   state = s;
-  if (s.health) showStore(s.health.store);
+  const seen = JSON.stringify(s.health || null);
+  if (seen !== healthSeen) { healthSeen = seen; loadStatus(); }
   const by = $("by"), keep = by.value; clear(by);
   slots().forEach((slot, i) => {
     const name = s.players ? s.players[i < 2 ? "A" : "B"][i % 2] : slot;

@@ -134,6 +134,13 @@ async function main() {
   await waitFor(s, "document.getElementById('score-A').textContent", "1", "score after the throw");
   await waitFor(s, "document.getElementById('rules').textContent.includes('BD-P1')", true, "rule shown");
   await screenshot(s, "scoreboard.png");
+  // The board is public: its health strip says what is wrong, never a
+  // device or a file; the console has those (/console/api/status).
+  const status = JSON.parse((await request("GET", base + "/console/api/status", null,
+    { Cookie: consoleAuth.cookie })).body);
+  const board = await evaluate(s, "document.body.innerText");
+  for (const secret of [status.db_path, "gpiochip", "/dev/"])
+    if (board.includes(secret)) die("the board shows " + secret + ": " + board);
 
   await send("Page.navigate", { url: base + "/replay/1" }, s);
   await waitFor(s, "location.pathname === '/replay/1' && document.body.dataset.ready === '1'", true, "replay loaded");
@@ -153,6 +160,11 @@ async function main() {
   // The event log's path is the console's (the wall's strip says only "ok").
   await waitFor(s, "/^Event log \\/.*dyeref\\.db: ok$/.test(document.getElementById('store').textContent)", true,
     "the event log's path on the console");
+  // So are the sensors' and the camera's whole messages (here: the chip
+  // that is not on this machine, libcamera's words).
+  for (const k of ["sensors", "camera"])
+    await waitFor(s, "document.getElementById('" + k + "-health').textContent.includes(" +
+      JSON.stringify(status[k].detail) + ")", true, k + "'s whole message on the console");
   await evaluate(s, "document.querySelector('[data-call=retoss]').click(); true");
   await waitFor(s, "document.getElementById('summary').textContent.includes('2 throws')", true, "re-toss from the console");
   await screenshot(s, "console.png");

@@ -68,4 +68,6 @@ command_ok() {
 	[ "$s" = 200 ] || fail "command $1 -> $s $(cat "$WORK/last")"
 }
 state() { curl -s --max-time 10 "$BASE/api/state"; }
+# The official's: each health item whole, with its paths (after login).
+console_status() { curl -s --max-time 10 -b "$COOKIES" "$BASE/console/api/status"; }
 score_of() { state | grep -o '"score":{"A":[0-9]*,"B":[0-9]*}' | head -n 1; }

@@ -119,6 +119,14 @@ static void push_state(struct serve *sv)
 	}
 }
 
+/* A glue's health item changed on its own, off any request (the camera's
+ * frames stopped, their rate, a sensor line gone quiet): the screens hear
+ * it now, not with the next throw. */
+static void on_health_changed(void *user)
+{
+	push_state(user);
+}
+
 /* ---- Web callbacks ----------------------------------------------------- */
 
 static int on_state(void *user, char **json)
@@ -927,6 +935,9 @@ int dd_cmd_serve(int argc, char **argv)
 			goto detach_inputs;
 		}
 	}
+	/* From here: what attaching said is in the first state rendered. */
+	sv->sensors.changed = sv->camera.changed = on_health_changed;
+	sv->sensors.user = sv->camera.user = sv;
 	rearm_timers(sv);
 	dd_log(DD_LOG_INFO, "listening on http://%s%s%s:%u/ (sensors: %s; camera: %s)",
 	       strchr(sv->sc.bind, ':') ? "[" : "", sv->sc.bind, strchr(sv->sc.bind, ':') ? "]" : "",

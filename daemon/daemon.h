@@ -344,11 +344,15 @@ struct dd_health_item {
 				 * id or remedy: "4 piezo lines ok", "camera: not found" */
 	char detail[512];	/* the official's (/console/api/status): the whole message,
 				 * with the paths and the remedy */
+	void (*changed)(void *user);	/* the owner's: told when ok or text changes (the
+					 * screens are), or NULL */
+	void *user;		/* for changed */
 };
 
 /* Sets h: ok and its public text (printf-style), the detail the same
- * words; dd_health_detail() then gives the console the whole message
- * where the text leaves something out. What does not fit is cut. */
+ * words, and tells h->changed when ok or the text is not what it was;
+ * dd_health_detail() then gives the console the whole message where the
+ * text leaves something out. What does not fit is cut. */
 void dd_health_set(struct dd_health_item *h, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void dd_health_detail(struct dd_health_item *h, const char *fmt, ...)

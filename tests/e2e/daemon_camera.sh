@@ -92,4 +92,23 @@ console_status | grep -qF "\"detail\":\"camera 640x360 at $rate fps from the fil
 stop_daemon
 "$DYEREF" replay --db "$WORK/dyeref.db" --match 1 --throw 2 | grep -q '"item":"snapshot"' ||
 	fail "dyeref replay shows no snapshot for throw 2"
+
+# --- the file cut short in its 11th frame (640x360 mono: 230400 bytes and
+# "FRAME\n" each): the strip turns red without the file's path, which the
+# console has with the frame.
+hl=$(head -n 1 "$WORK/throw.y4m" | wc -c)
+head -c $((hl + 10 * (640 * 360 + 6) + 1000)) "$WORK/throw.y4m" > "$WORK/cut.y4m"
+write_config "$WORK/cut.ini" "[camera]" "y4m = $WORK/cut.y4m"
+start_daemon --config "$WORK/cut.ini"
+for _ in $(seq 1 100); do
+	state | grep -q '"camera":{"ok":false' && break
+	sleep 0.1
+done
+state | grep -q '"camera":{"ok":false,"text":"camera: the video file could not be read"}' ||
+	fail "no 'camera: the video file could not be read' on the strip: $(state)"
+state | grep -qF "$WORK" && fail "the public state names the file: $(state)"
+login
+console_status | grep -qF "\"detail\":\"camera: $WORK/cut.y4m: frame 11: truncated\"" ||
+	fail "the console does not name the file and the frame: $(console_status)"
+stop_daemon
 echo ok

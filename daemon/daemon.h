@@ -367,6 +367,19 @@ void dd_sensors_detach(void);
  * (without one fusion cannot weigh a camera-only mine against a felt
  * landing and sends it to review, BD-O1). */
 bool dd_sensors_mine_wired(void);
+/* One observation of the sensors' pipeline as the glue hands it to fusion
+ * (pure: the event loop and the chip stay in sensors_glue.c): a piezo
+ * impact as dd_obs_from_sens converts it; a button press (SENS_OBS_BUTTON)
+ * as its call from source DD_SRC_BUTTON, a catch (BD_EV_CATCH, which core/
+ * refuses without a player) credited to the first player of the button's
+ * end, so->team * 2: the button knows the end, not the hand, and BD-P4
+ * asks only that a defender caught it. A team that is neither A nor B,
+ * which no config gives, leaves BD_NOBODY. Returns false, *o unset, for
+ * what fusion must not take: a table impact that a cup's or the mine's
+ * hit shook (shaken_by, docs/sensors.md); else true with *o (the
+ * caller's) filled. */
+struct sens_obs;
+bool dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o);
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		     void *user, struct dd_health_item *health, char *err, size_t errlen);
 void dd_camera_detach(void);

@@ -13,74 +13,39 @@
 
 #include "sensors/sensors.h"
 #include "sim/sim.h"
+#include "tests/support/button_rig.h"
 
-#define CAP 64
+#define CAP BUTTON_RIG_CAP
 #define MS 1000000LL
 
-/* The reference wiring plus the eight buttons on lines 40..47: low,
- * retoss, catch1, catch2 at A's end, then the same at B's end. */
-struct rig {
-	struct sens_config cfg;	/* as described */
-	struct sens_pipeline *p;	/* over cfg */
-	struct sens_obs obs[CAP];	/* observed since the last rig_clear */
-	size_t n_obs;		/* in obs */
-};
-
-static void rig_init(struct rig *r)
+static void rig_init(struct button_rig *r)
 {
-	sens_config_defaults(&r->cfg);
-	for (int team = BD_TEAM_A; team <= BD_TEAM_B; team++)
-		for (int c = 0; c < SENS_CALLS; c++) {
-			struct sens_line_cfg *l = &r->cfg.lines[r->cfg.n_lines++];
-
-			memset(l, 0, sizeof(*l));
-			snprintf(l->name, sizeof(l->name), "button_%s_%c", sens_call_name((enum sens_call)c),
-				 team == BD_TEAM_A ? 'a' : 'b');
-			l->role = SENS_ROLE_BUTTON;
-			l->offset = (unsigned)(40 + team * SENS_CALLS + c);
-			l->call = (enum sens_call)c;
-			l->team = team;
-		}
-	r->p = sens_pipeline_new(&r->cfg);
-	assert_non_null(r->p);
-	r->n_obs = 0;
-}
-
-static void edge(struct rig *r, unsigned line, int64_t t)
-{
-	struct sens_edge e = { line, t };
-
-	r->n_obs += sens_pipeline_push(r->p, &e, r->obs + r->n_obs, CAP - r->n_obs);
-}
-
-static void flush(struct rig *r)
-{
-	r->n_obs += sens_pipeline_flush(r->p, INT64_MAX, r->obs + r->n_obs, CAP - r->n_obs);
+	assert_int_equal(button_rig_init(r), 0);
 }
 
 /* A press as contacts make it: the first edge, then bounce for ~4 ms. */
-static void press(struct rig *r, unsigned line, int64_t t)
+static void press(struct button_rig *r, unsigned line, int64_t t)
 {
 	static const int64_t bounce_us[] = { 0, 300, 1100, 2500, 4000 };
 
 	for (size_t i = 0; i < sizeof(bounce_us) / sizeof(bounce_us[0]); i++)
-		edge(r, line, t + bounce_us[i] * 1000);
+		button_rig_edge(r, line, t + bounce_us[i] * 1000);
 }
 
 static void test_sens_button_bouncing_press_and_release_is_one_call(void **state)
 {
-	struct rig r;
+	struct button_rig r;
 
 	(void)state;
 	rig_init(&r);
 	press(&r, 40, 1000 * MS);	/* low at A's end */
 	press(&r, 40, 1150 * MS);	/* its release bounces too */
-	flush(&r);
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 1);
 	assert_int_equal(r.obs[0].kind, SENS_OBS_BUTTON);
 	assert_int_equal(r.obs[0].ev.t_ns, 1000 * MS);
 	press(&r, 40, 2000 * MS);	/* a second press, a second later */
-	flush(&r);
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 2);
 	assert_int_equal(r.obs[1].ev.t_ns, 2000 * MS);
 	sens_pipeline_free(r.p);
@@ -88,7 +53,7 @@ static void test_sens_button_bouncing_press_and_release_is_one_call(void **state
 
 static void test_sens_button_presses_closer_than_repeat_are_one(void **state)
 {
-	struct rig r;
+	struct button_rig r;
 
 	(void)state;
 	rig_init(&r);
@@ -96,7 +61,7 @@ static void test_sens_button_presses_closer_than_repeat_are_one(void **state)
 	press(&r, 41, 1000 * MS);
 	press(&r, 41, 1300 * MS);	/* quiet before it, but only 300 ms on */
 	press(&r, 41, 1750 * MS);	/* 750 ms after the first press: a new one */
-	flush(&r);
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 2);
 	assert_int_equal(r.obs[0].ev.t_ns, 1000 * MS);
 	assert_int_equal(r.obs[1].ev.t_ns, 1750 * MS);
@@ -107,15 +72,15 @@ static void test_sens_button_presses_closer_than_repeat_are_one(void **state)
  * not every repeat interval. */
 static void test_sens_button_chattering_line_calls_once(void **state)
 {
-	struct rig r;
+	struct button_rig r;
 	struct sens_line_health h[SENS_MAX_LINES];
 	size_t n;
 
 	(void)state;
 	rig_init(&r);
 	for (int i = 0; i < 400; i++)
-		edge(&r, 44, 1000 * MS + i * 5 * MS);	/* every 5 ms for 2 s */
-	flush(&r);
+		button_rig_edge(&r, 44, 1000 * MS + i * 5 * MS);	/* every 5 ms for 2 s */
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 1);
 	n = sens_pipeline_health(r.p, 3000 * MS, h, SENS_MAX_LINES);
 	assert_int_equal(n, r.cfg.n_lines);
@@ -130,13 +95,13 @@ static void test_sens_button_chattering_line_calls_once(void **state)
  * 25 ms bounce tail of a press as a second press. */
 static void test_sens_button_debounce_is_not_the_piezo_hold_off(void **state)
 {
-	struct rig r;
+	struct button_rig r;
 
 	(void)state;
 	rig_init(&r);
 	for (int i = 0; i < 6; i++)
-		edge(&r, 47, 1000 * MS + i * 5 * MS);	/* 25 ms of bounce */
-	flush(&r);
+		button_rig_edge(&r, 47, 1000 * MS + i * 5 * MS);	/* 25 ms of bounce */
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 1);
 	sens_pipeline_free(r.p);
 }
@@ -154,14 +119,14 @@ static void test_sens_button_calls_map_to_core_events(void **state)
 		{ BD_EV_LOW_CALL, 0, "button low" }, { BD_EV_RETOSS, 0, "button retoss" },
 		{ BD_EV_CATCH, 1, "button catch1" }, { BD_EV_CATCH, 2, "button catch2" },
 	};
-	struct rig r;
+	struct button_rig r;
 	char line[128];
 
 	(void)state;
 	rig_init(&r);
 	for (unsigned i = 0; i < 2 * SENS_CALLS; i++)
 		press(&r, 40 + i, (int64_t)(i + 1) * 1000 * MS);
-	flush(&r);
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 2 * SENS_CALLS);
 	for (int i = 0; i < 2 * SENS_CALLS; i++) {
 		const struct sens_obs *o = &r.obs[i];
@@ -187,12 +152,12 @@ static void test_sens_button_calls_map_to_core_events(void **state)
 /* A piezo observation is an impact, with no team. */
 static void test_sens_button_piezo_observations_are_impacts(void **state)
 {
-	struct rig r;
+	struct button_rig r;
 
 	(void)state;
 	rig_init(&r);
-	edge(&r, 5, 1000 * MS);	/* cup a1 */
-	flush(&r);
+	button_rig_edge(&r, 5, 1000 * MS);	/* cup a1 */
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 1);
 	assert_int_equal(r.obs[0].kind, SENS_OBS_IMPACT);
 	assert_int_equal(r.obs[0].team, BD_NOBODY);
@@ -203,7 +168,7 @@ static void test_sens_button_piezo_observations_are_impacts(void **state)
  * out after it, in time order. */
 static void test_sens_button_during_an_impact_keeps_time_order(void **state)
 {
-	struct rig r;
+	struct button_rig r;
 	struct sim_piezo m;
 	struct sim_rng rng;
 	struct sens_edge e[64];
@@ -218,7 +183,7 @@ static void test_sens_button_during_an_impact_keeps_time_order(void **state)
 	sim_piezo_sort(e, n);
 	for (size_t i = 0; i < n; i++)
 		r.n_obs += sens_pipeline_push(r.p, &e[i], r.obs + r.n_obs, CAP - r.n_obs);
-	flush(&r);
+	button_rig_flush(&r);
 	assert_int_equal(r.n_obs, 2);
 	assert_int_equal(r.obs[0].ev.kind, BD_EV_TABLE);
 	assert_int_equal(r.obs[1].ev.kind, BD_EV_LOW_CALL);
@@ -229,14 +194,14 @@ static void test_sens_button_during_an_impact_keeps_time_order(void **state)
 /* A button nobody pressed all match is fine, not silent. */
 static void test_sens_button_health_never_silent(void **state)
 {
-	struct rig r;
+	struct button_rig r;
 	struct sens_line_health h[SENS_MAX_LINES];
 
 	(void)state;
 	rig_init(&r);
-	edge(&r, 5, 1000 * MS);
+	button_rig_edge(&r, 5, 1000 * MS);
 	press(&r, 40, 2000 * MS);
-	flush(&r);
+	button_rig_flush(&r);
 	sens_pipeline_health(r.p, 2000 * MS + (int64_t)(r.cfg.silent_after_s * 2e9), h, SENS_MAX_LINES);
 	assert_int_equal(h[6].state, SENS_HEALTH_SILENT);	/* cup a2: never hit */
 	assert_int_equal(h[9].state, SENS_HEALTH_OK);	/* button_low_a: pressed */

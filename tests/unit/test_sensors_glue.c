@@ -1,0 +1,359 @@
+/* The sensors glue of `dyeref serve` without its event loop or a chip
+ * (daemon/sensors_glue.c, dd_sensors_obs_to_fusion): a line's edges
+ * through the real sensors pipeline, and what fusion then gets. Buttons
+ * make the calls of RULES.md BD-P5 (low), BD-P9 (re-toss) and BD-P4
+ * (catch); the end-to-end run on the libgpiod stub is
+ * tests/e2e/daemon_gpio_buttons.sh. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "daemon/daemon.h"
+#include "sensors/sensors.h"
+#include "tests/support/button_rig.h"
+#include "tests/support/cites.h"
+
+#define MS 1000000LL
+
+static void rig_init(struct button_rig *r)
+{
+	char err[256];
+
+	assert_int_equal(button_rig_init(r), 0);
+	assert_int_equal(sens_config_check(&r->cfg, err, sizeof(err)), 0);
+}
+
+/* A die landing at (x, y): each table sensor's edge when the wave reaches it. */
+static void impact(struct button_rig *r, double x, double y, int64_t t)
+{
+	for (size_t i = 0; i < r->cfg.n_lines; i++) {
+		const struct sens_line_cfg *l = &r->cfg.lines[i];
+
+		double d = hypot(x - l->x, y - l->y);	/* metres */
+
+		if (l->role == SENS_ROLE_TABLE)
+			button_rig_edge(r, l->offset, t + (int64_t)(d / r->cfg.wave_speed_mps * 1e9));
+	}
+}
+
+/* Every button at both ends, pressed once: each press reaches fusion as
+ * its call, from source "button", at the press's time, sure. A catch
+ * (BD-P4) is credited to the first player of the button's end (a1 at A's,
+ * b1 at B's); a low call (BD-P5) and a re-toss (BD-P9) name nobody. */
+static void test_glue_every_button_at_both_ends_is_its_call(void **state)
+{
+	static const struct {
+		int team;		/* the button's end */
+		enum sens_call call;	/* its call */
+		enum bd_ev_kind kind;	/* the event fusion gets */
+		int hands;		/* CATCH: 1 or 2 */
+		int player;		/* credited */
+	} want[] = {
+		{ BD_TEAM_A, SENS_CALL_LOW, BD_EV_LOW_CALL, 0, BD_NOBODY },
+		{ BD_TEAM_A, SENS_CALL_RETOSS, BD_EV_RETOSS, 0, BD_NOBODY },
+		{ BD_TEAM_A, SENS_CALL_CATCH1, BD_EV_CATCH, 1, 0 },
+		{ BD_TEAM_A, SENS_CALL_CATCH2, BD_EV_CATCH, 2, 0 },
+		{ BD_TEAM_B, SENS_CALL_LOW, BD_EV_LOW_CALL, 0, BD_NOBODY },
+		{ BD_TEAM_B, SENS_CALL_RETOSS, BD_EV_RETOSS, 0, BD_NOBODY },
+		{ BD_TEAM_B, SENS_CALL_CATCH1, BD_EV_CATCH, 1, 2 },
+		{ BD_TEAM_B, SENS_CALL_CATCH2, BD_EV_CATCH, 2, 2 },
+	};
+	const size_t n = sizeof(want) / sizeof(want[0]);
+	struct button_rig r;
+
+	(void)state;
+	rig_init(&r);
+	for (size_t i = 0; i < n; i++)
+		button_rig_edge(&r, button_rig_line(want[i].team, want[i].call),
+				(int64_t)(1000 + 1000 * i) * MS);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, n);
+	for (size_t i = 0; i < n; i++) {
+		struct dd_obs o;
+
+		assert_true(dd_sensors_obs_to_fusion(&r.obs[i], &o));
+		assert_int_equal(o.kind, DD_OBS_EVENT);
+		assert_int_equal(o.source, DD_SRC_BUTTON);
+		assert_string_equal(dd_source_name(o.source), "button");
+		assert_string_equal(o.ev.source, "button");
+		assert_int_equal(o.t_ns, (int64_t)(1000 + 1000 * i) * MS);
+		assert_true(o.confidence == 1.0);
+		assert_int_equal(o.ev.kind, want[i].kind);
+		assert_int_equal(o.ev.player, want[i].player);
+		if (want[i].kind == BD_EV_CATCH) {
+			assert_int_equal(o.ev.hands, want[i].hands);
+			assert_int_equal(BD_TEAM_OF(o.ev.player), want[i].team);
+			assert_false(o.ev.trapped);
+			assert_false(o.ev.over_table);
+		}
+	}
+	sens_pipeline_free(r.p);
+}
+
+/* A catch from an end that is no team's (no config makes one): nobody is
+ * guessed, so no player outside a1..b2 reaches the judge. Other
+ * observations are not given a player. */
+static void test_glue_catch_from_no_team_names_nobody(void **state)
+{
+	static const int teams[] = { BD_NOBODY, 2, 7 };
+	struct sens_obs so;
+	struct dd_obs o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(teams) / sizeof(teams[0]); i++) {
+		memset(&so, 0, sizeof(so));
+		so.kind = SENS_OBS_BUTTON;
+		so.call = SENS_CALL_CATCH1;
+		so.team = teams[i];
+		so.shaken_by = -1;
+		so.ev.kind = BD_EV_CATCH;
+		so.ev.hands = 1;
+		so.ev.player = BD_NOBODY;
+		so.ev.t_ns = 5 * MS;
+		assert_true(dd_sensors_obs_to_fusion(&so, &o));
+		assert_int_equal(o.source, DD_SRC_BUTTON);
+		assert_int_equal(o.ev.kind, BD_EV_CATCH);
+		assert_int_equal(o.ev.player, BD_NOBODY);
+	}
+	/* A catch the button already names a catcher for keeps it. */
+	so.team = BD_TEAM_B;
+	so.ev.player = 3;
+	assert_true(dd_sensors_obs_to_fusion(&so, &o));
+	assert_int_equal(o.ev.player, 3);
+}
+
+/* An edge on a line the config does not name is no observation at all,
+ * and leaves the buttons' debounce alone. */
+static void test_glue_unconfigured_line_gives_nothing(void **state)
+{
+	struct button_rig r;
+
+	(void)state;
+	rig_init(&r);
+	button_rig_edge(&r, 50, 1000 * MS);
+	button_rig_edge(&r, 4, 1001 * MS);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 0);
+	/* b's catch button 5 ms after them still calls */
+	button_rig_edge(&r, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 1006 * MS);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 1);
+	assert_int_equal(r.obs[0].kind, SENS_OBS_BUTTON);
+	sens_pipeline_free(r.p);
+}
+
+/* Cup and mine discs are piezo impacts (source piezo, their owner from the
+ * key's name: cup_b1 on line 13 is b1's cup, BD-P7); a table landing
+ * carries the arrivals it was located from. */
+static void test_glue_cup_mine_and_table_lines_are_piezo_impacts(void **state)
+{
+	struct button_rig r;
+	struct dd_obs o;
+	bool seen_cup = false, seen_mine = false, seen_table = false;
+
+	(void)state;
+	rig_init(&r);
+	impact(&r, 1.83, 0.40, 1000 * MS);	/* B's half */
+	button_rig_edge(&r, 13, 2000 * MS);		/* cup_b1 */
+	button_rig_edge(&r, 26, 3000 * MS);		/* the mine */
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 3);
+	for (size_t i = 0; i < r.n_obs; i++) {
+		assert_true(dd_sensors_obs_to_fusion(&r.obs[i], &o));
+		assert_int_equal(o.kind, DD_OBS_EVENT);
+		assert_int_equal(o.source, DD_SRC_PIEZO);
+		switch (o.ev.kind) {
+		case BD_EV_CUP:
+			seen_cup = true;
+			assert_int_equal(o.ev.player, 2);
+			assert_int_equal(o.t_ns, 2000 * MS);
+			break;
+		case BD_EV_MINE:
+			seen_mine = true;
+			assert_int_equal(o.t_ns, 3000 * MS);
+			break;
+		case BD_EV_TABLE:
+			seen_table = true;
+			assert_int_equal(o.ev.half, BD_HALF_B);
+			assert_int_equal(o.n_arrivals, 4);
+			assert_true(o.sigma_m > 0);
+			break;
+		default:
+			fail_msg("unexpected event kind %d", (int)o.ev.kind);
+		}
+	}
+	assert_true(seen_cup && seen_mine && seen_table);
+	sens_pipeline_free(r.p);
+}
+
+/* A die hitting b1's cup shakes the table: the table sensors locate an
+ * impact at the cup at that moment. The cup hit reaches fusion; the shake
+ * is not a landing and does not. */
+static void test_glue_cup_hit_shaking_the_table_is_not_a_landing(void **state)
+{
+	struct bd_table tb;
+	struct button_rig r;
+	struct dd_obs o;
+	size_t delivered = 0;
+
+	(void)state;
+	rig_init(&r);
+	bd_table_defaults(&tb);
+	button_rig_edge(&r, 13, 1000 * MS);	/* cup_b1 */
+	impact(&r, tb.cup_x[2], tb.cup_y[2], 1000 * MS);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	for (size_t i = 0; i < r.n_obs; i++) {
+		bool shake = r.obs[i].ev.kind == BD_EV_TABLE;
+
+		if (shake)
+			assert_true(r.obs[i].shaken_by >= 0);
+		assert_int_equal(dd_sensors_obs_to_fusion(&r.obs[i], &o), !shake);
+		if (!shake) {
+			assert_int_equal(o.ev.kind, BD_EV_CUP);
+			assert_int_equal(o.ev.player, 2);
+			delivered++;
+		}
+	}
+	assert_int_equal(delivered, 1);
+	sens_pipeline_free(r.p);
+}
+
+/* The throw fusion makes of obs (piezo present, no camera), judged as
+ * a1's first throw of a match at 0-0, as the daemon judges it. */
+static struct bd_ruling judged(const struct dd_obs *obs, size_t n, int *catcher)
+{
+	static struct dd_fused fx;	/* large */
+	struct dd_fusion_cfg fc;
+	struct dd_fusion f;
+	struct bd_match_cfg mc;
+	struct bd_state s;
+	struct bd_ruling ruling;
+	char why[120], err[256];
+	int done = 0;
+
+	dd_fusion_cfg_defaults(&fc);
+	fc.camera_present = false;
+	dd_fusion_init(&f, &fc);
+	for (size_t i = 0; i < n && !done; i++)
+		done = dd_fusion_add(&f, &obs[i], &fx);
+	if (!done)
+		done = dd_fusion_tick(&f, dd_fusion_deadline(&f), &fx);
+	assert_int_equal(done, 1);
+	*catcher = BD_NOBODY;
+	for (size_t i = 0; i < fx.t.n_events; i++)
+		if (fx.t.events[i].kind == BD_EV_CATCH)
+			*catcher = fx.t.events[i].player;
+	bd_match_cfg_init(&mc);
+	bd_state_init(&s, &mc);
+	assert_int_equal(dd_fused_judge(&mc, &s, &fx, &ruling, why, sizeof(why), err, sizeof(err)), 0);
+	return ruling;
+}
+
+/* A landing on B's half of a1's throw, then button `line` at 1.5 s, in
+ * fusion's terms; *n set. */
+static void landing_then_button(unsigned line, struct dd_obs obs[4], size_t *n)
+{
+	struct button_rig r;
+
+	rig_init(&r);
+	impact(&r, 1.83, 0.61, 1000 * MS);
+	button_rig_edge(&r, line, 1500 * MS);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	*n = 0;
+	for (size_t i = 0; i < r.n_obs; i++)
+		if (dd_sensors_obs_to_fusion(&r.obs[i], &obs[*n]))
+			(*n)++;
+	assert_int_equal(*n, 2);
+	sens_pipeline_free(r.p);
+}
+
+/* What a press means in a ruling, a1 throwing onto B's half: B's
+ * one-handed catch stops the point (BD-P4), B's two-handed one does not
+ * (BD-P4, BD-P4a: as if it reached the floor, BD-P1). The catch at A's
+ * end is a1's own: an attacker's catch, which the judge holds scores
+ * nothing but is no BD-P4 catch. */
+static void test_glue_bd_p4_catch_buttons_in_the_ruling(void **state)
+{
+	struct dd_obs obs[4];
+	struct bd_ruling r;
+	size_t n;
+	int catcher;
+
+	(void)state;
+	landing_then_button(button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), obs, &n);
+	r = judged(obs, n, &catcher);
+	assert_int_equal(catcher, 2);
+	assert_int_equal(r.points[BD_TEAM_A], 0);
+	assert_int_equal(r.points[BD_TEAM_B], 0);
+	assert_true(CITES(&r, "BD-P4"));
+
+	landing_then_button(button_rig_line(BD_TEAM_B, SENS_CALL_CATCH2), obs, &n);
+	r = judged(obs, n, &catcher);
+	assert_int_equal(catcher, 2);
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+	assert_true(CITES(&r, "BD-P4a"));
+	assert_true(CITES(&r, "BD-P1"));
+
+	landing_then_button(button_rig_line(BD_TEAM_A, SENS_CALL_CATCH2), obs, &n);
+	r = judged(obs, n, &catcher);
+	assert_int_equal(catcher, 0);
+	assert_int_equal(r.points[BD_TEAM_A], 0);
+	assert_false(CITES(&r, "BD-P4"));
+	assert_false(CITES(&r, "BD-P4a"));
+}
+
+/* A low call before the landing kills the throw (BD-P5); a re-toss voids
+ * it (BD-P9). */
+static void test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling(void **state)
+{
+	struct dd_obs obs[4];
+	struct bd_ruling r;
+	struct button_rig rg;
+	size_t n = 0;
+	int catcher;
+
+	(void)state;
+	rig_init(&rg);
+	button_rig_edge(&rg, button_rig_line(BD_TEAM_B, SENS_CALL_LOW), 900 * MS);
+	impact(&rg, 1.83, 0.61, 1000 * MS);
+	button_rig_edge(&rg, 32, 1400 * MS);	/* not a line of this config: no floor strip */
+	button_rig_edge(&rg, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 1500 * MS);
+	button_rig_flush(&rg);
+	assert_int_equal(rg.n_obs, 3);
+	for (size_t i = 0; i < rg.n_obs; i++)
+		if (dd_sensors_obs_to_fusion(&rg.obs[i], &obs[n]))
+			n++;
+	r = judged(obs, n, &catcher);
+	assert_true(r.dead);
+	assert_true(CITES(&r, "BD-P5"));
+	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
+	sens_pipeline_free(rg.p);
+
+	landing_then_button(button_rig_line(BD_TEAM_A, SENS_CALL_RETOSS), obs, &n);
+	r = judged(obs, n, &catcher);
+	assert_true(r.retoss);
+	assert_true(CITES(&r, "BD-P9"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_glue_every_button_at_both_ends_is_its_call),
+		cmocka_unit_test(test_glue_catch_from_no_team_names_nobody),
+		cmocka_unit_test(test_glue_unconfigured_line_gives_nothing),
+		cmocka_unit_test(test_glue_cup_mine_and_table_lines_are_piezo_impacts),
+		cmocka_unit_test(test_glue_cup_hit_shaking_the_table_is_not_a_landing),
+		cmocka_unit_test(test_glue_bd_p4_catch_buttons_in_the_ruling),
+		cmocka_unit_test(test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

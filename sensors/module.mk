@@ -24,6 +24,12 @@ $(BUILD)/stubs/gpiod_v%_stub.o: tests/stubs/gpiod_v%_stub.c tests/stubs/gpiod-v%
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -Itests/stubs/gpiod-v$* $(ALL_CFLAGS) -c -o $@ $<
 
+# The stubs' scripted edges: version-independent.
+$(BUILD)/stubs/gpiod_script.o: tests/stubs/gpiod_script.c tests/stubs/gpiod_stub.h
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 $(BUILD)/stubs/test_sens_gpio_v%.o: tests/unit/test_sens_gpio_v%.c tests/stubs/gpiod-v%/gpiod.h
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(dir $@)
@@ -35,7 +41,7 @@ $(BUILD)/stubs/test_sens_gpio_v%.o: tests/unit/test_sens_gpio_v%.c tests/stubs/g
 # The stub's objects come first: they define the gpiod_* symbols the
 # backend calls, so the real libgpiod on the link line is never reached.
 $(BUILD)/tests/test_sens_gpio_v%: $(BUILD)/stubs/test_sens_gpio_v%.o $(BUILD)/stubs/gpio_v%.o \
-		$(BUILD)/stubs/gpiod_v%_stub.o $$(LIBS)
+		$(BUILD)/stubs/gpiod_v%_stub.o $(BUILD)/stubs/gpiod_script.o $$(LIBS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LINK_LIBS) $(TEST_LIBS) $(LDLIBS)
@@ -46,7 +52,7 @@ $(BUILD)/tests/test_sens_gpio_v%: $(BUILD)/stubs/test_sens_gpio_v%.o $(BUILD)/st
 GPIOD_MAJOR := $(if $(GPIOD_V2),2,1)
 EXTRA_TEST_BINS += $(BUILD)/stubs/libgpiod_fake.so
 $(BUILD)/stubs/libgpiod_fake.so: tests/stubs/gpiod_v$(GPIOD_MAJOR)_stub.c tests/stubs/gpiod_preload.c \
-		tests/stubs/gpiod-v$(GPIOD_MAJOR)/gpiod.h
+		tests/stubs/gpiod_script.c tests/stubs/gpiod_stub.h tests/stubs/gpiod-v$(GPIOD_MAJOR)/gpiod.h
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) -Itests/stubs/gpiod-v$(GPIOD_MAJOR) $(ALL_CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ \

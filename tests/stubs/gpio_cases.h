@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <gpiod.h>
 
@@ -345,6 +348,131 @@ static void test_gpio_ringing_removed_by_holdoff_on_this_backend(void **state)
 	assert_all_released();
 }
 
+/* text into a fresh temporary file, its path into path (the caller
+ * unlinks it). */
+static void script_file(char path[64], const char *text, size_t len)
+{
+	int fd;
+
+	snprintf(path, 64, "/tmp/dyeref-gpio-script-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A script's edges come through the backend as the kernel's would: when
+ * their time comes (the descriptor turns readable), stamped with it, a
+ * falling edge and a line nobody requested never. */
+static void test_gpio_script_plays_its_edges_in_time(void **state)
+{
+	static const char text[] = "# a table impact, then a button\n"
+				   "\n"
+				   "17 rising 0\n"
+				   "22\trising 0.25 # 250 us later\n"
+				   "27 falling 0\n"
+				   "50 rising 0\n"
+				   "23 rising 30.000001\n"
+				   "17 rising 20\n";
+	struct sens_config c;
+	struct sens_source *s;
+	struct sens_edge e[8];
+	char path[64], err[256];
+	size_t n = 0;
+	int64_t before;
+
+	(void)state;
+	sens_config_defaults(&c);
+	script_file(path, text, sizeof(text) - 1);
+	assert_int_equal(gpiod_stub_script_load(path, err, sizeof(err)), 0);
+	assert_true(gpiod_stub_script_on());
+	before = now_ns();
+	s = sens_gpio_open(&c, err, sizeof(err));
+	assert_non_null(s);
+	while (n < 4) {
+		struct pollfd p = { .fd = sens_source_fd(s), .events = POLLIN };
+		ssize_t got;
+
+		/* a wait, not a measurement: 50 ms are due */
+		assert_int_equal(poll(&p, 1, 10000), 1);
+		got = sens_source_read(s, e + n, 8 - n, NULL, err, sizeof(err));
+		assert_true(got >= 0);
+		n += (size_t)got;
+	}
+	assert_int_equal(n, 4);
+	assert_int_equal(e[0].line, 17);
+	assert_int_equal(e[1].line, 22);
+	assert_int_equal(e[2].line, 23);
+	assert_int_equal(e[3].line, 17);
+	/* never before its time */
+	assert_true(e[0].ts_ns >= before);
+	assert_true(e[3].ts_ns <= now_ns());
+	assert_int_equal(e[1].ts_ns - e[0].ts_ns, 250000);
+	assert_int_equal(e[2].ts_ns - e[1].ts_ns, 30000001);
+	assert_int_equal(e[3].ts_ns - e[2].ts_ns, 20000000);
+	/* Played out: nothing more wakes the loop. */
+	assert_false(readable(sens_source_fd(s)));
+	sens_source_close(s);
+	assert_all_released();
+	unlink(path);
+}
+
+/* Every malformed script is refused naming its file and line, and leaves
+ * no script behind. */
+static void test_gpio_script_malformed_is_refused_with_its_line(void **state)
+{
+	static const struct {
+		const char *text;	/* the script */
+		size_t len;		/* its bytes (one holds a NUL) */
+		const char *why;	/* after "path:" */
+	} bad[] = {
+#define BAD(text, why) { text, sizeof(text) - 1, why }
+		BAD("17 rising 0\n54 rising 0\n", "2: offset '54' is not a line of the fake chip (0..53)"),
+		BAD("# c\n\n17 up 0\n", "3: edge 'up' is not rising or falling"),
+		BAD("17 rising -1\n", "1: delay '-1': expected milliseconds"),
+		BAD("17 rising 1.1234567\n", "1: delay '1.1234567'"),
+		BAD("17 rising 1.\n", "1: delay '1.'"),
+		BAD("17 rising 3600000.000001\n", "1: delay '3600000.000001'"),
+		BAD("17 rising 1e3\n", "1: delay '1e3'"),
+		BAD("17 rising\n", "1: expected OFFSET rising|falling DELAY_MS"),
+		BAD("17 rising 1 2\n", "1: expected OFFSET rising|falling DELAY_MS, and nothing after it"),
+		BAD("-17 rising 1\n", "1: offset '-17'"),
+		BAD("17 rising 1\n22 rising\0 1\n", "2: holds a NUL byte"),
+#undef BAD
+	};
+	char path[64], err[256], want[160], longline[300];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		script_file(path, bad[i].text, bad[i].len);
+		assert_int_equal(gpiod_stub_script_load(path, err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "%s:%s", path, bad[i].why);
+		if (strncmp(err, want, strlen(want)))
+			fail_msg("script %zu: '%s' is not '%s...'", i, err, want);
+		assert_false(gpiod_stub_script_on());
+		unlink(path);
+	}
+	memset(longline, ' ', sizeof(longline));
+	memcpy(longline, "17 rising 0", 11);
+	script_file(path, longline, sizeof(longline));
+	assert_int_equal(gpiod_stub_script_load(path, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s:1: longer than 256 bytes", path);
+	assert_string_equal(err, want);
+	unlink(path);
+	assert_int_equal(gpiod_stub_script_load(path, err, sizeof(err)), -ENOENT);
+	assert_contains(err, path);
+	assert_contains(err, strerror(ENOENT));
+	assert_false(gpiod_stub_script_on());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +488,8 @@ int main(void)
 		cmocka_unit_test_setup(test_gpio_line_not_on_chip_is_named, setup),
 		cmocka_unit_test_setup(test_gpio_read_error_is_reported, setup),
 		cmocka_unit_test_setup(test_gpio_ringing_removed_by_holdoff_on_this_backend, setup),
+		cmocka_unit_test_setup(test_gpio_script_plays_its_edges_in_time, setup),
+		cmocka_unit_test_setup(test_gpio_script_malformed_is_refused_with_its_line, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,7 @@
 /* Control of the libgpiod link-seam stubs (gpiod_v1_stub.c, gpiod_v2_stub.c):
- * what the fake chip is like, what fails, and what the code under test did. */
+ * what the fake chip is like, what fails, what the code under test did,
+ * and edges it is to see: queued at once, or scripted in time
+ * (gpiod_script.c). */
 #ifndef DYEREF_STUB_GPIOD_STUB_H
 #define DYEREF_STUB_GPIOD_STUB_H
 
@@ -8,6 +10,7 @@
 
 #define STUB_MAX_LINES 64	/* lines the fake chip can have */
 #define STUB_MAX_EVENTS 256	/* queued events */
+#define STUB_MAX_SCRIPT 4096	/* edges of a script */
 
 struct gpiod_stub {
 	/* set by the test */
@@ -32,13 +35,53 @@ struct gpiod_stub {
 
 extern struct gpiod_stub gpiod_stub;
 
-/* A fresh fake chip with 54 lines, a Pi 4's header, nothing failing; closes descriptors
- * of the previous test. */
+/* A fresh fake chip with 54 lines, a Pi 4's header, nothing failing, no
+ * script; closes descriptors of the previous test. */
 void gpiod_stub_reset(void);
 
 /* Queues an edge on a requested line as the kernel would: makes its
  * descriptor readable. rising false queues a falling edge. 0, or -1 if
  * the line is not requested. */
 int gpiod_stub_event(unsigned offset, int64_t ts_ns, bool rising);
+
+/* ---- Scripted edges (gpiod_script.c) ----
+ * A script is a text file, one edge a line:
+ *     OFFSET rising|falling DELAY_MS
+ * the line's offset on the fake chip, the edge, and the milliseconds (up
+ * to 6 decimals, at most an hour) after the previous edge, or for the
+ * first after the lines were first requested, when the script's clock
+ * starts. Spaces or tabs between fields; '#' starts a comment; blank lines
+ * are allowed; lines up to 256 bytes; at most STUB_MAX_SCRIPT edges.
+ * Each edge is delivered when its time comes, stamped with that time
+ * (CLOCK_MONOTONIC), as the kernel stamps it: with a script loaded, the
+ * stubs' event descriptors are timerfds that turn readable then. As the
+ * kernel, a stub delivers an edge only on a requested line and of the kind
+ * requested (v1: rising; v2: as the settings' edge detection says); the
+ * rest are never seen. gpiod_stub_event() does not work with a script. */
+struct gpiod_stub_edge {
+	unsigned offset;	/* line */
+	bool rising;		/* else falling */
+	int64_t at_ns;		/* in the script: from its start; taken: CLOCK_MONOTONIC */
+};
+
+/* Reads and checks the script at path; it replaces any earlier one. 0, or
+ * a negative errno with "path:line: why" (or "path: why") in err, and then
+ * no script at all. */
+int gpiod_stub_script_load(const char *path, char *err, size_t errlen);
+void gpiod_stub_script_clear(void);
+/* Whether a script is loaded. */
+bool gpiod_stub_script_on(void);
+
+/* For the stubs. Starts the script's clock (the first request does). */
+void gpiod_stub_script_start(void);
+/* A timerfd armed for the first edge on lines (bit i: offset i), after
+ * the clock started; -1 with errno. */
+int gpiod_stub_script_fd(uint64_t lines);
+/* Re-arms fd for the next edge not yet taken on lines (disarms when there
+ * is none). 0, or -1 with errno. */
+int gpiod_stub_script_arm(int fd, uint64_t lines);
+/* The edges on lines that are due now and not yet taken, oldest first, at
+ * most cap of them; each is taken. */
+size_t gpiod_stub_script_take(uint64_t lines, struct gpiod_stub_edge *out, size_t cap);
 
 #endif

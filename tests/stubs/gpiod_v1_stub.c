@@ -1,6 +1,7 @@
 /* Link-seam stub of libgpiod 1.6 (the calls sensors/gpio_v1.c makes): a
  * fake chip whose failures the test chooses, and whose line descriptors
- * are real eventfds, so epoll in the backend works unchanged. */
+ * are real eventfds (timerfds playing a script, gpiod_script.c), so epoll
+ * in the backend works unchanged. */
 #include <errno.h>
 #include <gpiod.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ struct gpiod_chip {
 struct gpiod_line {
 	unsigned offset;	/* on the fake chip */
 	bool requested;		/* held for events */
-	int fd;			/* eventfd: readable while events wait */
+	int fd;			/* eventfd, or the script's timerfd: readable while events wait */
 	size_t n_ev;		/* queued */
 	struct gpiod_line_event ev[STUB_MAX_EVENTS];	/* queued, oldest first */
 };
@@ -32,6 +33,7 @@ void gpiod_stub_reset(void)
 		if (lines[i].requested)
 			close(lines[i].fd);
 	memset(lines, 0, sizeof(lines));
+	gpiod_stub_script_clear();
 	memset(&gpiod_stub, 0, sizeof(gpiod_stub));
 	gpiod_stub.num_lines = 54;
 	gpiod_stub.label = "pinctrl-bcm2711";
@@ -101,7 +103,12 @@ int gpiod_line_request_rising_edge_events_flags(struct gpiod_line *line, const c
 		errno = gpiod_stub.request_errno;
 		return -1;
 	}
-	line->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (gpiod_stub_script_on()) {
+		gpiod_stub_script_start();
+		line->fd = gpiod_stub_script_fd(1ULL << line->offset);
+	} else {
+		line->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	}
 	if (line->fd < 0)
 		return -1;
 	line->requested = true;
@@ -143,6 +150,38 @@ int gpiod_line_event_get_fd(struct gpiod_line *line)
 	return line->fd;
 }
 
+/* The script's edges on line that are due, into its queue: rising ones
+ * only, as requested (gpiod_line_request_rising_edge_events_flags). */
+static void take_scripted(struct gpiod_line *line)
+{
+	struct gpiod_stub_edge e[STUB_MAX_EVENTS];
+	size_t n = gpiod_stub_script_take(1ULL << line->offset, e, STUB_MAX_EVENTS - line->n_ev);
+
+	for (size_t i = 0; i < n; i++) {
+		struct gpiod_line_event *ev = &line->ev[line->n_ev];
+
+		if (!e[i].rising)
+			continue;
+		ev->ts.tv_sec = e[i].at_ns / 1000000000;
+		ev->ts.tv_nsec = e[i].at_ns % 1000000000;
+		ev->event_type = GPIOD_LINE_EVENT_RISING_EDGE;
+		line->n_ev++;
+	}
+}
+
+/* Nothing waits on line: its descriptor is no longer readable (a script's
+ * timer waits for the line's next edge). */
+static void drained(struct gpiod_line *line)
+{
+	uint64_t v;
+
+	if (read(line->fd, &v, sizeof(v)) < 0) {
+		/* already clear */
+	}
+	if (gpiod_stub_script_on())
+		gpiod_stub_script_arm(line->fd, 1ULL << line->offset);
+}
+
 int gpiod_line_event_read_fd_multiple(int fd, struct gpiod_line_event *events,
 				      unsigned int num_events)
 {
@@ -160,7 +199,10 @@ int gpiod_line_event_read_fd_multiple(int fd, struct gpiod_line_event *events,
 		errno = gpiod_stub.read_errno;
 		return -1;
 	}
+	if (gpiod_stub_script_on())
+		take_scripted(line);
 	if (line->n_ev == 0) {
+		drained(line);
 		errno = EAGAIN;
 		return -1;
 	}
@@ -168,13 +210,8 @@ int gpiod_line_event_read_fd_multiple(int fd, struct gpiod_line_event *events,
 	memcpy(events, line->ev, n * sizeof(*events));
 	memmove(line->ev, line->ev + n, (line->n_ev - n) * sizeof(*events));
 	line->n_ev -= n;
-	if (line->n_ev == 0) {
-		uint64_t v;
-
-		if (read(line->fd, &v, sizeof(v)) < 0) {
-			/* already clear */
-		}
-	}
+	if (line->n_ev == 0)
+		drained(line);
 	return (int)n;
 }
 

@@ -1,7 +1,8 @@
 /* Link-seam stub of libgpiod 2.x (the calls sensors/gpio_v2.c makes): a
  * fake chip whose failures the test chooses; the request's descriptor is
- * a real eventfd, readable while edge events wait. Every object it hands
- * out is counted, so a test sees leaks. */
+ * a real eventfd (a timerfd playing a script, gpiod_script.c), readable
+ * while edge events wait. Every object it hands out is counted, so a test
+ * sees leaks. */
 #include <errno.h>
 #include <gpiod.h>
 #include <stdio.h>
@@ -40,8 +41,10 @@ struct gpiod_request_config {
 };
 
 struct gpiod_line_request {
-	int fd;			/* eventfd */
+	int fd;			/* eventfd, or the script's timerfd */
 	size_t n;		/* lines held */
+	uint64_t lines;		/* bit i: offset i is held (offsets below 64) */
+	int edge;		/* edge detection requested (enum gpiod_line_edge) */
 };
 
 struct gpiod_edge_event {
@@ -70,6 +73,7 @@ void gpiod_stub_reset(void)
 	gpiod_stub.debounce_us = -1;
 	live_request = NULL;
 	n_queued = 0;
+	gpiod_stub_script_clear();
 }
 
 static void *object(size_t size)
@@ -272,7 +276,20 @@ struct gpiod_line_request *gpiod_chip_request_lines(struct gpiod_chip *c,
 	r = object(sizeof(*r));
 	if (!r)
 		return NULL;
-	r->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	for (size_t i = 0; i < line_cfg->n; i++)
+		if (line_cfg->offsets[i] < 64)
+			r->lines |= 1ULL << line_cfg->offsets[i];
+	r->edge = gpiod_stub.edge;
+	if (gpiod_stub_script_on()) {
+		gpiod_stub_script_start();
+		r->fd = gpiod_stub_script_fd(r->lines);
+	} else {
+		r->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	}
+	if (r->fd < 0) {
+		object_free(r);
+		return NULL;
+	}
 	r->n = line_cfg->n;
 	snprintf(gpiod_stub.consumer, sizeof(gpiod_stub.consumer), "%s", req_cfg->consumer);
 	gpiod_stub.lines_held += (int)r->n;
@@ -294,26 +311,70 @@ int gpiod_line_request_get_fd(struct gpiod_line_request *request)
 	return request->fd;
 }
 
+/* Whether the request asked to see this edge (its edge detection). */
+static bool detected(const struct gpiod_line_request *r, bool rising)
+{
+	return r->edge == GPIOD_LINE_EDGE_BOTH ||
+	       r->edge == (rising ? GPIOD_LINE_EDGE_RISING : GPIOD_LINE_EDGE_FALLING);
+}
+
+/* The script's edges on the request's lines that are due, into the queue. */
+static void take_scripted(const struct gpiod_line_request *r)
+{
+	struct gpiod_stub_edge e[STUB_MAX_EVENTS];
+	size_t n = gpiod_stub_script_take(r->lines, e, STUB_MAX_EVENTS - n_queued);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!detected(r, e[i].rising))
+			continue;
+		queued[n_queued].type = e[i].rising ? GPIOD_EDGE_EVENT_RISING_EDGE :
+						      GPIOD_EDGE_EVENT_FALLING_EDGE;
+		queued[n_queued].ts_ns = (uint64_t)e[i].at_ns;
+		queued[n_queued].offset = e[i].offset;
+		n_queued++;
+	}
+}
+
+/* Nothing waits: the descriptor is no longer readable (a script's timer
+ * waits for the next edge). */
+static void drained(struct gpiod_line_request *r)
+{
+	uint64_t v;
+
+	if (read(r->fd, &v, sizeof(v)) < 0) {
+		/* already clear */
+	}
+	if (gpiod_stub_script_on())
+		gpiod_stub_script_arm(r->fd, r->lines);
+}
+
 int gpiod_line_request_wait_edge_events(struct gpiod_line_request *request, int64_t timeout_ns)
 {
-	(void)request;
 	(void)timeout_ns;
 	if (gpiod_stub.read_errno) {
 		errno = gpiod_stub.read_errno;
 		return -1;
 	}
+	if (gpiod_stub_script_on())
+		take_scripted(request);
+	/* An edge the request does not detect woke the script's timer. */
+	if (!n_queued)
+		drained(request);
 	return n_queued > 0;
 }
 
 int gpiod_line_request_read_edge_events(struct gpiod_line_request *request,
 					struct gpiod_edge_event_buffer *buffer, size_t max_events)
 {
-	size_t n = n_queued;
+	size_t n;
 
 	if (gpiod_stub.read_errno) {
 		errno = gpiod_stub.read_errno;
 		return -1;
 	}
+	if (gpiod_stub_script_on())
+		take_scripted(request);
+	n = n_queued;
 	if (n > max_events)
 		n = max_events;
 	if (n > buffer->capacity)
@@ -322,13 +383,8 @@ int gpiod_line_request_read_edge_events(struct gpiod_line_request *request,
 	buffer->n = n;
 	memmove(queued, queued + n, (n_queued - n) * sizeof(queued[0]));
 	n_queued -= n;
-	if (!n_queued) {
-		uint64_t v;
-
-		if (read(request->fd, &v, sizeof(v)) < 0) {
-			/* already clear */
-		}
-	}
+	if (!n_queued)
+		drained(request);
 	return (int)n;
 }
 

@@ -9,13 +9,7 @@
 # (/console/api/status).
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
-fake=${BUILD:-$(dirname "$DYEREF")}/stubs/libgpiod_fake.so
-[ -f "$fake" ] || fail "$fake is not built (make unit)"
-# The daemon, and nothing else, on the stub. An ASan build's runtime must
-# come first; the preload goes before it.
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-printf '#!/bin/sh\nLD_PRELOAD='\''%s'\'' exec '\''%s'\'' "$@"\n' "$fake" "$DYEREF" > "$WORK/dyeref-on-stub"
-chmod +x "$WORK/dyeref-on-stub"
+. "$(dirname "$0")/lib/gpio_stub.sh"
 chromium=$(command -v chromium || command -v chromium-browser || true)
 command -v node >/dev/null || chromium=
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,0 +1,130 @@
+#!/bin/bash
+# The real daemon's GPIO lines, end to end: `dyeref serve` on the libgpiod
+# stub (tests/stubs/gpiod_preload.c), which plays a script of edges on the
+# fake chip in real time (DYEREF_FAKE_GPIO_EVENTS, tests/stubs/gpiod_stub.h):
+# table discs, a cup, a floor strip and the referee buttons at both ends
+# (docs/sensors.md "Buttons"). Their rulings are read back over loopback
+# (/api/state, /api/matches/1/throws/K): a catch button credits the first
+# player of its end (BD-P4, BD-P4a), a cup line its owner (BD-P7), the low
+# button kills the throw (BD-P5), the re-toss button voids it (BD-P9). A
+# malformed script is refused, naming its line.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+. "$(dirname "$0")/lib/gpio_stub.sh"
+command -v jq >/dev/null || { echo "jq is not installed"; exit 77; }
+
+# The reference wiring named line by line (naming one piezo line means
+# naming them all), a floor strip, and four buttons.
+write_config "$WORK/c.ini" "[sensors]" \
+	"table0 = 17" "table1 = 27" "table2 = 22" "table3 = 23" \
+	"cup_a1 = 5" "cup_a2 = 6" "cup_b1 = 13" "cup_b2 = 19" "mine = 26" "floor0 = 24" \
+	"button_catch1_b = 12" "button_catch2_a = 16" "button_low_a = 20" "button_retoss_b = 21"
+
+# ---- The script: each edge GAP ms after the one before ----
+script=$WORK/edges
+: > "$script"
+# edge GAP LINE [rising|falling]
+edge() { printf '%s %s %s\n' "$2" "${3:-rising}" "$1" >> "$script"; }
+# press GAP LINE: a button's contacts bounce on press and on release
+# (150 ms later); only the first rising edge is a call.
+press() {
+	edge "$1" "$2"; edge 0.3 "$2" falling; edge 0.5 "$2"
+	edge 150 "$2" falling; edge 2 "$2"; edge 1 "$2" falling
+}
+# impact GAP X Y: the die lands at (X, Y) m; each table disc's edge comes
+# when the bending wave (400 m/s, the default) reaches it, nearest first.
+impact() {
+	awk -v gap="$1" -v x="$2" -v y="$3" 'BEGIN {
+		split("17 0.05 0.61 27 1.22 0.05 22 2.39 0.61 23 1.22 1.17", s, " ")
+		for (i = 0; i < 4; i++) {
+			line[i] = s[3 * i + 1]
+			ms[i] = sqrt((x - s[3 * i + 2]) ^ 2 + (y - s[3 * i + 3]) ^ 2) / 400 * 1000
+		}
+		for (i = 0; i < 4; i++)
+			for (j = i + 1; j < 4; j++)
+				if (ms[j] < ms[i]) {
+					t = ms[i]; ms[i] = ms[j]; ms[j] = t
+					t = line[i]; line[i] = line[j]; line[j] = t
+				}
+		for (i = 0; i < 4; i++)
+			printf "%s rising %.6f\n", line[i], i ? ms[i] - ms[i - 1] : gap
+	}' >> "$script"
+}
+# Throw 1, a1's: lands on B's half, caught one-handed at B's end.
+impact 500 1.83 0.61
+press 500 12
+# Throw 2, a2's: B's half, b2's cup, the floor.
+impact 1500 1.90 0.30
+edge 150 19
+edge 400 24
+# Throw 3, b1's: A's half, caught two-handed at A's end.
+impact 1500 0.60 0.80
+press 500 16
+# Throw 4, b2's: "low!" at A's end before the die lands, then the floor.
+press 1500 20
+impact 300 0.70 0.50
+edge 500 24
+# Throw 5, a1's: re-toss from B's end.
+press 1500 21
+
+# ---- A match under way, then the daemon again with the script ----
+DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
+login
+command_ok '{"cmd":"start","teams":{"A":["a1","a2"],"B":["b1","b2"]}}'
+stop_daemon
+# The match is restored before the lines are requested, so every edge
+# reaches it.
+DYEREF_FAKE_GPIO_EVENTS=$script DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
+state | jq -e '.health.sensors.ok' >/dev/null || fail "sensors not ok on the stub: $(state | jq -c .health)"
+for _ in $(seq 1 600); do
+	[ "$(state | jq '.throws')" -ge 5 ] && break
+	kill -0 "$DAEMON_PID" 2>/dev/null || fail "daemon exited"
+	sleep 0.1
+done
+[ "$(state | jq '.throws')" -eq 5 ] || fail "5 throws expected: $(state | jq -c '{throws, history, review}')"
+
+throw() { curl -s --max-time 10 "$BASE/api/matches/1/throws/$1"; }
+# events of throw K's judged line, as "at:by:hands:source" (cups: at:owner)
+events() {
+	throw "$1" | jq -r '[.judged.events[] | "\(.at):\(.by // .owner // ""):\(.hands // ""):\(.source // "")"] | join(" ")'
+}
+# rule IDs of throw K's ruling, and its points as A-B
+why() { throw "$1" | jq -r '.ruling.why | join(" ")'; }
+points() { throw "$1" | jq -r '"\(.ruling.points.A)-\(.ruling.points.B)"'; }
+
+e=$(events 1)
+[[ $e == "table::"*" catch:b1:1:button" ]] || fail "throw 1: B's catch1 button is not b1's one-handed catch: $e"
+[ "$(points 1)" = 0-0 ] || fail "throw 1: a one-handed catch scored $(points 1)"
+[[ " $(why 1) " == *" BD-P4 "* ]] || fail "throw 1: not BD-P4: $(why 1)"
+
+e=$(events 2)
+[[ $e == "table::"*" cup:b2::piezo floor:::piezo" ]] || fail "throw 2: cup line 19 is not b2's cup: $e"
+[ "$(points 2)" = 2-0 ] || fail "throw 2: a cup hit to the floor scored $(points 2)"
+[[ " $(why 2) " == *" BD-P7 "* ]] || fail "throw 2: not BD-P7: $(why 2)"
+
+e=$(events 3)
+[[ $e == "table::"*" catch:a1:2:button" ]] || fail "throw 3: A's catch2 button is not a1's two-handed catch: $e"
+[ "$(points 3)" = 0-1 ] || fail "throw 3: a two-handed catch by the defenders scored $(points 3)"
+[[ " $(why 3) " == *" BD-P4a "* ]] || fail "throw 3: not BD-P4a: $(why 3)"
+
+e=$(events 4)
+[[ $e == "low_call:::button table::"* ]] || fail "throw 4: A's low button is not the first event: $e"
+throw 4 | jq -e '.ruling.dead' >/dev/null || fail "throw 4: a low call before the landing left it live"
+[[ " $(why 4) " == *" BD-P5 "* ]] || fail "throw 4: not BD-P5: $(why 4)"
+
+throw 5 | jq -e '.ruling.retoss' >/dev/null || fail "throw 5: the re-toss button did not void it"
+[[ " $(why 5) " == *" BD-P9 "* ]] || fail "throw 5: not BD-P9: $(why 5)"
+[ "$(score_of)" = '"score":{"A":2,"B":1}' ] || fail "score: $(score_of)"
+# No ruling waits for an official: the buttons' calls are sure.
+state | jq -e '.review == null' >/dev/null || fail "a ruling awaits review: $(state | jq -c .review)"
+stop_daemon
+
+# ---- A malformed script: named with its line, and the chip refuses ----
+printf '17 rising 0\n# a comment\n12 pressed 5\n' > "$WORK/bad"
+DYEREF_FAKE_GPIO_EVENTS=$WORK/bad DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
+grep -q "libgpiod stub: DYEREF_FAKE_GPIO_EVENTS: $WORK/bad:3: edge 'pressed' is not rising or falling" \
+	"$WORK/daemon.log" || fail "the bad script's line is not named"
+state | jq -e '.health.sensors.ok == false and (.health.sensors.text | startswith("no sensors"))' \
+	>/dev/null || fail "the sensors ran on a refused script: $(state | jq -c .health.sensors)"
+stop_daemon
+echo ok

@@ -196,6 +196,7 @@ static int on_sheet(void *user, long match, char **json)
 
 static void rearm_timers(struct serve *sv);
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns);
+static bool reading(const struct serve *sv);
 
 static void feed(struct serve *sv, const struct dd_obs *o)
 {
@@ -205,6 +206,13 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 	if (!fx)
 		return;
 	invalidate(sv);
+	/* The throw under way may have settled (or timed out) before o was
+	 * made, its timer not yet run: the loop was held up, or the timer and
+	 * o's descriptor woke it together. It is complete without o, as
+	 * `dyeref evaluate` has it, and o starts the next throw; else o joined
+	 * it. Not while a rest is being read (rearm_timers). */
+	if (!reading(sv) && dd_fusion_tick(&sv->fusion, o->t_ns, fx) == 1)
+		judge_fused(sv, fx, dd_mono_ns());
 	rc = dd_fusion_add(&sv->fusion, o, fx);
 	if (rc < 0)
 		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",

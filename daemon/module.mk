@@ -21,9 +21,11 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #    reads counted by thread and held on demand (dd_mono_ns, dd_read_face_near).
 #  test_face_reader_stuck: a face read that does not return until the test
 #    lets it (dd_read_face_near).
+#  test_serve_late_obs: serve with a fake sensors glue that hands over two
+#    throws' observations at once (dd_sensors_attach, _detach).
 comma := ,
 WRAP_TESTS := test_import_once test_referee_db_fault test_config_write test_serve_face_pending \
-	test_sim_feed_reader test_face_reader_stuck
+	test_sim_feed_reader test_face_reader_stuck test_serve_late_obs
 EXCLUDE += $(WRAP_TESTS:%=tests/unit/%.c)
 EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge
@@ -32,6 +34,7 @@ $(BUILD)/tests/test_config_write: WRAP := fsync
 $(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_attach dd_camera_detach dd_camera_reads_pending
 $(BUILD)/tests/test_sim_feed_reader: WRAP := dd_mono_ns dd_read_face_near
 $(BUILD)/tests/test_face_reader_stuck: WRAP := dd_read_face_near
+$(BUILD)/tests/test_serve_late_obs: WRAP := dd_sensors_attach dd_sensors_detach
 $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(TEST_SUPPORT) \
 		$$(DAEMON_TEST_LIB) $$(LIBS)
 	$(call say,LINK,$@)

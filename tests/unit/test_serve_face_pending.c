@@ -23,8 +23,7 @@
 
 #include "daemon/daemon.h"
 #include "db/db.h"
-#include "tests/support/db_fx.h"
-#include "tests/support/db_sim.h"
+#include "tests/support/fake_glue.h"
 
 #define MS 1000ULL	/* sd-event times are in us */
 
@@ -35,11 +34,9 @@ size_t __wrap_dd_camera_reads_pending(void);
 
 /* The fake camera. */
 static struct {
-	dd_obs_sink sink;		/* serve's */
-	void *user;			/* for sink */
+	struct fake_glue g;		/* serve's sink, the steps */
 	size_t pending;			/* a face "being read" */
 	int64_t rest_ns;		/* when the die came to rest */
-	sd_event_source *step[4];	/* its timers */
 } cam;
 
 static void obs(enum dd_obs_kind kind, enum bd_ev_kind ev)
@@ -62,7 +59,7 @@ static void obs(enum dd_obs_kind kind, enum bd_ev_kind ev)
 		o.ev.confidence = 0.95;
 		o.ev.t_ns = o.t_ns;
 	}
-	cam.sink(cam.user, &o);
+	cam.g.sink(cam.g.user, &o);
 }
 
 static int on_step(sd_event_source *s, uint64_t usec, void *user)
@@ -83,7 +80,7 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 	case 2:	/* the read is done, after fusion's timeout */
 		cam.pending = 0;
 		dd_obs_rest(cam.rest_ns, 1.8, 0.6, 3, 0.97, &o);
-		cam.sink(cam.user, &o);
+		cam.g.sink(cam.g.user, &o);
 		break;
 	default:
 		kill(getpid(), SIGTERM);	/* serve stops after its commit */
@@ -95,33 +92,19 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 			    void *user, struct dd_health_item *health, char *err, size_t errlen)
 {
+	/* fusion's deadline is 500 ms after the landing */
 	static const uint64_t at[4] = { 200 * MS, 300 * MS, 1300 * MS, 2300 * MS };
-	uint64_t now;
 
 	(void)cfg;
 	(void)sim;
 	(void)err;
 	(void)errlen;
-	health->ok = true;
-	snprintf(health->text, sizeof(health->text), "fake camera");
-	if (!ev)
-		return 0;
-	cam.sink = sink;
-	cam.user = user;
-	/* In this order whatever the machine's load: sd-event runs due
-	 * timers earliest first, and fusion's deadline is 500 ms after the
-	 * landing (accuracy 1 us: no coalescing). */
-	assert_true(sd_event_now(ev, CLOCK_MONOTONIC, &now) >= 0);	/* 1: the loop has not run yet */
-	for (int i = 0; i < 4; i++)
-		assert_true(sd_event_add_time(ev, &cam.step[i], CLOCK_MONOTONIC, now + at[i], 1, on_step,
-					      (void *)(intptr_t)i) >= 0);
-	return 0;
+	return fake_glue_attach(&cam.g, ev, sink, user, health, "fake camera", at, 4, on_step);
 }
 
 void __wrap_dd_camera_detach(void)
 {
-	for (int i = 0; i < 4; i++)
-		cam.step[i] = sd_event_source_unref(cam.step[i]);
+	fake_glue_detach(&cam.g);
 }
 
 size_t __wrap_dd_camera_reads_pending(void)
@@ -132,34 +115,14 @@ size_t __wrap_dd_camera_reads_pending(void)
 static void test_serve_holds_fusion_while_a_face_is_read(void **state)
 {
 	struct db_test_fx *f = *state;
-	struct bd_match_cfg mc;
 	struct mlog_bd *log = NULL;
 	struct mlog_bd_result res;
-	char err[256], ini[256], text[512];
-	char *argv[] = { "serve", "--config", ini, NULL };
+	char err[256];
 	const struct bd_throw *t = NULL;
 	int64_t m;
-	FILE *fp;
 
-	/* A match under way in the log: serve picks it up at start. */
-	db_test_long_match(&mc);
-	assert_int_equal(db_test_start(f->db, "t", &mc, 1, &m, err, sizeof(err)), 0);
-	db_close(f->db);
-	f->db = NULL;
-	snprintf(ini, sizeof(ini), "%s/t.ini", f->dir);
-	snprintf(text, sizeof(text),
-		 "[web]\nbind = 127.0.0.1\nport = 0\n[db]\npath = %s\n"
-		 "[sensors]\nchip = /nonexistent/gpiochip\n"
-		 "[fusion]\ntimeout_ms = 500\nsettle_ms = 50\n", f->path);
-	fp = fopen(ini, "w");
-	assert_non_null(fp);
-	fputs(text, fp);
-	assert_int_equal(fclose(fp), 0);
-
-	assert_int_equal(dd_cmd_serve(3, argv), 0);
-
-	f->db = db_open(f->path, 0, err, sizeof(err));
-	assert_non_null(f->db);
+	fake_glue_serve(f, "[sensors]\nchip = /nonexistent/gpiochip\n"
+			"[fusion]\ntimeout_ms = 500\nsettle_ms = 50\n", &m);
 	assert_int_equal(db_bd_load(f->db, m, &log, &res, err, sizeof(err)), 0);
 	assert_int_equal(log->n_throws, 1);
 	for (size_t i = 0; i < log->n_entries; i++)

@@ -1,0 +1,89 @@
+/* A fake input glue (sensors or camera) for the unit tests that run
+ * `dyeref serve` with that glue's attach and detach replaced through the
+ * linker (--wrap, daemon/module.mk): it keeps serve's sink and runs the
+ * test's steps on serve's own loop at set times; and serve itself over a
+ * Beer Die match under way. Header-only: included by those tests alone
+ * (test_serve_face_pending.c, test_serve_late_obs.c), so the other tests
+ * do not link serve. Include after cmocka.h. */
+#ifndef DYEREF_TEST_FAKE_GLUE_H
+#define DYEREF_TEST_FAKE_GLUE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "db/db.h"
+#include "tests/support/db_fx.h"
+#include "tests/support/db_sim.h"
+
+#define FAKE_GLUE_STEPS 8	/* timers a fake glue may set */
+
+struct fake_glue {
+	dd_obs_sink sink;		/* serve's */
+	void *user;			/* for sink */
+	size_t n;			/* steps set */
+	sd_event_source *step[FAKE_GLUE_STEPS];	/* its timers */
+};
+
+/* What a wrapped attach does: the health item ok with text; with a loop
+ * (serve, not --check-config), sink kept and step i run at at_us[i] after
+ * now by cb (its user: i). In that order whatever the machine's load:
+ * sd-event runs due timers earliest first (accuracy 1 us: no coalescing).
+ * Returns 0, as a glue that attached. */
+static inline int fake_glue_attach(struct fake_glue *g, sd_event *ev, dd_obs_sink sink, void *user,
+				   struct dd_health_item *health, const char *text,
+				   const uint64_t *at_us, size_t n, sd_event_time_handler_t cb)
+{
+	uint64_t now;
+
+	health->ok = true;
+	snprintf(health->text, sizeof(health->text), "%s", text);
+	if (!ev)
+		return 0;
+	assert_true(n <= FAKE_GLUE_STEPS);
+	g->sink = sink;
+	g->user = user;
+	g->n = n;
+	assert_true(sd_event_now(ev, CLOCK_MONOTONIC, &now) >= 0);	/* 1: the loop has not run yet */
+	for (size_t i = 0; i < n; i++)
+		assert_true(sd_event_add_time(ev, &g->step[i], CLOCK_MONOTONIC, now + at_us[i], 1, cb,
+					      (void *)(intptr_t)i) >= 0);
+	return 0;
+}
+
+/* What a wrapped detach does. */
+static inline void fake_glue_detach(struct fake_glue *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		g->step[i] = sd_event_source_unref(g->step[i]);
+}
+
+/* Runs `dyeref serve` (until a step sends SIGTERM) over a long Beer Die
+ * match (db_test_long_match) begun in f's database, which serve picks up:
+ * [web] on loopback, port 0, [db] f's, then the config lines extra. f->db
+ * is open again afterwards; *match is the match's id. */
+static inline void fake_glue_serve(struct db_test_fx *f, const char *extra, int64_t *match)
+{
+	struct bd_match_cfg mc;
+	char err[256], ini[256], text[512];
+	char *argv[] = { "serve", "--config", ini, NULL };
+	FILE *fp;
+
+	db_test_long_match(&mc);
+	assert_int_equal(db_test_start(f->db, "t", &mc, 1, match, err, sizeof(err)), 0);
+	db_close(f->db);
+	f->db = NULL;
+	snprintf(ini, sizeof(ini), "%s/t.ini", f->dir);
+	snprintf(text, sizeof(text), "[web]\nbind = 127.0.0.1\nport = 0\n[db]\npath = %s\n%s", f->path,
+		 extra);
+	fp = fopen(ini, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(dd_cmd_serve(3, argv), 0);
+	f->db = db_open(f->path, 0, err, sizeof(err));
+	assert_non_null(f->db);
+}
+
+#endif /* DYEREF_TEST_FAKE_GLUE_H */

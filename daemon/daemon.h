@@ -352,7 +352,9 @@ struct dd_health_item {
 /* Sets h: ok and its public text (printf-style), the detail the same
  * words, and tells h->changed when ok or the text is not what it was;
  * dd_health_detail() then gives the console the whole message where the
- * text leaves something out. What does not fit is cut. */
+ * text leaves something out. What does not fit is cut, and a byte that is
+ * not UTF-8 (a character cut in two, a path in another encoding) becomes
+ * '?': both stay strings jansson takes. */
 void dd_health_set(struct dd_health_item *h, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void dd_health_detail(struct dd_health_item *h, const char *fmt, ...)

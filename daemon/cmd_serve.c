@@ -242,15 +242,22 @@ static unsigned long store_faults(const struct serve *sv)
  * failures of the log behind it: the log's own failures (locked by
  * another program, disk full, I/O error) turn it red until a write
  * succeeds again, so a throw that could not be stored does not go unseen
- * on the wall. The strip has db/'s words without the path, the console
- * the whole message. */
+ * on the wall. So does a failure the request went on without (a confirm's
+ * or a held ruling's note, a snapshot: rc 0), which says it in the log
+ * itself. The strip has db/'s words without the path, the console the
+ * whole message. */
 static void store_health(struct serve *sv, unsigned long faults_before, int rc, const char *err)
 {
 	unsigned long faults;
 	const char *why = db_fault(sv->db, &faults);
 
-	if (rc && faults != faults_before) {
+	if (faults != faults_before) {
 		dd_health_set(&sv->storage, false, "write failed: %s", why);
+		if (rc == 0) {
+			dd_health_detail(&sv->storage, "write failed: %s: %s (the request went on "
+					 "without it: the daemon's log says what)", sv->sc.db_path, why);
+			return;	/* the caller pushes the state it changed */
+		}
 		dd_health_detail(&sv->storage, "write failed: %s", err);
 		dd_log(DD_LOG_ERR, "store: %s", err);
 		push_state(sv);

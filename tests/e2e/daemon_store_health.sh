@@ -39,5 +39,30 @@ wait "$locker"
 command_ok "$throw"
 [ "$(score_of)" = '"score":{"A":1,"B":0}' ] || fail "the throw after the lock: $(score_of)"
 state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after a good write: $(state)"
+
+# A write the request goes on without (the official's confirm is kept in
+# memory, its note is not stored): red too, not a green strip over a
+# failed write.
+rm -f "$WORK/locked"
+python3 - "$WORK/dyeref.db" "$WORK/locked" <<'PY' &
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(3)
+c.execute("ROLLBACK")
+PY
+locker=$!
+for _ in $(seq 1 50); do [ -e "$WORK/locked" ] && break; sleep 0.1; done
+[ -e "$WORK/locked" ] || fail "the lock was not taken again"
+command_ok '{"cmd":"confirm","throw":1}'
+st=$(state)
+echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: database is locked"}' ||
+	fail "a confirm whose note was not stored left the strip: $st"
+console_status | grep -qF "\"detail\":\"write failed: $WORK/dyeref.db: database is locked" ||
+	fail "the console does not say which file: $(console_status)"
+wait "$locker"
+command_ok "$throw"
+state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after a good write: $(state)"
 stop_daemon
 echo ok

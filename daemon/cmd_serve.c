@@ -149,13 +149,19 @@ static int on_state(void *user, char **json)
 static int on_console_status(void *user, char **json)
 {
 	struct serve *sv = user;
-	json_t *o = json_pack("{s:s,s:o,s:o,s:o}", "db_path", sv->sc.db_path,
+	char *path = strdup(sv->sc.db_path);
+
+	if (!path)
+		return -ENOMEM;
+	dd_utf8_scrub(path);	/* a path in another encoding would be a 500 */
+	json_t *o = json_pack("{s:s,s:o,s:o,s:o}", "db_path", path,
 			      "sensors", health_detail_json(&sv->sensors),
 			      "camera", health_detail_json(&sv->camera),
 			      "store", health_detail_json(&sv->storage));
 
 	*json = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
+	free(path);
 	return *json ? 0 : -ENOMEM;
 }
 

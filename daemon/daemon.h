@@ -359,6 +359,10 @@ void dd_health_set(struct dd_health_item *h, bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void dd_health_detail(struct dd_health_item *h, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Each byte of s (NUL-terminated, changed in place) that is not part of
+ * valid UTF-8 becomes '?', so jansson takes it: for text from outside
+ * that goes into JSON whole, a configured path in another encoding. */
+void dd_utf8_scrub(char *s);
 
 typedef void (*dd_obs_sink)(void *user, const struct dd_obs *o);
 

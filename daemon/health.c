@@ -34,7 +34,7 @@ static size_t utf8_len(const unsigned char *s)
  * cut inside a character (a player's name in a refused line), or a path
  * in another encoding, would otherwise make jansson refuse the whole
  * item, and the state would go out without its health. */
-static void make_utf8(char *s)
+void dd_utf8_scrub(char *s)
 {
 	for (unsigned char *p = (unsigned char *)s; *p;) {
 		size_t n = utf8_len(p);
@@ -55,7 +55,7 @@ void dd_health_set(struct dd_health_item *h, bool ok, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	make_utf8(text);
+	dd_utf8_scrub(text);
 	same = h->ok == ok && !strcmp(h->text, text);
 	h->ok = ok;
 	memcpy(h->text, text, sizeof(text));
@@ -71,5 +71,5 @@ void dd_health_detail(struct dd_health_item *h, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(h->detail, sizeof(h->detail), fmt, ap);
 	va_end(ap);
-	make_utf8(h->detail);
+	dd_utf8_scrub(h->detail);
 }

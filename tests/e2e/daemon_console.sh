@@ -102,4 +102,17 @@ s=$(status_of --interface 127.0.0.4 -H "Origin: $BASE" -H 'Sec-Fetch-Site: same-
 	-d pin=4321 "$BASE/console/login")
 [ "$s" = 200 ] || fail "the console's own login after cross-site ones -> $s, want 200"
 stop_daemon
+
+# A database path in another encoding (Latin-1 'caf\xe9', legal on Linux)
+# is the console's still: its status answers, the byte shown as '?'.
+odd=$WORK/$(printf 'caf\351')
+mkdir -p "$odd"
+{ printf '[web]\nbind = 127.0.0.1\nport = 0\npin = 4321\n[db]\npath = %s/dyeref.db\n' "$odd"; } > "$WORK/odd.ini"
+start_daemon --config "$WORK/odd.ini"
+login
+[ "$(status_of -b "$COOKIES" "$BASE/console/api/status")" = 200 ] ||
+	fail "console status with a Latin-1 database path was not 200"
+console_status | grep -qF "\"db_path\":\"$WORK/caf?/dyeref.db\"" ||
+	fail "console status does not show the path scrubbed: $(console_status)"
+stop_daemon
 echo ok

@@ -7,7 +7,10 @@
  * toss and a landing, then a rest whose face is "being read" across
  * fusion's timeout ([fusion] timeout_ms = 500), and hands the rest over
  * only after it. The stored throw must end in that rest (BD-O2 reads its
- * face), not be cut off by the timeout.
+ * face), not be cut off by the timeout: neither by fusion's timer nor by an
+ * observation made after the timeout while the face is read (an official's
+ * "dye up" missed, entered late), which joins the throw rather than ending
+ * it at its own time (feed()).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -77,7 +80,15 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 		cam.rest_ns = dd_mono_ns();
 		cam.pending = 1;
 		break;
-	case 2:	/* the read is done, after fusion's timeout */
+	case 2:	/* while it is read, after the timeout: the official's call */
+		memset(&o, 0, sizeof(o));
+		o.kind = DD_OBS_DYE_UP_MISSED;
+		o.source = DD_SRC_CONSOLE;
+		o.t_ns = dd_mono_ns();
+		o.confidence = 1;
+		cam.g.sink(cam.g.user, &o);
+		break;
+	case 3:	/* the read is done, after fusion's timeout */
 		cam.pending = 0;
 		dd_obs_rest(cam.rest_ns, 1.8, 0.6, 3, 0.97, &o);
 		cam.g.sink(cam.g.user, &o);
@@ -93,13 +104,13 @@ int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_ob
 			    void *user, struct dd_health_item *health, char *err, size_t errlen)
 {
 	/* fusion's deadline is 500 ms after the landing */
-	static const uint64_t at[4] = { 200 * MS, 300 * MS, 1300 * MS, 2300 * MS };
+	static const uint64_t at[5] = { 200 * MS, 300 * MS, 1000 * MS, 1300 * MS, 2300 * MS };
 
 	(void)cfg;
 	(void)sim;
 	(void)err;
 	(void)errlen;
-	return fake_glue_attach(&cam.g, ev, sink, user, health, "fake camera", at, 4, on_step);
+	return fake_glue_attach(&cam.g, ev, sink, user, health, "fake camera", at, 5, on_step);
 }
 
 void __wrap_dd_camera_detach(void)
@@ -133,6 +144,7 @@ static void test_serve_holds_fusion_while_a_face_is_read(void **state)
 	assert_int_equal(t->events[0].kind, BD_EV_TABLE);
 	assert_int_equal(t->events[1].kind, BD_EV_REST);
 	assert_int_equal(t->events[1].face, 3);
+	assert_false(t->dye_up);	/* the call made while the face was read */
 	mlog_bd_result_free(&res);
 	mlog_bd_free(log);
 }

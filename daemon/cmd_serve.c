@@ -223,6 +223,10 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 	if (rc < 0)
 		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
 		       dd_source_name(o->source));
+	else if (rc == DD_FUSION_LATE)
+		dd_log(DD_LOG_WARN, "fusion: %s observation made %.0f ms before its throw was judged "
+		       "came too late for it, ignored", dd_source_name(o->source),
+		       (double)(sv->fusion.t_closed_ns - o->t_ns) / 1e6);
 	else if (rc == 1)
 		judge_fused(sv, fx, dd_mono_ns());
 	free(fx);

@@ -178,6 +178,8 @@ struct dd_fusion {
 	bool overflow;			/* observations were dropped */
 	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
 	int64_t kick_retimed_ns;	/* then: the time it was given */
+	int64_t t_closed_ns;		/* the last throw was closed at (its settle or timeout
+					 * deadline, a re-toss, the next toss); INT64_MIN before */
 };
 
 /* Defaults as in the comments of struct dd_fusion_cfg. */
@@ -188,8 +190,12 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * caller's, not NULL) holds it: a re-toss completes at once, and a toss
  * while a throw was never seen to end completes that one (judged on what
  * it has, marked for review) and starts the next. 0 when it was taken;
- * -EINVAL for an observation that makes no sense (confidence outside 0..1,
- * unknown kind). */
+ * DD_FUSION_LATE, not taken, for one made before the last throw closed
+ * (a camera's report of a throw already judged: it would otherwise start
+ * a throw of its own, a rest or a sink with no landing); -EINVAL for an
+ * observation that makes no sense (confidence outside 0..1, unknown
+ * kind). */
+#define DD_FUSION_LATE 2
 int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out);
 
 /* Time passes: returns 1 when the throw under way is complete at now_ns

@@ -52,6 +52,7 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
 {
 	memset(f, 0, sizeof(*f));
 	f->cfg = *cfg;
+	f->t_closed_ns = INT64_MIN;
 }
 
 bool dd_fusion_active(const struct dd_fusion *f)
@@ -497,11 +498,14 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		add_reason(out, "observations were dropped");
 }
 
-static void reset(struct dd_fusion *f)
+/* The throw under way is over at t_ns: what was made before that and
+ * comes later is too late for it (dd_fusion_add). */
+static void close_at(struct dd_fusion *f, int64_t t_ns)
 {
 	struct dd_fusion_cfg cfg = f->cfg;
 
 	dd_fusion_init(f, &cfg);
+	f->t_closed_ns = t_ns;
 }
 
 /* A FIFA kick (BD-K1) is only ever made on a die that has not touched
@@ -544,11 +548,13 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		return -EINVAL;
 	if (o->kind == DD_OBS_EVENT && (unsigned)o->ev.kind > BD_EV_RETOSS)
 		return -EINVAL;
+	if (o->t_ns < f->t_closed_ns)
+		return DD_FUSION_LATE;
 	if (o->kind == DD_OBS_TOSS && f->active && f->n_obs > 0) {
 		/* A new toss while the last throw was not seen to end: that one
 		 * is over, judged on what it has, and this toss starts the next. */
 		assemble(f, true, o->t_ns, out);
-		reset(f);
+		close_at(f, o->t_ns);
 		completed = 1;
 	}
 	f->active = true;
@@ -571,7 +577,7 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		/* Void at once: nothing later can change a re-toss. */
 		assemble(f, false, o->t_ns, out);
 		out->t_dead_ns = o->t_ns;
-		reset(f);
+		close_at(f, o->t_ns);
 		return 1;
 	}
 	if (o->kind == DD_OBS_EVENT && is_dead_event(&o->ev) && !f->dead) {
@@ -592,10 +598,12 @@ int64_t dd_fusion_deadline(const struct dd_fusion *f)
 
 int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
 {
-	if (!f->active || now_ns < dd_fusion_deadline(f))
+	int64_t deadline = dd_fusion_deadline(f);
+
+	if (!f->active || now_ns < deadline)
 		return 0;
 	assemble(f, !f->dead, now_ns, out);
-	reset(f);
+	close_at(f, deadline);
 	return 1;
 }
 

@@ -1162,10 +1162,46 @@ static void test_bd_o1_surer_camera_mine_against_the_discs_goes_to_review(void *
 	assert_true(r.review);
 }
 
+/* BD-P1 then a camera report of that throw arriving after it was judged
+ * (the camera reports late; a loop held up): it is too late for the throw
+ * it belongs to, and must not start a throw of its own, a rest with no
+ * landing judged on nothing. One made after the close is the next throw's. */
+static void test_fusion_bd_p1_late_report_of_a_judged_throw_starts_none(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
+	};
+	struct dd_obs late = obs_event(DD_SRC_CAMERA, 1600 * MS, 0.8, BD_EV_REST);
+	struct dd_obs next = obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 1900 * MS);
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.t.n_events, 2);
+	/* closed at 1500 + 400 ms settle: made at 1600, come after */
+	assert_int_equal(dd_fusion_add(&f, &late, &out), DD_FUSION_LATE);
+	assert_false(dd_fusion_active(&f));
+	assert_int_equal(dd_fusion_deadline(&f), INT64_MAX);
+	/* a re-toss closes at once: the next throw's toss made at the close is taken */
+	assert_int_equal(dd_fusion_add(&f, &next, &out), 0);
+	assert_true(dd_fusion_active(&f));
+	struct dd_obs retoss = obs_event(DD_SRC_CONSOLE, 2000 * MS, 1, BD_EV_RETOSS);
+	struct dd_obs before = obs_table(DD_SRC_CAMERA, 1999 * MS, 0.9, BD_HALF_B);
+	assert_int_equal(dd_fusion_add(&f, &retoss, &out), 1);
+	assert_int_equal(dd_fusion_add(&f, &before, &out), DD_FUSION_LATE);
+	assert_false(dd_fusion_active(&f));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fusion_agreeing_witnesses_score_bd_p1_without_review),
+		cmocka_unit_test(test_fusion_bd_p1_late_report_of_a_judged_throw_starts_none),
 		cmocka_unit_test(test_fusion_bd_p5_apex_sd_reaches_the_judge),
 		cmocka_unit_test(test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review),
 		cmocka_unit_test(test_fusion_bd_k5_late_kick_call_goes_before_the_touch_it_caused),

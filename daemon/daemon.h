@@ -379,9 +379,11 @@ void dd_sensors_detach(void);
  * (without one fusion cannot weigh a camera-only mine against a felt
  * landing and sends it to review, BD-O1). */
 bool dd_sensors_mine_wired(void);
-/* One observation of the sensors' pipeline as the glue hands it to fusion
- * (pure: the event loop and the chip stay in sensors_glue.c): a piezo
- * impact as dd_obs_from_sens converts it; a button press (SENS_OBS_BUTTON)
+/* One observation of the sensors' pipeline as fusion takes it, on every
+ * path (the GPIO glue, `dyeref evaluate`, the simulated table; pure, in
+ * daemon/sensors_obs.c): a piezo impact from source DD_SRC_PIEZO with the
+ * located point's sigma, the arrivals behind it and whether one point
+ * explains them (fix.no_point); a button press (SENS_OBS_BUTTON)
  * as its call from source DD_SRC_BUTTON, a catch (BD_EV_CATCH, which core/
  * refuses without a player) credited to the first player of the button's
  * end, so->team * 2: the button knows the end, not the hand, and BD-P4
@@ -555,15 +557,10 @@ int dd_config_check_writable(const char *path, char *err, size_t errlen);
 int dd_calibrate_camera(int argc, char **argv);
 
 /* ---- Simulation and evaluation (daemon/cmd_sim.c, cmd_evaluate.c) ----
- * One sensors observation in fusion's form (source piezo, the located
- * point's sigma, the arrivals behind it and whether one point explains
- * them, fix.no_point): the daemon's sensor glue and
- * `dyeref evaluate` both go through it, so the evaluation measures the
- * path the Pi runs. */
-struct sens_obs;
-void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o);
-
-/* A simulated console call (struct sim_call) or camera report (struct
+ * The sensors' observations reach fusion through dd_sensors_obs_to_fusion
+ * here too, so the evaluation measures the path the Pi runs.
+ *
+ * A simulated console call (struct sim_call) or camera report (struct
  * sim_cam) as the console and the camera glue would hand it to fusion;
  * crop (may be NULL) is the full-resolution crop of a resting die, whose
  * face vision reads (vis_dice_find). Used by `dyeref evaluate` and the

@@ -28,23 +28,6 @@ static struct {
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
 } glue;
 
-bool dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o)
-{
-	/* A cup or mine hit shaking the table is not a landing. */
-	if (so->kind == SENS_OBS_IMPACT && so->shaken_by >= 0)
-		return false;
-	dd_obs_from_sens(so, o);
-	if (so->kind == SENS_OBS_BUTTON) {
-		o->source = DD_SRC_BUTTON;
-		/* The button knows the end, not the hand: a defender of
-		 * that end caught it, which is all BD-P4 asks. */
-		if (o->ev.kind == BD_EV_CATCH && o->ev.player == BD_NOBODY &&
-		    (so->team == BD_TEAM_A || so->team == BD_TEAM_B))
-			o->ev.player = so->team * 2;
-	}
-	return true;
-}
-
 /* What the pipeline completed, to fusion. */
 static void deliver(const struct sens_obs *so, size_t n)
 {

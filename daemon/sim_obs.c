@@ -1,34 +1,12 @@
 /* The simulator's instruments as the daemon's inputs report them: one
- * conversion each for sensors observations, console calls and camera
- * reports, shared by `dyeref evaluate` and the live feeder; the sensors'
- * one is the real sensors glue's too. */
+ * conversion each for console calls and camera reports, shared by `dyeref
+ * evaluate` and the live feeder (the sensors' observations go through the
+ * Pi's own mapping, daemon/sensors_obs.c). */
 #include <errno.h>
 #include <string.h>
 
 #include "daemon/daemon.h"
 #include "sim/sim.h"
-
-void dd_obs_from_sens(const struct sens_obs *so, struct dd_obs *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->kind = DD_OBS_EVENT;
-	o->source = DD_SRC_PIEZO;
-	o->t_ns = so->ev.t_ns;
-	o->ev = so->ev;
-	o->confidence = so->ev.has_confidence ? so->ev.confidence : 1.0;
-	if (so->has_fix) {
-		int k = 0;
-
-		o->sigma_m = so->fix.sigma_m;
-		for (int j = 0; j < SENS_MAX_TABLE && k < DD_OBS_ARRIVALS; j++)
-			if (so->table_seen & (1u << j)) {
-				o->arrival_sensor[k] = j;
-				o->arrival_ns[k++] = so->table_ts_ns[j];
-			}
-		o->n_arrivals = k;
-		o->no_point = so->fix.no_point;
-	}
-}
 
 static void obs_init(struct dd_obs *o, enum dd_source src, int64_t t_ns)
 {

@@ -49,6 +49,33 @@ awk -v s="$silent" 'BEGIN { exit !(s <= 1.2) }' || bad "silent errors $silent % 
 awk -v h="$half" 'BEGIN { exit !(h >= 98) }' || bad "half accuracy $half % < 98 %"
 awk -v f="$face" 'BEGIN { exit !(f >= 95) }' || bad "face accuracy $face % < 95 %"
 
+# `dyeref evaluate` hands the sensors' observations to fusion as the Pi's
+# glue does (dd_sensors_obs_to_fusion): a1's die hits a2's cup without
+# touching the table, then the floor (BD-P1: nothing scores, the throw is
+# live). The hit shakes the table, whose discs locate an impact at the cup
+# at that moment; the pipeline marks it (shaken_by) and the Pi drops it.
+# Taken as a landing on A's own half it would make the throw short (BD-P6,
+# dead): a silent error.
+m=$tmp/shake/match-001
+mkdir -p "$m"
+printf '%s\n' '{"type":"match","game":"beerdie","teams":{"A":["a1","a2"],"B":["b1","b2"]}}' \
+	'{"type":"throw","thrower":"a1","events":[{"at":"cup","owner":"a2","t_ns":2000000000},{"at":"floor","t_ns":2800000000}]}' \
+	> "$m/truth.jsonl"
+: > "$m/calls.jsonl"
+: > "$m/camera.jsonl"
+# cup_a2 (line 6) at 2 s; each table disc (the reference wiring) when the
+# wave (400 m/s) from a2's cup (0.12, 1.10) reaches it; floor0 (line 12).
+awk 'BEGIN {
+	print "6 2000000000"
+	split("17 0.05 0.61 27 1.22 0.05 22 2.39 0.61 23 1.22 1.17", s, " ")
+	for (i = 0; i < 4; i++)
+		printf "%s %d\n", s[3 * i + 1], 2000000000 + sqrt((0.12 - s[3 * i + 2]) ^ 2 + (1.10 - s[3 * i + 3]) ^ 2) / 400 * 1e9
+	print "12 2800000000"
+}' | sort -n -k 2 | awk '{ print $2, $1 }' > "$m/edges.txt"
+"$dyeref" evaluate --verbose "$tmp/shake" > "$tmp/eval" || bad "evaluate of the shaken table: exit $?"
+grep -q '^exactly_right 100.00 %' "$tmp/eval" ||
+	bad "a cup hit's shake of the table was taken as a landing: $(cat "$tmp/eval")"
+
 # Bad input: usage and broken recordings exit 2 with one line naming where.
 "$dyeref" sim --matches x --seed 1 --out "$tmp/x" 2> /dev/null; [ $? = 2 ] || bad "--matches x not exit 2"
 "$dyeref" sim --matches 1 --out "$tmp/x" 2> /dev/null; [ $? = 2 ] || bad "no --seed not exit 2"

@@ -385,10 +385,12 @@ bool dd_sensors_mine_wired(void);
  * located point's sigma, the arrivals behind it and whether one point
  * explains them (fix.no_point); a button press (SENS_OBS_BUTTON)
  * as its call from source DD_SRC_BUTTON, a catch (BD_EV_CATCH, which core/
- * refuses without a player) credited to the first player of the button's
- * end, so->team * 2: the button knows the end, not the hand, and BD-P4
- * asks only that a defender caught it. A team that is neither A nor B,
- * which no config gives, leaves BD_NOBODY. Returns false, *o unset, for
+ * refuses without a player) and a low call (BD_EV_LOW_CALL) made by the
+ * first player of the button's end, so->team * 2: the button knows the
+ * end, not the hand; BD-P4 asks only that a defender caught it, and the
+ * judge takes a low call from a defender only (BD-P5: a press at the
+ * thrower's end changes nothing). A team that is neither A nor B, which
+ * no config gives, leaves BD_NOBODY. Returns false, *o unset, for
  * what fusion must not take: a table impact that a cup's or the mine's
  * hit shook (shaken_by, docs/sensors.md); else true with *o (the
  * caller's) filled. */

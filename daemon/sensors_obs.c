@@ -40,10 +40,13 @@ bool dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o)
 	obs_from_sens(so, o);
 	if (so->kind == SENS_OBS_BUTTON) {
 		o->source = DD_SRC_BUTTON;
-		/* The button knows the end, not the hand: a defender of
-		 * that end caught it, which is all BD-P4 asks. */
-		if (o->ev.kind == BD_EV_CATCH && o->ev.player == BD_NOBODY &&
-		    (so->team == BD_TEAM_A || so->team == BD_TEAM_B))
+		/* The button knows the end, not the hand. A catch needs a
+		 * player of that end (all BD-P4 asks is a defender); a low
+		 * call carries its end so that the judge takes it from the
+		 * defenders' only (BD-P5): the thrower is the judge's to
+		 * know, and a corrected thrower is judged again. */
+		if ((o->ev.kind == BD_EV_CATCH || o->ev.kind == BD_EV_LOW_CALL) &&
+		    o->ev.player == BD_NOBODY && (so->team == BD_TEAM_A || so->team == BD_TEAM_B))
 			o->ev.player = so->team * 2;
 	}
 	return true;

@@ -6,8 +6,9 @@
 # (docs/sensors.md "Buttons"). Their rulings are read back over loopback
 # (/api/state, /api/matches/1/throws/K): a catch button credits the first
 # player of its end (BD-P4, BD-P4a), a cup line its owner (BD-P7), the low
-# button kills the throw (BD-P5), the re-toss button voids it (BD-P9). A
-# malformed script is refused, naming its line.
+# button at the defenders' end kills the throw and at the thrower's end
+# changes nothing (BD-P5: a defender calls low), the re-toss button voids
+# it (BD-P9). A malformed script is refused, naming its line.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 . "$(dirname "$0")/lib/gpio_stub.sh"
@@ -64,7 +65,12 @@ press 500 16
 press 1500 20
 impact 300 0.70 0.50
 edge 500 24
-# Throw 5, a1's: re-toss from B's end.
+# Throw 5, a1's: "low!" at A's end, the thrower's own, before the die
+# lands on B's half; then the floor.
+press 1500 20
+impact 300 1.83 0.61
+edge 500 24
+# Throw 6, a2's: re-toss from B's end.
 press 1500 21
 
 # ---- A match under way, then the daemon again with the script ----
@@ -77,11 +83,11 @@ stop_daemon
 DYEREF_FAKE_GPIO_EVENTS=$script DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
 state | jq -e '.health.sensors.ok' >/dev/null || fail "sensors not ok on the stub: $(state | jq -c .health)"
 for _ in $(seq 1 600); do
-	[ "$(state | jq '.throws')" -ge 5 ] && break
+	[ "$(state | jq '.throws')" -ge 6 ] && break
 	kill -0 "$DAEMON_PID" 2>/dev/null || fail "daemon exited"
 	sleep 0.1
 done
-[ "$(state | jq '.throws')" -eq 5 ] || fail "5 throws expected: $(state | jq -c '{throws, history, review}')"
+[ "$(state | jq '.throws')" -eq 6 ] || fail "6 throws expected: $(state | jq -c '{throws, history, review}')"
 
 throw() { curl -s --max-time 10 "$BASE/api/matches/1/throws/$1"; }
 # events of throw K's judged line, as "at:by:hands:source" (cups: at:owner)
@@ -108,13 +114,19 @@ e=$(events 3)
 [[ " $(why 3) " == *" BD-P4a "* ]] || fail "throw 3: not BD-P4a: $(why 3)"
 
 e=$(events 4)
-[[ $e == "low_call:::button table::"* ]] || fail "throw 4: A's low button is not the first event: $e"
+[[ $e == "low_call:a1::button table::"* ]] || fail "throw 4: A's low button is not the first event: $e"
 throw 4 | jq -e '.ruling.dead' >/dev/null || fail "throw 4: a low call before the landing left it live"
 [[ " $(why 4) " == *" BD-P5 "* ]] || fail "throw 4: not BD-P5: $(why 4)"
 
-throw 5 | jq -e '.ruling.retoss' >/dev/null || fail "throw 5: the re-toss button did not void it"
-[[ " $(why 5) " == *" BD-P9 "* ]] || fail "throw 5: not BD-P9: $(why 5)"
-[ "$(score_of)" = '"score":{"A":2,"B":1}' ] || fail "score: $(score_of)"
+e=$(events 5)
+[[ $e == "low_call:a1::button table::"*" floor:::piezo" ]] || fail "throw 5: A's low button is not the first event: $e"
+throw 5 | jq -e '.ruling.dead == false' >/dev/null || fail "throw 5: a low call at the thrower's end killed it"
+[ "$(points 5)" = 1-0 ] || fail "throw 5: a landing on B's half and the floor scored $(points 5)"
+[[ " $(why 5) " == *" BD-P1 "* && " $(why 5) " != *" BD-P5 "* ]] || fail "throw 5: not BD-P1 alone: $(why 5)"
+
+throw 6 | jq -e '.ruling.retoss' >/dev/null || fail "throw 6: the re-toss button did not void it"
+[[ " $(why 6) " == *" BD-P9 "* ]] || fail "throw 6: not BD-P9: $(why 6)"
+[ "$(score_of)" = '"score":{"A":3,"B":1}' ] || fail "score: $(score_of)"
 # No ruling waits for an official: the buttons' calls are sure.
 state | jq -e '.review == null' >/dev/null || fail "a ruling awaits review: $(state | jq -c .review)"
 stop_daemon

@@ -44,8 +44,9 @@ static void impact(struct button_rig *r, double x, double y, int64_t t)
 
 /* Every button at both ends, pressed once: each press reaches fusion as
  * its call, from source "button", at the press's time, sure. A catch
- * (BD-P4) is credited to the first player of the button's end (a1 at A's,
- * b1 at B's); a low call (BD-P5) and a re-toss (BD-P9) name nobody. */
+ * (BD-P4) and a low call (BD-P5) are made by the first player of the
+ * button's end (a1 at A's, b1 at B's): the judge takes a low call from a
+ * defender only. A re-toss (BD-P9) names nobody. */
 static void test_glue_every_button_at_both_ends_is_its_call(void **state)
 {
 	static const struct {
@@ -55,11 +56,11 @@ static void test_glue_every_button_at_both_ends_is_its_call(void **state)
 		int hands;		/* CATCH: 1 or 2 */
 		int player;		/* credited */
 	} want[] = {
-		{ BD_TEAM_A, SENS_CALL_LOW, BD_EV_LOW_CALL, 0, BD_NOBODY },
+		{ BD_TEAM_A, SENS_CALL_LOW, BD_EV_LOW_CALL, 0, 0 },
 		{ BD_TEAM_A, SENS_CALL_RETOSS, BD_EV_RETOSS, 0, BD_NOBODY },
 		{ BD_TEAM_A, SENS_CALL_CATCH1, BD_EV_CATCH, 1, 0 },
 		{ BD_TEAM_A, SENS_CALL_CATCH2, BD_EV_CATCH, 2, 0 },
-		{ BD_TEAM_B, SENS_CALL_LOW, BD_EV_LOW_CALL, 0, BD_NOBODY },
+		{ BD_TEAM_B, SENS_CALL_LOW, BD_EV_LOW_CALL, 0, 2 },
 		{ BD_TEAM_B, SENS_CALL_RETOSS, BD_EV_RETOSS, 0, BD_NOBODY },
 		{ BD_TEAM_B, SENS_CALL_CATCH1, BD_EV_CATCH, 1, 2 },
 		{ BD_TEAM_B, SENS_CALL_CATCH2, BD_EV_CATCH, 2, 2 },
@@ -86,9 +87,10 @@ static void test_glue_every_button_at_both_ends_is_its_call(void **state)
 		assert_true(o.confidence == 1.0);
 		assert_int_equal(o.ev.kind, want[i].kind);
 		assert_int_equal(o.ev.player, want[i].player);
+		if (want[i].kind != BD_EV_RETOSS)
+			assert_int_equal(BD_TEAM_OF(o.ev.player), want[i].team);
 		if (want[i].kind == BD_EV_CATCH) {
 			assert_int_equal(o.ev.hands, want[i].hands);
-			assert_int_equal(BD_TEAM_OF(o.ev.player), want[i].team);
 			assert_false(o.ev.trapped);
 			assert_false(o.ev.over_table);
 		}
@@ -227,6 +229,8 @@ static void test_glue_cup_hit_shaking_the_table_is_not_a_landing(void **state)
 
 /* The throw fusion makes of obs (piezo present, no camera), judged as
  * a1's first throw of a match at 0-0, as the daemon judges it. */
+static char why[240];	/* the last judged throw's note for an official */
+
 static struct bd_ruling judged(const struct dd_obs *obs, size_t n, int *catcher)
 {
 	static struct dd_fused fx;	/* large */
@@ -235,7 +239,7 @@ static struct bd_ruling judged(const struct dd_obs *obs, size_t n, int *catcher)
 	struct bd_match_cfg mc;
 	struct bd_state s;
 	struct bd_ruling ruling;
-	char why[120], err[256];
+	char err[256];
 	int done = 0;
 
 	dd_fusion_cfg_defaults(&fc);
@@ -310,37 +314,70 @@ static void test_glue_bd_p4_catch_buttons_in_the_ruling(void **state)
 	assert_false(CITES(&r, "BD-P4a"));
 }
 
+/* a1's throw: the low button at low_end 100 ms before the die lands on
+ * B's half, then B's catch button `catch` (CATCH1 or CATCH2), judged. */
+static struct bd_ruling low_landing_catch(int low_end, enum sens_call catch)
+{
+	struct dd_obs obs[4];
+	struct button_rig rg;
+	size_t n = 0;
+	int catcher;
+
+	rig_init(&rg);
+	button_rig_edge(&rg, button_rig_line(low_end, SENS_CALL_LOW), 900 * MS);
+	impact(&rg, 1.83, 0.61, 1000 * MS);
+	button_rig_edge(&rg, button_rig_line(BD_TEAM_B, catch), 1500 * MS);
+	button_rig_flush(&rg);
+	assert_int_equal(rg.n_obs, 3);
+	for (size_t i = 0; i < rg.n_obs; i++)
+		if (dd_sensors_obs_to_fusion(&rg.obs[i], &obs[n]))
+			n++;
+	sens_pipeline_free(rg.p);
+	return judged(obs, n, &catcher);
+}
+
 /* A low call before the landing kills the throw (BD-P5); a re-toss voids
  * it (BD-P9). */
 static void test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling(void **state)
 {
 	struct dd_obs obs[4];
 	struct bd_ruling r;
-	struct button_rig rg;
-	size_t n = 0;
+	size_t n;
 	int catcher;
 
 	(void)state;
-	rig_init(&rg);
-	button_rig_edge(&rg, button_rig_line(BD_TEAM_B, SENS_CALL_LOW), 900 * MS);
-	impact(&rg, 1.83, 0.61, 1000 * MS);
-	button_rig_edge(&rg, 32, 1400 * MS);	/* not a line of this config: no floor strip */
-	button_rig_edge(&rg, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 1500 * MS);
-	button_rig_flush(&rg);
-	assert_int_equal(rg.n_obs, 3);
-	for (size_t i = 0; i < rg.n_obs; i++)
-		if (dd_sensors_obs_to_fusion(&rg.obs[i], &obs[n]))
-			n++;
-	r = judged(obs, n, &catcher);
+	r = low_landing_catch(BD_TEAM_B, SENS_CALL_CATCH1);
 	assert_true(r.dead);
 	assert_true(CITES(&r, "BD-P5"));
 	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
-	sens_pipeline_free(rg.p);
 
 	landing_then_button(button_rig_line(BD_TEAM_A, SENS_CALL_RETOSS), obs, &n);
 	r = judged(obs, n, &catcher);
 	assert_true(r.retoss);
 	assert_true(CITES(&r, "BD-P9"));
+}
+
+/* "A defender calls low" (BD-P5): the low button at the thrower's end
+ * changes nothing (A's press on a1's throw: B's two-handed catch gives A
+ * its point, BD-P4a, and no official is asked); at the defenders' end it
+ * kills the throw. */
+static void test_glue_bd_p5_low_button_counts_from_the_defenders_end_only(void **state)
+{
+	struct bd_ruling r;
+
+	(void)state;
+	r = low_landing_catch(BD_TEAM_A, SENS_CALL_CATCH2);
+	assert_false(r.dead);
+	assert_false(CITES(&r, "BD-P5"));
+	assert_true(CITES(&r, "BD-P4a"));
+	assert_int_equal(r.points[BD_TEAM_A], 1);
+	assert_false(r.review);
+	assert_string_equal(why, "");
+
+	r = low_landing_catch(BD_TEAM_B, SENS_CALL_CATCH2);
+	assert_true(r.dead);
+	assert_true(CITES(&r, "BD-P5"));
+	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
 }
 
 int main(void)
@@ -353,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_glue_cup_hit_shaking_the_table_is_not_a_landing),
 		cmocka_unit_test(test_glue_bd_p4_catch_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling),
+		cmocka_unit_test(test_glue_bd_p5_low_button_counts_from_the_defenders_end_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

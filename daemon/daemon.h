@@ -135,6 +135,7 @@ struct dd_obs {
 	int arrival_sensor[DD_OBS_ARRIVALS];	/* piezo: sensor index */
 	int64_t arrival_ns[DD_OBS_ARRIVALS];	/* piezo: edge time */
 	bool no_point;		/* piezo: arrivals no one impact explains (two at once?) */
+	bool player_guessed;	/* ev.player stands for an end: a button knows its end, not the hand */
 	char snapshot[48];	/* camera: snapshot id for the replay, or "" */
 };
 
@@ -160,6 +161,8 @@ struct dd_fused {
 	char review_why[120];		/* why, in words (for an official, should the throw be reviewed); "" when nothing is doubtful */
 	bool kick_guessed;		/* a kick call was put before a touch on a guess (BD-K1) */
 	size_t kick_at;			/* then: that kick's index in t.events */
+	bool catch_guessed;		/* a catch's player is a guess (player_guessed, no witness named one) */
+	size_t catch_at;		/* then: the first such catch's index in t.events */
 	int64_t t_start_ns;		/* toss, or the first observation */
 	int64_t t_dead_ns;		/* when the die was dead (or the timeout hit) */
 	int64_t t_last_edge_ns;		/* the last piezo or camera observation */
@@ -219,9 +222,13 @@ const char *dd_source_name(enum dd_source s);
  * order a reason for review. A low call entered within the official's
  * second after the first touch is judged before that touch too (BD-P5: it
  * counts when made before the die hits the table), and reviewed the same
- * way where the order decides. *ruling (the caller's) gets the kick-first
- * ruling, its review set when fx, the judge or the order asks; why (the
- * caller's, whylen bytes) fx's reasons plus the order's when it is
+ * way where the order decides. A catch whose catcher a button guessed
+ * (fx->catch_guessed) is judged with the other player of that end too, and
+ * reviewed where the two rulings differ (points, dead, re-toss, duties or
+ * the rules named: BD-K1's FIFA point against BD-K9's nothing). *ruling
+ * (the caller's) gets the kick-first, guessed-catcher ruling, its review
+ * set when fx, the judge, the order or the catcher asks; why (the caller's,
+ * whylen bytes) fx's reasons plus the order's and the catcher's when it is
  * reviewed, else "" (fx's notes, such as witnesses disagreeing on a half
  * that decides nothing, explain a review only). 0, or bd_judge's error
  * with why in err. */
@@ -389,8 +396,10 @@ bool dd_sensors_mine_wired(void);
  * first player of the button's end, so->team * 2: the button knows the
  * end, not the hand; BD-P4 asks only that a defender caught it, and the
  * judge takes a low call from a defender only (BD-P5: a press at the
- * thrower's end changes nothing). A team that is neither A nor B, which
- * no config gives, leaves BD_NOBODY. Returns false, *o unset, for
+ * thrower's end changes nothing); player_guessed says so, and fusion
+ * sends a ruling to review where the guessed catcher decides it
+ * (dd_fused_judge). A team that is neither A nor B, which no config
+ * gives, leaves BD_NOBODY. Returns false, *o unset, for
  * what fusion must not take: a table impact that a cup's or the mine's
  * hit shook (shaken_by, docs/sensors.md); else true with *o (the
  * caller's) filled. */

@@ -446,6 +446,13 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			add_reason(out, "more observations than a throw can hold");
 			break;
 		}
+		/* Whether the catcher decides the ruling is the judge's to say
+		 * (dd_fused_judge): a witness that names one settles it. */
+		if (ev.kind == BD_EV_CATCH && o->player_guessed && !out->catch_guessed &&
+		    (pair < 0 || f->obs[pair].player_guessed)) {
+			out->catch_guessed = true;
+			out->catch_at = t->n_events;
+		}
 		/* A landing the discs or the camera place a few millimetres off
 		 * an edge landed on the table: the match log holds table points
 		 * on the top only, and a point off it would make the match
@@ -678,14 +685,62 @@ static bool low_before_touch(const struct dd_fused *fx, struct bd_throw *alt)
 	return true;
 }
 
+/* fx's throw with its guessed catcher replaced by the other player of
+ * that end (a button knows the end, not the hand). False when no catcher
+ * was guessed. */
+static bool catch_by_partner(const struct dd_fused *fx, struct bd_throw *alt)
+{
+	const struct bd_throw *t = &fx->t;
+
+	if (!fx->catch_guessed || fx->catch_at >= t->n_events ||
+	    t->events[fx->catch_at].kind != BD_EV_CATCH || t->events[fx->catch_at].player < 0)
+		return false;
+	*alt = *t;
+	alt->events[fx->catch_at].player ^= 1;	/* a1 <-> a2, b1 <-> b2 */
+	return true;
+}
+
+/* Whether a and b rule alike, the rules they name included. */
+static bool same_ruling(const struct bd_ruling *a, const struct bd_ruling *b)
+{
+	if (!dd_ruling_same_outcome(a, b) || a->n_why != b->n_why)
+		return false;
+	for (size_t i = 0; i < a->n_why; i++)
+		if (strcmp(a->why[i], b->why[i]))
+			return false;
+	return true;
+}
+
+/* Whether alt, judged from s, rules otherwise than ruling: then where the
+ * throws differ decides the ruling. A throw the judge refuses counts as
+ * otherwise (an official's to settle too). */
+static bool rules_otherwise(const struct bd_match_cfg *cfg, const struct bd_state *s,
+			    const struct bd_throw *alt, const struct bd_ruling *ruling,
+			    bool rules_too)
+{
+	struct bd_ruling other;
+	char e2[160];
+
+	if (bd_judge(cfg, s, alt, &other, e2, sizeof(e2)))
+		return true;
+	return rules_too ? !same_ruling(ruling, &other) : !dd_ruling_same_outcome(ruling, &other);
+}
+
+/* Sends ruling to review, adding reason to why. */
+static void ask_official(struct bd_ruling *ruling, char *why, size_t whylen, const char *reason)
+{
+	size_t n = whylen ? strlen(why) : 0;
+
+	ruling->review = true;
+	if (n < whylen)
+		snprintf(why + n, whylen - n, "%s%s", n ? "; " : "", reason);
+}
+
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,
 		   char *err, size_t errlen)
 {
 	struct bd_throw alt;
-	struct bd_ruling other;
-	char e2[160];
-	size_t n;
 	int rc;
 
 	snprintf(why, whylen, "%s", fx->review_why);
@@ -699,24 +754,16 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		why[0] = '\0';
 	/* A late-entered low call: where the order decides the ruling, an
 	 * official settles it (BD-P5). */
-	if (low_before_touch(fx, &alt) &&
-	    !(bd_judge(cfg, s, &alt, &other, e2, sizeof(e2)) == 0 &&
-	      dd_ruling_same_outcome(ruling, &other))) {
-		ruling->review = true;
-		n = whylen ? strlen(why) : 0;
-		if (n < whylen)
-			snprintf(why + n, whylen - n, "%slow call entered just after the first touch, "
-				 "and which came first decides the ruling (BD-P5)", n ? "; " : "");
-	}
-	if (!fx->kick_guessed || !kick_after_touch(fx, &alt))
-		return 0;
-	/* An order the judge refuses to rule on is an official's to settle too. */
-	if (bd_judge(cfg, s, &alt, &other, e2, sizeof(e2)) == 0 && dd_ruling_same_outcome(ruling, &other))
-		return 0;
-	ruling->review = true;
-	n = strlen(why);
-	if (n < whylen)
-		snprintf(why + n, whylen - n, "%skick called near the first touch, and which came "
-			 "first decides the ruling (BD-K1)", n ? "; " : "");
+	if (low_before_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
+		ask_official(ruling, why, whylen, "low call entered just after the first touch, "
+			     "and which came first decides the ruling (BD-P5)");
+	/* Kicked up by one defender and caught by the other (BD-K1), or by
+	 * the kicker (BD-K9): who caught decides, and a button cannot say. */
+	if (catch_by_partner(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, true))
+		ask_official(ruling, why, whylen, "the catch button cannot tell who caught, "
+			     "and who did decides the ruling");
+	if (fx->kick_guessed && kick_after_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
+		ask_official(ruling, why, whylen, "kick called near the first touch, and which came "
+			     "first decides the ruling (BD-K1)");
 	return 0;
 }

@@ -46,8 +46,10 @@ bool dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o)
 		 * defenders' only (BD-P5): the thrower is the judge's to
 		 * know, and a corrected thrower is judged again. */
 		if ((o->ev.kind == BD_EV_CATCH || o->ev.kind == BD_EV_LOW_CALL) &&
-		    o->ev.player == BD_NOBODY && (so->team == BD_TEAM_A || so->team == BD_TEAM_B))
+		    o->ev.player == BD_NOBODY && (so->team == BD_TEAM_A || so->team == BD_TEAM_B)) {
 			o->ev.player = so->team * 2;
+			o->player_guessed = true;
+		}
 	}
 	return true;
 }

@@ -298,6 +298,9 @@ static void test_glue_bd_p4_catch_buttons_in_the_ruling(void **state)
 	assert_int_equal(r.points[BD_TEAM_A], 0);
 	assert_int_equal(r.points[BD_TEAM_B], 0);
 	assert_true(CITES(&r, "BD-P4"));
+	/* b1 or b2, the same ruling: the guess asks no official */
+	assert_false(r.review);
+	assert_string_equal(why, "");
 
 	landing_then_button(button_rig_line(BD_TEAM_B, SENS_CALL_CATCH2), obs, &n);
 	r = judged(obs, n, &catcher);
@@ -312,6 +315,51 @@ static void test_glue_bd_p4_catch_buttons_in_the_ruling(void **state)
 	assert_int_equal(r.points[BD_TEAM_A], 0);
 	assert_false(CITES(&r, "BD-P4"));
 	assert_false(CITES(&r, "BD-P4a"));
+}
+
+/* a1's throw kicked up by `kicker` (entered on the console) before it
+ * touches anything, then B's one-handed catch button: the button credits
+ * b1, and whether b1 caught decides BD-K1 (the other defender caught the
+ * kick: a point to B) against BD-K9 (the kicker did: nothing). Either way
+ * the ruling goes to an official, with the reason. */
+static void test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught(void **state)
+{
+	static const struct {
+		int kicker;		/* b1 or b2 */
+		int points_b;		/* provisional, with b1 as the catcher */
+		const char *rule;	/* the provisional ruling's */
+	} cases[] = { { 2, 0, "BD-K9" }, { 3, 1, "BD-K1" } };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct dd_obs obs[2];
+		struct button_rig rg;
+		struct bd_ruling r;
+		int catcher;
+
+		memset(&obs[0], 0, sizeof(obs[0]));
+		obs[0].kind = DD_OBS_EVENT;
+		obs[0].source = DD_SRC_CONSOLE;
+		obs[0].t_ns = 1000 * MS;
+		obs[0].confidence = 1;
+		obs[0].ev.kind = BD_EV_KICK;
+		obs[0].ev.player = cases[k].kicker;
+		obs[0].ev.t_ns = obs[0].t_ns;
+		strcpy(obs[0].ev.part, "foot");
+		rig_init(&rg);
+		button_rig_edge(&rg, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 1400 * MS);
+		button_rig_flush(&rg);
+		assert_int_equal(rg.n_obs, 1);
+		assert_true(dd_sensors_obs_to_fusion(&rg.obs[0], &obs[1]));
+		sens_pipeline_free(rg.p);
+
+		r = judged(obs, 2, &catcher);
+		assert_int_equal(catcher, 2);
+		assert_true(CITES(&r, cases[k].rule));
+		assert_int_equal(r.points[BD_TEAM_B], cases[k].points_b);
+		assert_true(r.review);
+		assert_non_null(strstr(why, "the catch button cannot tell who caught"));
+	}
 }
 
 /* a1's throw: the low button at low_end 100 ms before the die lands on
@@ -391,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_glue_bd_p4_catch_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_button_counts_from_the_defenders_end_only),
+		cmocka_unit_test(test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -227,6 +227,9 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 		dd_log(DD_LOG_WARN, "fusion: %s observation made %.0f ms before its throw was judged "
 		       "came too late for it, ignored", dd_source_name(o->source),
 		       (double)(sv->fusion.t_closed_ns - o->t_ns) / 1e6);
+	else if (rc == DD_FUSION_REPEAT)
+		/* for whoever wires the buttons: a held button is one call */
+		dd_log(DD_LOG_INFO, "fusion: a button called again (held down?): one call taken");
 	else if (rc == 1)
 		judge_fused(sv, fx, dd_mono_ns());
 	free(fx);

@@ -153,6 +153,8 @@ struct dd_fusion_cfg {
 };
 
 #define DD_FUSION_MAX_OBS 64	/* observations kept for one throw */
+#define DD_BUTTON_CALLS 7	/* the buttons' calls fusion tells apart: low, catch1 and catch2 at
+				 * each end, and a re-toss (from either end: it voids the throw) */
 
 /* A throw as fusion assembled it, with what it rests on. */
 struct dd_fused {
@@ -183,6 +185,9 @@ struct dd_fusion {
 	int64_t kick_retimed_ns;	/* then: the time it was given */
 	int64_t t_closed_ns;		/* the last throw was closed at (its settle or timeout
 					 * deadline, a re-toss, the next toss); INT64_MIN before */
+	/* Kept from throw to throw: */
+	int64_t button_ns[DD_BUTTON_CALLS];	/* when each button's call was last taken */
+	unsigned buttons_taken;		/* bit k: button_ns[k] is set */
 };
 
 /* Defaults as in the comments of struct dd_fusion_cfg. */
@@ -195,10 +200,13 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * it has, marked for review) and starts the next. 0 when it was taken;
  * DD_FUSION_LATE, not taken, for one made before the last throw closed
  * (a camera's report of a throw already judged: it would otherwise start
- * a throw of its own, a rest or a sink with no landing); -EINVAL for an
- * observation that makes no sense (confidence outside 0..1, unknown
- * kind). */
+ * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT
+ * when it was left out as a button's second call (a press held down calls
+ * again on release): a call of a button that this throw already has, or
+ * that the button made less than 1.5 s before; -EINVAL for an observation
+ * that makes no sense (confidence outside 0..1, unknown kind). */
 #define DD_FUSION_LATE 2
+#define DD_FUSION_REPEAT 3
 int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out);
 
 /* Time passes: returns 1 when the throw under way is complete at now_ns

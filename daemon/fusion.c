@@ -23,6 +23,13 @@
 #define FALL_NS (400 * 1000000LL)
 /* An official enters a call within this long of seeing it. */
 #define CALL_DELAY_NS (1000 * 1000000LL)
+/* A button held down calls again when released (its contacts bounce,
+ * docs/sensors.md "Buttons"): a call of the same button sooner than this
+ * after the last is that press. A press is held well under it, and the
+ * button's next true call takes longer: the die caught or dead, back in
+ * a thrower's hand and tossed above the minimum height (BD-S7, 3 m: over
+ * a second in the air). */
+#define BUTTON_HELD_NS (1500 * 1000000LL)
 
 static const char *const source_names[] = {
 	[DD_SRC_PIEZO] = "piezo", [DD_SRC_CAMERA] = "camera", [DD_SRC_CONSOLE] = "console",
@@ -506,13 +513,64 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 }
 
 /* The throw under way is over at t_ns: what was made before that and
- * comes later is too late for it (dd_fusion_add). */
+ * comes later is too late for it (dd_fusion_add). The buttons' last calls
+ * are kept: a press held down outlasts a throw. */
 static void close_at(struct dd_fusion *f, int64_t t_ns)
 {
 	struct dd_fusion_cfg cfg = f->cfg;
+	int64_t button_ns[DD_BUTTON_CALLS];
+	unsigned taken = f->buttons_taken;
 
+	memcpy(button_ns, f->button_ns, sizeof(button_ns));
 	dd_fusion_init(f, &cfg);
+	memcpy(f->button_ns, button_ns, sizeof(button_ns));
+	f->buttons_taken = taken;
 	f->t_closed_ns = t_ns;
+}
+
+/* Which button made o's call (an index of button_ns), or -1 for what no
+ * button made. A low call and a catch name a player of the button's end
+ * (dd_sensors_obs_to_fusion); a re-toss voids the throw whichever end
+ * calls it, so one from the other end is the same call. */
+static int button_of(const struct dd_obs *o)
+{
+	enum { LOW = 0, CATCH1 = 2, CATCH2 = 4, RETOSS = 6 };	/* + the end, BD_TEAM_A or _B */
+	int end = o->ev.player >= 0 && o->ev.player < BD_PLAYERS ? BD_TEAM_OF(o->ev.player) : -1;
+
+	if (o->kind != DD_OBS_EVENT || o->source != DD_SRC_BUTTON)
+		return -1;
+	if (o->ev.kind == BD_EV_RETOSS)
+		return RETOSS;
+	if (end < 0)
+		return -1;
+	if (o->ev.kind == BD_EV_LOW_CALL)
+		return LOW + end;
+	if (o->ev.kind == BD_EV_CATCH && (o->ev.hands == 1 || o->ev.hands == 2))
+		return (o->ev.hands == 1 ? CATCH1 : CATCH2) + end;
+	return -1;
+}
+
+/* Whether o is a button's second call (a press held down calls again on
+ * release): the first call of each button per throw counts, and a button
+ * that called less than BUTTON_HELD_NS ago is still in that press, the
+ * throw it called in perhaps over. Else o's button is noted. */
+static bool button_repeat(struct dd_fusion *f, const struct dd_obs *o)
+{
+	int k = button_of(o);
+	int64_t since;
+
+	if (k < 0)
+		return false;
+	for (size_t i = 0; i < f->n_obs; i++)
+		if (button_of(&f->obs[i]) == k)
+			return true;
+	if ((f->buttons_taken & (1u << k)) &&
+	    !__builtin_sub_overflow(o->t_ns, f->button_ns[k], &since) &&
+	    since >= 0 && since < BUTTON_HELD_NS)
+		return true;
+	f->button_ns[k] = o->t_ns;
+	f->buttons_taken |= 1u << k;
+	return false;
 }
 
 /* A FIFA kick (BD-K1) is only ever made on a die that has not touched
@@ -557,6 +615,8 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		return -EINVAL;
 	if (o->t_ns < f->t_closed_ns)
 		return DD_FUSION_LATE;
+	if (button_repeat(f, o))
+		return DD_FUSION_REPEAT;
 	if (o->kind == DD_OBS_TOSS && f->active && f->n_obs > 0) {
 		/* A new toss while the last throw was not seen to end: that one
 		 * is over, judged on what it has, and this toss starts the next. */

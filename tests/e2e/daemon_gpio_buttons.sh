@@ -8,7 +8,8 @@
 # player of its end (BD-P4, BD-P4a), a cup line its owner (BD-P7), the low
 # button at the defenders' end kills the throw and at the thrower's end
 # changes nothing (BD-P5: a defender calls low), the re-toss button voids
-# it (BD-P9). A malformed script is refused, naming its line.
+# it (BD-P9), and a button held down, which calls again when released, is
+# one call. A malformed script is refused, naming its line.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 . "$(dirname "$0")/lib/gpio_stub.sh"
@@ -31,6 +32,12 @@ edge() { printf '%s %s %s\n' "$2" "${3:-rising}" "$1" >> "$script"; }
 press() {
 	edge "$1" "$2"; edge 0.3 "$2" falling; edge 0.5 "$2"
 	edge 150 "$2" falling; edge 2 "$2"; edge 1 "$2" falling
+}
+# hold GAP LINE: a press held 600 ms, longer than button_repeat_ms (400):
+# its release's bounce calls a second time (docs/sensors.md "Buttons").
+hold() {
+	edge "$1" "$2"; edge 0.3 "$2" falling; edge 0.5 "$2"
+	edge 600 "$2" falling; edge 2 "$2"; edge 1 "$2" falling
 }
 # impact GAP X Y: the die lands at (X, Y) m; each table disc's edge comes
 # when the bending wave (400 m/s, the default) reaches it, nearest first.
@@ -70,8 +77,11 @@ edge 500 24
 press 1500 20
 impact 300 1.83 0.61
 edge 500 24
-# Throw 6, a2's: re-toss from B's end.
-press 1500 21
+# Throw 6, a2's: re-toss from B's end, the button held down.
+hold 1500 21
+# Throw 7, a2's again (BD-P9): B's half, the floor.
+impact 2500 1.83 0.61
+edge 500 24
 
 # ---- A match under way, then the daemon again with the script ----
 DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
@@ -83,11 +93,11 @@ stop_daemon
 DYEREF_FAKE_GPIO_EVENTS=$script DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
 state | jq -e '.health.sensors.ok' >/dev/null || fail "sensors not ok on the stub: $(state | jq -c .health)"
 for _ in $(seq 1 600); do
-	[ "$(state | jq '.throws')" -ge 6 ] && break
+	[ "$(state | jq '.throws')" -ge 7 ] && break
 	kill -0 "$DAEMON_PID" 2>/dev/null || fail "daemon exited"
 	sleep 0.1
 done
-[ "$(state | jq '.throws')" -eq 6 ] || fail "6 throws expected: $(state | jq -c '{throws, history, review}')"
+[ "$(state | jq '.throws')" -eq 7 ] || fail "7 throws expected: $(state | jq -c '{throws, history, review}')"
 
 throw() { curl -s --max-time 10 "$BASE/api/matches/1/throws/$1"; }
 # events of throw K's judged line, as "at:by:hands:source" (cups: at:owner)
@@ -126,7 +136,14 @@ throw 5 | jq -e '.ruling.dead == false' >/dev/null || fail "throw 5: a low call 
 
 throw 6 | jq -e '.ruling.retoss' >/dev/null || fail "throw 6: the re-toss button did not void it"
 [[ " $(why 6) " == *" BD-P9 "* ]] || fail "throw 6: not BD-P9: $(why 6)"
-[ "$(score_of)" = '"score":{"A":3,"B":1}' ] || fail "score: $(score_of)"
+# The held button's second call is no second re-toss: the next throw is
+# a2's landing, not a void throw of its own.
+e=$(events 7)
+[[ $e == "table::"*" floor:::piezo" ]] || fail "throw 7: not the landing and the floor: $e"
+throw 7 | jq -e '.ruling.thrower == "a2"' >/dev/null || fail "throw 7: $(throw 7 | jq -c .ruling)"
+grep -q "fusion: a button called again (held down?): one call taken" "$WORK/daemon.log" ||
+	fail "the held button's second call is not in the log"
+[ "$(score_of)" = '"score":{"A":4,"B":1}' ] || fail "score: $(score_of)"
 # No ruling waits for an official: the buttons' calls are sure.
 state | jq -e '.review == null' >/dev/null || fail "a ruling awaits review: $(state | jq -c .review)"
 stop_daemon

@@ -362,6 +362,122 @@ static void test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught(void **sta
 	}
 }
 
+/* A press on line at t held down for held_ms: its contacts bounce on
+ * the press and on the release. */
+static void press_held(struct button_rig *r, unsigned line, int64_t t, int held_ms)
+{
+	button_rig_edge(r, line, t);
+	button_rig_edge(r, line, t + MS / 2);
+	button_rig_edge(r, line, t + held_ms * MS);
+	button_rig_edge(r, line, t + held_ms * MS + 2 * MS);
+}
+
+/* The rig's observations through the mapping and fusion as `dyeref
+ * serve` feeds them (the throw under way ticked at each one's time, then
+ * the last ticked to its end): the throws fusion completes, into fx[]
+ * (at most max). Returns how many. */
+static size_t fuse_all(struct button_rig *r, struct dd_fused *fx, size_t max)
+{
+	struct dd_fusion_cfg fc;
+	static struct dd_fusion f;	/* large */
+	size_t n = 0;
+
+	dd_fusion_cfg_defaults(&fc);
+	fc.camera_present = false;
+	dd_fusion_init(&f, &fc);
+	for (size_t i = 0; i < r->n_obs; i++) {
+		struct dd_obs o;
+
+		if (!dd_sensors_obs_to_fusion(&r->obs[i], &o))
+			continue;
+		if (n < max && dd_fusion_tick(&f, o.t_ns, &fx[n]) == 1)
+			n++;
+		if (n < max && dd_fusion_add(&f, &o, &fx[n]) == 1)
+			n++;
+	}
+	if (n < max && dd_fusion_tick(&f, dd_fusion_deadline(&f), &fx[n]) == 1)
+		n++;
+	return n;
+}
+
+/* How many of t's events are of kind. */
+static size_t count_events(const struct bd_throw *t, enum bd_ev_kind kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n_events; i++)
+		n += t->events[i].kind == kind;
+	return n;
+}
+
+/* A button held down longer than button_repeat_ms calls again when it is
+ * released (docs/sensors.md "Buttons"), by then after the throw settled:
+ * that call would be a throw of its own, a catch that advanced the
+ * throwing order (BD-T3) or a second void throw (BD-P9). It is one call:
+ * B's catch button held 600 ms after a landing on B's half gives one
+ * throw, caught; A's re-toss button held 600 ms one void throw. */
+static void test_glue_a_held_button_is_one_call(void **state)
+{
+	static struct dd_fused fx[4];	/* large */
+	struct button_rig r;
+
+	(void)state;
+	rig_init(&r);
+	impact(&r, 1.83, 0.61, 1000 * MS);
+	press_held(&r, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 1500 * MS, 600);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 3);	/* the pipeline calls twice */
+	assert_int_equal(fuse_all(&r, fx, 4), 1);
+	assert_int_equal(count_events(&fx[0].t, BD_EV_CATCH), 1);
+	assert_int_equal(count_events(&fx[0].t, BD_EV_TABLE), 1);
+	sens_pipeline_free(r.p);
+
+	rig_init(&r);
+	press_held(&r, button_rig_line(BD_TEAM_A, SENS_CALL_RETOSS), 1000 * MS, 600);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 2);
+	assert_int_equal(fuse_all(&r, fx, 4), 1);
+	assert_int_equal(count_events(&fx[0].t, BD_EV_RETOSS), 1);
+	sens_pipeline_free(r.p);
+}
+
+/* The first call of each button per throw counts: A's low button pressed
+ * again 1.6 s later in the same throw (the die still rolling) is left
+ * out. The same button's call in the next throw, 3 s after its last, is
+ * that throw's: two throws, each caught by B's button. */
+static void test_glue_first_call_of_a_button_per_throw(void **state)
+{
+	static struct dd_fused fx[4];	/* large */
+	struct button_rig r;
+
+	(void)state;
+	rig_init(&r);
+	press_held(&r, button_rig_line(BD_TEAM_A, SENS_CALL_LOW), 900 * MS, 100);
+	impact(&r, 1.83, 0.61, 1000 * MS);
+	press_held(&r, button_rig_line(BD_TEAM_A, SENS_CALL_LOW), 2500 * MS, 100);
+	press_held(&r, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH2), 3000 * MS, 100);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 4);
+	assert_int_equal(fuse_all(&r, fx, 4), 1);
+	assert_int_equal(count_events(&fx[0].t, BD_EV_LOW_CALL), 1);
+	assert_int_equal(count_events(&fx[0].t, BD_EV_CATCH), 1);
+	sens_pipeline_free(r.p);
+
+	rig_init(&r);
+	impact(&r, 1.83, 0.61, 1000 * MS);
+	press_held(&r, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 1500 * MS, 100);
+	impact(&r, 1.83, 0.61, 4000 * MS);
+	press_held(&r, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 4500 * MS, 100);
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 4);
+	assert_int_equal(fuse_all(&r, fx, 4), 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(count_events(&fx[i].t, BD_EV_TABLE), 1);
+		assert_int_equal(count_events(&fx[i].t, BD_EV_CATCH), 1);
+	}
+	sens_pipeline_free(r.p);
+}
+
 /* a1's throw: the low button at low_end 100 ms before the die lands on
  * B's half, then B's catch button `catch` (CATCH1 or CATCH2), judged. */
 static struct bd_ruling low_landing_catch(int low_end, enum sens_call catch)
@@ -440,6 +556,8 @@ int main(void)
 		cmocka_unit_test(test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_button_counts_from_the_defenders_end_only),
 		cmocka_unit_test(test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught),
+		cmocka_unit_test(test_glue_a_held_button_is_one_call),
+		cmocka_unit_test(test_glue_first_call_of_a_button_per_throw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

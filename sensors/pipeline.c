@@ -263,6 +263,8 @@ static int shaken_by(const struct sens_pipeline *p, const struct sens_obs *o)
 			/* Unlocated: the time alone; the nearest in time wins. */
 			d = (double)(dt < 0 ? -dt : dt);
 		} else {
+			if (dt > SENS_SHAKE_SYNC_NS || dt < -SENS_SHAKE_SYNC_NS)
+				continue;	/* started before or after the hit: the die's */
 			if (l->role == SENS_ROLE_CUP) {
 				cx = t->cup_x[l->owner];
 				cy = t->cup_y[l->owner];

@@ -307,13 +307,22 @@ struct sens_obs {
 				 * landing, fusion must not count it; -1 a real impact */
 };
 
-/* A table impact is the shake of a cup (or mine) hit when the cup's edge
- * and the impact fall within one grouping window of each other and the
- * impact locates within this many of its radii (plus 2 sigma of the fix)
- * of its centre. An impact too thin to locate (2 sensors) is marked on the
- * time alone: a die travels under 3 cm in a window, so a landing that close
- * in time to a cup hit is that hit. */
+/* A table impact is the shake of a cup (or mine) hit when the impact
+ * locates within this many of the cup's radii (plus 2 sigma of the fix)
+ * of its centre and starts within SENS_SHAKE_SYNC_NS of the cup's edge. An
+ * impact too thin to locate (2 sensors) has no start time, only its first
+ * arrival, and is marked on that alone within one grouping window: a die
+ * travels under 3 cm in a window, so a touch that close in time to a cup
+ * hit is taken for that hit. */
 #define SENS_SHAKE_RADII 3.0
+/* A located impact starts at its fitted time, and a shake starts when the
+ * cup is hit: the cup's disc fires within a cycle or a few of its ring
+ * (well under 1 ms), and the fit's start time is good to tens of us. An
+ * impact starting earlier is the die touching the table beside the cup
+ * before hitting it (BD-P7's "hit the defenders' half first"); one
+ * starting later is the die coming down after the cup hit, whose own
+ * shake was too weak to be heard first. Neither is the cup's shake. */
+#define SENS_SHAKE_SYNC_NS 1000000LL
 
 enum sens_health {
 	SENS_HEALTH_UNTESTED,	/* no edge yet, and too early to call it silent */

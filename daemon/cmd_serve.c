@@ -224,7 +224,7 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
 		       dd_source_name(o->source));
 	else if (rc == DD_FUSION_LATE)
-		dd_log(DD_LOG_WARN, "fusion: %s observation made %.0f ms before its throw was judged "
+		dd_log(DD_LOG_WARN, "fusion: %s observation made %.0f ms before its throw closed "
 		       "came too late for it, ignored", dd_source_name(o->source),
 		       (double)(sv->fusion.t_closed_ns - o->t_ns) / 1e6);
 	else if (rc == DD_FUSION_REPEAT)

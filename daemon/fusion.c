@@ -60,6 +60,7 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
 	memset(f, 0, sizeof(*f));
 	f->cfg = *cfg;
 	f->t_closed_ns = INT64_MIN;
+	f->t_toss_after_ns = INT64_MAX;
 }
 
 bool dd_fusion_active(const struct dd_fusion *f)
@@ -513,9 +514,10 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 }
 
 /* The throw under way is over at t_ns: what was made before that and
- * comes later is too late for it (dd_fusion_add). The buttons' last calls
- * are kept: a press held down outlasts a throw. */
-static void close_at(struct dd_fusion *f, int64_t t_ns)
+ * comes later is too late for it (dd_fusion_add), but for a toss made
+ * after toss_after (a throw that timed out: INT64_MAX else). The buttons'
+ * last calls are kept: a press held down outlasts a throw. */
+static void close_at(struct dd_fusion *f, int64_t t_ns, int64_t toss_after)
 {
 	struct dd_fusion_cfg cfg = f->cfg;
 	int64_t button_ns[DD_BUTTON_CALLS];
@@ -526,6 +528,7 @@ static void close_at(struct dd_fusion *f, int64_t t_ns)
 	memcpy(f->button_ns, button_ns, sizeof(button_ns));
 	f->buttons_taken = taken;
 	f->t_closed_ns = t_ns;
+	f->t_toss_after_ns = toss_after;
 }
 
 /* Which button made o's call (an index of button_ns), or -1 for what no
@@ -613,15 +616,21 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		return -EINVAL;
 	if (o->kind == DD_OBS_EVENT && (unsigned)o->ev.kind > BD_EV_RETOSS)
 		return -EINVAL;
-	if (o->t_ns < f->t_closed_ns)
-		return DD_FUSION_LATE;
+	if (o->t_ns < f->t_closed_ns) {
+		/* A toss made after a timed-out throw's last observation would
+		 * have closed that throw had it come in time (below): it starts
+		 * the next, and what was made after it is that throw's. */
+		if (o->kind != DD_OBS_TOSS || f->active || o->t_ns <= f->t_toss_after_ns)
+			return DD_FUSION_LATE;
+		f->t_closed_ns = o->t_ns;
+	}
 	if (button_repeat(f, o))
 		return DD_FUSION_REPEAT;
 	if (o->kind == DD_OBS_TOSS && f->active && f->n_obs > 0) {
 		/* A new toss while the last throw was not seen to end: that one
 		 * is over, judged on what it has, and this toss starts the next. */
 		assemble(f, true, o->t_ns, out);
-		close_at(f, o->t_ns);
+		close_at(f, o->t_ns, INT64_MAX);
 		completed = 1;
 	}
 	f->active = true;
@@ -644,7 +653,7 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		/* Void at once: nothing later can change a re-toss. */
 		assemble(f, false, o->t_ns, out);
 		out->t_dead_ns = o->t_ns;
-		close_at(f, o->t_ns);
+		close_at(f, o->t_ns, INT64_MAX);
 		return 1;
 	}
 	if (o->kind == DD_OBS_EVENT && is_dead_event(&o->ev) && !f->dead) {
@@ -670,7 +679,7 @@ int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
 	if (!f->active || now_ns < deadline)
 		return 0;
 	assemble(f, !f->dead, now_ns, out);
-	close_at(f, deadline);
+	close_at(f, deadline, f->dead ? INT64_MAX : f->t_last_ns);
 	return 1;
 }
 

@@ -1195,6 +1195,36 @@ static void test_fusion_bd_p1_late_report_of_a_judged_throw_starts_none(void **s
 	assert_int_equal(dd_fusion_add(&f, &retoss, &out), 1);
 	assert_int_equal(dd_fusion_add(&f, &before, &out), DD_FUSION_LATE);
 	assert_false(dd_fusion_active(&f));
+	/* A toss made before a settled throw closed is that throw's, late. */
+	struct dd_obs toss_late = obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 1950 * MS);
+	assert_int_equal(dd_fusion_add(&f, &toss_late, &out), DD_FUSION_LATE);
+}
+
+/* A throw nobody saw end times out 6 s after its last observation. The
+ * next throw's toss, made just before that but reported by the camera
+ * after it, would have closed the old throw had it come in time: it
+ * starts the next throw (with its height, BD-S7), and that throw's own
+ * reports made after it are taken; the old throw's are still late. */
+static void test_fusion_bd_s7_late_toss_after_a_timeout_starts_the_next_throw(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs land = obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B);
+	struct dd_obs old = obs_table(DD_SRC_CAMERA, 1100 * MS, 0.9, BD_HALF_B);
+	struct dd_obs toss = obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 7150 * MS);
+	struct dd_obs apex = obs_kind(DD_OBS_APEX, DD_SRC_CAMERA, 7180 * MS);
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	apex.apex_m = 3.4;
+	assert_int_equal(dd_fusion_add(&f, &land, &out), 0);
+	assert_int_equal(dd_fusion_tick(&f, 7200 * MS, &out), 1);	/* 1200 + 6000 ms */
+	assert_int_equal(dd_fusion_add(&f, &old, &out), DD_FUSION_LATE);
+	assert_int_equal(dd_fusion_add(&f, &toss, &out), 0);
+	assert_true(dd_fusion_active(&f));
+	assert_int_equal(dd_fusion_add(&f, &apex, &out), 0);
+	assert_int_equal(f.n_obs, 2);
 }
 
 int main(void)
@@ -1202,6 +1232,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fusion_agreeing_witnesses_score_bd_p1_without_review),
 		cmocka_unit_test(test_fusion_bd_p1_late_report_of_a_judged_throw_starts_none),
+		cmocka_unit_test(test_fusion_bd_s7_late_toss_after_a_timeout_starts_the_next_throw),
 		cmocka_unit_test(test_fusion_bd_p5_apex_sd_reaches_the_judge),
 		cmocka_unit_test(test_fusion_bd_k9_kicked_to_floor_unlanded_is_ruled_without_review),
 		cmocka_unit_test(test_fusion_bd_k5_late_kick_call_goes_before_the_touch_it_caused),

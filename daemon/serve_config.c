@@ -9,20 +9,19 @@
 #include "daemon/daemon.h"
 #include "daemon/serve.h"
 
+/* msg as one more line of buf (size bytes), cut where it is full. */
+static void add_line(char *buf, size_t size, const char *msg)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s\n", msg);
+}
+
 /* Collects every problem, not just the first: --check-config lists them all. */
 static void problem(struct dd_serve_config *sc, const char *msg)
 {
-	size_t n = strlen(sc->problems);
-
 	sc->n_problems++;
-	snprintf(sc->problems + n, sizeof(sc->problems) - n, "%s\n", msg);
-}
-
-static void warning(struct dd_serve_config *sc, const char *msg)
-{
-	size_t n = strlen(sc->warnings);
-
-	snprintf(sc->warnings + n, sizeof(sc->warnings) - n, "%s\n", msg);
+	add_line(sc->problems, sizeof(sc->problems), msg);
 }
 
 static void get_int(struct dd_serve_config *sc, struct dd_config *cfg, const char *sec,
@@ -168,7 +167,7 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 			snprintf(msg, sizeof(msg), "%s:%d: web.pin: fewer than 6 digits, which players "
 				 "on the same network can guess in an evening: choose 6 or more",
 				 cfg->path, line);
-			warning(sc, msg);
+			add_line(sc->warnings, sizeof(sc->warnings), msg);
 		}
 	}
 	v = dd_config_get(cfg, "db", "path", &line);

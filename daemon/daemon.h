@@ -183,12 +183,12 @@ struct dd_fusion {
 	bool overflow;			/* observations were dropped */
 	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
 	int64_t kick_retimed_ns;	/* then: the time it was given */
+	/* Kept from throw to throw (close_at sets or keeps them): */
 	int64_t t_closed_ns;		/* the last throw was closed at (its settle or timeout
 					 * deadline, a re-toss, the next toss); INT64_MIN before */
 	int64_t t_toss_after_ns;	/* it timed out, its last observation then: a toss made
 					 * after this is the next throw's, however late it comes;
 					 * else INT64_MAX */
-	/* Kept from throw to throw: */
 	int64_t button_ns[DD_BUTTON_CALLS];	/* when each button's call was last taken */
 	unsigned buttons_taken;		/* bit k: button_ns[k] is set */
 };

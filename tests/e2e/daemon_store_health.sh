@@ -9,22 +9,29 @@
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 command -v python3 >/dev/null || { echo "python3 is not installed (holds the lock)"; exit 77; }
+# hold_lock SECONDS: another program holds the event log's write lock for
+# about SECONDS once this returns; $locker is its process.
+hold_lock() {
+	rm -f "$WORK/locked"
+	python3 - "$WORK/dyeref.db" "$WORK/locked" "$1" <<'PY' &
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+c.execute("ROLLBACK")
+PY
+	locker=$!
+	for _ in $(seq 1 50); do [ -e "$WORK/locked" ] && break; sleep 0.1; done
+	[ -e "$WORK/locked" ] || fail "the lock was not taken"
+}
+
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini"
 login
 command_ok '{"cmd":"start","teams":{"A":["Ann","Bo"],"B":["Cy","Di"]}}'
 throw='{"cmd":"throw","events":[{"at":"table","half":"B","x":1.9,"y":0.4},{"at":"floor"}]}'
-python3 - "$WORK/dyeref.db" "$WORK/locked" <<'PY' &
-import sqlite3, sys, time
-c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
-c.execute("BEGIN EXCLUSIVE")
-open(sys.argv[2], "w").close()
-time.sleep(4)
-c.execute("ROLLBACK")
-PY
-locker=$!
-for _ in $(seq 1 50); do [ -e "$WORK/locked" ] && break; sleep 0.1; done
-[ -e "$WORK/locked" ] || fail "the lock was not taken"
+hold_lock 4
 s=$(command_status "$throw")
 [ "$s" = 409 ] || fail "a throw with the log locked -> $s $(cat "$WORK/last")"
 grep -q 'database is locked' "$WORK/last" || fail "no word of the lock: $(cat "$WORK/last")"
@@ -43,18 +50,7 @@ state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after
 # A write the request goes on without (the official's confirm is kept in
 # memory, its note is not stored): red too, not a green strip over a
 # failed write.
-rm -f "$WORK/locked"
-python3 - "$WORK/dyeref.db" "$WORK/locked" <<'PY' &
-import sqlite3, sys, time
-c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
-c.execute("BEGIN EXCLUSIVE")
-open(sys.argv[2], "w").close()
-time.sleep(3)
-c.execute("ROLLBACK")
-PY
-locker=$!
-for _ in $(seq 1 50); do [ -e "$WORK/locked" ] && break; sleep 0.1; done
-[ -e "$WORK/locked" ] || fail "the lock was not taken again"
+hold_lock 3
 command_ok '{"cmd":"confirm","throw":1}'
 st=$(state)
 echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: database is locked"}' ||

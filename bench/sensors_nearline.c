@@ -27,7 +27,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bench/bench.h"
 #include "sensors/sensors.h"
@@ -109,13 +108,6 @@ static void run(double k, size_t N, uint64_t seed, struct tally *ty)
 	sens_pipeline_free(p);
 }
 
-static int cmp_edge(const void *a, const void *b)
-{
-	const struct sens_edge *x = a, *y = b;
-
-	return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
-}
-
 /* The first located table observation of edges e[0..n) pushed and flushed
  * at t_end into p, copied to *out; false when there is none. */
 static bool locate(struct sens_pipeline *p, struct sens_edge *e, size_t n, int64_t t_end,
@@ -124,7 +116,7 @@ static bool locate(struct sens_pipeline *p, struct sens_edge *e, size_t n, int64
 	struct sens_obs o[16];
 	size_t no = 0;
 
-	qsort(e, n, sizeof(e[0]), cmp_edge);
+	sim_piezo_sort(e, n);
 	for (size_t j = 0; j < n; j++)
 		no += sens_pipeline_push(p, &e[j], o + no, 16 - no);
 	no += sens_pipeline_flush(p, t_end, o + no, 16 - no);

@@ -29,16 +29,21 @@ static void rig_init(struct button_rig *r)
 	assert_int_equal(sens_config_check(&r->cfg, err, sizeof(err)), 0);
 }
 
+/* When the wave of an impact at (x, y) at t reaches line l. */
+static int64_t arrival(const struct button_rig *r, const struct sens_line_cfg *l, double x, double y,
+		       int64_t t)
+{
+	return t + (int64_t)(hypot(x - l->x, y - l->y) / r->cfg.wave_speed_mps * 1e9);
+}
+
 /* A die landing at (x, y): each table sensor's edge when the wave reaches it. */
 static void impact(struct button_rig *r, double x, double y, int64_t t)
 {
 	for (size_t i = 0; i < r->cfg.n_lines; i++) {
 		const struct sens_line_cfg *l = &r->cfg.lines[i];
 
-		double d = hypot(x - l->x, y - l->y);	/* metres */
-
 		if (l->role == SENS_ROLE_TABLE)
-			button_rig_edge(r, l->offset, t + (int64_t)(d / r->cfg.wave_speed_mps * 1e9));
+			button_rig_edge(r, l->offset, arrival(r, l, x, y, t));
 	}
 }
 
@@ -191,6 +196,39 @@ static void test_glue_cup_mine_and_table_lines_are_piezo_impacts(void **state)
 		}
 	}
 	assert_true(seen_cup && seen_mine && seen_table);
+	sens_pipeline_free(r.p);
+}
+
+/* Two dice landing 1 ms apart at (0.2, 0.1) and (1.4, 1.1): each disc
+ * hears the nearer first, and no one point explains the arrivals. Fusion
+ * gets that (no_point: the official is asked about BD-P1's half, as
+ * test_fusion's test_bd_p1_discs_fitting_no_one_landing_tell_the_official
+ * has it) with the arrivals the fix was made of. */
+static void test_glue_bd_p1_arrivals_fitting_no_one_point_reach_fusion(void **state)
+{
+	struct button_rig r;
+	struct dd_obs o;
+
+	(void)state;
+	rig_init(&r);
+	for (size_t i = 0; i < r.cfg.n_lines; i++) {
+		const struct sens_line_cfg *l = &r.cfg.lines[i];
+		int64_t a = arrival(&r, l, 0.2, 0.1, 1000 * MS), b = arrival(&r, l, 1.4, 1.1, 1001 * MS);
+
+		if (l->role == SENS_ROLE_TABLE)
+			button_rig_edge(&r, l->offset, a < b ? a : b);
+	}
+	button_rig_flush(&r);
+	assert_int_equal(r.n_obs, 1);
+	assert_true(r.obs[0].has_fix);
+	assert_true(r.obs[0].fix.no_point);
+	assert_true(dd_sensors_obs_to_fusion(&r.obs[0], &o));
+	assert_int_equal(o.ev.kind, BD_EV_TABLE);
+	assert_true(o.no_point);
+	assert_true(o.confidence < 0.8);
+	assert_int_equal(o.n_arrivals, 4);
+	for (int k = 0; k < o.n_arrivals; k++)
+		assert_int_equal(o.arrival_ns[k], r.obs[0].table_ts_ns[o.arrival_sensor[k]]);
 	sens_pipeline_free(r.p);
 }
 
@@ -552,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_glue_unconfigured_line_gives_nothing),
 		cmocka_unit_test(test_glue_cup_mine_and_table_lines_are_piezo_impacts),
 		cmocka_unit_test(test_glue_cup_hit_shaking_the_table_is_not_a_landing),
+		cmocka_unit_test(test_glue_bd_p1_arrivals_fitting_no_one_point_reach_fusion),
 		cmocka_unit_test(test_glue_bd_p4_catch_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_button_counts_from_the_defenders_end_only),

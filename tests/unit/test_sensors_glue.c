@@ -298,6 +298,21 @@ static struct bd_ruling judged(const struct dd_obs *obs, size_t n, int *catcher)
 	return ruling;
 }
 
+/* r's observations, completed (n_obs of them), in fusion's terms: those
+ * the Pi's mapping passes, into obs[0..cap); r's pipeline freed. Returns
+ * how many. */
+static size_t rig_to_fusion(struct button_rig *r, size_t n_obs, struct dd_obs *obs, size_t cap)
+{
+	size_t n = 0;
+
+	button_rig_flush(r);
+	assert_int_equal(r->n_obs, n_obs);
+	for (size_t i = 0; i < r->n_obs && n < cap; i++)
+		n += dd_sensors_obs_to_fusion(&r->obs[i], &obs[n]);
+	sens_pipeline_free(r->p);
+	return n;
+}
+
 /* A landing on B's half of a1's throw, then button `line` at 1.5 s, in
  * fusion's terms; *n set. */
 static void landing_then_button(unsigned line, struct dd_obs obs[4], size_t *n)
@@ -307,14 +322,8 @@ static void landing_then_button(unsigned line, struct dd_obs obs[4], size_t *n)
 	rig_init(&r);
 	impact(&r, 1.83, 0.61, 1000 * MS);
 	button_rig_edge(&r, line, 1500 * MS);
-	button_rig_flush(&r);
-	assert_int_equal(r.n_obs, 2);
-	*n = 0;
-	for (size_t i = 0; i < r.n_obs; i++)
-		if (dd_sensors_obs_to_fusion(&r.obs[i], &obs[*n]))
-			(*n)++;
+	*n = rig_to_fusion(&r, 2, obs, 4);
 	assert_int_equal(*n, 2);
-	sens_pipeline_free(r.p);
 }
 
 /* What a press means in a ruling, a1 throwing onto B's half: B's
@@ -386,10 +395,7 @@ static void test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught(void **sta
 		strcpy(obs[0].ev.part, "foot");
 		rig_init(&rg);
 		button_rig_edge(&rg, button_rig_line(BD_TEAM_B, SENS_CALL_CATCH1), 1400 * MS);
-		button_rig_flush(&rg);
-		assert_int_equal(rg.n_obs, 1);
-		assert_true(dd_sensors_obs_to_fusion(&rg.obs[0], &obs[1]));
-		sens_pipeline_free(rg.p);
+		assert_int_equal(rig_to_fusion(&rg, 1, &obs[1], 1), 1);
 
 		r = judged(obs, 2, &catcher);
 		assert_int_equal(catcher, 2);
@@ -522,19 +528,14 @@ static struct bd_ruling low_landing_catch(int low_end, enum sens_call catch)
 {
 	struct dd_obs obs[4];
 	struct button_rig rg;
-	size_t n = 0;
+	size_t n;
 	int catcher;
 
 	rig_init(&rg);
 	button_rig_edge(&rg, button_rig_line(low_end, SENS_CALL_LOW), 900 * MS);
 	impact(&rg, 1.83, 0.61, 1000 * MS);
 	button_rig_edge(&rg, button_rig_line(BD_TEAM_B, catch), 1500 * MS);
-	button_rig_flush(&rg);
-	assert_int_equal(rg.n_obs, 3);
-	for (size_t i = 0; i < rg.n_obs; i++)
-		if (dd_sensors_obs_to_fusion(&rg.obs[i], &obs[n]))
-			n++;
-	sens_pipeline_free(rg.p);
+	n = rig_to_fusion(&rg, 3, obs, 4);
 	return judged(obs, n, &catcher);
 }
 

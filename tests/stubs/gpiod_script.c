@@ -235,21 +235,9 @@ size_t gpiod_stub_script_take(uint64_t lines, struct gpiod_stub_edge *out, size_
 	return n;
 }
 
-int gpiod_stub_script_fd(uint64_t lines)
-{
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-
-	if (fd >= 0 && gpiod_stub_script_arm(fd, lines) < 0) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
-}
-
-int gpiod_stub_script_arm(int fd, uint64_t lines)
+/* Arms fd for the next edge not yet taken on lines (disarms when there is
+ * none). 0, or -1 with errno. */
+static int arm(int fd, uint64_t lines)
 {
 	struct itimerspec when;
 
@@ -267,4 +255,29 @@ int gpiod_stub_script_arm(int fd, uint64_t lines)
 		break;
 	}
 	return timerfd_settime(fd, TFD_TIMER_ABSTIME, &when, NULL);
+}
+
+int gpiod_stub_script_fd(uint64_t lines)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+
+	if (fd >= 0 && arm(fd, lines) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+void gpiod_stub_drained(int fd, uint64_t lines)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) < 0) {
+		/* already clear */
+	}
+	if (script.on)
+		arm(fd, lines);
 }

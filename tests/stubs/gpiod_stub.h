@@ -77,9 +77,10 @@ void gpiod_stub_script_start(void);
 /* A timerfd armed for the first edge on lines (bit i: offset i), after
  * the clock started; -1 with errno. */
 int gpiod_stub_script_fd(uint64_t lines);
-/* Re-arms fd for the next edge not yet taken on lines (disarms when there
- * is none). 0, or -1 with errno. */
-int gpiod_stub_script_arm(int fd, uint64_t lines);
+/* Nothing waits on fd, a stub's descriptor for lines: it is no longer
+ * readable (an eventfd cleared), and a script's timer waits for the next
+ * edge not yet taken on lines (disarmed when there is none). */
+void gpiod_stub_drained(int fd, uint64_t lines);
 /* The edges on lines that are due now and not yet taken, oldest first, at
  * most cap of them; each is taken. */
 size_t gpiod_stub_script_take(uint64_t lines, struct gpiod_stub_edge *out, size_t cap);

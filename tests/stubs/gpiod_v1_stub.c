@@ -169,19 +169,6 @@ static void take_scripted(struct gpiod_line *line)
 	}
 }
 
-/* Nothing waits on line: its descriptor is no longer readable (a script's
- * timer waits for the line's next edge). */
-static void drained(struct gpiod_line *line)
-{
-	uint64_t v;
-
-	if (read(line->fd, &v, sizeof(v)) < 0) {
-		/* already clear */
-	}
-	if (gpiod_stub_script_on())
-		gpiod_stub_script_arm(line->fd, 1ULL << line->offset);
-}
-
 int gpiod_line_event_read_fd_multiple(int fd, struct gpiod_line_event *events,
 				      unsigned int num_events)
 {
@@ -202,7 +189,7 @@ int gpiod_line_event_read_fd_multiple(int fd, struct gpiod_line_event *events,
 	if (gpiod_stub_script_on())
 		take_scripted(line);
 	if (line->n_ev == 0) {
-		drained(line);
+		gpiod_stub_drained(line->fd, 1ULL << line->offset);
 		errno = EAGAIN;
 		return -1;
 	}
@@ -211,7 +198,7 @@ int gpiod_line_event_read_fd_multiple(int fd, struct gpiod_line_event *events,
 	memmove(line->ev, line->ev + n, (line->n_ev - n) * sizeof(*events));
 	line->n_ev -= n;
 	if (line->n_ev == 0)
-		drained(line);
+		gpiod_stub_drained(line->fd, 1ULL << line->offset);
 	return (int)n;
 }
 

@@ -335,19 +335,6 @@ static void take_scripted(const struct gpiod_line_request *r)
 	}
 }
 
-/* Nothing waits: the descriptor is no longer readable (a script's timer
- * waits for the next edge). */
-static void drained(struct gpiod_line_request *r)
-{
-	uint64_t v;
-
-	if (read(r->fd, &v, sizeof(v)) < 0) {
-		/* already clear */
-	}
-	if (gpiod_stub_script_on())
-		gpiod_stub_script_arm(r->fd, r->lines);
-}
-
 int gpiod_line_request_wait_edge_events(struct gpiod_line_request *request, int64_t timeout_ns)
 {
 	(void)timeout_ns;
@@ -359,7 +346,7 @@ int gpiod_line_request_wait_edge_events(struct gpiod_line_request *request, int6
 		take_scripted(request);
 	/* An edge the request does not detect woke the script's timer. */
 	if (!n_queued)
-		drained(request);
+		gpiod_stub_drained(request->fd, request->lines);
 	return n_queued > 0;
 }
 
@@ -384,7 +371,7 @@ int gpiod_line_request_read_edge_events(struct gpiod_line_request *request,
 	memmove(queued, queued + n, (n_queued - n) * sizeof(queued[0]));
 	n_queued -= n;
 	if (!n_queued)
-		drained(request);
+		gpiod_stub_drained(request->fd, request->lines);
 	return (int)n;
 }
 

@@ -3,32 +3,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
-
-/* Bytes of the UTF-8 sequence at s as jansson takes it (no overlong form,
- * no surrogate, at most U+10FFFF), or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0], need, min, cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		need = 1, min = 0x80, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		need = 2, min = 0x800, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		need = 3, min = 0x10000, cp = c & 0x07;
-	else
-		return 0;
-	for (unsigned i = 1; i <= need; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also the NUL a cut left */
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need + 1;
-}
+#include "db/db.h"
 
 /* Each byte of s that is not part of valid UTF-8 becomes '?': a message
  * cut inside a character (a player's name in a refused line), or a path
@@ -36,13 +11,18 @@ static size_t utf8_len(const unsigned char *s)
  * item, and the state would go out without its health. */
 void dd_utf8_scrub(char *s)
 {
-	for (unsigned char *p = (unsigned char *)s; *p;) {
-		size_t n = utf8_len(p);
+	unsigned char *p = (unsigned char *)s;
+	size_t left = strlen(s);
 
-		if (n)
-			p += n;
-		else
-			*p++ = '?';
+	while (*p) {
+		size_t n = db_utf8_seq(p, left);
+
+		if (!n) {
+			*p = '?';
+			n = 1;
+		}
+		p += n;
+		left -= n;
 	}
 }
 

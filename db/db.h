@@ -207,6 +207,12 @@ int db_calibration_get(struct db *db, const char *kind, int64_t at_wall_ms,
 
 /* ---- Replay ----------------------------------------------------------- */
 
+/* Bytes in the well-formed UTF-8 sequence at p (at most n of them), or 0
+ * when there is none there (RFC 3629: no overlongs, surrogates or past
+ * U+10FFFF): what a JSON string of the replay, or any text jansson is
+ * given, may carry. */
+size_t db_utf8_seq(const unsigned char *p, size_t n);
+
 enum db_item_kind {
 	DB_ITEM_RAW,		/* a raw input */
 	DB_ITEM_SNAPSHOT,	/* a camera snapshot (data = JPEG) */

@@ -24,9 +24,7 @@ struct item_list {
 	size_t n, cap;		/* items used, allocated */
 };
 
-/* Bytes in the well-formed UTF-8 sequence at p (at most n), or 0 when
- * there is none there (RFC 3629: no overlongs, surrogates or past U+10FFFF). */
-static size_t utf8_seq(const unsigned char *p, size_t n)
+size_t db_utf8_seq(const unsigned char *p, size_t n)
 {
 	size_t len = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 :
 		     p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
@@ -52,7 +50,7 @@ static size_t utf8_seq(const unsigned char *p, size_t n)
 static bool utf8_text(const unsigned char *p, size_t n)
 {
 	for (size_t i = 0, k; i < n; i += k)
-		if (!p[i] || !(k = utf8_seq(p + i, n - i)))
+		if (!p[i] || !(k = db_utf8_seq(p + i, n - i)))
 			return false;
 	return true;
 }
@@ -299,7 +297,7 @@ static void put_string(FILE *out, const char *s)
 
 	fputc('"', out);
 	for (size_t i = 0; i < n; i += k) {
-		k = utf8_seq(p + i, n - i);
+		k = db_utf8_seq(p + i, n - i);
 		if (!k) {
 			fputs("\\ufffd", out);
 			k = 1;

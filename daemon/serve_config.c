@@ -8,6 +8,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/serve.h"
+#include "sim/sim.h"
 
 /* msg as one more line of buf (size bytes), cut where it is full. */
 static void add_line(char *buf, size_t size, const char *msg)
@@ -199,9 +200,9 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	ms = sc->fusion.pair_window_ns / 1000000;
 	get_int(sc, cfg, "fusion", "pair_window_ms", 1, 1000, &ms);
 	sc->fusion.pair_window_ns = (int64_t)ms * 1000000;	/* long is 32 bits on armhf */
-	/* Up to the simulator's own guard against an endless deuce (400). */
+	/* Up to the simulator's own guard against an endless deuce. */
 	n = sc->sim_max_throws;
-	get_int(sc, cfg, "sim", "max_throws", 0, 400, &n);
+	get_int(sc, cfg, "sim", "max_throws", 0, SIM_MAX_THROWS, &n);
 	sc->sim_max_throws = (int)n;
 	return sc->n_problems ? -EINVAL : 0;
 }

@@ -13,7 +13,7 @@ void sim_match_cfg_defaults(struct sim_match_cfg *c)
 {
 	sim_throw_cfg_defaults(&c->thr);
 	bd_house_defaults(&c->house);
-	c->max_throws = 400;
+	c->max_throws = SIM_MAX_THROWS;
 	c->gap_mean_s = 6.0;
 	c->rolloff = true;
 }

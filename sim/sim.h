@@ -181,10 +181,12 @@ bool sim_throw_state_at(const struct sim_throw *t, int64_t t_ns, double p[3], do
 			bool *hidden);
 /* ---- Matches: whole games with the truth ---------------------------- */
 
+#define SIM_MAX_THROWS 400	/* a simulated match's length at most (the default; serve's [sim] max_throws up to it) */
+
 struct sim_match_cfg {
 	struct sim_throw_cfg thr;	/* how people play */
 	struct bd_house house;		/* the match's house rules (defaults) */
-	int max_throws;			/* 400: a guard against an endless deuce */
+	int max_throws;			/* SIM_MAX_THROWS: a guard against an endless deuce */
 	double gap_mean_s;		/* 6: from a dead die to the next release */
 	bool rolloff;			/* true: a roll-off decides who starts (BD-F1); false: team A */
 };

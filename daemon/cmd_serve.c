@@ -241,30 +241,40 @@ static void on_obs(void *user, const struct dd_obs *o)
 	feed(user, o);
 }
 
-/* How many times the event log itself has failed (db_fault): read before
- * a write, it tells the store's failures from a request refused. */
-static unsigned long store_faults(const struct serve *sv)
-{
-	unsigned long n;
+/* The event log's counts before a write: compared after it, the failures
+ * (db_fault) tell the store's from a request refused, the commits
+ * (db_commits) a write that reached the file from a request that wrote
+ * nothing. */
+struct store_mark {
+	unsigned long faults;	/* db_fault's count */
+	unsigned long commits;	/* db_commits */
+};
 
-	db_fault(sv->db, &n);
-	return n;
+static struct store_mark store_mark(const struct serve *sv)
+{
+	struct store_mark m;
+
+	db_fault(sv->db, &m.faults);
+	m.commits = db_commits(sv->db);
+	return m;
 }
 
-/* The health strip's "store" after a write that began with faults_before
- * failures of the log behind it: the log's own failures (locked by
- * another program, disk full, I/O error) turn it red until a write
- * succeeds again, so a throw that could not be stored does not go unseen
- * on the wall. So does a failure the request went on without (a confirm's
- * or a held ruling's note, a snapshot: rc 0), which says it in the log
- * itself. The strip has db/'s words without the path, the console the
- * whole message. */
-static void store_health(struct serve *sv, unsigned long faults_before, int rc, const char *err)
+/* The health strip's "store" after a request that began at mark before:
+ * the log's own failures (locked by another program, disk full, I/O
+ * error) turn it red until a write reaches the file again, so a throw
+ * that could not be stored does not go unseen on the wall. So does a
+ * failure the request went on without (a confirm's or a held ruling's
+ * note, a snapshot: rc 0), which says it in the log itself. A request
+ * that wrote nothing (refused, a second confirm of one throw) leaves it
+ * as it was: green says the file took a write, not that nothing failed.
+ * The strip has db/'s words without the path, the console the whole
+ * message. */
+static void store_health(struct serve *sv, struct store_mark before, int rc, const char *err)
 {
-	unsigned long faults;
-	const char *why = db_fault(sv->db, &faults);
+	struct store_mark now = store_mark(sv);
+	const char *why = db_fault(sv->db, NULL);
 
-	if (faults != faults_before) {
+	if (now.faults != before.faults) {
 		dd_health_set(&sv->storage, false, "write failed: %s", why);
 		if (rc == 0) {
 			dd_health_detail(&sv->storage, "write failed: %s: %s (the request went on "
@@ -274,7 +284,7 @@ static void store_health(struct serve *sv, unsigned long faults_before, int rc, 
 		dd_health_detail(&sv->storage, "write failed: %s", err);
 		dd_log(DD_LOG_ERR, "store: %s", err);
 		push_state(sv);
-	} else if (rc == 0 && !sv->storage.ok) {
+	} else if (now.commits != before.commits && !sv->storage.ok) {
 		dd_health_set(&sv->storage, true, "ok");
 		dd_log(DD_LOG_INFO, "store: writing again");
 	}
@@ -302,7 +312,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	struct serve *sv = user;
 	struct dd_obs o;
 	struct dd_fused *fx;
-	unsigned long faults = store_faults(sv);
+	struct store_mark before = store_mark(sv);
 	int rc = 0;
 
 	invalidate(sv);
@@ -384,7 +394,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
 		break;
 	}
-	store_health(sv, faults, rc, err);
+	store_health(sv, before, rc, err);
 	if (rc == 0)
 		push_state(sv);
 	return rc;
@@ -423,7 +433,7 @@ static void sim_next_match_due(struct serve *sv)
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
 {
 	char err[256] = "";
-	unsigned long faults = store_faults(sv);
+	struct store_mark before = store_mark(sv);
 	int rc;
 	int64_t pushed, last;
 
@@ -433,7 +443,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 		return;
 	}
 	rc = dd_referee_throw(sv->ref, fx, err, sizeof(err));
-	store_health(sv, faults, rc, err);
+	store_health(sv, before, rc, err);
 	if (rc) {
 		dd_log(DD_LOG_WARN, "throw not judged: %s", err);
 		return;
@@ -820,7 +830,7 @@ int dd_cmd_serve(int argc, char **argv)
 	char err[512];
 	bool check = false;
 	long port_override = -1;
-	unsigned long faults;
+	struct store_mark before;
 	int c, rc, status = DD_EXIT_FAIL;
 
 	if (!sv)
@@ -914,7 +924,7 @@ int dd_cmd_serve(int argc, char **argv)
 	 * exiting would only make systemd restart into the same refusal. The
 	 * daemon runs without it, says why on the health strip, and the
 	 * officials can start a new match; the old one stays in the log. */
-	faults = store_faults(sv);
+	before = store_mark(sv);
 	rc = dd_referee_restore(sv->ref, err, sizeof(err));
 	if (rc) {
 		unsigned long now;
@@ -925,7 +935,7 @@ int dd_cmd_serve(int argc, char **argv)
 		 * or the judge's refusal of the stored lines (which names the
 		 * match and its line, no file: db_bd_load). */
 		dd_health_set(&sv->storage, false, "not restored: %s",
-			      now != faults ? fault : rc == -EINVAL ? err : strerror(-rc));
+			      now != before.faults ? fault : rc == -EINVAL ? err : strerror(-rc));
 		dd_health_detail(&sv->storage, "not restored: %s", err);
 	}
 	memset(&wc, 0, sizeof(wc));

@@ -80,6 +80,14 @@ const char *db_path(const struct db *db);
  * failed for the store's sake, not for what it asked. */
 const char *db_fault(const struct db *db, unsigned long *count);
 
+/* How many of db's write transactions have reached the file since db_open
+ * returned: a throw's or correction's lines, a match's start or end, a
+ * flushed batch of raw inputs, a calibration, a pruning step. A call that
+ * wrote nothing (refused, read only, held in the batch) leaves it where it
+ * was, so a count that moved tells a caller that the store took a write,
+ * where db_fault's unchanged count says only that nothing failed. */
+unsigned long db_commits(const struct db *db);
+
 /* How long a write waits for another program's lock on the file before it
  * fails with -EBUSY (db_open sets 5000 ms). The daemon waits less: it
  * writes on its event loop, which must not stall past the watchdog. */

@@ -19,6 +19,7 @@ struct db {
 	sqlite3_stmt *raw_ins;	/* cached INSERT INTO raw_inputs */
 	sqlite3_stmt *snap_ins;	/* cached INSERT INTO snapshots */
 	unsigned long faults;	/* the database's own failures since db_open (db_fault) */
+	unsigned long commits;	/* write transactions committed since db_open returned (db_commits) */
 	char fault[96];		/* the last one's words, without path or statement */
 };
 
@@ -42,9 +43,13 @@ int db_exec(struct db *db, const char *sql, char *err, size_t errlen);
 /* Opens the batch transaction when none is open. */
 int db_batch_begin(struct db *db, char *err, size_t errlen);
 
-/* Commits the write transaction (with the batch), unless db->hold; rolls
- * back on failure. */
+/* Commits the write transaction (with the batch), unless db->hold, and
+ * counts it (db_commits); rolls back on failure. */
 int db_commit(struct db *db, const char *what, char *err, size_t errlen);
+
+/* After a statement that wrote: commits it with the open batch
+ * (db_commit), or outside one counts the commit SQLite made of it alone. */
+int db_wrote(struct db *db, const char *what, char *err, size_t errlen);
 
 /* The wall clock in ms since 1970 (display only). */
 int64_t db_wall_ms(void);

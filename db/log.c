@@ -120,12 +120,21 @@ int db_commit(struct db *db, const char *what, char *err, size_t errlen)
 
 	if (rc == SQLITE_OK) {
 		db->in_batch = false;
+		db->commits++;
 		return 0;
 	}
 	rc = db_fail(db, rc, what, err, errlen);
 	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 	db->in_batch = false;
 	return rc;
+}
+
+int db_wrote(struct db *db, const char *what, char *err, size_t errlen)
+{
+	if (db->in_batch)
+		return db_commit(db, what, err, errlen);
+	db->commits++;
+	return 0;
 }
 
 /* After a failed statement: undo this call's work (SAVEPOINT "entry")
@@ -177,8 +186,7 @@ int db_match_start(struct db *db, const char *header_line, int64_t t_ns,
 		goto finalize;
 	}
 	*match = sqlite3_last_insert_rowid(db->h);
-	if (db->in_batch)
-		ret = db_commit(db, "starting a match", err, errlen);
+	ret = db_wrote(db, "starting a match", err, errlen);
 finalize:
 	sqlite3_finalize(st);
 free_json:
@@ -219,8 +227,8 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 		ret = db_fail(db, rc, "ending the match", err, errlen);
 		if (sqlite3_get_autocommit(db->h))
 			db->in_batch = false;
-	} else if (db->in_batch) {
-		ret = db_commit(db, "ending the match", err, errlen);
+	} else {
+		ret = db_wrote(db, "ending the match", err, errlen);
 	}
 	sqlite3_finalize(st);
 free_json:

@@ -99,6 +99,11 @@ const char *db_fault(const struct db *db, unsigned long *count)
 	return db->fault;
 }
 
+unsigned long db_commits(const struct db *db)
+{
+	return db->commits;
+}
+
 int db_exec(struct db *db, const char *sql, char *err, size_t errlen)
 {
 	int rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);

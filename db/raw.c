@@ -77,19 +77,7 @@ int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
 
 int db_raw_flush(struct db *db, char *err, size_t errlen)
 {
-	int rc;
-
-	if (!db->in_batch)
-		return 0;
-	rc = sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
-	if (rc == SQLITE_OK) {
-		db->in_batch = false;
-		return 0;
-	}
-	rc = db_fail(db, rc, "committing raw inputs", err, errlen);
-	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
-	db->in_batch = false;
-	return rc;
+	return db->in_batch ? db_commit(db, "committing raw inputs", err, errlen) : 0;
 }
 
 int db_snapshot_add(struct db *db, int64_t match, int throw_no, int64_t t_ns,
@@ -154,7 +142,7 @@ int db_calibration_add(struct db *db, const char *kind, const char *json,
 		return ret;
 	}
 	/* Committed at once: a calibration is rare and must not be lost. */
-	return db->in_batch ? db_raw_flush(db, err, errlen) : 0;
+	return db_wrote(db, "storing a calibration", err, errlen);
 }
 
 int db_calibration_get(struct db *db, const char *kind, int64_t at_wall_ms,

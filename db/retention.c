@@ -125,7 +125,7 @@ int db_retention_run(struct db *db, int64_t budget, struct db_retention_report *
 					break;
 				ret = prune(db, sql[pass], ids[i], chunk[pass], &deleted, err, errlen);
 				if (!ret)
-					ret = db_exec(db, "COMMIT", err, errlen);
+					ret = db_commit(db, "pruning", err, errlen);
 				if (ret) {
 					sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 					break;

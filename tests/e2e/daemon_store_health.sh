@@ -3,7 +3,8 @@
 # as an import into the same file would): the console's throw is refused
 # within the daemon's 1 s wait (its loop must not stall towards the
 # watchdog's 10 s) with the database's own words, nothing is scored, and
-# the health strip's "store" turns red until a write succeeds again: in
+# the health strip's "store" turns red until a write reaches the file
+# again (a request that writes nothing leaves it red): in
 # SQLite's words for everyone, the whole message with the database's path
 # for the console.
 set -eu
@@ -26,6 +27,14 @@ PY
 	[ -e "$WORK/locked" ] || fail "the lock was not taken"
 }
 
+# store_red WHY: the public strip shows the locked write (the state left in
+# $st), else fails with WHY.
+store_red() {
+	st=$(state)
+	echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: database is locked"}' ||
+		fail "$1: $st"
+}
+
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini"
 login
@@ -35,9 +44,7 @@ hold_lock 4
 s=$(command_status "$throw")
 [ "$s" = 409 ] || fail "a throw with the log locked -> $s $(cat "$WORK/last")"
 grep -q 'database is locked' "$WORK/last" || fail "no word of the lock: $(cat "$WORK/last")"
-st=$(state)
-echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: database is locked"}' ||
-	fail "health strip does not show the failed write: $st"
+store_red "health strip does not show the failed write"
 echo "$st" | grep -qF "$WORK" && fail "the public state names the database's file: $st"
 console_status | grep -qF "\"store\":{\"ok\":false,\"text\":\"write failed: database is locked\",\"detail\":\"write failed: $WORK/dyeref.db: " ||
 	fail "the console does not have the whole message: $(console_status)"
@@ -52,12 +59,17 @@ state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after
 # failed write.
 hold_lock 3
 command_ok '{"cmd":"confirm","throw":1}'
-st=$(state)
-echo "$st" | grep -q '"store":{"ok":false,"text":"write failed: database is locked"}' ||
-	fail "a confirm whose note was not stored left the strip: $st"
+store_red "a confirm whose note was not stored left the strip"
 console_status | grep -qF "\"detail\":\"write failed: $WORK/dyeref.db: database is locked" ||
 	fail "the console does not say which file: $(console_status)"
+# A request that writes nothing (a second tap on that confirm) neither
+# fails nor stores: the strip stays red, with the lock held or released,
+# until a write reaches the file.
+command_ok '{"cmd":"confirm","throw":1}'
+store_red "a request that wrote nothing turned the strip green"
 wait "$locker"
+command_ok '{"cmd":"confirm","throw":1}'
+store_red "a request that wrote nothing turned the strip green after the lock"
 command_ok "$throw"
 state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after a good write: $(state)"
 stop_daemon

@@ -600,6 +600,48 @@ static void test_db_fault_counts_the_files_failures_not_refused_requests(void **
 	assert_int_equal(n, 1);
 }
 
+/* A write that reached the file is counted; a refused one, a read, a raw
+ * input still in the batch and a write the lock kept out are not: the
+ * health strip turns green on this count, not on nothing having failed. */
+static void test_db_commits_counts_writes_that_reached_the_file(void **state)
+{
+	struct db_test_fx *f = *state;
+	const char *r3[] = { RULING(3, 2, 0, "false") }, *r9[] = { RULING(9, 2, 0, "false") };
+	struct db_entry e3 = { .line = THROW1, .t_ns = 7000, .rulings = r3, .n_rulings = 1 };
+	struct db_entry e9 = { .line = THROW1, .t_ns = 7000, .rulings = r9, .n_rulings = 1 };
+	struct db_raw raw = { .t_ns = 6000, .source = "console", .kind = "confirm", .channel = -1 };
+	struct db_match_info *ms = NULL;
+	int64_t m = two_throws(f->db);
+	unsigned long n = db_commits(f->db);
+	size_t nm;
+	sqlite3 *other;
+	char err[256];
+
+	assert_int_equal(n, 3);	/* the start and two throws */
+	assert_int_equal(db_append(f->db, m, &e9, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_matches(f->db, &ms, &nm, err, sizeof(err)), 0);
+	free(ms);
+	assert_int_equal(db_raw_append(f->db, m, &raw, 1, err, sizeof(err)), 0);
+	assert_int_equal(db_commits(f->db), n);
+	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
+	assert_int_equal(db_commits(f->db), ++n);
+	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);	/* nothing to commit */
+	assert_int_equal(db_commits(f->db), n);
+	assert_int_equal(db_calibration_add(f->db, "piezo", "{}", 6500, err, sizeof(err)), 0);
+	assert_int_equal(db_commits(f->db), ++n);
+
+	/* Another program holds the write lock: the throw does not reach the file. */
+	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL, NULL), SQLITE_OK);
+	db_set_busy_timeout(f->db, 0);
+	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), -EBUSY);
+	assert_int_equal(db_commits(f->db), n);
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+	assert_int_equal(db_append(f->db, m, &e3, NULL, err, sizeof(err)), 0);
+	assert_int_equal(db_commits(f->db), ++n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,6 +663,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_retention_prunes_finished_matches_snapshots_first, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_disk_full_fails_clearly_and_keeps_earlier_data, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_fault_counts_the_files_failures_not_refused_requests, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_commits_counts_writes_that_reached_the_file, db_test_setup, db_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,7 +206,7 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT
  * when it was left out as a button's second call (a press held down calls
  * again on release): a call of a button that this throw already has, or
- * that the button made less than 1.5 s before; -EINVAL for an observation
+ * whose call fusion took less than 1.5 s before; -EINVAL for an observation
  * that makes no sense (confidence outside 0..1, unknown kind). */
 #define DD_FUSION_LATE 2
 #define DD_FUSION_REPEAT 3

@@ -555,9 +555,9 @@ static int button_of(const struct dd_obs *o)
 
 /* Whether o is a button's second call (a press held down calls again on
  * release): the first call of each button per throw counts, and a button
- * that called less than BUTTON_HELD_NS ago is still in that press, the
- * throw it called in perhaps over. Else o's button is noted. */
-static bool button_repeat(struct dd_fusion *f, const struct dd_obs *o)
+ * whose call was taken less than BUTTON_HELD_NS ago is still in that
+ * press, the throw it called in perhaps over. */
+static bool button_repeat(const struct dd_fusion *f, const struct dd_obs *o)
 {
 	int k = button_of(o);
 	int64_t since;
@@ -567,13 +567,22 @@ static bool button_repeat(struct dd_fusion *f, const struct dd_obs *o)
 	for (size_t i = 0; i < f->n_obs; i++)
 		if (button_of(&f->obs[i]) == k)
 			return true;
-	if ((f->buttons_taken & (1u << k)) &&
-	    !__builtin_sub_overflow(o->t_ns, f->button_ns[k], &since) &&
-	    since >= 0 && since < BUTTON_HELD_NS)
-		return true;
+	return (f->buttons_taken & (1u << k)) &&
+	       !__builtin_sub_overflow(o->t_ns, f->button_ns[k], &since) &&
+	       since >= 0 && since < BUTTON_HELD_NS;
+}
+
+/* Notes the time of o's button (when a button made it) once fusion keeps
+ * it: a call refused (a throw already full) starts no press, so the next
+ * call of that button is taken. */
+static void button_taken(struct dd_fusion *f, const struct dd_obs *o)
+{
+	int k = button_of(o);
+
+	if (k < 0)
+		return;
 	f->button_ns[k] = o->t_ns;
 	f->buttons_taken |= 1u << k;
-	return false;
 }
 
 /* A FIFA kick (BD-K1) is only ever made on a die that has not touched
@@ -647,6 +656,7 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	memmove(&f->obs[at + 1], &f->obs[at], (f->n_obs - at) * sizeof(f->obs[0]));
 	f->obs[at] = *o;
 	f->n_obs++;
+	button_taken(f, o);
 	if (o->t_ns > f->t_last_ns)
 		f->t_last_ns = o->t_ns;
 	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_RETOSS) {

@@ -1227,6 +1227,40 @@ static void test_fusion_bd_s7_late_toss_after_a_timeout_starts_the_next_throw(vo
 	assert_int_equal(f.n_obs, 2);
 }
 
+/* A button's call that fusion refuses (its throw already holds
+ * DD_FUSION_MAX_OBS observations) starts no held press: B's catch button
+ * pressed again 200 ms later, in the next throw, is that throw's catch,
+ * not the first press still held down. */
+static void test_fusion_a_refused_button_call_starts_no_held_press(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	static struct dd_fused out;	/* large */
+	struct dd_obs ct = obs_event(DD_SRC_BUTTON, 1100 * MS, 1, BD_EV_CATCH);
+	struct dd_obs toss = obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 1200 * MS);
+
+	(void)state;
+	ct.ev.player = 2;	/* b1: B's end */
+	ct.ev.hands = 1;
+	dd_fusion_init(&f, &c);
+	for (int i = 0; i < DD_FUSION_MAX_OBS; i++) {
+		struct dd_obs t = obs_table(DD_SRC_PIEZO, (1000 + i) * MS, 0.9, BD_HALF_B);
+
+		assert_int_equal(dd_fusion_add(&f, &t, &out), 0);
+	}
+	assert_int_equal(dd_fusion_add(&f, &ct, &out), 0);
+	assert_int_equal(f.n_obs, DD_FUSION_MAX_OBS);	/* refused: no room */
+	assert_int_equal(dd_fusion_add(&f, &toss, &out), 1);
+	assert_non_null(strstr(out.review_why, "observations were dropped"));
+	ct.t_ns = 1300 * MS;
+	assert_int_equal(dd_fusion_add(&f, &ct, &out), 0);
+	assert_int_equal(f.n_obs, 2);
+	assert_int_equal(f.obs[1].ev.kind, BD_EV_CATCH);
+	/* Kept, it is this throw's catch: its second call (on release) is left out. */
+	ct.t_ns = 1400 * MS;
+	assert_int_equal(dd_fusion_add(&f, &ct, &out), DD_FUSION_REPEAT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1263,6 +1297,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_console_catch_is_dead_and_joins_bd_p4),
 		cmocka_unit_test(test_fusion_dye_up_missed_reaches_the_throw_bd_p2),
 		cmocka_unit_test(test_fusion_new_toss_completes_unfinished_throw),
+		cmocka_unit_test(test_fusion_a_refused_button_call_starts_no_held_press),
 		cmocka_unit_test(test_fusion_rejects_nonsense_observations),
 		cmocka_unit_test(test_bd_o1_camera_mine_against_a_felt_table_landing_is_no_silent_void),
 		cmocka_unit_test(test_bd_o1_surer_camera_mine_against_the_discs_goes_to_review),

@@ -840,7 +840,7 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	 * the kicker (BD-K9): who caught decides, and a button cannot say. */
 	if (catch_by_partner(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, true))
 		ask_official(ruling, why, whylen, "the catch button cannot tell who caught, "
-			     "and who did decides the ruling");
+			     "and who did decides the ruling (BD-K1, BD-K9)");
 	if (fx->kick_guessed && kick_after_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
 		ask_official(ruling, why, whylen, "kick called near the first touch, and which came "
 			     "first decides the ruling (BD-K1)");

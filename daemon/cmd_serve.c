@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "daemon/daemon.h"
+#include "daemon/sensors_db.h"
 #include "daemon/serve.h"
 #include "db/db.h"
 #include "web/web.h"
@@ -21,6 +22,7 @@
 #pragma weak dd_sensors_attach
 #pragma weak dd_sensors_detach
 #pragma weak dd_sensors_mine_wired
+#pragma weak dd_sensors_keep_edges
 #pragma weak dd_camera_attach
 #pragma weak dd_camera_detach
 #pragma weak dd_camera_reads_pending
@@ -33,6 +35,11 @@
 #define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
 #define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
 #define STORE_BUSY_MS 1000		/* longest wait for another program's lock on the log */
+#define RAW_FLUSH_US (100 * 1000ULL)	/* stored edges wait at most this for a commit (db.h) */
+/* Edges stored per RAW_FLUSH_US: a throw's impacts give a few dozen; a
+ * line chattering or floating gives thousands, which would fill the card
+ * while the strip already names the line. */
+#define EDGES_STORED_MAX 256
 
 struct serve {
 	const char *config_path;	/* --config, or NULL */
@@ -52,6 +59,9 @@ struct serve {
 	sd_event_source *fusion_timer;	/* settle / timeout of the throw */
 	sd_event_source *keepalive;	/* SSE comments */
 	sd_event_source *restart;	/* --sim: next match */
+	sd_event_source *raw_flush;	/* commits stored edges within RAW_FLUSH_US */
+	unsigned edges_batched;		/* edges stored since the last commit */
+	unsigned long edges_dropped;	/* over EDGES_STORED_MAX since then */
 	int64_t restart_for;		/* the match under way when it was set, 0 none */
 	struct dd_health_item sensors;	/* health strip */
 	struct dd_health_item camera;
@@ -287,6 +297,61 @@ static void store_health(struct serve *sv, struct store_mark before, int rc, con
 	} else if (now.commits != before.commits && !sv->storage.ok) {
 		dd_health_set(&sv->storage, true, "ok");
 		dd_log(DD_LOG_INFO, "store: writing again");
+	}
+}
+
+/* Commits the edges stored since the last commit (the rulings commit
+ * them too, db_append). */
+static int on_raw_flush(sd_event_source *s, uint64_t usec, void *user)
+{
+	struct serve *sv = user;
+	struct store_mark before = store_mark(sv);
+	char err[512];
+	int rc;
+
+	(void)s;
+	(void)usec;
+	rc = db_raw_flush(sv->db, err, sizeof(err));
+	store_health(sv, before, rc, err);
+	if (sv->edges_dropped)
+		dd_log(DD_LOG_WARN, "sensors: %lu edges in %llu ms not stored, over %d (a line "
+		       "chattering? the health strip names it)", sv->edges_dropped,
+		       RAW_FLUSH_US / 1000, EDGES_STORED_MAX);
+	sv->edges_batched = 0;
+	sv->edges_dropped = 0;
+	return 0;
+}
+
+/* The chip's edges, in the match under way's raw inputs (found by time),
+ * so `dyeref sensors --replay-db` can run a disputed throw's impacts
+ * again. Edges outside a match belong to no throw. */
+static void on_edges(void *user, const struct sens_config *cfg, const struct sens_edge *e,
+		     size_t n)
+{
+	struct serve *sv = user;
+	size_t take = EDGES_STORED_MAX - sv->edges_batched;
+	struct store_mark before;
+	char err[512];
+	int rc, on = SD_EVENT_OFF;
+
+	if (!dd_referee_in_match(sv->ref))
+		return;
+	if (take > n)
+		take = n;
+	sv->edges_dropped += n - take;
+	if (take) {
+		before = store_mark(sv);
+		rc = dd_sensors_edges_store(sv->db, dd_referee_current_id(sv->ref), cfg, e, take,
+					    err, sizeof(err));
+		if (rc)
+			store_health(sv, before, rc, err);
+		else
+			sv->edges_batched += (unsigned)take;
+	}
+	sd_event_source_get_enabled(sv->raw_flush, &on);
+	if (on == SD_EVENT_OFF) {
+		sd_event_source_set_time(sv->raw_flush, (uint64_t)dd_mono_ns() / 1000 + RAW_FLUSH_US);
+		sd_event_source_set_enabled(sv->raw_flush, SD_EVENT_ONESHOT);
 	}
 }
 
@@ -726,6 +791,8 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 		rc = dd_sensors_attach(cfg, ev, sv->sim, on_obs, sv, &sv->sensors, err, sizeof(err));
 		if (rc)
 			dd_serve_config_problem(&sv->sc, err);
+		else if (ev && dd_sensors_keep_edges)
+			dd_sensors_keep_edges(on_edges, sv);
 	} else {
 		claim_section(cfg, "sensors");
 		claim_section(cfg, "table");
@@ -799,9 +866,12 @@ static int setup_loop(struct serve *sv)
 	    (rc = sd_event_add_time(sv->ev, &sv->fusion_timer, CLOCK_MONOTONIC, now, 1,
 				    on_fusion_timer, sv)) < 0 ||
 	    (rc = sd_event_add_time(sv->ev, &sv->keepalive, CLOCK_MONOTONIC,
-				    now + KEEPALIVE_US, 0, on_keepalive, sv)) < 0)
+				    now + KEEPALIVE_US, 0, on_keepalive, sv)) < 0 ||
+	    (rc = sd_event_add_time(sv->ev, &sv->raw_flush, CLOCK_MONOTONIC, now, 1000,
+				    on_raw_flush, sv)) < 0)
 		return rc;
 	sd_event_source_set_enabled(sv->keepalive, SD_EVENT_ON);
+	sd_event_source_set_enabled(sv->raw_flush, SD_EVENT_OFF);
 	/* Pings WATCHDOG=1 by itself when systemd set WatchdogSec. */
 	sd_event_set_watchdog(sv->ev, 1);
 	return 0;
@@ -993,6 +1063,7 @@ detach_inputs:
 	if (dd_camera_detach)
 		dd_camera_detach();
 free_loop:
+	sd_event_source_unref(sv->raw_flush);
 	sd_event_source_unref(sv->restart);
 	sd_event_source_unref(sv->keepalive);
 	sd_event_source_unref(sv->fusion_timer);

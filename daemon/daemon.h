@@ -397,6 +397,16 @@ void dd_sensors_detach(void);
  * (without one fusion cannot weigh a camera-only mine against a felt
  * landing and sends it to review, BD-O1). */
 bool dd_sensors_mine_wired(void);
+/* After dd_sensors_attach: every edge the chip gives is handed to sink
+ * too, as read and before the pipeline sees it, with the wiring it is on
+ * (cfg: the glue's, valid while attached), so that the event log keeps
+ * what a disputed throw's impacts were made from (docs/sensors.md "Edges
+ * in the database"). NULL stops it. */
+struct sens_edge;
+struct sens_config;
+typedef void (*dd_edges_sink)(void *user, const struct sens_config *cfg,
+			      const struct sens_edge *e, size_t n);
+void dd_sensors_keep_edges(dd_edges_sink sink, void *user);
 /* One observation of the sensors' pipeline as fusion takes it, on every
  * path (the GPIO glue, `dyeref evaluate`, the simulated table; pure, in
  * daemon/sensors_obs.c): a piezo impact from source DD_SRC_PIEZO with the

@@ -15,14 +15,39 @@
 #include "db/db.h"
 #include "sensors/sensors.h"
 
-void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, char payload[DD_EDGE_PAYLOAD],
-			 struct db_raw *raw)
+void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, bool button,
+			 char payload[DD_EDGE_PAYLOAD], struct db_raw *raw)
 {
 	snprintf(payload, DD_EDGE_PAYLOAD, "{\"line\":%u}", e->line);
 	*raw = (struct db_raw){
-		.t_ns = e->ts_ns, .throw_no = throw_no, .source = "piezo", .kind = "edge",
-		.channel = (int)e->line, .payload = payload, .len = strlen(payload),
+		.t_ns = e->ts_ns, .throw_no = throw_no, .source = button ? "button" : "piezo",
+		.kind = "edge", .channel = (int)e->line, .payload = payload, .len = strlen(payload),
 	};
+}
+
+#define STORE_AT_ONCE 32	/* rows handed to db_raw_append at a time */
+
+int dd_sensors_edges_store(struct db *db, int64_t match, const struct sens_config *cfg,
+			   const struct sens_edge *e, size_t n, char *err, size_t errlen)
+{
+	char payload[STORE_AT_ONCE][DD_EDGE_PAYLOAD];
+	struct db_raw raw[STORE_AT_ONCE];
+
+	for (size_t i = 0; i < n; i += STORE_AT_ONCE) {
+		size_t k = n - i < STORE_AT_ONCE ? n - i : STORE_AT_ONCE;
+		int rc;
+
+		for (size_t j = 0; j < k; j++) {
+			int at = sens_config_line_by_offset(cfg, e[i + j].line);
+			bool button = at >= 0 && cfg->lines[at].role == SENS_ROLE_BUTTON;
+
+			dd_sensors_edge_raw(&e[i + j], 0, button, payload[j], &raw[j]);
+		}
+		rc = db_raw_append(db, match, raw, k, err, errlen);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
 struct collect {
@@ -45,16 +70,17 @@ static int payload_agrees(const struct db_item *it, struct collect *c)
 		return 0;
 	j = json_loadb(it->data, it->len, 0, NULL);
 	if (!j || !json_is_object(j)) {
-		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: piezo edge at %" PRId64
-			 " ns: payload is not a JSON object", c->match, c->throw_no, it->t_ns);
+		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: %s edge at %" PRId64
+			 " ns: payload is not a JSON object", c->match, c->throw_no, it->source,
+			 it->t_ns);
 		ret = -EINVAL;
 		goto free_json;
 	}
 	line = json_object_get(j, "line");
 	if (line && (!json_is_integer(line) || json_integer_value(line) != it->channel)) {
-		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: piezo edge at %" PRId64
+		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: %s edge at %" PRId64
 			 " ns: payload line does not match channel %d", c->match, c->throw_no,
-			 it->t_ns, it->channel);
+			 it->source, it->t_ns, it->channel);
 		ret = -EINVAL;
 	}
 free_json:
@@ -67,12 +93,13 @@ static int on_item(const struct db_item *it, void *ctx)
 	struct collect *c = ctx;
 	int ret;
 
-	if (it->kind != DB_ITEM_RAW || strcmp(it->source, "piezo") || strcmp(it->what, "edge"))
+	if (it->kind != DB_ITEM_RAW || strcmp(it->what, "edge") ||
+	    (strcmp(it->source, "piezo") && strcmp(it->source, "button")))
 		return 0;
 	if (it->channel < 0 || it->channel > SENS_MAX_OFFSET) {
-		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: piezo edge at %" PRId64
+		snprintf(c->err, c->errlen, "match %" PRId64 " throw %d: %s edge at %" PRId64
 			 " ns: channel %d is not a GPIO line (0..%d)", c->match, c->throw_no,
-			 it->t_ns, it->channel, SENS_MAX_OFFSET);
+			 it->source, it->t_ns, it->channel, SENS_MAX_OFFSET);
 		return -EINVAL;
 	}
 	ret = payload_agrees(it, c);

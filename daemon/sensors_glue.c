@@ -25,6 +25,8 @@ static struct {
 	sd_event_source *health_timer;	/* refreshes *health */
 	dd_obs_sink sink;		/* fusion's entry */
 	void *user;			/* for sink */
+	dd_edges_sink keep;		/* the event log's entry, or NULL */
+	void *keep_user;		/* for keep */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
 } glue;
 
@@ -103,6 +105,10 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
 		return 0;
 	}
+	/* Before the pipeline: a ruling these edges complete is then stored
+	 * in the same commit as they are. */
+	if (n > 0 && glue.keep)
+		glue.keep(glue.keep_user, &glue.cfg, edges, (size_t)n);
 	for (ssize_t i = 0; i < n; i++) {
 		size_t k = sens_pipeline_push(glue.pipe, &edges[i], out, 8);
 
@@ -187,6 +193,12 @@ close_source:
 	sens_source_close(glue.src);
 	glue.src = NULL;
 	return rc;
+}
+
+void dd_sensors_keep_edges(dd_edges_sink sink, void *user)
+{
+	glue.keep = sink;
+	glue.keep_user = user;
 }
 
 bool dd_sensors_mine_wired(void)

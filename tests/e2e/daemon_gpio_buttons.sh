@@ -9,7 +9,8 @@
 # button at the defenders' end kills the throw and at the thrower's end
 # changes nothing (BD-P5: a defender calls low), the re-toss button voids
 # it (BD-P9), and a button held down, which calls again when released, is
-# one call. A malformed script is refused, naming its line.
+# one call. Every edge is kept in the event log, and a throw's impacts are
+# replayed from it. A malformed script is refused, naming its line.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 . "$(dirname "$0")/lib/gpio_stub.sh"
@@ -146,6 +147,44 @@ grep -q "fusion: a button called again (held down?): one call taken" "$WORK/daem
 [ "$(score_of)" = '"score":{"A":4,"B":1}' ] || fail "score: $(score_of)"
 # No ruling waits for an official: the buttons' calls are sure.
 state | jq -e '.review == null' >/dev/null || fail "a ruling awaits review: $(state | jq -c .review)"
+stop_daemon
+
+# ---- The edges behind each throw are in the event log ----
+# An official replays a disputed throw's impacts from what the chip gave
+# (docs/sensors.md "Edges in the database"): throw 1's landing is found
+# again where the script put it, with its catch button; throw 2's cup and
+# floor lines too.
+replay_sensors() {
+	"$DYEREF" sensors --config "$WORK/c.ini" --replay-db "$WORK/dyeref.db" --match 1 --throw "$1" |
+		grep -v '^  line'
+}
+r=$(replay_sensors 1) || fail "sensors --replay-db, throw 1: $r"
+grep -q ' table x=1.830 y=0.610 m half B ' <<< "$r" || fail "throw 1's landing is not replayed: $r"
+grep -q ' button catch1 (team B.s end)' <<< "$r" || fail "throw 1's catch button is not replayed: $r"
+grep -q '^health after 7 edges' <<< "$r" || fail "throw 1: not its 4 disc and 3 button edges: $r"
+r=$(replay_sensors 2) || fail "sensors --replay-db, throw 2: $r"
+grep -q ' cup b2$' <<< "$r" && grep -q ' floor$' <<< "$r" ||
+	fail "throw 2's cup and floor lines are not replayed: $r"
+# A disc's edge is a piezo row, a button's a button row, each on its line.
+"$DYEREF" replay --db "$WORK/dyeref.db" --match 1 --throw 1 > "$WORK/replay1" ||
+	fail "replay of throw 1 failed"
+[ "$(jq -r 'select(.item == "raw" and .kind == "edge") | "\(.source):\(.channel)"' "$WORK/replay1" |
+	sort | uniq -c | awk '{print $2 "x" $1}' | tr '\n' ' ')" = \
+	"button:12x3 piezo:17x1 piezo:22x1 piezo:23x1 piezo:27x1 " ] ||
+	fail "throw 1's raw edges: $(jq -c 'select(.item == "raw")' "$WORK/replay1")"
+
+# ---- A line flooding the chip fills no disk ----
+# 1000 edges at once on the floor strip (a floating input): at most 256
+# are stored in 100 ms, and the log says how many were not.
+: > "$WORK/flood"
+for _ in $(seq 1 1000); do echo "24 rising 0" >> "$WORK/flood"; done
+DYEREF_FAKE_GPIO_EVENTS=$WORK/flood DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
+for _ in $(seq 1 100); do
+	grep -q "sensors: [0-9]* edges in 100 ms not stored, over 256" "$WORK/daemon.log" && break
+	sleep 0.1
+done
+grep -q "sensors: [0-9]* edges in 100 ms not stored, over 256" "$WORK/daemon.log" ||
+	fail "a flood of 1000 edges was stored whole"
 stop_daemon
 
 # ---- A malformed script: named with its line, and the chip refuses ----

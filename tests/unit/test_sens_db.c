@@ -70,7 +70,7 @@ static void store(struct fx *f, const struct sens_edge *e, size_t n, int throw_n
 	struct db_raw raw;
 
 	for (size_t i = 0; i < n; i++) {
-		dd_sensors_edge_raw(&e[i], throw_no, payload, &raw);
+		dd_sensors_edge_raw(&e[i], throw_no, false, payload, &raw);
 		assert_int_equal(db_raw_append(f->db, f->match, &raw, 1, err, sizeof(err)), 0);
 	}
 }
@@ -218,6 +218,58 @@ static void test_sens_db_overlapping_throw_spans_give_each_edge_once(void **stat
 	free(got);
 }
 
+/* What the daemon stores (dd_sensors_edges_store, in batches of 32): a
+ * button's edge is a "button" row, a disc's or an unwired line's a
+ * "piezo" row, each on its line; all read back, in order. */
+struct sources {
+	int button, piezo;	/* edge rows of each source */
+	int on_button_line;	/* of them on the button's line */
+};
+
+static int count_source(const struct db_item *it, void *ctx)
+{
+	struct sources *s = ctx;
+
+	if (it->kind != DB_ITEM_RAW || strcmp(it->what, "edge"))
+		return 0;
+	if (!strcmp(it->source, "button"))
+		s->button++;
+	else if (!strcmp(it->source, "piezo"))
+		s->piezo++;
+	s->on_button_line += it->channel == 12;
+	return 0;
+}
+
+static void test_sens_db_edges_store_names_buttons_and_reads_back(void **state)
+{
+	struct fx *f = *state;
+	static const unsigned lines[3] = { 17, 12, 99 };	/* a disc, the button, unwired */
+	struct sens_edge e[40], *got;
+	struct sources s = { 0 };
+	struct sens_line_cfg *b = &f->cfg.lines[f->cfg.n_lines++];
+	char err[256];
+	size_t n;
+
+	*b = (struct sens_line_cfg){ .name = "button_low_a", .role = SENS_ROLE_BUTTON, .offset = 12,
+				     .call = SENS_CALL_LOW, .team = BD_TEAM_A };
+	for (size_t i = 0; i < 40; i++)
+		e[i] = (struct sens_edge){ lines[i % 3], 1000000000LL + (int64_t)i * 1000000 };
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &f->match, err, sizeof(err)), 0);
+	assert_int_equal(dd_sensors_edges_store(f->db, f->match, &f->cfg, e, 40, err, sizeof(err)), 0);
+	append_throw(f, 1, 2000000000LL, 0);
+	assert_int_equal(db_replay(f->db, f->match, 1, count_source, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.button, 13);		/* i = 1, 4, ..., 37 */
+	assert_int_equal(s.on_button_line, 13);
+	assert_int_equal(s.piezo, 27);
+	assert_int_equal(dd_sensors_db_edges(f->db, f->match, 1, &got, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 40);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(got[i].line, e[i].line);
+		assert_int_equal(got[i].ts_ns, e[i].ts_ns);
+	}
+	free(got);
+}
+
 /* tests/support/db_sim.c stores the db tests' piezo edges by the same
  * convention (channel = line, payload {"line":N,...}): they read back. */
 static void test_sens_db_reads_the_db_tests_simulated_raw_inputs(void **state)
@@ -315,6 +367,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sens_db_stored_edges_replay_to_the_same_observations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_edges_are_the_stored_edges_in_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_overlapping_throw_spans_give_each_edge_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sens_db_edges_store_names_buttons_and_reads_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_reads_the_db_tests_simulated_raw_inputs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_rows_breaking_the_convention_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_match_without_edges_replays_nothing, setup, teardown),

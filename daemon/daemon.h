@@ -200,8 +200,10 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
 /* Adds an observation. Returns 1 when a throw is complete and *out (the
  * caller's, not NULL) holds it: a re-toss completes at once, and a toss
  * while a throw was never seen to end completes that one (judged on what
- * it has, marked for review) and starts the next. 0 when it was taken;
- * DD_FUSION_LATE, not taken, for one made before the last throw closed
+ * it has, marked for review) and starts the next. 0 when it was taken,
+ * or left out because the throw holds DD_FUSION_MAX_OBS already (the
+ * throw then says observations were dropped; a re-toss is never left
+ * out: it takes the latest one's place); DD_FUSION_LATE, not taken, for one made before the last throw closed
  * (a camera's report of a throw already judged: it would otherwise start
  * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT
  * when it was left out as a button's second call (a press held down calls

@@ -452,6 +452,13 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			landed = true;
 		if (t->n_events == BD_MAX_EVENTS) {
 			add_reason(out, "more observations than a throw can hold");
+			/* A re-toss among those left out still voids it (BD-P9). */
+			for (size_t k = i; k < f->n_obs; k++)
+				if (f->obs[k].kind == DD_OBS_EVENT && f->obs[k].ev.kind == BD_EV_RETOSS) {
+					set_event(&t->events[BD_MAX_EVENTS - 1], &f->obs[k],
+						  f->obs[k].confidence, dd_source_name(f->obs[k].source));
+					break;
+				}
 			break;
 		}
 		/* Whether the catcher decides the ruling is the judge's to say
@@ -645,7 +652,11 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	f->active = true;
 	if (f->n_obs == DD_FUSION_MAX_OBS) {
 		f->overflow = true;
-		return completed;
+		/* A re-toss voids whatever the throw holds (BD-P9): it takes
+		 * the latest observation's place rather than be lost. */
+		if (o->kind != DD_OBS_EVENT || o->ev.kind != BD_EV_RETOSS)
+			return completed;
+		f->n_obs--;
 	}
 	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_KICK && !is_edge_source(o->source))
 		o = kick_in_place(f, o, &kick);

@@ -1261,6 +1261,37 @@ static void test_fusion_a_refused_button_call_starts_no_held_press(void **state)
 	assert_int_equal(dd_fusion_add(&f, &ct, &out), DD_FUSION_REPEAT);
 }
 
+/* BD-P9: a re-toss voids a throw with more observations than its events
+ * hold (BD_MAX_EVENTS), and one with no room left for them (a line
+ * chattering filled it): it is not left out like the rest. */
+static void retoss_after(int n_table, bool full)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	static struct dd_fused out;	/* large */
+	struct dd_obs re = obs_event(DD_SRC_BUTTON, 1100 * MS, 1, BD_EV_RETOSS);
+
+	dd_fusion_init(&f, &c);
+	for (int i = 0; i < n_table; i++) {
+		struct dd_obs t = obs_table(DD_SRC_PIEZO, (1000 + i) * MS, 0.9, BD_HALF_B);
+
+		assert_int_equal(dd_fusion_add(&f, &t, &out), 0);
+	}
+	assert_int_equal(dd_fusion_add(&f, &re, &out), 1);
+	assert_false(dd_fusion_active(&f));
+	assert_int_equal(out.t.n_events, BD_MAX_EVENTS);
+	assert_true(judge(&out.t).retoss);
+	assert_non_null(strstr(out.review_why, "more observations than a throw can hold"));
+	assert_true(!full || strstr(out.review_why, "observations were dropped"));
+}
+
+static void test_fusion_bd_p9_retoss_voids_a_throw_of_too_many_observations(void **state)
+{
+	(void)state;
+	retoss_after(BD_MAX_EVENTS + 8, false);
+	retoss_after(DD_FUSION_MAX_OBS, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1298,6 +1329,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_dye_up_missed_reaches_the_throw_bd_p2),
 		cmocka_unit_test(test_fusion_new_toss_completes_unfinished_throw),
 		cmocka_unit_test(test_fusion_a_refused_button_call_starts_no_held_press),
+		cmocka_unit_test(test_fusion_bd_p9_retoss_voids_a_throw_of_too_many_observations),
 		cmocka_unit_test(test_fusion_rejects_nonsense_observations),
 		cmocka_unit_test(test_bd_o1_camera_mine_against_a_felt_table_landing_is_no_silent_void),
 		cmocka_unit_test(test_bd_o1_surer_camera_mine_against_the_discs_goes_to_review),

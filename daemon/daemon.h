@@ -156,11 +156,16 @@ struct dd_fusion_cfg {
 #define DD_BUTTON_CALLS 7	/* the buttons' calls fusion tells apart: low, catch1 and catch2 at
 				 * each end, and a re-toss (from either end: it voids the throw) */
 
+/* Bytes of a throw's reasons for an official: fusion's, then the kick
+ * order's and the catcher's notes (dd_fused_judge), each of which names
+ * its rule at its end, so a buffer that cuts them loses the IDs first. */
+#define DD_WHY_MAX 320
+
 /* A throw as fusion assembled it, with what it rests on. */
 struct dd_fused {
 	struct bd_throw t;		/* for bd_judge(): events in time order */
 	bool review;			/* doubtful: an official should look */
-	char review_why[120];		/* why, in words (for an official, should the throw be reviewed); "" when nothing is doubtful */
+	char review_why[DD_WHY_MAX];	/* why, in words (for an official, should the throw be reviewed); "" when nothing is doubtful */
 	bool kick_guessed;		/* a kick call was put before a touch on a guess (BD-K1) */
 	size_t kick_at;			/* then: that kick's index in t.events */
 	bool catch_guessed;		/* a catch's player is a guess (player_guessed, no witness named one) */

@@ -17,7 +17,7 @@
 /* What the log does not hold about a throw: why it was doubtful, whether an
  * official confirmed it, and the raw observations behind it. */
 struct note {
-	char review_why[120];	/* fusion's reason, "" when none */
+	char review_why[DD_WHY_MAX];	/* fusion's reason, "" when none */
 	bool confirmed;		/* an official looked and agreed */
 	json_t *obs;		/* owned: the raw observations (array), or NULL */
 };
@@ -37,7 +37,7 @@ struct loaded {
  * needs, and nothing that cannot be read back from its "held" note. */
 struct held {
 	struct bd_throw t;		/* as observed */
-	char why[120];			/* fusion's reason, "" when none */
+	char why[DD_WHY_MAX];		/* fusion's reason, "" when none */
 	int64_t t_start_ns;		/* its first raw input, 0 unknown */
 	json_t *obs;			/* owned: the raw observations (array), or NULL */
 	struct bd_ruling ruling;	/* its provisional ruling */

@@ -267,7 +267,8 @@ static void test_glue_cup_hit_shaking_the_table_is_not_a_landing(void **state)
 
 /* The throw fusion makes of obs (piezo present, no camera), judged as
  * a1's first throw of a match at 0-0, as the daemon judges it. */
-static char why[240];	/* the last judged throw's note for an official */
+static char why[DD_WHY_MAX];	/* the last judged throw's note for an official */
+static const char *prior;	/* reasons fusion gave before the judge's, or NULL */
 
 static struct bd_ruling judged(const struct dd_obs *obs, size_t n, int *catcher)
 {
@@ -292,6 +293,10 @@ static struct bd_ruling judged(const struct dd_obs *obs, size_t n, int *catcher)
 	for (size_t i = 0; i < fx.t.n_events; i++)
 		if (fx.t.events[i].kind == BD_EV_CATCH)
 			*catcher = fx.t.events[i].player;
+	if (prior) {	/* as add_reason() leaves them */
+		snprintf(fx.review_why, sizeof(fx.review_why), "%s", prior);
+		fx.review = true;
+	}
 	bd_match_cfg_init(&mc);
 	bd_state_init(&s, &mc);
 	assert_int_equal(dd_fused_judge(&mc, &s, &fx, &ruling, why, sizeof(why), err, sizeof(err)), 0);
@@ -404,6 +409,15 @@ static void test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught(void **sta
 		assert_true(r.review);
 		assert_non_null(strstr(why, "the catch button cannot tell who caught, "
 				       "and who did decides the ruling (BD-K1, BD-K9)"));
+		/* After the longest reasons fusion gives, the note is whole,
+		 * its rule IDs (at its end) too. */
+		prior = "no end of the throw was seen; observations were dropped; more "
+			"observations than a throw can hold";
+		r = judged(obs, 2, &catcher);
+		prior = NULL;
+		assert_non_null(strstr(why, "observations than a throw can hold; the catch button "
+				       "cannot tell who caught, and who did decides the ruling "
+				       "(BD-K1, BD-K9)"));
 	}
 }
 

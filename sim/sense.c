@@ -112,6 +112,28 @@ static int floor_strip(const struct sens_config *sc, double x, double y)
 	return line_of(sc, SENS_ROLE_FLOOR, BD_NOBODY, best);
 }
 
+/* The table top shaken by cup or mine contact c on config line `line`
+ * (sim_piezo_shake), appended to *edges. Drawn from a stream of the
+ * contact's own (seeded by its time), so whether and how the top shook
+ * moves nothing the shared stream draws after it: every other edge, call
+ * and camera report stays as it was without the shake. */
+static int shake(const struct sim_noise *n, const struct sens_config *sc,
+		 const struct sim_contact *c, int line,
+		 struct sens_edge **edges, size_t *n_edges, size_t *cap)
+{
+	struct sim_rng lr;
+	size_t room = 64, got;
+
+	if (c->strength < n->min_strength)
+		return 0;	/* (no comparator trips at all) */
+	if (grow(edges, n_edges, cap, room) < 0)
+		return -ENOMEM;
+	sim_rng_seed(&lr, (uint64_t)c->t_ns * 0x9e3779b97f4a7c15ULL ^ 0x54a4e5ULL);
+	got = sim_piezo_shake(&n->piezo, sc, &lr, (size_t)line, c->t_ns, *edges + *n_edges, room);
+	*n_edges += got < room ? got : room;
+	return 0;
+}
+
 int sim_sense_edges(const struct sim_noise *n, const struct sens_config *sc,
 		    const struct sim_throw *t, struct sim_rng *rng,
 		    struct sens_edge **edges, size_t *n_edges, size_t *cap)
@@ -144,13 +166,18 @@ int sim_sense_edges(const struct sim_noise *n, const struct sens_config *sc,
 		default:
 			break;
 		}
-		if (line < 0 || sim_rng_uniform(rng) < n->p_line_miss)
-			continue;
-		if (c->kind != SIM_CONTACT_SINK && c->strength < n->min_strength)
-			continue;
-		got = sim_piezo_line_hit(&n->piezo, sc, rng, (size_t)line, c->t_ns,
-					 *edges + *n_edges, room);
-		*n_edges += got < room ? got : room;
+		if (line >= 0 && !(sim_rng_uniform(rng) < n->p_line_miss) &&
+		    (c->kind == SIM_CONTACT_SINK || c->strength >= n->min_strength)) {
+			got = sim_piezo_line_hit(&n->piezo, sc, rng, (size_t)line, c->t_ns,
+						 *edges + *n_edges, room);
+			*n_edges += got < room ? got : room;
+		}
+		/* Whether or not the cup's disc heard it. A die dropping into
+		 * the beer (a sink) is slowed over centimetres of liquid: no
+		 * sharp push reaches the top. */
+		if ((c->kind == SIM_CONTACT_CUP || c->kind == SIM_CONTACT_MINE) && line >= 0 &&
+		    shake(n, sc, c, line, edges, n_edges, cap) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -48,6 +48,8 @@ struct sim_piezo {
 	int ring_max;		/* ringing: up to this many extra edges after each real one (0) */
 	double ring_period_s;	/* spacing of ringing edges (0.8e-3) */
 	uint32_t dead;		/* bit i: config line i never fires */
+	double p_shake;		/* chance a cup or mine hit also trips the table discs (0.5, a guess:
+				 * see sim_piezo_shake) */
 };
 
 /* The defaults in the comments above. */
@@ -67,6 +69,19 @@ size_t sim_piezo_table_hit(const struct sim_piezo *m, const struct sens_config *
 size_t sim_piezo_line_hit(const struct sim_piezo *m, const struct sens_config *truth,
 			  struct sim_rng *rng, size_t line, int64_t t_ns,
 			  struct sens_edge *out, size_t cap);
+
+/* Edges of the table top shaken by a hit on the cup or mine of config line
+ * `line` at t_ns: with chance m->p_shake, an impact at the base of that cup
+ * (the mine's) at t_ns, as sim_piezo_table_hit() makes it (the table
+ * lines' latency, jitter, misses, false edges and ringing); nothing
+ * otherwise, or for a line of another role. The cup's disc sits under its
+ * base, so the top is pushed through the same base at the moment the disc
+ * hears the hit: the located impact starts with the cup's edge
+ * (SENS_SHAKE_SYNC_NS). As sim_piezo_table_hit(); the chance is drawn
+ * from rng first. */
+size_t sim_piezo_shake(const struct sim_piezo *m, const struct sens_config *truth,
+		       struct sim_rng *rng, size_t line, int64_t t_ns,
+		       struct sens_edge *out, size_t cap);
 
 /* Sorts edges by time (stable), as a kernel's single event queue would
  * deliver them. */

@@ -767,20 +767,6 @@ static int fit_calibration(char *why, size_t whylen)
 	return 0;
 }
 
-/* The strip's words for a camera that did not open or start (errno e):
- * the shim's message names the camera's id, on a Pi a device path. */
-static const char *camera_reason(int e)
-{
-	switch (e) {
-	case ENODEV: return "not found";
-	case EBUSY: return "in use by another program";
-	case EINVAL: return "cannot give the configured streams";
-	case EACCES: case EPERM: return "no permission";
-	case ENOMEM: return "out of memory";
-	default: return "could not be started";
-	}
-}
-
 /* Leaves the camera out and the daemon running: piezo and console still
  * referee. The strip says what (reason), the console and the log why. 0. */
 static int run_without(struct dd_health_item *health, const char *reason, const char *why)
@@ -837,7 +823,7 @@ int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink 
 	} else {
 		rc = open_camera(ev, why, sizeof(why));
 		if (rc)	/* the shim may already say whose message it is */
-			return run_without(health, camera_reason(-rc),
+			return run_without(health, vis_camera_reason(-rc),
 					   strncmp(why, "camera: ", 8) ? why : why + 8);
 		/* Frames the tracker cannot place on the table are no use. */
 		if (!glue.cfg.have_h)

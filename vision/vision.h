@@ -419,6 +419,11 @@ int vis_camera_take(struct vis_camera *cam, enum vis_camera_stream stream,
 		    struct vis_image **out, char *err, size_t errlen);
 /* Stops, releases and frees; NULL is fine. */
 void vis_camera_close(struct vis_camera *cam);
+/* What vis_camera_open's or vis_camera_start's errno e means in a few
+ * words naming no camera id or fix ("not found"): for a screen anyone may
+ * read, where err's message (the camera's id, on a Pi a device path) is
+ * the owner's. Static text. */
+const char *vis_camera_reason(int e);
 
 /* A frame as the camera gives it: planar YUV 4:2:0 (libcamera's YUV420,
  * BT.601 limited range) in one allocation, so taking it is a copy and its

@@ -100,6 +100,21 @@ static void test_vis_camera_absent_camera_is_a_clear_error(void **state)
 	vis_camera_close(NULL);
 }
 
+/* The health strip's public words for each errno the shim gives (no
+ * camera id, no fix: those are the console's), and one for the rest. */
+static void test_vis_camera_reason_words_for_each_errno(void **state)
+{
+	(void)state;
+	assert_string_equal(vis_camera_reason(ENODEV), "not found");
+	assert_string_equal(vis_camera_reason(EBUSY), "in use by another program");
+	assert_string_equal(vis_camera_reason(EINVAL), "cannot give the configured streams");
+	assert_string_equal(vis_camera_reason(EACCES), "no permission");
+	assert_string_equal(vis_camera_reason(EPERM), "no permission");
+	assert_string_equal(vis_camera_reason(ENOMEM), "out of memory");
+	assert_string_equal(vis_camera_reason(EIO), "could not be started");
+	assert_string_equal(vis_camera_reason(0), "could not be started");
+}
+
 static void test_vis_yuv420_known_colours(void **state)
 {
 	(void)state;
@@ -271,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_vis_camera_frame_durations_within_the_mode),
 		cmocka_unit_test(test_vis_camera_bad_config_refused_with_einval),
 		cmocka_unit_test(test_vis_camera_absent_camera_is_a_clear_error),
+		cmocka_unit_test(test_vis_camera_reason_words_for_each_errno),
 		cmocka_unit_test(test_vis_yuv420_known_colours),
 		cmocka_unit_test(test_vis_yuv420_frame_converts_as_the_shim_did),
 		cmocka_unit_test(test_vis_fb_plan_shared_dmabuf_is_mapped_once),

@@ -496,7 +496,8 @@ free_work:
 
 /* resized (a copy of img, one of its pixels `per` of img's; freed here,
  * NULL when it could not be made) read, the dice found given in img's
- * pixels. */
+ * pixels. errno EINVAL happens: a strip thinner than the downscaling
+ * factor (16384x8 at 1/11) leaves no row to copy. */
 static int find_resized(const struct vis_image *img, struct vis_image *resized, double per,
 			const struct vis_dice_params *params, struct vis_die *out, int max, char *err,
 			size_t errlen)

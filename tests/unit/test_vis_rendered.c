@@ -278,11 +278,29 @@ static void test_vis_dice_find_checks_its_input_at_any_size(void **state)
 	}
 }
 
+/* A strip of the longest side allowed and 8 pixels high is read
+ * box-averaged 11 x 11 (16384 is over DICE_MAX_SIDE): no row is left, so
+ * there is no downscaled copy to read. A clear -EINVAL saying so, not
+ * "out of memory" (find_resized's EINVAL branch). */
+static void test_vis_dice_find_strip_too_thin_to_downscale_refused(void **state)
+{
+	(void)state;
+	char err[160] = "";
+	struct vis_die d[4];
+	struct vis_image *strip = vis_image_new(VIS_MAX_SIDE, 8, VIS_GRAY8);
+	assert_non_null(strip);
+	memset(strip->data, 128, (size_t)strip->stride * strip->height);
+	assert_int_equal(vis_dice_find(strip, NULL, d, 4, err, sizeof err), -EINVAL);
+	assert_non_null(strstr(err, "dice: no resized copy for a 16384x8 image"));
+	vis_image_free(strip);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vis_render_is_deterministic_and_checks_its_input),
 		cmocka_unit_test(test_vis_dice_find_checks_its_input_at_any_size),
+		cmocka_unit_test(test_vis_dice_find_strip_too_thin_to_downscale_refused),
 		cmocka_unit_test(test_vis_render_table_cups_and_line_where_layout_says),
 		cmocka_unit_test(test_vis_read_face_at_a_resting_die_in_a_full_frame),
 		cmocka_unit_test(test_vis_dice_tray_coloured_dice_read_by_their_pips),

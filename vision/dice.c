@@ -473,7 +473,7 @@ static int find_sized(const struct vis_image *img, void *unused, const struct vi
 {
 	(void)unused;
 	if (!image_ok(img, err, errlen))
-		return -EINVAL;	/* a picture downscaled below 8 a side */
+		return -EINVAL;
 	struct vis_dice_work wk = { .w = img->width, .h = img->height };
 	struct net_memo memo = { 0 };
 	double side[2];
@@ -495,18 +495,17 @@ free_work:
 }
 
 /* resized (a copy of img, one of its pixels `per` of img's; freed here,
- * NULL when it could not be made) read, the dice found given in img's
- * pixels. errno EINVAL happens: a strip thinner than the downscaling
- * factor (16384x8 at 1/11) leaves no row to copy. */
+ * NULL when it could not be made: out of memory, as vis_dice_find refuses
+ * a picture too thin for its copies) read, the dice found given in img's
+ * pixels. */
 static int find_resized(const struct vis_image *img, struct vis_image *resized, double per,
 			const struct vis_dice_params *params, struct vis_die *out, int max, char *err,
 			size_t errlen)
 {
 	if (!resized) {
-		int e = errno == EINVAL ? EINVAL : ENOMEM;
-		snprintf(err, errlen, "dice: %s for a %dx%d image read at %g times its size",
-			 e == EINVAL ? "no resized copy" : "out of memory", img->width, img->height, 1 / per);
-		return -e;
+		snprintf(err, errlen, "dice: out of memory for a %dx%d image read at %g times its size",
+			 img->width, img->height, 1 / per);
+		return -ENOMEM;
 	}
 	int n = find_sized(resized, NULL, params, out, max, err, errlen);
 	vis_image_free(resized);
@@ -536,16 +535,24 @@ static int find_enlarged(const struct vis_image *img, void *unused, const struct
 	return find_resized(img, vis_image_scaled(img, 2), 0.5, params, out, max, err, errlen);
 }
 
+/* The box-averaging factor f a picture whose longer side is `side` is
+ * read at, and the coarsest it is read at (find_all: f, or 2f for a big
+ * one). A big photo is read at most DICE_MAX_SIDE a side: its dice stay
+ * well above min_die_px, time and memory stay bounded. */
+static void read_factors(int side, int *f, int *coarsest)
+{
+	*f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
+	*coarsest = side <= TWO_SCALES_FROM || side / *f <= TWO_SCALES_FROM ? *f : 2 * *f;
+}
+
 /* vis_dice_find with every find reported, read or not (params'
  * keep_unreadable set): whether a picture is read again depends on all
  * it found. */
 static int find_all(const struct vis_image *img, const struct vis_dice_params *params, struct vis_die *out,
 		    int max, char *err, size_t errlen)
 {
-	/* A big photo is read at most DICE_MAX_SIDE a side (box-averaged): its
-	 * dice stay well above min_die_px, time and memory stay bounded. */
-	int side = img->width > img->height ? img->width : img->height;
-	int f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
+	int side = img->width > img->height ? img->width : img->height, f, coarsest;
+	read_factors(side, &f, &coarsest);
 	if (side <= TWO_SCALES_FROM) {
 		/* Dice far smaller than the photos' (21-49 pixels) lose their
 		 * pips to the blur and the 1-pixel clean-up, and fall below
@@ -575,6 +582,14 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 		vis_dice_params_default(&p);
 	if (!image_ok(img, err, errlen))
 		return -EINVAL;
+	int f, coarsest, shorter = img->width < img->height ? img->width : img->height;
+	read_factors(img->width > img->height ? img->width : img->height, &f, &coarsest);
+	if (shorter / coarsest < 8) {
+		snprintf(err, errlen, "dice: a %dx%d image is too thin to read: at 1/%d of its size, "
+			 "as it is read, its shorter side is under 8 pixels", img->width, img->height,
+			 coarsest);
+		return -EINVAL;
+	}
 	if (p.keep_unreadable)
 		return find_all(img, &p, out, max, err, errlen);
 	p.keep_unreadable = 1;

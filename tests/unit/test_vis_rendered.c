@@ -285,14 +285,29 @@ static void test_vis_dice_find_checks_its_input_at_any_size(void **state)
 static void test_vis_dice_find_strip_too_thin_to_downscale_refused(void **state)
 {
 	(void)state;
-	char err[160] = "";
+	/* Read at 1/11 and 1/22 (16384 wide), at 1/2 and 1/4 (3200 wide):
+	 * the message names the user's picture, not a copy of it. */
+	static const struct { int w, h, at; } thin[] = { { VIS_MAX_SIDE, 8, 22 }, { 3200, 10, 4 } };
+	char err[160] = "", want[160];
 	struct vis_die d[4];
-	struct vis_image *strip = vis_image_new(VIS_MAX_SIDE, 8, VIS_GRAY8);
-	assert_non_null(strip);
-	memset(strip->data, 128, (size_t)strip->stride * strip->height);
-	assert_int_equal(vis_dice_find(strip, NULL, d, 4, err, sizeof err), -EINVAL);
-	assert_non_null(strstr(err, "dice: no resized copy for a 16384x8 image"));
-	vis_image_free(strip);
+
+	for (size_t i = 0; i < sizeof(thin) / sizeof(thin[0]); i++) {
+		struct vis_image *strip = vis_image_new(thin[i].w, thin[i].h, VIS_GRAY8);
+
+		assert_non_null(strip);
+		memset(strip->data, 128, (size_t)strip->stride * strip->height);
+		assert_int_equal(vis_dice_find(strip, NULL, d, 4, err, sizeof err), -EINVAL);
+		snprintf(want, sizeof(want), "dice: a %dx%d image is too thin to read: at 1/%d of its size",
+			 thin[i].w, thin[i].h, thin[i].at);
+		assert_non_null(strstr(err, want));
+		vis_image_free(strip);
+	}
+	/* Thick enough at its coarsest scale: read (nothing on it). */
+	struct vis_image *ok = vis_image_new(3200, 32, VIS_GRAY8);
+	assert_non_null(ok);
+	memset(ok->data, 128, (size_t)ok->stride * ok->height);
+	assert_int_equal(vis_dice_find(ok, NULL, d, 4, err, sizeof err), 0);
+	vis_image_free(ok);
 }
 
 int main(void)

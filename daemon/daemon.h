@@ -156,9 +156,10 @@ struct dd_fusion_cfg {
 #define DD_BUTTON_CALLS 7	/* the buttons' calls fusion tells apart: low, catch1 and catch2 at
 				 * each end, and a re-toss (from either end: it voids the throw) */
 
-/* Bytes of a throw's reasons for an official: fusion's, then the kick
- * order's and the catcher's notes (dd_fused_judge), each of which names
- * its rule at its end, so a buffer that cuts them loses the IDs first. */
+/* Bytes of a throw's reasons for an official: fusion's, then the low
+ * call's, the catcher's and the kick order's notes (dd_fused_judge), each
+ * of which names its rule at its end. Where they do not all fit, fusion's
+ * last reasons give way, so the notes reach the official whole. */
 #define DD_WHY_MAX 320
 
 /* A throw as fusion assembled it, with what it rests on. */
@@ -248,7 +249,9 @@ const char *dd_source_name(enum dd_source s);
  * set when fx, the judge, the order or the catcher asks; why (the caller's,
  * whylen bytes) fx's reasons plus the order's and the catcher's when it is
  * reviewed, else "" (fx's notes, such as witnesses disagreeing on a half
- * that decides nothing, explain a review only). 0, or bd_judge's error
+ * that decides nothing, explain a review only); with DD_WHY_MAX bytes the
+ * order's and the catcher's notes are whole, fx's last reasons giving way
+ * where both do not fit. 0, or bd_judge's error
  * with why in err. */
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,

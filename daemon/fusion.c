@@ -816,14 +816,45 @@ static bool rules_otherwise(const struct bd_match_cfg *cfg, const struct bd_stat
 	return rules_too ? !same_ruling(ruling, &other) : !dd_ruling_same_outcome(ruling, &other);
 }
 
-/* Sends ruling to review, adding reason to why. */
-static void ask_official(struct bd_ruling *ruling, char *why, size_t whylen, const char *reason)
+/* The judge's notes below: each names its rule at its end. */
+#define NOTE_LOW "low call entered just after the first touch, and which came first " \
+		 "decides the ruling (BD-P5)"
+#define NOTE_CATCHER "the catch button cannot tell who caught, and who did decides the " \
+		     "ruling (BD-K1, BD-K9)"
+#define NOTE_KICK "kick called near the first touch, and which came first decides the " \
+		  "ruling (BD-K1)"
+/* All three, each after "; " (sizeof counts a NUL each: room for two of
+ * the separators' bytes and the end). */
+#define NOTES_MAX (sizeof(NOTE_LOW) + sizeof(NOTE_CATCHER) + sizeof(NOTE_KICK) + 4)
+_Static_assert(NOTES_MAX < DD_WHY_MAX, "the judge's notes must fit a reason's buffer whole");
+
+/* Sends ruling to review, adding reason to notes (NOTES_MAX bytes). */
+static void ask_official(struct bd_ruling *ruling, char *notes, const char *reason)
 {
-	size_t n = whylen ? strlen(why) : 0;
+	size_t n = strlen(notes);
 
 	ruling->review = true;
-	if (n < whylen)
-		snprintf(why + n, whylen - n, "%s%s", n ? "; " : "", reason);
+	snprintf(notes + n, NOTES_MAX - n, "%s%s", n ? "; " : "", reason);
+}
+
+/* why (whylen bytes, fusion's reasons) followed by the judge's notes:
+ * fusion's last whole reasons give way when both do not fit, so an
+ * official always reads the notes to their rule IDs. */
+static void append_notes(char *why, size_t whylen, const char *notes)
+{
+	size_t n = strlen(why), need = strlen(notes) + 2;	/* "; " */
+
+	if (!*notes || !whylen)
+		return;
+	while (n && n + need >= whylen) {
+		char *cut = strstr(why, "; "), *last = NULL;
+
+		for (; cut && (size_t)(cut - why) < n; cut = strstr(cut + 2, "; "))
+			last = cut;
+		n = last ? (size_t)(last - why) : 0;
+		why[n] = '\0';
+	}
+	snprintf(why + n, whylen - n, "%s%s", n ? "; " : "", notes);
 }
 
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
@@ -831,6 +862,7 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		   char *err, size_t errlen)
 {
 	struct bd_throw alt;
+	char notes[NOTES_MAX] = "";
 	int rc;
 
 	snprintf(why, whylen, "%s", fx->review_why);
@@ -845,15 +877,13 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	/* A late-entered low call: where the order decides the ruling, an
 	 * official settles it (BD-P5). */
 	if (low_before_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
-		ask_official(ruling, why, whylen, "low call entered just after the first touch, "
-			     "and which came first decides the ruling (BD-P5)");
+		ask_official(ruling, notes, NOTE_LOW);
 	/* Kicked up by one defender and caught by the other (BD-K1), or by
 	 * the kicker (BD-K9): who caught decides, and a button cannot say. */
 	if (catch_by_partner(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, true))
-		ask_official(ruling, why, whylen, "the catch button cannot tell who caught, "
-			     "and who did decides the ruling (BD-K1, BD-K9)");
+		ask_official(ruling, notes, NOTE_CATCHER);
 	if (fx->kick_guessed && kick_after_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
-		ask_official(ruling, why, whylen, "kick called near the first touch, and which came "
-			     "first decides the ruling (BD-K1)");
+		ask_official(ruling, notes, NOTE_KICK);
+	append_notes(why, whylen, notes);
 	return 0;
 }

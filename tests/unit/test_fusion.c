@@ -108,7 +108,7 @@ static void run(struct dd_fusion *f, const struct dd_obs *obs, size_t n, struct 
 
 /* fused as the daemon judges it (dd_fused_judge), with the score at a-b
  * and A to throw; why gets the reasons for review. */
-static struct bd_ruling judge_fused(const struct dd_fused *fx, int a, int b, char why[120])
+static struct bd_ruling judge_fused(const struct dd_fused *fx, int a, int b, char why[DD_WHY_MAX])
 {
 	struct bd_match_cfg cfg;
 	struct bd_state s;
@@ -119,7 +119,7 @@ static struct bd_ruling judge_fused(const struct dd_fused *fx, int a, int b, cha
 	bd_state_init(&s, &cfg);
 	s.score[BD_TEAM_A] = a;
 	s.score[BD_TEAM_B] = b;
-	assert_int_equal(dd_fused_judge(&cfg, &s, fx, &r, why, 120, err, sizeof(err)), 0);
+	assert_int_equal(dd_fused_judge(&cfg, &s, fx, &r, why, DD_WHY_MAX, err, sizeof(err)), 0);
 	return r;
 }
 
@@ -127,7 +127,7 @@ static struct bd_ruling judge_fused(const struct dd_fused *fx, int a, int b, cha
 static struct bd_ruling judge(const struct bd_throw *t)
 {
 	static struct dd_fused fx;	/* large */
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	memset(&fx, 0, sizeof(fx));
 	fx.t = *t;
@@ -242,7 +242,7 @@ static void test_fusion_bd_k1_kick_call_near_the_touch_before_a_sink_goes_to_rev
 		obs_event(DD_SRC_PIEZO, 1700 * MS, 0.95, BD_EV_CUP),
 	};
 	struct bd_ruling r;
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	seq[2].ev.player = 2;
@@ -312,7 +312,7 @@ static void test_fusion_bd_k2a_guessed_kick_order_at_game_point_goes_to_review(v
 {
 	struct dd_fused out;
 	struct bd_ruling r;
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	late_kick_then_b_then_floor(&out);
@@ -326,7 +326,7 @@ static void test_fusion_bd_k1_guessed_kick_order_off_game_point_rules_without_re
 {
 	struct dd_fused out;
 	struct bd_ruling r;
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	late_kick_then_b_then_floor(&out);
@@ -424,7 +424,7 @@ static void test_fusion_half_disagreement_asks_for_review(void **state)
 	assert_non_null(strstr(out.review_why, "disagree on the half"));
 	/* core sees the low confidence on the deciding event and asks */
 	assert_true(judge(&out.t).review);
-	char why[120];
+	char why[DD_WHY_MAX];
 	struct bd_ruling r = judge_fused(&out, 0, 0, why);
 	assert_true(r.review);
 	assert_non_null(strstr(why, "disagree on the half"));
@@ -446,7 +446,7 @@ static void test_bd_p6_agreeing_witnesses_both_near_the_line_go_to_review(void *
 		obs_camera_at(1210 * MS, 1.2310, 0.95),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	dd_fusion_init(&f, &c);
@@ -476,7 +476,7 @@ static void test_bd_p6_clearly_surer_camera_overrules_the_fix(void **state)
 		obs_camera_at(1215 * MS, 1.19, 0.95),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	dd_fusion_init(&f, &c);
@@ -508,7 +508,7 @@ static void test_bd_p6_near_even_disagreement_goes_to_review(void **state)
 		obs_camera_at(1210 * MS, 1.206, 0.95),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	dd_fusion_init(&f, &c);
@@ -535,7 +535,7 @@ static void test_bd_p1_line_call_and_a_half_from_the_camera(void **state)
 		obs_camera_at(1210 * MS, 1.245, 0.95),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	dd_fusion_init(&f, &c);
@@ -562,7 +562,7 @@ static void test_bd_p5_low_call_makes_a_half_disagreement_moot(void **state)
 		obs_table(DD_SRC_CAMERA, 1220 * MS, 0.6, BD_HALF_A),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	seq[0].ev.player = 2;	/* b1, a defender */
@@ -608,7 +608,7 @@ static void test_bd_p1_discs_fitting_no_one_landing_tell_the_official(void **sta
 		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.49, BD_HALF_B),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	seq[0].no_point = true;
@@ -736,7 +736,7 @@ static void test_bd_p1_camera_landing_settles_a_doubtful_piezo_half(void **state
 		obs_table(DD_SRC_CAMERA, 1210 * MS, 0.9, BD_HALF_B),
 		obs_event(DD_SRC_PIEZO, 1500 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	dd_fusion_init(&f, &c);
@@ -762,7 +762,7 @@ static void test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor(
 		obs_table(DD_SRC_PIEZO, 1200 * MS, 1.0, BD_HALF_B),
 		obs_kind(DD_OBS_OFF_TABLE, DD_SRC_CAMERA, 1600 * MS),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	seq[1].confidence = 0.85;
@@ -818,7 +818,7 @@ static void test_bd_p4_exit_then_a_catch_entered_is_a_catch(void **state)
 		obs_kind(DD_OBS_OFF_TABLE, DD_SRC_CAMERA, 1600 * MS),
 		obs_event(DD_SRC_CONSOLE, 1900 * MS, 1.0, BD_EV_CATCH),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	seq[2].ev.player = 2;	/* b1, a defender */
@@ -849,7 +849,7 @@ static void test_bd_p4_new_toss_before_a_catch_could_be_entered_infers_no_floor(
 		obs_kind(DD_OBS_OFF_TABLE, DD_SRC_CAMERA, 1600 * MS),
 		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 2300 * MS),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	seq[2].confidence = 0.85;
@@ -893,7 +893,7 @@ static void test_bd_p5_low_call_entered_just_after_the_landing_goes_to_review(vo
 		obs_event(DD_SRC_PIEZO, 1600 * MS, 1.0, BD_EV_FLOOR),
 	};
 	struct bd_ruling r;
-	char why[120];
+	char why[DD_WHY_MAX];
 
 	(void)state;
 	seq[2].ev.player = 2;	/* b1, a defender */
@@ -1098,7 +1098,7 @@ static void test_bd_o1_camera_mine_against_a_felt_table_landing_is_no_silent_voi
 		obs_event(DD_SRC_CAMERA, 1205 * MS, 0.95, BD_EV_MINE),
 		obs_event(DD_SRC_PIEZO, 1600 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 	struct bd_ruling r;
 
 	(void)state;
@@ -1144,7 +1144,7 @@ static void test_bd_o1_surer_camera_mine_against_the_discs_goes_to_review(void *
 		obs_event(DD_SRC_CAMERA, 1205 * MS, 0.999, BD_EV_MINE),
 		obs_event(DD_SRC_PIEZO, 1600 * MS, 0.95, BD_EV_FLOOR),
 	};
-	char why[120];
+	char why[DD_WHY_MAX];
 	struct bd_ruling r;
 
 	(void)state;

@@ -418,6 +418,20 @@ static void test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught(void **sta
 		assert_non_null(strstr(why, "observations than a throw can hold; the catch button "
 				       "cannot tell who caught, and who did decides the ruling "
 				       "(BD-K1, BD-K9)"));
+		/* Fusion's reasons filling their buffer (each bounce placed
+		 * off the table is one, cut where add_reason() cuts): its last
+		 * whole ones give way, the note keeps its rule IDs. */
+		char full[2 * DD_WHY_MAX] = "";
+		for (int cm = 4; strlen(full) < DD_WHY_MAX; cm++)
+			snprintf(full + strlen(full), sizeof(full) - strlen(full),
+				 "%spiezo placed the landing %d cm off the table", *full ? "; " : "", cm);
+		prior = full;
+		r = judged(obs, 2, &catcher);
+		prior = NULL;
+		assert_true(r.review);
+		assert_int_equal(strncmp(why, "piezo placed the landing 4 cm off the table; ", 45), 0);
+		assert_non_null(strstr(why, " cm off the table; the catch button cannot tell who "
+				       "caught, and who did decides the ruling (BD-K1, BD-K9)"));
 	}
 }
 

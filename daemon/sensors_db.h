@@ -34,11 +34,12 @@ void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, bool button,
 int dd_sensors_edges_store(struct db *db, int64_t match, const struct sens_config *cfg,
 			   const struct sens_edge *e, size_t n, char *err, size_t errlen);
 
-/* Every stored piezo edge of a match (throw_no 0: of all its throws, read
- * through db_replay(); K: of throw K), sorted by time, duplicates (a row
- * in two throws' spans) removed. *edges (n of them) is the caller's:
- * free(). -ENOENT no such match or throw, -EINVAL a row breaking the
- * convention ("match M throw K: piezo edge at T ns: why"), or db_'s error. */
+/* Every stored edge of a match, a disc's or a button's (throw_no 0: of
+ * all its throws, read through db_replay(); K: of throw K), sorted by
+ * time, duplicates (a row in two throws' spans) removed. *edges (n of
+ * them) is the caller's: free(). -ENOENT no such match or throw, -EINVAL
+ * a row breaking the convention ("match M throw K: SOURCE edge at T ns:
+ * why", SOURCE piezo or button), or db_'s error. */
 int dd_sensors_db_edges(struct db *db, int64_t match, int throw_no, struct sens_edge **edges,
 			size_t *n, char *err, size_t errlen);
 

@@ -279,9 +279,9 @@ static void test_vis_dice_find_checks_its_input_at_any_size(void **state)
 }
 
 /* A strip of the longest side allowed and 8 pixels high is read
- * box-averaged 11 x 11 (16384 is over DICE_MAX_SIDE): no row is left, so
- * there is no downscaled copy to read. A clear -EINVAL saying so, not
- * "out of memory" (find_resized's EINVAL branch). */
+ * box-averaged 11 x 11 and 22 x 22 (16384 is over DICE_MAX_SIDE): no row
+ * is left. vis_dice_find refuses it up front with -EINVAL naming the
+ * picture and the scale, not "out of memory" nor its copy's size. */
 static void test_vis_dice_find_strip_too_thin_to_downscale_refused(void **state)
 {
 	(void)state;

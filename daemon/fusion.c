@@ -837,26 +837,6 @@ static void ask_official(struct bd_ruling *ruling, char *notes, const char *reas
 	snprintf(notes + n, NOTES_MAX - n, "%s%s", n ? "; " : "", reason);
 }
 
-/* why (whylen bytes, fusion's reasons) followed by the judge's notes:
- * fusion's last whole reasons give way when both do not fit, so an
- * official always reads the notes to their rule IDs. */
-static void append_notes(char *why, size_t whylen, const char *notes)
-{
-	size_t n = strlen(why), need = strlen(notes) + 2;	/* "; " */
-
-	if (!*notes || !whylen)
-		return;
-	while (n && n + need >= whylen) {
-		char *cut = strstr(why, "; "), *last = NULL;
-
-		for (; cut && (size_t)(cut - why) < n; cut = strstr(cut + 2, "; "))
-			last = cut;
-		n = last ? (size_t)(last - why) : 0;
-		why[n] = '\0';
-	}
-	snprintf(why + n, whylen - n, "%s%s", n ? "; " : "", notes);
-}
-
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,
 		   char *err, size_t errlen)
@@ -884,6 +864,13 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		ask_official(ruling, notes, NOTE_CATCHER);
 	if (fx->kick_guessed && kick_after_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
 		ask_official(ruling, notes, NOTE_KICK);
-	append_notes(why, whylen, notes);
+	/* The judge's notes first: each names the rule that decides, and
+	 * fusion's reasons, however many, are what a short buffer cuts. */
+	if (*notes && whylen) {
+		char fused[DD_WHY_MAX];
+
+		snprintf(fused, sizeof(fused), "%s", why);
+		snprintf(why, whylen, "%s%s%s", notes, *fused ? "; " : "", fused);
+	}
 	return 0;
 }

@@ -3,6 +3,7 @@
  * the signals; a throw goes observations -> fusion -> judge -> db -> SSE. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,11 +36,8 @@
 #define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
 #define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
 #define STORE_BUSY_MS 1000		/* longest wait for another program's lock on the log */
-#define RAW_FLUSH_US (100 * 1000ULL)	/* stored edges wait at most this for a commit (db.h) */
-/* Edges stored per RAW_FLUSH_US: a throw's impacts give a few dozen; a
- * line chattering or floating gives thousands, which would fill the card
- * while the strip already names the line. */
-#define EDGES_STORED_MAX 256
+#define RAW_FLUSH_US (100 * 1000ULL)	/* kept edges wait at most this for the store (db.h) */
+#define RAW_RETRY_US (1000 * 1000ULL)	/* ... and this again when it did not take them */
 
 struct serve {
 	const char *config_path;	/* --config, or NULL */
@@ -59,9 +57,10 @@ struct serve {
 	sd_event_source *fusion_timer;	/* settle / timeout of the throw */
 	sd_event_source *keepalive;	/* SSE comments */
 	sd_event_source *restart;	/* --sim: next match */
-	sd_event_source *raw_flush;	/* commits stored edges within RAW_FLUSH_US */
-	unsigned edges_batched;		/* edges stored since the last commit */
-	unsigned long edges_dropped;	/* over EDGES_STORED_MAX since then */
+	sd_event_source *raw_flush;	/* stores the kept edges within RAW_FLUSH_US */
+	struct dd_edge_keep *keep;	/* owned: the chip's edges for the event log, or NULL */
+	int64_t keep_match;		/* the match keep's edges are of */
+	const struct sens_config *edges_cfg;	/* the sensors glue's wiring (while attached) */
 	int64_t restart_for;		/* the match under way when it was set, 0 none */
 	struct dd_health_item sensors;	/* health strip */
 	struct dd_health_item camera;
@@ -300,59 +299,80 @@ static void store_health(struct serve *sv, struct store_mark before, int rc, con
 	}
 }
 
-/* Commits the edges stored since the last commit (the rulings commit
- * them too, db_append). */
+/* Stores the kept edges in their match's raw inputs, without waiting for
+ * another program's lock on the log: they stay kept until it goes, and the
+ * loop is not held up a second per read. Logs what was left out. 0 or the
+ * store's error. */
+static int store_kept(struct serve *sv)
+{
+	struct store_mark before = store_mark(sv);
+	char err[512], msg[256];
+	int rc = 0;
+
+	if (sv->keep->n) {
+		db_set_busy_timeout(sv->db, 0);
+		rc = dd_sensors_edges_store(sv->db, sv->keep_match, sv->edges_cfg, sv->keep->buf,
+					    sv->keep->n, err, sizeof(err));
+		if (rc == 0)
+			rc = db_raw_flush(sv->db, err, sizeof(err));
+		db_set_busy_timeout(sv->db, STORE_BUSY_MS);
+		if (rc == 0)
+			dd_edge_keep_stored(sv->keep, sv->keep->n);
+		store_health(sv, before, rc, err);
+	}
+	if (dd_edge_keep_report(sv->keep, sv->edges_cfg, dd_mono_ns(), msg, sizeof(msg)))
+		dd_log(DD_LOG_WARN, "%s", msg);
+	return rc;
+}
+
+/* Runs store_kept() in after_us, or sooner if it was to run sooner. */
+static void arm_raw_flush(struct serve *sv, uint64_t after_us)
+{
+	uint64_t at = (uint64_t)dd_mono_ns() / 1000 + after_us, was;
+	int on = SD_EVENT_OFF;
+
+	sd_event_source_get_enabled(sv->raw_flush, &on);
+	if (on != SD_EVENT_OFF && sd_event_source_get_time(sv->raw_flush, &was) >= 0 && was <= at)
+		return;
+	sd_event_source_set_time(sv->raw_flush, at);
+	sd_event_source_set_enabled(sv->raw_flush, SD_EVENT_ONESHOT);
+}
+
 static int on_raw_flush(sd_event_source *s, uint64_t usec, void *user)
 {
 	struct serve *sv = user;
-	struct store_mark before = store_mark(sv);
-	char err[512];
-	int rc;
+	int64_t due;
 
 	(void)s;
 	(void)usec;
-	rc = db_raw_flush(sv->db, err, sizeof(err));
-	store_health(sv, before, rc, err);
-	if (sv->edges_dropped)
-		dd_log(DD_LOG_WARN, "sensors: %lu edges in %llu ms not stored, over %d (a line "
-		       "chattering? the health strip names it)", sv->edges_dropped,
-		       RAW_FLUSH_US / 1000, EDGES_STORED_MAX);
-	sv->edges_batched = 0;
-	sv->edges_dropped = 0;
+	if (store_kept(sv))
+		arm_raw_flush(sv, RAW_RETRY_US);
+	else if ((due = dd_edge_keep_report_due(sv->keep)) > 0)
+		arm_raw_flush(sv, (uint64_t)(due > dd_mono_ns() ? due - dd_mono_ns() : 0) / 1000 + 1);
 	return 0;
 }
 
-/* The chip's edges, in the match under way's raw inputs (found by time),
- * so `dyeref sensors --replay-db` can run a disputed throw's impacts
- * again. Edges outside a match belong to no throw. */
+/* The chip's edges, kept for the match under way's raw inputs (found by
+ * time), so `dyeref sensors --replay-db` can run a disputed throw's
+ * impacts again. Edges outside a match belong to no throw. */
 static void on_edges(void *user, const struct sens_config *cfg, const struct sens_edge *e,
 		     size_t n)
 {
 	struct serve *sv = user;
-	size_t take = EDGES_STORED_MAX - sv->edges_batched;
-	struct store_mark before;
-	char err[512];
-	int rc, on = SD_EVENT_OFF;
+	int64_t match;
 
 	if (!dd_referee_in_match(sv->ref))
 		return;
-	if (take > n)
-		take = n;
-	sv->edges_dropped += n - take;
-	if (take) {
-		before = store_mark(sv);
-		rc = dd_sensors_edges_store(sv->db, dd_referee_current_id(sv->ref), cfg, e, take,
-					    err, sizeof(err));
-		if (rc)
-			store_health(sv, before, rc, err);
-		else
-			sv->edges_batched += (unsigned)take;
+	match = dd_referee_current_id(sv->ref);
+	sv->edges_cfg = cfg;
+	if (sv->keep->n && sv->keep_match != match && store_kept(sv)) {
+		dd_log(DD_LOG_WARN, "sensors: %zu edges of match %" PRId64 " not stored: the "
+		       "event log did not take them", sv->keep->n, sv->keep_match);
+		dd_edge_keep_stored(sv->keep, sv->keep->n);
 	}
-	sd_event_source_get_enabled(sv->raw_flush, &on);
-	if (on == SD_EVENT_OFF) {
-		sd_event_source_set_time(sv->raw_flush, (uint64_t)dd_mono_ns() / 1000 + RAW_FLUSH_US);
-		sd_event_source_set_enabled(sv->raw_flush, SD_EVENT_ONESHOT);
-	}
+	sv->keep_match = match;
+	dd_edge_keep_add(sv->keep, cfg, e, n);
+	arm_raw_flush(sv, RAW_FLUSH_US);
 }
 
 static int start_match(struct serve *sv, const struct web_command *cmd, char *err, size_t errlen)
@@ -791,8 +811,10 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 		rc = dd_sensors_attach(cfg, ev, sv->sim, on_obs, sv, &sv->sensors, err, sizeof(err));
 		if (rc)
 			dd_serve_config_problem(&sv->sc, err);
-		else if (ev && dd_sensors_keep_edges)
+		else if (ev && dd_sensors_keep_edges && (sv->keep = malloc(sizeof(*sv->keep)))) {
+			dd_edge_keep_init(sv->keep);
 			dd_sensors_keep_edges(on_edges, sv);
+		}
 	} else {
 		claim_section(cfg, "sensors");
 		claim_section(cfg, "table");
@@ -1057,6 +1079,8 @@ int dd_cmd_serve(int argc, char **argv)
 	feeder_stop(sv);
 	if (sv->sim)
 		demo_end_own(sv);
+	if (sv->keep && sv->keep->n)
+		store_kept(sv);	/* the last read's, before the log closes */
 detach_inputs:
 	if (dd_sensors_detach)
 		dd_sensors_detach();
@@ -1072,6 +1096,7 @@ free_loop:
 	web_server_free(sv->web);
 	sd_event_unref(sv->ev);
 	invalidate(sv);
+	free(sv->keep);
 free_referee:
 	dd_referee_free(sv->ref);
 close_db:

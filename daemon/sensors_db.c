@@ -50,6 +50,99 @@ int dd_sensors_edges_store(struct db *db, int64_t match, const struct sens_confi
 	return 0;
 }
 
+void dd_edge_keep_init(struct dd_edge_keep *k)
+{
+	k->n = 0;
+	k->full = 0;
+	k->reported_ns = 0;
+	for (size_t i = 0; i <= SENS_MAX_LINES; i++)
+		k->line[i] = (struct dd_keep_line){ .tokens = DD_KEEP_BURST };
+}
+
+size_t dd_edge_keep_add(struct dd_edge_keep *k, const struct sens_config *cfg,
+			const struct sens_edge *e, size_t n)
+{
+	size_t took = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int at = sens_config_line_by_offset(cfg, e[i].line);
+		struct dd_keep_line *l = &k->line[at >= 0 && at < SENS_MAX_LINES ? at : SENS_MAX_LINES];
+
+		/* The budget refills by the edges' own clock; an edge older
+		 * than the line's latest (read late) refills nothing. */
+		if (l->t_ns && e[i].ts_ns > l->t_ns)
+			l->tokens += (double)(e[i].ts_ns - l->t_ns) * 1e-9 * DD_KEEP_PER_S;
+		if (l->tokens > DD_KEEP_BURST)
+			l->tokens = DD_KEEP_BURST;
+		if (e[i].ts_ns > l->t_ns)
+			l->t_ns = e[i].ts_ns;
+		if (l->tokens < 1) {
+			l->left_out++;
+		} else if (k->n == DD_KEEP_MAX) {
+			k->full++;
+		} else {
+			l->tokens -= 1;
+			k->buf[k->n++] = e[i];
+			took++;
+		}
+	}
+	return took;
+}
+
+void dd_edge_keep_stored(struct dd_edge_keep *k, size_t n)
+{
+	if (n >= k->n) {
+		k->n = 0;
+		return;
+	}
+	memmove(k->buf, k->buf + n, (k->n - n) * sizeof(k->buf[0]));
+	k->n -= n;
+}
+
+int64_t dd_edge_keep_report_due(const struct dd_edge_keep *k)
+{
+	unsigned long total = k->full;
+
+	for (size_t i = 0; i <= SENS_MAX_LINES; i++)
+		total += k->line[i].left_out;
+	if (!total)
+		return 0;
+	return k->reported_ns ? k->reported_ns + DD_KEEP_REPORT_NS : 1;
+}
+
+bool dd_edge_keep_report(struct dd_edge_keep *k, const struct sens_config *cfg, int64_t now_ns,
+			 char *msg, size_t len)
+{
+	int64_t due = dd_edge_keep_report_due(k);
+	unsigned long total = k->full;
+	size_t most = 0;
+
+	if (!due || now_ns < due)
+		return false;
+	for (size_t i = 0; i <= SENS_MAX_LINES; i++) {
+		total += k->line[i].left_out;
+		if (k->line[i].left_out > k->line[most].left_out)
+			most = i;
+	}
+	if (k->line[most].left_out && most < cfg->n_lines)
+		snprintf(msg, len, "sensors: %lu edges not stored, %lu of them of %s (line %u), "
+			 "faster than %d a second (chattering? the health strip names it)", total,
+			 k->line[most].left_out, cfg->lines[most].name, cfg->lines[most].offset,
+			 DD_KEEP_PER_S);
+	else if (k->line[most].left_out)
+		snprintf(msg, len, "sensors: %lu edges not stored, %lu of them of lines the wiring "
+			 "does not name, faster than %d a second", total, k->line[most].left_out,
+			 DD_KEEP_PER_S);
+	else
+		snprintf(msg, len, "sensors: %lu edges not stored: %d were already waiting for the "
+			 "event log (locked?)", total, DD_KEEP_MAX);
+	for (size_t i = 0; i <= SENS_MAX_LINES; i++)
+		k->line[i].left_out = 0;
+	k->full = 0;
+	k->reported_ns = now_ns;
+	return true;
+}
+
 struct collect {
 	int64_t match;		/* for messages */
 	int throw_no;		/* the throw being read, for messages */

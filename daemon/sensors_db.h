@@ -34,6 +34,55 @@ void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, bool button,
 int dd_sensors_edges_store(struct db *db, int64_t match, const struct sens_config *cfg,
 			   const struct sens_edge *e, size_t n, char *err, size_t errlen);
 
+/* What `dyeref serve` keeps of the chip's edges for the event log. Each
+ * line may give DD_KEEP_BURST edges at once and DD_KEEP_PER_S a second
+ * over time (a throw gives a line a few dozen at most, ringing included),
+ * so a floating or chattering line fills no card; edges on lines the
+ * wiring does not name share one such budget. What is kept waits in buf
+ * for the store, so a store locked for a while (an import) loses none of
+ * it, up to DD_KEEP_MAX, and the loop need not wait for the lock. Pure:
+ * times are the edges' own and the caller's. */
+#define DD_KEEP_BURST 64
+#define DD_KEEP_PER_S 16
+#define DD_KEEP_MAX 4096
+#define DD_KEEP_REPORT_NS (10 * 1000000000LL)	/* at most one report this often */
+
+struct dd_keep_line {
+	double tokens;		/* edges this line may still give now */
+	int64_t t_ns;		/* of its latest edge, taken or refused; 0 none yet */
+	unsigned long left_out;	/* refused since the last report */
+};
+
+struct dd_edge_keep {
+	struct sens_edge buf[DD_KEEP_MAX];	/* kept, waiting for the store, in order read */
+	size_t n;				/* in buf */
+	struct dd_keep_line line[SENS_MAX_LINES + 1];	/* by config index; the last: unwired */
+	unsigned long full;		/* refused since the last report: buf was full */
+	int64_t reported_ns;		/* of the last report; 0 none yet */
+};
+
+/* An empty keep, every line's budget full. */
+void dd_edge_keep_init(struct dd_edge_keep *k);
+
+/* Puts into k->buf those of e[0..n) (on cfg's wiring) their lines'
+ * budgets allow and room remains for; returns how many it took. */
+size_t dd_edge_keep_add(struct dd_edge_keep *k, const struct sens_config *cfg,
+			const struct sens_edge *e, size_t n);
+
+/* The first n of k->buf have been stored: drops them. */
+void dd_edge_keep_stored(struct dd_edge_keep *k, size_t n);
+
+/* When the report of edges refused so far is due (a CLOCK_MONOTONIC
+ * time, at most DD_KEEP_REPORT_NS after the last), or 0: none refused. */
+int64_t dd_edge_keep_report_due(const struct dd_edge_keep *k);
+
+/* Whether edges were refused since the last report and a report is due at
+ * now_ns (DD_KEEP_REPORT_NS after the last): then one line for the log in
+ * msg (the total, and the line refused most, named by cfg), and the
+ * counts start again. */
+bool dd_edge_keep_report(struct dd_edge_keep *k, const struct sens_config *cfg, int64_t now_ns,
+			 char *msg, size_t len);
+
 /* Every stored edge of a match, a disc's or a button's (throw_no 0: of
  * all its throws, read through db_replay(); K: of throw K), sorted by
  * time, duplicates (a row in two throws' spans) removed. *edges (n of

@@ -105,8 +105,7 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
 		return 0;
 	}
-	/* Before the pipeline: a ruling these edges complete is then stored
-	 * in the same commit as they are. */
+	/* As read, ringing and all: a replay runs the pipeline again. */
 	if (n > 0 && glue.keep)
 		glue.keep(glue.keep_user, &glue.cfg, edges, (size_t)n);
 	for (ssize_t i = 0; i < n; i++) {

@@ -270,6 +270,73 @@ static void test_sens_db_edges_store_names_buttons_and_reads_back(void **state)
 	free(got);
 }
 
+/* What serve keeps of the edges (dd_edge_keep): a line's budget of 64 at
+ * once and 16 a second by the edges' clock, lines apart, unwired lines
+ * sharing one; the buffer's bound; the log's report, at most every 10 s. */
+static void test_sens_db_edge_keep_budgets_lines_and_reports(void **state)
+{
+	struct fx *f = *state;
+	static struct dd_edge_keep k;	/* large */
+	struct sens_edge e[100];
+	char msg[256];
+	const int64_t t0 = 5000000000LL;
+
+	dd_edge_keep_init(&k);
+	for (size_t i = 0; i < 100; i++)
+		e[i] = (struct sens_edge){ 17, t0 };
+	assert_int_equal(dd_edge_keep_add(&k, &f->cfg, e, 100), DD_KEEP_BURST);
+	assert_int_equal(k.n, DD_KEEP_BURST);
+	/* 1/16 s later one more; at once after it, none */
+	e[0].ts_ns = t0 + 62500000;
+	e[1].ts_ns = t0 + 62500000;
+	assert_int_equal(dd_edge_keep_add(&k, &f->cfg, e, 2), 1);
+	/* another line has its own budget */
+	for (size_t i = 0; i < 100; i++)
+		e[i] = (struct sens_edge){ 27, t0 };
+	assert_int_equal(dd_edge_keep_add(&k, &f->cfg, e, 100), DD_KEEP_BURST);
+	/* lines the wiring does not name share one */
+	for (size_t i = 0; i < 100; i++)
+		e[i] = (struct sens_edge){ i % 2 ? 98 : 99, t0 };
+	assert_int_equal(dd_edge_keep_add(&k, &f->cfg, e, 100), DD_KEEP_BURST);
+	assert_int_equal(k.n, 3 * DD_KEEP_BURST + 1);
+	assert_int_equal(k.buf[DD_KEEP_BURST].line, 17);
+	assert_int_equal(k.buf[DD_KEEP_BURST].ts_ns, t0 + 62500000);
+
+	/* Reported at once the first time: the line refused most, by name. */
+	assert_true(dd_edge_keep_report_due(&k) > 0);
+	assert_true(dd_edge_keep_report(&k, &f->cfg, t0, msg, sizeof(msg)));
+	assert_string_equal(msg, "sensors: 109 edges not stored, 37 of them of table0 (line 17), "
+			    "faster than 16 a second (chattering? the health strip names it)");
+	assert_int_equal(dd_edge_keep_report_due(&k), 0);
+	/* Then at most every 10 s. */
+	e[0] = (struct sens_edge){ 17, t0 + 62500001 };
+	assert_int_equal(dd_edge_keep_add(&k, &f->cfg, e, 1), 0);
+	assert_int_equal(dd_edge_keep_report_due(&k), t0 + DD_KEEP_REPORT_NS);
+	assert_false(dd_edge_keep_report(&k, &f->cfg, t0 + DD_KEEP_REPORT_NS - 1, msg, sizeof(msg)));
+	assert_true(dd_edge_keep_report(&k, &f->cfg, t0 + DD_KEEP_REPORT_NS, msg, sizeof(msg)));
+	assert_string_equal(msg, "sensors: 1 edges not stored, 1 of them of table0 (line 17), "
+			    "faster than 16 a second (chattering? the health strip names it)");
+
+	/* Stored: the first n go, the rest keep their order. */
+	dd_edge_keep_stored(&k, DD_KEEP_BURST);
+	assert_int_equal(k.n, 2 * DD_KEEP_BURST + 1);
+	assert_int_equal(k.buf[0].ts_ns, t0 + 62500000);
+	assert_int_equal(k.buf[1].line, 27);
+	dd_edge_keep_stored(&k, k.n);
+	assert_int_equal(k.n, 0);
+
+	/* A store that takes nothing for long: the buffer's bound holds. */
+	dd_edge_keep_init(&k);
+	for (int64_t i = 0; i < DD_KEEP_MAX + 10; i++) {
+		e[0] = (struct sens_edge){ 22, t0 + i * 1000000000LL };	/* a second apart */
+		dd_edge_keep_add(&k, &f->cfg, e, 1);
+	}
+	assert_int_equal(k.n, DD_KEEP_MAX);
+	assert_true(dd_edge_keep_report(&k, &f->cfg, t0, msg, sizeof(msg)));
+	assert_string_equal(msg, "sensors: 10 edges not stored: 4096 were already waiting for "
+			    "the event log (locked?)");
+}
+
 /* tests/support/db_sim.c stores the db tests' piezo edges by the same
  * convention (channel = line, payload {"line":N,...}): they read back. */
 static void test_sens_db_reads_the_db_tests_simulated_raw_inputs(void **state)
@@ -368,6 +435,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sens_db_edges_are_the_stored_edges_in_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_overlapping_throw_spans_give_each_edge_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_edges_store_names_buttons_and_reads_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sens_db_edge_keep_budgets_lines_and_reports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_reads_the_db_tests_simulated_raw_inputs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_rows_breaking_the_convention_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_match_without_edges_replays_nothing, setup, teardown),

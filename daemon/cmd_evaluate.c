@@ -659,8 +659,8 @@ static void feed_sens(struct run *rn, const struct sens_obs *so, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct dd_obs o;
 
-		if (dd_sensors_obs_to_fusion(&so[i], &o))
-			feed(rn, &o);
+		dd_sensors_obs_to_fusion(&so[i], &o);
+		feed(rn, &o);
 	}
 }
 

@@ -118,6 +118,9 @@ enum dd_obs_kind {
 	DD_OBS_DYE_UP_MISSED,	/* the thrower did not call "DYE UP!" (BD-P2) */
 	DD_OBS_APEX,		/* the toss's measured height: apex_m, apex_sd_m */
 	DD_OBS_OFF_TABLE,	/* the camera saw the die leave the table over an edge (ev.x, ev.y) */
+	DD_OBS_TABLE_DEAF,	/* a cup or mine hit shook the table at t_ns: the table lines that
+				 * heard it are held off until until_ns, and hear no landing then
+				 * (not an event; no throw starts with it) */
 };
 
 #define DD_OBS_ARRIVALS 8	/* piezo arrival times kept with a table impact */
@@ -131,6 +134,8 @@ struct dd_obs {
 	double apex_m;		/* APEX: metres above the table */
 	double apex_sd_m;	/* APEX: its standard deviation, metres; 0 unknown */
 	double sigma_m;		/* EVENT table: 1-sigma of the located point, 0 unknown */
+	int64_t until_ns;	/* TABLE_DEAF: when the last table line that heard the shake
+				 * listens again */
 	int n_arrivals;		/* piezo: sensors that heard the impact */
 	int arrival_sensor[DD_OBS_ARRIVALS];	/* piezo: sensor index */
 	int64_t arrival_ns[DD_OBS_ARRIVALS];	/* piezo: edge time */
@@ -209,13 +214,15 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * it has, marked for review) and starts the next. 0 when it was taken,
  * or left out because the throw holds DD_FUSION_MAX_OBS already (the
  * throw then says observations were dropped; a re-toss is never left
- * out: it takes the latest one's place); DD_FUSION_LATE, not taken, for one made before the last throw closed
+ * out: it takes the latest one's place), or a DD_OBS_TABLE_DEAF while no
+ * throw is under way (a shake alone starts none); DD_FUSION_LATE, not taken, for one made before the last throw closed
  * (a camera's report of a throw already judged: it would otherwise start
  * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT
  * when it was left out as a button's second call (a press held down calls
  * again on release): a call of a button that this throw already has, or
  * whose call fusion took less than 1.5 s before; -EINVAL for an observation
- * that makes no sense (confidence outside 0..1, unknown kind). */
+ * that makes no sense (confidence outside 0..1, unknown kind, a deaf
+ * window ending before it starts). */
 #define DD_FUSION_LATE 2
 #define DD_FUSION_REPEAT 3
 int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out);
@@ -430,12 +437,14 @@ void dd_sensors_keep_edges(dd_edges_sink sink, void *user);
  * thrower's end changes nothing); player_guessed says so, and fusion
  * sends a ruling to review where the guessed catcher decides it
  * (dd_fused_judge). A team that is neither A nor B, which no config
- * gives, leaves BD_NOBODY. Returns false, *o unset, for
- * what fusion must not take: a table impact that a cup's or the mine's
- * hit shook (shaken_by, docs/sensors.md); else true with *o (the
- * caller's) filled. */
+ * gives, leaves BD_NOBODY. A table impact that a cup's or the mine's hit
+ * shook (shaken_by, docs/sensors.md) is no landing: it becomes
+ * DD_OBS_TABLE_DEAF from the shake's start (t_ns) to the end of the
+ * hold-off of the lines that heard it (until_ns, held_off_until_ns), with
+ * its arrivals, for fusion to know the discs could not hear a landing
+ * then. Fills *o (the caller's). */
 struct sens_obs;
-bool dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o);
+void dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o);
 int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 		     void *user, struct dd_health_item *health, char *err, size_t errlen);
 void dd_camera_detach(void);

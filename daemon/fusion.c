@@ -627,8 +627,10 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	size_t at;
 	int completed = 0;
 
-	if (!(o->confidence >= 0 && o->confidence <= 1) || (unsigned)o->kind > DD_OBS_OFF_TABLE ||
+	if (!(o->confidence >= 0 && o->confidence <= 1) || (unsigned)o->kind > DD_OBS_TABLE_DEAF ||
 	    (unsigned)o->source > DD_SRC_SIM)
+		return -EINVAL;
+	if (o->kind == DD_OBS_TABLE_DEAF && o->until_ns < o->t_ns)
 		return -EINVAL;
 	if (o->kind == DD_OBS_EVENT && (unsigned)o->ev.kind > BD_EV_RETOSS)
 		return -EINVAL;
@@ -642,6 +644,10 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	}
 	if (button_repeat(f, o))
 		return DD_FUSION_REPEAT;
+	/* A shake while no throw is under way is noise on the table; it
+	 * only tells a throw's landings apart from silence. */
+	if (o->kind == DD_OBS_TABLE_DEAF && !f->active)
+		return 0;
 	if (o->kind == DD_OBS_TOSS && f->active && f->n_obs > 0) {
 		/* A new toss while the last throw was not seen to end: that one
 		 * is over, judged on what it has, and this toss starts the next. */

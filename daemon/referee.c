@@ -207,7 +207,7 @@ static json_t *event_json(const struct bd_match_cfg *cfg, const struct bd_event 
 static const char *const obs_kinds[] = {
 	[DD_OBS_TOSS] = "toss", [DD_OBS_EVENT] = "event", [DD_OBS_NO_LANDING] = "no_landing",
 	[DD_OBS_DYE_UP_MISSED] = "dye_up_missed", [DD_OBS_APEX] = "apex",
-	[DD_OBS_OFF_TABLE] = "off_table",
+	[DD_OBS_OFF_TABLE] = "off_table", [DD_OBS_TABLE_DEAF] = "table_deaf",
 };
 
 static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *fx)
@@ -229,6 +229,9 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 			json_object_set_new(j, "apex_m", json_real(o->apex_m));
 		if (o->kind == DD_OBS_APEX && o->apex_sd_m > 0)
 			json_object_set_new(j, "apex_sd_m", json_real(o->apex_sd_m));
+		if (o->kind == DD_OBS_TABLE_DEAF)
+			json_object_set_new(j, "until_ms",
+					    json_real((double)(o->until_ns - fx->t_start_ns) / 1e6));
 		if (o->sigma_m > 0)
 			json_object_set_new(j, "sigma_m", json_real(o->sigma_m));
 		if (o->n_arrivals > 0) {

@@ -36,8 +36,8 @@ static void deliver(const struct sens_obs *so, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct dd_obs o;
 
-		if (dd_sensors_obs_to_fusion(&so[i], &o))
-			glue.sink(glue.user, &o);
+		dd_sensors_obs_to_fusion(&so[i], &o);
+		glue.sink(glue.user, &o);
 	}
 }
 

@@ -32,12 +32,17 @@ static void obs_from_sens(const struct sens_obs *so, struct dd_obs *o)
 	}
 }
 
-bool dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o)
+void dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o)
 {
-	/* A cup or mine hit shaking the table is not a landing. */
-	if (so->kind == SENS_OBS_IMPACT && so->shaken_by >= 0)
-		return false;
 	obs_from_sens(so, o);
+	if (so->kind == SENS_OBS_IMPACT && so->shaken_by >= 0) {
+		/* A cup or mine hit shaking the table is not a landing, but
+		 * it tells fusion when the table lines could hear none. */
+		o->kind = DD_OBS_TABLE_DEAF;
+		o->confidence = 1;
+		o->until_ns = so->held_off_until_ns > o->t_ns ? so->held_off_until_ns : o->t_ns;
+		return;
+	}
 	if (so->kind == SENS_OBS_BUTTON) {
 		o->source = DD_SRC_BUTTON;
 		/* The button knows the end, not the hand. A catch needs a
@@ -51,5 +56,4 @@ bool dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o)
 			o->player_guessed = true;
 		}
 	}
-	return true;
 }

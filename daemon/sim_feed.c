@@ -87,8 +87,7 @@ static int add_sens(struct dd_sim_feed *f, int64_t at, const struct sens_obs *so
 	for (size_t i = 0; i < n; i++) {
 		struct dd_obs o;
 
-		if (!dd_sensors_obs_to_fusion(&so[i], &o))
-			continue;
+		dd_sensors_obs_to_fusion(&so[i], &o);
 		if (add(f, at > o.t_ns ? at : o.t_ns, &o) < 0)
 			return -ENOMEM;
 	}

@@ -343,6 +343,14 @@ static void close_group(struct sens_pipeline *p)
 			o->table_ts_ns[p->table_ord[g->line[i]]] = g->ts[i];
 			if (g->ts[i] < g->ts[first])
 				first = i;
+			/* the hold-off runs from the accepted edge, a swapped-in
+			 * alt_ns or not; an edge from outside may be near INT64_MAX */
+			int64_t until;
+
+			if (__builtin_add_overflow(g->ts[i], p->holdoff_ns, &until))
+				until = INT64_MAX;
+			if (i == 0 || until > o->held_off_until_ns)
+				o->held_off_until_ns = until;
 		}
 		o->ev.has_confidence = true;
 		struct sens_config lc = p->cfg;	/* at the noise the table shows */

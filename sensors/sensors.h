@@ -305,6 +305,9 @@ struct sens_obs {
 	int shaken_by;		/* TABLE: config line index of the cup (or the mine) whose hit
 				 * shook the table into this impact (SENS_SHAKE_RADII): not a
 				 * landing, fusion must not count it; -1 a real impact */
+	int64_t held_off_until_ns;	/* TABLE: the hold-off of the last of its lines ends
+					 * (its latest arrival + hold_off_ms): until then one
+					 * or more of the lines that heard it hear nothing new */
 };
 
 /* A table impact is the shake of a cup (or mine) hit when the impact

@@ -53,7 +53,8 @@ awk -v f="$face" 'BEGIN { exit !(f >= 95) }' || bad "face accuracy $face % < 95 
 # glue does (dd_sensors_obs_to_fusion): a1's die hits a2's cup without
 # touching the table, then the floor (BD-P1: nothing scores, the throw is
 # live). The hit shakes the table, whose discs locate an impact at the cup
-# at that moment; the pipeline marks it (shaken_by) and the Pi drops it.
+# at that moment; the pipeline marks it (shaken_by) and the Pi hands it to
+# fusion as the time the table was deaf (DD_OBS_TABLE_DEAF), no landing.
 # Taken as a landing on A's own half it would make the throw short (BD-P6,
 # dead): a silent error.
 m=$tmp/shake/match-001

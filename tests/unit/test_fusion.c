@@ -91,6 +91,17 @@ static struct dd_obs obs_kind(enum dd_obs_kind kind, enum dd_source src, int64_t
 	return o;
 }
 
+/* A cup or mine hit that shook the table at t: the table lines that heard
+ * the shake are held off until `until` (dd_sensors_obs_to_fusion). */
+static struct dd_obs obs_deaf(int64_t t, int64_t until)
+{
+	struct dd_obs o = obs_kind(DD_OBS_TABLE_DEAF, DD_SRC_PIEZO, t);
+
+	o.confidence = 1;
+	o.until_ns = until;
+	return o;
+}
+
 /* Feeds observations; returns the tick that completes the throw, checked
  * not to complete it a moment earlier. */
 static void run(struct dd_fusion *f, const struct dd_obs *obs, size_t n, struct dd_fused *out)
@@ -722,6 +733,40 @@ static void test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence(voi
 	assert_non_null(strstr(out.review_why, "felt no landing"));
 }
 
+/* A cup hit's shake of the table (DD_OBS_TABLE_DEAF) is no event: with a
+ * throw under way it is kept among its observations, and the throw is the
+ * cup hit and the floor (BD-P7: 2 points); with none under way it starts
+ * none (a shake alone is noise on the table). A window ending before it
+ * starts is refused. */
+static void test_fusion_table_deaf_window_is_no_event_and_starts_no_throw(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, false);
+	static struct dd_fused out;	/* large */
+	struct dd_fusion f;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_CUP),
+		obs_deaf(1000 * MS, 1021 * MS),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
+	};
+	struct dd_obs alone = obs_deaf(9000 * MS, 9021 * MS), bad = obs_deaf(9000 * MS, 8999 * MS);
+
+	(void)state;
+	seq[1].ev.player = 2;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_int_equal(out.n_obs, 4);
+	assert_int_equal(out.obs[2].kind, DD_OBS_TABLE_DEAF);
+	assert_int_equal(out.t.n_events, 2);
+	assert_int_equal(out.t.events[0].kind, BD_EV_CUP);
+	assert_int_equal(out.t.events[1].kind, BD_EV_FLOOR);
+	assert_int_equal(judge(&out.t).points[BD_TEAM_A], 2);
+	assert_int_equal(dd_fusion_add(&f, &alone, &out), 0);
+	assert_false(dd_fusion_active(&f));
+	assert_true(dd_fusion_deadline(&f) == INT64_MAX);
+	assert_int_equal(dd_fusion_add(&f, &bad, &out), -EINVAL);
+}
+
 /* A doubtful piezo half (0.6) and the camera's landing on the same half
  * (0.9), neither with a point: two independent witnesses, their
  * distributions multiplied, 0.54 / (0.54 + 2 * 0.2 * 0.05) = 0.96, ruled
@@ -1317,6 +1362,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_piezo_alone_without_camera_is_trusted),
 		cmocka_unit_test(test_fusion_landing_fixed_just_off_an_edge_is_on_the_table),
 		cmocka_unit_test(test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence),
+		cmocka_unit_test(test_fusion_table_deaf_window_is_no_event_and_starts_no_throw),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),
 		cmocka_unit_test(test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor),
 		cmocka_unit_test(test_fusion_exit_then_a_touch_is_no_floor),

@@ -113,6 +113,16 @@ static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROW
 			o->apex_m = 3.4;
 			o->apex_sd_m = 0.08;
 		}
+		if (k == 17 && fx->n_obs < DD_FUSION_MAX_OBS) {
+			/* a cup hit's shake of the table: when the discs were deaf */
+			struct dd_obs *o = &fx->obs[fx->n_obs++];
+
+			o->kind = DD_OBS_TABLE_DEAF;
+			o->source = DD_SRC_PIEZO;
+			o->t_ns = fx->t_start_ns + S;
+			o->confidence = 1;
+			o->until_ns = o->t_ns + 21000000;
+		}
 		if (k % 5 == 0) {
 			/* thin evidence: the judge asks for review (house.review_below) */
 			for (size_t i = 0; i < fx->t.n_events; i++)
@@ -136,6 +146,8 @@ static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROW
 		assert_int_equal(dd_referee_throw_detail(r, MATCH_ID, k, &live[k - 1]), 0);
 	assert_non_null(strstr(live[12], "\"kind\":\"apex\""));
 	assert_non_null(strstr(live[12], "\"apex_sd_m\":0.08"));
+	assert_non_null(strstr(live[16], "\"kind\":\"table_deaf\""));
+	assert_non_null(strstr(live[16], "\"until_ms\":1021"));
 	assert_int_equal(dd_referee_end(r, err, sizeof(err)), 0);
 	assert_int_equal(dd_referee_start(r, &mc, teams, err, sizeof(err)), 0);
 	return MATCH_ID;

@@ -66,6 +66,7 @@ function render(d) {
     if (o.sigma_m) detail += (detail ? "; " : "") + "\u00b1" + (o.sigma_m * 100).toFixed(1) + " cm";
     if (o.snapshot) detail += (detail ? "; " : "") + "snapshot " + o.snapshot;
     if (o.apex_m) detail += "apex " + o.apex_m.toFixed(2) + " m";
+    if (o.until_ms !== undefined) detail += (detail ? "; " : "") + "a hit shook the table: no landing heard until " + o.until_ms.toFixed(1) + " ms";
     tr.appendChild(el("td", null, detail));
     tb.appendChild(tr);
   }

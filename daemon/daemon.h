@@ -165,7 +165,7 @@ struct dd_fusion_cfg {
  * call's, the catcher's and the kick order's notes (dd_fused_judge), each
  * of which names its rule at its end. Where they do not all fit, fusion's
  * last reasons give way, so the notes reach the official whole. */
-#define DD_WHY_MAX 320
+#define DD_WHY_MAX 512
 
 /* A throw as fusion assembled it, with what it rests on. */
 struct dd_fused {
@@ -174,6 +174,11 @@ struct dd_fused {
 	char review_why[DD_WHY_MAX];	/* why, in words (for an official, should the throw be reviewed); "" when nothing is doubtful */
 	bool kick_guessed;		/* a kick call was put before a touch on a guess (BD-K1) */
 	size_t kick_at;			/* then: that kick's index in t.events */
+	bool landing_moved;		/* a first landing the camera alone timed just before a hit
+					 * the discs heard, while they heard no landing, was put
+					 * just after the hit (the table deaf then): a guess */
+	size_t landing_at;		/* then: that landing's index in t.events */
+	int64_t landing_seen_ns;	/* then: the camera's time for it */
 	bool catch_guessed;		/* a catch's player is a guess (player_guessed, no witness named one) */
 	size_t catch_at;		/* then: the first such catch's index in t.events */
 	int64_t t_start_ns;		/* toss, or the first observation */
@@ -251,15 +256,18 @@ const char *dd_source_name(enum dd_source s);
  * way where the order decides. A catch whose catcher a button guessed
  * (fx->catch_guessed) is judged with the other player of that end too, and
  * reviewed where the two rulings differ (points, dead, re-toss, duties or
- * the rules named: BD-K1's FIFA point against BD-K9's nothing). *ruling
+ * the rules named: BD-K1's FIFA point against BD-K9's nothing). A first
+ * landing fusion put after a hit (fx->landing_moved) is judged where the
+ * camera timed it too; where the two rulings differ, a ruling reviewed for
+ * another reason says so in why (the move asks for no review). *ruling
  * (the caller's) gets the kick-first, guessed-catcher ruling, its review
  * set when fx, the judge, the order or the catcher asks; why (the caller's,
- * whylen bytes) fx's reasons plus the order's and the catcher's when it is
- * reviewed, else "" (fx's notes, such as witnesses disagreeing on a half
- * that decides nothing, explain a review only); with DD_WHY_MAX bytes the
- * order's and the catcher's notes are whole, fx's last reasons giving way
- * where both do not fit. 0, or bd_judge's error
- * with why in err. */
+ * whylen bytes) the judge's notes (the order's, the catcher's, the moved
+ * landing's, each naming its rule) then fx's reasons when it is reviewed,
+ * else "" (fx's notes, such as witnesses disagreeing on a half that
+ * decides nothing, explain a review only); with DD_WHY_MAX bytes the
+ * notes are whole, fx's last reasons cut where both do not fit. 0, or
+ * bd_judge's error with why in err. */
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		   const struct dd_fused *fx, struct bd_ruling *ruling, char *why, size_t whylen,
 		   char *err, size_t errlen);

@@ -15,6 +15,15 @@
 #define ONE_WITNESS_FACTOR 0.7
 /* The camera positively watched and saw nothing land. */
 #define CONTRADICTED_FACTOR 0.5
+/* A first landing the camera alone timed this little before a hit the
+ * discs felt, while they heard no landing, came after it (deaf_landings):
+ * 3 sd of the camera's landing time (99.7 % of its errors are smaller). */
+#define DEAF_LEAD_NS (3 * VIS_LANDING_T_SD_NS)
+/* A table shake and the cup or mine hit that made it: the pipeline marks
+ * a located shake within 1 ms of the hit's edge (SENS_SHAKE_SYNC_NS), one
+ * too thin to locate within a grouping window (under 8 ms on the
+ * reference table). */
+#define SHAKE_HIT_NS (10 * 1000000LL)
 /* A landing placed farther than this off the table top is moved onto it
  * and sent to review: more than the fixes' error at an edge (about 1 cm),
  * so a witness is wrong about where the die came down. */
@@ -322,6 +331,111 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 	}
 }
 
+/* t + d, saturated: times from outside may be anywhere in int64. */
+static int64_t shifted(int64_t t, int64_t d)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(t, d, &r))
+		return d > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+/* |a - b|, saturated. */
+static int64_t gap(int64_t a, int64_t b)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(a, b, &d) || d == INT64_MIN)
+		return INT64_MAX;
+	return d < 0 ? -d : d;
+}
+
+/* Whether the table discs reported an impact on the top in [lo, hi]. */
+static bool discs_heard(const struct dd_fusion *f, int64_t lo, int64_t hi)
+{
+	for (size_t k = 0; k < f->n_obs; k++) {
+		const struct dd_obs *o = &f->obs[k];
+
+		if (o->kind == DD_OBS_EVENT && o->source == DD_SRC_PIEZO && o->ev.kind == BD_EV_TABLE &&
+		    o->t_ns >= lo && o->t_ns <= hi)
+			return true;
+	}
+	return false;
+}
+
+/* The cup or mine hit the discs felt that shook the table into deaf (the
+ * nearest in time), or NULL. */
+static const struct dd_obs *shaking_hit(const struct dd_fusion *f, const struct dd_obs *deaf)
+{
+	const struct dd_obs *hit = NULL;
+
+	for (size_t k = 0; k < f->n_obs; k++) {
+		const struct dd_obs *o = &f->obs[k];
+
+		if (o->kind == DD_OBS_EVENT && o->source == DD_SRC_PIEZO &&
+		    (o->ev.kind == BD_EV_CUP || o->ev.kind == BD_EV_MINE) &&
+		    gap(o->t_ns, deaf->t_ns) <= SHAKE_HIT_NS &&
+		    (!hit || gap(o->t_ns, deaf->t_ns) < gap(hit->t_ns, deaf->t_ns)))
+			hit = o;
+	}
+	return hit;
+}
+
+/* A landing the camera alone reports (no disc impact within the pair
+ * window) while a cup or mine hit had shaken the table: the shake's
+ * arrivals hold each table line off (DD_OBS_TABLE_DEAF, from the hit to
+ * until_ns), so the discs could not hear it, and their silence is no
+ * evidence against it (excused[i]). One timed just before such a hit,
+ * within DEAF_LEAD_NS, while the discs heard no landing there (they were
+ * listening: nothing had held them off), most likely came after the hit,
+ * the camera's time off by its error (11 ms sd): it is put just after
+ * the hit (at[i]), as kick_in_place() puts a kick call before a touch.
+ * Only a first landing is moved (nothing landed before it); whether the
+ * order decides the ruling is dd_fused_judge()'s to say. at[] (each
+ * observation's time in the throw) and excused[] are filled for every
+ * observation; returns the moved landing's index, or -1. */
+static int deaf_landings(const struct dd_fusion *f, int64_t at[], bool excused[])
+{
+	int moved = -1;
+
+	for (size_t i = 0; i < f->n_obs; i++) {
+		at[i] = f->obs[i].t_ns;
+		excused[i] = false;
+	}
+	for (size_t i = 0; i < f->n_obs && f->cfg.piezo_present; i++) {
+		const struct dd_obs *o = &f->obs[i];
+		bool first = true;
+
+		if (o->kind != DD_OBS_EVENT || o->source != DD_SRC_CAMERA || o->ev.kind != BD_EV_TABLE ||
+		    near_obs(f, i, o->t_ns, DD_SRC_PIEZO, BD_EV_TABLE) >= 0)
+			continue;
+		for (size_t k = 0; k < f->n_obs && first; k++)
+			first = !(f->obs[k].kind == DD_OBS_EVENT && f->obs[k].t_ns < o->t_ns &&
+				  (f->obs[k].ev.kind == BD_EV_TABLE || f->obs[k].ev.kind == BD_EV_CUP));
+		for (size_t k = 0; k < f->n_obs && !excused[i]; k++) {
+			const struct dd_obs *d = &f->obs[k], *hit;
+			int64_t from, after;
+
+			if (d->kind != DD_OBS_TABLE_DEAF)
+				continue;
+			hit = shaking_hit(f, d);
+			from = hit && hit->t_ns < d->t_ns ? hit->t_ns : d->t_ns;
+			after = hit && hit->t_ns > d->t_ns ? hit->t_ns : d->t_ns;
+			if (o->t_ns >= from && o->t_ns <= d->until_ns) {
+				excused[i] = true;
+			} else if (hit && first && moved < 0 && o->t_ns < from &&
+				   o->t_ns >= shifted(from, -DEAF_LEAD_NS) &&
+				   !discs_heard(f, shifted(o->t_ns, -f->cfg.pair_window_ns), after)) {
+				excused[i] = true;
+				at[i] = shifted(after, 1);
+				moved = (int)i;
+			}
+		}
+	}
+	return moved;
+}
+
 static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		     struct dd_fused *out)
 {
@@ -329,6 +443,10 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	bool used[DD_FUSION_MAX_OBS] = { false };
 	bool keep[DD_FUSION_MAX_OBS];	/* false: a camera mine the table discs outweighed */
 	double factor[DD_FUSION_MAX_OBS];	/* confidence multipliers from weigh_mines() */
+	int64_t at[DD_FUSION_MAX_OBS];	/* each observation's time in the throw (deaf_landings) */
+	bool excused[DD_FUSION_MAX_OBS];	/* a camera landing the discs could not hear */
+	size_t ord[DD_FUSION_MAX_OBS];	/* the observations by at[] */
+	int moved;
 	bool no_landing = false;
 	bool landed = false;	/* a table or cup contact is in the throw */
 	const struct dd_obs *exit = NULL;	/* the camera's last sighting of the die leaving the table */
@@ -367,8 +485,19 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	weigh_mines(f, keep, factor, out);
 	for (size_t i = 0; i < f->n_obs; i++)
 		used[i] |= !keep[i];
+	moved = deaf_landings(f, at, excused);
+	/* By at[], stably: obs[] is in time order, so only a moved landing
+	 * changes place. */
+	for (size_t n = 0; n < f->n_obs; n++) {
+		size_t k = n;
 
-	for (size_t i = 0; i < f->n_obs; i++) {
+		for (; k > 0 && at[ord[k - 1]] > at[n]; k--)
+			ord[k] = ord[k - 1];
+		ord[k] = n;
+	}
+
+	for (size_t n = 0; n < f->n_obs; n++) {
+		size_t i = ord[n];
 		const struct dd_obs *o = &f->obs[i];
 		struct bd_event ev;
 		double conf = o->confidence * factor[i];
@@ -379,9 +508,12 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		if (used[i])
 			continue;
 		used[i] = true;
-		for (size_t j = i + 1; j < f->n_obs && pair < 0; j++)
+		for (size_t m = n + 1; m < f->n_obs && pair < 0; m++) {
+			size_t j = ord[m];
+
 			if (!used[j] && f->obs[j].kind == DD_OBS_EVENT && same_happening(cfg, o, &f->obs[j]))
 				pair = (int)j;
+		}
 		if (pair >= 0) {
 			const struct dd_obs *p = &f->obs[pair];
 
@@ -435,6 +567,9 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			if (o->source == DD_SRC_PIEZO && cfg->camera_present && no_landing) {
 				conf *= CONTRADICTED_FACTOR;
 				add_reason(out, "the camera saw no landing");
+			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present && excused[i]) {
+				add_note(out, "the camera alone saw the first landing, "
+					 "while a hit's shake held the table sensors off");
 			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present) {
 				conf *= ONE_WITNESS_FACTOR;
 				add_reason(out, "the table sensors felt no landing");
@@ -442,6 +577,12 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			set_event(&ev, o, conf, src);
 		} else {
 			set_event(&ev, o, conf, src);
+		}
+		if ((int)i == moved) {
+			ev.t_ns = at[i];
+			out->landing_moved = true;
+			out->landing_at = t->n_events;
+			out->landing_seen_ns = o->t_ns;
 		}
 		/* The discs' half is then a shrug (about 0.5, sens_locate_alt):
 		 * should the throw be reviewed, the official hears why. */
@@ -453,12 +594,15 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		if (t->n_events == BD_MAX_EVENTS) {
 			add_reason(out, "more observations than a throw can hold");
 			/* A re-toss among those left out still voids it (BD-P9). */
-			for (size_t k = i; k < f->n_obs; k++)
-				if (f->obs[k].kind == DD_OBS_EVENT && f->obs[k].ev.kind == BD_EV_RETOSS) {
-					set_event(&t->events[BD_MAX_EVENTS - 1], &f->obs[k],
-						  f->obs[k].confidence, dd_source_name(f->obs[k].source));
+			for (size_t m = n; m < f->n_obs; m++) {
+				const struct dd_obs *r = &f->obs[ord[m]];
+
+				if (r->kind == DD_OBS_EVENT && r->ev.kind == BD_EV_RETOSS) {
+					set_event(&t->events[BD_MAX_EVENTS - 1], r, r->confidence,
+						  dd_source_name(r->source));
 					break;
 				}
+			}
 			break;
 		}
 		/* Whether the catcher decides the ruling is the judge's to say
@@ -781,6 +925,26 @@ static bool low_before_touch(const struct dd_fused *fx, struct bd_throw *alt)
 	return true;
 }
 
+/* fx's throw with its moved landing (deaf_landings) where the camera
+ * timed it, before the hit it was put after. False when none was moved. */
+static bool landing_where_seen(const struct dd_fused *fx, struct bd_throw *alt)
+{
+	const struct bd_throw *t = &fx->t;
+	size_t k = fx->landing_at, to = 0;
+	struct bd_event ev;
+
+	if (!fx->landing_moved || k >= t->n_events || t->events[k].kind != BD_EV_TABLE)
+		return false;
+	*alt = *t;
+	ev = t->events[k];
+	ev.t_ns = fx->landing_seen_ns;
+	while (to < k && t->events[to].t_ns <= ev.t_ns)
+		to++;
+	memmove(&alt->events[to + 1], &t->events[to], (k - to) * sizeof(ev));
+	alt->events[to] = ev;
+	return true;
+}
+
 /* fx's throw with its guessed catcher replaced by the other player of
  * that end (a button knows the end, not the hand). False when no catcher
  * was guessed. */
@@ -829,18 +993,28 @@ static bool rules_otherwise(const struct bd_match_cfg *cfg, const struct bd_stat
 		     "ruling (BD-K1, BD-K9)"
 #define NOTE_KICK "kick called near the first touch, and which came first decides the " \
 		  "ruling (BD-K1)"
-/* All three, each after "; " (sizeof counts a NUL each: room for two of
+#define NOTE_LANDING "the camera's first landing, just before a hit the table sensors " \
+		     "heard alone, was put after it, and which came first decides the " \
+		     "ruling (BD-P7)"
+/* All four, each after "; " (sizeof counts a NUL each: room for three of
  * the separators' bytes and the end). */
-#define NOTES_MAX (sizeof(NOTE_LOW) + sizeof(NOTE_CATCHER) + sizeof(NOTE_KICK) + 4)
+#define NOTES_MAX (sizeof(NOTE_LOW) + sizeof(NOTE_CATCHER) + sizeof(NOTE_KICK) + \
+		   sizeof(NOTE_LANDING) + 6)
 _Static_assert(NOTES_MAX < DD_WHY_MAX, "the judge's notes must fit a reason's buffer whole");
 
-/* Sends ruling to review, adding reason to notes (NOTES_MAX bytes). */
-static void ask_official(struct bd_ruling *ruling, char *notes, const char *reason)
+/* Adds reason to notes (NOTES_MAX bytes). */
+static void tell_official(char *notes, const char *reason)
 {
 	size_t n = strlen(notes);
 
-	ruling->review = true;
 	snprintf(notes + n, NOTES_MAX - n, "%s%s", n ? "; " : "", reason);
+}
+
+/* Sends ruling to review, adding reason to notes. */
+static void ask_official(struct bd_ruling *ruling, char *notes, const char *reason)
+{
+	ruling->review = true;
+	tell_official(notes, reason);
 }
 
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
@@ -870,6 +1044,11 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		ask_official(ruling, notes, NOTE_CATCHER);
 	if (fx->kick_guessed && kick_after_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
 		ask_official(ruling, notes, NOTE_KICK);
+	/* A landing put after a hit: the official, asked for another reason,
+	 * hears it where the order decides. Not a reason of its own: the
+	 * discs' silence before the hit makes the camera's order unlikely. */
+	if (ruling->review && landing_where_seen(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
+		tell_official(notes, NOTE_LANDING);
 	/* The judge's notes first: each names the rule that decides, and
 	 * fusion's reasons, however many, are what a short buffer cuts. */
 	if (*notes && whylen) {

@@ -275,7 +275,9 @@ static size_t camera_track(const struct sim_noise *n, const struct sim_throw *t,
 			miss = sim_rng_uniform(&lr) < n->cam_p_land_miss;
 			if (miss || c->z < tb.height_m - 0.001)
 				continue;	/* (an edge or underside touch: out of the camera's sight) */
-			out[k] = (struct sim_cam){ .t_ns = c->t_ns + (int64_t)(11e6 * sim_rng_normal(&lr)),
+			int64_t dt = (int64_t)(VIS_LANDING_T_SD_NS * sim_rng_normal(&lr));
+
+			out[k] = (struct sim_cam){ .t_ns = c->t_ns + dt,
 						   .kind = SIM_CAM_LANDING, .owner = BD_NOBODY,
 						   .confidence = CAM_LAND_CONF };
 			double sd = n->cam_land_sd_m;

@@ -279,6 +279,10 @@ struct vis_obs {
 /* The sd of a tracked landing point along each axis on 30 fps frames,
  * measured on rendered throws (docs/vision.md, "Tracking"). */
 #define VIS_LANDING_XY_SD_M 0.005
+/* The sd of a tracked landing's time on 30 fps frames: a third of a frame
+ * (the contact is where two fitted lines meet between sightings; docs/
+ * vision.md, "Tracking and observations"). The simulator's camera draws it. */
+#define VIS_LANDING_T_SD_NS 11000000LL
 
 struct vis_tracker_cfg {
 	struct bd_table table;	/* layout: edges, cups */

@@ -767,6 +767,200 @@ static void test_fusion_table_deaf_window_is_no_event_and_starts_no_throw(void *
 	assert_int_equal(dd_fusion_add(&f, &bad, &out), -EINVAL);
 }
 
+/* a1's throw: the camera alone reports a landing on B's half at cam_ms, a
+ * low call from b1's button at 997 ms, b1's cup felt at 1000 ms (the
+ * shake's window from 1000.2 ms to 1021 ms when deaf), then the floor.
+ * Fused into *out; the camera's landing observation in *cam. */
+static void cup_hit_beside(int64_t cam_ms, bool deaf, struct dd_fused *out, struct dd_obs *cam)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_camera_at(cam_ms * MS, 2.2, 0.95),
+		obs_event(DD_SRC_BUTTON, 997 * MS, 1, BD_EV_LOW_CALL),
+		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_CUP),
+		obs_deaf(1000 * MS + 200000, 1021 * MS),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
+	};
+	size_t n = 0;
+
+	seq[2].ev.player = 2;
+	seq[3].ev.player = 2;
+	*cam = seq[1];
+	dd_fusion_init(&f, &c);
+	for (size_t i = 0; i < sizeof(seq) / sizeof(seq[0]); i++)
+		if (deaf || seq[i].kind != DD_OBS_TABLE_DEAF)
+			seq[n++] = seq[i];
+	run(&f, seq, n, out);
+}
+
+/* The event of kind in t, or fail. */
+static const struct bd_event *event_of(const struct bd_throw *t, enum bd_ev_kind kind)
+{
+	for (size_t i = 0; i < t->n_events; i++)
+		if (t->events[i].kind == kind)
+			return &t->events[i];
+	fail_msg("no event of kind %d", (int)kind);
+	return NULL;
+}
+
+/* fx judged as the first throw of a match when fusion asks an official
+ * for another reason (observations dropped); why (DD_WHY_MAX) gets the
+ * reasons. */
+static struct bd_ruling judge_asked(struct dd_fused *fx, char *why)
+{
+	struct bd_match_cfg mc;
+	struct bd_state s;
+	struct bd_ruling r;
+	char err[256];
+
+	fx->review = true;
+	strcpy(fx->review_why, "observations were dropped");
+	bd_match_cfg_init(&mc);
+	bd_state_init(&s, &mc);
+	assert_int_equal(dd_fused_judge(&mc, &s, fx, &r, why, DD_WHY_MAX, err, sizeof(err)), 0);
+	assert_true(r.review);
+	return r;
+}
+
+/* Where in t the event of kind is. */
+static size_t index_of(const struct bd_throw *t, enum bd_ev_kind kind)
+{
+	return (size_t)(event_of(t, kind) - t->events);
+}
+
+/* BD-P5, BD-P7: a die hits b1's cup and comes down beside it 2-16 ms
+ * later, while the cup hit's shake holds the table lines off: the discs
+ * hear no landing. The camera times the landing with an 11 ms sd, here 5
+ * ms before the hit, where the discs were listening and heard nothing: it
+ * came after the hit. Put just after it, not doubted for the discs'
+ * silence (no x0.7, no review), and judged in that order: b1's low call
+ * at 997 ms came before the die touched the table, so the throw is dead
+ * (BD-P5) where the camera's order (landing, low call, cup) scores 2
+ * (BD-P7). An official asked for another reason hears of the move, since
+ * the order decides. */
+static void test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_after_it(void **state)
+{
+	static struct dd_fused out;	/* large */
+	struct dd_obs cam;
+	struct bd_ruling r;
+	struct bd_throw t;
+	char why[DD_WHY_MAX];
+
+	(void)state;
+	cup_hit_beside(995, true, &out, &cam);
+	assert_false(out.review);
+	assert_null(strstr(out.review_why, "felt no landing"));
+	assert_true(out.landing_moved);
+	assert_int_equal(out.landing_at, index_of(&out.t, BD_EV_TABLE));
+	assert_true(out.landing_seen_ns == 995 * MS);
+	assert_int_equal(out.t.n_events, 4);	/* the deaf window is no event */
+	assert_true(index_of(&out.t, BD_EV_LOW_CALL) < index_of(&out.t, BD_EV_CUP));
+	assert_true(index_of(&out.t, BD_EV_CUP) < index_of(&out.t, BD_EV_TABLE));
+	assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns > 1000 * MS + 200000);
+	assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns < 1001 * MS);
+	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - cam.confidence) < 1e-9);
+	r = judge_fused(&out, 0, 0, why);
+	assert_false(r.review);
+	assert_true(r.dead);
+	assert_int_equal(r.points[BD_TEAM_A], 0);
+	/* The camera's order would have scored. */
+	t = out.t;
+	assert_true(t.events[0].kind == BD_EV_LOW_CALL && t.events[2].kind == BD_EV_TABLE);
+	t.events[0] = out.t.events[2];
+	t.events[0].t_ns = 995 * MS;
+	t.events[1] = out.t.events[0];
+	t.events[2] = out.t.events[1];
+	r = judge(&t);
+	assert_int_equal(r.points[BD_TEAM_A], 2);
+	/* Reviewed for another reason, the official hears of the move. */
+	judge_asked(&out, why);
+	assert_non_null(strstr(why, "was put after it, and which came first decides the ruling (BD-P7)"));
+}
+
+/* The same landing without the low call scores 2 either way (BD-P7: a
+ * defenders' cup hit directly, or after their half): the move decides
+ * nothing, and an official asked for another reason is not told of it. */
+static void test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	static struct dd_fused out;	/* large */
+	struct dd_fusion f;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_camera_at(990 * MS, 2.2, 0.95),
+		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_CUP),
+		obs_deaf(1000 * MS, 1021 * MS),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
+	};
+	struct bd_ruling r;
+	char why[DD_WHY_MAX];
+
+	(void)state;
+	seq[2].ev.player = 2;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 5, &out);
+	assert_true(out.landing_moved);
+	assert_false(out.review);
+	r = judge_asked(&out, why);
+	assert_int_equal(r.points[BD_TEAM_A], 2);
+	assert_string_equal(why, "observations were dropped");
+}
+
+/* A camera landing 40 ms before the hit is beyond its timing error (3 sd,
+ * 33 ms): the discs, listening then, should have felt it, so it stays
+ * where the camera put it, doubted (x0.7) and reviewed; so is one 5 ms
+ * before a hit that did not shake the table (no deaf window): the discs
+ * would have heard it either side of the hit. */
+static void test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_doubted(void **state)
+{
+	static struct dd_fused out;	/* large */
+	static const struct {
+		int64_t cam_ms;	/* the camera's landing */
+		bool deaf;	/* the hit shook the table */
+	} cases[] = { { 960, true }, { 995, false } };
+	struct dd_obs cam;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		cup_hit_beside(cases[k].cam_ms, cases[k].deaf, &out, &cam);
+		assert_false(out.landing_moved);
+		assert_true(out.review);
+		assert_non_null(strstr(out.review_why, "the table sensors felt no landing"));
+		assert_int_equal(index_of(&out.t, BD_EV_TABLE), 0);
+		assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns == cases[k].cam_ms * MS);
+		assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - 0.7 * cam.confidence) < 1e-9);
+	}
+}
+
+/* BD-O1: a die hits the mine and comes down on the table 10 ms later, the
+ * mine's shake holding the table lines off: the camera alone saw the
+ * landing, and the discs' silence says nothing against it (no x0.7, no
+ * review of fusion's; a note for an official, should one be asked). */
+static void test_bd_o1_camera_landing_inside_a_mine_shake_is_not_doubted(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	static struct dd_fused out;	/* large */
+	struct dd_fusion f;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_MINE),
+		obs_deaf(1000 * MS, 1021 * MS),
+		obs_camera_at(1010 * MS, 1.32, 0.95),	/* 10 cm from the can, on B's half */
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 5, &out);
+	assert_false(out.review);
+	assert_false(out.landing_moved);
+	assert_non_null(strstr(out.review_why, "held the table sensors off"));
+	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - seq[3].confidence) < 1e-9);
+	assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns == 1010 * MS);
+}
+
 /* A doubtful piezo half (0.6) and the camera's landing on the same half
  * (0.9), neither with a point: two independent witnesses, their
  * distributions multiplied, 0.54 / (0.54 + 2 * 0.2 * 0.05) = 0.96, ruled
@@ -1363,6 +1557,10 @@ int main(void)
 		cmocka_unit_test(test_fusion_landing_fixed_just_off_an_edge_is_on_the_table),
 		cmocka_unit_test(test_fusion_piezo_landing_the_camera_missed_keeps_its_confidence),
 		cmocka_unit_test(test_fusion_table_deaf_window_is_no_event_and_starts_no_throw),
+		cmocka_unit_test(test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_after_it),
+		cmocka_unit_test(test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned),
+		cmocka_unit_test(test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_doubted),
+		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_is_not_doubted),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),
 		cmocka_unit_test(test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor),
 		cmocka_unit_test(test_fusion_exit_then_a_touch_is_no_floor),

@@ -1031,9 +1031,6 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		return rc;
 	if (fx->review)
 		ruling->review = true;
-	/* fusion's notes (witnesses disagreeing) explain a review only */
-	if (!ruling->review && whylen)
-		why[0] = '\0';
 	/* A late-entered low call: where the order decides the ruling, an
 	 * official settles it (BD-P5). */
 	if (low_before_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
@@ -1049,9 +1046,13 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	 * discs' silence before the hit makes the camera's order unlikely. */
 	if (ruling->review && landing_where_seen(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
 		tell_official(notes, NOTE_LANDING);
+	/* fusion's notes (witnesses disagreeing) explain a review only, be
+	 * it one the judge's notes asked for */
+	if (!ruling->review && whylen)
+		why[0] = '\0';
 	/* The judge's notes first: each names the rule that decides, and
 	 * fusion's reasons, however many, are what a short buffer cuts. */
-	if (*notes && whylen) {
+	else if (*notes && whylen) {
 		char fused[DD_WHY_MAX];
 
 		snprintf(fused, sizeof(fused), "%s", why);

@@ -1143,6 +1143,25 @@ static void test_bd_p5_low_call_entered_just_after_the_landing_goes_to_review(vo
 	assert_non_null(strstr(why, "BD-P5"));
 	assert_int_equal(r.points[BD_TEAM_A], 1);	/* as entered: after the landing */
 
+	/* The camera put that landing on A's half, the fused B sure enough
+	 * to ask nobody: fusion's note explains the review the low call
+	 * asked for, so the official reads it after the judge's. */
+	{
+		struct dd_obs with_cam[] = {
+			seq[0], seq[1], obs_table(DD_SRC_CAMERA, 1220 * MS, 0.6, BD_HALF_A), seq[2],
+			seq[3],
+		};
+
+		dd_fusion_init(&f, &c);
+		run(&f, with_cam, 5, &out);
+	}
+	assert_false(out.review);
+	assert_string_equal(out.review_why, "piezo and camera disagree on the half");
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
+	assert_string_equal(why, "low call entered just after the first touch, and which came "
+			    "first decides the ruling (BD-P5); piezo and camera disagree on the half");
+
 	/* Short (BD-P6): dead whichever came first, nobody is asked. */
 	seq[1].ev.half = BD_HALF_A;
 	dd_fusion_init(&f, &c);

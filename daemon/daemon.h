@@ -161,10 +161,11 @@ struct dd_fusion_cfg {
 #define DD_BUTTON_CALLS 7	/* the buttons' calls fusion tells apart: low, catch1 and catch2 at
 				 * each end, and a re-toss (from either end: it voids the throw) */
 
-/* Bytes of a throw's reasons for an official: fusion's, then the low
- * call's, the catcher's and the kick order's notes (dd_fused_judge), each
- * of which names its rule at its end. Where they do not all fit, fusion's
- * last reasons give way, so the notes reach the official whole. */
+/* Bytes of a throw's reasons for an official: the judge's notes (the low
+ * call's, the catcher's, the kick order's, the moved landing's:
+ * dd_fused_judge), each naming its rule at its end, then fusion's. All
+ * four notes fit (checked at compile time); what a full buffer cuts is
+ * fusion's last reasons. */
 #define DD_WHY_MAX 512
 
 /* A throw as fusion assembled it, with what it rests on. */

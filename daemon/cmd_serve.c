@@ -61,6 +61,7 @@ struct serve {
 	struct dd_edge_keep *keep;	/* owned: the chip's edges for the event log, or NULL */
 	int64_t keep_match;		/* the match keep's edges are of */
 	const struct sens_config *edges_cfg;	/* the sensors glue's wiring (while attached) */
+	bool keep_failing;		/* the store did not take them last time: retry slowly */
 	int64_t restart_for;		/* the match under way when it was set, 0 none */
 	struct dd_health_item sensors;	/* health strip */
 	struct dd_health_item camera;
@@ -299,18 +300,19 @@ static void store_health(struct serve *sv, struct store_mark before, int rc, con
 	}
 }
 
-/* Stores the kept edges in their match's raw inputs, without waiting for
- * another program's lock on the log: they stay kept until it goes, and the
- * loop is not held up a second per read. Logs what was left out. 0 or the
- * store's error. */
-static int store_kept(struct serve *sv)
+/* Stores the kept edges in their match's raw inputs; unless wait, without
+ * waiting for another program's lock on the log: they stay kept until it
+ * goes, and the loop is not held up a second per read. Logs what was left
+ * out. 0 or the store's error. */
+static int store_kept(struct serve *sv, bool wait)
 {
 	struct store_mark before = store_mark(sv);
 	char err[512], msg[256];
 	int rc = 0;
 
 	if (sv->keep->n) {
-		db_set_busy_timeout(sv->db, 0);
+		if (!wait)
+			db_set_busy_timeout(sv->db, 0);
 		rc = dd_sensors_edges_store(sv->db, sv->keep_match, sv->edges_cfg, sv->keep->buf,
 					    sv->keep->n, err, sizeof(err));
 		if (rc == 0)
@@ -318,6 +320,7 @@ static int store_kept(struct serve *sv)
 		db_set_busy_timeout(sv->db, STORE_BUSY_MS);
 		if (rc == 0)
 			dd_edge_keep_stored(sv->keep, sv->keep->n);
+		sv->keep_failing = rc != 0;
 		store_health(sv, before, rc, err);
 	}
 	if (dd_edge_keep_report(sv->keep, sv->edges_cfg, dd_mono_ns(), msg, sizeof(msg)))
@@ -345,7 +348,7 @@ static int on_raw_flush(sd_event_source *s, uint64_t usec, void *user)
 
 	(void)s;
 	(void)usec;
-	if (store_kept(sv))
+	if (store_kept(sv, false))
 		arm_raw_flush(sv, RAW_RETRY_US);
 	else if ((due = dd_edge_keep_report_due(sv->keep)) > 0)
 		arm_raw_flush(sv, (uint64_t)(due > dd_mono_ns() ? due - dd_mono_ns() : 0) / 1000 + 1);
@@ -365,14 +368,16 @@ static void on_edges(void *user, const struct sens_config *cfg, const struct sen
 		return;
 	match = dd_referee_current_id(sv->ref);
 	sv->edges_cfg = cfg;
-	if (sv->keep->n && sv->keep_match != match && store_kept(sv)) {
+	if (sv->keep->n && sv->keep_match != match && store_kept(sv, false)) {
 		dd_log(DD_LOG_WARN, "sensors: %zu edges of match %" PRId64 " not stored: the "
 		       "event log did not take them", sv->keep->n, sv->keep_match);
 		dd_edge_keep_stored(sv->keep, sv->keep->n);
 	}
 	sv->keep_match = match;
 	dd_edge_keep_add(sv->keep, cfg, e, n);
-	arm_raw_flush(sv, RAW_FLUSH_US);
+	/* A store that refused them is tried again once a second, not at
+	 * every read (each failure is a line in the log and a push). */
+	arm_raw_flush(sv, sv->keep_failing ? RAW_RETRY_US : RAW_FLUSH_US);
 }
 
 static int start_match(struct serve *sv, const struct web_command *cmd, char *err, size_t errlen)
@@ -811,9 +816,15 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 		rc = dd_sensors_attach(cfg, ev, sv->sim, on_obs, sv, &sv->sensors, err, sizeof(err));
 		if (rc)
 			dd_serve_config_problem(&sv->sc, err);
-		else if (ev && dd_sensors_keep_edges && (sv->keep = malloc(sizeof(*sv->keep)))) {
-			dd_edge_keep_init(sv->keep);
-			dd_sensors_keep_edges(on_edges, sv);
+		else if (ev && dd_sensors_keep_edges) {
+			sv->keep = malloc(sizeof(*sv->keep));
+			if (sv->keep) {
+				dd_edge_keep_init(sv->keep);
+				dd_sensors_keep_edges(on_edges, sv);
+			} else {
+				dd_log(DD_LOG_WARN, "sensors: edges will not be stored (out of "
+				       "memory): a disputed throw's impacts cannot be replayed");
+			}
 		}
 	} else {
 		claim_section(cfg, "sensors");
@@ -1080,7 +1091,7 @@ int dd_cmd_serve(int argc, char **argv)
 	if (sv->sim)
 		demo_end_own(sv);
 	if (sv->keep && sv->keep->n)
-		store_kept(sv);	/* the last read's, before the log closes */
+		store_kept(sv, true);	/* the last reads', before the log closes */
 detach_inputs:
 	if (dd_sensors_detach)
 		dd_sensors_detach();

@@ -385,8 +385,9 @@ static const struct dd_obs *shaking_hit(const struct dd_fusion *f, const struct 
 /* A landing the camera alone reports (no disc impact within the pair
  * window) while a cup or mine hit had shaken the table: the shake's
  * arrivals hold each table line off (DD_OBS_TABLE_DEAF, from the hit to
- * until_ns), so the discs could not hear it, and their silence is no
- * evidence against it (excused[i]). One timed just before such a hit,
+ * until_ns), so the discs could not hear it, and their silence is not
+ * what is said against it (excused[i]: the reason names the shake; the
+ * camera is still one witness). One timed just before such a hit,
  * within DEAF_LEAD_NS, while the discs heard no landing there (they were
  * listening: nothing had held them off), most likely came after the hit,
  * the camera's time off by its error (11 ms sd): it is put just after
@@ -568,8 +569,15 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 				conf *= CONTRADICTED_FACTOR;
 				add_reason(out, "the camera saw no landing");
 			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present && excused[i]) {
-				add_note(out, "the camera alone saw the first landing, "
-					 "while a hit's shake held the table sensors off");
+				/* The discs could not hear it, yet the camera is
+				 * still one witness, and a kink beside a cup just
+				 * hit may be the hit itself: doubt stays explicit
+				 * (a moved landing's below). */
+				if ((int)i != moved) {
+					conf *= ONE_WITNESS_FACTOR;
+					add_reason(out, "the camera alone saw the first landing, while "
+						   "a hit's shake held the table sensors off");
+				}
 			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present) {
 				conf *= ONE_WITNESS_FACTOR;
 				add_reason(out, "the table sensors felt no landing");
@@ -579,6 +587,11 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			set_event(&ev, o, conf, src);
 		}
 		if ((int)i == moved) {
+			/* One witness, its order a guess: as any landing the
+			 * camera alone saw, an official looks. */
+			ev.confidence *= ONE_WITNESS_FACTOR;
+			add_reason(out, "the camera alone saw the first landing, timed just before a "
+				   "hit the table sensors felt, and it was put after the hit");
 			ev.t_ns = at[i];
 			out->landing_moved = true;
 			out->landing_at = t->n_events;
@@ -1041,9 +1054,9 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		ask_official(ruling, notes, NOTE_CATCHER);
 	if (fx->kick_guessed && kick_after_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
 		ask_official(ruling, notes, NOTE_KICK);
-	/* A landing put after a hit: the official, asked for another reason,
-	 * hears it where the order decides. Not a reason of its own: the
-	 * discs' silence before the hit makes the camera's order unlikely. */
+	/* A landing put after a hit (fusion asks an official about any
+	 * camera-only landing): where the order decides, the official hears
+	 * that too. */
 	if (ruling->review && landing_where_seen(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
 		tell_official(notes, NOTE_LANDING);
 	/* fusion's notes (witnesses disagreeing) explain a review only, be

@@ -805,25 +805,6 @@ static const struct bd_event *event_of(const struct bd_throw *t, enum bd_ev_kind
 	return NULL;
 }
 
-/* fx judged as the first throw of a match when fusion asks an official
- * for another reason (observations dropped); why (DD_WHY_MAX) gets the
- * reasons. */
-static struct bd_ruling judge_asked(struct dd_fused *fx, char *why)
-{
-	struct bd_match_cfg mc;
-	struct bd_state s;
-	struct bd_ruling r;
-	char err[256];
-
-	fx->review = true;
-	strcpy(fx->review_why, "observations were dropped");
-	bd_match_cfg_init(&mc);
-	bd_state_init(&s, &mc);
-	assert_int_equal(dd_fused_judge(&mc, &s, fx, &r, why, DD_WHY_MAX, err, sizeof(err)), 0);
-	assert_true(r.review);
-	return r;
-}
-
 /* Where in t the event of kind is. */
 static size_t index_of(const struct bd_throw *t, enum bd_ev_kind kind)
 {
@@ -834,12 +815,12 @@ static size_t index_of(const struct bd_throw *t, enum bd_ev_kind kind)
  * later, while the cup hit's shake holds the table lines off: the discs
  * hear no landing. The camera times the landing with an 11 ms sd, here 5
  * ms before the hit, where the discs were listening and heard nothing: it
- * came after the hit. Put just after it, not doubted for the discs'
- * silence (no x0.7, no review), and judged in that order: b1's low call
- * at 997 ms came before the die touched the table, so the throw is dead
- * (BD-P5) where the camera's order (landing, low call, cup) scores 2
- * (BD-P7). An official asked for another reason hears of the move, since
- * the order decides. */
+ * came after the hit. Put just after it and judged in that order: b1's
+ * low call at 997 ms came before the die touched the table, so the throw
+ * is dead (BD-P5) where the camera's order (landing, low call, cup) scores
+ * 2 (BD-P7). The camera is still one witness and its order a guess: the
+ * throw goes to an official (x0.7, as any camera-only landing), who is
+ * told of the move and that the order decides. */
 static void test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_after_it(void **state)
 {
 	static struct dd_fused out;	/* large */
@@ -850,8 +831,10 @@ static void test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_afte
 
 	(void)state;
 	cup_hit_beside(995, true, &out, &cam);
-	assert_false(out.review);
+	assert_true(out.review);
 	assert_null(strstr(out.review_why, "felt no landing"));
+	assert_non_null(strstr(out.review_why, "timed just before a hit the table sensors felt, "
+			       "and it was put after the hit"));
 	assert_true(out.landing_moved);
 	assert_int_equal(out.landing_at, index_of(&out.t, BD_EV_TABLE));
 	assert_true(out.landing_seen_ns == 995 * MS);
@@ -860,11 +843,12 @@ static void test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_afte
 	assert_true(index_of(&out.t, BD_EV_CUP) < index_of(&out.t, BD_EV_TABLE));
 	assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns > 1000 * MS + 200000);
 	assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns < 1001 * MS);
-	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - cam.confidence) < 1e-9);
+	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - 0.7 * cam.confidence) < 1e-9);
 	r = judge_fused(&out, 0, 0, why);
-	assert_false(r.review);
+	assert_true(r.review);
 	assert_true(r.dead);
 	assert_int_equal(r.points[BD_TEAM_A], 0);
+	assert_non_null(strstr(why, "was put after it, and which came first decides the ruling (BD-P7)"));
 	/* The camera's order would have scored. */
 	t = out.t;
 	assert_true(t.events[0].kind == BD_EV_LOW_CALL && t.events[2].kind == BD_EV_TABLE);
@@ -874,14 +858,12 @@ static void test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_afte
 	t.events[2] = out.t.events[1];
 	r = judge(&t);
 	assert_int_equal(r.points[BD_TEAM_A], 2);
-	/* Reviewed for another reason, the official hears of the move. */
-	judge_asked(&out, why);
-	assert_non_null(strstr(why, "was put after it, and which came first decides the ruling (BD-P7)"));
 }
 
 /* The same landing without the low call scores 2 either way (BD-P7: a
  * defenders' cup hit directly, or after their half): the move decides
- * nothing, and an official asked for another reason is not told of it. */
+ * nothing, and the official, asked about the camera-only landing, is not
+ * told that the order decides. */
 static void test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, true);
@@ -902,10 +884,12 @@ static void test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned(void 
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 5, &out);
 	assert_true(out.landing_moved);
-	assert_false(out.review);
-	r = judge_asked(&out, why);
+	assert_true(out.review);
+	r = judge_fused(&out, 0, 0, why);
+	assert_true(r.review);
 	assert_int_equal(r.points[BD_TEAM_A], 2);
-	assert_string_equal(why, "observations were dropped");
+	assert_string_equal(why, "the camera alone saw the first landing, timed just before a hit "
+			    "the table sensors felt, and it was put after the hit");
 }
 
 /* A camera landing 40 ms before the hit is beyond its timing error (3 sd,
@@ -936,9 +920,9 @@ static void test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_do
 
 /* BD-O1: a die hits the mine and comes down on the table 10 ms later, the
  * mine's shake holding the table lines off: the camera alone saw the
- * landing, and the discs' silence says nothing against it (no x0.7, no
- * review of fusion's; a note for an official, should one be asked). */
-static void test_bd_o1_camera_landing_inside_a_mine_shake_is_not_doubted(void **state)
+ * landing, and the reason an official reads names the shake, not the
+ * discs' silence; the camera is still one witness (x0.7). */
+static void test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake(void **state)
 {
 	struct dd_fusion_cfg c = cfg_with(true, true);
 	static struct dd_fused out;	/* large */
@@ -954,10 +938,11 @@ static void test_bd_o1_camera_landing_inside_a_mine_shake_is_not_doubted(void **
 	(void)state;
 	dd_fusion_init(&f, &c);
 	run(&f, seq, 5, &out);
-	assert_false(out.review);
+	assert_true(out.review);
 	assert_false(out.landing_moved);
-	assert_non_null(strstr(out.review_why, "held the table sensors off"));
-	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - seq[3].confidence) < 1e-9);
+	assert_string_equal(out.review_why, "the camera alone saw the first landing, while a hit's "
+			    "shake held the table sensors off");
+	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - 0.7 * seq[3].confidence) < 1e-9);
 	assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns == 1010 * MS);
 }
 
@@ -1579,7 +1564,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_after_it),
 		cmocka_unit_test(test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned),
 		cmocka_unit_test(test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_doubted),
-		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_is_not_doubted),
+		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),
 		cmocka_unit_test(test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor),
 		cmocka_unit_test(test_fusion_exit_then_a_touch_is_no_floor),

@@ -397,6 +397,8 @@ static int start_match(struct serve *sv, const struct web_command *cmd, char *er
 	return dd_referee_start(sv->ref, &cfg, cmd->teams, err, errlen);
 }
 
+static void sim_next_match_due(struct serve *sv);
+
 static int on_command(void *user, const struct web_command *cmd, char *err, size_t errlen)
 {
 	struct serve *sv = user;
@@ -487,6 +489,11 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	store_health(sv, before, rc, err);
 	if (rc == 0)
 		push_state(sv);
+	/* A spent simulator sends no throw to find the table empty: the
+	 * official's End (or a dice game's last move) is the demo's cue. */
+	if (rc == 0 && !dd_referee_current_id(sv->ref) && dd_sim_feed_spent &&
+	    dd_sim_feed_spent(sv->simfeed))
+		sim_next_match_due(sv);
 	return rc;
 }
 
@@ -505,6 +512,10 @@ static void sim_next_match_due(struct serve *sv)
 	uint64_t now;
 
 	if (!sv->sim || !(sv->demo || sv->simfeed) || sv->restart)
+		return;
+	/* A dice game an official began is played on the tray, not the
+	 * table: the simulator's throws, spent or not, do not end it. */
+	if (dd_referee_current_id(sv->ref) && !dd_referee_in_match(sv->ref))
 		return;
 	if (dd_referee_in_match(sv->ref) && !(dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed))) {
 		bool over = dd_referee_state(sv->ref, &st) == 0 && json_is_true(json_object_get(st, "over"));
@@ -781,9 +792,9 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user)
 	(void)usec;
 	sd_event_source_unref(s);
 	sv->restart = NULL;
-	/* A match begun since (an official's, from the console) is not the
-	 * demo's to set aside. */
-	if (dd_referee_in_match(sv->ref) && dd_referee_current_id(sv->ref) != sv->restart_for) {
+	/* A match begun since (an official's, from the console, Beer Die or
+	 * dice) is not the demo's to set aside. */
+	if (dd_referee_current_id(sv->ref) && dd_referee_current_id(sv->ref) != sv->restart_for) {
 		dd_log(DD_LOG_INFO, "demo: match %lld, begun from the console, stands",
 		       (long long)dd_referee_current_id(sv->ref));
 		return 0;

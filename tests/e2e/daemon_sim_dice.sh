@@ -1,0 +1,70 @@
+#!/bin/bash
+# dyeref serve --sim=table: a dice game an official starts from the console
+# between the demo's matches stands, as a Beer Die match would. Before, the
+# demo took it for an empty table: its next match, due 8 s after the
+# official's End, set the dice game aside (the next move 404), and so did
+# the first simulated throw in the middle of the game. And once the dice
+# game ends, the demo's next match follows, also from a spent simulator.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+ignored() { grep -c 'a throw outside a match was ignored' "$WORK/daemon.log" || true; }
+# until_ok SECONDS WHAT COMMAND...: polls COMMAND every 0.1 s; fails after
+# SECONDS with WHAT and the list of matches.
+until_ok() {
+	local secs=$1 what=$2
+	shift 2
+	for _ in $(seq 1 $((secs * 10))); do
+		"$@" && return
+		sleep 0.1
+	done
+	fail "$what within $secs s: $(matches)"
+}
+current() { matches | grep -q "{\"match\":$1,\"game\":\"$2\",\"current\":true"; }
+stands() { grep -q 'demo: match 2, begun from the console, stands' "$WORK/daemon.log"; }
+more_ignored() { [ "$(ignored)" -gt "$1" ]; }
+dice_game_stands() { # starts a Yatzy as match 2 and waits for the demo to let it be
+	command_ok '{"cmd":"start","game":"yatzy","players":["ann","bob"]}'
+	command_ok '{"cmd":"dice","move":{"type":"turn","rolls":[[1,1,2,5,6],[1,3,4]],"box":"ones"}}'
+	until_ok 15 "no word of the dice game standing" stands
+}
+
+write_config "$WORK/c.ini" "[fusion]" "review = count"
+start_daemon --config "$WORK/c.ini" --sim=table
+login
+until_ok 60 "no demo match" current 1 beerdie
+# The official ends the demo's match; a simulated throw then finds none
+# under way, so the demo's next match is due 8 s later.
+command_ok '{"cmd":"end"}'
+until_ok 60 "no simulated throw outside a match" more_ignored 0
+dice_game_stands
+# Past the simulated throws that come while it is played (each of them
+# made the demo's next match due) and that match's 8 s.
+until_ok 60 "no simulated throw during the dice game" more_ignored "$(ignored)"
+sleep 9
+m=$(matches)
+echo "$m" | grep -q '"match":3' && fail "the demo started a match over the dice game: $m"
+echo "$m" | grep -q '{"match":2,"game":"yatzy","current":true,"ended":false' ||
+	fail "the official's dice game is not under way: $m"
+command_ok '{"cmd":"dice","move":{"type":"turn","rolls":[[2,2,3,4,6]],"box":"ones"}}'
+grep -q 'set aside' "$WORK/daemon.log" && fail "$(grep 'set aside' "$WORK/daemon.log")"
+# Ended, the table is the demo's again: the next simulated throw finds no
+# match under way and the demo's next match follows.
+command_ok '{"cmd":"end"}'
+until_ok 60 "no demo match after the dice game ended" current 3 beerdie
+stop_daemon
+
+# A spent simulator (one throw a match) sends no throw to find the table
+# empty once the dice game ends: the official's End is the cue, as the
+# simulator's last ruling would have been.
+rm -f "$WORK/dyeref.db"*
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1"
+start_daemon --config "$WORK/c.ini" --sim=table
+login
+until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'
+command_ok '{"cmd":"end"}'
+dice_game_stands
+command_ok '{"cmd":"end"}'
+until_ok 30 "no demo match after the dice game ended" current 3 beerdie
+stop_daemon
+echo "ok"

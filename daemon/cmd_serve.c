@@ -446,6 +446,13 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 			snprintf(err, errlen, "a ruling awaits review: confirm or correct it first");
 			return -EBUSY;
 		}
+		/* Fusion would take the call and its throw be refused later,
+		 * out of the official's sight (or, after an undo, join the
+		 * next throw). */
+		if (dd_referee_over(sv->ref)) {
+			snprintf(err, errlen, "the game is over: undo or correct its last throw, or end the match");
+			return -EBUSY;
+		}
 		o.kind = cmd->kind == WEB_CMD_CALL ? DD_OBS_EVENT : DD_OBS_DYE_UP_MISSED;
 		if (cmd->kind == WEB_CMD_CALL)
 			o.ev = cmd->events[0];

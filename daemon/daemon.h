@@ -329,6 +329,9 @@ bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *
 int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen);
 /* The match is waiting for an official to confirm or correct a ruling. */
 bool dd_referee_waiting(const struct dd_referee *r);
+/* The Beer Die match under way is won (BD-W1): no throw counts until an
+ * undo or a correction reopens it, or it is ended. */
+bool dd_referee_over(const struct dd_referee *r);
 
 /* Judges a fused throw and commits it (or holds it for review). 0;
  * -ENOENT no match; -EBUSY a ruling awaits review; -EINVAL cannot be

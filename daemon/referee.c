@@ -178,6 +178,11 @@ bool dd_referee_waiting(const struct dd_referee *r)
 	return r->pending;
 }
 
+bool dd_referee_over(const struct dd_referee *r)
+{
+	return r->m.log && r->m.res.state.over;
+}
+
 /* ---- Observations as JSON ------------------------------------------------ */
 
 /* One event as the match log writes it (core's canonical codec). */

@@ -73,6 +73,18 @@ command_ok '{"cmd":"confirm","throw":1}'
 	fail "confirming twice stored two confirmations"
 command_ok '{"cmd":"end"}'
 state | grep -q '"match":null' || fail "end did not end the match"
+# A won game takes no more calls: fusion held them and their throw was
+# refused out of sight, or counted once an undo reopened the game.
+command_ok '{"cmd":"start","house":{"target_points":1,"win_by":1}}'
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
+for c in '{"cmd":"call","event":{"at":"low_call","by":"b1"}}' '{"cmd":"dye_up_missed"}'; do
+	s=$(command_status "$c")
+	[ "$s" = 409 ] && grep -q 'the game is over' "$WORK/last" || fail "$c in a won game -> $s $(cat "$WORK/last")"
+done
+command_ok '{"cmd":"undo"}'
+command_ok '{"cmd":"call","event":{"at":"retoss"}}'
+state | grep -q '"throws":2' || fail "a call after the undo reopened the game made no throw: $(state)"
+command_ok '{"cmd":"end"}'
 # Logout ends the session.
 [ "$(curl -s -o /dev/null -w '%{http_code}' -b "$COOKIES" -H "X-CSRF-Token: $CSRF" -X POST "$BASE/console/logout")" = 200 ] || fail "logout"
 [ "$(command_status "$start")" = 403 ] || fail "session still valid after logout"

@@ -515,7 +515,6 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user);
  * demo must never wait for ever. */
 static void sim_next_match_due(struct serve *sv)
 {
-	json_t *st = NULL;
 	uint64_t now;
 
 	if (!sv->sim || !(sv->demo || sv->simfeed) || sv->restart)
@@ -524,13 +523,9 @@ static void sim_next_match_due(struct serve *sv)
 	 * table: the simulator's throws, spent or not, do not end it. */
 	if (dd_referee_current_id(sv->ref) && !dd_referee_in_match(sv->ref))
 		return;
-	if (dd_referee_in_match(sv->ref) && !(dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed))) {
-		bool over = dd_referee_state(sv->ref, &st) == 0 && json_is_true(json_object_get(st, "over"));
-
-		json_decref(st);
-		if (!over)
-			return;
-	}
+	if (dd_referee_in_match(sv->ref) && !(dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed)) &&
+	    !dd_referee_over(sv->ref))
+		return;
 	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
 	sv->restart_for = dd_referee_current_id(sv->ref);
 	if (sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC, now + SIM_RESTART_US, 1, on_restart,

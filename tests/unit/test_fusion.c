@@ -918,32 +918,63 @@ static void test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_do
 	}
 }
 
+/* a1's throw hits the mine at 1000 ms, its shake holding the table lines
+ * off until 1021 ms; the camera alone reports a landing on B's half, 10 cm
+ * from the can, at cam_ms; then the floor. Fused into *out; the camera's
+ * landing observation in *cam. */
+static void mine_hit_beside(int64_t cam_ms, struct dd_fused *out, struct dd_obs *cam)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_MINE),
+		obs_deaf(1000 * MS, 1021 * MS),
+		obs_camera_at(cam_ms * MS, 1.32, 0.95),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
+	};
+
+	*cam = seq[3];
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 5, out);
+}
+
 /* BD-O1: a die hits the mine and comes down on the table 10 ms later, the
  * mine's shake holding the table lines off: the camera alone saw the
  * landing, and the reason an official reads names the shake, not the
  * discs' silence; the camera is still one witness (x0.7). */
 static void test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake(void **state)
 {
-	struct dd_fusion_cfg c = cfg_with(true, true);
 	static struct dd_fused out;	/* large */
-	struct dd_fusion f;
-	struct dd_obs seq[] = {
-		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
-		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_MINE),
-		obs_deaf(1000 * MS, 1021 * MS),
-		obs_camera_at(1010 * MS, 1.32, 0.95),	/* 10 cm from the can, on B's half */
-		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
-	};
+	struct dd_obs cam;
 
 	(void)state;
-	dd_fusion_init(&f, &c);
-	run(&f, seq, 5, &out);
+	mine_hit_beside(1010, &out, &cam);
 	assert_true(out.review);
 	assert_false(out.landing_moved);
 	assert_string_equal(out.review_why, "the camera alone saw the first landing, while a hit's "
 			    "shake held the table sensors off");
-	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - 0.7 * seq[3].confidence) < 1e-9);
+	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - 0.7 * cam.confidence) < 1e-9);
 	assert_true(event_of(&out.t, BD_EV_TABLE)->t_ns == 1010 * MS);
+}
+
+/* BD-O1: the same landing timed 5 ms before the mine hit is put after it
+ * (the mine is no landing, so the table event is still the first touch
+ * when fusion weighs it): one witness, doubted once (x0.7, not x0.49),
+ * and the official reads the move's reason alone, not the shake's too. */
+static void test_bd_o1_camera_landing_moved_after_a_mine_hit_is_doubted_once(void **state)
+{
+	static struct dd_fused out;	/* large */
+	struct dd_obs cam;
+
+	(void)state;
+	mine_hit_beside(995, &out, &cam);
+	assert_true(out.review);
+	assert_true(out.landing_moved);
+	assert_true(index_of(&out.t, BD_EV_MINE) < index_of(&out.t, BD_EV_TABLE));
+	assert_string_equal(out.review_why, "the camera alone saw the first landing, timed just "
+			    "before a hit the table sensors felt, and it was put after the hit");
+	assert_true(fabs(event_of(&out.t, BD_EV_TABLE)->confidence - 0.7 * cam.confidence) < 1e-9);
 }
 
 /* A doubtful piezo half (0.6) and the camera's landing on the same half
@@ -1565,6 +1596,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned),
 		cmocka_unit_test(test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_doubted),
 		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake),
+		cmocka_unit_test(test_bd_o1_camera_landing_moved_after_a_mine_hit_is_doubted_once),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),
 		cmocka_unit_test(test_bd_p1_die_seen_leaving_with_no_catch_entered_reached_the_floor),
 		cmocka_unit_test(test_fusion_exit_then_a_touch_is_no_floor),

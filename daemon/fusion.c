@@ -445,7 +445,7 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	bool keep[DD_FUSION_MAX_OBS];	/* false: a camera mine the table discs outweighed */
 	double factor[DD_FUSION_MAX_OBS];	/* confidence multipliers from weigh_mines() */
 	int64_t at[DD_FUSION_MAX_OBS];	/* each observation's time in the throw (deaf_landings) */
-	bool excused[DD_FUSION_MAX_OBS];	/* a camera landing the discs could not hear */
+	bool excused[DD_FUSION_MAX_OBS];	/* a camera landing the discs could not hear: its reason */
 	size_t ord[DD_FUSION_MAX_OBS];	/* the observations by at[] */
 	int moved;
 	bool no_landing = false;
@@ -568,19 +568,16 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			if (o->source == DD_SRC_PIEZO && cfg->camera_present && no_landing) {
 				conf *= CONTRADICTED_FACTOR;
 				add_reason(out, "the camera saw no landing");
-			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present && excused[i]) {
-				/* The discs could not hear it, yet the camera is
-				 * still one witness, and a kink beside a cup just
-				 * hit may be the hit itself: doubt stays explicit
-				 * (a moved landing's below). */
-				if ((int)i != moved) {
-					conf *= ONE_WITNESS_FACTOR;
-					add_reason(out, "the camera alone saw the first landing, while "
-						   "a hit's shake held the table sensors off");
-				}
-			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present) {
+			} else if (o->source == DD_SRC_CAMERA && cfg->piezo_present && (int)i != moved) {
+				/* Where a hit's shake held the discs off (excused)
+				 * their silence says nothing, yet the camera is still
+				 * one witness, and a kink beside a cup just hit may
+				 * be the hit itself: doubt stays explicit, the reason
+				 * naming the shake (a moved landing's is below). */
 				conf *= ONE_WITNESS_FACTOR;
-				add_reason(out, "the table sensors felt no landing");
+				add_reason(out, excused[i] ? "the camera alone saw the first landing, while "
+					   "a hit's shake held the table sensors off" :
+					   "the table sensors felt no landing");
 			}
 			set_event(&ev, o, conf, src);
 		} else {

@@ -1062,11 +1062,7 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		why[0] = '\0';
 	/* The judge's notes first: each names the rule that decides, and
 	 * fusion's reasons, however many, are what a short buffer cuts. */
-	else if (*notes && whylen) {
-		char fused[DD_WHY_MAX];
-
-		snprintf(fused, sizeof(fused), "%s", why);
-		snprintf(why, whylen, "%s%s%s", notes, *fused ? "; " : "", fused);
-	}
+	else if (*notes)
+		snprintf(why, whylen, "%s%s%s", notes, *fx->review_why ? "; " : "", fx->review_why);
 	return 0;
 }

@@ -281,10 +281,10 @@ static struct store_mark store_mark(const struct serve *sv)
  * message. */
 static void store_health(struct serve *sv, struct store_mark before, int rc, const char *err)
 {
-	struct store_mark now = store_mark(sv);
-	const char *why = db_fault(sv->db, NULL);
+	unsigned long faults;
+	const char *why = db_fault(sv->db, &faults);
 
-	if (now.faults != before.faults) {
+	if (faults != before.faults) {
 		dd_health_set(&sv->storage, false, "write failed: %s", why);
 		if (rc == 0) {
 			dd_health_detail(&sv->storage, "write failed: %s: %s (the request went on "
@@ -294,7 +294,7 @@ static void store_health(struct serve *sv, struct store_mark before, int rc, con
 		dd_health_detail(&sv->storage, "write failed: %s", err);
 		dd_log(DD_LOG_ERR, "store: %s", err);
 		push_state(sv);
-	} else if (now.commits != before.commits && !sv->storage.ok) {
+	} else if (db_commits(sv->db) != before.commits && !sv->storage.ok) {
 		dd_health_set(&sv->storage, true, "ok");
 		dd_log(DD_LOG_INFO, "store: writing again");
 	}

@@ -73,7 +73,7 @@ command_ok '{"cmd":"confirm","throw":1}'
 	fail "confirming twice stored two confirmations"
 command_ok '{"cmd":"end"}'
 state | grep -q '"match":null' || fail "end did not end the match"
-# A won game takes no more calls: fusion held them and their throw was
+# A won game (BD-W1) takes no more calls: fusion held them and their throw was
 # refused out of sight, or counted once an undo reopened the game.
 command_ok '{"cmd":"start","house":{"target_points":1,"win_by":1}}'
 command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'

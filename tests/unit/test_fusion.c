@@ -918,6 +918,37 @@ static void test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_do
 	}
 }
 
+/* BD-P3: the discs felt the first landing on B's half at 900 ms; the
+ * camera alone reports a bounce 5 ms before b1's cup is hit and shakes
+ * the table. Only a first landing is moved after such a hit: this bounce
+ * stays where the camera timed it, and as a later bounce it changes
+ * nothing and asks nobody. */
+static void test_bd_p3_camera_bounce_just_before_a_deafening_cup_hit_stays_in_place(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	static struct dd_fused out;	/* large */
+	struct dd_fusion f;
+	struct dd_obs seq[] = {
+		obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 0),
+		obs_table(DD_SRC_PIEZO, 900 * MS, 1, BD_HALF_B),
+		obs_camera_at(995 * MS, 2.2, 0.95),
+		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_CUP),
+		obs_deaf(1000 * MS, 1021 * MS),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	seq[3].ev.player = 2;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 6, &out);
+	assert_false(out.landing_moved);
+	assert_false(out.review);
+	assert_string_equal(out.review_why, "");
+	assert_int_equal(out.t.n_events, 4);
+	assert_true(out.t.events[1].kind == BD_EV_TABLE && out.t.events[1].t_ns == 995 * MS);
+	assert_int_equal(out.t.events[2].kind, BD_EV_CUP);
+}
+
 /* a1's throw hits the mine at 1000 ms, its shake holding the table lines
  * off until 1021 ms; the camera alone reports a landing on B's half, 10 cm
  * from the can, at cam_ms; then the floor. Fused into *out; the camera's
@@ -1595,6 +1626,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p5_camera_landing_just_before_a_deafening_cup_hit_comes_after_it),
 		cmocka_unit_test(test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned),
 		cmocka_unit_test(test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_doubted),
+		cmocka_unit_test(test_bd_p3_camera_bounce_just_before_a_deafening_cup_hit_stays_in_place),
 		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake),
 		cmocka_unit_test(test_bd_o1_camera_landing_moved_after_a_mine_hit_is_doubted_once),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),

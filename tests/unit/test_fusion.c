@@ -1386,6 +1386,31 @@ static void test_fusion_rejects_nonsense_observations(void **state)
 	assert_int_equal(dd_fusion_deadline(&f), INT64_MAX);
 }
 
+/* BD-O1, BD-P3: the discs felt the first landing on B's half, then a
+ * bounce 200 ms later at the moment the camera calls the mine. A die
+ * already on the table brushing the can trips no disc, and its bounces
+ * shake the table's: the witnesses do not contradict each other there,
+ * so the camera's mine is not weighed against the bounce. It stands at
+ * the camera's own confidence. */
+static void test_bd_o1_camera_mine_at_a_later_bounce_is_not_weighed(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs seq[] = {
+		obs_table(DD_SRC_PIEZO, 1000 * MS, 0.99, BD_HALF_B),
+		obs_table(DD_SRC_PIEZO, 1200 * MS, 0.99, BD_HALF_B),
+		obs_event(DD_SRC_CAMERA, 1205 * MS, 0.95, BD_EV_MINE),
+		obs_event(DD_SRC_PIEZO, 1600 * MS, 0.95, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	run(&f, seq, 4, &out);
+	assert_null(strstr(out.review_why, "camera saw the mine"));
+	assert_true(fabs(event_of(&out.t, BD_EV_MINE)->confidence - 0.95) < 1e-9);
+}
+
 /* BD-O1, BD-P1: the camera places a contact by the can and calls it the
  * mine (0.95) while the table discs felt a landing on B's half (0.99) at
  * the same moment and the mine's own disc, fitted and working, felt
@@ -1644,6 +1669,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_bd_p9_retoss_voids_a_throw_of_too_many_observations),
 		cmocka_unit_test(test_fusion_rejects_nonsense_observations),
 		cmocka_unit_test(test_bd_o1_camera_mine_against_a_felt_table_landing_is_no_silent_void),
+		cmocka_unit_test(test_bd_o1_camera_mine_at_a_later_bounce_is_not_weighed),
 		cmocka_unit_test(test_bd_o1_surer_camera_mine_against_the_discs_goes_to_review),
 	};
 

@@ -270,6 +270,19 @@ static int near_obs(const struct dd_fusion *f, size_t skip, int64_t t, enum dd_s
 	return -1;
 }
 
+/* Whether a table or cup contact was observed before t. */
+static bool touched_before(const struct dd_fusion *f, int64_t t)
+{
+	for (size_t k = 0; k < f->n_obs; k++) {
+		const struct dd_obs *o = &f->obs[k];
+
+		if (o->kind == DD_OBS_EVENT && (o->ev.kind == BD_EV_TABLE || o->ev.kind == BD_EV_CUP) &&
+		    o->t_ns < t)
+			return true;
+	}
+	return false;
+}
+
 /* A mine the camera alone reports (BD-O1) at the moment the table discs
  * felt the throw's first landing, which the camera did not report, the
  * mine's own disc silent:
@@ -305,12 +318,7 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 		 * brushes the can trips no disc (under 0.25 m/s) and its
 		 * bounces and slides shake the table's, so neither witness
 		 * contradicts the other there. */
-		bool first = true;
-		for (size_t k = 0; k < f->n_obs && first; k++)
-			first = !(f->obs[k].kind == DD_OBS_EVENT &&
-				  (f->obs[k].ev.kind == BD_EV_TABLE || f->obs[k].ev.kind == BD_EV_CUP) &&
-				  f->obs[k].t_ns < f->obs[j].t_ns - cfg->pair_window_ns);
-		if (!first)
+		if (touched_before(f, f->obs[j].t_ns - cfg->pair_window_ns))
 			continue;
 		if (!cfg->piezo_present || !cfg->mine_disc_present) {
 			add_reason(out, "camera saw the mine, discs a landing, no mine disc");
@@ -406,14 +414,12 @@ static int deaf_landings(const struct dd_fusion *f, int64_t at[], bool excused[]
 	}
 	for (size_t i = 0; i < f->n_obs && f->cfg.piezo_present; i++) {
 		const struct dd_obs *o = &f->obs[i];
-		bool first = true;
+		bool first;
 
 		if (o->kind != DD_OBS_EVENT || o->source != DD_SRC_CAMERA || o->ev.kind != BD_EV_TABLE ||
 		    near_obs(f, i, o->t_ns, DD_SRC_PIEZO, BD_EV_TABLE) >= 0)
 			continue;
-		for (size_t k = 0; k < f->n_obs && first; k++)
-			first = !(f->obs[k].kind == DD_OBS_EVENT && f->obs[k].t_ns < o->t_ns &&
-				  (f->obs[k].ev.kind == BD_EV_TABLE || f->obs[k].ev.kind == BD_EV_CUP));
+		first = !touched_before(f, o->t_ns);
 		for (size_t k = 0; k < f->n_obs && !excused[i]; k++) {
 			const struct dd_obs *d = &f->obs[k], *hit;
 			int64_t from, after;

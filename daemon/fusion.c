@@ -92,15 +92,22 @@ static bool is_dead_event(const struct bd_event *ev)
 	}
 }
 
+/* Adds why to the reasons in buf (size bytes), after "; ", unless it is
+ * there already; cut where buf is full. */
+static void append_why(char *buf, size_t size, const char *why)
+{
+	size_t n = strlen(buf);
+
+	if (strstr(buf, why))
+		return;
+	snprintf(buf + n, size - n, "%s%s", n ? "; " : "", why);
+}
+
 /* Why, in words, for the official should the throw be reviewed (by
  * fusion, or by the judge over a doubtful event). */
 static void add_note(struct dd_fused *out, const char *why)
 {
-	size_t n = strlen(out->review_why);
-
-	if (strstr(out->review_why, why))
-		return;
-	snprintf(out->review_why + n, sizeof(out->review_why) - n, "%s%s", n ? "; " : "", why);
+	append_why(out->review_why, sizeof(out->review_why), why);
 }
 
 static void add_reason(struct dd_fused *out, const char *why)
@@ -1018,19 +1025,11 @@ static bool rules_otherwise(const struct bd_match_cfg *cfg, const struct bd_stat
 		   sizeof(NOTE_LANDING) + 6)
 _Static_assert(NOTES_MAX < DD_WHY_MAX, "the judge's notes must fit a reason's buffer whole");
 
-/* Adds reason to notes (NOTES_MAX bytes). */
-static void tell_official(char *notes, const char *reason)
-{
-	size_t n = strlen(notes);
-
-	snprintf(notes + n, NOTES_MAX - n, "%s%s", n ? "; " : "", reason);
-}
-
-/* Sends ruling to review, adding reason to notes. */
+/* Sends ruling to review, adding reason to notes (NOTES_MAX bytes). */
 static void ask_official(struct bd_ruling *ruling, char *notes, const char *reason)
 {
 	ruling->review = true;
-	tell_official(notes, reason);
+	append_why(notes, NOTES_MAX, reason);
 }
 
 int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
@@ -1061,7 +1060,7 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 	 * camera-only landing): where the order decides, the official hears
 	 * that too. */
 	if (ruling->review && landing_where_seen(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
-		tell_official(notes, NOTE_LANDING);
+		append_why(notes, NOTES_MAX, NOTE_LANDING);
 	/* fusion's notes (witnesses disagreeing) explain a review only, be
 	 * it one the judge's notes asked for */
 	if (!ruling->review && whylen)

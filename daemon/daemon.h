@@ -258,9 +258,9 @@ const char *dd_source_name(enum dd_source s);
  * (fx->catch_guessed) is judged with the other player of that end too, and
  * reviewed where the two rulings differ (points, dead, re-toss, duties or
  * the rules named: BD-K1's FIFA point against BD-K9's nothing). A first
- * landing fusion put after a hit (fx->landing_moved) is judged where the
- * camera timed it too; where the two rulings differ, a ruling reviewed for
- * another reason says so in why (the move asks for no review). *ruling
+ * landing fusion put after a hit (fx->landing_moved; fusion sends it to
+ * review, as any camera-only first landing) is judged where the camera
+ * timed it too; where the two rulings differ, why says so. *ruling
  * (the caller's) gets the kick-first, guessed-catcher ruling, its review
  * set when fx, the judge, the order or the catcher asks; why (the caller's,
  * whylen bytes) the judge's notes (the order's, the catcher's, the moved

@@ -1056,11 +1056,11 @@ int dd_fused_judge(const struct bd_match_cfg *cfg, const struct bd_state *s,
 		ask_official(ruling, notes, NOTE_CATCHER);
 	if (fx->kick_guessed && kick_after_touch(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
 		ask_official(ruling, notes, NOTE_KICK);
-	/* A landing put after a hit (fusion asks an official about any
-	 * camera-only landing): where the order decides, the official hears
-	 * that too. */
-	if (ruling->review && landing_where_seen(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
-		append_why(notes, NOTES_MAX, NOTE_LANDING);
+	/* A landing put after a hit (fusion has already asked an official,
+	 * as about any camera-only landing): where the order decides, the
+	 * official hears that too. */
+	if (landing_where_seen(fx, &alt) && rules_otherwise(cfg, s, &alt, ruling, false))
+		ask_official(ruling, notes, NOTE_LANDING);
 	/* fusion's notes (witnesses disagreeing) explain a review only, be
 	 * it one the judge's notes asked for */
 	if (!ruling->review && whylen)

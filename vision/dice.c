@@ -535,14 +535,16 @@ static int find_enlarged(const struct vis_image *img, void *unused, const struct
 	return find_resized(img, vis_image_scaled(img, 2), 0.5, params, out, max, err, errlen);
 }
 
-/* The box-averaging factor f a picture whose longer side is `side` is
- * read at, and the coarsest it is read at (find_all: f, or 2f for a big
+/* img's longer side; *f the box-averaging factor img is read at, and
+ * *coarsest the coarsest it is read at (find_all: f, or 2f for a big
  * one). A big photo is read at most DICE_MAX_SIDE a side: its dice stay
  * well above min_die_px, time and memory stay bounded. */
-static void read_factors(int side, int *f, int *coarsest)
+static int read_factors(const struct vis_image *img, int *f, int *coarsest)
 {
+	int side = img->width > img->height ? img->width : img->height;
 	*f = (side + DICE_MAX_SIDE - 1) / DICE_MAX_SIDE;
 	*coarsest = side <= TWO_SCALES_FROM || side / *f <= TWO_SCALES_FROM ? *f : 2 * *f;
+	return side;
 }
 
 /* vis_dice_find with every find reported, read or not (params'
@@ -551,8 +553,7 @@ static void read_factors(int side, int *f, int *coarsest)
 static int find_all(const struct vis_image *img, const struct vis_dice_params *params, struct vis_die *out,
 		    int max, char *err, size_t errlen)
 {
-	int side = img->width > img->height ? img->width : img->height, f, coarsest;
-	read_factors(side, &f, &coarsest);
+	int f, coarsest, side = read_factors(img, &f, &coarsest);
 	if (side <= TWO_SCALES_FROM) {
 		/* Dice far smaller than the photos' (21-49 pixels) lose their
 		 * pips to the blur and the 1-pixel clean-up, and fall below
@@ -561,15 +562,15 @@ static int find_all(const struct vis_image *img, const struct vis_dice_params *p
 		return read_better(img, find_sized, NULL, find_enlarged, NULL, SMALL_DIE_PX, params, out, max,
 				   err, errlen);
 	}
-	if (side / f <= TWO_SCALES_FROM)	/* just over DICE_MAX_SIDE: halved is enough */
+	if (coarsest == f)	/* just over DICE_MAX_SIDE: halved is enough */
 		return find_downscaled(img, &f, params, out, max, err, errlen);
 	/* A big picture's dice may be far bigger than the reader was made
 	 * for (the photos' 21-49 pixels): white dice on a pale tray then
-	 * show only their pips, taken for dice. It is read at half size too,
-	 * kept when it reads more (more dice can be too small there). */
-	int half = 2 * f;
-	return read_better(img, find_downscaled, &f, find_downscaled, &half, INFINITY, params, out, max, err,
-			   errlen);
+	 * show only their pips, taken for dice. It is read at half size too
+	 * (coarsest), kept when it reads more (more dice can be too small
+	 * there). */
+	return read_better(img, find_downscaled, &f, find_downscaled, &coarsest, INFINITY, params, out, max,
+			   err, errlen);
 }
 
 int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *params,
@@ -583,7 +584,7 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 	if (!image_ok(img, err, errlen))
 		return -EINVAL;
 	int f, coarsest, shorter = img->width < img->height ? img->width : img->height;
-	read_factors(img->width > img->height ? img->width : img->height, &f, &coarsest);
+	read_factors(img, &f, &coarsest);
 	if (shorter / coarsest < 8) {
 		snprintf(err, errlen, "dice: a %dx%d image is too thin to read: at 1/%d of its size, "
 			 "as it is read, its shorter side is under 8 pixels", img->width, img->height,

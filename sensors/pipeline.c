@@ -328,7 +328,7 @@ static void close_group(struct sens_pipeline *p)
 	if (g->n >= 2) {
 		struct sens_obs *o = &batch[nb++];
 		struct sens_arrival arr[SENS_MAX_TABLE];
-		size_t first = 0;
+		size_t first = 0, last = 0;
 
 		obs_init(o, BD_EV_TABLE, g->start_ns);
 		for (size_t i = 0; i < g->n; i++) {
@@ -343,15 +343,13 @@ static void close_group(struct sens_pipeline *p)
 			o->table_ts_ns[p->table_ord[g->line[i]]] = g->ts[i];
 			if (g->ts[i] < g->ts[first])
 				first = i;
-			/* the hold-off runs from the accepted edge, a swapped-in
-			 * alt_ns or not; an edge from outside may be near INT64_MAX */
-			int64_t until;
-
-			if (__builtin_add_overflow(g->ts[i], p->holdoff_ns, &until))
-				until = INT64_MAX;
-			if (i == 0 || until > o->held_off_until_ns)
-				o->held_off_until_ns = until;
+			if (g->ts[i] > g->ts[last])
+				last = i;
 		}
+		/* the hold-off runs from the accepted edge, a swapped-in alt_ns
+		 * or not; an edge from outside may be near INT64_MAX */
+		if (__builtin_add_overflow(g->ts[last], p->holdoff_ns, &o->held_off_until_ns))
+			o->held_off_until_ns = INT64_MAX;
 		o->ev.has_confidence = true;
 		struct sens_config lc = p->cfg;	/* at the noise the table shows */
 		double scale = noise_scale(p);

@@ -43,9 +43,9 @@ static double radius(const struct bd_table *tb, int k)
 	return k < BD_PLAYERS ? tb->cup_radius_m : tb->mine_radius_m;
 }
 
-/* The edges of a hit at 2 m/s on the side of target k at t_ns, from
+/* The edges of a hit at v m/s on the side of target k at t_ns, from
  * sim_sense_edges (malloc'd, *n of them, sorted). */
-static struct sens_edge *hit(const struct sim_noise *n, const struct sens_config *sc, int k,
+static struct sens_edge *hit(const struct sim_noise *n, const struct sens_config *sc, int k, double v,
 			     int64_t t_ns, struct sim_rng *rng, size_t *ne)
 {
 	struct sens_edge *e = NULL;
@@ -58,7 +58,7 @@ static struct sens_edge *hit(const struct sim_noise *n, const struct sens_config
 	one.n_contacts = 1;
 	one.contacts[0] = (struct sim_contact){
 		.t_ns = t_ns, .kind = k < BD_PLAYERS ? SIM_CONTACT_CUP : SIM_CONTACT_MINE,
-		.x = x + r, .y = y, .z = sc->table.height_m + 0.06, .strength = 2.0,
+		.x = x + r, .y = y, .z = sc->table.height_m + 0.06, .strength = v,
 		.player = k < BD_PLAYERS ? k : BD_NOBODY,
 	};
 	assert_int_equal(sim_sense_edges(n, sc, &one, rng, &e, ne, &cap), 0);
@@ -92,7 +92,7 @@ static size_t observe(const struct sens_config *sc, const struct sens_edge *e, s
 /* With every hit shaking the top (p_shake 1) and no noise (but the Pi's
  * latency), the table discs locate an impact on the cup's (mine's) base,
  * starting within the sync window of the cup's own edge: the pipeline's
- * shake, not a landing. */
+ * shake, not a landing. A hit under min_strength shakes nothing. */
 static void test_sim_cup_hit_shakes_the_table_at_the_cup(void **state)
 {
 	struct sim_noise n;
@@ -111,7 +111,7 @@ static void test_sim_cup_hit_shakes_the_table_at_the_cup(void **state)
 			struct sens_obs obs[CAP];
 			const struct sens_obs *cup = NULL, *table = NULL;
 			size_t ne, no;
-			struct sens_edge *e = hit(&n, &sc, k, (int64_t)(k * N_HITS + j + 1) * 1000000000LL,
+			struct sens_edge *e = hit(&n, &sc, k, 2.0, (int64_t)(k * N_HITS + j + 1) * 1000000000LL,
 						  &rng, &ne);
 			double x, y;
 
@@ -131,6 +131,18 @@ static void test_sim_cup_hit_shakes_the_table_at_the_cup(void **state)
 			assert_true(hypot(table->fix.x - x, table->fix.y - y) < radius(&sc.table, k));
 			assert_true(llabs(table->ev.t_ns - cup->ev.t_ns) <= SENS_SHAKE_SYNC_NS);
 			assert_int_equal(table->shaken_by, line);
+			free(e);
+		}
+		/* A hit too soft to trip a comparator shakes the top no harder:
+		 * no table disc fires; at the threshold each fires once. */
+		for (int at = 0; at < 2; at++) {
+			size_t ne, table = 0;
+			struct sens_edge *e = hit(&n, &sc, k, (at ? 1.0 : 0.9) * n.min_strength,
+						  (int64_t)(100 + 2 * k + at) * 1000000000LL, &rng, &ne);
+
+			for (size_t i = 0; i < ne; i++)
+				table += on_table(&sc, &e[i]);
+			assert_int_equal(table, at ? 4 : 0);
 			free(e);
 		}
 	}
@@ -161,8 +173,8 @@ static void test_sim_cup_hit_shake_leaves_the_shared_stream_alone(void **state)
 			int64_t t = (int64_t)(k * N_HITS + j + 1) * 1000000000LL;
 			struct sens_obs obs[CAP];
 			size_t na, nb, no, rest = 0;
-			struct sens_edge *a = hit(&with, &sc, k, t, &ra, &na);
-			struct sens_edge *b = hit(&without, &sc, k, t, &rb, &nb);
+			struct sens_edge *a = hit(&with, &sc, k, 2.0, t, &ra, &na);
+			struct sens_edge *b = hit(&without, &sc, k, 2.0, t, &rb, &nb);
 
 			assert_memory_equal(&ra, &rb, sizeof(ra));
 			for (size_t i = 0; i < nb; i++)

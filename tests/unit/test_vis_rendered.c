@@ -286,8 +286,9 @@ static void test_vis_dice_find_strip_too_thin_to_downscale_refused(void **state)
 {
 	(void)state;
 	/* Read at 1/11 and 1/22 (16384 wide), at 1/2 and 1/4 (3200 wide):
-	 * the message names the user's picture, not a copy of it. */
-	static const struct { int w, h, at; } thin[] = { { VIS_MAX_SIDE, 8, 22 }, { 3200, 10, 4 } };
+	 * the message names the user's picture, not a copy of it. 3200x24
+	 * is thick enough at 1/2 and not at 1/4. */
+	static const struct { int w, h, at; } thin[] = { { VIS_MAX_SIDE, 8, 22 }, { 3200, 10, 4 }, { 3200, 24, 4 } };
 	char err[160] = "", want[160];
 	struct vis_die d[4];
 

@@ -180,6 +180,15 @@ struct bd_table {
  * at A's end; b1 left, b2 right at B's end), the mine at the centre. */
 void bd_table_defaults(struct bd_table *t);
 
+/* The index of the mine for bd_table_spot; 0..BD_PLAYERS-1 are the cups. */
+#define BD_TABLE_MINE BD_PLAYERS
+
+/* Where something standing on the table is: `i` 0..BD_PLAYERS-1 is that
+ * player's cup (a1, a2, b1, b2), BD_TABLE_MINE the mine. Writes its
+ * centre to *x, *y and its radius to *r (r may be NULL), in metres.
+ * -EINVAL for any other i, writing nothing. */
+int bd_table_spot(const struct bd_table *t, int i, double *x, double *y, double *r);
+
 /* Which half a table point is on: BD_HALF_LINE within line_width/2 of the
  * centre line. */
 enum bd_half bd_table_half(const struct bd_table *t, double x);

@@ -1,4 +1,5 @@
 /* The table's standard layout (BD-S1, BD-S2, BD-S6). */
+#include <errno.h>
 #include <math.h>
 
 #include "core/core.h"
@@ -24,6 +25,17 @@ void bd_table_defaults(struct bd_table *t)
 	t->mine_x = t->length_m / 2;
 	t->mine_y = t->width_m / 2;
 	t->mine_radius_m = 0.033;
+}
+
+int bd_table_spot(const struct bd_table *t, int i, double *x, double *y, double *r)
+{
+	if (i < 0 || i > BD_TABLE_MINE)
+		return -EINVAL;
+	*x = i < BD_PLAYERS ? t->cup_x[i] : t->mine_x;
+	*y = i < BD_PLAYERS ? t->cup_y[i] : t->mine_y;
+	if (r)
+		*r = i < BD_PLAYERS ? t->cup_radius_m : t->mine_radius_m;
+	return 0;
 }
 
 enum bd_half bd_table_half(const struct bd_table *t, double x)

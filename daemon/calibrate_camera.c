@@ -76,9 +76,10 @@ int dd_calibrate_camera(int argc, char **argv)
 	printf("# the picture's size, pixels: the daemon scales the calibration to its tracking frames\n"
 	       "calibrated_size = %d,%d\n", w, hh);
 	printf("# from the standard layout (bd_table_defaults): centre u,v and radius, pixels\n");
-	for (int p = 0; p < BD_PLAYERS + 1; p++) {
-		double x = p < BD_PLAYERS ? tb.cup_x[p] : tb.mine_x, y = p < BD_PLAYERS ? tb.cup_y[p] : tb.mine_y;
-		double rad = p < BD_PLAYERS ? tb.cup_radius_m : tb.mine_radius_m, u, v, u2, v2;
+	for (int p = 0; p <= BD_TABLE_MINE; p++) {
+		double x, y, rad, u, v, u2, v2;
+
+		bd_table_spot(&tb, p, &x, &y, &rad);
 		vis_homography_apply(inv, x, y, &u, &v);
 		vis_homography_apply(inv, x + rad, y, &u2, &v2);
 		printf("# %s%s = %.1f,%.1f,%.1f\n", p < BD_PLAYERS ? "cup_" : "mine",

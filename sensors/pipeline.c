@@ -265,15 +265,9 @@ static int shaken_by(const struct sens_pipeline *p, const struct sens_obs *o)
 		} else {
 			if (dt > SENS_SHAKE_SYNC_NS || dt < -SENS_SHAKE_SYNC_NS)
 				continue;	/* started before or after the hit: the die's */
-			if (l->role == SENS_ROLE_CUP) {
-				cx = t->cup_x[l->owner];
-				cy = t->cup_y[l->owner];
-				r = t->cup_radius_m;
-			} else {
-				cx = t->mine_x;
-				cy = t->mine_y;
-				r = t->mine_radius_m;
-			}
+			if (bd_table_spot(t, l->role == SENS_ROLE_CUP ? l->owner : BD_TABLE_MINE,
+					  &cx, &cy, &r) < 0)
+				continue;
 			d = hypot(o->fix.x - cx, o->fix.y - cy);
 			if (d > SENS_SHAKE_RADII * r + 2 * o->fix.sigma_m)
 				continue;

@@ -94,16 +94,15 @@ size_t sim_piezo_shake(const struct sim_piezo *m, const struct sens_config *trut
 	const struct bd_table *t = &truth->table;
 	const struct sens_line_cfg *l = line < truth->n_lines ? &truth->lines[line] : NULL;
 	double x, y;
+	int i = -1;	/* under nothing that stands on the table: no shake */
 
-	if (l && l->role == SENS_ROLE_CUP && l->owner >= 0 && l->owner < BD_PLAYERS) {
-		x = t->cup_x[l->owner];
-		y = t->cup_y[l->owner];
-	} else if (l && l->role == SENS_ROLE_MINE) {
-		x = t->mine_x;
-		y = t->mine_y;
-	} else {
+	/* (An owner past the cups must not reach the mine's index.) */
+	if (l && l->role == SENS_ROLE_CUP && l->owner < BD_PLAYERS)
+		i = l->owner;
+	else if (l && l->role == SENS_ROLE_MINE)
+		i = BD_TABLE_MINE;
+	if (bd_table_spot(t, i, &x, &y, NULL) < 0)
 		return 0;
-	}
 	if (!(sim_rng_uniform(rng) < m->p_shake))
 		return 0;
 	return sim_piezo_table_hit(m, truth, rng, x, y, t_ns, out, cap);

@@ -270,11 +270,9 @@ static double first_entry(const struct world *w, field_fn f, int i, double dt)
 static double wall_field(const struct world *w, const double p[3], int i)
 {
 	const struct bd_table *tb = w->tb;
-	double cx = i < BD_PLAYERS ? tb->cup_x[i] : tb->mine_x;
-	double cy = i < BD_PLAYERS ? tb->cup_y[i] : tb->mine_y;
-	double r = i < BD_PLAYERS ? tb->cup_radius_m : tb->mine_radius_m;
-	double top = tb->height_m + (i < BD_PLAYERS ? w->c->cup_height_m : w->c->mine_height_m);
+	double cx, cy, r, top = tb->height_m + (i < BD_PLAYERS ? w->c->cup_height_m : w->c->mine_height_m);
 
+	bd_table_spot(tb, i, &cx, &cy, &r);
 	if (p[2] >= top || p[2] < tb->height_m)
 		return 1;
 	return hypot(p[0] - cx, p[1] - cy) - (r + w->c->die_half_m);
@@ -346,12 +344,10 @@ static void find_flying(const struct world *w, double dt, struct next *n)
 		if (on_table(w, p[0], p[1]))
 			consider(n, s, HIT_TABLE, 0);
 	}
-	for (int i = 0; i <= BD_PLAYERS; i++) {
-		double cx = i < BD_PLAYERS ? tb->cup_x[i] : tb->mine_x;
-		double cy = i < BD_PLAYERS ? tb->cup_y[i] : tb->mine_y;
-		double r = i < BD_PLAYERS ? tb->cup_radius_m : tb->mine_radius_m;
-		double top = tb->height_m + (i < BD_PLAYERS ? c->cup_height_m : c->mine_height_m);
+	for (int i = 0; i <= BD_TABLE_MINE; i++) {
+		double cx, cy, r, top = tb->height_m + (i < BD_PLAYERS ? c->cup_height_m : c->mine_height_m);
 
+		bd_table_spot(tb, i, &cx, &cy, &r);
 		s = descend_time(w->p[2], w->v[2], g, top + (i < BD_PLAYERS ? 0 : d), dt);
 		if (s >= 0) {
 			memcpy(p, w->p, sizeof(p));
@@ -387,13 +383,11 @@ static void find_sliding(const struct world *w, double dt, struct next *n)
 	if (stop <= dt)
 		consider(n, stop, HIT_STOP, 0);
 	consider(n, first_entry(w, off_field, 0, dt < stop ? dt : stop), HIT_OFF_EDGE, 0);
-	for (int i = 0; i <= BD_PLAYERS; i++) {
-		const struct bd_table *tb = w->tb;
-		double cx = i < BD_PLAYERS ? tb->cup_x[i] : tb->mine_x;
-		double cy = i < BD_PLAYERS ? tb->cup_y[i] : tb->mine_y;
-		double r = i < BD_PLAYERS ? tb->cup_radius_m : tb->mine_radius_m;
+	for (int i = 0; i <= BD_TABLE_MINE; i++) {
+		double cx, cy, r;
 
-		if (near(w, cx, cy, r, tb->height_m + 1, dt))
+		bd_table_spot(w->tb, i, &cx, &cy, &r);
+		if (near(w, cx, cy, r, w->tb->height_m + 1, dt))
 			consider(n, first_entry(w, wall_field, i, dt < stop ? dt : stop),
 				 i < BD_PLAYERS ? HIT_CUP_SIDE : HIT_MINE_SIDE, i);
 	}
@@ -567,12 +561,13 @@ static void on_cup_top(struct world *w, int i)
 
 static void on_wall(struct world *w, int i)
 {
-	const struct bd_table *tb = w->tb;
-	double cx = i < BD_PLAYERS ? tb->cup_x[i] : tb->mine_x;
-	double cy = i < BD_PLAYERS ? tb->cup_y[i] : tb->mine_y;
-	double r = hypot(w->p[0] - cx, w->p[1] - cy);
-	double nx = (w->p[0] - cx) / (r > 0 ? r : 1), ny = (w->p[1] - cy) / (r > 0 ? r : 1);
-	double vn = -(w->v[0] * nx + w->v[1] * ny);
+	double cx, cy, r, nx, ny, vn;
+
+	bd_table_spot(w->tb, i, &cx, &cy, NULL);
+	r = hypot(w->p[0] - cx, w->p[1] - cy);
+	nx = (w->p[0] - cx) / (r > 0 ? r : 1);
+	ny = (w->p[1] - cy) / (r > 0 ? r : 1);
+	vn = -(w->v[0] * nx + w->v[1] * ny);
 
 	if (i < BD_PLAYERS) {
 		contact(w, SIM_CONTACT_CUP, vn, i);

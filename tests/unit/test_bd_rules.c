@@ -2,6 +2,7 @@
  * docs/beer-die-rules.md, plus the interactions that are easy to get wrong.
  * Players: 0=a1 1=a2 (team A), 2=b1 3=b2 (team B). Throw specs: bd_spec.h. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -177,6 +178,56 @@ static void test_bd_s6_mine_in_the_middle(void **state)
 	bd_table_defaults(&t);
 	assert_true(t.mine_x > t.length_m / 2 - 0.001 && t.mine_x < t.length_m / 2 + 0.001);
 	assert_true(t.mine_y > t.width_m / 2 - 0.001 && t.mine_y < t.width_m / 2 + 0.001);
+}
+
+/* BD-S2, BD-S6: bd_table_spot gives each cup where bd_table_defaults
+ * documents it (0.12 m in from its corner: a1, a2 at A's end, b1, b2 at
+ * B's; a1 and b1 on the left edge) and the mine at the centre, with their
+ * radii; it reads the table it is given, and refuses any other index. */
+static void test_bd_s2_s6_table_spot_of_each_cup_and_the_mine(void **state)
+{
+	const double in = 0.12;
+	struct bd_table t;
+	double x, y, r;
+
+	(void)state;
+	bd_table_defaults(&t);
+	const double want[BD_PLAYERS + 1][3] = {
+		[A1] = { in, in, 0.045 },
+		[A2] = { in, t.width_m - in, 0.045 },
+		[B1] = { t.length_m - in, in, 0.045 },
+		[B2] = { t.length_m - in, t.width_m - in, 0.045 },
+		[BD_TABLE_MINE] = { t.length_m / 2, t.width_m / 2, 0.033 },
+	};
+	for (int i = 0; i <= BD_TABLE_MINE; i++) {
+		assert_int_equal(bd_table_spot(&t, i, &x, &y, &r), 0);
+		assert_true(fabs(x - want[i][0]) < 1e-12);
+		assert_true(fabs(y - want[i][1]) < 1e-12);
+		assert_true(fabs(r - want[i][2]) < 1e-12);
+	}
+	/* The radius is optional. */
+	assert_int_equal(bd_table_spot(&t, B2, &x, &y, NULL), 0);
+	assert_true(fabs(x - want[B2][0]) < 1e-12);
+
+	/* A table laid out otherwise: its own places, not the defaults. */
+	t.cup_x[A2] = 0.3;
+	t.cup_y[A2] = 0.9;
+	t.cup_radius_m = 0.05;
+	t.mine_x = 1.0;
+	t.mine_y = 0.5;
+	t.mine_radius_m = 0.04;
+	assert_int_equal(bd_table_spot(&t, A2, &x, &y, &r), 0);
+	assert_true(x == 0.3 && y == 0.9 && r == 0.05);
+	assert_int_equal(bd_table_spot(&t, BD_TABLE_MINE, &x, &y, &r), 0);
+	assert_true(x == 1.0 && y == 0.5 && r == 0.04);
+
+	/* Nobody's cup, or past the mine: refused, nothing written. */
+	const int bad[] = { BD_NOBODY, -7, BD_TABLE_MINE + 1, 100 };
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		x = y = r = -1;
+		assert_int_equal(bd_table_spot(&t, bad[k], &x, &y, &r), -EINVAL);
+		assert_true(x == -1 && y == -1 && r == -1);
+	}
 }
 
 /* BD-S7: minimum toss height, 3.0 m by default; with low_call=auto a
@@ -1767,6 +1818,7 @@ int main(void)
 		cmocka_unit_test(test_bd_s3_s4_two_dice_four_players_two_teams),
 		cmocka_unit_test(test_bd_s5_match_starts_with_full_cups_and_no_duties),
 		cmocka_unit_test(test_bd_s6_mine_in_the_middle),
+		cmocka_unit_test(test_bd_s2_s6_table_spot_of_each_cup_and_the_mine),
 		cmocka_unit_test(test_bd_s7_min_toss_height_default_and_auto_low),
 		cmocka_unit_test(test_bd_f1_rolloff_high_low),
 		cmocka_unit_test(test_bd_t1_turn_is_one_throw_per_player),

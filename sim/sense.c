@@ -238,8 +238,9 @@ static bool exit_point(const struct sim_throw *t, const struct bd_table *tb, int
 		}
 		if (over) {
 			c->t_ns = at;
-			c->x = p[0] < 0 ? 0 : p[0] > tb->length_m ? tb->length_m : p[0];
-			c->y = p[1] < 0 ? 0 : p[1] > tb->width_m ? tb->width_m : p[1];
+			c->x = p[0];
+			c->y = p[1];
+			bd_table_clamp(tb, &c->x, &c->y);
 			return true;
 		}
 	}
@@ -338,8 +339,7 @@ static size_t camera_track(const struct sim_noise *n, const struct sim_throw *t,
 					   .x = e == 0 ? 0 : e == 1 ? tb.length_m : c->x,
 					   .y = e == 2 ? 0 : e == 3 ? tb.width_m : c->y,
 					   .confidence = CAM_EXIT_CONF };
-		out[k].x = out[k].x < 0 ? 0 : out[k].x > tb.length_m ? tb.length_m : out[k].x;
-		out[k].y = out[k].y < 0 ? 0 : out[k].y > tb.width_m ? tb.width_m : out[k].y;
+		bd_table_clamp(&tb, &out[k].x, &out[k].y);
 		k++;
 	}
 	return k;

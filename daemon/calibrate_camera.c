@@ -14,11 +14,18 @@
 #define CALIB_MIN_W 64	/* smallest calibration picture, pixels */
 #define CALIB_MIN_H 48
 
+static const char usage[] =
+	"usage: dyeref calibrate camera IMAGE [--flip]  (--flip: A's end on the image's right)";
+
 int dd_calibrate_camera(int argc, char **argv)
 {
 	const char *path = NULL;
 	int flip = 0;
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("%s\n", usage);
+			return DD_EXIT_OK;
+		}
 		if (!strcmp(argv[i], "--flip"))
 			flip = 1;
 		else if (!path && argv[i][0] != '-')
@@ -29,7 +36,7 @@ int dd_calibrate_camera(int argc, char **argv)
 		}
 	}
 	if (!path) {
-		dd_log(DD_LOG_ERR, "usage: dyeref calibrate camera IMAGE [--flip]  (--flip: A's end on the image's right)");
+		dd_log(DD_LOG_ERR, "%s", usage);
 		return DD_EXIT_USAGE;
 	}
 	char err[512];

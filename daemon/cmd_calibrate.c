@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "daemon/sensors_cli.h"
 #include "sensors/sensors.h"
@@ -189,11 +190,11 @@ static int write_result(const char *path, const struct sens_config *c,
 	return DD_EXIT_OK;
 }
 
-static void usage(void)
+static void usage(FILE *to)
 {
-	fprintf(stderr, "usage: dyeref calibrate piezo [--config FILE] [--replay FILE | --sim [--seed S]]\n"
+	fprintf(to, "usage: dyeref calibrate piezo [--config FILE] [--replay FILE | --sim [--seed S]]\n"
 		"                                [--repeat N] [--dry-run]\n"
-		"       dyeref calibrate camera ...\n");
+		"       dyeref calibrate camera IMAGE [--flip]\n");
 }
 
 static int calibrate_piezo(int argc, char **argv)
@@ -222,7 +223,7 @@ static int calibrate_piezo(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = dd_getopt("calibrate piezo", argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'r': replay = optarg; break;
@@ -237,15 +238,19 @@ static int calibrate_piezo(int argc, char **argv)
 				return DD_EXIT_USAGE;
 			break;
 		case 'h':
-			usage();
+			usage(stdout);
 			return DD_EXIT_OK;
 		default:
-			usage();
 			return DD_EXIT_USAGE;
 		}
 	}
-	if (optind < argc || (replay && sim)) {
-		usage();
+	if (optind < argc) {
+		dd_log(DD_LOG_ERR, "calibrate piezo: unexpected argument '%s' (dyeref calibrate piezo --help)",
+		       argv[optind]);
+		return DD_EXIT_USAGE;
+	}
+	if (replay && sim) {
+		dd_log(DD_LOG_ERR, "calibrate piezo: --replay and --sim: one at a time");
 		return DD_EXIT_USAGE;
 	}
 	rc = dd_sens_setup("calibrate", config, &cfg, &s.pipe);
@@ -342,7 +347,7 @@ free_pipe:
 int dd_cmd_calibrate(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage();
+		usage(stderr);
 		return DD_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "piezo"))
@@ -355,7 +360,7 @@ int dd_cmd_calibrate(int argc, char **argv)
 		return dd_calibrate_camera(argc - 1, argv + 1);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage();
+		usage(stdout);
 		return DD_EXIT_OK;
 	}
 	dd_log(DD_LOG_ERR, "calibrate: unknown target '%s' (piezo or camera)", argv[1]);

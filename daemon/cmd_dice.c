@@ -85,9 +85,15 @@ free_img:
 
 int dd_cmd_dice(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		dd_log(DD_LOG_ERR, "usage: dyeref dice IMAGE...  (PNG, JPEG or binary PGM/PPM)");
-		return argc < 2 ? DD_EXIT_USAGE : DD_EXIT_OK;
+	static const char usage[] = "usage: dyeref dice IMAGE...  (PNG, JPEG or binary PGM/PPM)";
+
+	if (argc < 2) {
+		dd_log(DD_LOG_ERR, "%s", usage);
+		return DD_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("%s\n", usage);
+		return DD_EXIT_OK;
 	}
 	int status = DD_EXIT_OK;
 	char **lines = calloc((size_t)argc, sizeof(*lines));

@@ -915,6 +915,7 @@ static void report(const struct tally *ty)
 
 int dd_cmd_evaluate(int argc, char **argv)
 {
+	static const char usage[] = "usage: dyeref evaluate [--verbose] [--track-frames] DIR";
 	struct tally ty = { 0 };
 	struct timespec a, b;
 	const char *dir = NULL;
@@ -923,19 +924,22 @@ int dd_cmd_evaluate(int argc, char **argv)
 	int matches = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("%s\n", usage);
+			return DD_EXIT_OK;
+		} else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
 			verbose = true;
-		else if (!strcmp(argv[i], "--track-frames"))
+		} else if (!strcmp(argv[i], "--track-frames")) {
 			track = true;
-		else if (!dir && argv[i][0] != '-')
+		} else if (!dir && argv[i][0] != '-') {
 			dir = argv[i];
-		else {
-			dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] [--track-frames] DIR");
+		} else {
+			dd_log(DD_LOG_ERR, "evaluate: unexpected argument '%s' (%s)", argv[i], usage);
 			return DD_EXIT_USAGE;
 		}
 	}
 	if (!dir) {
-		dd_log(DD_LOG_ERR, "usage: dyeref evaluate [--verbose] [--track-frames] DIR");
+		dd_log(DD_LOG_ERR, "evaluate: DIR is required (%s)", usage);
 		return DD_EXIT_USAGE;
 	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);

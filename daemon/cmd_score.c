@@ -15,8 +15,13 @@ int dd_cmd_score(int argc, char **argv)
 	struct dice_yatzy_house house;
 	int dice[DICE_N], game, box, score;
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("%s\n", usage);
+		return DD_EXIT_OK;
+	}
 	if (argc != 3 + DICE_N) {
-		dd_log(DD_LOG_ERR, "score: %d arguments, not 7 (%s)", argc - 1, usage);
+		dd_log(DD_LOG_ERR, "score: expected GAME CATEGORY D1..D5, got %d argument%s (%s)",
+		       argc - 1, argc == 2 ? "" : "s", usage);
 		return DD_EXIT_USAGE;
 	}
 	game = dice_game_parse(argv[1]);

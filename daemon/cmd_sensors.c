@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "daemon/dbcli.h"
 #include "daemon/sensors_cli.h"
@@ -241,7 +242,7 @@ close_db:
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: dyeref sensors [--config FILE] [--watch] [--duration S] [--record FILE]\n"
+	printf("usage: dyeref sensors [--config FILE] [--watch] [--duration S] [--record FILE]\n"
 		"       dyeref sensors [--config FILE] --replay FILE [--watch]\n"
 		"       dyeref sensors [--config FILE] --replay-db FILE --match N [--throw K] [--watch]\n"
 		"       dyeref sensors [--config FILE] --sim [--impacts N] [--seed S] [--watch]\n");
@@ -276,7 +277,7 @@ int dd_cmd_sensors(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = dd_getopt("sensors", argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'c': config = optarg; break;
 		case 'w': watch = true; break;
@@ -317,13 +318,24 @@ int dd_cmd_sensors(int argc, char **argv)
 			usage();
 			return DD_EXIT_OK;
 		default:
-			usage();
 			return DD_EXIT_USAGE;
 		}
 	}
-	if (optind < argc || (!!replay + !!sim + !!replay_db) > 1 || (replay_db && !match) ||
-	    (!replay_db && (match || throw_no))) {
-		usage();
+	if (optind < argc) {
+		dd_log(DD_LOG_ERR, "sensors: unexpected argument '%s' (dyeref sensors --help)",
+		       argv[optind]);
+		return DD_EXIT_USAGE;
+	}
+	if ((!!replay + !!sim + !!replay_db) > 1) {
+		dd_log(DD_LOG_ERR, "sensors: --replay, --replay-db and --sim: one at a time");
+		return DD_EXIT_USAGE;
+	}
+	if (replay_db && !match) {
+		dd_log(DD_LOG_ERR, "sensors: --replay-db: --match N is required");
+		return DD_EXIT_USAGE;
+	}
+	if (!replay_db && (match || throw_no)) {
+		dd_log(DD_LOG_ERR, "sensors: --%s: only with --replay-db FILE", match ? "match" : "throw");
 		return DD_EXIT_USAGE;
 	}
 	rc = dd_sens_setup("sensors", config, &cfg, &r.pipe);

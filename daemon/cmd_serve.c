@@ -14,6 +14,7 @@
 #include <systemd/sd-event.h>
 #include <time.h>
 
+#include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "daemon/sensors_db.h"
 #include "daemon/serve.h"
@@ -879,7 +880,7 @@ static void unknown_keys(struct serve *sv, const struct dd_config *cfg)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: dyeref serve [--config FILE] [--sim[=table]] [--check-config] [--port N]\n");
+	printf("usage: dyeref serve [--config FILE] [--sim[=table]] [--check-config] [--port N]\n");
 }
 
 static int setup_loop(struct serve *sv)
@@ -952,7 +953,7 @@ int dd_cmd_serve(int argc, char **argv)
 	if (!sv)
 		return DD_EXIT_FAIL;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = dd_getopt("serve", argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'c': sv->config_path = optarg; break;
 		case 's':
@@ -977,11 +978,11 @@ int dd_cmd_serve(int argc, char **argv)
 			break;
 		}
 		case 'h': usage(); free(sv); return DD_EXIT_OK;
-		default: usage(); free(sv); return DD_EXIT_USAGE;
+		default: free(sv); return DD_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		usage();
+		dd_log(DD_LOG_ERR, "serve: unexpected argument '%s' (dyeref serve --help)", argv[optind]);
 		free(sv);
 		return DD_EXIT_USAGE;
 	}

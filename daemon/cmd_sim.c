@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "sim/sim.h"
 
@@ -258,7 +259,7 @@ int dd_cmd_sim(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = dd_getopt("sim", argc, argv, opts)) != -1) {
 		errno = 0;
 		switch (c) {
 		case 'm':
@@ -301,12 +302,16 @@ int dd_cmd_sim(int argc, char **argv)
 			usage(stdout);
 			return DD_EXIT_OK;
 		default:
-			usage(stderr);
 			return DD_EXIT_USAGE;
 		}
 	}
-	if (matches < 0 || !have_seed || !out || optind != argc) {
-		usage(stderr);
+	if (optind != argc) {
+		dd_log(DD_LOG_ERR, "sim: unexpected argument '%s' (dyeref sim --help)", argv[optind]);
+		return DD_EXIT_USAGE;
+	}
+	if (matches < 0 || !have_seed || !out) {
+		dd_log(DD_LOG_ERR, "sim: %s is required (dyeref sim --help)",
+		       matches < 0 ? "--matches N" : !have_seed ? "--seed S" : "--out DIR");
 		return DD_EXIT_USAGE;
 	}
 	if (strlen(out) + OUT_NAME_MAX >= PATH_MAX) {

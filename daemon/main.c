@@ -25,8 +25,8 @@ struct dd_command {
 };
 
 static const struct dd_command commands[] = {
-	{ "serve", dd_cmd_serve, "serve [--config FILE] [--sim] [--check-config]  run the referee daemon" },
-	{ "judge", dd_cmd_judge, "judge [FILE|-]                judge a match log, one ruling line per throw" },
+	{ "serve", dd_cmd_serve, "serve [--config FILE] [--sim[=table]] [--check-config]  run the referee daemon" },
+	{ "judge", dd_cmd_judge, "judge [--table] [FILE|-]      judge a match log, one ruling line per throw" },
 	{ "score", dd_cmd_score, "score GAME CATEGORY D1..D5    one Yatzy box's score" },
 	{ "dice", dd_cmd_dice, "dice IMAGE...                 read dice faces in images (JSON)" },
 	{ "matches", dd_cmd_matches, "matches --db FILE             list stored matches" },
@@ -45,6 +45,7 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].run)
 			fprintf(f, "  %s\n", commands[i].usage);
+	fprintf(f, "\ndyeref COMMAND --help shows a command's options.\n");
 }
 
 int main(int argc, char **argv)

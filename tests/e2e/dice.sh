@@ -4,12 +4,8 @@
 # (tests/data/dice/bad: exit 2, the one-line message, nothing on stdout),
 # and `dyeref score`.
 set -u
-cd "${TOP:?}"
-dyeref=${DYEREF:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=tests/e2e/lib/cli.sh
+. "$(dirname "$0")/lib/cli.sh"
 
 # judge comes from the mlog branch; without it there is nothing to drive.
 if ! "$dyeref" help | grep -q '^  judge'; then

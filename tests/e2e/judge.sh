@@ -3,12 +3,8 @@
 # output, malformed logs against their one-line message (exit 2, nothing
 # on stdout), stdin, --table, and the size limit.
 set -u
-cd "${TOP:?}"
-dyeref=${DYEREF:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=tests/e2e/lib/cli.sh
+. "$(dirname "$0")/lib/cli.sh"
 
 n=0
 for log in tests/data/sample-match.jsonl tests/data/judge/*.jsonl; do

@@ -4,12 +4,8 @@
 # simulator tallied; a short evaluation stays above the accuracy floor set
 # from the benchmark (BENCHMARKS.md "## accuracy"); bad input exits 2.
 set -u
-cd "${TOP:?}"
-dyeref=${DYEREF:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=tests/e2e/lib/cli.sh
+. "$(dirname "$0")/lib/cli.sh"
 
 # Deterministic for a seed; another seed plays other matches.
 "$dyeref" sim --matches 2 --seed 7 --out "$tmp/a" > "$tmp/a.out" || bad "sim exit $?"

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Every command's --help is its usage on stdout, exit 0; a bad option or a
+# missing required one is one line on stderr naming it, exit 2, nothing on
+# stdout (DESIGN.md: "a one-line error ... exit status 2").
+set -u
+# shellcheck source=tests/e2e/lib/cli.sh
+. "$(dirname "$0")/lib/cli.sh"
+
+"$dyeref" --help > "$tmp/out" 2> "$tmp/err" || bad "dyeref --help: exit $?"
+grep -q -- '--help shows' "$tmp/out" || bad "dyeref --help does not point at COMMAND --help"
+
+for cmd in serve judge score dice matches export import replay sensors "calibrate piezo" \
+	   "calibrate camera" calibrate sim evaluate; do
+	# shellcheck disable=SC2086
+	"$dyeref" $cmd --help > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || bad "$cmd --help: exit $rc, want 0: $(cat "$tmp/err")"
+	[ -s "$tmp/err" ] && bad "$cmd --help: wrote to stderr: $(cat "$tmp/err")"
+	grep -q "^usage: dyeref ${cmd%% *}" "$tmp/out" || bad "$cmd --help: no usage on stdout: $(cat "$tmp/out")"
+done
+
+for cmd in serve sensors "calibrate piezo" sim; do
+	# shellcheck disable=SC2086
+	expect_error "${cmd}: --bogus: unknown option" $cmd --bogus
+	# shellcheck disable=SC2086
+	expect_error "${cmd}: -x: unknown option" $cmd -xy
+	# shellcheck disable=SC2086
+	expect_error "${cmd}: unexpected argument 'stray'" $cmd stray
+done
+expect_error "serve: --config: needs a value" serve --config
+expect_error "serve: --check-config=yes: takes no value" serve --check-config=yes
+expect_error "sensors: --watch=1: takes no value" sensors --watch=1
+expect_error "sensors: --replay, --replay-db and --sim: one at a time" sensors --sim --replay x
+expect_error "sensors: --replay-db: --match N is required" sensors --replay-db x
+expect_error "sensors: --throw: only with --replay-db" sensors --throw 2
+expect_error "calibrate piezo: --replay and --sim: one at a time" calibrate piezo --sim --replay x
+expect_error "sim: --out DIR is required" sim --matches 1 --seed 1
+expect_error "sim: --seed S is required" sim --matches 1 --out "$tmp/s"
+expect_error "sim: --matches N is required" sim --seed 1 --out "$tmp/s"
+[ -e "$tmp/s" ] && bad "sim without --matches made its --out"
+expect_error "evaluate: DIR is required" evaluate
+expect_error "evaluate: unexpected argument '--bogus'" evaluate --bogus
+expect_error "score: expected GAME CATEGORY D1..D5, got 1 argument (" score --bogus
+expect_error "score: expected GAME CATEGORY D1..D5, got 6 arguments (" score yatzy chance 1 2 3 4
+
+finish "cli usage"

@@ -46,6 +46,17 @@ too_big:
 	return -EFBIG;
 }
 
+int dd_input_status(int err)
+{
+	switch (-err) {
+	case EINVAL: case ENOENT: case ENOTDIR: case EISDIR: case ELOOP: case ENAMETOOLONG:
+	case EFBIG:
+		return DD_EXIT_USAGE;
+	default:
+		return DD_EXIT_FAIL;
+	}
+}
+
 int dd_read_input(const char *cmd, const char *path, char **buf, size_t *len,
 		  const char **name)
 {
@@ -57,8 +68,10 @@ int dd_read_input(const char *cmd, const char *path, char **buf, size_t *len,
 		*name = path;
 		f = fopen(path, "rb");
 		if (!f) {
-			dd_log(DD_LOG_ERR, "%s: %s: %s", cmd, path, strerror(errno));
-			return DD_EXIT_FAIL;
+			int e = errno;
+
+			dd_log(DD_LOG_ERR, "%s: %s: %s", cmd, path, strerror(e));
+			return dd_input_status(-e);
 		}
 	}
 	errno = 0;
@@ -75,9 +88,11 @@ int dd_read_input(const char *cmd, const char *path, char **buf, size_t *len,
 		return DD_EXIT_USAGE;
 	}
 	if (rc) {
+		int e = rc == -ENOMEM ? ENOMEM : errno ? errno : EIO;
+
 		dd_log(DD_LOG_ERR, "%s: %s: %s", cmd, *name,
-		       rc == -ENOMEM ? "out of memory" : strerror(errno ? errno : EIO));
-		return DD_EXIT_FAIL;
+		       e == ENOMEM ? "out of memory" : strerror(e));
+		return dd_input_status(-e);	/* a directory: EISDIR, the name's fault */
 	}
 	return DD_EXIT_OK;
 }

@@ -1,19 +1,28 @@
 /*
  * Whole input in, whole output out: how the commands that turn one input
  * into one answer (judge, import, export, replay) read and write, so that
- * bad input leaves stdout empty. Private to daemon/cmd_*.c.
+ * bad input leaves stdout empty. Private to daemon/cmd_*.c and
+ * daemon/sensors_cli.c.
  */
 #ifndef DYEREF_CLIIO_H
 #define DYEREF_CLIIO_H
 
 #include <stddef.h>
 
+/* The exit status for a named input file (a log, a config, a recording)
+ * that could not be had, from the negative errno that said why: bad input
+ * (DD_EXIT_USAGE) when the name is at fault (no such file, a directory,
+ * too large, not what it should be: -EINVAL), a failure of the system
+ * (DD_EXIT_FAIL) otherwise (-EIO, -ENOMEM, -EACCES: the file is there but
+ * this user may not read it). */
+int dd_input_status(int err);
+
 /* Reads all of path, or of stdin when path is NULL or "-", at most
  * MLOG_MAX_INPUT bytes. *name is what messages call the input (path, or
  * "stdin"). Returns DD_EXIT_OK with *buf (malloc'd, the caller frees it)
- * and *len; otherwise, after a one-line "cmd: name: why", DD_EXIT_USAGE
- * for input past the limit and DD_EXIT_FAIL for input that could not be
- * opened or read (docs/match-log.md), *buf untouched. */
+ * and *len; otherwise, after a one-line "cmd: name: why", the exit status
+ * of dd_input_status (input past the limit: DD_EXIT_USAGE), *buf
+ * untouched. */
 int dd_read_input(const char *cmd, const char *path, char **buf, size_t *len,
 		  const char **name);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/cliio.h"
 #include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "daemon/sensors_cli.h"
@@ -280,7 +281,7 @@ static int calibrate_piezo(int argc, char **argv)
 		}
 	if (replay) {
 		src = sens_replay_open(replay, err, sizeof(err));
-		rc = errno == EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+		rc = dd_input_status(-errno);
 	} else if (sim) {
 		src = sim_taps(&s, seed, &truth);
 		rc = DD_EXIT_FAIL;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/cliio.h"
 #include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "daemon/dbcli.h"
@@ -358,7 +359,7 @@ int dd_cmd_sensors(int argc, char **argv)
 
 		if (!src) {
 			dd_log(DD_LOG_ERR, "%s", err);
-			rc = errno == EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+			rc = dd_input_status(-errno);
 			goto close_record;
 		}
 		print_lines(&cfg);

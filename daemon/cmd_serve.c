@@ -14,6 +14,7 @@
 #include <systemd/sd-event.h>
 #include <time.h>
 
+#include "daemon/cliio.h"
 #include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "daemon/sensors_db.h"
@@ -991,7 +992,7 @@ int dd_cmd_serve(int argc, char **argv)
 		rc = dd_config_load(&cfg, sv->config_path, err, sizeof(err));
 		if (rc) {
 			dd_log(DD_LOG_ERR, "%s", err);
-			status = rc == -EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+			status = dd_input_status(rc);
 			goto free_config;
 		}
 	} else {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/cliio.h"
 #include "daemon/daemon.h"
 #include "daemon/sensors_cli.h"
 
@@ -56,7 +57,7 @@ int dd_sens_setup(const char *cmd, const char *config, struct sens_config *cfg,
 
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "%s", err);
-		return rc == -EINVAL ? DD_EXIT_USAGE : DD_EXIT_FAIL;
+		return dd_input_status(rc);
 	}
 	*pipe = sens_pipeline_new(cfg);
 	if (!*pipe) {

@@ -107,11 +107,12 @@ else
 	fail "import of a CRLF log: $(cat "$tmp/err")"
 fi
 
-# A log that cannot be read is a system failure, as for judge (exit 1):
-# one line with the reason, nothing stored. Writing a full stdout is one too.
+# A LOG that is not there or is a directory is bad input, as for judge
+# (exit 2): one line with the reason, nothing stored. Writing a full
+# stdout is a system failure (exit 1).
 mkdir "$tmp/adir"
-expect_status 1 "import: $tmp/adir: Is a directory" import --db "$db" "$tmp/adir"
-expect_status 1 "import: $tmp/none.jsonl: No such file or directory" import --db "$db" "$tmp/none.jsonl"
+expect_status 2 "import: $tmp/adir: Is a directory" import --db "$db" "$tmp/adir"
+expect_status 2 "import: $tmp/none.jsonl: No such file or directory" import --db "$db" "$tmp/none.jsonl"
 [ "$("$DYEREF" matches --db "$db" | wc -l)" -eq 3 ] || fail "an unreadable log stored something"
 if [ -w /dev/full ]; then
 	"$DYEREF" import --db "$tmp/full.db" "$tmp/a.jsonl" > /dev/full 2> "$tmp/err"

@@ -48,10 +48,10 @@ rc=$?
 grep -qx 'dyeref: stdin:2: events\[0\].face: expected an integer 1..6' "$tmp/err" ||
 	bad "stdin face 7: message: $(cat "$tmp/err")"
 
-# I/O failure: exit 1. Usage: exit 2.
+# A file named that is not there is bad input, as is bad usage: exit 2.
 "$dyeref" judge "$tmp/no-such-file.jsonl" > "$tmp/out" 2> "$tmp/err"
 rc=$?
-[ "$rc" -eq 1 ] || bad "missing file: exit $rc, want 1"
+[ "$rc" -eq 2 ] || bad "missing file: exit $rc, want 2"
 grep -q 'no-such-file.jsonl: No such file or directory' "$tmp/err" || bad "missing file: $(cat "$tmp/err")"
 "$dyeref" judge --frobnicate > "$tmp/out" 2> "$tmp/err"
 rc=$?

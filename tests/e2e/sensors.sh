@@ -52,7 +52,7 @@ rc=$?
 [ $rc -eq 2 ] || fail "bad recording: exit $rc, want 2"
 grep -q "bad.edges:3: timestamp 99 goes backwards" "$tmp/bad.err" || fail "bad recording: $(cat "$tmp/bad.err")"
 "$DYEREF" sensors --replay "$tmp/missing.edges" 2> "$tmp/miss.err"
-[ $? -eq 1 ] || fail "missing recording should be a system failure (1)"
+[ $? -eq 2 ] || fail "missing recording should be bad input (2)"
 
 # One edge completing 8 or more observations (an impact with 5 cup/mine
 # hits and 3 button presses held in it) is pushed once, counted once.

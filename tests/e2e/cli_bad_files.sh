@@ -1,0 +1,45 @@
+#!/bin/bash
+# Every command that reads a named file, given a hostile one (missing, a
+# directory, empty, binary, a truncated match log, a config with an unknown
+# key): exit 2, one line naming the file, nothing on stdout, nothing stored
+# (DESIGN.md: "Bad input of any kind ... exit status 2").
+set -u
+# shellcheck source=tests/e2e/lib/cli.sh
+. "$(dirname "$0")/lib/cli.sh"
+
+mkdir "$tmp/adir"
+: > "$tmp/empty"
+# Not valid UTF-8 nor JSON, with a NUL: what a wrong file picked by mistake looks like.
+printf '\x89\x00\xff\xfe binary \x01\x02\n\x00' > "$tmp/binary"
+printf '%s\n' '{"type":"match","game":"beerdie"}' > "$tmp/trunc.jsonl"
+printf '%s' '{"type":"throw","events":[{"at":"ta' >> "$tmp/trunc.jsonl"
+
+for f in missing adir empty binary; do
+	expect_error "$tmp/$f" judge "$tmp/$f"
+	expect_error "$tmp/$f" import --db "$tmp/$f.db" "$tmp/$f"
+	[ -e "$tmp/$f.db" ] && bad "import of $f made a database"
+	expect_error "$tmp/$f" dice "$tmp/$f"
+	expect_error "$tmp/$f" calibrate camera "$tmp/$f"
+	expect_error "$tmp/$f" matches --db "$tmp/$f"
+	expect_error "$tmp/$f" evaluate "$tmp/$f"
+	# An empty edge recording is a quiet table, not bad input.
+	[ "$f" = empty ] && continue
+	expect_error "$tmp/$f" sensors --replay "$tmp/$f"
+	expect_error "$tmp/$f" calibrate piezo --replay "$tmp/$f" --dry-run
+done
+expect_error "trunc.jsonl:2: column" judge "$tmp/trunc.jsonl"
+expect_error "trunc.jsonl:2: column" import --db "$tmp/t.db" "$tmp/trunc.jsonl"
+[ -e "$tmp/t.db" ] && bad "import of a truncated log made a database"
+
+# A config: missing, a directory, binary; an unknown key in the sections
+# the sensors commands read.
+printf '[sensors]\nbogus = 1\n' > "$tmp/unknown.conf"
+for f in missing adir binary unknown.conf; do
+	expect_error "$tmp/$f" sensors --config "$tmp/$f" --sim --impacts 1
+	expect_error "$tmp/$f" calibrate piezo --config "$tmp/$f" --sim --dry-run
+	[ "$f" = unknown.conf ] && continue
+	expect_error "$tmp/$f" serve --check-config --config "$tmp/$f"
+	expect_error "$tmp/$f" serve --config "$tmp/$f" --port 0
+done
+
+finish "cli bad files"

@@ -41,5 +41,18 @@ for f in missing adir binary unknown.conf; do
 	expect_error "$tmp/$f" serve --check-config --config "$tmp/$f"
 	expect_error "$tmp/$f" serve --config "$tmp/$f" --port 0
 done
+# serve refuses a config with a typo before it makes the database or
+# opens a device: the typo is what it reports (not a chip or a path), and
+# no empty database is left behind.
+for bad in 'bogus = 1' 'port = 99999'; do
+	printf '[web]\nport = 0\n%s\n[db]\npath = %s/serve.db\n' "$bad" "$tmp" > "$tmp/typo.conf"
+	"$dyeref" serve --config "$tmp/typo.conf" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || bad "serve with '$bad': exit $rc, want 2"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "^$tmp/typo.conf:3: .*web\." "$tmp/err" ||
+		bad "serve with '$bad': want only the typo's line: $(cat "$tmp/err")"
+	[ -e "$tmp/serve.db" ] && bad "serve with '$bad' made its database"
+	rm -f "$tmp/serve.db"*
+done
 
 finish "cli bad files"

@@ -184,6 +184,21 @@ static int by_time(const void *pa, const void *pb)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
+/* Whether match is stored; a failed look-up counts as stored, so the
+ * message falls back to naming the throw. */
+static bool match_stored(struct db *db, int64_t match)
+{
+	sqlite3_stmt *st;
+	bool found;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM matches WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return true;
+	sqlite3_bind_int64(st, 1, match);
+	found = sqlite3_step(st) != SQLITE_DONE;
+	sqlite3_finalize(st);
+	return found;
+}
+
 int db_replay(struct db *db, int64_t match, int throw_no,
 	      int (*fn)(const struct db_item *item, void *ctx), void *ctx,
 	      char *err, size_t errlen)
@@ -207,8 +222,12 @@ int db_replay(struct db *db, int64_t match, int throw_no,
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW) {
 		if (rc == SQLITE_DONE) {
-			db_msg(err, errlen, "%s: match %lld has no throw %d", db->path,
-			       (long long)match, throw_no);
+			/* Name what is missing: a mistyped --match is not a missing throw. */
+			if (match_stored(db, match))
+				db_msg(err, errlen, "%s: match %lld has no throw %d", db->path,
+				       (long long)match, throw_no);
+			else
+				db_msg(err, errlen, "%s: no match %lld", db->path, (long long)match);
 			ret = -ENOENT;
 		} else {
 			ret = db_fail(db, rc, "replay", err, errlen);

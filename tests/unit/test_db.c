@@ -330,6 +330,22 @@ static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 		"{\"t_ns\":5000,\"item\":\"correction\",\"line\":{\"type\":\"correct\",\"throw\":1,\"events\":[{\"at\":\"floor\"}]}}\n"
 		"{\"t_ns\":5000,\"item\":\"ruling\",\"line\":" RULING(1, 0, 0, "false") "}\n");
 	assert_int_equal(db_replay(f->db, m, 3, record, &s, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, ": match 1 has no throw 3"));
+}
+
+/* A match that is not stored is named as such, not as a missing throw. */
+static void test_db_replay_names_a_missing_match(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct seen s = { "", 0 };
+	char err[256];
+	int64_t m;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &m, err, sizeof(err)), 0);
+	assert_int_equal(db_replay(f->db, m + 1, 1, record, &s, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, ": no match 2"));
+	assert_null(strstr(err, "throw"));
+	assert_int_equal(s.n, 0);
 }
 
 /* db_raw_tagged: only the raw inputs tagged with that throw number, in the
@@ -656,6 +672,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_replay_gives_a_throws_inputs_in_time_order, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_replay_names_a_missing_match, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_raw_tagged_gives_a_throw_not_yet_logged, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_replay_writes_json_for_any_stored_bytes, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_raw_inputs_are_durable_only_after_flush, db_test_setup, db_test_teardown),

@@ -189,7 +189,10 @@ struct db_raw {
 
 /* Adds n raw inputs to the open batch (opening one if needed). They are
  * durable after the next db_raw_flush() or db_append(); the caller flushes
- * at most every 100 ms. -EINVAL: no source/kind, payload over DB_BLOB_MAX. */
+ * at most every 100 ms. All or nothing: after an error none of the n is in
+ * the batch (so the caller may offer them again), and the batch's earlier
+ * rows stay unless SQLite rolled the whole transaction back (a full disk
+ * can). -EINVAL: no source/kind, payload over DB_BLOB_MAX. */
 int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
 		  size_t n, char *err, size_t errlen);
 

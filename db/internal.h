@@ -18,6 +18,8 @@ struct db {
 	bool hold;		/* a multi-step write (import, correction) owns the transaction: no commits */
 	sqlite3_stmt *raw_ins;	/* cached INSERT INTO raw_inputs */
 	sqlite3_stmt *snap_ins;	/* cached INSERT INTO snapshots */
+	sqlite3_stmt *raw_begin;	/* cached SAVEPOINT raw: one db_raw_append call */
+	sqlite3_stmt *raw_release;	/* cached RELEASE raw */
 	unsigned long faults;	/* the database's own failures since db_open (db_fault) */
 	unsigned long commits;	/* write transactions committed since db_open returned (db_commits) */
 	char fault[96];		/* the last one's words, without path or statement */

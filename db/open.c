@@ -222,6 +222,12 @@ static int prepare_cached(struct db *db, char *err, size_t errlen)
 		rc = sqlite3_prepare_v3(db->h,
 			"INSERT INTO snapshots (match_id, throw_no, t_ns, jpeg) VALUES (?, ?, ?, ?)",
 			-1, SQLITE_PREPARE_PERSISTENT, &db->snap_ins, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v3(db->h, "SAVEPOINT raw", -1, SQLITE_PREPARE_PERSISTENT,
+					&db->raw_begin, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v3(db->h, "RELEASE raw", -1, SQLITE_PREPARE_PERSISTENT,
+					&db->raw_release, NULL);
 	return rc == SQLITE_OK ? 0 : db_fail(db, rc, "preparing statements", err, errlen);
 }
 
@@ -245,6 +251,8 @@ static void release(struct db *db)
 {
 	sqlite3_finalize(db->raw_ins);
 	sqlite3_finalize(db->snap_ins);
+	sqlite3_finalize(db->raw_begin);
+	sqlite3_finalize(db->raw_release);
 	sqlite3_close(db->h);
 	free(db->path);
 	free(db);

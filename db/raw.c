@@ -30,15 +30,23 @@ static void batch_after_failure(struct db *db)
 		db->in_batch = false;
 }
 
+/* Runs a cached statement that returns no rows, ready for the next time:
+ * SQLITE_OK or the failure. */
+static int run(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
 		  size_t n, char *err, size_t errlen)
 {
 	sqlite3_stmt *st = db->raw_ins;
 	int rc, ret;
 
-	ret = db_batch_begin(db, err, errlen);
-	if (ret)
-		return ret;
+	/* Refused before anything is written: a call is all or nothing. */
 	for (size_t i = 0; i < n; i++) {
 		const struct db_raw *r = &raw[i];
 
@@ -51,6 +59,21 @@ int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
 			       r->len, DB_BLOB_MAX);
 			return -EINVAL;
 		}
+	}
+	ret = db_batch_begin(db, err, errlen);
+	if (ret)
+		return ret;
+	/* The caller keeps a failed call's rows and offers them again: rows
+	 * of it left in the batch would be committed twice. */
+	rc = run(db->raw_begin);
+	if (rc != SQLITE_OK) {
+		ret = db_fail(db, rc, "storing raw inputs", err, errlen);
+		batch_after_failure(db);
+		return ret;
+	}
+	for (size_t i = 0; i < n && rc == SQLITE_OK; i++) {
+		const struct db_raw *r = &raw[i];
+
 		sqlite3_bind_int64(st, 1, match);
 		if (r->throw_no > 0)
 			sqlite3_bind_int(st, 2, r->throw_no);
@@ -64,15 +87,18 @@ int db_raw_append(struct db *db, int64_t match, const struct db_raw *raw,
 			sqlite3_bind_blob(st, 7, r->payload, (int)r->len, SQLITE_STATIC);
 		else
 			sqlite3_bind_null(st, 7);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE) {
-			ret = db_fail(db, rc, "storing raw inputs", err, errlen);
-			batch_after_failure(db);
-			return ret;
-		}
+		rc = run(st);
 	}
-	return 0;
+	if (rc == SQLITE_OK) {
+		run(db->raw_release);	/* a savepoint's release inside the batch commits nothing */
+		return 0;
+	}
+	ret = db_fail(db, rc, "storing raw inputs", err, errlen);
+	/* Unless SQLite rolled the whole batch back (batch_after_failure). */
+	if (!sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "ROLLBACK TO raw; RELEASE raw", NULL, NULL, NULL);
+	batch_after_failure(db);
+	return ret;
 }
 
 int db_raw_flush(struct db *db, char *err, size_t errlen)

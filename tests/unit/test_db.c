@@ -480,6 +480,58 @@ static int64_t count(struct db *db, const char *sql)
 	return v;
 }
 
+/* db_raw_append is all or nothing inside the batch: its caller keeps a
+ * failed call's rows and offers them again, so a row of that call left in
+ * the batch would be committed twice. Refused at its 3rd row (no kind) or
+ * failed there in SQLite (a trigger aborting the insert), no row of the
+ * call is committed, while an earlier call's rows in that batch are. A
+ * failure that rolled SQLite's whole transaction back takes the batch with
+ * it, and the next call opens another. */
+static void test_db_raw_append_is_all_or_nothing_within_the_batch(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct db_raw ok[2] = {
+		{ 10, 0, "piezo", "edge", 1, NULL, 0 },
+		{ 11, 0, "piezo", "edge", 2, NULL, 0 },
+	};
+	struct db_raw bad[3] = {
+		{ 20, 0, "piezo", "edge", 3, NULL, 0 },
+		{ 21, 0, "piezo", "edge", 4, NULL, 0 },
+		{ 22, 0, "piezo", NULL, 5, NULL, 0 },
+	};
+	char err[256];
+	int64_t m;
+
+	assert_int_equal(db_match_start(f->db, HEADER, 1, &m, err, sizeof(err)), 0);
+	assert_int_equal(sqlite3_exec(db_handle(f->db),
+		"CREATE TEMP TRIGGER test_abort BEFORE INSERT ON raw_inputs WHEN NEW.kind = 'abort'"
+		" BEGIN SELECT RAISE(ABORT, 'refused by the test'); END;"
+		"CREATE TEMP TRIGGER test_rollback BEFORE INSERT ON raw_inputs WHEN NEW.kind = 'rollback'"
+		" BEGIN SELECT RAISE(ROLLBACK, 'rolled back by the test'); END;", NULL, NULL, NULL), SQLITE_OK);
+
+	assert_int_equal(db_raw_append(f->db, m, ok, 2, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, bad, 3, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "raw input 3: needs a source and a kind");
+	bad[2].kind = "abort";
+	assert_int_equal(db_raw_append(f->db, m, bad, 3, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "refused by the test"));
+	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM raw_inputs"), 2);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM raw_inputs WHERE t_ns IN (10, 11)"), 2);
+
+	/* SQLite ends the transaction: the batch's earlier rows go with it. */
+	ok[0].t_ns = 30;
+	ok[1].t_ns = 31;
+	bad[2].kind = "rollback";
+	assert_int_equal(db_raw_append(f->db, m, ok, 1, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, bad, 3, err, sizeof(err)), -EINVAL);
+	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_append(f->db, m, &ok[1], 1, err, sizeof(err)), 0);
+	assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM raw_inputs"), 3);
+	assert_int_equal(count(f->db, "SELECT count(*) FROM raw_inputs WHERE t_ns = 31"), 1);
+}
+
 static void test_db_retention_prunes_finished_matches_snapshots_first(void **state)
 {
 	struct db_test_fx *f = *state;
@@ -677,6 +729,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_replay_writes_json_for_any_stored_bytes, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_raw_inputs_are_durable_only_after_flush, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_calibration_in_force_is_the_latest, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_raw_append_is_all_or_nothing_within_the_batch, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_retention_prunes_finished_matches_snapshots_first, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_disk_full_fails_clearly_and_keeps_earlier_data, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_fault_counts_the_files_failures_not_refused_requests, db_test_setup, db_test_teardown),

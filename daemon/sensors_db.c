@@ -25,29 +25,33 @@ void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, bool button,
 	};
 }
 
-#define STORE_AT_ONCE 32	/* rows handed to db_raw_append at a time */
-
 int dd_sensors_edges_store(struct db *db, int64_t match, const struct sens_config *cfg,
 			   const struct sens_edge *e, size_t n, char *err, size_t errlen)
 {
-	char payload[STORE_AT_ONCE][DD_EDGE_PAYLOAD];
-	struct db_raw raw[STORE_AT_ONCE];
+	struct db_raw *raw;
+	char (*payload)[DD_EDGE_PAYLOAD];
+	int rc;
 
-	for (size_t i = 0; i < n; i += STORE_AT_ONCE) {
-		size_t k = n - i < STORE_AT_ONCE ? n - i : STORE_AT_ONCE;
-		int rc;
-
-		for (size_t j = 0; j < k; j++) {
-			int at = sens_config_line_by_offset(cfg, e[i + j].line);
-			bool button = at >= 0 && cfg->lines[at].role == SENS_ROLE_BUTTON;
-
-			dd_sensors_edge_raw(&e[i + j], 0, button, payload[j], &raw[j]);
-		}
-		rc = db_raw_append(db, match, raw, k, err, errlen);
-		if (rc)
-			return rc;
+	if (!n)
+		return 0;
+	/* One db_raw_append call, so all or none: the caller offers every
+	 * edge again after a failure, and an earlier call's rows would then
+	 * be stored twice. */
+	raw = malloc(n * (sizeof(*raw) + sizeof(*payload)));
+	if (!raw) {
+		snprintf(err, errlen, "storing piezo edges: out of memory");
+		return -ENOMEM;
 	}
-	return 0;
+	payload = (char (*)[DD_EDGE_PAYLOAD])(raw + n);
+	for (size_t i = 0; i < n; i++) {
+		int at = sens_config_line_by_offset(cfg, e[i].line);
+		bool button = at >= 0 && cfg->lines[at].role == SENS_ROLE_BUTTON;
+
+		dd_sensors_edge_raw(&e[i], 0, button, payload[i], &raw[i]);
+	}
+	rc = db_raw_append(db, match, raw, n, err, errlen);
+	free(raw);
+	return rc;
 }
 
 void dd_edge_keep_init(struct dd_edge_keep *k)
@@ -247,7 +251,9 @@ int dd_sensors_db_edges(struct db *db, int64_t match, int throw_no, struct sens_
 			goto free_edges;
 	}
 	/* A throw's span may overlap the one before (its first raw input came
-	 * before that throw was decided): the same row is then seen twice. */
+	 * before that throw was decided): the same row is then seen twice.
+	 * Logs written before a store was all or none may also hold an edge
+	 * twice (a store retried after failing part way): the same drop. */
 	if (c.n > 1)
 		qsort(c.v, c.n, sizeof(c.v[0]), by_time_line);
 	size_t k = 0;

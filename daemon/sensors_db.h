@@ -30,7 +30,8 @@ void dd_sensors_edge_raw(const struct sens_edge *e, int throw_no, bool button,
 /* Adds n edges of the lines cfg wires to match's raw inputs, found by
  * time (throw_no 0), in db's open batch: durable at the next
  * db_raw_flush() or db_append(). An edge on a line cfg does not wire is
- * stored as a disc's. 0 or db_raw_append()'s error (err). */
+ * stored as a disc's. All or none: after an error none of them is in the
+ * batch. 0, -ENOMEM or db_raw_append()'s error (err). */
 int dd_sensors_edges_store(struct db *db, int64_t match, const struct sens_config *cfg,
 			   const struct sens_edge *e, size_t n, char *err, size_t errlen);
 

@@ -13,6 +13,7 @@
 
 #include "daemon/sensors_db.h"
 #include "db/db.h"
+#include "db/internal.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 #include "tests/support/db_sim.h"
@@ -218,7 +219,7 @@ static void test_sens_db_overlapping_throw_spans_give_each_edge_once(void **stat
 	free(got);
 }
 
-/* What the daemon stores (dd_sensors_edges_store, in batches of 32): a
+/* What the daemon stores (dd_sensors_edges_store): a
  * button's edge is a "button" row, a disc's or an unwired line's a
  * "piezo" row, each on its line; all read back, in order. */
 struct sources {
@@ -268,6 +269,35 @@ static void test_sens_db_edges_store_names_buttons_and_reads_back(void **state)
 		assert_int_equal(got[i].ts_ns, e[i].ts_ns);
 	}
 	free(got);
+}
+
+/* Storing is all or none: serve offers every kept edge again after a
+ * failure, so a call the log refused part way (a trigger aborting the
+ * 36th row here) must leave none of its rows to be committed, or the
+ * retry stores them twice. */
+static void test_sens_db_edges_store_is_all_or_none(void **state)
+{
+	struct fx *f = *state;
+	struct sens_edge e[40];
+	struct sources s = { 0 };
+	char err[256], sql[256];
+
+	for (size_t i = 0; i < 40; i++)
+		e[i] = (struct sens_edge){ 17, 1000000000LL + (int64_t)i * 1000000 };
+	assert_int_equal(db_match_start(f->db, HEADER, 1000, &f->match, err, sizeof(err)), 0);
+	snprintf(sql, sizeof(sql), "CREATE TEMP TRIGGER test_abort BEFORE INSERT ON raw_inputs"
+		 " WHEN NEW.t_ns = %lld BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+		 (long long)e[35].ts_ns);
+	assert_int_equal(sqlite3_exec(db_handle(f->db), sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(dd_sensors_edges_store(f->db, f->match, &f->cfg, e, 40, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "refused by the test"));
+	assert_int_equal(sqlite3_exec(db_handle(f->db), "DROP TRIGGER test_abort", NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(dd_sensors_edges_store(f->db, f->match, &f->cfg, e, 40, err, sizeof(err)), 0);
+	append_throw(f, 1, 2000000000LL, 0);
+	assert_int_equal(db_replay(f->db, f->match, 1, count_source, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.piezo, 40);
 }
 
 /* What serve keeps of the edges (dd_edge_keep): a line's budget of 64 at
@@ -435,6 +465,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sens_db_edges_are_the_stored_edges_in_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_overlapping_throw_spans_give_each_edge_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_edges_store_names_buttons_and_reads_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sens_db_edges_store_is_all_or_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_edge_keep_budgets_lines_and_reports, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_reads_the_db_tests_simulated_raw_inputs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sens_db_rows_breaking_the_convention_are_refused, setup, teardown),

@@ -401,6 +401,16 @@ static int start_match(struct serve *sv, const struct web_command *cmd, char *er
 
 static void sim_next_match_due(struct serve *sv);
 
+/* Whether the Beer Die game under way is won (BD-W1): then err says what
+ * the official can do, as no throw counts until it is reopened. */
+static bool won(struct serve *sv, char *err, size_t errlen)
+{
+	if (!dd_referee_over(sv->ref))
+		return false;
+	snprintf(err, errlen, "the game is over: undo or correct its last throw, or end the match");
+	return true;
+}
+
 static int on_command(void *user, const struct web_command *cmd, char *err, size_t errlen)
 {
 	struct serve *sv = user;
@@ -451,16 +461,17 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		/* Fusion would take the call and its throw be refused later,
 		 * out of the official's sight (or, after an undo, join the
 		 * next throw). */
-		if (dd_referee_over(sv->ref)) {
-			snprintf(err, errlen, "the game is over: undo or correct its last throw, or end the match");
+		if (won(sv, err, errlen))
 			return -EBUSY;
-		}
 		o.kind = cmd->kind == WEB_CMD_CALL ? DD_OBS_EVENT : DD_OBS_DYE_UP_MISSED;
 		if (cmd->kind == WEB_CMD_CALL)
 			o.ev = cmd->events[0];
 		feed(sv, &o);
 		return 0;	/* feed() pushed the state if a throw completed */
 	case WEB_CMD_THROW:
+		/* The match's state refuses it, as a call: not a bad request. */
+		if (won(sv, err, errlen))
+			return -EBUSY;
 		fx = calloc(1, sizeof(*fx));
 		if (!fx)
 			return -ENOMEM;

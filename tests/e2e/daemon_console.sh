@@ -74,10 +74,12 @@ command_ok '{"cmd":"confirm","throw":1}'
 command_ok '{"cmd":"end"}'
 state | grep -q '"match":null' || fail "end did not end the match"
 # A won game (BD-W1) takes no more calls: fusion held them and their throw was
-# refused out of sight, or counted once an undo reopened the game.
+# refused out of sight, or counted once an undo reopened the game. Nor a
+# manual throw: the same conflict with the match's state, not a bad request.
 command_ok '{"cmd":"start","house":{"target_points":1,"win_by":1}}'
 command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
-for c in '{"cmd":"call","event":{"at":"low_call","by":"b1"}}' '{"cmd":"dye_up_missed"}'; do
+for c in '{"cmd":"call","event":{"at":"low_call","by":"b1"}}' '{"cmd":"dye_up_missed"}' \
+	'{"cmd":"throw","events":[{"at":"table","half":"A"},{"at":"floor"}]}'; do
 	s=$(command_status "$c")
 	[ "$s" = 409 ] && grep -q 'the game is over' "$WORK/last" || fail "$c in a won game -> $s $(cat "$WORK/last")"
 done

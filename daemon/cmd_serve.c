@@ -330,17 +330,24 @@ static int store_kept(struct serve *sv, bool wait)
 	return rc;
 }
 
-/* Runs store_kept() in after_us, or sooner if it was to run sooner. */
-static void arm_raw_flush(struct serve *sv, uint64_t after_us)
+/* Runs store_kept() at at_us (CLOCK_MONOTONIC), or sooner if it was to
+ * run sooner. */
+static void arm_raw_flush_at(struct serve *sv, uint64_t at_us)
 {
-	uint64_t at = (uint64_t)dd_mono_ns() / 1000 + after_us, was;
+	uint64_t was;
 	int on = SD_EVENT_OFF;
 
 	sd_event_source_get_enabled(sv->raw_flush, &on);
-	if (on != SD_EVENT_OFF && sd_event_source_get_time(sv->raw_flush, &was) >= 0 && was <= at)
+	if (on != SD_EVENT_OFF && sd_event_source_get_time(sv->raw_flush, &was) >= 0 && was <= at_us)
 		return;
-	sd_event_source_set_time(sv->raw_flush, at);
+	sd_event_source_set_time(sv->raw_flush, at_us);
 	sd_event_source_set_enabled(sv->raw_flush, SD_EVENT_ONESHOT);
+}
+
+/* The same in after_us. */
+static void arm_raw_flush(struct serve *sv, uint64_t after_us)
+{
+	arm_raw_flush_at(sv, (uint64_t)dd_mono_ns() / 1000 + after_us);
 }
 
 static int on_raw_flush(sd_event_source *s, uint64_t usec, void *user)
@@ -353,7 +360,8 @@ static int on_raw_flush(sd_event_source *s, uint64_t usec, void *user)
 	if (store_kept(sv, false))
 		arm_raw_flush(sv, RAW_RETRY_US);
 	else if ((due = dd_edge_keep_report_due(sv->keep)) > 0)
-		arm_raw_flush(sv, (uint64_t)(due > dd_mono_ns() ? due - dd_mono_ns() : 0) / 1000 + 1);
+		/* The first microsecond not before it: the report is due at due. */
+		arm_raw_flush_at(sv, ((uint64_t)due + 999) / 1000);
 	return 0;
 }
 

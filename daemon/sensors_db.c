@@ -103,31 +103,38 @@ void dd_edge_keep_stored(struct dd_edge_keep *k, size_t n)
 	k->n -= n;
 }
 
+/* When a report of total edges refused is due, or 0 (none refused). */
+static int64_t report_due(const struct dd_edge_keep *k, unsigned long total)
+{
+	if (!total)
+		return 0;
+	return k->reported_ns ? k->reported_ns + DD_KEEP_REPORT_NS : 1;
+}
+
 int64_t dd_edge_keep_report_due(const struct dd_edge_keep *k)
 {
 	unsigned long total = k->full;
 
 	for (size_t i = 0; i <= SENS_MAX_LINES; i++)
 		total += k->line[i].left_out;
-	if (!total)
-		return 0;
-	return k->reported_ns ? k->reported_ns + DD_KEEP_REPORT_NS : 1;
+	return report_due(k, total);
 }
 
 bool dd_edge_keep_report(struct dd_edge_keep *k, const struct sens_config *cfg, int64_t now_ns,
 			 char *msg, size_t len)
 {
-	int64_t due = dd_edge_keep_report_due(k);
 	unsigned long total = k->full;
 	size_t most = 0;
+	int64_t due;
 
-	if (!due || now_ns < due)
-		return false;
 	for (size_t i = 0; i <= SENS_MAX_LINES; i++) {
 		total += k->line[i].left_out;
 		if (k->line[i].left_out > k->line[most].left_out)
 			most = i;
 	}
+	due = report_due(k, total);
+	if (!due || now_ns < due)
+		return false;
 	if (k->line[most].left_out && most < cfg->n_lines)
 		snprintf(msg, len, "sensors: %lu edges not stored, %lu of them of %s (line %u), "
 			 "faster than %d a second (chattering? the health strip names it)", total,

@@ -65,6 +65,8 @@ struct serve {
 	const struct sens_config *edges_cfg;	/* the sensors glue's wiring (while attached) */
 	bool keep_failing;		/* the store did not take them last time: retry slowly */
 	int64_t restart_for;		/* the match under way when it was set, 0 none */
+	int64_t won_told;		/* the won match whose sensed inputs the log said are
+					 * left out (once a match), 0 none */
 	struct dd_health_item sensors;	/* health strip */
 	struct dd_health_item camera;
 	struct dd_health_item storage;
@@ -216,6 +218,25 @@ static void rearm_timers(struct serve *sv);
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns);
 static bool reading(const struct serve *sv);
 
+/* Whether the game under way is won (BD-W1), so that what the table and
+ * camera sense (the die picked up, a celebration) stays out of fusion: it
+ * would start a throw shown in flight and refused out of the official's
+ * sight or, after an undo reopened the game, joined to its next throw.
+ * Says so in the log once a match. */
+static bool won_quiet(struct serve *sv)
+{
+	int64_t id = dd_referee_current_id(sv->ref);
+
+	if (!dd_referee_over(sv->ref))
+		return false;
+	if (sv->won_told != id) {
+		sv->won_told = id;
+		dd_log(DD_LOG_INFO, "fusion: match %" PRId64 " is won (BD-W1): what the sensors and "
+		       "camera report is left out until an undo or a correction reopens it", id);
+	}
+	return true;
+}
+
 static void feed(struct serve *sv, const struct dd_obs *o)
 {
 	struct dd_fused *fx = malloc(sizeof(*fx));
@@ -231,6 +252,8 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 	 * it. Not while a rest is being read (rearm_timers). */
 	if (!reading(sv) && dd_fusion_tick(&sv->fusion, o->t_ns, fx) == 1)
 		judge_fused(sv, fx, dd_mono_ns());
+	if (won_quiet(sv))
+		goto free_fused;
 	rc = dd_fusion_add(&sv->fusion, o, fx);
 	if (rc < 0)
 		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
@@ -242,8 +265,13 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 	else if (rc == DD_FUSION_REPEAT)
 		/* for whoever wires the buttons: a held button is one call */
 		dd_log(DD_LOG_INFO, "fusion: a button called again (held down?): one call taken");
-	else if (rc == 1)
+	else if (rc == 1) {
 		judge_fused(sv, fx, dd_mono_ns());
+		/* o, a toss, began the next throw: in a game the last one won? */
+		if (won_quiet(sv))
+			dd_fusion_drop(&sv->fusion);
+	}
+free_fused:
 	free(fx);
 	rearm_timers(sv);
 }

@@ -243,6 +243,11 @@ int64_t dd_fusion_deadline(const struct dd_fusion *f);
 /* Whether a throw is under way. */
 bool dd_fusion_active(const struct dd_fusion *f);
 
+/* Forgets the throw under way, if any, as if it had not begun (the game it
+ * would join is over); what was made before the last throw closed stays
+ * too late, and the buttons' last calls are kept. */
+void dd_fusion_drop(struct dd_fusion *f);
+
 /* "piezo", "camera", "console", "button", "sim". */
 const char *dd_source_name(enum dd_source s);
 

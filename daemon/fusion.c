@@ -705,6 +705,12 @@ static void close_at(struct dd_fusion *f, int64_t t_ns, int64_t toss_after)
 	f->t_toss_after_ns = toss_after;
 }
 
+void dd_fusion_drop(struct dd_fusion *f)
+{
+	if (f->active)
+		close_at(f, f->t_closed_ns, f->t_toss_after_ns);
+}
+
 /* Which button made o's call (an index of button_ns), or -1 for what no
  * button made. A low call and a catch name a player of the button's end
  * (dd_sensors_obs_to_fusion); a re-toss voids the throw whichever end

@@ -59,19 +59,18 @@ static inline void fake_glue_detach(struct fake_glue *g)
 		g->step[i] = sd_event_source_unref(g->step[i]);
 }
 
-/* Runs `dyeref serve` (until a step sends SIGTERM) over a long Beer Die
- * match (db_test_long_match) begun in f's database, which serve picks up:
- * [web] on loopback, port 0, [db] f's, then the config lines extra. f->db
- * is open again afterwards; *match is the match's id. */
-static inline void fake_glue_serve(struct db_test_fx *f, const char *extra, int64_t *match)
+/* Runs `dyeref serve` (until a step sends SIGTERM) over a Beer Die match
+ * of mc begun in f's database, which serve picks up: [web] on loopback,
+ * port 0, [db] f's, then the config lines extra. f->db is open again
+ * afterwards; *match is the match's id. */
+static inline void fake_glue_serve_match(struct db_test_fx *f, const struct bd_match_cfg *mc,
+					 const char *extra, int64_t *match)
 {
-	struct bd_match_cfg mc;
 	char err[256], ini[256], text[512];
 	char *argv[] = { "serve", "--config", ini, NULL };
 	FILE *fp;
 
-	db_test_long_match(&mc);
-	assert_int_equal(db_test_start(f->db, "t", &mc, 1, match, err, sizeof(err)), 0);
+	assert_int_equal(db_test_start(f->db, "t", mc, 1, match, err, sizeof(err)), 0);
 	db_close(f->db);
 	f->db = NULL;
 	snprintf(ini, sizeof(ini), "%s/t.ini", f->dir);
@@ -84,6 +83,15 @@ static inline void fake_glue_serve(struct db_test_fx *f, const char *extra, int6
 	assert_int_equal(dd_cmd_serve(3, argv), 0);
 	f->db = db_open(f->path, 0, err, sizeof(err));
 	assert_non_null(f->db);
+}
+
+/* The same over a long match (db_test_long_match). */
+static inline void fake_glue_serve(struct db_test_fx *f, const char *extra, int64_t *match)
+{
+	struct bd_match_cfg mc;
+
+	db_test_long_match(&mc);
+	fake_glue_serve_match(f, &mc, extra, match);
 }
 
 #endif /* DYEREF_TEST_FAKE_GLUE_H */

@@ -1333,6 +1333,39 @@ static void test_fusion_new_toss_completes_unfinished_throw(void **state)
 	assert_true(dd_fusion_active(&f));	/* the new throw is under way */
 }
 
+/* A toss that ended the game's winning throw began a throw of a game
+ * that is over (BD-W1): dropped, fusion holds nothing of it, its deadline
+ * gone; what came before the toss is still too late, and a later
+ * observation begins a throw of its own. */
+static void test_fusion_drop_forgets_the_throw_under_way_keeps_the_close(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs t1 = obs_table(DD_SRC_PIEZO, 1200 * MS, 0.9, BD_HALF_B);
+	struct dd_obs toss = obs_kind(DD_OBS_TOSS, DD_SRC_CAMERA, 3000 * MS);
+	struct dd_obs t2 = obs_table(DD_SRC_PIEZO, 3500 * MS, 0.9, BD_HALF_B);
+	struct dd_obs old = obs_table(DD_SRC_CAMERA, 2900 * MS, 0.9, BD_HALF_B);
+	struct dd_obs floor = obs_event(DD_SRC_PIEZO, 9000 * MS, 0.9, BD_EV_FLOOR);
+
+	(void)state;
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &t1, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &toss, &out), 1);
+	assert_int_equal(dd_fusion_add(&f, &t2, &out), 0);
+	dd_fusion_drop(&f);
+	assert_false(dd_fusion_active(&f));
+	assert_int_equal(dd_fusion_deadline(&f), INT64_MAX);
+	assert_int_equal(dd_fusion_tick(&f, 20000 * MS, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &old, &out), DD_FUSION_LATE);
+	assert_int_equal(dd_fusion_add(&f, &floor, &out), 0);
+	assert_int_equal(dd_fusion_tick(&f, 9400 * MS, &out), 1);
+	assert_int_equal(out.t.n_events, 1);
+	assert_int_equal(out.t.events[0].kind, BD_EV_FLOOR);
+	dd_fusion_drop(&f);	/* nothing under way: nothing changes */
+	assert_int_equal(dd_fusion_add(&f, &old, &out), DD_FUSION_LATE);
+}
+
 /* BD-P5 with low_call=auto: the camera's apex (above the table top) comes
  * with its standard deviation, and fusion hands both to the judge, the
  * apex as the toss height above the floor (BD-S7); half a sd above the 3 m
@@ -1665,6 +1698,7 @@ int main(void)
 		cmocka_unit_test(test_fusion_console_catch_is_dead_and_joins_bd_p4),
 		cmocka_unit_test(test_fusion_dye_up_missed_reaches_the_throw_bd_p2),
 		cmocka_unit_test(test_fusion_new_toss_completes_unfinished_throw),
+		cmocka_unit_test(test_fusion_drop_forgets_the_throw_under_way_keeps_the_close),
 		cmocka_unit_test(test_fusion_a_refused_button_call_starts_no_held_press),
 		cmocka_unit_test(test_fusion_bd_p9_retoss_voids_a_throw_of_too_many_observations),
 		cmocka_unit_test(test_fusion_rejects_nonsense_observations),

@@ -5,26 +5,18 @@
 #include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 
-/* Does "--name=value" name an option that takes no value? */
-static int takes_no_value(const char *arg, const struct option *opts)
+/* Does arg, "--name=value", give a value to the option of val v, which
+ * takes none? name may be an abbreviation, as getopt_long accepts. */
+static int gives_value_to(const char *arg, int v, const struct option *opts)
 {
 	const char *eq = strchr(arg, '=');
+	size_t len;
 
-	if (strncmp(arg, "--", 2) || !eq)
+	if (strncmp(arg, "--", 2) || !eq || eq == arg + 2)
 		return 0;
+	len = (size_t)(eq - arg - 2);
 	for (const struct option *o = opts; o->name; o++)
-		if (o->has_arg == no_argument && strlen(o->name) == (size_t)(eq - arg - 2) &&
-		    !strncmp(o->name, arg + 2, (size_t)(eq - arg - 2)))
-			return 1;
-	return 0;
-}
-
-/* Is v some long option's val? Otherwise a '?' with optopt v was a short
- * option, which these commands have none of. */
-static int is_long_val(int v, const struct option *opts)
-{
-	for (const struct option *o = opts; o->name; o++)
-		if (!o->flag && o->val == v)
+		if (o->has_arg == no_argument && !o->flag && o->val == v && !strncmp(o->name, arg + 2, len))
 			return 1;
 	return 0;
 }
@@ -40,20 +32,22 @@ int dd_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
 	c = getopt_long(argc, argv, ":", opts, NULL);
 	if (c != '?' && c != ':')
 		return c;
-	if (c == '?' && optopt && !is_long_val(optopt, opts)) {
-		/* Inside "-xy" getopt has not stepped past the word yet. */
-		snprintf(shortopt, sizeof(shortopt), "-%c", optopt);
-		arg = shortopt;
-	} else {
-		/* A long option: getopt has stepped past the offending word. */
-		arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-	}
-	if (c == ':')
+	/* A long option's word is the one optind has passed. A '?' with
+	 * optopt set is a long option given a value it takes none of, or a
+	 * short one (these commands have none), which optopt alone cannot
+	 * tell apart: "-sim" gives the 's' of --sim, getopt still inside it. */
+	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+	if (c == ':') {
 		why = "needs a value";
-	else if (takes_no_value(arg, opts))
+	} else if (optopt && gives_value_to(arg, optopt, opts)) {
 		why = "takes no value";
-	else
+	} else {
+		if (optopt) {
+			snprintf(shortopt, sizeof(shortopt), "-%c", optopt);
+			arg = shortopt;
+		}
 		why = "unknown option";
+	}
 	dd_log(DD_LOG_ERR, "%s: %s: %s (dyeref %s --help)", cmd, arg, why, cmd);
 	return '?';
 }

@@ -27,7 +27,15 @@ for cmd in serve sensors "calibrate piezo" sim; do
 	# shellcheck disable=SC2086
 	expect_error "${cmd}: unexpected argument 'stray'" $cmd stray
 done
+# One dash before a long option's name: getopt reads its first letter,
+# some long option's own code, as a short option; the message names that
+# letter, not the word before it (the command's name).
+expect_error "serve: -s: unknown option" serve -sim
+expect_error "sensors: -c: unknown option" sensors -config x
+expect_error "calibrate piezo: -d: unknown option" calibrate piezo -dry-run
+expect_error "sim: -o: unknown option" sim -out x
 expect_error "serve: --config: needs a value" serve --config
+expect_error "serve: --check=yes: takes no value" serve --check=yes
 expect_error "serve: --check-config=yes: takes no value" serve --check-config=yes
 expect_error "sensors: --watch=1: takes no value" sensors --watch=1
 expect_error "sensors: --replay, --replay-db and --sim: one at a time" sensors --sim --replay x

@@ -191,11 +191,11 @@ static int write_result(const char *path, const struct sens_config *c,
 	return DD_EXIT_OK;
 }
 
-static void usage(FILE *to)
+static void usage(void)
 {
-	fprintf(to, "usage: dyeref calibrate piezo [--config FILE] [--replay FILE | --sim [--seed S]]\n"
-		"                                [--repeat N] [--dry-run]\n"
-		"       dyeref calibrate camera IMAGE [--flip]\n");
+	printf("usage: dyeref calibrate piezo [--config FILE] [--replay FILE | --sim [--seed S]]\n"
+	       "                                [--repeat N] [--dry-run]\n"
+	       "       dyeref calibrate camera IMAGE [--flip]\n");
 }
 
 static int calibrate_piezo(int argc, char **argv)
@@ -239,7 +239,7 @@ static int calibrate_piezo(int argc, char **argv)
 				return DD_EXIT_USAGE;
 			break;
 		case 'h':
-			usage(stdout);
+			usage();
 			return DD_EXIT_OK;
 		default:
 			return DD_EXIT_USAGE;
@@ -348,7 +348,7 @@ free_pipe:
 int dd_cmd_calibrate(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		dd_log(DD_LOG_ERR, "calibrate: a target is required: piezo or camera (dyeref calibrate --help)");
 		return DD_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "piezo"))
@@ -361,7 +361,7 @@ int dd_cmd_calibrate(int argc, char **argv)
 		return dd_calibrate_camera(argc - 1, argv + 1);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
+		usage();
 		return DD_EXIT_OK;
 	}
 	dd_log(DD_LOG_ERR, "calibrate: unknown target '%s' (piezo or camera)", argv[1]);

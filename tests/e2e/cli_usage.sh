@@ -46,6 +46,7 @@ expect_error "sim: --out DIR is required" sim --matches 1 --seed 1
 expect_error "sim: --seed S is required" sim --matches 1 --out "$tmp/s"
 expect_error "sim: --matches N is required" sim --seed 1 --out "$tmp/s"
 [ -e "$tmp/s" ] && bad "sim without --matches made its --out"
+expect_error "calibrate: a target is required: piezo or camera" calibrate
 expect_error "evaluate: DIR is required" evaluate
 expect_error "evaluate: unexpected argument '--bogus'" evaluate --bogus
 expect_error "score: expected GAME CATEGORY D1..D5, got 1 argument (" score --bogus

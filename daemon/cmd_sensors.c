@@ -228,8 +228,8 @@ static int replay_from_db(struct run *r, const char *path, int64_t match, int th
 		return rc;
 	src = dd_sensors_db_open(db, match, throw_no, err, sizeof(err));
 	if (!src) {
+		rc = dd_db_status(-errno);	/* before dd_log, which may set errno */
 		dd_log(DD_LOG_ERR, "%s", err);
-		rc = dd_db_status(-errno);
 		goto close_db;
 	}
 	print_lines(r->cfg);
@@ -358,8 +358,8 @@ int dd_cmd_sensors(int argc, char **argv)
 		struct sens_source *src = sens_replay_open(replay, err, sizeof(err));
 
 		if (!src) {
+			rc = dd_input_status(-errno);	/* before dd_log, which may set errno */
 			dd_log(DD_LOG_ERR, "%s", err);
-			rc = dd_input_status(-errno);
 			goto close_record;
 		}
 		print_lines(&cfg);

@@ -95,8 +95,8 @@ struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *st
 	struct db *db = db_open(path, flags, err, sizeof(err));
 
 	if (!db) {
+		*status = dd_db_status(-errno);	/* before dd_log, which may set errno */
 		dd_log(DD_LOG_ERR, "%s: %s", cmd, err);
-		*status = dd_db_status(-errno);
 	}
 	return db;
 }

@@ -27,6 +27,19 @@ for f in missing adir empty binary; do
 	expect_error "$tmp/$f" sensors --replay "$tmp/$f"
 	expect_error "$tmp/$f" calibrate piezo --replay "$tmp/$f" --dry-run
 done
+# With stderr closed the status is all a script has: the failed write of
+# the message must not turn a missing file into a system failure.
+for cmd in "judge" "sensors --replay" "calibrate piezo --dry-run --replay" "matches --db" \
+	   "sensors --match 1 --replay-db"; do
+	# shellcheck disable=SC2086
+	"$dyeref" $cmd "$tmp/missing" > /dev/null 2>&-
+	rc=$?
+	[ "$rc" -eq 2 ] || bad "$cmd of a missing file, stderr closed: exit $rc, want 2"
+done
+"$dyeref" import --db "$tmp/one.db" tests/data/sample-match.jsonl > /dev/null || bad "import exit $?"
+"$dyeref" sensors --replay-db "$tmp/one.db" --match 2 > /dev/null 2>&-
+rc=$?
+[ "$rc" -eq 2 ] || bad "sensors --replay-db of a missing match, stderr closed: exit $rc, want 2"
 expect_error "trunc.jsonl:2: column" judge "$tmp/trunc.jsonl"
 expect_error "trunc.jsonl:2: column" import --db "$tmp/t.db" "$tmp/trunc.jsonl"
 [ -e "$tmp/t.db" ] && bad "import of a truncated log made a database"

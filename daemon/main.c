@@ -25,7 +25,7 @@ struct dd_command {
 };
 
 static const struct dd_command commands[] = {
-	{ "serve", dd_cmd_serve, "serve [--config FILE] [--sim[=table]] [--check-config]  run the referee daemon" },
+	{ "serve", dd_cmd_serve, "serve [--config FILE] [--sim[=table]] [--check-config] [--port N]  run the referee daemon" },
 	{ "judge", dd_cmd_judge, "judge [--table] [FILE|-]      judge a match log, one ruling line per throw" },
 	{ "score", dd_cmd_score, "score GAME CATEGORY D1..D5    one Yatzy box's score" },
 	{ "dice", dd_cmd_dice, "dice IMAGE...                 read dice faces in images (JSON)" },

@@ -237,7 +237,9 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
  * (settled after a dead die, or timed out) and *out holds it; else 0. */
 int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out);
 
-/* When tick() next needs calling, or INT64_MAX when nothing is under way. */
+/* When tick() next needs calling, or INT64_MAX when nothing is under way.
+ * A throw whose times (from outside) put its end past INT64_MAX gets
+ * INT64_MAX too, and no tick() ends it: the next toss or re-toss does. */
 int64_t dd_fusion_deadline(const struct dd_fusion *f);
 
 /* Whether a throw is under way. */

@@ -40,6 +40,39 @@
  * a second in the air). */
 #define BUTTON_HELD_NS (1500 * 1000000LL)
 
+/* Times come from outside (the GPIO chip's edge clock, the camera's, the
+ * simulator's reports) and may be anywhere in int64: every sum and
+ * difference of them saturates, so that a time near either end compares
+ * as far away, never wraps to near. */
+
+/* t + d, saturated. */
+static int64_t shifted(int64_t t, int64_t d)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(t, d, &r))
+		return d > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+/* later - earlier, saturated. */
+static int64_t span(int64_t earlier, int64_t later)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(later, earlier, &d))
+		return later > earlier ? INT64_MAX : INT64_MIN;
+	return d;
+}
+
+/* |a - b|, saturated. */
+static int64_t gap(int64_t a, int64_t b)
+{
+	int64_t d = span(b, a);
+
+	return d == INT64_MIN ? INT64_MAX : d < 0 ? -d : d;
+}
+
 static const char *const source_names[] = {
 	[DD_SRC_PIEZO] = "piezo", [DD_SRC_CAMERA] = "camera", [DD_SRC_CONSOLE] = "console",
 	[DD_SRC_BUTTON] = "button", [DD_SRC_SIM] = "sim",
@@ -68,6 +101,7 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
 {
 	memset(f, 0, sizeof(*f));
 	f->cfg = *cfg;
+	f->t_last_ns = INT64_MIN;	/* a throw's times may all be below 0 */
 	f->t_closed_ns = INT64_MIN;
 	f->t_toss_after_ns = INT64_MAX;
 }
@@ -127,7 +161,7 @@ static bool same_happening(const struct dd_fusion_cfg *cfg, const struct dd_obs 
 {
 	if (a->source == b->source || a->ev.kind != b->ev.kind)
 		return false;
-	if (llabs(a->t_ns - b->t_ns) > cfg->pair_window_ns)
+	if (gap(a->t_ns, b->t_ns) > cfg->pair_window_ns)
 		return false;
 	if (a->ev.kind == BD_EV_CUP || a->ev.kind == BD_EV_CATCH || a->ev.kind == BD_EV_KICK)
 		return a->ev.player == b->ev.player;
@@ -247,10 +281,8 @@ static const struct dd_obs *witness_on(const struct dd_obs *a, const struct dd_o
 static bool exit_is_floor(const struct dd_fusion *f, const struct dd_obs *exit,
 			  const struct bd_throw *t, int64_t now_ns)
 {
-	int64_t since;
-
 	if (t->n_events >= BD_MAX_EVENTS || f->overflow ||
-	    __builtin_sub_overflow(now_ns, exit->t_ns, &since) || since < FALL_NS + CALL_DELAY_NS)
+	    span(exit->t_ns, now_ns) < FALL_NS + CALL_DELAY_NS)
 		return false;
 	for (size_t i = 0; i < f->n_obs; i++) {
 		const struct dd_obs *o = &f->obs[i];
@@ -271,7 +303,7 @@ static int near_obs(const struct dd_fusion *f, size_t skip, int64_t t, enum dd_s
 		const struct dd_obs *o = &f->obs[k];
 
 		if (k != skip && o->kind == DD_OBS_EVENT && o->source == src && o->ev.kind == kind &&
-		    llabs(o->t_ns - t) <= f->cfg.pair_window_ns)
+		    gap(o->t_ns, t) <= f->cfg.pair_window_ns)
 			return (int)k;
 	}
 	return -1;
@@ -325,7 +357,7 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 		 * brushes the can trips no disc (under 0.25 m/s) and its
 		 * bounces and slides shake the table's, so neither witness
 		 * contradicts the other there. */
-		if (touched_before(f, f->obs[j].t_ns - cfg->pair_window_ns))
+		if (touched_before(f, shifted(f->obs[j].t_ns, -cfg->pair_window_ns)))
 			continue;
 		if (!cfg->piezo_present || !cfg->mine_disc_present) {
 			add_reason(out, "camera saw the mine, discs a landing, no mine disc");
@@ -344,26 +376,6 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 			add_reason(out, "camera saw the mine, discs a landing");
 		}
 	}
-}
-
-/* t + d, saturated: times from outside may be anywhere in int64. */
-static int64_t shifted(int64_t t, int64_t d)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(t, d, &r))
-		return d > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
-/* |a - b|, saturated. */
-static int64_t gap(int64_t a, int64_t b)
-{
-	int64_t d;
-
-	if (__builtin_sub_overflow(a, b, &d) || d == INT64_MIN)
-		return INT64_MAX;
-	return d < 0 ? -d : d;
 }
 
 /* Whether the table discs reported an impact on the top in [lo, hi]. */
@@ -501,11 +513,13 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		used[i] |= !keep[i];
 	moved = deaf_landings(f, at, excused);
 	/* By at[], stably: obs[] is in time order, so only a moved landing
-	 * changes place. */
+	 * changes place, after whatever is at its time too (at the clock's
+	 * end, at[] saturated, there is no time after the hit). */
 	for (size_t n = 0; n < f->n_obs; n++) {
 		size_t k = n;
 
-		for (; k > 0 && at[ord[k - 1]] > at[n]; k--)
+		for (; k > 0 && (at[ord[k - 1]] > at[n] ||
+				 (at[ord[k - 1]] == at[n] && (int)ord[k - 1] == moved)); k--)
 			ord[k] = ord[k - 1];
 		ord[k] = n;
 	}
@@ -674,9 +688,9 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		memset(fl, 0, sizeof(*fl));
 		fl->kind = BD_EV_FLOOR;
 		fl->player = BD_NOBODY;
-		fl->t_ns = exit->t_ns + FALL_NS;
+		fl->t_ns = shifted(exit->t_ns, FALL_NS);
 		if (t->n_events > 1 && t->events[t->n_events - 2].t_ns >= fl->t_ns)
-			fl->t_ns = t->events[t->n_events - 2].t_ns + 1;
+			fl->t_ns = shifted(t->events[t->n_events - 2].t_ns, 1);
 		fl->has_confidence = true;
 		fl->confidence = exit->confidence;
 		snprintf(fl->source, sizeof(fl->source), "camera");
@@ -747,9 +761,10 @@ static bool button_repeat(const struct dd_fusion *f, const struct dd_obs *o)
 	for (size_t i = 0; i < f->n_obs; i++)
 		if (button_of(&f->obs[i]) == k)
 			return true;
-	return (f->buttons_taken & (1u << k)) &&
-	       !__builtin_sub_overflow(o->t_ns, f->button_ns[k], &since) &&
-	       since >= 0 && since < BUTTON_HELD_NS;
+	if (!(f->buttons_taken & (1u << k)))
+		return false;
+	since = span(f->button_ns[k], o->t_ns);
+	return since >= 0 && since < BUTTON_HELD_NS;
 }
 
 /* Notes the time of o's button (when a button made it) once fusion keeps
@@ -765,6 +780,17 @@ static void button_taken(struct dd_fusion *f, const struct dd_obs *o)
 	f->buttons_taken |= 1u << k;
 }
 
+/* Where in obs[] an observation at t goes: after every one made before
+ * it, and after those made at t too unless ahead. */
+static size_t slot_of(const struct dd_fusion *f, int64_t t, bool ahead)
+{
+	size_t at = f->n_obs;
+
+	while (at > 0 && (f->obs[at - 1].t_ns > t || (ahead && f->obs[at - 1].t_ns == t)))
+		at--;
+	return at;
+}
+
 /* A FIFA kick (BD-K1) is only ever made on a die that has not touched
  * the table, so whatever the table, a cup or the mine felt within the
  * official's delay before the kick call came after the kick: the kick is
@@ -772,9 +798,11 @@ static void button_taken(struct dd_fusion *f, const struct dd_obs *o)
  * was before the kick, and the call keeps its time. A defender may still
  * kick a die after its touch (no FIFA then, and ignored by the judge): the
  * order is a guess, carried with the throw (dd_fused.kick_guessed) for
- * dd_fused_judge() to try both ways. Returns o, or *tmp holding the re-timed kick. */
+ * dd_fused_judge() to try both ways. Returns o, or *tmp holding the re-timed
+ * kick, *at then its place in obs[]: before the touch, even one at
+ * INT64_MIN, where no time is earlier. */
 static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_obs *o,
-					  struct dd_obs *tmp)
+					  struct dd_obs *tmp, size_t *at)
 {
 	for (size_t i = 0; i < f->n_obs; i++) {
 		const struct dd_obs *c = &f->obs[i];
@@ -782,13 +810,14 @@ static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_o
 		if (c->kind != DD_OBS_EVENT || !is_edge_source(c->source) ||
 		    (c->ev.kind != BD_EV_TABLE && c->ev.kind != BD_EV_CUP && c->ev.kind != BD_EV_MINE))
 			continue;
-		if (c->t_ns > o->t_ns || c->t_ns < o->t_ns - CALL_DELAY_NS)
+		if (c->t_ns > o->t_ns || span(c->t_ns, o->t_ns) > CALL_DELAY_NS)
 			return o;	/* after the call, or touched before the kick */
 		f->kick_retimed = true;
-		f->kick_retimed_ns = c->t_ns - 1;
+		f->kick_retimed_ns = shifted(c->t_ns, -1);
 		*tmp = *o;
-		tmp->t_ns = c->t_ns - 1;
+		tmp->t_ns = f->kick_retimed_ns;
 		tmp->ev.t_ns = tmp->t_ns;
+		*at = slot_of(f, c->t_ns, true);
 		return tmp;
 	}
 	return o;
@@ -837,12 +866,10 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 			return completed;
 		f->n_obs--;
 	}
-	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_KICK && !is_edge_source(o->source))
-		o = kick_in_place(f, o, &kick);
 	/* Keep time order: the camera reports a frame's events late. */
-	at = f->n_obs;
-	while (at > 0 && f->obs[at - 1].t_ns > o->t_ns)
-		at--;
+	at = slot_of(f, o->t_ns, false);
+	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_KICK && !is_edge_source(o->source))
+		o = kick_in_place(f, o, &kick, &at);
 	memmove(&f->obs[at + 1], &f->obs[at], (f->n_obs - at) * sizeof(f->obs[0]));
 	f->obs[at] = *o;
 	f->n_obs++;
@@ -868,15 +895,18 @@ int64_t dd_fusion_deadline(const struct dd_fusion *f)
 	if (!f->active)
 		return INT64_MAX;
 	if (f->dead)
-		return f->t_dead_ns + f->cfg.settle_ns;
-	return f->t_last_ns + f->cfg.timeout_ns;
+		return shifted(f->t_dead_ns, f->cfg.settle_ns);
+	return shifted(f->t_last_ns, f->cfg.timeout_ns);
 }
 
 int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
 {
 	int64_t deadline = dd_fusion_deadline(f);
 
-	if (!f->active || now_ns < deadline)
+	/* Measured from the throw's own times, not against the deadline: one
+	 * past the clock's end saturates to INT64_MAX, which a time can be. */
+	if (!f->active || (f->dead ? span(f->t_dead_ns, now_ns) < f->cfg.settle_ns :
+			   span(f->t_last_ns, now_ns) < f->cfg.timeout_ns))
 		return 0;
 	assemble(f, !f->dead, now_ns, out);
 	close_at(f, deadline, f->dead ? INT64_MAX : f->t_last_ns);
@@ -922,7 +952,7 @@ static bool kick_after_touch(const struct dd_fused *fx, struct bd_throw *alt)
 	*alt = *t;
 	memmove(&alt->events[k], &alt->events[k + 1], (c - k) * sizeof(alt->events[0]));
 	alt->events[c] = t->events[k];
-	alt->events[c].t_ns = t->events[c].t_ns + 1;
+	alt->events[c].t_ns = shifted(t->events[c].t_ns, 1);
 	return true;
 }
 
@@ -935,22 +965,20 @@ static bool low_before_touch(const struct dd_fused *fx, struct bd_throw *alt)
 {
 	const struct bd_throw *t = &fx->t;
 	size_t c = 0, k;
-	int64_t late;
 
 	while (c < t->n_events && t->events[c].kind != BD_EV_TABLE &&
 	       t->events[c].kind != BD_EV_CUP && t->events[c].kind != BD_EV_MINE)
 		c++;
 	for (k = c + 1; k < t->n_events; k++)
 		if (t->events[k].kind == BD_EV_LOW_CALL &&
-		    !__builtin_sub_overflow(t->events[k].t_ns, t->events[c].t_ns, &late) &&
-		    late <= CALL_DELAY_NS)
+		    span(t->events[c].t_ns, t->events[k].t_ns) <= CALL_DELAY_NS)
 			break;
-	if (c >= t->n_events || k >= t->n_events || t->events[c].t_ns == INT64_MIN)
+	if (c >= t->n_events || k >= t->n_events)
 		return false;
 	*alt = *t;
 	memmove(&alt->events[c + 1], &alt->events[c], (k - c) * sizeof(alt->events[0]));
 	alt->events[c] = t->events[k];
-	alt->events[c].t_ns = t->events[c].t_ns - 1;
+	alt->events[c].t_ns = shifted(t->events[c].t_ns, -1);
 	return true;
 }
 

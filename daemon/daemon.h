@@ -200,6 +200,9 @@ struct dd_fusion {
 	bool overflow;			/* observations were dropped */
 	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
 	int64_t kick_retimed_ns;	/* then: the time it was given */
+	bool idle_shake_kept;		/* no throw under way, and idle_shake holds a shake */
+	struct dd_obs idle_shake;	/* then: the latest (DD_OBS_TABLE_DEAF), for a throw
+					 * starting within its reach (its hit may start one) */
 	/* Kept from throw to throw (close_at sets or keeps them): */
 	int64_t t_closed_ns;		/* the last throw was closed at (its settle or timeout
 					 * deadline, a re-toss, the next toss); INT64_MIN before */
@@ -221,7 +224,10 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * or left out because the throw holds DD_FUSION_MAX_OBS already (the
  * throw then says observations were dropped; a re-toss is never left
  * out: it takes the latest one's place), or a DD_OBS_TABLE_DEAF while no
- * throw is under way (a shake alone starts none); DD_FUSION_LATE, not taken, for one made before the last throw closed
+ * throw is under way (a shake alone starts none: the latest is kept for a
+ * throw whose first observation, the hit that made it perhaps, comes from
+ * 43 ms before it to its window's end); DD_FUSION_LATE, not taken, for one
+ * made before the last throw closed
  * (a camera's report of a throw already judged: it would otherwise start
  * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT
  * when it was left out as a button's second call (a press held down calls

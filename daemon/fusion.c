@@ -823,11 +823,37 @@ static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_o
 	return o;
 }
 
+/* Puts o at obs[at] (slot_of), a place the caller has made sure of. */
+static void keep_obs(struct dd_fusion *f, size_t at, const struct dd_obs *o)
+{
+	memmove(&f->obs[at + 1], &f->obs[at], (f->n_obs - at) * sizeof(f->obs[0]));
+	f->obs[at] = *o;
+	f->n_obs++;
+	if (o->t_ns > f->t_last_ns)
+		f->t_last_ns = o->t_ns;
+}
+
+/* A throw that starts at t takes the shake kept from before it
+ * (dd_fusion_add), as had it come during the throw, where the shake can
+ * bear on it: from a camera landing timed just before the hit that made
+ * it (DEAF_LEAD_NS before the hit, itself up to SHAKE_HIT_NS before the
+ * shake: deaf_landings, shaking_hit) to its window's end. */
+static void take_idle_shake(struct dd_fusion *f, int64_t t)
+{
+	const struct dd_obs *d = &f->idle_shake;
+
+	if (f->idle_shake_kept && f->n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns &&
+	    t >= shifted(d->t_ns, -(SHAKE_HIT_NS + DEAF_LEAD_NS)))
+		keep_obs(f, slot_of(f, d->t_ns, false), d);
+	f->idle_shake_kept = false;
+}
+
 int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out)
 {
 	struct dd_obs kick;
 	size_t at;
 	int completed = 0;
+	bool starts;
 
 	if (!(o->confidence >= 0 && o->confidence <= 1) || (unsigned)o->kind > DD_OBS_TABLE_DEAF ||
 	    (unsigned)o->source > DD_SRC_SIM)
@@ -846,10 +872,17 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	}
 	if (button_repeat(f, o))
 		return DD_FUSION_REPEAT;
-	/* A shake while no throw is under way is noise on the table; it
-	 * only tells a throw's landings apart from silence. */
-	if (o->kind == DD_OBS_TABLE_DEAF && !f->active)
+	/* A shake while no throw is under way starts none: it only tells a
+	 * throw's landings apart from silence. The hit that made it may yet
+	 * start one: the sensors' pipeline hands a hit whose edge came while
+	 * the shake's impact was open over after the shake when the shake's
+	 * start is earlier (sensors/pipeline.c, close_group). The latest is
+	 * kept for that throw. */
+	if (o->kind == DD_OBS_TABLE_DEAF && !f->active) {
+		f->idle_shake = *o;
+		f->idle_shake_kept = true;
 		return 0;
+	}
 	if (o->kind == DD_OBS_TOSS && f->active && f->n_obs > 0) {
 		/* A new toss while the last throw was not seen to end: that one
 		 * is over, judged on what it has, and this toss starts the next. */
@@ -857,6 +890,7 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		close_at(f, o->t_ns, INT64_MAX);
 		completed = 1;
 	}
+	starts = !f->active;
 	f->active = true;
 	if (f->n_obs == DD_FUSION_MAX_OBS) {
 		f->overflow = true;
@@ -870,12 +904,10 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	at = slot_of(f, o->t_ns, false);
 	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_KICK && !is_edge_source(o->source))
 		o = kick_in_place(f, o, &kick, &at);
-	memmove(&f->obs[at + 1], &f->obs[at], (f->n_obs - at) * sizeof(f->obs[0]));
-	f->obs[at] = *o;
-	f->n_obs++;
+	keep_obs(f, at, o);
 	button_taken(f, o);
-	if (o->t_ns > f->t_last_ns)
-		f->t_last_ns = o->t_ns;
+	if (starts)
+		take_idle_shake(f, o->t_ns);
 	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_RETOSS) {
 		/* Void at once: nothing later can change a re-toss. */
 		assemble(f, false, o->t_ns, out);

@@ -949,6 +949,75 @@ static void test_bd_p3_camera_bounce_just_before_a_deafening_cup_hit_stays_in_pl
 	assert_int_equal(out.t.events[2].kind, BD_EV_CUP);
 }
 
+/* BD-P7: no toss seen (the camera missed it), and b1's cup hit starts
+ * the throw; its shake of the table reaches fusion before or after it
+ * (the sensors' pipeline hands over first whichever started earlier, of
+ * a hit held while the shake's impact was open). The camera alone
+ * reports a landing 5 ms before the hit, where the discs heard none:
+ * either way it is put after the hit, and the throw is ruled and
+ * reviewed alike (2 points, the move's reason). A shake whose window
+ * ended 79 ms before the throw's first observation is not the throw's:
+ * the landing is then doubted as one the discs should have felt. */
+static void test_bd_p7_shake_before_the_hit_that_starts_the_throw_counts_as_after(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	static struct dd_fused before, after;	/* large */
+	struct dd_fusion f;
+	struct dd_obs hit = obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_CUP);
+	struct dd_obs shake = obs_deaf(1000 * MS + 200000, 1021 * MS);
+	struct dd_obs cam = obs_camera_at(995 * MS, 2.2, 0.95);
+	struct dd_obs floor = obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR);
+	char why_before[DD_WHY_MAX], why_after[DD_WHY_MAX];
+	struct bd_ruling r_before, r_after;
+
+	(void)state;
+	hit.ev.player = 2;
+	{
+		struct dd_obs seq[] = { shake, hit, cam, floor };
+
+		dd_fusion_init(&f, &c);
+		run(&f, seq, 4, &before);
+	}
+	{
+		struct dd_obs seq[] = { hit, shake, cam, floor };
+
+		dd_fusion_init(&f, &c);
+		run(&f, seq, 4, &after);
+	}
+	assert_true(after.landing_moved);
+	assert_string_equal(after.review_why, "the camera alone saw the first landing, timed just "
+			    "before a hit the table sensors felt, and it was put after the hit");
+	assert_int_equal(before.landing_moved, after.landing_moved);
+	assert_string_equal(before.review_why, after.review_why);
+	assert_int_equal(before.n_obs, 4);
+	assert_int_equal(before.t.n_events, after.t.n_events);
+	for (size_t i = 0; i < after.t.n_events; i++) {
+		assert_int_equal(before.t.events[i].kind, after.t.events[i].kind);
+		assert_true(before.t.events[i].t_ns == after.t.events[i].t_ns);
+		assert_true(before.t.events[i].confidence == after.t.events[i].confidence);
+	}
+	r_before = judge_fused(&before, 0, 0, why_before);
+	r_after = judge_fused(&after, 0, 0, why_after);
+	assert_int_equal(r_after.points[BD_TEAM_A], 2);
+	assert_true(r_after.review);
+	assert_true(dd_ruling_same_outcome(&r_before, &r_after));
+	assert_int_equal(r_before.review, r_after.review);
+	assert_string_equal(why_before, why_after);
+
+	/* the shake of something else, over before the throw began */
+	shake.t_ns = 900 * MS;
+	shake.until_ns = 921 * MS;
+	{
+		struct dd_obs seq[] = { shake, hit, cam, floor };
+
+		dd_fusion_init(&f, &c);
+		run(&f, seq, 4, &before);
+	}
+	assert_int_equal(before.n_obs, 3);
+	assert_false(before.landing_moved);
+	assert_non_null(strstr(before.review_why, "the table sensors felt no landing"));
+}
+
 /* a1's throw hits the mine at 1000 ms, its shake holding the table lines
  * off until 1021 ms; the camera alone reports a landing on B's half, 10 cm
  * from the can, at cam_ms; then the floor. Fused into *out; the camera's
@@ -1885,6 +1954,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p7_moved_landing_that_decides_nothing_is_not_mentioned),
 		cmocka_unit_test(test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_doubted),
 		cmocka_unit_test(test_bd_p3_camera_bounce_just_before_a_deafening_cup_hit_stays_in_place),
+		cmocka_unit_test(test_bd_p7_shake_before_the_hit_that_starts_the_throw_counts_as_after),
 		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake),
 		cmocka_unit_test(test_bd_o1_camera_landing_moved_after_a_mine_hit_is_doubted_once),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),

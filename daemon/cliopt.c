@@ -28,8 +28,9 @@ int dd_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
 	int c;
 
 	opterr = 0;
-	/* The leading ':' makes a missing value ':' rather than '?'. */
-	c = getopt_long(argc, argv, ":", opts, NULL);
+	/* The leading ':' makes a missing value ':' rather than '?'; -h is
+	 * --help's val in every such command, as the other commands take it. */
+	c = getopt_long(argc, argv, ":h", opts, NULL);
 	if (c != '?' && c != ':')
 		return c;
 	/* A long option's word is the one optind has passed. A '?' with

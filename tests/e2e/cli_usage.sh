@@ -11,12 +11,14 @@ grep -q -- '--help shows' "$tmp/out" || bad "dyeref --help does not point at COM
 
 for cmd in serve judge score dice matches export import replay sensors "calibrate piezo" \
 	   "calibrate camera" calibrate sim evaluate; do
-	# shellcheck disable=SC2086
-	"$dyeref" $cmd --help > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-	[ "$rc" -eq 0 ] || bad "$cmd --help: exit $rc, want 0: $(cat "$tmp/err")"
-	[ -s "$tmp/err" ] && bad "$cmd --help: wrote to stderr: $(cat "$tmp/err")"
-	grep -q "^usage: dyeref ${cmd%% *}" "$tmp/out" || bad "$cmd --help: no usage on stdout: $(cat "$tmp/out")"
+	for h in --help -h; do
+		# shellcheck disable=SC2086
+		"$dyeref" $cmd $h > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ "$rc" -eq 0 ] || bad "$cmd $h: exit $rc, want 0: $(cat "$tmp/err")"
+		[ -s "$tmp/err" ] && bad "$cmd $h: wrote to stderr: $(cat "$tmp/err")"
+		grep -q "^usage: dyeref ${cmd%% *}" "$tmp/out" || bad "$cmd $h: no usage on stdout: $(cat "$tmp/out")"
+	done
 done
 
 for cmd in serve sensors "calibrate piezo" sim; do

@@ -17,6 +17,7 @@
 #include "daemon/cliio.h"
 #include "daemon/cliopt.h"
 #include "daemon/daemon.h"
+#include "daemon/obs_time.h"
 #include "daemon/sensors_db.h"
 #include "daemon/serve.h"
 #include "db/db.h"
@@ -261,7 +262,7 @@ static void feed(struct serve *sv, const struct dd_obs *o)
 	else if (rc == DD_FUSION_LATE)
 		dd_log(DD_LOG_WARN, "fusion: %s observation made %.0f ms before its throw closed "
 		       "came too late for it, ignored", dd_source_name(o->source),
-		       (double)(sv->fusion.t_closed_ns - o->t_ns) / 1e6);
+		       (double)dd_time_span(o->t_ns, sv->fusion.t_closed_ns) / 1e6);
 	else if (rc == DD_FUSION_REPEAT)
 		/* for whoever wires the buttons: a held button is one call */
 		dd_log(DD_LOG_INFO, "fusion: a button called again (held down?): one call taken");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/obs_time.h"
 #include "vision/vision.h"
 
 /* How much a first landing the camera alone reports is trusted: the discs
@@ -39,39 +40,6 @@
  * a thrower's hand and tossed above the minimum height (BD-S7, 3 m: over
  * a second in the air). */
 #define BUTTON_HELD_NS (1500 * 1000000LL)
-
-/* Times come from outside (the GPIO chip's edge clock, the camera's, the
- * simulator's reports) and may be anywhere in int64: every sum and
- * difference of them saturates, so that a time near either end compares
- * as far away, never wraps to near. */
-
-/* t + d, saturated. */
-static int64_t shifted(int64_t t, int64_t d)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(t, d, &r))
-		return d > 0 ? INT64_MAX : INT64_MIN;
-	return r;
-}
-
-/* later - earlier, saturated. */
-static int64_t span(int64_t earlier, int64_t later)
-{
-	int64_t d;
-
-	if (__builtin_sub_overflow(later, earlier, &d))
-		return later > earlier ? INT64_MAX : INT64_MIN;
-	return d;
-}
-
-/* |a - b|, saturated. */
-static int64_t gap(int64_t a, int64_t b)
-{
-	int64_t d = span(b, a);
-
-	return d == INT64_MIN ? INT64_MAX : d < 0 ? -d : d;
-}
 
 static const char *const source_names[] = {
 	[DD_SRC_PIEZO] = "piezo", [DD_SRC_CAMERA] = "camera", [DD_SRC_CONSOLE] = "console",
@@ -161,7 +129,7 @@ static bool same_happening(const struct dd_fusion_cfg *cfg, const struct dd_obs 
 {
 	if (a->source == b->source || a->ev.kind != b->ev.kind)
 		return false;
-	if (gap(a->t_ns, b->t_ns) > cfg->pair_window_ns)
+	if (dd_time_gap(a->t_ns, b->t_ns) > cfg->pair_window_ns)
 		return false;
 	if (a->ev.kind == BD_EV_CUP || a->ev.kind == BD_EV_CATCH || a->ev.kind == BD_EV_KICK)
 		return a->ev.player == b->ev.player;
@@ -282,7 +250,7 @@ static bool exit_is_floor(const struct dd_fusion *f, const struct dd_obs *exit,
 			  const struct bd_throw *t, int64_t now_ns)
 {
 	if (t->n_events >= BD_MAX_EVENTS || f->overflow ||
-	    span(exit->t_ns, now_ns) < FALL_NS + CALL_DELAY_NS)
+	    dd_time_span(exit->t_ns, now_ns) < FALL_NS + CALL_DELAY_NS)
 		return false;
 	for (size_t i = 0; i < f->n_obs; i++) {
 		const struct dd_obs *o = &f->obs[i];
@@ -303,7 +271,7 @@ static int near_obs(const struct dd_fusion *f, size_t skip, int64_t t, enum dd_s
 		const struct dd_obs *o = &f->obs[k];
 
 		if (k != skip && o->kind == DD_OBS_EVENT && o->source == src && o->ev.kind == kind &&
-		    gap(o->t_ns, t) <= f->cfg.pair_window_ns)
+		    dd_time_gap(o->t_ns, t) <= f->cfg.pair_window_ns)
 			return (int)k;
 	}
 	return -1;
@@ -357,7 +325,7 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 		 * brushes the can trips no disc (under 0.25 m/s) and its
 		 * bounces and slides shake the table's, so neither witness
 		 * contradicts the other there. */
-		if (touched_before(f, shifted(f->obs[j].t_ns, -cfg->pair_window_ns)))
+		if (touched_before(f, dd_time_shifted(f->obs[j].t_ns, -cfg->pair_window_ns)))
 			continue;
 		if (!cfg->piezo_present || !cfg->mine_disc_present) {
 			add_reason(out, "camera saw the mine, discs a landing, no mine disc");
@@ -402,8 +370,8 @@ static const struct dd_obs *shaking_hit(const struct dd_fusion *f, const struct 
 
 		if (o->kind == DD_OBS_EVENT && o->source == DD_SRC_PIEZO &&
 		    (o->ev.kind == BD_EV_CUP || o->ev.kind == BD_EV_MINE) &&
-		    gap(o->t_ns, deaf->t_ns) <= SHAKE_HIT_NS &&
-		    (!hit || gap(o->t_ns, deaf->t_ns) < gap(hit->t_ns, deaf->t_ns)))
+		    dd_time_gap(o->t_ns, deaf->t_ns) <= SHAKE_HIT_NS &&
+		    (!hit || dd_time_gap(o->t_ns, deaf->t_ns) < dd_time_gap(hit->t_ns, deaf->t_ns)))
 			hit = o;
 	}
 	return hit;
@@ -451,10 +419,11 @@ static int deaf_landings(const struct dd_fusion *f, int64_t at[], bool excused[]
 			if (o->t_ns >= from && o->t_ns <= d->until_ns) {
 				excused[i] = true;
 			} else if (hit && first && moved < 0 && o->t_ns < from &&
-				   o->t_ns >= shifted(from, -DEAF_LEAD_NS) &&
-				   !discs_heard(f, shifted(o->t_ns, -f->cfg.pair_window_ns), after)) {
+				   o->t_ns >= dd_time_shifted(from, -DEAF_LEAD_NS) &&
+				   !discs_heard(f, dd_time_shifted(o->t_ns, -f->cfg.pair_window_ns),
+						after)) {
 				excused[i] = true;
-				at[i] = shifted(after, 1);
+				at[i] = dd_time_shifted(after, 1);
 				moved = (int)i;
 			}
 		}
@@ -688,9 +657,9 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		memset(fl, 0, sizeof(*fl));
 		fl->kind = BD_EV_FLOOR;
 		fl->player = BD_NOBODY;
-		fl->t_ns = shifted(exit->t_ns, FALL_NS);
+		fl->t_ns = dd_time_shifted(exit->t_ns, FALL_NS);
 		if (t->n_events > 1 && t->events[t->n_events - 2].t_ns >= fl->t_ns)
-			fl->t_ns = shifted(t->events[t->n_events - 2].t_ns, 1);
+			fl->t_ns = dd_time_shifted(t->events[t->n_events - 2].t_ns, 1);
 		fl->has_confidence = true;
 		fl->confidence = exit->confidence;
 		snprintf(fl->source, sizeof(fl->source), "camera");
@@ -763,7 +732,7 @@ static bool button_repeat(const struct dd_fusion *f, const struct dd_obs *o)
 			return true;
 	if (!(f->buttons_taken & (1u << k)))
 		return false;
-	since = span(f->button_ns[k], o->t_ns);
+	since = dd_time_span(f->button_ns[k], o->t_ns);
 	return since >= 0 && since < BUTTON_HELD_NS;
 }
 
@@ -810,10 +779,10 @@ static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_o
 		if (c->kind != DD_OBS_EVENT || !is_edge_source(c->source) ||
 		    (c->ev.kind != BD_EV_TABLE && c->ev.kind != BD_EV_CUP && c->ev.kind != BD_EV_MINE))
 			continue;
-		if (c->t_ns > o->t_ns || span(c->t_ns, o->t_ns) > CALL_DELAY_NS)
+		if (c->t_ns > o->t_ns || dd_time_span(c->t_ns, o->t_ns) > CALL_DELAY_NS)
 			return o;	/* after the call, or touched before the kick */
 		f->kick_retimed = true;
-		f->kick_retimed_ns = shifted(c->t_ns, -1);
+		f->kick_retimed_ns = dd_time_shifted(c->t_ns, -1);
 		*tmp = *o;
 		tmp->t_ns = f->kick_retimed_ns;
 		tmp->ev.t_ns = tmp->t_ns;
@@ -843,7 +812,7 @@ static void take_idle_shake(struct dd_fusion *f, int64_t t)
 	const struct dd_obs *d = &f->idle_shake;
 
 	if (f->idle_shake_kept && f->n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns &&
-	    t >= shifted(d->t_ns, -(SHAKE_HIT_NS + DEAF_LEAD_NS)))
+	    t >= dd_time_shifted(d->t_ns, -(SHAKE_HIT_NS + DEAF_LEAD_NS)))
 		keep_obs(f, slot_of(f, d->t_ns, false), d);
 	f->idle_shake_kept = false;
 }
@@ -927,8 +896,8 @@ int64_t dd_fusion_deadline(const struct dd_fusion *f)
 	if (!f->active)
 		return INT64_MAX;
 	if (f->dead)
-		return shifted(f->t_dead_ns, f->cfg.settle_ns);
-	return shifted(f->t_last_ns, f->cfg.timeout_ns);
+		return dd_time_shifted(f->t_dead_ns, f->cfg.settle_ns);
+	return dd_time_shifted(f->t_last_ns, f->cfg.timeout_ns);
 }
 
 int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
@@ -937,8 +906,8 @@ int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
 
 	/* Measured from the throw's own times, not against the deadline: one
 	 * past the clock's end saturates to INT64_MAX, which a time can be. */
-	if (!f->active || (f->dead ? span(f->t_dead_ns, now_ns) < f->cfg.settle_ns :
-			   span(f->t_last_ns, now_ns) < f->cfg.timeout_ns))
+	if (!f->active || (f->dead ? dd_time_span(f->t_dead_ns, now_ns) < f->cfg.settle_ns :
+			   dd_time_span(f->t_last_ns, now_ns) < f->cfg.timeout_ns))
 		return 0;
 	assemble(f, !f->dead, now_ns, out);
 	close_at(f, deadline, f->dead ? INT64_MAX : f->t_last_ns);
@@ -984,7 +953,7 @@ static bool kick_after_touch(const struct dd_fused *fx, struct bd_throw *alt)
 	*alt = *t;
 	memmove(&alt->events[k], &alt->events[k + 1], (c - k) * sizeof(alt->events[0]));
 	alt->events[c] = t->events[k];
-	alt->events[c].t_ns = shifted(t->events[c].t_ns, 1);
+	alt->events[c].t_ns = dd_time_shifted(t->events[c].t_ns, 1);
 	return true;
 }
 
@@ -1003,14 +972,14 @@ static bool low_before_touch(const struct dd_fused *fx, struct bd_throw *alt)
 		c++;
 	for (k = c + 1; k < t->n_events; k++)
 		if (t->events[k].kind == BD_EV_LOW_CALL &&
-		    span(t->events[c].t_ns, t->events[k].t_ns) <= CALL_DELAY_NS)
+		    dd_time_span(t->events[c].t_ns, t->events[k].t_ns) <= CALL_DELAY_NS)
 			break;
 	if (c >= t->n_events || k >= t->n_events)
 		return false;
 	*alt = *t;
 	memmove(&alt->events[c + 1], &alt->events[c], (k - c) * sizeof(alt->events[0]));
 	alt->events[c] = t->events[k];
-	alt->events[c].t_ns = shifted(t->events[c].t_ns, -1);
+	alt->events[c].t_ns = dd_time_shifted(t->events[c].t_ns, -1);
 	return true;
 }
 

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "daemon/daemon.h"
+#include "daemon/obs_time.h"
 #include "db/db.h"
 #include "web/web.h"
 
@@ -215,6 +216,12 @@ static const char *const obs_kinds[] = {
 	[DD_OBS_OFF_TABLE] = "off_table", [DD_OBS_TABLE_DEAF] = "table_deaf",
 };
 
+/* Milliseconds from fx's start to t, an observation's time from outside. */
+static double ms_since(const struct dd_fused *fx, int64_t t)
+{
+	return (double)dd_time_span(fx->t_start_ns, t) / 1e6;
+}
+
 static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *fx)
 {
 	json_t *arr = json_array();
@@ -223,7 +230,7 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 		const struct dd_obs *o = &fx->obs[i];
 		json_t *j = json_pack("{s:s,s:s,s:f,s:f}", "kind", obs_kinds[o->kind],
 				      "source", dd_source_name(o->source),
-				      "t_ms", (double)(o->t_ns - fx->t_start_ns) / 1e6,
+				      "t_ms", ms_since(fx, o->t_ns),
 				      "confidence", o->confidence);
 
 		if (!j)
@@ -236,7 +243,7 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 			json_object_set_new(j, "apex_sd_m", json_real(o->apex_sd_m));
 		if (o->kind == DD_OBS_TABLE_DEAF)
 			json_object_set_new(j, "until_ms",
-					    json_real((double)(o->until_ns - fx->t_start_ns) / 1e6));
+					    json_real(ms_since(fx, o->until_ns)));
 		if (o->sigma_m > 0)
 			json_object_set_new(j, "sigma_m", json_real(o->sigma_m));
 		if (o->n_arrivals > 0) {
@@ -245,7 +252,7 @@ static json_t *obs_json(const struct bd_match_cfg *cfg, const struct dd_fused *f
 			for (int k = 0; k < o->n_arrivals && k < DD_OBS_ARRIVALS; k++)
 				json_array_append_new(a, json_pack("{s:i,s:f}", "sensor",
 					o->arrival_sensor[k], "t_ms",
-					(double)(o->arrival_ns[k] - fx->t_start_ns) / 1e6));
+					ms_since(fx, o->arrival_ns[k])));
 			json_object_set_new(j, "arrivals", a);
 		}
 		if (o->snapshot[0])

@@ -382,7 +382,7 @@ static void put_player(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 }
 
 /* Canonical event: "at", the kind's fields in a fixed order (optional ones
- * only when set), then source, confidence and t_ns when known. */
+ * only when set), then source, confidence and t_ns when known (above 0). */
 static void put_event(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 		      const struct bd_event *e)
 {
@@ -439,7 +439,10 @@ static void put_event(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 		mlog_buf_puts(b, ",\"confidence\":");
 		mlog_buf_real(b, e->confidence);
 	}
-	if (e->t_ns)
+	/* No CLOCK_MONOTONIC reading is below 0, and the parser refuses one:
+	 * a time before it (an impact fitted ahead of edges near the clock's
+	 * start, a time from outside) is as good as unknown. */
+	if (e->t_ns > 0)
 		mlog_buf_printf(b, ",\"t_ns\":%lld", (long long)e->t_ns);
 	mlog_buf_puts(b, "}");
 }

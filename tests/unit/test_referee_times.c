@@ -1,7 +1,9 @@
 /*
  * Observation times reach the referee from outside (the GPIO chip's edge
  * clock, the camera's, the simulator's) and may be anywhere in int64: the
- * throw's page measures each from the toss without wrapping.
+ * throw's page measures each from the toss without wrapping, and a time
+ * below 0 (an impact fitted ahead of edges near the clock's start) is
+ * stored so that `dyeref judge` of the export still reproduces the ruling.
  */
 #include <jansson.h>
 #include <setjmp.h>
@@ -94,6 +96,20 @@ static double obs_ms(json_t *page, size_t i, const char *key)
 	return json_number_value(v);
 }
 
+static char *captured(struct db *db, int64_t m, int (*write)(struct db *, int64_t, FILE *,
+							     char *, size_t))
+{
+	char *buf = NULL, err[256];
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	if (write(db, m, f, err, sizeof(err)))
+		fail_msg("%s", err);
+	fclose(f);
+	return buf;
+}
+
 /* The throw's page: each observation's t_ms from the toss keeps its sign
  * and is as far as the clock allows (the sum or difference saturates,
  * never wraps: 2^64 ns off, an arrival at INT64_MIN read as after the
@@ -122,11 +138,38 @@ static void test_referee_observation_times_at_the_clock_ends_keep_their_order(vo
 	dd_referee_free(r);
 }
 
+/* DESIGN.md: `dyeref judge` of `dyeref export`'s output reproduces the
+ * stored rulings, the landing fitted before the clock's 0 included (the
+ * match log takes no time below 0: it is stored as unknown). */
+static void test_referee_judge_of_export_takes_a_landing_fitted_before_zero(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct dd_referee *r;
+	char err[256], *log, *rulings, *judged = NULL;
+	size_t judged_len;
+	int64_t id = refereed(f->db, &r);
+
+	assert_int_equal(dd_referee_end(r, err, sizeof(err)), 0);
+	log = captured(f->db, id, db_export);
+	rulings = captured(f->db, id, db_rulings_write);
+	assert_non_null(strstr(rulings, "\"points\":{\"A\":1,\"B\":0}"));
+	if (mlog_judge("export", log, strlen(log), &judged, &judged_len, err, sizeof(err)))
+		fail_msg("judge of the export: %s\n%s", err, log);
+	assert_string_equal(judged, rulings);
+	free(judged);
+	free(rulings);
+	free(log);
+	dd_referee_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 			test_referee_observation_times_at_the_clock_ends_keep_their_order,
+			db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_referee_judge_of_export_takes_a_landing_fitted_before_zero,
 			db_test_setup, db_test_teardown),
 	};
 

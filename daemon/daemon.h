@@ -225,8 +225,8 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * throw then says observations were dropped; a re-toss is never left
  * out: it takes the latest one's place), or a DD_OBS_TABLE_DEAF while no
  * throw is under way (a shake alone starts none: the latest is kept for a
- * throw whose first observation, the hit that made it perhaps, comes from
- * 43 ms before it to its window's end); DD_FUSION_LATE, not taken, for one
+ * throw whose first observation, the hit that made it perhaps, is made
+ * before its window's end); DD_FUSION_LATE, not taken, for one
  * made before the last throw closed
  * (a camera's report of a throw already judged: it would otherwise start
  * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT
@@ -252,7 +252,7 @@ int64_t dd_fusion_deadline(const struct dd_fusion *f);
 bool dd_fusion_active(const struct dd_fusion *f);
 
 /* Forgets the throw under way, if any, as if it had not begun (the game it
- * would join is over); what was made before the last throw closed stays
+ * would join is over), and a shake kept for the next (dd_fusion_add); what was made before the last throw closed stays
  * too late, and the buttons' last calls are kept. */
 void dd_fusion_drop(struct dd_fusion *f);
 

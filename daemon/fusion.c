@@ -690,6 +690,8 @@ static void close_at(struct dd_fusion *f, int64_t t_ns, int64_t toss_after)
 
 void dd_fusion_drop(struct dd_fusion *f)
 {
+	/* kept for the next throw, it would join it: that game is over too */
+	f->idle_shake_kept = false;
 	if (f->active)
 		close_at(f, f->t_closed_ns, f->t_toss_after_ns);
 }
@@ -802,17 +804,18 @@ static void keep_obs(struct dd_fusion *f, size_t at, const struct dd_obs *o)
 		f->t_last_ns = o->t_ns;
 }
 
-/* A throw that starts at t takes the shake kept from before it
- * (dd_fusion_add), as had it come during the throw, where the shake can
- * bear on it: from a camera landing timed just before the hit that made
- * it (DEAF_LEAD_NS before the hit, itself up to SHAKE_HIT_NS before the
- * shake: deaf_landings, shaking_hit) to its window's end. */
+/* A throw that starts at t, before the shake kept from before it
+ * (dd_fusion_add) was over, takes it as had it come during the throw: its
+ * hit (within SHAKE_HIT_NS of it, before its window's end) may be the
+ * throw's first observation, or a later one of a throw whose first was
+ * reported after the shake (the camera's come late). No earliest t: a
+ * shake made after a throw began is that throw's, as one that comes
+ * while it is under way; a shake over before it began is not. */
 static void take_idle_shake(struct dd_fusion *f, int64_t t)
 {
 	const struct dd_obs *d = &f->idle_shake;
 
-	if (f->idle_shake_kept && f->n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns &&
-	    t >= dd_time_shifted(d->t_ns, -(SHAKE_HIT_NS + DEAF_LEAD_NS)))
+	if (f->idle_shake_kept && f->n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns)
 		keep_obs(f, slot_of(f, d->t_ns, false), d);
 	f->idle_shake_kept = false;
 }

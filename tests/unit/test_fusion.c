@@ -1018,6 +1018,66 @@ static void test_bd_p7_shake_before_the_hit_that_starts_the_throw_counts_as_afte
 	assert_non_null(strstr(before.review_why, "the table sensors felt no landing"));
 }
 
+/* b1's cup hit at 1000 ms shakes the table until 1021 ms, the shake handed
+ * over before any of the throw; the camera alone reports a landing 5 ms
+ * before the hit, then the floor. first (may be NULL) comes between the
+ * shake and the hit; drop: dd_fusion_drop() comes right after the shake.
+ * Fused into *out. */
+static void shake_then_throw(const struct dd_obs *first, bool drop, struct dd_fused *out)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_obs hit = obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_CUP);
+	struct dd_obs shake = obs_deaf(1000 * MS + 200000, 1021 * MS);
+	struct dd_obs seq[4];
+	size_t n = 0;
+
+	hit.ev.player = 2;
+	if (first)
+		seq[n++] = *first;
+	seq[n++] = hit;
+	seq[n++] = obs_camera_at(995 * MS, 2.2, 0.95);
+	seq[n++] = obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR);
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &shake, out), 0);
+	if (drop)
+		dd_fusion_drop(&f);
+	run(&f, seq, n, out);
+}
+
+/* BD-P7: the camera's report of the toss's apex, made at 600 ms but
+ * delivered after the shake, starts the throw: the shake came during
+ * that throw, and the landing the camera timed 5 ms before the hit is
+ * put after it, as when the shake comes while the throw is under way. */
+static void test_bd_p7_shake_during_a_throw_reported_after_it_counts(void **state)
+{
+	static struct dd_fused out;	/* large */
+	struct dd_obs apex = obs_kind(DD_OBS_APEX, DD_SRC_CAMERA, 600 * MS);
+
+	(void)state;
+	shake_then_throw(&apex, false, &out);
+	assert_int_equal(out.n_obs, 5);
+	assert_true(out.landing_moved);
+	assert_non_null(strstr(out.review_why, "it was put after the hit"));
+}
+
+/* A shake kept for the next throw is forgotten with the throw dropped
+ * (the game it would join is over): the next throw's camera landing
+ * before the hit is doubted as one the discs should have felt. */
+static void test_fusion_drop_forgets_a_shake_kept_for_the_next_throw(void **state)
+{
+	static struct dd_fused out;	/* large */
+
+	(void)state;
+	shake_then_throw(NULL, false, &out);
+	assert_int_equal(out.n_obs, 4);
+	assert_true(out.landing_moved);
+	shake_then_throw(NULL, true, &out);
+	assert_int_equal(out.n_obs, 3);
+	assert_false(out.landing_moved);
+	assert_non_null(strstr(out.review_why, "the table sensors felt no landing"));
+}
+
 /* a1's throw hits the mine at 1000 ms, its shake holding the table lines
  * off until 1021 ms; the camera alone reports a landing on B's half, 10 cm
  * from the can, at cam_ms; then the floor. Fused into *out; the camera's
@@ -1955,6 +2015,8 @@ int main(void)
 		cmocka_unit_test(test_fusion_camera_landing_far_before_or_without_a_deaf_window_is_doubted),
 		cmocka_unit_test(test_bd_p3_camera_bounce_just_before_a_deafening_cup_hit_stays_in_place),
 		cmocka_unit_test(test_bd_p7_shake_before_the_hit_that_starts_the_throw_counts_as_after),
+		cmocka_unit_test(test_bd_p7_shake_during_a_throw_reported_after_it_counts),
+		cmocka_unit_test(test_fusion_drop_forgets_a_shake_kept_for_the_next_throw),
 		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake),
 		cmocka_unit_test(test_bd_o1_camera_landing_moved_after_a_mine_hit_is_doubted_once),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),

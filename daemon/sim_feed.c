@@ -18,6 +18,7 @@
 
 struct due {
 	int64_t at_ns;		/* match clock: when the daemon would receive it */
+	size_t seq;		/* the order it was added in: ties keep it */
 	struct dd_obs o;	/* the observation (a rest with a crop: unread until read) */
 	struct vis_image *crop;	/* owned: a rest's rendered crop, its face still to read; or NULL */
 	struct dd_face_job job;	/* with crop: the read, on the match clock */
@@ -61,6 +62,7 @@ static int add_rest(struct dd_sim_feed *f, int64_t at, const struct dd_obs *o,
 		f->cap = nc;
 	}
 	f->due[f->n].at_ns = at;
+	f->due[f->n].seq = f->n;
 	f->due[f->n].o = *o;
 	f->due[f->n].crop = crop;
 	if (crop)
@@ -78,7 +80,11 @@ static int cmp_due(const void *a, const void *b)
 {
 	const struct due *x = a, *y = b;
 
-	return (x->at_ns > y->at_ns) - (x->at_ns < y->at_ns);
+	/* qsort is not stable: observations due at one time go in the order
+	 * the match made them, the same every run. */
+	if (x->at_ns != y->at_ns)
+		return (x->at_ns > y->at_ns) - (x->at_ns < y->at_ns);
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Sensors observations completed at `at`, delivered then. */

@@ -927,6 +927,41 @@ static void unknown_keys(struct serve *sv, const struct dd_config *cfg)
 		}
 }
 
+/* What --check-config checks, each problem a line of sv->sc.problems:
+ * [web], [db], [house], [fusion], [sim] over the defaults already in
+ * sv->sc, the inputs' sections without opening anything (a typo is
+ * refused before the database is made or the port taken, and is not
+ * hidden behind what opening them would say), and every key nobody
+ * claimed. */
+static void check_config(struct serve *sv, struct dd_config *cfg)
+{
+	dd_serve_config_read(cfg, &sv->sc);
+	attach_inputs(sv, cfg, NULL);
+	unknown_keys(sv, cfg);
+}
+
+int dd_config_check_file(const char *path, char *err, size_t errlen)
+{
+	struct serve *sv = calloc(1, sizeof(*sv));
+	struct dd_config cfg;
+	int rc;
+
+	if (!sv) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	rc = dd_config_load(&cfg, path, err, errlen);
+	if (rc)
+		goto free_config;
+	dd_serve_config_defaults(&sv->sc);
+	check_config(sv, &cfg);
+	rc = dd_serve_config_first_problem(&sv->sc, err, errlen);
+free_config:
+	dd_config_free(&cfg);
+	free(sv);
+	return rc;
+}
+
 static void usage(void)
 {
 	printf("usage: dyeref serve [--config FILE] [--sim[=table]] [--check-config] [--port N]\n");
@@ -1046,15 +1081,10 @@ int dd_cmd_serve(int argc, char **argv)
 	} else {
 		dd_config_load_string(&cfg, "(defaults)", "", err, sizeof(err));
 	}
-	dd_serve_config_read(&cfg, &sv->sc);
+	check_config(sv, &cfg);
 	log_warnings(&sv->sc);
 	if (port_override >= 0)
 		sv->sc.port = (unsigned)port_override;
-	/* Inputs check their sections without opening anything: a typo is
-	 * refused before the database is made or the port taken, and is not
-	 * hidden behind what opening them would say. */
-	attach_inputs(sv, &cfg, NULL);
-	unknown_keys(sv, &cfg);
 	if (check && !sv->sc.n_problems) {
 		printf("%s: configuration OK\n", sv->config_path ? sv->config_path : "(defaults)");
 		status = DD_EXIT_OK;

@@ -93,6 +93,12 @@ int dd_config_get_bool(struct dd_config *cfg, const char *section, const char *k
  * nobody claimed; 0 when all were. */
 int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errlen);
 
+/* The file at path as `dyeref serve --check-config` checks it (every
+ * module's section, every key nobody reads: daemon/cmd_serve.c), for the
+ * commands that read only part of it. 0; the -errno of dd_config_load; or
+ * -EINVAL with the first problem, "file:line: why", in err. */
+int dd_config_check_file(const char *path, char *err, size_t errlen);
+
 /* ---- Fusion: observations -> one throw (daemon/fusion.c) ----
  * Sensors, the camera and the console each report what they saw with a
  * source, a time and a confidence; fusion puts them in time order and

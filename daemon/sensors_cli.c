@@ -55,6 +55,10 @@ int dd_sens_setup(const char *cmd, const char *config, struct sens_config *cfg,
 	char err[512];
 	int rc = dd_sensors_config_file(config, cfg, err, sizeof(err));
 
+	/* The rest of the file too, as the daemon will read it: a misspelt
+	 * section would otherwise leave the defaults in use unsaid. */
+	if (rc == 0 && config)
+		rc = dd_config_check_file(config, err, sizeof(err));
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "%s", err);
 		return dd_input_status(rc);

@@ -30,7 +30,8 @@ int dd_sens_parse_count(const char *cmd, const char *opt, const char *arg, long 
 			long *out);
 
 /* Loads the sensors' config (dd_sensors_config_file; NULL path: the
- * defaults) into *cfg and makes its pipeline (*pipe, the caller's:
+ * defaults) into *cfg, checks the whole file as the daemon would
+ * (dd_config_check_file), and makes its pipeline (*pipe, the caller's:
  * sens_pipeline_free). 0, or the exit status after a one-line message:
  * DD_EXIT_USAGE for a bad file, DD_EXIT_FAIL otherwise. */
 int dd_sens_setup(const char *cmd, const char *config, struct sens_config *cfg,

@@ -24,5 +24,8 @@ void dd_serve_config_defaults(struct dd_serve_config *sc);
  * allowed but unwise (a PIN of 4 or 5 digits) in sc->warnings. */
 int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc);
 void dd_serve_config_problem(struct dd_serve_config *sc, const char *msg);
+/* 0 when sc has no problem; else -EINVAL with the first one (a line
+ * without its newline) in err. */
+int dd_serve_config_first_problem(const struct dd_serve_config *sc, char *err, size_t errlen);
 
 #endif /* DYEREF_DAEMON_SERVE_H */

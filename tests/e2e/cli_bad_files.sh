@@ -54,6 +54,13 @@ for f in missing adir binary unknown.conf; do
 	expect_error "$tmp/$f" serve --check-config --config "$tmp/$f"
 	expect_error "$tmp/$f" serve --config "$tmp/$f" --port 0
 done
+# A misspelt section: the sensors commands refuse it with its line, as
+# serve does, instead of running on the defaults as though it were not there.
+printf '[sensors]\nwave_speed = 400\n[sensorz]\nchip = gpiochip9\n' > "$tmp/section.conf"
+expect_error "$tmp/section.conf:4: unknown key sensorz.chip" \
+	sensors --config "$tmp/section.conf" --sim --impacts 1
+expect_error "$tmp/section.conf:4: unknown key sensorz.chip" \
+	calibrate piezo --config "$tmp/section.conf" --sim --dry-run
 # serve refuses a config with a typo before it makes the database or
 # opens a device: the typo is what it reports (not a chip or a path), and
 # no empty database is left behind.

@@ -32,6 +32,10 @@ struct session {
 	size_t n_taps;		/* taps recorded */
 	size_t n_table;		/* table sensors */
 	int64_t last_tap_ns;	/* impact time of the last tap taken, or 0 */
+	FILE *out;		/* what to tap and what was taken: stderr at the table (a
+				 * person's prompts); a buffer for a recording or the
+				 * simulator, shown once the taps fit (bad input leaves
+				 * stdout empty) */
 };
 
 /* A pen or a die bounces after a tap: impacts this soon after the tap
@@ -43,9 +47,9 @@ static void prompt(const struct session *s)
 	if (s->n_taps < s->n_pts) {
 		double x = s->pts[2 * s->n_taps], y = s->pts[2 * s->n_taps + 1];
 
-		printf("tap %zu/%zu: at x=%.2f m from A's end, y=%.2f m from the left edge "
-		       "(%.0f cm, %.0f cm)\n", s->n_taps + 1, s->n_pts, x, y, x * 100, y * 100);
-		fflush(stdout);
+		fprintf(s->out, "tap %zu/%zu: at x=%.2f m from A's end, y=%.2f m from the left edge "
+			"(%.0f cm, %.0f cm)\n", s->n_taps + 1, s->n_pts, x, y, x * 100, y * 100);
+		fflush(s->out);
 	}
 }
 
@@ -64,8 +68,8 @@ static void take(struct session *s, const struct sens_obs *o, size_t n)
 		for (size_t j = 0; j < s->n_table; j++)
 			seen += (ob->table_seen >> j) & 1u;
 		if (seen < 3) {
-			printf("  only %d sensor%s heard that: tap the same point again, a little harder\n",
-			       seen, seen == 1 ? "" : "s");
+			fprintf(s->out, "  only %d sensor%s heard that: tap the same point again, a "
+				"little harder\n", seen, seen == 1 ? "" : "s");
 			continue;
 		}
 		memset(t, 0, sizeof(*t));
@@ -75,15 +79,16 @@ static void take(struct session *s, const struct sens_obs *o, size_t n)
 			t->seen[j] = (ob->table_seen >> j) & 1u;
 			t->ts_ns[j] = ob->table_ts_ns[j];
 		}
-		printf("  got it: %d sensors", seen);
+		fprintf(s->out, "  got it: %d sensors", seen);
 		if (ob->has_fix) {
-			printf(" (with the settings so far it would be at %.2f, %.2f m)", ob->fix.x, ob->fix.y);
+			fprintf(s->out, " (with the settings so far it would be at %.2f, %.2f m)",
+				ob->fix.x, ob->fix.y);
 			/* uncalibrated, a tap lands within some 20 cm of its point */
 			if (hypot(ob->fix.x - t->x, ob->fix.y - t->y) > 0.30)
-				printf("\n  warning: far from the point asked; if you tapped elsewhere, "
-				       "start again");
+				fprintf(s->out, "\n  warning: far from the point asked; if you tapped "
+					"elsewhere, start again");
 		}
-		printf("\n");
+		fprintf(s->out, "\n");
 		s->n_taps++;
 		s->last_tap_ns = ob->ev.t_ns;
 		prompt(s);
@@ -115,7 +120,7 @@ static int collect(struct session *s, struct sens_source *src, bool live)
 
 		/* SIGINT: abandon, write nothing. */
 		if (dd_sens_stop) {
-			printf("stopped: nothing written\n");
+			fprintf(stderr, "stopped: nothing written\n");
 			return DD_EXIT_FAIL;
 		}
 		n = dd_sens_read(src, live, e, 64, &eof);
@@ -219,8 +224,9 @@ static int calibrate_piezo(int argc, char **argv)
 	struct session s = { 0 };
 	struct sens_source *src = NULL;
 	double base[MAX_POINTS * 2];
-	size_t nb;
-	char err[512];
+	size_t nb, said_len = 0;
+	char err[512], *said = NULL;
+	bool live;
 	int c, rc;
 
 	optind = 1;
@@ -296,21 +302,42 @@ static int calibrate_piezo(int argc, char **argv)
 	}
 	if (*sens_source_warning(src))
 		dd_log(DD_LOG_WARN, "sensors: %s", sens_source_warning(src));
+	live = !replay && !sim;
+	s.out = live ? stderr : open_memstream(&said, &said_len);
+	if (!s.out) {
+		dd_log(DD_LOG_ERR, "calibrate: %s", strerror(errno));
+		sens_source_close(src);
+		rc = DD_EXIT_FAIL;
+		goto free_pipe;
+	}
 	dd_sens_catch_signals();
-	printf("calibrating %zu table sensors: tap each point once with a die's corner or a "
-	       "pen, firmly; wait for 'got it'\n", s.n_table);
+	fprintf(s.out, "calibrating %zu table sensors: tap each point once with a die's corner or "
+		"a pen, firmly; wait for 'got it'\n", s.n_table);
 	prompt(&s);
-	rc = collect(&s, src, !replay && !sim);
+	rc = collect(&s, src, live);
 	sens_source_close(src);
 	if (rc)
-		goto free_pipe;
+		goto close_transcript;
 	if (s.n_taps < s.n_pts)
-		printf("the recording ended after %zu of %zu taps\n", s.n_taps, s.n_pts);
-	fflush(stdout);
+		fprintf(s.out, "the recording ended after %zu of %zu taps\n", s.n_taps, s.n_pts);
 	if (sens_calibrate(&cfg, s.taps, s.n_taps, &cal, err, sizeof(err)) < 0) {
 		dd_log(DD_LOG_ERR, "%s", err);
 		rc = DD_EXIT_USAGE;
-		goto free_pipe;
+		goto close_transcript;
+	}
+	if (!live) {
+		/* The taps fit: what was taken of them goes before the result. */
+		int closed = fclose(s.out);
+
+		s.out = NULL;
+		if (closed) {
+			dd_log(DD_LOG_ERR, "calibrate: %s", strerror(errno));
+			rc = DD_EXIT_FAIL;
+			goto close_transcript;
+		}
+		rc = dd_write_stdout("calibrate", said, said_len);
+		if (rc)
+			goto close_transcript;
 	}
 	printf("fit from %zu taps: wave speed %.1f m/s (was %.1f)\n", cal.n_taps, cal.wave_speed_mps,
 	       cfg.wave_speed_mps);
@@ -340,6 +367,10 @@ static int calibrate_piezo(int argc, char **argv)
 	else
 		rc = write_result(config, &cfg, &cal);
 
+close_transcript:
+	if (s.out && s.out != stderr)
+		fclose(s.out);
+	free(said);
 free_pipe:
 	sens_pipeline_free(s.pipe);
 	return rc;

@@ -22,11 +22,14 @@ for f in missing adir empty binary; do
 	expect_error "$tmp/$f" calibrate camera "$tmp/$f"
 	expect_error "$tmp/$f" matches --db "$tmp/$f"
 	expect_error "$tmp/$f" evaluate "$tmp/$f"
-	# An empty edge recording is a quiet table, not bad input.
+	# An empty edge recording is a quiet table, not bad input; calibration
+	# finds no taps in it (below).
 	[ "$f" = empty ] && continue
 	expect_error "$tmp/$f" sensors --replay "$tmp/$f"
 	expect_error "$tmp/$f" calibrate piezo --replay "$tmp/$f" --dry-run
 done
+# No taps to fit: refused before any of the session's lines reach stdout.
+expect_error "calibrate: 0 usable taps" calibrate piezo --replay "$tmp/empty" --dry-run
 # With stderr closed the status is all a script has: the failed write of
 # the message must not turn a missing file into a system failure.
 for cmd in "judge" "sensors --replay" "calibrate piezo --dry-run --replay" "matches --db" \

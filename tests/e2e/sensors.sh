@@ -123,9 +123,11 @@ taps() {
 printf '[sensors]\nwave_speed = 400\n' > "$tmp/dead.ini"
 cp "$tmp/dead.ini" "$tmp/dead.orig"
 taps 40,-30,20,10 | grep -v ' 23$' > "$tmp/dead.taps"
-"$DYEREF" calibrate piezo --config "$tmp/dead.ini" --replay "$tmp/dead.taps" > /dev/null 2> "$tmp/dead.err"
+"$DYEREF" calibrate piezo --config "$tmp/dead.ini" --replay "$tmp/dead.taps" > "$tmp/dead.out" 2> "$tmp/dead.err"
 rc=$?
 [ $rc -eq 2 ] || fail "calibration with a dead table3: exit $rc, want 2"
+# Bad input leaves stdout empty: the taps taken are shown only once they fit.
+[ ! -s "$tmp/dead.out" ] || fail "dead table3: printed $(head -3 "$tmp/dead.out")"
 grep -q "table3 was heard in 0 of 12 taps.*wiring" "$tmp/dead.err" || fail "dead table3: $(cat "$tmp/dead.err")"
 cmp -s "$tmp/dead.ini" "$tmp/dead.orig" || fail "dead table3: config written: $(cat "$tmp/dead.ini")"
 taps 1400,0,0,0 > "$tmp/late.taps"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemon/cliio.h"
 #include "daemon/cliopt.h"
 #include "daemon/daemon.h"
 #include "sim/sim.h"
@@ -27,10 +28,37 @@ static int join(char *buf, size_t len, const char *dir, const char *name, char *
 	int n = snprintf(buf, len, "%s/%s", dir, name);
 
 	if (n < 0 || (size_t)n >= len) {
-		snprintf(err, errlen, "sim: %.200s...: path too long for %s", dir, name);
+		snprintf(err, errlen, "%.200s...: path too long for %s", dir, name);
 		return -ENAMETOOLONG;
 	}
 	return 0;
+}
+
+/* Makes the directory path, or takes it as it is: 0, or a negative errno
+ * with "path: why" in err (-ENOTDIR for a file already there by that name,
+ * which mkdir's EEXIST does not tell from a directory). */
+static int make_dir(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+		int e = errno;
+
+		snprintf(err, errlen, "%.400s: %s", path, strerror(e));
+		return -e;
+	}
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%.400s: not a directory", path);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+/* An error of the run, as one "sim: ..." line: sim/'s own messages already
+ * begin so, the files' ("path: why") do not. */
+static void log_error(const char *err)
+{
+	dd_log(DD_LOG_ERR, "%s%s", strncmp(err, "sim: ", 5) ? "sim: " : "", err);
 }
 
 /* Appends a line (taking s, a malloc'd JSON object) to a growing buffer. */
@@ -127,7 +155,7 @@ static int sense_throw(const struct sim_noise *noise, const struct sens_config *
 	}
 	return 0;
 oom:
-	snprintf(err, errlen, "sim: out of memory");
+	snprintf(err, errlen, "out of memory");
 	return -ENOMEM;
 }
 
@@ -138,7 +166,7 @@ static int write_edges(const char *path, const struct outputs *o, char *err, siz
 	int rc;
 
 	if (!buf) {
-		snprintf(err, errlen, "sim: out of memory");
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	len += (size_t)snprintf(buf, cap, "# dyeref sim: piezo edges, TS_NS LINE (GPIO offset)\n");
@@ -164,11 +192,9 @@ static int one_match(int k, const char *out, bool frames, const struct sim_match
 	rc = join(mdir, sizeof(mdir), out, name, err, errlen);
 	if (rc < 0)
 		return rc;
-	if (mkdir(mdir, 0755) < 0 && errno != EEXIST) {
-		rc = -errno;
-		snprintf(err, errlen, "%.400s: %s", mdir, strerror(errno));
+	rc = make_dir(mdir, err, errlen);
+	if (rc < 0)
 		return rc;
-	}
 	rc = sim_match_play(mc, &tb, 1000000000LL, rng, &m, err, errlen);
 	if (rc < 0)
 		return rc;
@@ -256,7 +282,7 @@ int dd_cmd_sim(int argc, char **argv)
 	unsigned long long seed = 0;
 	double k = 1, trigger = -1;	/* trigger < 0: the noise model's own */
 	bool have_seed = false, frames = false;
-	int c;
+	int c, rc;
 
 	optind = 1;
 	while ((c = dd_getopt("sim", argc, argv, opts)) != -1) {
@@ -319,9 +345,10 @@ int dd_cmd_sim(int argc, char **argv)
 		       PATH_MAX - OUT_NAME_MAX - 1);
 		return DD_EXIT_USAGE;
 	}
-	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-		dd_log(DD_LOG_ERR, "sim: %s: %s", out, strerror(errno));
-		return DD_EXIT_FAIL;
+	rc = make_dir(out, err, sizeof(err));
+	if (rc < 0) {
+		log_error(err);
+		return dd_input_status(rc);	/* the name's fault (a file, no parent): 2 */
 	}
 	sim_match_cfg_defaults(&mc);
 	sim_noise_defaults(&noise, k);
@@ -333,10 +360,9 @@ int dd_cmd_sim(int argc, char **argv)
 	sim_rng_seed(&rng, seed);
 	sim_rng_seed(&srng, seed ^ 0x5e115e5ULL);
 	for (long i = 1; i <= matches; i++) {
-		int rc = one_match((int)i, out, frames, &mc, &noise, &sc, &rng, &srng, err, sizeof(err));
-
+		rc = one_match((int)i, out, frames, &mc, &noise, &sc, &rng, &srng, err, sizeof(err));
 		if (rc < 0) {
-			dd_log(DD_LOG_ERR, "%s", err);
+			log_error(err);
 			return DD_EXIT_FAIL;
 		}
 	}
@@ -344,7 +370,7 @@ int dd_cmd_sim(int argc, char **argv)
 		 matches, seed, k, noise.min_strength);
 	snprintf(path, sizeof(path), "%s/sim.json", out);	/* fits: out was checked */
 	if (sim_write_file(path, meta, strlen(meta), err, sizeof(err)) < 0) {
-		dd_log(DD_LOG_ERR, "%s", err);
+		log_error(err);
 		return DD_EXIT_FAIL;
 	}
 	return DD_EXIT_OK;

@@ -82,6 +82,16 @@ for v in abc -1 11 ""; do
 	grep -q -- "--trigger-speed" "$tmp/err" || bad "--trigger-speed '$v': $(cat "$tmp/err")"
 done
 "$dyeref" sim --help | grep -q -- "--trigger-speed" || bad "sim --help does not name --trigger-speed"
+# An --out that cannot be the directory: a file, or a path under no
+# directory. Where a match's directory is a file already, sim says so too.
+: > "$tmp/a-file"
+expect_error "sim: $tmp/a-file: not a directory" sim --matches 1 --seed 1 --out "$tmp/a-file"
+expect_error "sim: $tmp/none/x: No such file or directory" sim --matches 1 --seed 1 --out "$tmp/none/x"
+mkdir "$tmp/in-the-way" && : > "$tmp/in-the-way/match-001"
+"$dyeref" sim --matches 1 --seed 1 --out "$tmp/in-the-way" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] || bad "a file match-001 under --out: exit $rc"
+[ "$(cat "$tmp/err")" = "dyeref: sim: $tmp/in-the-way/match-001: not a directory" ] ||
+	bad "a file match-001 under --out: $(cat "$tmp/err")"
 
 # The discs' threshold changes what the sensors feel, not the matches: the
 # same truth, fewer edges at the 1.4 m/s the old install guide asked for.

@@ -50,7 +50,7 @@ int dd_input_status(int err)
 {
 	switch (-err) {
 	case EINVAL: case ENOENT: case ENOTDIR: case EISDIR: case ELOOP: case ENAMETOOLONG:
-	case EFBIG:
+	case EFBIG: case ENOTSUP: case EILSEQ: case EPROTO: case EALREADY:
 		return DD_EXIT_USAGE;
 	default:
 		return DD_EXIT_FAIL;

@@ -78,7 +78,7 @@ int dd_cmd_import(int argc, char **argv)
 		if (created)
 			remove_created(a.db);
 		dd_log(DD_LOG_ERR, "import: %s", err);
-		return dd_db_status(ret);
+		return dd_input_status(ret);
 	}
 	snprintf(id, sizeof(id), "%lld\n", (long long)match);
 	return dd_write_stdout("import", id, strlen(id));

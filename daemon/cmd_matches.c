@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "daemon/dbcli.h"
+#include "daemon/cliio.h"
 #include "daemon/daemon.h"
+#include "daemon/dbcli.h"
 
 #define USAGE "matches --db FILE"
 
@@ -27,7 +28,7 @@ int dd_cmd_matches(int argc, char **argv)
 	if (ret) {
 		dd_log(DD_LOG_ERR, "matches: %s", err);
 		db_close(db);
-		return dd_db_status(ret);
+		return dd_input_status(ret);
 	}
 	printf("%-5s %-12s %-20s %6s %5s %6s %-8s %s\n", "ID", "GAME", "STARTED (UTC)",
 	       "THROWS", "CORR", "REVIEW", "STATE", "SCORE");

@@ -228,7 +228,7 @@ static int replay_from_db(struct run *r, const char *path, int64_t match, int th
 		return rc;
 	src = dd_sensors_db_open(db, match, throw_no, err, sizeof(err));
 	if (!src) {
-		rc = dd_db_status(-errno);	/* before dd_log, which may set errno */
+		rc = dd_input_status(-errno);	/* before dd_log, which may set errno */
 		dd_log(DD_LOG_ERR, "%s", err);
 		goto close_db;
 	}

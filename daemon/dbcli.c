@@ -79,23 +79,13 @@ missing:
 	return 0;
 }
 
-int dd_db_status(int err)
-{
-	switch (-err) {
-	case EINVAL: case ENOENT: case ENOTSUP: case EILSEQ: case EPROTO: case EALREADY:
-		return DD_EXIT_USAGE;
-	default:
-		return DD_EXIT_FAIL;
-	}
-}
-
 struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *status)
 {
 	char err[512];
 	struct db *db = db_open(path, flags, err, sizeof(err));
 
 	if (!db) {
-		*status = dd_db_status(-errno);	/* before dd_log, which may set errno */
+		*status = dd_input_status(-errno);	/* before dd_log, which may set errno */
 		dd_log(DD_LOG_ERR, "%s: %s", cmd, err);
 	}
 	return db;
@@ -129,7 +119,7 @@ int dd_db_to_stdout(const char *cmd, const struct dd_db_args *a,
 	db_close(db);
 	if (ret) {
 		dd_log(DD_LOG_ERR, "%s: %s", cmd, err);
-		status = dd_db_status(ret);
+		status = dd_input_status(ret);
 	} else {
 		status = dd_write_stdout(cmd, buf, len);
 	}

@@ -1,7 +1,7 @@
 /*
  * What the database commands (matches, export, import, replay) share:
  * their options and how a refused or failing database becomes an exit
- * status. Private to daemon/cmd_*.c.
+ * status (dd_input_status, cliio.h). Private to daemon/cmd_*.c.
  */
 #ifndef DYEREF_DBCLI_H
 #define DYEREF_DBCLI_H
@@ -27,7 +27,8 @@ int dd_db_args(const char *cmd, const char *usage, const char *allowed, int argc
 	       char **argv, struct dd_db_args *a, int *help);
 
 /* Opens a->db for cmd (flags as db_open); NULL after a one-line message,
- * *status the exit status (2 for a database refused as input, 1 otherwise). */
+ * *status the exit status (dd_input_status: 2 for a database refused as
+ * input, 1 otherwise). */
 struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *status);
 
 /* Opens a->db read-only, runs fill into memory and, only when it succeeds
@@ -37,8 +38,5 @@ struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *st
 int dd_db_to_stdout(const char *cmd, const struct dd_db_args *a,
 		    int (*fill)(struct db *db, const struct dd_db_args *a, FILE *out,
 				char *err, size_t errlen));
-
-/* The exit status for a db_ error: 1 for a system failure, 2 for input. */
-int dd_db_status(int err);
 
 #endif /* DYEREF_DBCLI_H */

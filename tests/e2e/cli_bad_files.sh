@@ -43,6 +43,10 @@ done
 "$dyeref" sensors --replay-db "$tmp/one.db" --match 2 > /dev/null 2>&-
 rc=$?
 [ "$rc" -eq 2 ] || bad "sensors --replay-db of a missing match, stderr closed: exit $rc, want 2"
+# A database named under a file is the name's fault, as any named file's.
+expect_error "$tmp/empty/x.db: Not a directory" matches --db "$tmp/empty/x.db"
+expect_error "$tmp/empty/x.db: Not a directory" import --db "$tmp/empty/x.db" tests/data/sample-match.jsonl
+expect_error "$tmp/empty/x.db: Not a directory" sensors --replay-db "$tmp/empty/x.db" --match 1
 expect_error "trunc.jsonl:2: column" judge "$tmp/trunc.jsonl"
 expect_error "trunc.jsonl:2: column" import --db "$tmp/t.db" "$tmp/trunc.jsonl"
 [ -e "$tmp/t.db" ] && bad "import of a truncated log made a database"

@@ -3,8 +3,7 @@
  * linker (--wrap, daemon/module.mk): it keeps serve's sink and runs the
  * test's steps on serve's own loop at set times; and serve itself over a
  * Beer Die match under way. Header-only: included by those tests alone
- * (test_serve_face_pending.c, test_serve_late_obs.c), so the other tests
- * do not link serve. Include after cmocka.h. */
+ * (test_serve_*.c), so the other tests do not link serve. Include after cmocka.h. */
 #ifndef DYEREF_TEST_FAKE_GLUE_H
 #define DYEREF_TEST_FAKE_GLUE_H
 
@@ -59,18 +58,38 @@ static inline void fake_glue_detach(struct fake_glue *g)
 		g->step[i] = sd_event_source_unref(g->step[i]);
 }
 
-/* Runs `dyeref serve` (until a step sends SIGTERM) over a Beer Die match
- * of mc begun in f's database, which serve picks up: [web] on loopback,
- * port 0, [db] f's, then the config lines extra. f->db is open again
- * afterwards; *match is the match's id. */
-static inline void fake_glue_serve_match(struct db_test_fx *f, const struct bd_match_cfg *mc,
-					 const char *extra, int64_t *match)
+/* Defines the wrapped dd_sensors_attach and _detach of a test whose fake
+ * sensors are g ("fake sensors" on the strip), their steps at the times in
+ * at (an array of us) run by cb. */
+#define FAKE_GLUE_SENSORS(g, at, cb)								\
+int __wrap_dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,	\
+			     void *user, struct dd_health_item *health, char *err, size_t errlen);	\
+void __wrap_dd_sensors_detach(void);								\
+int __wrap_dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,	\
+			     void *user, struct dd_health_item *health, char *err, size_t errlen)	\
+{												\
+	(void)cfg;										\
+	(void)sim;										\
+	(void)err;										\
+	(void)errlen;										\
+	return fake_glue_attach(&(g), ev, sink, user, health, "fake sensors", at,		\
+				sizeof(at) / sizeof((at)[0]), cb);					\
+}												\
+void __wrap_dd_sensors_detach(void)								\
+{												\
+	fake_glue_detach(&(g));									\
+}
+
+/* Runs `dyeref serve [opt]` (until a step sends SIGTERM) on f's database,
+ * closed meanwhile: [web] on loopback, port 0, [db] f's, then the config
+ * lines extra; opt (NULL: none) is one more argument. f->db is open again
+ * afterwards. */
+static inline void fake_glue_run_serve(struct db_test_fx *f, const char *extra, char *opt)
 {
 	char err[256], ini[256], text[512];
-	char *argv[] = { "serve", "--config", ini, NULL };
+	char *argv[] = { "serve", "--config", ini, opt, NULL };
 	FILE *fp;
 
-	assert_int_equal(db_test_start(f->db, "t", mc, 1, match, err, sizeof(err)), 0);
 	db_close(f->db);
 	f->db = NULL;
 	snprintf(ini, sizeof(ini), "%s/t.ini", f->dir);
@@ -80,9 +99,20 @@ static inline void fake_glue_serve_match(struct db_test_fx *f, const struct bd_m
 	assert_non_null(fp);
 	fputs(text, fp);
 	assert_int_equal(fclose(fp), 0);
-	assert_int_equal(dd_cmd_serve(3, argv), 0);
+	assert_int_equal(dd_cmd_serve(opt ? 4 : 3, argv), 0);
 	f->db = db_open(f->path, 0, err, sizeof(err));
 	assert_non_null(f->db);
+}
+
+/* The same over a Beer Die match of mc begun in f's database, which serve
+ * picks up; *match is the match's id. */
+static inline void fake_glue_serve_match(struct db_test_fx *f, const struct bd_match_cfg *mc,
+					 const char *extra, int64_t *match)
+{
+	char err[256];
+
+	assert_int_equal(db_test_start(f->db, "t", mc, 1, match, err, sizeof(err)), 0);
+	fake_glue_run_serve(f, extra, NULL);
 }
 
 /* The same over a long match (db_test_long_match). */

@@ -28,10 +28,6 @@
 #define MS 1000ULL		/* sd-event times are in us */
 #define NS_PER_MS 1000000LL
 
-int __wrap_dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-			     void *user, struct dd_health_item *health, char *err, size_t errlen);
-void __wrap_dd_sensors_detach(void);
-
 static struct fake_glue sens;	/* the fake sensors */
 
 /* An event of kind ms_ago milliseconds before now, from source. */
@@ -72,22 +68,9 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 	return 0;
 }
 
-int __wrap_dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-			     void *user, struct dd_health_item *health, char *err, size_t errlen)
-{
-	static const uint64_t at[2] = { 200 * MS, 1500 * MS };
-
-	(void)cfg;
-	(void)sim;
-	(void)err;
-	(void)errlen;
-	return fake_glue_attach(&sens, ev, sink, user, health, "fake sensors", at, 2, on_step);
-}
-
-void __wrap_dd_sensors_detach(void)
-{
-	fake_glue_detach(&sens);
-}
+/* the two throws, and the end */
+static const uint64_t steps_at[2] = { 200 * MS, 1500 * MS };
+FAKE_GLUE_SENSORS(sens, steps_at, on_step)
 
 static void test_serve_late_observations_start_the_next_throw(void **state)
 {

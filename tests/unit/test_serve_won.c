@@ -31,9 +31,6 @@
 #define MS 1000ULL		/* sd-event times are in us */
 #define NS_PER_MS 1000000LL
 
-int __wrap_dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-			     void *user, struct dd_health_item *health, char *err, size_t errlen);
-void __wrap_dd_sensors_detach(void);
 void __wrap_dd_log(enum dd_log_level level, const char *fmt, ...);
 
 static struct fake_glue sens;	/* the fake sensors */
@@ -94,22 +91,8 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 	return 0;
 }
 
-int __wrap_dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-			     void *user, struct dd_health_item *health, char *err, size_t errlen)
-{
-	static const uint64_t at[5] = { 200 * MS, 1800 * MS, 2000 * MS, 2200 * MS, 4200 * MS };
-
-	(void)cfg;
-	(void)sim;
-	(void)err;
-	(void)errlen;
-	return fake_glue_attach(&sens, ev, sink, user, health, "fake sensors", at, 5, on_step);
-}
-
-void __wrap_dd_sensors_detach(void)
-{
-	fake_glue_detach(&sens);
-}
+static const uint64_t steps_at[5] = { 200 * MS, 1800 * MS, 2000 * MS, 2200 * MS, 4200 * MS };
+FAKE_GLUE_SENSORS(sens, steps_at, on_step)
 
 void __wrap_dd_log(enum dd_log_level level, const char *fmt, ...)
 {

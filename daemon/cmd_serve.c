@@ -438,6 +438,16 @@ static int start_match(struct serve *sv, const struct web_command *cmd, char *er
 
 static void sim_next_match_due(struct serve *sv);
 
+/* A new Beer Die match starts with nothing of the last one in fusion: no
+ * throw under way (the feeder's, or an input's, after an official ended
+ * the match), no button's call held, no close time; its settings stay. */
+static void fusion_restart(struct serve *sv)
+{
+	struct dd_fusion_cfg fc = sv->fusion.cfg;
+
+	dd_fusion_init(&sv->fusion, &fc);
+}
+
 /* Whether the Beer Die game under way is won (BD-W1): then err says what
  * the official can do, as no throw counts until it is reopened. */
 static bool won(struct serve *sv, char *err, size_t errlen)
@@ -469,11 +479,8 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		}
 		/* cmd->house is the config's [house] with the console's changes. */
 		rc = start_match(sv, cmd, err, errlen);
-		if (rc == 0) {
-			struct dd_fusion_cfg fc = sv->fusion.cfg;
-
-			dd_fusion_init(&sv->fusion, &fc);
-		}
+		if (rc == 0)
+			fusion_restart(sv);
 		break;
 	case WEB_CMD_END:
 		rc = dd_referee_end(sv->ref, err, errlen);
@@ -834,6 +841,8 @@ static void start_demo_match(struct serve *sv)
 	demo_match_cfg(sv, &cfg, teams);
 	if (dd_referee_start(sv->ref, &cfg, (const char (*)[32])teams, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
+	else
+		fusion_restart(sv);
 }
 
 static int on_restart(sd_event_source *s, uint64_t usec, void *user)

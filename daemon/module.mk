@@ -25,9 +25,13 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #    throws' observations at once (dd_sensors_attach, _detach).
 #  test_serve_won: serve with a fake sensors glue whose observations come
 #    after the game is won (dd_sensors_attach, _detach; dd_log caught).
+#  test_serve_demo_restart: serve --sim=table with fake sensors and a fake
+#    simulator's feeder (dd_sensors_attach, _detach; dd_sim_feed_start,
+#    _stop, _reads_pending, _spent, _match_cfg).
 comma := ,
 WRAP_TESTS := test_import_once test_referee_db_fault test_config_write test_serve_face_pending \
-	test_sim_feed_reader test_face_reader_stuck test_serve_late_obs test_serve_won
+	test_sim_feed_reader test_face_reader_stuck test_serve_late_obs test_serve_won \
+	test_serve_demo_restart
 EXCLUDE += $(WRAP_TESTS:%=tests/unit/%.c)
 EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge
@@ -38,6 +42,9 @@ $(BUILD)/tests/test_sim_feed_reader: WRAP := dd_mono_ns dd_read_face_near
 $(BUILD)/tests/test_face_reader_stuck: WRAP := dd_read_face_near
 $(BUILD)/tests/test_serve_late_obs: WRAP := dd_sensors_attach dd_sensors_detach
 $(BUILD)/tests/test_serve_won: WRAP := dd_sensors_attach dd_sensors_detach dd_log
+$(BUILD)/tests/test_serve_demo_restart: WRAP := dd_sensors_attach dd_sensors_detach \
+	dd_sim_feed_start dd_sim_feed_stop dd_sim_feed_reads_pending dd_sim_feed_spent \
+	dd_sim_feed_match_cfg
 $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(TEST_SUPPORT) \
 		$$(DAEMON_TEST_LIB) $$(LIBS)
 	$(call say,LINK,$@)

@@ -1,0 +1,171 @@
+/*
+ * `dyeref serve --sim=table` starting its next match (8 s after the last
+ * ended) while fusion holds a throw under way: a landing sensed after the
+ * simulator's last throw (as after an official's End, when the feeder's
+ * throws still come). The console's start of a match clears fusion; the
+ * demo's did not, so that landing joined the new match's first throw. The
+ * sensors glue and the simulator's feeder are replaced through the linker
+ * (--wrap, daemon/module.mk): the feeder is spent from the start, so the
+ * next match is due once a throw is judged; the sensors hand over a1's
+ * throw (a landing on B's half, the floor: BD-P1), then a landing alone;
+ * the next feeder a landing and the floor. Runs some 10 s (the demo's
+ * pause between matches).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "daemon/daemon.h"
+#include "db/db.h"
+#include "tests/support/fake_glue.h"
+
+#define MS 1000ULL		/* sd-event times are in us */
+#define NS_PER_MS 1000000LL
+
+struct dd_sim_feed *__wrap_dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
+					     dd_obs_sink sink, void *user, char *err, size_t errlen);
+void __wrap_dd_sim_feed_stop(struct dd_sim_feed *f);
+size_t __wrap_dd_sim_feed_reads_pending(const struct dd_sim_feed *f);
+bool __wrap_dd_sim_feed_spent(const struct dd_sim_feed *f);
+void __wrap_dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+
+static struct fake_glue sens;	/* the fake sensors */
+static struct fake_glue feed;	/* the feeder of the match after the first */
+static char feeder;		/* its address is the feeder's handle */
+static int feeders;		/* started so far */
+
+/* An event of kind at ms after at_us (a step's time, so that its order
+ * against the other timers does not hang on the machine's load). */
+static void obs(struct fake_glue *g, uint64_t at_us, int64_t ms, enum bd_ev_kind kind)
+{
+	struct dd_obs o;
+
+	memset(&o, 0, sizeof(o));
+	o.kind = DD_OBS_EVENT;
+	o.source = DD_SRC_PIEZO;
+	o.t_ns = (int64_t)at_us * 1000 + ms * NS_PER_MS;
+	o.confidence = 1.0;
+	o.ev.kind = kind;
+	o.ev.half = BD_HALF_B;
+	o.ev.player = BD_NOBODY;
+	o.ev.t_ns = o.t_ns;
+	snprintf(o.ev.source, sizeof(o.ev.source), "%s", dd_source_name(o.source));
+	g->sink(g->user, &o);
+}
+
+static int on_sensed(sd_event_source *s, uint64_t usec, void *user)
+{
+	(void)s;
+	if (!user) {
+		/* a1's throw: settled 400 ms after the floor, then judged */
+		obs(&sens, usec, -150, BD_EV_TABLE);
+		obs(&sens, usec, -50, BD_EV_FLOOR);
+	} else {
+		/* after the last throw, long before the next match */
+		obs(&sens, usec, 0, BD_EV_TABLE);
+	}
+	return 0;
+}
+
+static int on_fed(sd_event_source *s, uint64_t usec, void *user)
+{
+	(void)s;
+	if (user) {
+		kill(getpid(), SIGTERM);	/* serve stops after its commits */
+		return 0;
+	}
+	obs(&feed, usec, -60, BD_EV_TABLE);
+	obs(&feed, usec, -10, BD_EV_FLOOR);
+	return 0;
+}
+
+/* a1's throw, the landing after it */
+static const uint64_t steps_at[2] = { 200 * MS, 1500 * MS };
+FAKE_GLUE_SENSORS(sens, steps_at, on_sensed)
+
+struct dd_sim_feed *__wrap_dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
+					     dd_obs_sink sink, void *user, char *err, size_t errlen)
+{
+	static const uint64_t at[2] = { 100 * MS, 1500 * MS };
+	struct dd_health_item unused;
+
+	(void)seed;
+	(void)max_throws;
+	(void)err;
+	(void)errlen;
+	/* The first match's throws come from the sensors; the next's from here. */
+	if (feeders++ == 1)
+		fake_glue_attach(&feed, ev, sink, user, &unused, "", at, 2, on_fed);
+	return (struct dd_sim_feed *)&feeder;
+}
+
+void __wrap_dd_sim_feed_stop(struct dd_sim_feed *f)
+{
+	(void)f;
+	fake_glue_detach(&feed);
+}
+
+size_t __wrap_dd_sim_feed_reads_pending(const struct dd_sim_feed *f)
+{
+	(void)f;
+	return 0;
+}
+
+bool __wrap_dd_sim_feed_spent(const struct dd_sim_feed *f)
+{
+	return f != NULL;
+}
+
+void __wrap_dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32])
+{
+	dd_demo_match_cfg(cfg, team_names);
+}
+
+static void test_serve_demo_next_match_starts_with_no_throw_under_way(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct mlog_bd *log = NULL;
+	struct mlog_bd_result res;
+	const struct bd_throw *t = NULL;
+	char err[256], sim[] = "--sim=table";
+
+	/* The landing alone would time out (and be judged in the first
+	 * match) before the next began. */
+	fake_glue_run_serve(f, "[fusion]\ntimeout_ms = 60000\n", sim);
+	assert_int_equal(feeders, 2);
+	/* The first match: a1's throw, judged before the next was due. */
+	assert_int_equal(db_bd_load(f->db, 1, &log, &res, err, sizeof(err)), 0);
+	assert_int_equal(log->n_throws, 1);
+	mlog_bd_result_free(&res);
+	mlog_bd_free(log);
+	/* The next: its feeder's throw alone, not joined to the landing. */
+	assert_int_equal(db_bd_load(f->db, 2, &log, &res, err, sizeof(err)), 0);
+	assert_int_equal(log->n_throws, 1);
+	for (size_t i = 0; i < log->n_entries && !t; i++)
+		if (log->entries[i].kind == MLOG_THROW)
+			t = &log->entries[i].t;
+	assert_non_null(t);
+	assert_int_equal(t->n_events, 2);
+	assert_int_equal(t->events[0].kind, BD_EV_TABLE);
+	assert_int_equal(t->events[1].kind, BD_EV_FLOOR);
+	mlog_bd_result_free(&res);
+	mlog_bd_free(log);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_serve_demo_next_match_starts_with_no_throw_under_way,
+						db_test_setup, db_test_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -206,7 +206,9 @@ struct dd_fusion {
 	bool overflow;			/* observations were dropped */
 	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
 	int64_t kick_retimed_ns;	/* then: the time it was given */
-	bool idle_shake_kept;		/* no throw under way, and idle_shake holds a shake */
+	bool idle_shake_kept;		/* idle_shake holds a shake that came while no throw
+					 * was under way, for the next (still, under one that
+					 * was over before it was made) */
 	struct dd_obs idle_shake;	/* then: the latest (DD_OBS_TABLE_DEAF), for a throw
 					 * starting within its reach (its hit may start one) */
 	/* Kept from throw to throw (close_at sets or keeps them): */
@@ -232,7 +234,8 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * out: it takes the latest one's place), or a DD_OBS_TABLE_DEAF while no
  * throw is under way (a shake alone starts none: the latest is kept for a
  * throw whose first observation, the hit that made it perhaps, is made
- * before its window's end); DD_FUSION_LATE, not taken, for one
+ * before its window's end, and that was not over before it was made);
+ * DD_FUSION_LATE, not taken, for one
  * made before the last throw closed
  * (a camera's report of a throw already judged: it would otherwise start
  * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT

@@ -679,11 +679,15 @@ static void close_at(struct dd_fusion *f, int64_t t_ns, int64_t toss_after)
 	struct dd_fusion_cfg cfg = f->cfg;
 	int64_t button_ns[DD_BUTTON_CALLS];
 	unsigned taken = f->buttons_taken;
+	bool shake_kept = f->idle_shake_kept;	/* made after this throw: the next's */
+	struct dd_obs shake = f->idle_shake;
 
 	memcpy(button_ns, f->button_ns, sizeof(button_ns));
 	dd_fusion_init(f, &cfg);
 	memcpy(f->button_ns, button_ns, sizeof(button_ns));
 	f->buttons_taken = taken;
+	f->idle_shake_kept = shake_kept;
+	f->idle_shake = shake;
 	f->t_closed_ns = t_ns;
 	f->t_toss_after_ns = toss_after;
 }
@@ -810,12 +814,17 @@ static void keep_obs(struct dd_fusion *f, size_t at, const struct dd_obs *o)
  * throw's first observation, or a later one of a throw whose first was
  * reported after the shake (the camera's come late). No earliest t: a
  * shake made after a throw began is that throw's, as one that comes
- * while it is under way; a shake over before it began is not. */
+ * while it is under way; a shake over before it began is not. Nor is one
+ * made after the throw, as its first observation has it, was over
+ * (settled or timed out): had it come in time order it would have found
+ * no throw under way, and it stays kept for the next (close_at). */
 static void take_idle_shake(struct dd_fusion *f, int64_t t)
 {
 	const struct dd_obs *d = &f->idle_shake;
 
-	if (f->idle_shake_kept && f->n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns)
+	if (!f->idle_shake_kept || d->t_ns > dd_fusion_deadline(f))
+		return;
+	if (f->n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns)
 		keep_obs(f, slot_of(f, d->t_ns, false), d);
 	f->idle_shake_kept = false;
 }
@@ -878,6 +887,13 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		o = kick_in_place(f, o, &kick, &at);
 	keep_obs(f, at, o);
 	button_taken(f, o);
+	/* Dead first: whether a kept shake came after this throw (below) hangs
+	 * on when it settles. */
+	if (o->kind == DD_OBS_EVENT && is_dead_event(&o->ev) && !f->dead &&
+	    o->ev.kind != BD_EV_RETOSS) {
+		f->dead = true;
+		f->t_dead_ns = o->t_ns;
+	}
 	if (starts)
 		take_idle_shake(f, o->t_ns);
 	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_RETOSS) {
@@ -886,10 +902,6 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		out->t_dead_ns = o->t_ns;
 		close_at(f, o->t_ns, INT64_MAX);
 		return 1;
-	}
-	if (o->kind == DD_OBS_EVENT && is_dead_event(&o->ev) && !f->dead) {
-		f->dead = true;
-		f->t_dead_ns = o->t_ns;
 	}
 	return completed;
 }

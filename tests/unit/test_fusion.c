@@ -1078,6 +1078,37 @@ static void test_fusion_drop_forgets_a_shake_kept_for_the_next_throw(void **stat
 	assert_non_null(strstr(out.review_why, "the table sensors felt no landing"));
 }
 
+/* A shake kept while no throw was under way, made after the throw that
+ * then starts was over (its floor at 400 ms: settled at 800 ms, before
+ * the shake at 1000 ms), is not that throw's: it waits for the next, whose
+ * cup hit made it, and that throw's camera landing timed 5 ms before the
+ * hit is put after it, as when the shake comes while it is under way. */
+static void test_bd_p7_shake_after_a_throw_settled_is_the_next_throws(void **state)
+{
+	static struct dd_fused out;	/* large */
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_obs shake = obs_deaf(1000 * MS + 200000, 1021 * MS);
+	struct dd_obs early = obs_event(DD_SRC_PIEZO, 400 * MS, 1, BD_EV_FLOOR);
+	struct dd_obs seq[3] = {
+		obs_event(DD_SRC_PIEZO, 1000 * MS, 1, BD_EV_CUP),
+		obs_camera_at(995 * MS, 2.2, 0.95),
+		obs_event(DD_SRC_PIEZO, 1500 * MS, 1, BD_EV_FLOOR),
+	};
+
+	(void)state;
+	seq[0].ev.player = 2;
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &shake, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &early, &out), 0);
+	/* the hit's time comes: the floor's throw settled before it */
+	assert_int_equal(dd_fusion_tick(&f, seq[0].t_ns, &out), 1);
+	assert_int_equal(out.n_obs, 1);
+	run(&f, seq, 3, &out);
+	assert_int_equal(out.n_obs, 4);
+	assert_true(out.landing_moved);
+}
+
 /* a1's throw hits the mine at 1000 ms, its shake holding the table lines
  * off until 1021 ms; the camera alone reports a landing on B's half, 10 cm
  * from the can, at cam_ms; then the floor. Fused into *out; the camera's
@@ -2017,6 +2048,7 @@ int main(void)
 		cmocka_unit_test(test_bd_p7_shake_before_the_hit_that_starts_the_throw_counts_as_after),
 		cmocka_unit_test(test_bd_p7_shake_during_a_throw_reported_after_it_counts),
 		cmocka_unit_test(test_fusion_drop_forgets_a_shake_kept_for_the_next_throw),
+		cmocka_unit_test(test_bd_p7_shake_after_a_throw_settled_is_the_next_throws),
 		cmocka_unit_test(test_bd_o1_camera_landing_inside_a_mine_shake_names_the_shake),
 		cmocka_unit_test(test_bd_o1_camera_landing_moved_after_a_mine_hit_is_doubted_once),
 		cmocka_unit_test(test_bd_p1_camera_landing_settles_a_doubtful_piezo_half),

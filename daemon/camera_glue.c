@@ -141,40 +141,31 @@ static int get_calibrated_size(struct dd_config *cfg, struct cam_cfg *c, char *e
 	return 0;
 }
 
-/* Reads and checks [camera] into *c. */
-static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
+/* [camera] homography = 9 numbers into c, refused when singular. */
+static int get_homography(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
 {
-	double corners[4][2], hh[9], table[4][2];
-	bool have_corner[4], have_hom, any = false;
-	struct bd_table tb;
-	int rc, line = 0;
-	long v;
+	double hh[9], inv[9];
+	bool found;
+	int line = 0, rc = get_doubles(cfg, "homography", hh, 9, &found, err, errlen);
 
-	memset(c, 0, sizeof(*c));
-	c->enable = 1;
-	vis_camera_cfg_default(&c->cam);
-	rc = dd_config_get_bool(cfg, "camera", "enable", &c->enable, err, errlen);
-	if (rc && rc != -ENOENT)
+	if (rc || !found)
 		return rc;
-	c->cam.id = dd_config_get(cfg, "camera", "id", NULL);
-	if ((rc = get_size(cfg, "low_width", 16, &c->cam.low_width, err, errlen)) ||
-	    (rc = get_size(cfg, "low_height", 16, &c->cam.low_height, err, errlen)) ||
-	    (rc = get_size(cfg, "full_width", 0, &c->cam.full_width, err, errlen)) ||
-	    (rc = get_size(cfg, "full_height", 0, &c->cam.full_height, err, errlen)))
-		return rc;
-	rc = dd_config_get_int(cfg, "camera", "fps", 0, VIS_CAMERA_MAX_FPS, &v, err, errlen);
-	if (rc && rc != -ENOENT)
-		return rc;
-	if (rc == 0)
-		c->cam.fps = (int)v;
-	if ((rc = get_calibrated_size(cfg, c, err, errlen)))
-		return rc;
-	if ((c->cam.full_width == 0) != (c->cam.full_height == 0)) {
-		dd_config_get(cfg, "camera", c->cam.full_width ? "full_width" : "full_height", &line);
-		snprintf(err, errlen, "%s:%d: camera: full_width and full_height go together (both 0: the sensor's size)",
+	dd_config_get(cfg, "camera", "homography", &line);
+	if (vis_homography_invert(hh, inv) < 0) {
+		snprintf(err, errlen, "%s:%d: camera.homography: singular (not a view of the table)",
 			 cfg->path, line);
 		return -EINVAL;
 	}
+	memcpy(c->h, hh, sizeof(hh));
+	c->have_h = true;
+	return 0;
+}
+
+/* [camera] y4m = a readable file, or absent. */
+static int get_y4m(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
+{
+	int line = 0;
+
 	c->y4m = dd_config_get(cfg, "camera", "y4m", &line);
 	if (c->y4m && !c->y4m[0]) {
 		snprintf(err, errlen, "%s:%d: camera.y4m: needs a file name", cfg->path, line);
@@ -184,26 +175,59 @@ static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size
 		snprintf(err, errlen, "%s:%d: camera.y4m: %s: %s", cfg->path, line, c->y4m, strerror(errno));
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Reads and checks [camera] into *c. Every key is read even after a bad
+ * one, so that --check-config names that one alone; the checks across
+ * keys wait until each key has read cleanly, as a bad value would only
+ * make them fail too. */
+static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
+{
+	double corners[4][2], hh[9], table[4][2];
+	bool have_corner[4], any = false;
+	struct bd_table tb;
+	int rc, first = 0, line = 0;
+	char why[512];
+	long v;
+
+	memset(c, 0, sizeof(*c));
+	c->enable = 1;
+	vis_camera_cfg_default(&c->cam);
+	rc = dd_config_get_bool(cfg, "camera", "enable", &c->enable, why, sizeof(why));
+	first = dd_config_keep_first(first, rc == -ENOENT ? 0 : rc, why, err, errlen);
+	c->cam.id = dd_config_get(cfg, "camera", "id", NULL);
+	rc = get_size(cfg, "low_width", 16, &c->cam.low_width, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = get_size(cfg, "low_height", 16, &c->cam.low_height, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = get_size(cfg, "full_width", 0, &c->cam.full_width, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = get_size(cfg, "full_height", 0, &c->cam.full_height, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = dd_config_get_int(cfg, "camera", "fps", 0, VIS_CAMERA_MAX_FPS, &v, why, sizeof(why));
+	if (rc == 0)
+		c->cam.fps = (int)v;
+	first = dd_config_keep_first(first, rc == -ENOENT ? 0 : rc, why, err, errlen);
+	rc = get_calibrated_size(cfg, c, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = get_y4m(cfg, c, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
 	for (int k = 0; k < 4; k++) {
-		rc = get_doubles(cfg, corner_keys[k], corners[k], 2, &have_corner[k], err, errlen);
-		if (rc)
-			return rc;
+		rc = get_doubles(cfg, corner_keys[k], corners[k], 2, &have_corner[k], why, sizeof(why));
+		first = dd_config_keep_first(first, rc, why, err, errlen);
 		any = any || have_corner[k];
 	}
-	rc = get_doubles(cfg, "homography", hh, 9, &have_hom, err, errlen);
-	if (rc)
-		return rc;
-	if (have_hom) {
-		double inv[9];
+	rc = get_homography(cfg, c, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	if (first)
+		return first;
 
-		dd_config_get(cfg, "camera", "homography", &line);
-		if (vis_homography_invert(hh, inv) < 0) {
-			snprintf(err, errlen, "%s:%d: camera.homography: singular (not a view of the table)",
-				 cfg->path, line);
-			return -EINVAL;
-		}
-		memcpy(c->h, hh, sizeof(hh));
-		c->have_h = true;
+	if ((c->cam.full_width == 0) != (c->cam.full_height == 0)) {
+		dd_config_get(cfg, "camera", c->cam.full_width ? "full_width" : "full_height", &line);
+		snprintf(err, errlen, "%s:%d: camera: full_width and full_height go together (both 0: the sensor's size)",
+			 cfg->path, line);
+		return -EINVAL;
 	}
 	if (any) {
 		for (int k = 0; k < 4; k++)

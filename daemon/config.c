@@ -290,6 +290,14 @@ int dd_config_get_bool(struct dd_config *cfg, const char *section, const char *k
 	return -EINVAL;
 }
 
+int dd_config_keep_first(int first, int rc, const char *why, char *err, size_t errlen)
+{
+	if (first < 0 || rc >= 0)
+		return first;
+	snprintf(err, errlen, "%s", why);
+	return rc;
+}
+
 int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < cfg->n; i++) {

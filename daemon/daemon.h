@@ -89,6 +89,12 @@ int dd_config_get_int(struct dd_config *cfg, const char *section, const char *ke
 int dd_config_get_bool(struct dd_config *cfg, const char *section, const char *key,
 		       int *out, char *err, size_t errlen);
 
+/* For a section's reader that goes on past a bad value, so that every key
+ * it knows is claimed (a later good key is not then "unknown"): rc is one
+ * key's result, why its message. Returns first when that is already an
+ * error or rc is not; otherwise rc, with why copied to err. */
+int dd_config_keep_first(int first, int rc, const char *why, char *err, size_t errlen);
+
 /* -EINVAL with "file:line: unknown key section.key" for the first entry
  * nobody claimed; 0 when all were. */
 int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errlen);

@@ -77,18 +77,18 @@ struct named_line {
 	int pos_line;		/* TABLE: the later of its _x and _y keys' lines, or 0 */
 };
 
-/* Adds one line if its key is present. */
+/* Adds one line if its key is present: 1, or 0 when absent. A bad
+ * offset is -EINVAL with the message in err, the line added all the same
+ * (at offset 0) so that its position keys are read and claimed. */
 static int add_line(struct dd_config *cfg, struct sens_config *out, struct named_line *where,
 		    const char *key, enum sens_role role, int owner, char *err, size_t errlen)
 {
 	struct sens_line_cfg *l;
-	long off;
+	long off = 0;
 	int rc = dd_config_get_int(cfg, "sensors", key, 0, SENS_MAX_OFFSET, &off, err, errlen);
 
 	if (rc == -ENOENT)
 		return 0;
-	if (rc < 0)
-		return rc;
 	l = &out->lines[out->n_lines];
 	memset(l, 0, sizeof(*l));
 	snprintf(l->name, sizeof(l->name), "%s", key);
@@ -98,7 +98,7 @@ static int add_line(struct dd_config *cfg, struct sens_config *out, struct named
 	dd_config_get(cfg, "sensors", key, &where[out->n_lines].line);
 	where[out->n_lines].key = key;
 	out->n_lines++;
-	return 1;
+	return rc < 0 ? rc : 1;
 }
 
 /* The keys that set each item of sens_config_check_at(). */
@@ -136,6 +136,9 @@ static int item_line(struct dd_config *cfg, enum sens_cfg_item item)
 	return last;
 }
 
+/* Every key is read even after a bad one, so that --check-config names
+ * that one alone and no later key of the section as unknown; the checks
+ * across keys wait until each key has read cleanly. */
 int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char *err, size_t errlen)
 {
 	static const char *const table_keys[SENS_MAX_TABLE] = {
@@ -144,19 +147,38 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 	struct named_line where[SENS_MAX_LINES] = { 0 };
 	struct sens_config def;
 	const char *v;
-	int line = 0, rc, any = 0;
+	int line = 0, rc, first = 0, any = 0;
+	char why[512];
 	double us;
+	const struct {
+		const char *key;
+		double min, max, scale;	/* scale: the key's unit into *at's */
+		double *at;
+	} numbers[] = {
+		{ "wave_speed", 50, 5000, 1, &out->wave_speed_mps },
+		{ "speed_spread", 0.001, 0.5, 1, &out->speed_spread },
+		{ "timing_sigma_us", 0.1, 10000, 1e-6, &out->timing_sigma_s },
+		{ "hold_off_ms", 0, 1000, 1e-3, &out->holdoff_s },
+		{ "near_line_p", 0.51, 0.9999, 1, &out->near_line_p },
+		{ "near_line_cm", 0, 50, 0.01, &out->near_line_m },
+		{ "silent_after_s", 1, 1e7, 1, &out->silent_after_s },
+		{ "button_debounce_ms", 0, 1000, 1e-3, &out->button_debounce_s },
+		{ "button_repeat_ms", 0, 10000, 1e-3, &out->button_repeat_s },
+	};
 
 	sens_config_defaults(&def);
 	sens_config_defaults(out);
 
 	/* [table] first: sensor positions are checked against it. */
 	struct bd_table *t = &out->table;
-	if ((rc = opt_double(cfg, "table", "length_m", 0.5, 10, 1, &t->length_m, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "table", "width_m", 0.3, 5, 1, &t->width_m, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "table", "height_m", 0.3, 2, 1, &t->height_m, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "table", "line_width_m", 0, 0.3, 1, &t->line_width_m, err, errlen)) < 0)
-		return rc;
+	rc = opt_double(cfg, "table", "length_m", 0.5, 10, 1, &t->length_m, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = opt_double(cfg, "table", "width_m", 0.3, 5, 1, &t->width_m, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = opt_double(cfg, "table", "height_m", 0.3, 2, 1, &t->height_m, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = opt_double(cfg, "table", "line_width_m", 0, 0.3, 1, &t->line_width_m, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
 	/* Cups and the mine keep their places relative to the corners and
 	 * the centre when the table is another size. */
 	for (int i = 0; i < BD_PLAYERS; i++) {
@@ -169,26 +191,21 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 	t->mine_y = t->width_m / 2;
 
 	v = dd_config_get(cfg, "sensors", "chip", &line);
-	if (v) {
-		if (!*v || strlen(v) >= sizeof(out->chip) || strchr(v, ' ')) {
-			snprintf(err, errlen, "%s:%d: sensors.chip: expected a chip name like gpiochip0 "
-				 "or a /dev path, got '%s'", cfg->path, line, v);
-			return -EINVAL;
-		}
+	if (v && (!*v || strlen(v) >= sizeof(out->chip) || strchr(v, ' '))) {
+		snprintf(why, sizeof(why), "%s:%d: sensors.chip: expected a chip name like gpiochip0 "
+			 "or a /dev path, got '%s'", cfg->path, line, v);
+		first = dd_config_keep_first(first, -EINVAL, why, err, errlen);
+	} else if (v) {
 		snprintf(out->chip, sizeof(out->chip), "%s", v);
 		out->chip_set = true;
 	}
-	if ((rc = opt_double(cfg, "sensors", "wave_speed", 50, 5000, 1, &out->wave_speed_mps, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "speed_spread", 0.001, 0.5, 1, &out->speed_spread, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "timing_sigma_us", 0.1, 10000, 1e-6, &out->timing_sigma_s, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "hold_off_ms", 0, 1000, 1e-3, &out->holdoff_s, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "near_line_p", 0.51, 0.9999, 1, &out->near_line_p, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "near_line_cm", 0, 50, 0.01, &out->near_line_m, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "silent_after_s", 1, 1e7, 1, &out->silent_after_s, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "button_debounce_ms", 0, 1000, 1e-3, &out->button_debounce_s, err, errlen)) < 0 ||
-	    (rc = opt_double(cfg, "sensors", "button_repeat_ms", 0, 10000, 1e-3, &out->button_repeat_s, err, errlen)) < 0 ||
-	    (rc = check_button_keys(cfg, err, errlen)) < 0)
-		return rc;
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		rc = opt_double(cfg, "sensors", numbers[i].key, numbers[i].min, numbers[i].max,
+				numbers[i].scale, numbers[i].at, why, sizeof(why));
+		first = dd_config_keep_first(first, rc, why, err, errlen);
+	}
+	rc = check_button_keys(cfg, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
 
 	/* Lines: when the file names any, exactly those are used; otherwise
 	 * the reference wiring (sens_config_defaults). */
@@ -201,19 +218,22 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 	any |= dd_config_get(cfg, "sensors", "mine", NULL) != NULL;
 	if (any) {
 		out->n_lines = 0;
-		for (size_t i = 0; i < SENS_MAX_TABLE; i++)
-			if ((rc = add_line(cfg, out, where, table_keys[i], SENS_ROLE_TABLE, BD_NOBODY,
-					   err, errlen)) < 0)
-				return rc;
-		for (int i = 0; i < BD_PLAYERS; i++)
-			if ((rc = add_line(cfg, out, where, cup_keys[i], SENS_ROLE_CUP, i, err, errlen)) < 0)
-				return rc;
-		if ((rc = add_line(cfg, out, where, "mine", SENS_ROLE_MINE, BD_NOBODY, err, errlen)) < 0)
-			return rc;
-		for (int i = 0; i < MAX_FLOOR; i++)
-			if ((rc = add_line(cfg, out, where, floor_keys[i], SENS_ROLE_FLOOR, BD_NOBODY,
-					   err, errlen)) < 0)
-				return rc;
+		for (size_t i = 0; i < SENS_MAX_TABLE; i++) {
+			rc = add_line(cfg, out, where, table_keys[i], SENS_ROLE_TABLE, BD_NOBODY,
+				      why, sizeof(why));
+			first = dd_config_keep_first(first, rc, why, err, errlen);
+		}
+		for (int i = 0; i < BD_PLAYERS; i++) {
+			rc = add_line(cfg, out, where, cup_keys[i], SENS_ROLE_CUP, i, why, sizeof(why));
+			first = dd_config_keep_first(first, rc, why, err, errlen);
+		}
+		rc = add_line(cfg, out, where, "mine", SENS_ROLE_MINE, BD_NOBODY, why, sizeof(why));
+		first = dd_config_keep_first(first, rc, why, err, errlen);
+		for (int i = 0; i < MAX_FLOOR; i++) {
+			rc = add_line(cfg, out, where, floor_keys[i], SENS_ROLE_FLOOR, BD_NOBODY,
+				      why, sizeof(why));
+			first = dd_config_keep_first(first, rc, why, err, errlen);
+		}
 	} else {
 		for (size_t i = 0; i < out->n_lines; i++)
 			where[i].key = out->lines[i].name;	/* line 0: the reference wiring */
@@ -224,10 +244,9 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 			char key[BUTTON_KEY_MAX];
 
 			button_key((enum sens_call)c, team, key);
-			rc = add_line(cfg, out, where, key, SENS_ROLE_BUTTON, BD_NOBODY, err, errlen);
-			if (rc < 0)
-				return rc;
-			if (rc == 1) {
+			rc = add_line(cfg, out, where, key, SENS_ROLE_BUTTON, BD_NOBODY, why, sizeof(why));
+			first = dd_config_keep_first(first, rc, why, err, errlen);
+			if (rc != 0) {
 				/* add_line keeps the key's address: point it at the copy */
 				where[out->n_lines - 1].key = out->lines[out->n_lines - 1].name;
 				out->lines[out->n_lines - 1].call = (enum sens_call)c;
@@ -251,24 +270,27 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 			int at = 0;
 
 			snprintf(key, sizeof(key), "%s_%c", l->name, axis ? 'y' : 'x');
-			if ((rc = opt_double(cfg, "sensors", key, 0, axis ? t->width_m : t->length_m, 1,
-					     axis ? &l->y : &l->x, err, errlen)) < 0)
-				return rc;
+			rc = opt_double(cfg, "sensors", key, 0, axis ? t->width_m : t->length_m, 1,
+					axis ? &l->y : &l->x, why, sizeof(why));
+			first = dd_config_keep_first(first, rc, why, err, errlen);
 			if (dd_config_get(cfg, "sensors", key, &at) && at > where[i].pos_line)
 				where[i].pos_line = at;
 		}
-		if (l->x < 0 || l->y < 0) {
-			snprintf(err, errlen, "%s:%d: sensors.%s: give its position as %s_x and %s_y "
+		/* After a bad _x, the sensor only looks unplaced. */
+		if (!first && (l->x < 0 || l->y < 0)) {
+			snprintf(why, sizeof(why), "%s:%d: sensors.%s: give its position as %s_x and %s_y "
 				 "(metres from A's end and the left edge)", cfg->path, where[i].line,
 				 l->name, l->name, l->name);
-			return -EINVAL;
+			first = dd_config_keep_first(first, -EINVAL, why, err, errlen);
 		}
 		us = 0;
 		snprintf(key, sizeof(key), "%s_delay_us", l->name);
-		if ((rc = opt_double(cfg, "sensors", key, -1000, 1000, 1, &us, err, errlen)) < 0)
-			return rc;
+		rc = opt_double(cfg, "sensors", key, -1000, 1000, 1, &us, why, sizeof(why));
+		first = dd_config_keep_first(first, rc, why, err, errlen);
 		l->delay_s = us * 1e-6;
 	}
+	if (first)
+		return first;
 	/* Two keys on one GPIO line: name the second. */
 	for (size_t i = 0; i < out->n_lines; i++)
 		for (size_t j = 0; j < i; j++) {
@@ -285,7 +307,6 @@ int dd_sensors_config_load(struct dd_config *cfg, struct sens_config *out, char 
 				 where[j].key, at);
 			return -EINVAL;
 		}
-	char why[200];
 	int at;
 	enum sens_cfg_item item;
 	if (sens_config_check_at(out, &at, &item, why, sizeof(why)) < 0) {

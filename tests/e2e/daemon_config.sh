@@ -58,6 +58,21 @@ printf '[web]\nport = 0\n[sensors]\nwave_speed = fast\n' > "$WORK/sens.ini"
 rc=0
 "$DYEREF" serve --config "$WORK/sens.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q "sens.ini:4: sensors.wave_speed" "$WORK/out" || fail "[sensors] error: rc $rc $(cat "$WORK/out")"
+# One bad value, then keys the section's reader knows: that one line,
+# not also "unknown key" for the good keys after it.
+: > "$WORK/frames.y4m"
+printf '[camera]\nfps = abc\ny4m = %s\nlow_width = 320\n' "$WORK/frames.y4m" > "$WORK/cam1.ini"
+printf '[sensors]\nwave_speed = fast\nhold_off_ms = 5\n[table]\nlength_m = 2.4\n' > "$WORK/sens1.ini"
+printf '[sensors]\ntable0 = x\ntable0_x = 0.1\ntable0_y = 0.3\ncup_a1 = 5\n' > "$WORK/line1.ini"
+for want in "cam1.ini:2: camera.fps: expected a whole number, got 'abc'" \
+	    "sens1.ini:2: sensors.wave_speed: expected a number, got 'fast'" \
+	    "line1.ini:2: sensors.table0: expected a whole number, got 'x'"; do
+	f=${want%%:*}
+	rc=0
+	"$DYEREF" serve --config "$WORK/$f" --check-config > "$WORK/out" 2>&1 || rc=$?
+	[ "$rc" = 2 ] || fail "$f: exit $rc, want 2"
+	[ "$(cat "$WORK/out")" = "$WORK/$want" ] || fail "$f: want only '$want', got: $(cat "$WORK/out")"
+done
 rc=0
 "$DYEREF" serve --config "$WORK/none.ini" > "$WORK/out" 2>&1 || rc=$?
 [ "$rc" = 2 ] && grep -q "none.ini" "$WORK/out" || fail "missing config file: rc $rc"

@@ -320,8 +320,18 @@ static int calibrate_piezo(int argc, char **argv)
 		goto close_transcript;
 	if (s.n_taps < s.n_pts)
 		fprintf(s.out, "the recording ended after %zu of %zu taps\n", s.n_taps, s.n_pts);
-	if (sens_calibrate(&cfg, s.taps, s.n_taps, &cal, err, sizeof(err)) < 0) {
-		dd_log(DD_LOG_ERR, "%s", err);
+	rc = sens_calibrate(&cfg, s.taps, s.n_taps, &cal, err, sizeof(err));
+	if (rc == -ENOMEM) {
+		dd_log(DD_LOG_ERR, "calibrate: %s", err);
+		rc = DD_EXIT_FAIL;
+		goto close_transcript;
+	}
+	if (rc < 0) {
+		/* Taps that do not fit are the recording's fault when there is one. */
+		if (replay)
+			dd_log(DD_LOG_ERR, "calibrate piezo: %s: %s", replay, err);
+		else
+			dd_log(DD_LOG_ERR, "calibrate: %s", err);
 		rc = DD_EXIT_USAGE;
 		goto close_transcript;
 	}

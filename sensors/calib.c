@@ -95,7 +95,7 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 		if (c->lines[i].role == SENS_ROLE_TABLE)
 			tl[nt++] = &c->lines[i];
 	if (nt < 3) {
-		snprintf(err, errlen, "calibrate: %zu table sensors configured, 3 or more needed", nt);
+		snprintf(err, errlen, "%zu table sensors configured, 3 or more needed", nt);
 		return -EINVAL;
 	}
 	for (size_t k = 0; k < n && K < MAX_TAPS; k++) {
@@ -114,7 +114,7 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 			use[K++] = k;
 	}
 	if (K < 3) {
-		snprintf(err, errlen, "calibrate: %zu usable taps (3 sensors each), 3 or more needed", K);
+		snprintf(err, errlen, "%zu usable taps (3 sensors each), 3 or more needed", K);
 		return -EINVAL;
 	}
 	/* A sensor heard in no tap meets the fit only in the mean-zero gauge,
@@ -126,7 +126,7 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 		for (size_t kk = 0; kk < K; kk++)
 			heard += taps[use[kk]].seen[j];
 		if (heard < 2) {
-			snprintf(err, errlen, "calibrate: %s was heard in %zu of %zu taps, 2 or more "
+			snprintf(err, errlen, "%s was heard in %zu of %zu taps, 2 or more "
 				 "needed to fit its delay: check its disc, comparator and wiring "
 				 "(dyeref sensors --watch shows its edges)", tl[j]->name, heard, K);
 			return -EINVAL;
@@ -139,7 +139,7 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 	b = calloc(P, sizeof(*b));
 	x = calloc(P, sizeof(*x));
 	if (!A || !b || !x) {
-		snprintf(err, errlen, "calibrate: out of memory");
+		snprintf(err, errlen, "out of memory");
 		rc = -ENOMEM;
 		goto free_all;
 	}
@@ -173,13 +173,13 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 		for (size_t bb = 0; bb < nt; bb++)
 			A[(1 + a) * P + 1 + bb] += 1;
 	if (solve_dense(A, b, x, P) < 0 || !(x[0] > 0)) {
-		snprintf(err, errlen, "calibrate: the taps do not determine a wave speed "
+		snprintf(err, errlen, "the taps do not determine a wave speed "
 			 "(were they all at the same distance pattern?)");
 		goto free_all;
 	}
 	out->wave_speed_mps = 1.0 / x[0];
 	if (out->wave_speed_mps < 50 || out->wave_speed_mps > 5000) {
-		snprintf(err, errlen, "calibrate: fitted speed %.0f m/s is not plausible for a table "
+		snprintf(err, errlen, "fitted speed %.0f m/s is not plausible for a table "
 			 "top (50..5000): were the taps at the points shown?", out->wave_speed_mps);
 		goto free_all;
 	}
@@ -200,7 +200,7 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 		 * (a comparator 1.4 ms late) would leave a config that `sensors`
 		 * and `serve` refuse. */
 		if (sens_config_check(&fitted, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "calibrate: the fit would not load (%s): check that "
+			snprintf(err, errlen, "the fit would not load (%s): check that "
 				 "sensor's comparator and wiring, and its position in the config", why);
 			goto free_all;
 		}

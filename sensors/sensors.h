@@ -417,8 +417,9 @@ size_t sens_calib_points(const struct sens_config *c, double *xy, size_t cap);
  * least 3 taps with 3 sensors each, and every table sensor heard in 2 of
  * them. Also re-locates every tap with the result for the position error.
  * 0, -EINVAL (too few, degenerate, a sensor heard in fewer than 2 taps, a
- * result sens_config_check() refuses: it would not load) with the reason
- * in err. */
+ * result sens_config_check() refuses: it would not load) or -ENOMEM with
+ * the reason in err, without a prefix: the caller names the command and
+ * where the taps came from. */
 int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, size_t n,
 		   struct sens_calibration *out, char *err, size_t errlen);
 

@@ -28,8 +28,9 @@ for f in missing adir empty binary; do
 	expect_error "$tmp/$f" sensors --replay "$tmp/$f"
 	expect_error "$tmp/$f" calibrate piezo --replay "$tmp/$f" --dry-run
 done
-# No taps to fit: refused before any of the session's lines reach stdout.
-expect_error "calibrate: 0 usable taps" calibrate piezo --replay "$tmp/empty" --dry-run
+# No taps to fit: refused before any of the session's lines reach stdout,
+# naming the recording as the other input errors do.
+expect_error "calibrate piezo: $tmp/empty: 0 usable taps" calibrate piezo --replay "$tmp/empty" --dry-run
 # With stderr closed the status is all a script has: the failed write of
 # the message must not turn a missing file into a system failure.
 for cmd in "judge" "sensors --replay" "calibrate piezo --dry-run --replay" "matches --db" \

@@ -154,7 +154,7 @@ static void test_sens_calibrate_too_few_taps_is_an_error(void **state)
 		for (int j = 0; j < 4; j++)
 			taps[k].seen[j] = true;
 	assert_int_equal(sens_calibrate(&c, taps, 2, &cal, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "calibrate: 2 usable taps (3 sensors each), 3 or more needed");
+	assert_string_equal(err, "2 usable taps (3 sensors each), 3 or more needed");
 }
 
 /* A table disc that never fires meets the fit only in the mean-zero gauge:
@@ -223,7 +223,7 @@ static void test_sens_calibrate_taps_at_wrong_points_are_refused(void **state)
 	struct sens_config c;
 	struct sens_tap taps[12];
 	struct sens_calibration cal;
-	char err[200];
+	char err[200] = "";
 	double pts[24];
 
 	(void)state;
@@ -239,7 +239,7 @@ static void test_sens_calibrate_taps_at_wrong_points_are_refused(void **state)
 		}
 	}
 	assert_int_equal(sens_calibrate(&c, taps, 12, &cal, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "calibrate:"));
+	assert_true(err[0] != '\0' && strncmp(err, "calibrate:", 10) != 0);
 }
 
 static void test_sens_calib_points_cover_both_halves_away_from_sensors(void **state)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/obs_time.h"
 #include "db/db.h"
 #include "vision/vision.h"
 
@@ -525,8 +526,8 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 	}
 	switch (vo->kind) {
 	case VIS_OBS_RELEASE:
-		if (glue.last_toss_ns && (vo->t_ns - glue.last_toss_ns < TOSS_GAP_NS ||
-					  vo->t_ns - glue.last_dead_ns < AFTER_DEAD_NS))
+		if (glue.last_toss_ns && (dd_time_span(glue.last_toss_ns, vo->t_ns) < TOSS_GAP_NS ||
+					  dd_time_span(glue.last_dead_ns, vo->t_ns) < AFTER_DEAD_NS))
 			return;	/* the same die found again */
 		glue.last_toss_ns = vo->t_ns;
 		o.kind = DD_OBS_TOSS;

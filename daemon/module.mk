@@ -28,10 +28,12 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #  test_serve_demo_restart: serve --sim=table with fake sensors and a fake
 #    simulator's feeder (dd_sensors_attach, _detach; dd_sim_feed_start,
 #    _stop, _reads_pending, _spent, _match_cfg).
+#  test_camera_glue_times: the camera glue with a fake tracker reporting
+#    observations at times near either end of int64 (vis_tracker_feed).
 comma := ,
 WRAP_TESTS := test_import_once test_referee_db_fault test_config_write test_serve_face_pending \
 	test_sim_feed_reader test_face_reader_stuck test_serve_late_obs test_serve_won \
-	test_serve_demo_restart
+	test_serve_demo_restart test_camera_glue_times
 EXCLUDE += $(WRAP_TESTS:%=tests/unit/%.c)
 EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge
@@ -42,6 +44,7 @@ $(BUILD)/tests/test_sim_feed_reader: WRAP := dd_mono_ns dd_read_face_near
 $(BUILD)/tests/test_face_reader_stuck: WRAP := dd_read_face_near
 $(BUILD)/tests/test_serve_late_obs: WRAP := dd_sensors_attach dd_sensors_detach
 $(BUILD)/tests/test_serve_won: WRAP := dd_sensors_attach dd_sensors_detach dd_log
+$(BUILD)/tests/test_camera_glue_times: WRAP := vis_tracker_feed
 $(BUILD)/tests/test_serve_demo_restart: WRAP := dd_sensors_attach dd_sensors_detach \
 	dd_sim_feed_start dd_sim_feed_stop dd_sim_feed_reads_pending dd_sim_feed_spent \
 	dd_sim_feed_match_cfg

@@ -117,6 +117,7 @@ enum item_kind { IT_EDGE, IT_OBS };
 struct item {
 	int64_t t_ns;
 	enum item_kind kind;
+	size_t seq;		/* order read: the sort's last key */
 	struct sens_edge edge;	/* EDGE */
 	struct dd_obs obs;	/* OBS: console or camera, ready for fusion */
 };
@@ -138,16 +139,22 @@ static struct item *item_new(struct items *it)
 		it->cap = nc;
 	}
 	memset(&it->v[it->n], 0, sizeof(it->v[0]));
+	it->v[it->n].seq = it->n;
 	return &it->v[it->n++];
 }
 
+/* Time, then kind, then the order read: qsort is not stable, and items
+ * alike in time and kind (two calls at one instant) must reach fusion in
+ * the same order on every libc. */
 static int cmp_item(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
 
 	if (x->t_ns != y->t_ns)
 		return (x->t_ns > y->t_ns) - (x->t_ns < y->t_ns);
-	return (int)x->kind - (int)y->kind;
+	if (x->kind != y->kind)
+		return (int)x->kind - (int)y->kind;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* A JSON Lines file of console calls or camera reports, into items. */

@@ -237,11 +237,11 @@ static int calibrate_piezo(int argc, char **argv)
 		case 's': sim = true; break;
 		case 'd': dry = true; break;
 		case 'S':
-			if (dd_sens_parse_seed("calibrate", optarg, &seed))
+			if (dd_sens_parse_seed("calibrate piezo", optarg, &seed))
 				return DD_EXIT_USAGE;
 			break;
 		case 'n':
-			if (dd_sens_parse_count("calibrate", "--repeat", optarg, 1, 5, &repeat))
+			if (dd_sens_parse_count("calibrate piezo", "--repeat", optarg, 1, 5, &repeat))
 				return DD_EXIT_USAGE;
 			break;
 		case 'h':

@@ -44,6 +44,9 @@ expect_error "sensors: --replay, --replay-db and --sim: one at a time" sensors -
 expect_error "sensors: --replay-db: --match N is required" sensors --replay-db x
 expect_error "sensors: --throw: only with --replay-db" sensors --throw 2
 expect_error "calibrate piezo: --replay and --sim: one at a time" calibrate piezo --sim --replay x
+# An option's bad value names the command as its other option errors do.
+expect_error "calibrate piezo: --repeat: expected 1..5, got '9'" calibrate piezo --repeat 9
+expect_error "calibrate piezo: --seed: expected a number, got 'x'" calibrate piezo --sim --seed x
 expect_error "sim: --out DIR is required" sim --matches 1 --seed 1
 expect_error "sim: --seed S is required" sim --matches 1 --out "$tmp/s"
 expect_error "sim: --matches N is required" sim --seed 1 --out "$tmp/s"

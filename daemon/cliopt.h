@@ -10,9 +10,10 @@
 #include <getopt.h>
 
 /* getopt_long(argc, argv, opts) with long options only (and -h, which
- * opts must give as "help"'s val 'h') and getopt's own messages off. Returns the option's val, -1 after the last option, or
- * '?' after "CMD: ARG: unknown option" (or "needs a value", "takes no
- * value") and a pointer to `dyeref CMD --help`. Callers set optind = 1
+ * opts must give as "help"'s val 'h') and getopt's own messages off.
+ * Returns the option's val, -1 after the last option, or '?' after
+ * "CMD: ARG: unknown option" (or "needs a value", "takes no value") and a
+ * pointer to `dyeref CMD --help`. Callers set optind = 1
  * before the first call, as for getopt_long. */
 int dd_getopt(const char *cmd, int argc, char **argv, const struct option *opts);
 

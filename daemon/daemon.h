@@ -101,8 +101,8 @@ int dd_config_check_claimed(const struct dd_config *cfg, char *err, size_t errle
 
 /* The file at path as `dyeref serve --check-config` checks it (every
  * module's section, every key nobody reads: daemon/cmd_serve.c), for the
- * commands that read only part of it. 0; the -errno of dd_config_load; or
- * -EINVAL with the first problem, "file:line: why", in err. */
+ * commands that read only part of it. 0; the -errno of dd_config_load;
+ * -ENOMEM; or -EINVAL with the first problem, "file:line: why", in err. */
 int dd_config_check_file(const char *path, char *err, size_t errlen);
 
 /* ---- Fusion: observations -> one throw (daemon/fusion.c) ----
@@ -241,8 +241,7 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * throw is under way (a shake alone starts none: the latest is kept for a
  * throw whose first observation, the hit that made it perhaps, is made
  * before its window's end, and that was not over before it was made);
- * DD_FUSION_LATE, not taken, for one
- * made before the last throw closed
+ * DD_FUSION_LATE, not taken, for one made before the last throw closed
  * (a camera's report of a throw already judged: it would otherwise start
  * a throw of its own, a rest or a sink with no landing); DD_FUSION_REPEAT
  * when it was left out as a button's second call (a press held down calls
@@ -267,8 +266,9 @@ int64_t dd_fusion_deadline(const struct dd_fusion *f);
 bool dd_fusion_active(const struct dd_fusion *f);
 
 /* Forgets the throw under way, if any, as if it had not begun (the game it
- * would join is over), and a shake kept for the next (dd_fusion_add); what was made before the last throw closed stays
- * too late, and the buttons' last calls are kept. */
+ * would join is over), and a shake kept for the next (dd_fusion_add);
+ * what was made before the last throw closed stays too late, and the
+ * buttons' last calls are kept. */
 void dd_fusion_drop(struct dd_fusion *f);
 
 /* "piezo", "camera", "console", "button", "sim". */

@@ -33,7 +33,9 @@ int dd_sens_parse_count(const char *cmd, const char *opt, const char *arg, long 
  * defaults) into *cfg, checks the whole file as the daemon would
  * (dd_config_check_file), and makes its pipeline (*pipe, the caller's:
  * sens_pipeline_free). 0, or the exit status after a one-line message:
- * DD_EXIT_USAGE for a bad file, DD_EXIT_FAIL otherwise. */
+ * dd_input_status() of why the file could not be had or was refused
+ * (DD_EXIT_USAGE for one missing or bad, DD_EXIT_FAIL for one this user
+ * may not read), DD_EXIT_FAIL for no memory. */
 int dd_sens_setup(const char *cmd, const char *config, struct sens_config *cfg,
 		  struct sens_pipeline **pipe);
 

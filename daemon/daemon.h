@@ -406,10 +406,6 @@ int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, s
  * err; nothing is stored then. dd_referee_end() ends a dice game too. */
 int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size_t errlen);
 
-/* Reads [house] keys (RULES.md names) over the defaults in h; each bad
- * value gives -EINVAL with "file:line: house.key: why". */
-int dd_house_from_config(struct dd_config *cfg, struct bd_house *h, char *err, size_t errlen);
-
 /* ---- Inputs: sensors and camera glue (from the sensors and vision work) ----
  * dyeref serve calls these if they are linked (weak symbols): each reads
  * its own config section ([sensors], [camera]), adds its fds to the loop

@@ -87,15 +87,6 @@ static void read_house(struct dd_config *cfg, struct bd_house *h, struct dd_serv
 	}
 }
 
-int dd_house_from_config(struct dd_config *cfg, struct bd_house *h, char *err, size_t errlen)
-{
-	struct dd_serve_config sc;
-
-	memset(&sc, 0, sizeof(sc));
-	read_house(cfg, h, &sc);
-	return dd_serve_config_first_problem(&sc, err, errlen);
-}
-
 int dd_serve_config_first_problem(const struct dd_serve_config *sc, char *err, size_t errlen)
 {
 	const char *nl = strchr(sc->problems, '\n');

@@ -1,4 +1,5 @@
 /* One-line option errors for the getopt_long commands (cliopt.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,4 +52,12 @@ int dd_getopt(const char *cmd, int argc, char **argv, const struct option *opts)
 	}
 	dd_log(DD_LOG_ERR, "%s: %s: %s (dyeref %s --help)", cmd, arg, why, cmd);
 	return '?';
+}
+
+int dd_getopt_done(const char *cmd, int argc, char **argv)
+{
+	if (optind >= argc)
+		return 0;
+	dd_log(DD_LOG_ERR, "%s: unexpected argument '%s' (dyeref %s --help)", cmd, argv[optind], cmd);
+	return -EINVAL;
 }

@@ -17,4 +17,9 @@
  * before the first call, as for getopt_long. */
 int dd_getopt(const char *cmd, int argc, char **argv, const struct option *opts);
 
+/* After dd_getopt's -1: 0 when no argument is left (these commands take
+ * none), else -EINVAL after "CMD: unexpected argument 'ARG'" and the same
+ * pointer to `dyeref CMD --help`. */
+int dd_getopt_done(const char *cmd, int argc, char **argv);
+
 #endif /* DYEREF_CLIOPT_H */

@@ -251,11 +251,8 @@ static int calibrate_piezo(int argc, char **argv)
 			return DD_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		dd_log(DD_LOG_ERR, "calibrate piezo: unexpected argument '%s' (dyeref calibrate piezo --help)",
-		       argv[optind]);
+	if (dd_getopt_done("calibrate piezo", argc, argv))
 		return DD_EXIT_USAGE;
-	}
 	if (replay && sim) {
 		dd_log(DD_LOG_ERR, "calibrate piezo: --replay and --sim: one at a time");
 		return DD_EXIT_USAGE;

@@ -322,11 +322,8 @@ int dd_cmd_sensors(int argc, char **argv)
 			return DD_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		dd_log(DD_LOG_ERR, "sensors: unexpected argument '%s' (dyeref sensors --help)",
-		       argv[optind]);
+	if (dd_getopt_done("sensors", argc, argv))
 		return DD_EXIT_USAGE;
-	}
 	if ((!!replay + !!sim + !!replay_db) > 1) {
 		dd_log(DD_LOG_ERR, "sensors: --replay, --replay-db and --sim: one at a time");
 		return DD_EXIT_USAGE;

@@ -1074,8 +1074,7 @@ int dd_cmd_serve(int argc, char **argv)
 		default: free(sv); return DD_EXIT_USAGE;
 		}
 	}
-	if (optind != argc) {
-		dd_log(DD_LOG_ERR, "serve: unexpected argument '%s' (dyeref serve --help)", argv[optind]);
+	if (dd_getopt_done("serve", argc, argv)) {
 		free(sv);
 		return DD_EXIT_USAGE;
 	}

@@ -331,10 +331,8 @@ int dd_cmd_sim(int argc, char **argv)
 			return DD_EXIT_USAGE;
 		}
 	}
-	if (optind != argc) {
-		dd_log(DD_LOG_ERR, "sim: unexpected argument '%s' (dyeref sim --help)", argv[optind]);
+	if (dd_getopt_done("sim", argc, argv))
 		return DD_EXIT_USAGE;
-	}
 	if (matches < 0 || !have_seed || !out) {
 		dd_log(DD_LOG_ERR, "sim: %s is required (dyeref sim --help)",
 		       matches < 0 ? "--matches N" : !have_seed ? "--seed S" : "--out DIR");

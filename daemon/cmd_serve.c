@@ -565,6 +565,14 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 
 static int on_restart(sd_event_source *s, uint64_t usec, void *user);
 
+/* Whether the Beer Die match under way plays on: not won, and the
+ * simulator's throws still come. */
+static bool sim_match_plays_on(const struct serve *sv)
+{
+	return dd_referee_in_match(sv->ref) && !(dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed)) &&
+	       !dd_referee_over(sv->ref);
+}
+
 /* On the simulated table, the next match 8 s after this one ends, after
  * the simulator's ends (its last throw is out and the referee's score, its
  * own rulings, has not reached the target), or after an official ended it
@@ -580,8 +588,7 @@ static void sim_next_match_due(struct serve *sv)
 	 * table: the simulator's throws, spent or not, do not end it. */
 	if (dd_referee_current_id(sv->ref) && !dd_referee_in_match(sv->ref))
 		return;
-	if (dd_referee_in_match(sv->ref) && !(dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed)) &&
-	    !dd_referee_over(sv->ref))
+	if (sim_match_plays_on(sv))
 		return;
 	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
 	sv->restart_for = dd_referee_current_id(sv->ref);
@@ -858,6 +865,14 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user)
 	if (dd_referee_current_id(sv->ref) && dd_referee_current_id(sv->ref) != sv->restart_for) {
 		dd_log(DD_LOG_INFO, "demo: match %lld, begun from the console, stands",
 		       (long long)dd_referee_current_id(sv->ref));
+		return 0;
+	}
+	/* An official's undo or correction reopened the won game since: the
+	 * simulator's throws play it on, and its next win (or the
+	 * simulator's end) sets the next match due again. */
+	if (sim_match_plays_on(sv)) {
+		dd_log(DD_LOG_INFO, "demo: match %lld reopened from the console, plays on",
+		       (long long)sv->restart_for);
 		return 0;
 	}
 	feeder_stop(sv);

@@ -45,6 +45,18 @@ stop_daemon() { # sends SIGTERM, expects exit 0
 	[ "$rc" -eq 0 ] || fail "daemon exited $rc on SIGTERM"
 }
 
+# poll_until SECS COMMAND...: runs COMMAND every 0.1 s until it succeeds
+# (status 0) or SECS have gone by (status 1).
+poll_until() {
+	local n=$(($1 * 10))
+	shift
+	for _ in $(seq 1 "$n"); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 status_of() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
 
 # login: sets COOKIES (file) and CSRF.

@@ -558,6 +558,10 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	if (rc == 0 && !dd_referee_current_id(sv->ref) && dd_sim_feed_spent &&
 	    dd_sim_feed_spent(sv->simfeed))
 		sim_next_match_due(sv);
+	/* Nor do its throws reach a game the console's throw, correction or
+	 * confirm won (they are left out of fusion): that win is the cue. */
+	if (rc == 0 && dd_referee_over(sv->ref))
+		sim_next_match_due(sv);
 	return rc;
 }
 

@@ -215,6 +215,8 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *user)
 		o.ev.t_ns = o.t_ns;
 		for (int k = 0; k < o.n_arrivals; k++)
 			o.arrival_ns[k] += f->base_ns;
+		if (o.kind == DD_OBS_TABLE_DEAF)
+			o.until_ns += f->base_ns;
 		if (d->crop) {
 			struct dd_face_job job = d->job;
 

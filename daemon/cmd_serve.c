@@ -551,18 +551,17 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		break;
 	}
 	store_health(sv, before, rc, err);
-	if (rc == 0)
-		push_state(sv);
+	if (rc)
+		return rc;
+	push_state(sv);
 	/* A spent simulator sends no throw to find the table empty: the
-	 * official's End (or a dice game's last move) is the demo's cue. */
-	if (rc == 0 && !dd_referee_current_id(sv->ref) && dd_sim_feed_spent &&
-	    dd_sim_feed_spent(sv->simfeed))
-		sim_next_match_due(sv);
-	/* Nor do its throws reach a game the console's throw, correction or
+	 * official's End (or a dice game's last move) is the demo's cue. Nor
+	 * do its throws reach a game the console's throw, correction or
 	 * confirm won (they are left out of fusion): that win is the cue. */
-	if (rc == 0 && dd_referee_over(sv->ref))
+	if ((!dd_referee_current_id(sv->ref) && dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed)) ||
+	    dd_referee_over(sv->ref))
 		sim_next_match_due(sv);
-	return rc;
+	return 0;
 }
 
 /* ---- The throw --------------------------------------------------------- */

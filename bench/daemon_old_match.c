@@ -23,6 +23,7 @@
 
 #include "bench/bench.h"
 #include "daemon/daemon.h"
+#include "daemon/referee.h"
 #include "db/internal.h"
 #include "tests/support/db_sim.h"
 

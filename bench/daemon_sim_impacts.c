@@ -18,6 +18,8 @@
 
 #include "bench/bench.h"
 #include "daemon/daemon.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 

@@ -16,6 +16,11 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/face_reader.h"
+#include "daemon/fusion.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
 #include "daemon/obs_time.h"
 #include "db/db.h"
 #include "vision/vision.h"

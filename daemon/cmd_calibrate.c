@@ -15,6 +15,7 @@
 #include "daemon/cliio.h"
 #include "daemon/cliopt.h"
 #include "daemon/daemon.h"
+#include "daemon/config.h"
 #include "daemon/sensors_cli.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"

@@ -10,6 +10,9 @@
 #include <jansson.h>
 
 #include "daemon/daemon.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 #include "sim/sim.h"
 
 #define BOUNDARY_NS 1000000000LL	/* a throw's observations end this long after its last event */

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
 
 /* Debian's inih calls handlers without line numbers, so the reader counts
  * lines itself: inih reads one line per call and hands over its entry

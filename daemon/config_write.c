@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
 
 #define LINE_BYTES 1024	/* longest line kept verbatim */
 

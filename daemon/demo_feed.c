@@ -9,6 +9,9 @@
 #include <time.h>
 
 #include "daemon/daemon.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 
 /* A match to 10 that shows most of the rules: points, a cup hit, a sink, a
  * short throw, the line, a five at rest, the mine, catches, a low call and a

@@ -19,6 +19,9 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/face_reader.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 #include "vision/vision.h"
 
 /* How far from the located point the readers of dd_read_face_near look:

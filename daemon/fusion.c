@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/fusion.h"
 #include "daemon/obs_time.h"
 #include "vision/vision.h"
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/health.h"
 #include "db/db.h"
 
 /* Each byte of s that is not part of valid UTF-8 becomes '?': a message

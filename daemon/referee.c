@@ -7,6 +7,9 @@
 #include <time.h>
 
 #include "daemon/daemon.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
+#include "daemon/referee.h"
 #include "daemon/obs_time.h"
 #include "db/db.h"
 #include "web/web.h"

@@ -6,6 +6,8 @@
 
 #include "daemon/cliio.h"
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/inputs.h"
 #include "daemon/sensors_cli.h"
 
 volatile sig_atomic_t dd_sens_stop;

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/inputs.h"
 #include "sensors/sensors.h"
 
 #define MAX_FLOOR 4

@@ -10,6 +10,10 @@
 #include <time.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/fusion.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
 #include "sensors/sensors.h"
 
 #define EDGES_AT_ONCE 64		/* edges read per wake-up */

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 #include "sensors/sensors.h"
 
 /* The fields every observation carries: source piezo, the located

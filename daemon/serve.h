@@ -3,6 +3,9 @@
 #define DYEREF_DAEMON_SERVE_H
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/fusion.h"
+#include "daemon/referee.h"
 
 struct dd_serve_config {
 	char bind[64];			/* [web] bind */

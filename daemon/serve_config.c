@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/fusion.h"
+#include "daemon/referee.h"
 #include "daemon/serve.h"
 #include "sim/sim.h"
 

@@ -10,6 +10,10 @@
 #include <time.h>
 
 #include "daemon/daemon.h"
+#include "daemon/face_reader.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 #include "sim/sim.h"
 #include "vision/vision.h"
 

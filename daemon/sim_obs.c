@@ -6,6 +6,10 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/face_reader.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 #include "sim/sim.h"
 
 static void obs_init(struct dd_obs *o, enum dd_source src, int64_t t_ns)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
 #include "db/db.h"
 #include "tests/support/db_fx.h"
 #include "tests/support/db_sim.h"

@@ -15,6 +15,11 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/face_reader.h"
+#include "daemon/fusion.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
 #include "sim/sim.h"
 #include "tests/support/resting_throw.h"
 #include "vision/vision.h"

@@ -20,6 +20,10 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/fusion.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
 #include "vision/vision.h"
 
 int __wrap_vis_tracker_feed(struct vis_tracker *t, const struct vis_image *frame,

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
 #include "daemon/serve.h"
 
 static const char sample[] =

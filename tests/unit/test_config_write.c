@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
 
 int __real_fsync(int fd);
 int __wrap_fsync(int fd);

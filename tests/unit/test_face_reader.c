@@ -17,6 +17,9 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "daemon/face_reader.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 #include "sim/sim.h"
 #include "vision/vision.h"
 

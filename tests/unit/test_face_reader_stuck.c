@@ -25,6 +25,8 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "daemon/face_reader.h"
+#include "daemon/fusion.h"
 #include "sim/sim.h"
 #include "vision/vision.h"
 

@@ -11,6 +11,7 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "daemon/fusion.h"
 #include "vision/vision.h"
 
 #define MS 1000000LL

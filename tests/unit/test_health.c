@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "daemon/daemon.h"
+#include "daemon/health.h"
 
 /* Whether jansson takes s as a string, as the state's and the console
  * status's json_pack do. */

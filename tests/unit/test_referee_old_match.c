@@ -21,6 +21,8 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/fusion.h"
+#include "daemon/referee.h"
 #include "db/db.h"
 #include "tests/support/db_fx.h"
 #include "tests/support/db_sim.h"

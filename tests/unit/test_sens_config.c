@@ -14,6 +14,8 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/inputs.h"
 #include "sensors/sensors.h"
 
 static int load(const char *text, struct sens_config *out, char *err, size_t errlen)

@@ -16,6 +16,8 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
 #include "sensors/sensors.h"
 #include "tests/support/button_rig.h"
 #include "tests/support/cites.h"

@@ -24,6 +24,10 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
 #include "db/db.h"
 #include "tests/support/fake_glue.h"
 

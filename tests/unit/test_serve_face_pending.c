@@ -25,6 +25,10 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/config.h"
+#include "daemon/fusion.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
 #include "db/db.h"
 #include "tests/support/fake_glue.h"
 

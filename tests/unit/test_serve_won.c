@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "daemon/daemon.h"
+#include "daemon/fusion.h"
 #include "db/db.h"
 #include "tests/support/fake_glue.h"
 

@@ -24,6 +24,8 @@
 
 #include "core/core.h"
 #include "daemon/daemon.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 #include "vision/vision.h"

@@ -1,0 +1,77 @@
+/* The simulated inputs of `dyeref serve --sim`: the demo feeder
+ * (daemon/demo_feed.c), the live simulator (daemon/sim_feed.c) and the
+ * conversions of simulated reports into observations (daemon/sim_obs.c). */
+#ifndef DYEREF_DAEMON_FEEDS_H
+#define DYEREF_DAEMON_FEEDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
+
+#include "core/core.h"
+#include "daemon/face_reader.h"
+#include "daemon/fusion.h"
+#include "daemon/inputs.h"
+
+/* ---- The demo feeder (daemon/demo_feed.c) ----
+ * With --sim and no simulator linked: replays a built-in sample match's
+ * throws as timed observation sequences (piezo, camera, console), at real
+ * speed, into the same sink as the sensors. */
+struct dd_demo;
+
+/* Starts feeding on ev. NULL with errno. */
+struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user,
+			      char *err, size_t errlen);
+void dd_demo_stop(struct dd_demo *d);
+/* The sample match's players (for starting a match in --sim mode). */
+void dd_demo_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+
+/* ---- Simulation and evaluation (daemon/cmd_sim.c, cmd_evaluate.c) ----
+ * The sensors' observations reach fusion through dd_sensors_obs_to_fusion
+ * here too, so the evaluation measures the path the Pi runs.
+ *
+ * A simulated console call (struct sim_call) or camera report (struct
+ * sim_cam) as the console and the camera glue would hand it to fusion;
+ * crop (may be NULL) is the full-resolution crop of a resting die, whose
+ * face vision reads (vis_dice_find). Used by `dyeref evaluate` and the
+ * live feeder alike. */
+struct sim_call;
+struct sim_cam;
+struct vis_image;
+void dd_obs_from_sim_call(const struct sim_call *c, struct dd_obs *o);
+void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, struct dd_obs *o);
+/* The face read of a simulated rest report c (SIM_CAM_REST) on its rendered
+ * crop as a job for a face reader (the read dd_obs_from_sim_cam makes on
+ * the spot): the rest's time and place, the crop's centre, a die a quarter
+ * of its side. 0, or -EINVAL (not a rest, or no crop). */
+int dd_face_job_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop,
+			     struct dd_face_job *job);
+
+/* ---- The live simulator (daemon/sim_feed.c): `dyeref serve --sim=table` ----
+ * Plays one simulated match (team A first, names as below) at real speed:
+ * its piezo edges go through the sensors pipeline, its console calls and
+ * camera reports through the conversions above, into sink, on ev's clock.
+ * A rest's face is read off the loop by a face reader of its own (the
+ * camera glue's dd_face_reader, the job dd_face_job_from_sim_cam makes);
+ * every observation passes through that reader, so they reach sink in the
+ * match's order, each with its own time. max_throws > 0 stops the match
+ * after that many throws, whatever the score ([sim] max_throws); 0 plays
+ * it to its end.
+ * NULL with errno and a message. Stop (and free) with dd_sim_feed_stop(). */
+struct dd_sim_feed;
+struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
+				      dd_obs_sink sink, void *user, char *err, size_t errlen);
+void dd_sim_feed_stop(struct dd_sim_feed *f);
+/* Rests whose face the feeder's face reader is reading (0 for NULL): as
+ * the camera glue's (dd_camera_reads_pending), serve holds fusion's
+ * settle and timeout while there are any. */
+size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f);
+/* Whether every observation of the match is out and every face read
+ * (false for NULL): the simulator's match is over, whatever the
+ * referee's score says (a ruling of its own may differ from the
+ * simulator's, and then the two matches end at other throws). */
+bool dd_sim_feed_spent(const struct dd_sim_feed *f);
+void dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+
+#endif /* DYEREF_DAEMON_FEEDS_H */

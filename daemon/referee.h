@@ -1,0 +1,112 @@
+/* The referee: the match under way (daemon/referee.c).
+ * Holds the current match as a match log (core's mlog_bd), judges each
+ * fused throw against the folded state, commits it to the event log (db/,
+ * SQLite, synchronous) and only then reports it. Corrections and undo are
+ * new log lines followed by a refold. Fusion's evidence (every observation,
+ * the reason for doubt) and the officials' confirmations are stored as raw
+ * inputs of the throw. Rulings on doubtful evidence wait for an official
+ * (review=wait) or count and stay correctable (review=count). */
+#ifndef DYEREF_DAEMON_REFEREE_H
+#define DYEREF_DAEMON_REFEREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/core.h"
+
+struct json_t;
+struct db;
+
+enum dd_review_mode { DD_REVIEW_WAIT, DD_REVIEW_COUNT };
+
+struct dd_referee_cfg {
+	struct bd_house house;		/* defaults for a new match */
+	enum dd_review_mode review;	/* what a doubtful ruling does */
+};
+
+struct dd_referee;
+struct dd_fused;
+
+/* A referee over db (borrowed, open for writing). NULL with errno. */
+struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db);
+void dd_referee_free(struct dd_referee *r);
+
+/* Picks up the match under way after a restart (the newest Beer Die match
+ * not ended): 0 (also when there is none), or -errno with why in err. A
+ * ruling that was held for review when the daemon stopped is not restored
+ * (it was never committed: its throw is thrown again). */
+int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen);
+
+/* New house defaults (SIGHUP): used from the next match on. */
+void dd_referee_set_defaults(struct dd_referee *r, const struct dd_referee_cfg *cfg);
+
+/* Starts a match; -EBUSY while one is under way (end it first). */
+int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
+		     const char team_names[2][32], char *err, size_t errlen);
+/* Ends the match under way: -ENOENT when none. */
+int dd_referee_end(struct dd_referee *r, char *err, size_t errlen);
+bool dd_referee_in_match(const struct dd_referee *r);
+/* The match under way, Beer Die or dice; 0 none (ids start at 1). */
+int64_t dd_referee_current_id(const struct dd_referee *r);
+/* Whether the match under way is a Beer Die match with exactly these
+ * players and team names (the demo knows its own match after a restart). */
+bool dd_referee_match_is(const struct dd_referee *r, const struct bd_match_cfg *cfg,
+			 const char team_names[2][32]);
+/* Lets go of the match under way (Beer Die or dice) without writing
+ * anything: it stays in the log as it stood, not ended, and a later
+ * dd_referee_restore() finds it again while it is the newest match not
+ * ended. Returns its id (0: none) and its game in game[0..gamelen). */
+int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen);
+/* The match is waiting for an official to confirm or correct a ruling. */
+bool dd_referee_waiting(const struct dd_referee *r);
+/* The Beer Die match under way is won (BD-W1): no throw counts until an
+ * undo or a correction reopens it, or it is ended. */
+bool dd_referee_over(const struct dd_referee *r);
+
+/* Judges a fused throw and commits it (or holds it for review). 0;
+ * -ENOENT no match; -EBUSY a ruling awaits review; -EINVAL cannot be
+ * judged (err says why: e.g. the game is over); -EIO the store failed. */
+int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err, size_t errlen);
+
+/* Confirms throw_no (0: the one held for review). */
+int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t errlen);
+
+/* Replaces throw_no's observations (0: the one held for review) and refolds. */
+int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw *t,
+		       char *err, size_t errlen);
+
+/* Withdraws the last throw: a held one is dropped, a committed one is
+ * corrected into a re-toss (BD-P9), so the log keeps what happened. */
+int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen);
+
+/* JSON for the web: the scoreboard's state (caller json_decref()s), the
+ * match list, a match's log (JSON Lines, malloc'd), one throw in detail.
+ * 0, -ENOENT (no such match), -ENOMEM, or another negative errno when the
+ * database could not be read (logged with its message; never -ENOENT or
+ * -EINVAL, which the web answers with a 4xx). */
+int dd_referee_state(struct dd_referee *r, struct json_t **out);
+int dd_referee_matches(struct dd_referee *r, char **out);
+int dd_referee_log(struct dd_referee *r, long id, char **out);
+int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out);
+/* Camera snapshot `index` (1-based, in time order) of throw throw_no of match
+ * id: 0 with *jpeg (the caller's, free()) and *len; -ENOENT when there is no
+ * such snapshot; another negative errno on a database failure. */
+int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
+			char **jpeg, size_t *len);
+/* A dice-game match's score sheet (mlog_dice_sheet_json); -ENOENT for none
+ * or a Beer Die match. */
+int dd_referee_sheet(struct dd_referee *r, long id, char **out);
+/* Starts a dice game (yatzy, yatzy-joker, dreiermann, horse) from its match
+ * line (JSON text, as docs/dice-games.md): the engine checks it first, then
+ * it is committed. -EBUSY a match is under way; -EINVAL with the engine's
+ * "NAME:LINE: field: why" in err. */
+int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, size_t errlen);
+/* Judges one move of the dice game under way (a log line: turn, choose,
+ * ...) as the next line of its stored log and commits it with the rulings
+ * it adds; a move that ends the game ends the match with the final line.
+ * -ENOENT no dice game; -EINVAL an illegal move, the engine's message in
+ * err; nothing is stored then. dd_referee_end() ends a dice game too. */
+int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size_t errlen);
+
+#endif /* DYEREF_DAEMON_REFEREE_H */

@@ -7,7 +7,7 @@ set -eu
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini" --sim
 
-curl -s -N --max-time 25 "$BASE/api/events" > "$WORK/events" &
+curl -s -N --max-time "$(slow 25)" "$BASE/api/events" > "$WORK/events" &
 SSE=$!
 s=$(state)
 echo "$s" | grep -q '"match":1' || fail "state has no match: $s"
@@ -15,7 +15,7 @@ echo "$s" | grep -q '"throws":0' || fail "a fresh match has throws: $s"
 echo "$s" | grep -q '"health":{' || fail "no health strip: $s"
 
 # The first simulated throw lands some 5 s in: wait for its ruling.
-for _ in $(seq 1 200); do
+for _ in $(seq 1 "$(slow_n 200)"); do
 	grep -q '"throws":1' "$WORK/events" && break
 	sleep 0.1
 done
@@ -25,11 +25,11 @@ grep '"throws":1' "$WORK/events" | grep -q '"score":{"A":1,"B":0}' || fail "scor
 kill "$SSE" 2>/dev/null || true
 
 # It was committed before it was pushed: the log and the throw are there.
-log=$(curl -s --max-time 10 "$BASE/api/matches/1/log")
+log=$(curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/log")
 [ "$(echo "$log" | head -n 1 | grep -c '"type":"match"')" = 1 ] || fail "log: no match line: $log"
 echo "$log" | grep -q '"type":"throw"' || fail "log: no throw line"
 [ "$(curl -s -o /dev/null -w '%{content_type}' "$BASE/api/matches/1/log")" = application/x-ndjson ] || fail "log content type"
-t=$(curl -s --max-time 10 "$BASE/api/matches/1/throws/1")
+t=$(curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/throws/1")
 echo "$t" | grep -q '"observations":\[' || fail "throw 1 has no observations: $t"
 echo "$t" | grep -q '"arrivals":\[' || fail "throw 1 has no piezo arrivals"
 echo "$t" | grep -q '"source":"piezo+camera"' || fail "throw 1 was not fused from piezo and camera: $t"

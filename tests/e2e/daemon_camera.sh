@@ -65,17 +65,17 @@ login
 command_ok '{"cmd":"start"}'
 # The file loops (3.3 s a pass); the first pass may have begun before the
 # match did, so throw 2 is the first whole one seen from its release.
-for _ in $(seq 1 200); do
+for _ in $(seq 1 "$(slow_n 200)"); do
 	state | grep -q '"throws":[2-9]' && break
 	sleep 0.1
 done
 state | grep -q '"throws":[2-9]' || fail "no throws ruled from the camera's frames: $(state)"
-d=$(curl -s --max-time 10 "$BASE/api/matches/1/throws/2")
+d=$(curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/throws/2")
 echo "$d" | grep -q '"kind":"toss","source":"camera"' || fail "no camera toss in throw 2: $d"
 echo "$d" | grep -q '"at":"table","half":"[AB]","x":[0-9.]*,"y":[0-9.]*,"source":"camera"' ||
 	fail "no camera landing in throw 2: $d"
 echo "$d" | grep -q '"snapshots":[1-9]' || fail "no snapshot listed for throw 2: $d"
-curl -s --max-time 10 -o "$WORK/snap.jpg" -w '%{http_code} %{content_type}' \
+curl -s --max-time "$(slow 10)" -o "$WORK/snap.jpg" -w '%{http_code} %{content_type}' \
 	"$BASE/api/matches/1/throws/2/snapshots/1.jpg" > "$WORK/code"
 [ "$(cat "$WORK/code")" = "200 image/jpeg" ] || fail "snapshot: $(cat "$WORK/code")"
 [ "$(head -c 3 "$WORK/snap.jpg" | od -An -tx1 | tr -d ' ')" = ffd8ff ] || fail "snapshot is not a JPEG"
@@ -100,7 +100,7 @@ hl=$(head -n 1 "$WORK/throw.y4m" | wc -c)
 head -c $((hl + 10 * (640 * 360 + 6) + 1000)) "$WORK/throw.y4m" > "$WORK/cut.y4m"
 write_config "$WORK/cut.ini" "[camera]" "y4m = $WORK/cut.y4m"
 start_daemon --config "$WORK/cut.ini"
-for _ in $(seq 1 100); do
+for _ in $(seq 1 "$(slow_n 100)"); do
 	state | grep -q '"camera":{"ok":false' && break
 	sleep 0.1
 done

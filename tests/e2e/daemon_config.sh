@@ -32,17 +32,17 @@ grep -q "bad.ini:12: fusion.review" "$WORK/out" || fail "review error without li
 # Not a configuration at all: an endless stream of NUL bytes and a file of
 # megabytes are refused at once (the reader stops), not read to the end.
 rc=0
-timeout 30 "$DYEREF" serve --config /dev/zero --check-config > "$WORK/out" 2>&1 || rc=$?
+timeout "$(slow 30)" "$DYEREF" serve --config /dev/zero --check-config > "$WORK/out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "--config /dev/zero: exit $rc, want 2: $(cat "$WORK/out")"
 grep -q "/dev/zero:1: a NUL byte" "$WORK/out" || fail "/dev/zero: $(cat "$WORK/out")"
 for i in $(seq 1 40000); do echo "key$i = $i"; done > "$WORK/huge.ini"
 rc=0
-timeout 30 "$DYEREF" serve --config "$WORK/huge.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
+timeout "$(slow 30)" "$DYEREF" serve --config "$WORK/huge.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "a 600 kB config: exit $rc, want 2"
 grep -q "huge.ini:1: unknown key" "$WORK/out" || fail "600 kB config: $(head -c 300 "$WORK/out")"
 for i in $(seq 1 40000); do echo "key$i = $i$i$i$i$i$i"; done > "$WORK/huge.ini"
 rc=0
-timeout 30 "$DYEREF" serve --config "$WORK/huge.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
+timeout "$(slow 30)" "$DYEREF" serve --config "$WORK/huge.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
 [ "$rc" = 2 ] || fail "a 1.4 MB config: exit $rc, want 2"
 grep -q "huge.ini:[0-9]*: larger than 1048576 bytes" "$WORK/out" || fail "1.4 MB config: $(head -c 300 "$WORK/out")"
 # Serving with it refuses too, with the same messages, and binds nothing.

@@ -104,7 +104,7 @@ for _ in 1 2 3 4 5; do status_of -d pin=9999 "$BASE/console/login" >/dev/null; d
 # logs in nor spends that address's tries, so the right PIN still gets in.
 for h in 'Origin: http://evil.example' 'Sec-Fetch-Site: cross-site' 'Origin: null'; do
 	for _ in 1 2 3 4 5 6; do
-		s=$(curl -s -o "$WORK/out" -w '%{http_code}' --max-time 10 --interface 127.0.0.4 \
+		s=$(curl -s -o "$WORK/out" -w '%{http_code}' --max-time "$(slow 10)" --interface 127.0.0.4 \
 			-H "$h" -d pin=9999 "$BASE/console/login")
 		[ "$s" = 403 ] && grep -q 'cross-site' "$WORK/out" ||
 			fail "wrong PIN with '$h' -> $s $(cat "$WORK/out"), want 403 cross-site"

@@ -31,7 +31,7 @@ c.execute("INSERT INTO entries (match_id, seq, type, throw_no, t_start_ns, t_ns,
 c.commit()
 PY
 start_daemon --config "$WORK/c.ini"
-m=$(curl -s --max-time 10 "$BASE/api/matches")
+m=$(curl -s --max-time "$(slow 10)" "$BASE/api/matches")
 echo "$m" | grep -q '{"match":1,"game":"horse","current":false,"ended":true' ||
 	fail "the finished game was not ended at restart: $m"
 grep -q 'match 1: its last move was stored, its end was not: ended now' "$WORK/daemon.log" ||

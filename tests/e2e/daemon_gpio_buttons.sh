@@ -93,14 +93,14 @@ stop_daemon
 # reaches it.
 DYEREF_FAKE_GPIO_EVENTS=$script DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
 state | jq -e '.health.sensors.ok' >/dev/null || fail "sensors not ok on the stub: $(state | jq -c .health)"
-for _ in $(seq 1 600); do
+for _ in $(seq 1 "$(slow_n 600)"); do
 	[ "$(state | jq '.throws')" -ge 7 ] && break
 	kill -0 "$DAEMON_PID" 2>/dev/null || fail "daemon exited"
 	sleep 0.1
 done
 [ "$(state | jq '.throws')" -eq 7 ] || fail "7 throws expected: $(state | jq -c '{throws, history, review}')"
 
-throw() { curl -s --max-time 10 "$BASE/api/matches/1/throws/$1"; }
+throw() { curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/throws/$1"; }
 # events of throw K's judged line, as "at:by:hands:source" (cups: at:owner)
 events() {
 	throw "$1" | jq -r '[.judged.events[] | "\(.at):\(.by // .owner // ""):\(.hands // ""):\(.source // "")"] | join(" ")'
@@ -181,7 +181,7 @@ grep -q ' cup b2$' <<< "$r" && grep -q ' floor$' <<< "$r" ||
 for _ in $(seq 1 1000); do echo "24 rising 0" >> "$WORK/flood"; done
 DYEREF_FAKE_GPIO_EVENTS=$WORK/flood DYEREF=$WORK/dyeref-on-stub start_daemon --config "$WORK/c.ini"
 flooded="sensors: 936 edges not stored, 936 of them of floor0 (line 24), faster than 16 a second"
-for _ in $(seq 1 100); do
+for _ in $(seq 1 "$(slow_n 100)"); do
 	grep -q "$flooded" "$WORK/daemon.log" && [ "$(state | jq '.throws')" -ge 8 ] && break
 	sleep 0.1
 done

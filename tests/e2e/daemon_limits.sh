@@ -15,7 +15,7 @@ raw() {
 	local fd
 	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
 	printf '%b' "$1" >&"$fd"
-	timeout 5 head -c 12 <&"$fd" | sed -n 's/^HTTP\/1\.[01] \([0-9]*\).*/\1/p'
+	timeout "$(slow 5)" head -c 12 <&"$fd" | sed -n 's/^HTTP\/1\.[01] \([0-9]*\).*/\1/p'
 	exec {fd}>&-
 }
 is4xx() { case "$1" in 4[0-9][0-9]) return 0 ;; *) return 1 ;; esac; }
@@ -64,13 +64,13 @@ for _ in 1 2 3 4 5 6 7 8; do
 	curl -s -N --interface 127.0.0.2 -o /dev/null "$BASE/api/events" &
 	streams+=("$!")
 done
-for _ in $(seq 1 50); do
-	s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --interface 127.0.0.2 "$BASE/api/events" || true)
+for _ in $(seq 1 "$(slow_n 50)"); do
+	s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 2)" --interface 127.0.0.2 "$BASE/api/events" || true)
 	[ "$s" = 429 ] && break
 	sleep 0.1
 done
 [ "$s" = 429 ] || fail "a 9th event stream from one address -> '$s', want 429"
-s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 --interface 127.0.0.1 "$BASE/api/events" || true)
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 1)" --interface 127.0.0.1 "$BASE/api/events" || true)
 [ "$s" = 200 ] || fail "another address's event stream -> '$s', want 200"
 kill "${streams[@]}" 2>/dev/null || true
 wait "${streams[@]}" 2>/dev/null || true
@@ -82,13 +82,13 @@ for _ in $(seq 1 30); do
 	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" || fail "could not open idle connection"
 	fds+=("$fd")
 done
-s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/api/state") || true
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 5)" "$BASE/api/state") || true
 [ "$s" = 200 ] || fail "/api/state with 30 idle connections -> '$s'"
-s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/") || true
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 5)" "$BASE/") || true
 [ "$s" = 200 ] || fail "/ with 30 idle connections -> '$s'"
 # Half a request on each of them: still answered.
 for fd in "${fds[@]}"; do printf 'GET /api/sta' >&"$fd"; done
-s=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/api/state") || true
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 5)" "$BASE/api/state") || true
 [ "$s" = 200 ] || fail "/api/state with 30 half-sent requests -> '$s'"
 for fd in "${fds[@]}"; do exec {fd}>&-; done
 kill -0 "$DAEMON_PID" || fail "daemon died"

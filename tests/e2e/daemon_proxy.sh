@@ -13,7 +13,7 @@ set -eu
 try() {
 	local h=()
 	[ -n "$2" ] && h=(-H "X-Forwarded-For: $2")
-	curl -s -o /dev/null -w '%{http_code}' --max-time 10 --interface "$1" "${h[@]}" \
+	curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 10)" --interface "$1" "${h[@]}" \
 		-d pin=0000 "$BASE/console/login"
 }
 
@@ -45,7 +45,7 @@ s=$(try 127.0.0.2 "198.51.100.4"); [ "$s" = 403 ] || fail "a well-formed client 
 # Every connection is the proxy's: an address's 32 would be all its
 # clients' together, so the proxy may hold more (needs python3 to bind).
 if command -v python3 >/dev/null; then
-	python3 - "$PORT" <<'PY' || fail "the trusted proxy held to one address's connections"
+	python3 - "$PORT" "$(slow 1)" <<'PY' || fail "the trusted proxy held to one address's connections"
 import socket, sys, time
 held = []
 for _ in range(40):
@@ -53,7 +53,7 @@ for _ in range(40):
     s.bind(("127.0.0.2", 0))
     s.connect(("127.0.0.1", int(sys.argv[1])))
     held.append(s)
-time.sleep(1)
+time.sleep(float(sys.argv[2]))
 for s in held:
     s.setblocking(False)
     try:

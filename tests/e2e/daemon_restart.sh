@@ -42,7 +42,7 @@ state | grep -q '"throws":4' || fail "throw after restart not counted"
 # SIGHUP: a new PIN works, the old one (and its sessions) no longer.
 sed -i 's/^pin = 4321$/pin = 98765/' "$WORK/c.ini"
 kill -HUP "$DAEMON_PID"
-for _ in $(seq 1 50); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0.1; done
+for _ in $(seq 1 "$(slow_n 50)"); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0.1; done
 grep -q 'reloaded' "$WORK/daemon.log" || fail "no reload message"
 [ "$(command_status '{"cmd":"undo"}')" = 403 ] || fail "old session survived the reload"
 [ "$(status_of -d pin=4321 "$BASE/console/login")" = 403 ] || fail "old PIN still accepted"

@@ -7,14 +7,14 @@
 # game ends, the demo's next match follows, also from a spent simulator.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
-matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
 ignored() { grep -c 'a throw outside a match was ignored' "$WORK/daemon.log" || true; }
 # until_ok SECONDS WHAT COMMAND...: polls COMMAND every 0.1 s; fails after
 # SECONDS with WHAT and the list of matches.
 until_ok() {
 	local secs=$1 what=$2
 	shift 2
-	for _ in $(seq 1 $((secs * 10))); do
+	for _ in $(seq 1 "$(slow_n $((secs * 10)))"); do
 		"$@" && return
 		sleep 0.1
 	done
@@ -41,7 +41,7 @@ dice_game_stands
 # Past the simulated throws that come while it is played (each of them
 # made the demo's next match due) and that match's 8 s.
 until_ok 60 "no simulated throw during the dice game" more_ignored "$(ignored)"
-sleep 9
+sleep "$(slow 9)"
 m=$(matches)
 echo "$m" | grep -q '"match":3' && fail "the demo started a match over the dice game: $m"
 echo "$m" | grep -q '{"match":2,"game":"yatzy","current":true,"ended":false' ||

@@ -7,9 +7,9 @@
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 write_config "$WORK/c.ini" "[fusion]" "review = count"
-matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
 wait_throw() { # the simulator's first ruling lands some 5 s in
-	for _ in $(seq 1 200); do
+	for _ in $(seq 1 "$(slow_n 200)"); do
 		state | grep -q '"throws":[1-9]' && return 0
 		sleep 0.1
 	done

@@ -8,10 +8,10 @@
 # next match.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
-matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
 # until_current N: polls up to 120 s for match N under way (the list in $m).
 until_current() {
-	for _ in $(seq 1 1200); do
+	for _ in $(seq 1 "$(slow_n 1200)"); do
 		m=$(matches)
 		echo "$m" | grep -q "{\"match\":$1,\"game\":\"beerdie\",\"current\":true" && return
 		sleep 0.1
@@ -32,7 +32,7 @@ start_daemon --config "$WORK/c.ini" --sim=table
 # SIGHUP: two throws from the next match on (match 1 keeps its one).
 write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2"
 kill -HUP "$DAEMON_PID"
-for _ in $(seq 1 50); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0.1; done
+for _ in $(seq 1 "$(slow_n 50)"); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0.1; done
 grep -q 'reloaded' "$WORK/daemon.log" || fail "no reload message"
 # Three throws and two 8 s pauses come to some 40 s; a generous deadline.
 m=
@@ -69,12 +69,12 @@ grep -q 'a throw outside a match was ignored' "$WORK/daemon.log" ||
 # demo's next is due: the demo leaves it standing (it set it aside before).
 command_ok '{"cmd":"end"}'
 seen=$(grep -c 'a throw outside a match was ignored' "$WORK/daemon.log")
-for _ in $(seq 1 600); do
+for _ in $(seq 1 "$(slow_n 600)"); do
 	[ "$(grep -c 'a throw outside a match was ignored' "$WORK/daemon.log")" -gt "$seen" ] && break
 	sleep 0.1
 done
 command_ok '{"cmd":"start","team_names":["Home","Away"]}'
-for _ in $(seq 1 200); do
+for _ in $(seq 1 "$(slow_n 200)"); do
 	grep -q 'demo: match 3, begun from the console, stands' "$WORK/daemon.log" && break
 	matches | grep -q '"match":4' && break
 	sleep 0.1

@@ -7,7 +7,7 @@
 # match goes to 10, so it is not spent, and the next point is its to make.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
-matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
 write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
@@ -24,7 +24,7 @@ m1=$(echo "$m" | grep -o '{"match":1,[^}]*}[^}]*}')
 echo "$m1" | grep -q '"ended":true' || fail "match 1 not ended: $m1"
 throws=$(echo "$m1" | grep -o '"throws":[0-9]*' | cut -d: -f2)
 [ "$throws" -gt "$won_at" ] || fail "no simulated throw joined match 1 after the undo: $m1"
-curl -s --max-time 10 "$BASE/api/matches/1/log" | "$DYEREF" judge > "$WORK/judged" ||
+curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/log" | "$DYEREF" judge > "$WORK/judged" ||
 	fail "match 1's log does not judge"
 tail -n 1 "$WORK/judged" | grep -q '"over":true' ||
 	fail "match 1 was ended before it was won again: $(tail -n 1 "$WORK/judged")"

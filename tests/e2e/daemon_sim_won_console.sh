@@ -7,7 +7,7 @@
 # [house] target_points = 1: the console's first point wins.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
-matches() { curl -s --max-time 10 "$BASE/api/matches"; }
+matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
 second() { matches | grep -q '"match":2,"game":"beerdie","current":true'; }
 write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1"
 start_daemon --config "$WORK/c.ini" --sim=table
@@ -16,7 +16,7 @@ login
 command_ok '{"cmd":"throw","thrower":"a1","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
 state | grep -q '"match":1,.*"over":true' || fail "the console's point did not win match 1: $(state)"
 poll_until 60 second || fail "no second match within 60 s of the win: $(matches)"
-curl -s --max-time 10 "$BASE/api/matches/1/log" | "$DYEREF" judge | tail -n 1 |
+curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/log" | "$DYEREF" judge | tail -n 1 |
 	grep -q '"over":true,"winner":"A"' || fail "match 1 not stored as won by A"
 matches | grep -q '{"match":1,"game":"beerdie","current":false,"ended":true' ||
 	fail "match 1 not ended: $(matches)"

@@ -10,16 +10,18 @@ command -v python3 >/dev/null || { echo "python3 is not installed (plays the slo
 . "$(dirname "$0")/lib/daemon.sh"
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini"
-python3 - "$PORT" > "$WORK/out" 2>&1 <<'PY' || fail "$(cat "$WORK/out")"
+python3 - "$PORT" "$(slow 1)" > "$WORK/out" 2>&1 <<'PY' || fail "$(cat "$WORK/out")"
 import socket, sys, time
 
 port = int(sys.argv[1])
 PER_ADDRESS, DEADLINE_S = 32, 10
+# DYEREF_TEST_SLOWDOWN: stretches our waits, never the daemon's 10 s.
+SLOW = float(sys.argv[2])
 
 
 def connect(src):
     s = socket.socket()
-    s.settimeout(5)
+    s.settimeout(5 * SLOW)
     s.bind((src, 0))
     s.connect(("127.0.0.1", port))
     return s
@@ -35,7 +37,7 @@ def alive(s):
     except OSError:
         return False
     finally:
-        s.settimeout(5)
+        s.settimeout(5 * SLOW)
 
 
 def trickle(held):
@@ -49,7 +51,7 @@ def trickle(held):
 
 
 def get(src, path="/"):
-    """The status line of GET path from src within 5 s, or what went wrong."""
+    """The status line of GET path from src within 5 s (times SLOW), or what went wrong."""
     try:
         with connect(src) as s:
             s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
@@ -73,7 +75,7 @@ for src in ("127.0.0.2", "127.0.0.3"):
         except OSError:
             pass
 start = time.monotonic()
-time.sleep(1)
+time.sleep(SLOW)
 trickle(held)
 for path in ("/", "/console", "/api/state"):
     status = get("127.0.0.1", path)
@@ -96,7 +98,7 @@ if not status.startswith("HTTP/1.1 200"):
 honest.close()
 
 # A byte a second never finishes the head: closed at the deadline.
-while time.monotonic() - start < DEADLINE_S + 3 and held:
+while time.monotonic() - start < DEADLINE_S + 3 * SLOW and held:
     trickle(held)
     time.sleep(1)
 held = [s for s in held if alive(s)]

@@ -11,10 +11,10 @@ set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 command -v python3 >/dev/null || { echo "python3 is not installed (holds the lock)"; exit 77; }
 # hold_lock SECONDS: another program holds the event log's write lock for
-# about SECONDS once this returns; $locker is its process.
+# about SECONDS (times the slowdown) once this returns; $locker is its process.
 hold_lock() {
 	rm -f "$WORK/locked"
-	python3 - "$WORK/dyeref.db" "$WORK/locked" "$1" <<'PY' &
+	python3 - "$WORK/dyeref.db" "$WORK/locked" "$(slow "$1")" <<'PY' &
 import sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=0)
 c.execute("BEGIN EXCLUSIVE")
@@ -23,7 +23,7 @@ time.sleep(float(sys.argv[3]))
 c.execute("ROLLBACK")
 PY
 	locker=$!
-	for _ in $(seq 1 50); do [ -e "$WORK/locked" ] && break; sleep 0.1; done
+	for _ in $(seq 1 "$(slow_n 50)"); do [ -e "$WORK/locked" ] && break; sleep 0.1; done
 	[ -e "$WORK/locked" ] || fail "the lock was not taken"
 }
 

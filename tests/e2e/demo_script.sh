@@ -25,14 +25,14 @@ stop_daemon
 # Any free port: the URLs name the port it took, after it listens.
 DEMO_PORT=0 TMPDIR=$WORK/tmp "$top/scripts/demo" "$build" > "$WORK/demo.out" 2> "$WORK/demo.err" &
 demo_pid=$!
-for _ in $(seq 1 100); do
+for _ in $(seq 1 "$(slow_n 100)"); do
 	grep -q 'scoreboard' "$WORK/demo.out" 2>/dev/null && break
 	sleep 0.1
 done
 url=$(sed -n 's/^ *scoreboard *\(http:[^ ]*\)$/\1/p' "$WORK/demo.out")
 [ -n "$url" ] || fail "no URLs: $(cat "$WORK/demo.out" "$WORK/demo.err")"
 grep -q "listening on ${url%/}/" "$WORK/demo.err" || fail "URL $url is not where it listens: $(cat "$WORK/demo.err")"
-[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$url")" = 200 ] || fail "$url does not answer"
+[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 10)" "$url")" = 200 ] || fail "$url does not answer"
 # A newcomer's first run should not greet them with a warning about the
 # demo's own settings (a PIN under 6 digits did).
 ! grep 'warning:' "$WORK/demo.err" || fail "the demo warns about itself"

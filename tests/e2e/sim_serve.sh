@@ -9,17 +9,17 @@ write_config "$WORK/c.ini" "[fusion]" "review = count"
 grep -q -- "--sim=bogus" "$WORK/err" || fail "--sim=bogus: $(cat "$WORK/err")"
 start_daemon --config "$WORK/c.ini" --sim=table
 
-state() { curl -s --max-time 5 "$BASE/api/state"; }
+state() { curl -s --max-time "$(slow 5)" "$BASE/api/state"; }
 echo "$(state)" | grep -q '"mode":"sim"' || fail "not in sim mode: $(state)"
-for _ in $(seq 1 300); do
+for _ in $(seq 1 "$(slow_n 300)"); do
 	state | grep -q '"throws":[2-9]' && break
 	sleep 0.1
 done
 s=$(state)
 echo "$s" | grep -q '"throws":[2-9]' || fail "no second ruling within 30 s: $s"
 echo "$s" | grep -q '"Ann"' || fail "the simulator's players are not on the scoreboard: $s"
-t=$(curl -s --max-time 10 "$BASE/api/matches/1/throws/1")
+t=$(curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/throws/1")
 echo "$t" | grep -q '"source":"piezo' || fail "throw 1 has no piezo observation: $t"
-curl -s --max-time 10 "$BASE/api/matches/1/log" | grep -q '"type":"throw"' || fail "no throw in the log"
+curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/log" | grep -q '"type":"throw"' || fail "no throw in the log"
 stop_daemon
 echo "ok"

@@ -7,6 +7,15 @@
  * hold every throw reported done, and refold to the state of the last
  * report (or of the pending intent, when the kill fell between commit and
  * report). The next writer carries on where the last one was stopped.
+ *
+ * The kill moments do not race the machine's speed. Most are drawn after
+ * the writer's first report (it has opened the database and picked up its
+ * match: from then on it commits throws), 1..40 ms later, times
+ * DYEREF_TEST_SLOWDOWN: a slow machine commits fewer throws between kills,
+ * but never none because its start-up ate the whole delay. Every eighth
+ * is drawn inside the start-up itself (opening, recovery, ending a match
+ * left won), measured on the writer before it, so that window is hit on
+ * any machine too.
  */
 #include <errno.h>
 #include <poll.h>
@@ -26,9 +35,12 @@
 #include "db/db.h"
 #include "db/internal.h"
 #include "tests/support/db_sim.h"
+#include "tests/support/slowdown.h"
 
 #define KILLS 100
-#define MAX_DELAY_MS 40
+#define MAX_DELAY_MS 40		/* after the writer's first report, times the slowdown */
+#define STARTUP_EVERY 8		/* every 8th kill lands in the writer's start-up */
+#define FIRST_REPORT_MS 60000	/* times the slowdown: a writer silent so long hangs */
 
 /* One report on the pipe: fixed size, written in one write() (atomic). */
 struct report {
@@ -201,6 +213,39 @@ static void sleep_ms_reading(int fd, int ms, struct report *last_done, struct re
 	}
 }
 
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for the writer's first report (it is ready: from now on it commits
+ * throws) and takes it in; false when the writer exited without one. A
+ * writer that says nothing for FIRST_REPORT_MS (times the slowdown) is
+ * hung, not slow: the test fails. */
+static bool first_report(int fd, struct report *last_done, struct report *last, bool *any_done,
+			 bool *any)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct report r;
+	int rc = poll(&p, 1, dyt_slow_ms(FIRST_REPORT_MS));
+
+	if (rc == 0)
+		fail_msg("the writer sent no report in %d ms", dyt_slow_ms(FIRST_REPORT_MS));
+	assert_int_equal(rc, 1);
+	if (read(fd, &r, sizeof(r)) != sizeof(r))
+		return false;
+	*last = r;
+	*any = true;
+	if (r.done) {
+		*last_done = r;
+		*any_done = true;
+	}
+	return true;
+}
+
 static void drain(int fd, struct report *last_done, struct report *last, bool *any_done, bool *any)
 {
 	struct report r;
@@ -222,7 +267,8 @@ static void test_db_crash_sigkill_keeps_every_reported_throw(void **state)
 	bool any_done = false;
 	struct sim_rng rng;
 	int64_t committed_max[4096] = { 0 };	/* per match id: entries reported done */
-	int between = 0;
+	int between = 0, in_startup = 0;
+	int64_t startup_ms = 0;	/* the last writer's, from fork to its first report */
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
@@ -230,8 +276,10 @@ static void test_db_crash_sigkill_keeps_every_reported_throw(void **state)
 	sim_rng_seed(&rng, 20261122);
 	for (int kill_no = 0; kill_no < KILLS; kill_no++) {
 		int pfd[2], status;
-		int delay = 1 + (int)(sim_rng_next(&rng) % MAX_DELAY_MS);
+		uint64_t draw = sim_rng_next(&rng);
+		bool startup = kill_no % STARTUP_EVERY == STARTUP_EVERY - 1 && startup_ms > 1;
 		bool any = false;
+		int64_t forked;
 		pid_t pid;
 
 		assert_int_equal(pipe(pfd), 0);
@@ -241,8 +289,23 @@ static void test_db_crash_sigkill_keeps_every_reported_throw(void **state)
 			close(pfd[0]);
 			writer(path, pfd[1], 1000 + (uint64_t)kill_no);
 		}
+		forked = mono_ms();
 		close(pfd[1]);
-		sleep_ms_reading(pfd[0], delay, &last_done, &last, &any_done, &any);
+		if (startup) {
+			/* Somewhere inside the start-up, as long as the last one took. */
+			sleep_ms_reading(pfd[0], (int)(draw % (uint64_t)startup_ms), &last_done, &last,
+					 &any_done, &any);
+			in_startup += !any;
+		} else {
+			if (!first_report(pfd[0], &last_done, &last, &any_done, &any)) {
+				waitpid(pid, &status, 0);
+				fail_msg("kill %d: the writer exited before its first report (status %d)",
+					 kill_no, status);
+			}
+			startup_ms = mono_ms() - forked;
+			sleep_ms_reading(pfd[0], dyt_slow_ms(1 + (int)(draw % MAX_DELAY_MS)), &last_done,
+					 &last, &any_done, &any);
+		}
 		kill(pid, SIGKILL);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
 		if (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
@@ -293,8 +356,9 @@ static void test_db_crash_sigkill_keeps_every_reported_throw(void **state)
 			db_close(db);
 		}
 	}
-	print_message("crash test: %d kills, %d between a commit and its report, last match %lld with %d entries\n",
-		      KILLS, between, (long long)last_done.match, last_done.entries);
+	print_message("crash test: %d kills, %d in a writer's start-up, %d between a commit and its report, "
+		      "last match %lld with %d entries\n",
+		      KILLS, in_startup, between, (long long)last_done.match, last_done.entries);
 	assert_true(last_done.entries > 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);

@@ -4,13 +4,13 @@
 // "ok TEXT" or "bad TEXT" (drawn red), and saves OUTDIR/FILE.
 //   node board_strip.js CHROMIUM BASE OUTDIR FILE ITEM
 "use strict";
-const { launch } = require("./cdp_pipe.js");
+const { launch, slow } = require("./cdp_pipe.js");
 
 const [chromium, base, outdir, file, item] = process.argv.slice(2);
 const { send, die, evaluate, waitFor, screenshot, open } = launch(chromium, outdir);
 
 async function main() {
-  setTimeout(() => die("timed out"), 30000).unref();
+  setTimeout(() => die("timed out"), slow(30000)).unref();
   const s = await open(base + "/");
   await waitFor(s, "document.body.dataset.ready", "1", "scoreboard loaded");
   const e = "document.getElementById('h-" + item + "')";

@@ -10,7 +10,7 @@
 // Screenshots go to OUTDIR.
 //   node cdp.js CHROMIUM BASE OUTDIR PIN NOTE_MATCH
 "use strict";
-const { launch, request, sleep } = require("./cdp_pipe.js");
+const { launch, request, sleep, slow } = require("./cdp_pipe.js");
 
 const [chromium, base, outdir, pin, noteMatch] = process.argv.slice(2);
 const { send, die, evaluate, waitFor, screenshot, open } = launch(chromium, outdir);
@@ -91,7 +91,7 @@ async function fullestBoard(s) {
   for (const [w, h] of [[1920, 1080], [1280, 720]]) {
     await send("Emulation.setDeviceMetricsOverride", { width: w, height: h, deviceScaleFactor: 1, mobile: false }, s);
     await waitFor(s, "innerHeight", h, "viewport " + w + "x" + h);
-    await sleep(300);
+    await sleep(slow(300));
     await boardOnScreen(s, w + "x" + h);
     await screenshot(s, "scoreboard-full-" + h + ".png");
   }
@@ -117,7 +117,7 @@ async function houseRulesBoard(s) {
 }
 
 async function main() {
-  setTimeout(() => die("timed out"), 60000).unref();
+  setTimeout(() => die("timed out"), slow(60000)).unref();
   const s = await open(base + "/");
   await waitFor(s, "document.body.dataset.ready", "1", "scoreboard loaded");
   await waitFor(s, "document.getElementById('score-A').textContent", "0", "score before the throw");
@@ -204,7 +204,7 @@ async function main() {
   // Another screen: the sheet scales with the viewport.
   await send("Emulation.setDeviceMetricsOverride", { width: 1280, height: 720, deviceScaleFactor: 1, mobile: false }, s);
   await waitFor(s, "innerHeight", 720, "viewport 1280x720");
-  await sleep(300);
+  await sleep(slow(300));
   await sheetReadable(s, "1280x720");
   await screenshot(s, "scoreboard-dice-720.png");
 

@@ -2,6 +2,8 @@
 // (--remote-debugging-pipe: fd 3 in, fd 4 out, NUL-separated JSON), with
 // node's built-ins only: what the browser tests (cdp.js, board_strip.js)
 // share. launch() starts the browser; its die() kills it and exits 1.
+// Every time budget goes through slow(ms): ms times DYEREF_TEST_SLOWDOWN
+// (default 1, as in lib/slow.sh), for slow or busy machines.
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
@@ -10,6 +12,8 @@ const path = require("path");
 const http = require("http");
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const slowdown = Number(process.env.DYEREF_TEST_SLOWDOWN || "1");
+const slow = (ms) => Math.ceil(ms * (slowdown > 0 ? slowdown : 1));
 
 function request(method, url, body, headers) {
   return new Promise((resolve, reject) => {
@@ -68,7 +72,7 @@ function launch(chromium, outdir) {
     return r.result.value;
   }
   async function waitFor(session, expr, want, what, ms = 15000) {
-    const until = Date.now() + ms;
+    const until = Date.now() + slow(ms);
     let last;
     while (Date.now() < until) {
       last = await evaluate(session, expr).catch(() => undefined);
@@ -91,4 +95,4 @@ function launch(chromium, outdir) {
   return { send, die, evaluate, waitFor, screenshot, open };
 }
 
-module.exports = { launch, request, sleep };
+module.exports = { launch, request, sleep, slow };

@@ -1,6 +1,9 @@
 # Shared by the command-line end-to-end scripts: the build's dyeref in
 # $dyeref, a scratch directory $tmp removed on exit, bad() that counts a
-# failure and goes on, and expect_error. Source after `set -u`.
+# failure and goes on, and expect_error. Source after `set -u`. Budgets:
+# slow and slow_n (lib/slow.sh, DYEREF_TEST_SLOWDOWN).
+# shellcheck source=tests/e2e/lib/slow.sh
+. "$(dirname "${BASH_SOURCE[0]}")/slow.sh"
 cd "${TOP:?}"
 dyeref=${DYEREF:?}
 tmp=$(mktemp -d)

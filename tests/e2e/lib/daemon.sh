@@ -1,6 +1,9 @@
 # Shared by tests/e2e/daemon_*.sh: start build/dyeref serve on a free
 # loopback port (port 0: the kernel picks, the daemon prints it), talk to it
-# with curl, stop it. Source after `set -eu`.
+# with curl, stop it. Source after `set -eu`. Every wait here is a budget
+# times DYEREF_TEST_SLOWDOWN (lib/slow.sh: slow, slow_n).
+# shellcheck source=tests/e2e/lib/slow.sh
+. "$(dirname "${BASH_SOURCE[0]}")/slow.sh"
 : "${DYEREF:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/build/dyeref}"
 command -v curl >/dev/null || { echo "curl is not installed"; exit 77; }
 WORK=$(mktemp -d)
@@ -22,12 +25,13 @@ write_config() {
 	} > "$f"
 }
 
-# start_daemon ARGS...: runs `dyeref serve ARGS`, sets PORT and BASE.
+# start_daemon ARGS...: runs `dyeref serve ARGS`, sets PORT and BASE; the
+# daemon has 10 s (times the slowdown) to say it listens.
 start_daemon() {
 	: > "$WORK/daemon.log"
 	"$DYEREF" serve "$@" >> "$WORK/daemon.log" 2>&1 &
 	DAEMON_PID=$!
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 "$(slow_n 100)"); do
 		PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\)\/.*/\1/p' "$WORK/daemon.log" | tail -n 1)
 		[ -n "$PORT" ] && break
 		kill -0 "$DAEMON_PID" 2>/dev/null || fail "daemon exited early"
@@ -46,9 +50,11 @@ stop_daemon() { # sends SIGTERM, expects exit 0
 }
 
 # poll_until SECS COMMAND...: runs COMMAND every 0.1 s until it succeeds
-# (status 0) or SECS have gone by (status 1).
+# (status 0) or SECS times the slowdown have gone by (status 1). The budget
+# counts tries, not the clock: a slow COMMAND only makes it longer.
 poll_until() {
-	local n=$(($1 * 10))
+	local n
+	n=$(slow_n "$(awk -v s="$1" 'BEGIN { print s * 10 }')")
 	shift
 	for _ in $(seq 1 "$n"); do
 		"$@" && return 0
@@ -57,20 +63,20 @@ poll_until() {
 	return 1
 }
 
-status_of() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@"; }
+status_of() { curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 10)" "$@"; }
 
 # login: sets COOKIES (file) and CSRF.
 login() {
 	COOKIES=$WORK/cookies
 	local body
-	body=$(curl -s --max-time 10 -c "$COOKIES" -d "pin=${1:-4321}" "$BASE/console/login")
+	body=$(curl -s --max-time "$(slow 10)" -c "$COOKIES" -d "pin=${1:-4321}" "$BASE/console/login")
 	CSRF=$(printf '%s' "$body" | sed -n 's/.*"csrf":"\([0-9a-f]*\)".*/\1/p')
 	[ -n "$CSRF" ] || fail "login: no CSRF token in '$body'"
 }
 
 # command JSON: a console command with session and CSRF; prints the status.
 command_status() {
-	curl -s -o "$WORK/last" -w '%{http_code}' --max-time 10 -b "$COOKIES" \
+	curl -s -o "$WORK/last" -w '%{http_code}' --max-time "$(slow 10)" -b "$COOKIES" \
 		-H "X-CSRF-Token: $CSRF" -H 'Content-Type: application/json' \
 		--data-binary "$1" "$BASE/console/api/command"
 }
@@ -79,7 +85,7 @@ command_ok() {
 	s=$(command_status "$1")
 	[ "$s" = 200 ] || fail "command $1 -> $s $(cat "$WORK/last")"
 }
-state() { curl -s --max-time 10 "$BASE/api/state"; }
+state() { curl -s --max-time "$(slow 10)" "$BASE/api/state"; }
 # The official's: each health item whole, with its paths (after login).
-console_status() { curl -s --max-time 10 -b "$COOKIES" "$BASE/console/api/status"; }
+console_status() { curl -s --max-time "$(slow 10)" -b "$COOKIES" "$BASE/console/api/status"; }
 score_of() { state | grep -o '"score":{"A":[0-9]*,"B":[0-9]*}' | head -n 1; }

@@ -5,13 +5,10 @@
 # all the same and ended the reopened match at the score the undo left.
 # [house] target_points = 1: the first point wins; the simulator's own
 # match goes to 10, so it is not spent, and the next point is its to make.
-# [sim] speed = 10 plays the table ten times faster (the same rulings) and
-# pause_s = 20 leaves the undo far more than its HTTP round trip to land in
-# before the next match would come.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 matches() { curl -s --max-time 10 "$BASE/api/matches"; }
-write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1" "[sim]" "speed = 10" "pause_s = 20"
+write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 won() { state | grep -q '"match":1,.*"over":true'; }
@@ -20,7 +17,7 @@ poll_until 180 won || fail "match 1 not won within 180 s: $(state)"
 won_at=$(state | grep -o '"throws":[0-9]*' | head -n 1 | cut -d: -f2)
 command_ok '{"cmd":"undo"}'
 state | grep -q '"match":1,.*"over":false' || fail "the undo did not reopen match 1: $(state)"
-# The next match comes once match 1 is won again (pause_s after its next point).
+# The next match comes once match 1 is won again (8 s after its next point).
 poll_until 180 second || fail "no second match within 180 s: $(matches)"
 m=$(matches)
 m1=$(echo "$m" | grep -o '{"match":1,[^}]*}[^}]*}')

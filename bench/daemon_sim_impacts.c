@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bench/bench.h"
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/feeds.h"
 #include "daemon/fusion.h"
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
 	static struct lateness late;
 	struct sens_config sc;
 	struct dd_sim_feed *f;
+	struct dd_clock *clock;
 	sd_event *ev = NULL;
 	char err[256];
 	double window, t0;
@@ -67,9 +69,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "daemon_sim_impacts: event loop: %s\n", strerror(-rc));
 		return 1;
 	}
-	f = dd_sim_feed_start(ev, SEED, throws, sink, &late, err, sizeof(err));
+	/* The daemon's real clock: lateness is the loop's, in real time. */
+	clock = dd_clock_new_real(ev, 1);
+	f = clock ? dd_sim_feed_new(ev, clock, SEED, throws, sink, &late, err, sizeof(err)) : NULL;
 	if (!f) {
-		fprintf(stderr, "daemon_sim_impacts: %s\n", err);
+		fprintf(stderr, "daemon_sim_impacts: %s\n", clock ? err : strerror(errno));
+		dd_clock_free(clock);
 		sd_event_unref(ev);
 		return 1;
 	}
@@ -81,7 +86,8 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	dd_sim_feed_stop(f);
+	dd_sim_feed_free(f);
+	dd_clock_free(clock);
 	sd_event_unref(ev);
 	if (rc < 0 || late.n == 0)
 		return 1;

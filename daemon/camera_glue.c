@@ -15,6 +15,7 @@
 #include <turbojpeg.h>
 #include <unistd.h>
 
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/config.h"
 #include "daemon/face_reader.h"
@@ -58,6 +59,7 @@ static struct {
 	struct vis_camera *cam;		/* owned: the real camera, or NULL */
 	struct vis_y4m *y4m;		/* owned: the file source, or NULL */
 	int64_t y4m_period_ns;		/* the file's frame interval */
+	int64_t file_due_ns;		/* the file's next frame, on the clock */
 	struct vis_tracker *trk;	/* owned */
 	int width, height;		/* low-resolution frame size */
 	int learned;			/* frames learned as the empty table */
@@ -70,7 +72,8 @@ static struct {
 	size_t snap_jpeg_len;		/* its bytes */
 	struct dd_face_reader *reader;	/* owned: reads faces off the loop (a camera), or NULL */
 	sd_event_source *io;		/* the camera's eventfd */
-	sd_event_source *timer;		/* the file source's frame clock */
+	struct dd_clock *clock;		/* owned: the file's frames and the reads' limit */
+	struct dd_timer *timer;		/* the file source's next frame */
 	dd_obs_sink sink;		/* fusion's entry */
 	void *user;			/* for sink */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
@@ -663,7 +666,7 @@ static int on_frames(sd_event_source *s, int fd, uint32_t revents, void *user)
 
 /* The file source: the next frame on the daemon's clock, looping at the end
  * (a new tracker each pass: the stream starts again on an empty table). */
-static int on_file_frame(sd_event_source *s, uint64_t usec, void *user)
+static void on_file_frame(void *user)
 {
 	struct vis_image *img = NULL;
 	char err[256];
@@ -690,22 +693,32 @@ static int on_file_frame(sd_event_source *s, uint64_t usec, void *user)
 		dd_log(DD_LOG_ERR, "camera: %s", err);
 		dd_health_set(glue.health, false, "camera: the video file could not be read");
 		dd_health_detail(glue.health, "camera: %s", err);
-		return 0;	/* the timer stays off (oneshot) */
+		return;	/* the timer stays off */
 	}
 	/* The frame's due time, not when the loop got to it: a busy loop
 	 * must not bunch the frames up and fake the die's speed. */
-	img->ts_ns = (int64_t)usec * 1000;
+	img->ts_ns = glue.file_due_ns;
 	track(img);
 	vis_image_free(img);
-	sd_event_source_set_time(s, usec + (uint64_t)(glue.y4m_period_ns / 1000));
-	sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	glue.file_due_ns += glue.y4m_period_ns;
+	dd_timer_arm(glue.timer, glue.file_due_ns);
+}
+
+/* The glue's clock: CLOCK_MONOTONIC on ev, as the camera's frames are. */
+static int need_clock(sd_event *ev, char *err, size_t errlen)
+{
+	if (!glue.clock)
+		glue.clock = dd_clock_new_real(ev, 1);
+	if (!glue.clock) {
+		snprintf(err, errlen, "camera: clock: %s", strerror(errno));
+		return -errno;
+	}
 	return 0;
 }
 
 static int open_file_source(sd_event *ev, char *err, size_t errlen)
 {
 	int fn, fd, rc;
-	uint64_t now;
 	char why[256];
 
 	glue.y4m = vis_y4m_open(glue.cfg.y4m, why, sizeof(why));
@@ -716,16 +729,18 @@ static int open_file_source(sd_event *ev, char *err, size_t errlen)
 	}
 	vis_y4m_info(glue.y4m, &glue.width, &glue.height, &fn, &fd);
 	glue.y4m_period_ns = fn > 0 && fd > 0 ? 1000000000LL * fd / fn : 1000000000LL / 30;
-	sd_event_now(ev, CLOCK_MONOTONIC, &now);
-	/* Accuracy 1 us: sd-event's default (0) lets a timer wait up to 250
-	 * ms, and a recorded throw's observations would reach fusion that
-	 * late, frames bunched, as a camera's never do. */
-	rc = sd_event_add_time(ev, &glue.timer, CLOCK_MONOTONIC, now, 1, on_file_frame, NULL);
-	if (rc < 0) {
-		snprintf(err, errlen, "camera: event loop: %s", strerror(-rc));
+	/* The clock's timers wake within a microsecond: a recorded throw's
+	 * observations reach fusion on time, frames never bunched. */
+	rc = need_clock(ev, err, errlen);
+	if (rc)
 		return rc;
+	glue.timer = dd_timer_new(glue.clock, on_file_frame, NULL);
+	if (!glue.timer) {
+		snprintf(err, errlen, "camera: event loop: %s", strerror(errno));
+		return -errno;
 	}
-	sd_event_source_set_enabled(glue.timer, SD_EVENT_ONESHOT);
+	glue.file_due_ns = dd_clock_now(glue.clock);
+	dd_timer_arm(glue.timer, glue.file_due_ns);
 	return 0;
 }
 
@@ -741,7 +756,10 @@ static int open_camera(sd_event *ev, char *err, size_t errlen)
 		return rc;
 	glue.width = glue.cfg.cam.low_width;
 	glue.height = glue.cfg.cam.low_height;
-	glue.reader = dd_face_reader_new(ev, glue.sink, glue.user, err, errlen);
+	rc = need_clock(ev, err, errlen);
+	if (rc)
+		return rc;
+	glue.reader = dd_face_reader_new(ev, glue.clock, glue.sink, glue.user, err, errlen);
 	if (!glue.reader)
 		return -errno;
 	dd_face_reader_set_frame_sink(glue.reader, keep_full, prep_snapshot);
@@ -758,7 +776,10 @@ static void release(void)
 	dd_face_reader_free(glue.reader);
 	glue.reader = NULL;
 	glue.io = sd_event_source_disable_unref(glue.io);
-	glue.timer = sd_event_source_disable_unref(glue.timer);
+	dd_timer_free(glue.timer);
+	glue.timer = NULL;
+	dd_clock_free(glue.clock);
+	glue.clock = NULL;
 	vis_camera_close(glue.cam);
 	vis_y4m_close(glue.y4m);
 	vis_tracker_free(glue.trk);

@@ -20,8 +20,6 @@
 #include "sensors/sensors.h"
 #include "sim/sim.h"
 
-#pragma weak dd_calibrate_camera
-
 #define MAX_POINTS 64
 
 struct session {
@@ -392,13 +390,8 @@ int dd_cmd_calibrate(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "piezo"))
 		return calibrate_piezo(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "camera")) {
-		if (!dd_calibrate_camera) {
-			dd_log(DD_LOG_ERR, "calibrate camera: not built into this dyeref (no vision module)");
-			return DD_EXIT_FAIL;
-		}
+	if (!strcmp(argv[1], "camera"))
 		return dd_calibrate_camera(argc - 1, argv + 1);
-	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage();
 		return DD_EXIT_OK;

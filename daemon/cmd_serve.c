@@ -1,6 +1,7 @@
 /* dyeref serve: the referee daemon. One sd-event loop carries the HTTP
- * server, the sensors' and camera's fds, fusion's timer, the watchdog and
- * the signals; a throw goes observations -> fusion -> judge -> db -> SSE. */
+ * server, the sensors' and camera's fds, the watchdog and the signals; every
+ * timer (fusion's, the web server's, the feeders') is on serve's one clock
+ * (daemon/clock.h); a throw goes observations -> fusion -> judge -> db -> SSE. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,6 +17,7 @@
 
 #include "daemon/cliio.h"
 #include "daemon/cliopt.h"
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/config.h"
 #include "daemon/feeds.h"
@@ -29,24 +31,10 @@
 #include "db/db.h"
 #include "web/web.h"
 
-#pragma weak dd_sensors_attach
-#pragma weak dd_sensors_detach
-#pragma weak dd_sensors_mine_wired
-#pragma weak dd_sensors_keep_edges
-#pragma weak dd_camera_attach
-#pragma weak dd_camera_detach
-#pragma weak dd_camera_reads_pending
-#pragma weak dd_sim_feed_start
-#pragma weak dd_sim_feed_stop
-#pragma weak dd_sim_feed_match_cfg
-#pragma weak dd_sim_feed_spent
-#pragma weak dd_sim_feed_reads_pending
-
-#define KEEPALIVE_US (15 * 1000000ULL)	/* SSE comment lines, under proxies' timeouts */
-#define SIM_RESTART_US (8 * 1000000ULL)	/* the demo's pause between matches */
+#define KEEPALIVE_NS (15 * 1000000000LL)	/* SSE comment lines, under proxies' timeouts */
 #define STORE_BUSY_MS 1000		/* longest wait for another program's lock on the log */
-#define RAW_FLUSH_US (100 * 1000ULL)	/* kept edges wait at most this for the store (db.h) */
-#define RAW_RETRY_US (1000 * 1000ULL)	/* ... and this again when it did not take them */
+#define RAW_FLUSH_NS (100 * 1000000LL)	/* kept edges wait at most this for the store (db.h) */
+#define RAW_RETRY_NS (1000 * 1000000LL)	/* ... and this again when it did not take them */
 
 struct serve {
 	const char *config_path;	/* --config, or NULL */
@@ -56,17 +44,20 @@ struct serve {
 	struct dd_sim_feed *simfeed;	/* --sim=table feeder, owned */
 	struct dd_serve_config sc;	/* what the config says */
 	sd_event *ev;			/* the loop */
+	struct dd_clock *clock;		/* owned: every timer's; [sim] speed's with --sim */
+	size_t rests_announced;		/* DD_OBS_REST_PENDING seen (until fusion takes them) */
+	size_t rests_come;		/* camera rests seen since, up to rests_announced */
 	struct web_server *web;		/* owned */
 	struct db *db;			/* owned: the event log */
 	struct dd_referee *ref;		/* owned */
 	struct dd_fusion fusion;	/* the throw under way */
 	struct dd_demo *demo;		/* --sim feeder, owned */
 	sd_event_source *web_io;	/* the server's epoll fd */
-	sd_event_source *web_timer;	/* the server's own timeouts */
-	sd_event_source *fusion_timer;	/* settle / timeout of the throw */
-	sd_event_source *keepalive;	/* SSE comments */
-	sd_event_source *restart;	/* --sim: next match */
-	sd_event_source *raw_flush;	/* stores the kept edges within RAW_FLUSH_US */
+	struct dd_timer *web_timer;	/* the server's own timeouts */
+	struct dd_timer *fusion_timer;	/* settle / timeout of the throw */
+	struct dd_timer *keepalive;	/* SSE comments */
+	struct dd_timer *restart;	/* --sim: next match, armed while one is due */
+	struct dd_timer *raw_flush;	/* stores the kept edges within RAW_FLUSH_NS */
 	struct dd_edge_keep *keep;	/* owned: the chip's edges for the event log, or NULL */
 	int64_t keep_match;		/* the match keep's edges are of */
 	const struct sens_config *edges_cfg;	/* the sensors glue's wiring (while attached) */
@@ -283,9 +274,26 @@ free_fused:
 	rearm_timers(sv);
 }
 
+static bool is_camera_rest(const struct dd_obs *o)
+{
+	return o->kind == DD_OBS_EVENT && o->source == DD_SRC_CAMERA && o->ev.kind == BD_EV_REST;
+}
+
+/* Until fusion takes DD_OBS_REST_PENDING itself (it then holds the throw's
+ * settle in observation time), serve counts them here: a rest announced
+ * and not yet come holds fusion's timer (reading()). */
 static void on_obs(void *user, const struct dd_obs *o)
 {
-	feed(user, o);
+	struct serve *sv = user;
+
+	if (o->kind == DD_OBS_REST_PENDING) {
+		sv->rests_announced++;
+		rearm_timers(sv);
+		return;
+	}
+	if (is_camera_rest(o) && sv->rests_come < sv->rests_announced)
+		sv->rests_come++;
+	feed(sv, o);
 }
 
 /* The event log's counts before a write: compared after it, the failures
@@ -360,44 +368,35 @@ static int store_kept(struct serve *sv, bool wait)
 		sv->keep_failing = rc != 0;
 		store_health(sv, before, rc, err);
 	}
-	if (dd_edge_keep_report(sv->keep, sv->edges_cfg, dd_mono_ns(), msg, sizeof(msg)))
+	if (dd_edge_keep_report(sv->keep, sv->edges_cfg, dd_clock_now(sv->clock), msg, sizeof(msg)))
 		dd_log(DD_LOG_WARN, "%s", msg);
 	return rc;
 }
 
-/* Runs store_kept() at at_us (CLOCK_MONOTONIC), or sooner if it was to
- * run sooner. */
-static void arm_raw_flush_at(struct serve *sv, uint64_t at_us)
+/* Runs store_kept() at at_ns on the clock, or sooner if it was to run
+ * sooner. */
+static void arm_raw_flush_at(struct serve *sv, int64_t at_ns)
 {
-	uint64_t was;
-	int on = SD_EVENT_OFF;
-
-	sd_event_source_get_enabled(sv->raw_flush, &on);
-	if (on != SD_EVENT_OFF && sd_event_source_get_time(sv->raw_flush, &was) >= 0 && was <= at_us)
+	if (dd_timer_due(sv->raw_flush) <= at_ns)
 		return;
-	sd_event_source_set_time(sv->raw_flush, at_us);
-	sd_event_source_set_enabled(sv->raw_flush, SD_EVENT_ONESHOT);
+	dd_timer_arm(sv->raw_flush, at_ns);
 }
 
-/* The same in after_us. */
-static void arm_raw_flush(struct serve *sv, uint64_t after_us)
+/* The same in after_ns. */
+static void arm_raw_flush(struct serve *sv, int64_t after_ns)
 {
-	arm_raw_flush_at(sv, (uint64_t)dd_mono_ns() / 1000 + after_us);
+	arm_raw_flush_at(sv, dd_time_shifted(dd_clock_now(sv->clock), after_ns));
 }
 
-static int on_raw_flush(sd_event_source *s, uint64_t usec, void *user)
+static void on_raw_flush(void *user)
 {
 	struct serve *sv = user;
 	int64_t due;
 
-	(void)s;
-	(void)usec;
 	if (store_kept(sv, false))
-		arm_raw_flush(sv, RAW_RETRY_US);
+		arm_raw_flush(sv, RAW_RETRY_NS);
 	else if ((due = dd_edge_keep_report_due(sv->keep)) > 0)
-		/* The first microsecond not before it: the report is due at due. */
-		arm_raw_flush_at(sv, ((uint64_t)due + 999) / 1000);
-	return 0;
+		arm_raw_flush_at(sv, due);
 }
 
 /* The chip's edges, kept for the match under way's raw inputs (found by
@@ -422,7 +421,7 @@ static void on_edges(void *user, const struct sens_config *cfg, const struct sen
 	dd_edge_keep_add(sv->keep, cfg, e, n);
 	/* A store that refused them is tried again once a second, not at
 	 * every read (each failure is a line in the log and a push). */
-	arm_raw_flush(sv, sv->keep_failing ? RAW_RETRY_US : RAW_FLUSH_US);
+	arm_raw_flush(sv, sv->keep_failing ? RAW_RETRY_NS : RAW_FLUSH_NS);
 }
 
 static int start_match(struct serve *sv, const struct web_command *cmd, char *err, size_t errlen)
@@ -476,7 +475,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	memset(&o, 0, sizeof(o));
 	o.source = DD_SRC_CONSOLE;
 	o.confidence = 1;
-	o.t_ns = dd_mono_ns();
+	o.t_ns = dd_clock_now(sv->clock);
 	switch (cmd->kind) {
 	case WEB_CMD_START:
 		if (strcmp(cmd->game, "beerdie")) {
@@ -564,7 +563,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	 * official's End (or a dice game's last move) is the demo's cue. Nor
 	 * do its throws reach a game the console's throw, correction or
 	 * confirm won (they are left out of fusion): that win is the cue. */
-	if ((!dd_referee_current_id(sv->ref) && dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed)) ||
+	if ((!dd_referee_current_id(sv->ref) && dd_sim_feed_spent(sv->simfeed)) ||
 	    dd_referee_over(sv->ref))
 		sim_next_match_due(sv);
 	return 0;
@@ -572,26 +571,27 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 
 /* ---- The throw --------------------------------------------------------- */
 
-static int on_restart(sd_event_source *s, uint64_t usec, void *user);
+static void on_restart(void *user);
 
 /* Whether the Beer Die match under way plays on: not won, and the
  * simulator's throws still come. */
 static bool sim_match_plays_on(const struct serve *sv)
 {
-	return dd_referee_in_match(sv->ref) && !(dd_sim_feed_spent && dd_sim_feed_spent(sv->simfeed)) &&
+	return dd_referee_in_match(sv->ref) && !dd_sim_feed_spent(sv->simfeed) &&
 	       !dd_referee_over(sv->ref);
 }
 
-/* On the simulated table, the next match 8 s after this one ends, after
+/* On the simulated table, the next match [sim] pause_s (real seconds,
+ * whatever the clock's speed) after this one ends, after
  * the simulator's ends (its last throw is out and the referee's score, its
  * own rulings, has not reached the target), or after an official ended it
  * from the console (the simulator's throws then come outside a match): the
  * demo must never wait for ever. */
 static void sim_next_match_due(struct serve *sv)
 {
-	uint64_t now;
+	int64_t pause_ns;
 
-	if (!sv->sim || !(sv->demo || sv->simfeed) || sv->restart)
+	if (!sv->sim || !(sv->demo || sv->simfeed) || dd_timer_due(sv->restart) != INT64_MAX)
 		return;
 	/* A dice game an official began is played on the tray, not the
 	 * table: the simulator's throws, spent or not, do not end it. */
@@ -599,11 +599,9 @@ static void sim_next_match_due(struct serve *sv)
 		return;
 	if (sim_match_plays_on(sv))
 		return;
-	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
 	sv->restart_for = dd_referee_current_id(sv->ref);
-	if (sd_event_add_time(sv->ev, &sv->restart, CLOCK_MONOTONIC, now + SIM_RESTART_US, 1, on_restart,
-			      sv) < 0)
-		dd_log(DD_LOG_ERR, "demo: no timer for the next match: it will not start by itself");
+	pause_ns = (int64_t)(sv->sc.sim_pause_s * dd_clock_speed(sv->clock) * 1e9);
+	dd_timer_arm(sv->restart, dd_time_shifted(dd_clock_now(sv->clock), pause_ns));
 }
 
 static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
@@ -640,39 +638,28 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
  * glue or the simulator's feeder: its rest is on its way to fusion. */
 static bool reading(const struct serve *sv)
 {
-	return (dd_camera_reads_pending && dd_camera_reads_pending() > 0) ||
-	       (dd_sim_feed_reads_pending && dd_sim_feed_reads_pending(sv->simfeed) > 0);
+	return dd_camera_reads_pending() > 0 || sv->rests_come < sv->rests_announced;
 }
 
-static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
+static void on_fusion_timer(void *user)
 {
 	struct serve *sv = user;
 	struct dd_fused *fx = malloc(sizeof(*fx));
-	int64_t now = dd_mono_ns();
+	int64_t now = dd_clock_now(sv->clock);
 
-	(void)s;
-	(void)usec;
 	invalidate(sv);
 	/* A rest being read is on its way (rearm_timers): not without it. */
 	if (fx && !reading(sv) && dd_fusion_tick(&sv->fusion, now, fx) == 1)
 		judge_fused(sv, fx, now);
 	free(fx);
 	rearm_timers(sv);
-	return 0;
 }
 
 /* ---- The loop's plumbing ------------------------------------------------ */
 
-static void set_timer(sd_event_source *t, int64_t at_ns)
+static void set_timer(struct dd_timer *t, int64_t at_ns)
 {
-	if (at_ns == INT64_MAX) {
-		sd_event_source_set_enabled(t, SD_EVENT_OFF);
-		return;
-	}
-	if (at_ns < 0)
-		at_ns = 0;
-	sd_event_source_set_time(t, (uint64_t)at_ns / 1000);
-	sd_event_source_set_enabled(t, SD_EVENT_ONESHOT);
+	dd_timer_arm(t, at_ns);
 }
 
 static void rearm_timers(struct serve *sv)
@@ -682,7 +669,7 @@ static void rearm_timers(struct serve *sv)
 	 * off the loop, fusion waits for that rest: reading it on the loop
 	 * held every timer until the rest was in, so a throw never settled or
 	 * timed out without it. The rest's arrival (feed) arms the timer again. */
-	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : dd_mono_ns() + ms * 1000000LL);
+	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : dd_clock_now(sv->clock) + ms * 1000000LL);
 	set_timer(sv->fusion_timer, reading(sv) ? INT64_MAX : dd_fusion_deadline(&sv->fusion));
 }
 
@@ -699,20 +686,18 @@ static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)
 	return 0;
 }
 
-static int on_web_timer(sd_event_source *s, uint64_t usec, void *user)
+static void on_web_timer(void *user)
 {
-	return on_web_io(s, -1, 0, user) + (int)(usec & 0);
+	on_web_io(NULL, -1, 0, user);
 }
 
-static int on_keepalive(sd_event_source *s, uint64_t usec, void *user)
+static void on_keepalive(void *user)
 {
 	struct serve *sv = user;
 
 	web_server_keepalive(sv->web);
-	sd_event_source_set_time(s, usec + KEEPALIVE_US);
-	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), KEEPALIVE_NS));
 	rearm_timers(sv);
-	return 0;
 }
 
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *user)
@@ -766,40 +751,44 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 	snprintf(sv->sc.pin, sizeof(sv->sc.pin), "%s", sc.pin);
 	sv->sc.ref = sc.ref;
 	sv->sc.sim_max_throws = sc.sim_max_throws;
+	sv->sc.sim_pause_s = sc.sim_pause_s;
+	if (sc.sim_speed != sv->sc.sim_speed)
+		dd_log(DD_LOG_WARN, "reload: sim.speed changes on restart only");
 	invalidate(sv);
-	dd_log(DD_LOG_INFO, "reloaded: house rules and sim.max_throws for the next match, console PIN "
-	       "(sessions ended)");
+	dd_log(DD_LOG_INFO, "reloaded: house rules and sim.max_throws for the next match, "
+	       "sim.pause_s, console PIN (sessions ended)");
 free_config:
 	dd_config_free(&cfg);
 	sd_notify(0, "READY=1");
 	return 0;
 }
 
-/* --sim: the simulator's virtual table (--sim=table, when it is linked) or
- * the built-in sample match. */
+/* --sim: the simulator's virtual table (--sim=table) or the built-in
+ * sample match. */
 static bool feeder_start(struct serve *sv, char *err, size_t errlen)
 {
-	if (sv->sim_table && dd_sim_feed_start) {
-		sv->simfeed = dd_sim_feed_start(sv->ev, sv->sim_matches++, sv->sc.sim_max_throws,
-					       on_obs, sv, err, errlen);
+	if (sv->sim_table) {
+		sv->simfeed = dd_sim_feed_new(sv->ev, sv->clock, sv->sim_matches++,
+					      sv->sc.sim_max_throws, on_obs, sv, err, errlen);
 		return sv->simfeed != NULL;
 	}
-	sv->demo = dd_demo_start(sv->ev, on_obs, sv, err, errlen);
+	sv->demo = dd_demo_new(sv->clock, on_obs, sv, err, errlen);
 	return sv->demo != NULL;
 }
 
+/* The feeder's reads announced and never to come are no longer awaited. */
 static void feeder_stop(struct serve *sv)
 {
-	if (dd_sim_feed_stop)
-		dd_sim_feed_stop(sv->simfeed);
+	dd_sim_feed_free(sv->simfeed);
 	sv->simfeed = NULL;
-	dd_demo_stop(sv->demo);
+	dd_demo_free(sv->demo);
 	sv->demo = NULL;
+	sv->rests_announced = sv->rests_come = 0;
 }
 
 static void demo_match_cfg(struct serve *sv, struct bd_match_cfg *cfg, char teams[2][32])
 {
-	if (sv->sim_table && dd_sim_feed_match_cfg)
+	if (sv->sim_table)
 		dd_sim_feed_match_cfg(cfg, teams);
 	else
 		dd_demo_match_cfg(cfg, teams);
@@ -861,20 +850,17 @@ static void start_demo_match(struct serve *sv)
 		fusion_restart(sv);
 }
 
-static int on_restart(sd_event_source *s, uint64_t usec, void *user)
+static void on_restart(void *user)
 {
 	struct serve *sv = user;
 	char err[256];
 
-	(void)usec;
-	sd_event_source_unref(s);
-	sv->restart = NULL;
 	/* A match begun since (an official's, from the console, Beer Die or
 	 * dice) is not the demo's to set aside. */
 	if (dd_referee_current_id(sv->ref) && dd_referee_current_id(sv->ref) != sv->restart_for) {
 		dd_log(DD_LOG_INFO, "demo: match %lld, begun from the console, stands",
 		       (long long)dd_referee_current_id(sv->ref));
-		return 0;
+		return;
 	}
 	/* An official's undo or correction reopened the won game since: the
 	 * simulator's throws play it on, and its next win (or the
@@ -882,64 +868,41 @@ static int on_restart(sd_event_source *s, uint64_t usec, void *user)
 	if (sim_match_plays_on(sv)) {
 		dd_log(DD_LOG_INFO, "demo: match %lld reopened from the console, plays on",
 		       (long long)sv->restart_for);
-		return 0;
+		return;
 	}
 	feeder_stop(sv);
 	start_demo_match(sv);
 	if (!feeder_start(sv, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
 	push_state(sv);
-	return 0;
 }
 
 /* ---- Configuration ------------------------------------------------------ */
-
-/* The [sensors], [camera] and [table] sections belong to the input glue;
- * without it they are read as "not in this build" instead of unknown. */
-static void claim_section(struct dd_config *cfg, const char *section)
-{
-	for (size_t i = 0; i < cfg->n; i++)
-		if (!strcmp(cfg->entries[i].section, section))
-			cfg->entries[i].claimed = 1;
-}
 
 static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
 {
 	char err[512];
 	int rc;
 
-	if (dd_sensors_attach) {
-		rc = dd_sensors_attach(cfg, ev, sv->sim, on_obs, sv, &sv->sensors, err, sizeof(err));
-		if (rc)
-			dd_serve_config_problem(&sv->sc, err);
-		else if (ev && dd_sensors_keep_edges) {
-			sv->keep = malloc(sizeof(*sv->keep));
-			if (sv->keep) {
-				dd_edge_keep_init(sv->keep);
-				dd_sensors_keep_edges(on_edges, sv);
-			} else {
-				dd_log(DD_LOG_WARN, "sensors: edges will not be stored (out of "
-				       "memory): a disputed throw's impacts cannot be replayed");
-			}
+	rc = dd_sensors_attach(cfg, ev, sv->sim, on_obs, sv, &sv->sensors, err, sizeof(err));
+	if (rc) {
+		dd_serve_config_problem(&sv->sc, err);
+	} else if (ev) {
+		sv->keep = malloc(sizeof(*sv->keep));
+		if (sv->keep) {
+			dd_edge_keep_init(sv->keep);
+			dd_sensors_keep_edges(on_edges, sv);
+		} else {
+			dd_log(DD_LOG_WARN, "sensors: edges will not be stored (out of "
+			       "memory): a disputed throw's impacts cannot be replayed");
 		}
-	} else {
-		claim_section(cfg, "sensors");
-		claim_section(cfg, "table");
-		dd_health_set(&sv->sensors, sv->sim, "%s",
-			      sv->sim ? "simulated table" : "no sensor support in this build");
 	}
-	if (dd_camera_attach) {
-		rc = dd_camera_attach(cfg, ev, sv->sim, on_obs, sv, &sv->camera, err, sizeof(err));
-		if (rc)
-			dd_serve_config_problem(&sv->sc, err);
-	} else {
-		claim_section(cfg, "camera");
-		dd_health_set(&sv->camera, sv->sim, "%s",
-			      sv->sim ? "simulated camera" : "no camera support in this build");
-	}
+	rc = dd_camera_attach(cfg, ev, sv->sim, on_obs, sv, &sv->camera, err, sizeof(err));
+	if (rc)
+		dd_serve_config_problem(&sv->sc, err);
 	sv->sc.fusion.piezo_present = sv->sensors.ok;
 	/* A mine with no disc under it cannot contradict the camera (BD-O1). */
-	sv->sc.fusion.mine_disc_present = dd_sensors_mine_wired && dd_sensors_mine_wired();
+	sv->sc.fusion.mine_disc_present = dd_sensors_mine_wired();
 	/* The virtual table's camera reports what the tracker does (landings,
 	 * mine contacts, exits, sinks, rests: docs/simulator.md), so fusion
 	 * takes it as the Pi's. */
@@ -1003,7 +966,6 @@ static void usage(void)
 static int setup_loop(struct serve *sv)
 {
 	sigset_t mask;
-	uint64_t now;
 	int rc;
 
 	sigemptyset(&mask);
@@ -1022,20 +984,18 @@ static int setup_loop(struct serve *sv)
 	rc = sd_event_add_io(sv->ev, &sv->web_io, web_server_fd(sv->web), EPOLLIN, on_web_io, sv);
 	if (rc < 0)
 		return rc;
-	sd_event_now(sv->ev, CLOCK_MONOTONIC, &now);
-	/* Accuracy 1 us: the default lets sd-event coalesce a wake-up by up to
-	 * 250 ms, which a ruling on its way to the screen should not wait. */
-	if ((rc = sd_event_add_time(sv->ev, &sv->web_timer, CLOCK_MONOTONIC, now, 1,
-				    on_web_timer, sv)) < 0 ||
-	    (rc = sd_event_add_time(sv->ev, &sv->fusion_timer, CLOCK_MONOTONIC, now, 1,
-				    on_fusion_timer, sv)) < 0 ||
-	    (rc = sd_event_add_time(sv->ev, &sv->keepalive, CLOCK_MONOTONIC,
-				    now + KEEPALIVE_US, 0, on_keepalive, sv)) < 0 ||
-	    (rc = sd_event_add_time(sv->ev, &sv->raw_flush, CLOCK_MONOTONIC, now, 1000,
-				    on_raw_flush, sv)) < 0)
-		return rc;
-	sd_event_source_set_enabled(sv->keepalive, SD_EVENT_ON);
-	sd_event_source_set_enabled(sv->raw_flush, SD_EVENT_OFF);
+	/* [sim] speed runs the clock faster for the simulated table only: a
+	 * real chip's edges and camera's frames carry CLOCK_MONOTONIC. */
+	sv->clock = dd_clock_new_real(sv->ev, sv->sim ? sv->sc.sim_speed : 1);
+	if (!sv->clock)
+		return -errno;
+	if (!(sv->web_timer = dd_timer_new(sv->clock, on_web_timer, sv)) ||
+	    !(sv->fusion_timer = dd_timer_new(sv->clock, on_fusion_timer, sv)) ||
+	    !(sv->keepalive = dd_timer_new(sv->clock, on_keepalive, sv)) ||
+	    !(sv->restart = dd_timer_new(sv->clock, on_restart, sv)) ||
+	    !(sv->raw_flush = dd_timer_new(sv->clock, on_raw_flush, sv)))
+		return -errno;
+	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), KEEPALIVE_NS));
 	/* Pings WATCHDOG=1 by itself when systemd set WatchdogSec. */
 	sd_event_set_watchdog(sv->ev, 1);
 	return 0;
@@ -1210,16 +1170,15 @@ int dd_cmd_serve(int argc, char **argv)
 	if (sv->keep && sv->keep->n)
 		store_kept(sv, true);	/* the last reads', before the log closes */
 detach_inputs:
-	if (dd_sensors_detach)
-		dd_sensors_detach();
-	if (dd_camera_detach)
-		dd_camera_detach();
+	dd_sensors_detach();
+	dd_camera_detach();
 free_loop:
-	sd_event_source_unref(sv->raw_flush);
-	sd_event_source_unref(sv->restart);
-	sd_event_source_unref(sv->keepalive);
-	sd_event_source_unref(sv->fusion_timer);
-	sd_event_source_unref(sv->web_timer);
+	dd_timer_free(sv->raw_flush);
+	dd_timer_free(sv->restart);
+	dd_timer_free(sv->keepalive);
+	dd_timer_free(sv->fusion_timer);
+	dd_timer_free(sv->web_timer);
+	dd_clock_free(sv->clock);
 	sd_event_source_unref(sv->web_io);
 	web_server_free(sv->web);
 	sd_event_unref(sv->ev);

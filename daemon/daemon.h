@@ -19,7 +19,10 @@ enum dd_log_level { DD_LOG_ERR, DD_LOG_WARN, DD_LOG_INFO, DD_LOG_DEBUG };
 void dd_log(enum dd_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* CLOCK_MONOTONIC now, in nanoseconds: the time base of every event. */
+/* CLOCK_MONOTONIC now, in nanoseconds: the time base of every event. A
+ * wait reads the daemon's clock (daemon/clock.h), whose real backend this
+ * is; the rest is for stamps (a stored row, an import) and command-line
+ * tools. */
 int64_t dd_mono_ns(void);
 
 /* Exit statuses of a command. */
@@ -27,8 +30,8 @@ int64_t dd_mono_ns(void);
 #define DD_EXIT_FAIL  1
 #define DD_EXIT_USAGE 2
 
-/* The commands (daemon/cmd_NAME.c). main.c refers to them weakly: a
- * command whose file is not built is simply not offered. */
+/* The commands (daemon/cmd_NAME.c), all built into dyeref; main.c's
+ * table names them. */
 int dd_cmd_judge(int argc, char **argv);
 int dd_cmd_score(int argc, char **argv);
 int dd_cmd_dice(int argc, char **argv);

@@ -1,6 +1,6 @@
 /* The demo feeder: a sample match's throws replayed as the observations the
- * table's sensors, the camera and an official would report, at real speed,
- * through the same sink (and so the same fusion) as the real inputs. */
+ * table's sensors, the camera and an official would report, on the daemon's
+ * clock (real speed, or [sim] speed's), through the same sink (and so the same fusion) as the real inputs. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/feeds.h"
 #include "daemon/fusion.h"
@@ -50,8 +51,8 @@ static const char sample_log[] =
 #define MAX_SCHEDULE 12				/* observations of one throw */
 
 struct dd_demo {
-	sd_event *ev;			/* borrowed */
-	sd_event_source *timer;		/* next observation due */
+	struct dd_clock *clock;		/* borrowed */
+	struct dd_timer *timer;		/* next observation due */
 	dd_obs_sink sink;		/* where observations go */
 	void *user;			/* for sink */
 	struct mlog_bd *log;		/* owned: the sample */
@@ -158,12 +159,11 @@ static bool next_throw(struct dd_demo *d, int64_t t0)
 	return false;
 }
 
-static int on_timer(sd_event_source *s, uint64_t usec, void *user)
+static void on_timer(void *user)
 {
 	struct dd_demo *d = user;
-	int64_t now = dd_mono_ns();
+	int64_t now = dd_clock_now(d->clock);
 
-	(void)usec;
 	while (d->at_sched < d->n_sched && d->sched[d->at_sched].t_ns <= now) {
 		struct dd_obs o = d->sched[d->at_sched++];
 
@@ -172,17 +172,14 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *user)
 	if (d->at_sched == d->n_sched) {
 		int64_t last = d->n_sched ? d->sched[d->n_sched - 1].t_ns : now;
 
-		if (!next_throw(d, last + BETWEEN_THROWS_NS)) {
-			sd_event_source_set_enabled(s, SD_EVENT_OFF);
-			return 0;
-		}
+		if (!next_throw(d, last + BETWEEN_THROWS_NS))
+			return;	/* played out: the timer stays off */
 	}
-	sd_event_source_set_time(s, (uint64_t)d->sched[d->at_sched].t_ns / 1000);
-	sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
-	return 0;
+	dd_timer_arm(d->timer, d->sched[d->at_sched].t_ns);
 }
 
-struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user, char *err, size_t errlen)
+struct dd_demo *dd_demo_new(struct dd_clock *clock, dd_obs_sink sink, void *user, char *err,
+			    size_t errlen)
 {
 	struct dd_demo *d = calloc(1, sizeof(*d));
 	int rc;
@@ -191,20 +188,20 @@ struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user, char *
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	d->ev = ev;
+	d->clock = clock;
 	d->sink = sink;
 	d->user = user;
 	rc = mlog_bd_parse("demo-sample", sample_log, sizeof(sample_log) - 1, &d->log, err, errlen);
 	if (rc)
 		goto free_demo;
-	next_throw(d, dd_mono_ns() + BETWEEN_THROWS_NS);
-	rc = sd_event_add_time(ev, &d->timer, CLOCK_MONOTONIC,
-			       (uint64_t)d->sched[0].t_ns / 1000, 1, on_timer, d);
-	if (rc < 0) {
-		snprintf(err, errlen, "timer: %s", strerror(-rc));
+	next_throw(d, dd_clock_now(clock) + BETWEEN_THROWS_NS);
+	d->timer = dd_timer_new(clock, on_timer, d);
+	if (!d->timer) {
+		rc = -errno;
+		snprintf(err, errlen, "timer: %s", strerror(errno));
 		goto free_log;
 	}
-	sd_event_source_set_enabled(d->timer, SD_EVENT_ONESHOT);
+	dd_timer_arm(d->timer, d->sched[0].t_ns);
 	return d;
 
 free_log:
@@ -215,11 +212,11 @@ free_demo:
 	return NULL;
 }
 
-void dd_demo_stop(struct dd_demo *d)
+void dd_demo_free(struct dd_demo *d)
 {
 	if (!d)
 		return;
-	sd_event_source_disable_unref(d->timer);
+	dd_timer_free(d->timer);
 	mlog_bd_free(d->log);
 	free(d);
 }

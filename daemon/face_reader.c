@@ -18,10 +18,12 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/face_reader.h"
 #include "daemon/fusion.h"
 #include "daemon/inputs.h"
+#include "daemon/obs_time.h"
 #include "vision/vision.h"
 
 /* How far from the located point the readers of dd_read_face_near look:
@@ -53,7 +55,7 @@ struct item {
 	void *blob;			/* read from raw: the frame sink's prep of full (malloc'd), or NULL */
 	size_t blob_len;		/* its bytes */
 	double cu, cv;			/* read: job's (u, v) in crop (or raw) pixels */
-	uint64_t deadline_us;		/* read: when the loop gives up on it (CLOCK_MONOTONIC) */
+	int64_t deadline_ns;		/* read: when the loop gives up on it (the reader's clock) */
 	enum read_state state;		/* read: (under lock) */
 	bool abandoned;			/* read: given up while under way: the worker frees it (under lock) */
 	int face;			/* read: 1-6, 0 unread (under lock) */
@@ -79,9 +81,9 @@ struct dd_face_reader {
 	dd_obs_sink sink;		/* where observations go */
 	void *user;			/* for sink and keep */
 	dd_frame_sink keep;		/* where converted frames go, or NULL */
-	sd_event *ev;			/* borrowed: its clock times the reads */
+	struct dd_clock *clock;		/* borrowed: times the reads */
 	sd_event_source *io;		/* share->efd on the loop */
-	sd_event_source *limit;		/* the oldest read's deadline */
+	struct dd_timer *limit;		/* the oldest read's deadline */
 	int64_t limit_ns;		/* a read given up after this long */
 	struct share *sh;		/* shared with the worker */
 	struct item *out;		/* not yet delivered, in order */
@@ -281,17 +283,17 @@ static bool take_back(struct share *sh, struct item *it)
 /* The oldest read is past its limit (a stuck or far too slow read): its
  * rest goes to fusion unread (confidence 0: the official reads the face),
  * so neither fusion's timer nor the observations behind it wait forever. */
-static int on_limit(sd_event_source *s, uint64_t usec, void *user)
+static void on_limit(void *user)
 {
 	struct dd_face_reader *fr = user;
+	int64_t now = dd_clock_now(fr->clock);
 
-	(void)s;
 	for (;;) {
 		struct item *it = fr->out;
 		struct dd_obs o;
 		bool done;
 
-		if (!it || !it->is_read || it->deadline_us > usec)
+		if (!it || !it->is_read || it->deadline_ns > now)
 			break;
 		pthread_mutex_lock(&fr->sh->lock);
 		done = it->state == READ_DONE;
@@ -310,7 +312,6 @@ static int on_limit(sd_event_source *s, uint64_t usec, void *user)
 		fr->sink(fr->user, &o);
 	}
 	flush(fr);	/* what waited behind it; re-arms */
-	return 0;
 }
 
 /* The limit's timer at out's oldest read, or off. */
@@ -318,16 +319,11 @@ static void arm_limit(struct dd_face_reader *fr)
 {
 	if (!fr->limit)
 		return;
-	if (!fr->out || !fr->out->is_read) {
-		sd_event_source_set_enabled(fr->limit, SD_EVENT_OFF);
-		return;
-	}
-	sd_event_source_set_time(fr->limit, fr->out->deadline_us);
-	sd_event_source_set_enabled(fr->limit, SD_EVENT_ONESHOT);
+	dd_timer_arm(fr->limit, fr->out && fr->out->is_read ? fr->out->deadline_ns : INT64_MAX);
 }
 
-struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *user,
-					  char *err, size_t errlen)
+struct dd_face_reader *dd_face_reader_new(sd_event *ev, struct dd_clock *clock, dd_obs_sink sink,
+					  void *user, char *err, size_t errlen)
 {
 	struct dd_face_reader *fr = calloc(1, sizeof(*fr));
 	struct share *sh = calloc(1, sizeof(*sh));
@@ -344,7 +340,7 @@ struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *
 	}
 	fr->sink = sink;
 	fr->user = user;
-	fr->ev = ev;
+	fr->clock = clock;
 	fr->limit_ns = DD_FACE_READ_LIMIT_NS;
 	fr->sh = sh;
 	pthread_mutex_init(&sh->lock, NULL);
@@ -357,13 +353,12 @@ struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *
 		goto free_reader;
 	}
 	rc = sd_event_add_io(ev, &fr->io, sh->efd, EPOLLIN, on_done, fr);
-	if (rc >= 0)
-		rc = sd_event_add_time(ev, &fr->limit, CLOCK_MONOTONIC, 0, 1, on_limit, fr);
+	if (rc >= 0 && !(fr->limit = dd_timer_new(clock, on_limit, fr)))
+		rc = -errno;
 	if (rc < 0) {
 		snprintf(err, errlen, "face reader: event loop: %s", strerror(-rc));
 		goto free_reader;
 	}
-	sd_event_source_set_enabled(fr->limit, SD_EVENT_OFF);
 	/* The worker takes no signal: the loop's signalfd does (a signal
 	 * the loop blocked must not end the process through this thread). */
 	sigfillset(&all);
@@ -499,15 +494,15 @@ int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
 	return 0;
 }
 
-/* Queues read it for the worker, behind everything in out. */
+/* Queues read it for the worker, behind everything in out, and tells the
+ * sink its rest is coming. */
 static void enqueue(struct dd_face_reader *fr, struct item *it)
 {
-	uint64_t now;
+	struct dd_obs pending;
 
-	/* On the loop's clock, from now: a read waiting behind slow ones
-	 * counts its wait, as the throw does. */
-	sd_event_now(fr->ev, CLOCK_MONOTONIC, &now);
-	it->deadline_us = now + (uint64_t)(fr->limit_ns / 1000);
+	/* From now: a read waiting behind slow ones counts its wait, as the
+	 * throw does. */
+	it->deadline_ns = dd_time_shifted(dd_clock_now(fr->clock), fr->limit_ns);
 	it->state = READ_QUEUED;
 	queue_out(fr, it);
 	fr->pending++;
@@ -521,6 +516,19 @@ static void enqueue(struct dd_face_reader *fr, struct item *it)
 	pthread_mutex_unlock(&fr->sh->lock);
 	if (fr->out == it)
 		arm_limit(fr);
+	/* Last: the sink may pass observations or queue reads (out is
+	 * consistent), or free nothing of ours. */
+	memset(&pending, 0, sizeof(pending));
+	pending.kind = DD_OBS_REST_PENDING;
+	pending.source = DD_SRC_CAMERA;
+	pending.t_ns = it->job.t_ns;
+	pending.confidence = 1;
+	pending.ev.kind = BD_EV_REST;
+	pending.ev.player = BD_NOBODY;
+	pending.ev.x = it->job.x;
+	pending.ev.y = it->job.y;
+	pending.ev.t_ns = it->job.t_ns;
+	fr->sink(fr->user, &pending);
 }
 
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o)
@@ -544,6 +552,20 @@ size_t dd_face_reader_pending(const struct dd_face_reader *fr)
 	return fr ? fr->pending : 0;
 }
 
+bool dd_face_reader_settled(const struct dd_face_reader *fr)
+{
+	bool settled = true;
+
+	if (!fr)
+		return true;
+	pthread_mutex_lock(&fr->sh->lock);
+	for (const struct item *it = fr->out; it; it = it->next)
+		if (it->is_read && it->state != READ_DONE)
+			settled = false;
+	pthread_mutex_unlock(&fr->sh->lock);
+	return settled;
+}
+
 void dd_face_reader_free(struct dd_face_reader *fr)
 {
 	struct item *ours = NULL;
@@ -552,7 +574,8 @@ void dd_face_reader_free(struct dd_face_reader *fr)
 		return;
 	/* First: nothing reaches the sink any more. */
 	fr->io = sd_event_source_disable_unref(fr->io);
-	fr->limit = sd_event_source_disable_unref(fr->limit);
+	dd_timer_free(fr->limit);
+	fr->limit = NULL;
 	if (fr->sh) {
 		pthread_mutex_lock(&fr->sh->lock);
 		/* Reads not started are the loop's; one under way is left to

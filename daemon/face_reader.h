@@ -2,10 +2,12 @@
 #ifndef DYEREF_DAEMON_FACE_READER_H
 #define DYEREF_DAEMON_FACE_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <systemd/sd-event.h>
 
+#include "daemon/clock.h"
 #include "daemon/fusion.h"
 #include "daemon/inputs.h"
 
@@ -40,7 +42,7 @@ struct dd_face_job {
 };
 
 #define DD_FACE_READS_QUEUED 16	/* reads waiting at most: more is a tracker gone wrong */
-/* A read not back this long after it was given (the loop's clock) is given
+/* A read not back this long after it was given (the reader's clock) is given
  * up: its rest goes to the sink unread (face 0, confidence 0: the official
  * reads it), so a stuck or far too slow read holds neither fusion's timer
  * nor the observations behind it for longer. A read takes a tenth to half
@@ -49,12 +51,20 @@ struct dd_face_job {
 
 struct dd_face_reader;
 
-/* A reader on ev handing observations to sink(user, o), giving up reads
- * after DD_FACE_READ_LIMIT_NS. NULL with errno and a message. Free with
+/* A reader on ev (its worker's results come back through an io source
+ * there) handing observations to sink(user, o), giving up reads after
+ * DD_FACE_READ_LIMIT_NS on clock. ev and clock are borrowed: they outlive
+ * the reader. NULL with errno and a message. Free with
  * dd_face_reader_free(). */
-struct dd_face_reader *dd_face_reader_new(sd_event *ev, dd_obs_sink sink, void *user,
-					  char *err, size_t errlen);
-/* Queues a read of job's die in full (the caller's: the reader copies the
+struct dd_face_reader *dd_face_reader_new(sd_event *ev, struct dd_clock *clock, dd_obs_sink sink,
+					  void *user, char *err, size_t errlen);
+/* Every read queued (by either function below) first hands the sink, at
+ * once, a DD_OBS_REST_PENDING from DD_SRC_CAMERA at the rest's time and
+ * place (job's t_ns, x, y; confidence 1): fusion then holds the throw's
+ * settle until the rest itself comes, whatever order the observations
+ * reach it in.
+ *
+ * Queues a read of job's die in full (the caller's: the reader copies the
  * part it reads). 0; -EBUSY when DD_FACE_READS_QUEUED reads wait already,
  * -ENOMEM: nothing queued then. */
 int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
@@ -87,6 +97,10 @@ void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);
 /* Reads queued whose rest has not reached the sink yet (0 for NULL). */
 size_t dd_face_reader_pending(const struct dd_face_reader *fr);
+/* Whether the worker has finished (or not started) every read queued, so
+ * that the loop's next turn delivers them (true for NULL): what a test
+ * waits for, on a real bound, before it steps the clock on. */
+bool dd_face_reader_settled(const struct dd_face_reader *fr);
 /* Gives up reads limit_ns after they were given (reads given from now on;
  * tests drive a stuck read with it). */
 void dd_face_reader_set_limit(struct dd_face_reader *fr, int64_t limit_ns);

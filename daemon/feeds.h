@@ -10,20 +10,23 @@
 #include <systemd/sd-event.h>
 
 #include "core/core.h"
+#include "daemon/clock.h"
 #include "daemon/face_reader.h"
 #include "daemon/fusion.h"
 #include "daemon/inputs.h"
 
 /* ---- The demo feeder (daemon/demo_feed.c) ----
- * With --sim and no simulator linked: replays a built-in sample match's
- * throws as timed observation sequences (piezo, camera, console), at real
- * speed, into the same sink as the sensors. */
+ * With --sim (not --sim=table): replays a built-in sample match's throws
+ * as timed observation sequences (piezo, camera, console), on clock, into
+ * the same sink as the sensors. Observation times are the clock's: a
+ * faster clock ([sim] speed) plays the same match sooner. */
 struct dd_demo;
 
-/* Starts feeding on ev. NULL with errno. */
-struct dd_demo *dd_demo_start(sd_event *ev, dd_obs_sink sink, void *user,
-			      char *err, size_t errlen);
-void dd_demo_stop(struct dd_demo *d);
+/* Starts feeding on clock (borrowed: it outlives the feeder). NULL with
+ * errno and a message. Free (it stops) with dd_demo_free(); NULL is fine. */
+struct dd_demo *dd_demo_new(struct dd_clock *clock, dd_obs_sink sink, void *user,
+			    char *err, size_t errlen);
+void dd_demo_free(struct dd_demo *d);
 /* The sample match's players (for starting a match in --sim mode). */
 void dd_demo_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
 
@@ -49,24 +52,31 @@ int dd_face_job_from_sim_cam(const struct sim_cam *c, const struct vis_image *cr
 			     struct dd_face_job *job);
 
 /* ---- The live simulator (daemon/sim_feed.c): `dyeref serve --sim=table` ----
- * Plays one simulated match (team A first, names as below) at real speed:
- * its piezo edges go through the sensors pipeline, its console calls and
- * camera reports through the conversions above, into sink, on ev's clock.
+ * Plays one simulated match (team A first, names as below) on clock: its
+ * piezo edges go through the sensors pipeline, its console calls and
+ * camera reports through the conversions above, into sink. Its
+ * observations carry the clock's times, so a clock faster than real time
+ * ([sim] speed) plays the same match, with the same rulings, sooner.
  * A rest's face is read off the loop by a face reader of its own (the
- * camera glue's dd_face_reader, the job dd_face_job_from_sim_cam makes);
+ * camera glue's dd_face_reader, the job dd_face_job_from_sim_cam makes,
+ * its worker's results coming back through ev; each read first a
+ * DD_OBS_REST_PENDING to sink);
  * every observation passes through that reader, so they reach sink in the
  * match's order, each with its own time. max_throws > 0 stops the match
  * after that many throws, whatever the score ([sim] max_throws); 0 plays
- * it to its end.
- * NULL with errno and a message. Stop (and free) with dd_sim_feed_stop(). */
+ * it to its end. ev and clock are borrowed: they outlive the feeder.
+ * NULL with errno and a message. Stop and free with dd_sim_feed_free()
+ * (NULL is fine). */
 struct dd_sim_feed;
-struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
-				      dd_obs_sink sink, void *user, char *err, size_t errlen);
-void dd_sim_feed_stop(struct dd_sim_feed *f);
-/* Rests whose face the feeder's face reader is reading (0 for NULL): as
- * the camera glue's (dd_camera_reads_pending), serve holds fusion's
- * settle and timeout while there are any. */
-size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f);
+struct dd_sim_feed *dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64_t seed,
+				    int max_throws, dd_obs_sink sink, void *user, char *err,
+				    size_t errlen);
+void dd_sim_feed_free(struct dd_sim_feed *f);
+/* The feeder's face reads are given up after limit_ns on its clock (from
+ * the start: DD_FACE_READ_LIMIT_NS times the clock's speed, so that a
+ * read gets the same real time at any speed), as
+ * dd_face_reader_set_limit. */
+void dd_sim_feed_set_read_limit(struct dd_sim_feed *f, int64_t limit_ns);
 /* Whether every observation of the match is out and every face read
  * (false for NULL): the simulator's match is over, whatever the
  * referee's score says (a ruling of its own may differ from the

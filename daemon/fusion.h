@@ -31,6 +31,7 @@ enum dd_obs_kind {
 	DD_OBS_TABLE_DEAF,	/* a cup or mine hit shook the table at t_ns: the table lines that
 				 * heard it are held off until until_ns, and hear no landing then
 				 * (not an event; no throw starts with it) */
+	DD_OBS_REST_PENDING,	/* a die came to rest at t_ns (ev.x, ev.y) and its face is being read: the rest follows */
 };
 
 #define DD_OBS_ARRIVALS 8	/* piezo arrival times kept with a table impact */

@@ -1,5 +1,5 @@
 /* Inputs: the sensors and camera glue (daemon/sensors_glue.c, camera_glue.c).
- * dyeref serve calls these if they are linked (weak symbols): each reads
+ * dyeref serve calls these (always linked into dyeref): each reads
  * its own config section ([sensors], [camera]), adds its fds to the loop
  * and reports what it sees through sink. A missing chip or camera is not
  * fatal: the glue says so in its health line, returns 0 and the daemon

@@ -4,19 +4,8 @@
 
 #include "daemon/daemon.h"
 
-/* Weak references: an unbuilt command's symbol is NULL, not a link error. */
-#pragma weak dd_cmd_judge
-#pragma weak dd_cmd_score
-#pragma weak dd_cmd_dice
-#pragma weak dd_cmd_serve
-#pragma weak dd_cmd_matches
-#pragma weak dd_cmd_export
-#pragma weak dd_cmd_import
-#pragma weak dd_cmd_replay
-#pragma weak dd_cmd_sensors
-#pragma weak dd_cmd_calibrate
-#pragma weak dd_cmd_sim
-#pragma weak dd_cmd_evaluate
+/* Every command is always built into dyeref (the Makefile links all of
+ * daemon/): the table names each directly. */
 
 struct dd_command {
 	const char *name;
@@ -43,8 +32,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: dyeref COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i].run)
-			fprintf(f, "  %s\n", commands[i].usage);
+		fprintf(f, "  %s\n", commands[i].usage);
 	fprintf(f, "\ndyeref COMMAND --help shows a command's options.\n");
 }
 
@@ -59,7 +47,7 @@ int main(int argc, char **argv)
 		return DD_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (commands[i].run && !strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "dyeref: unknown command '%s' (dyeref help lists them)\n", argv[1]);

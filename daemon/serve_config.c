@@ -110,6 +110,8 @@ void dd_serve_config_defaults(struct dd_serve_config *sc)
 	bd_house_defaults(&sc->ref.house);
 	sc->ref.review = DD_REVIEW_COUNT;
 	dd_fusion_cfg_defaults(&sc->fusion);
+	sc->sim_pause_s = 8;
+	sc->sim_speed = 1;
 }
 
 /* [web] key as one IPv4 or IPv6 literal into out (outlen bytes); a
@@ -202,6 +204,12 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	n = sc->sim_max_throws;
 	get_int(sc, cfg, "sim", "max_throws", 0, SIM_MAX_THROWS, &n);
 	sc->sim_max_throws = (int)n;
+	/* Seconds a person waits (real time, whatever the speed); at most an
+	 * hour, as a pause longer than that is a demo that stopped. */
+	get_double(sc, cfg, "sim", "pause_s", 0, 3600, &sc->sim_pause_s);
+	/* Up to a thousand: the table's time then still runs far slower than
+	 * the machine (a throw's observations are a few ms apart at most). */
+	get_double(sc, cfg, "sim", "speed", 0.01, 1000, &sc->sim_speed);
 	return sc->n_problems ? -EINVAL : 0;
 }
 

@@ -1,5 +1,5 @@
-/* The live simulator: one match on the virtual table, played at real speed
- * into the daemon's observation sink. Its piezo edges go through the real
+/* The live simulator: one match on the virtual table, played on the
+ * daemon's clock (real speed, or [sim] speed's) into its observation sink. Its piezo edges go through the real
  * sensors pipeline, its calls and camera reports through the conversions
  * `dyeref evaluate` uses, so the demo shows the path the Pi runs. */
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/face_reader.h"
 #include "daemon/feeds.h"
@@ -29,14 +30,14 @@ struct due {
 };
 
 struct dd_sim_feed {
-	sd_event *ev;			/* borrowed */
-	sd_event_source *timer;		/* the next delivery */
+	struct dd_clock *clock;		/* borrowed */
+	struct dd_timer *timer;		/* the next delivery */
 	dd_obs_sink sink;		/* where observations go */
 	void *user;			/* for sink */
 	struct dd_face_reader *reader;	/* owned: reads rests' faces off the loop; every observation goes through it */
 	struct due *due;		/* owned: the match's observations, by at_ns */
 	size_t n, cap, at;		/* how many, allocated, next to deliver */
-	int64_t base_ns;		/* CLOCK_MONOTONIC of match time 0 */
+	int64_t base_ns;		/* the clock's time at match time 0 */
 };
 
 static const char *const demo_players[BD_PLAYERS] = { "Ann", "Bo", "Cy", "Di" };
@@ -203,12 +204,11 @@ static int build(struct dd_sim_feed *f, uint64_t seed, int max_throws, char *err
 	return rc;
 }
 
-static int on_timer(sd_event_source *s, uint64_t usec, void *user)
+static void on_timer(void *user)
 {
 	struct dd_sim_feed *f = user;
-	int64_t now = dd_mono_ns();
+	int64_t now = dd_clock_now(f->clock);
 
-	(void)usec;
 	while (f->at < f->n && f->base_ns + f->due[f->at].at_ns <= now) {
 		struct due *d = &f->due[f->at++];
 		struct dd_obs o = d->o;
@@ -239,15 +239,13 @@ static int on_timer(sd_event_source *s, uint64_t usec, void *user)
 		if (dd_face_reader_pass(f->reader, &o) < 0)
 			dd_log(DD_LOG_WARN, "simulator: out of memory: an observation dropped");
 	}
-	if (f->at < f->n) {
-		sd_event_source_set_time(s, (uint64_t)(f->base_ns + f->due[f->at].at_ns) / 1000);
-		sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
-	}
-	return 0;
+	if (f->at < f->n)
+		dd_timer_arm(f->timer, f->base_ns + f->due[f->at].at_ns);
 }
 
-struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
-				      dd_obs_sink sink, void *user, char *err, size_t errlen)
+struct dd_sim_feed *dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64_t seed,
+				    int max_throws, dd_obs_sink sink, void *user, char *err,
+				    size_t errlen)
 {
 	struct dd_sim_feed *f = calloc(1, sizeof(*f));
 	int rc;
@@ -257,10 +255,10 @@ struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throw
 		errno = ENOMEM;
 		return NULL;
 	}
-	f->ev = ev;
+	f->clock = clock;
 	f->sink = sink;
 	f->user = user;
-	f->reader = dd_face_reader_new(ev, sink, user, err, errlen);
+	f->reader = dd_face_reader_new(ev, clock, sink, user, err, errlen);
 	if (!f->reader) {
 		rc = -errno;
 		goto free_feed;
@@ -273,41 +271,43 @@ struct dd_sim_feed *dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throw
 		rc = -EINVAL;
 		goto free_feed;
 	}
-	f->base_ns = dd_mono_ns() + LEAD_IN_NS - f->due[0].at_ns;
-	/* Accuracy 1 us, as the sensors glue's: sd-event's default (0) lets a
-	 * timer wait up to 250 ms for others to wake with, and impacts reached
-	 * fusion that late (bench/daemon_sim_impacts). */
-	rc = sd_event_add_time(ev, &f->timer, CLOCK_MONOTONIC,
-			       (uint64_t)(f->base_ns + f->due[0].at_ns) / 1000, 1, on_timer, f);
-	if (rc < 0) {
-		snprintf(err, errlen, "simulator: timer: %s", strerror(-rc));
+	/* A faster clock ([sim] speed) would give a read that much less real
+	 * time: the limit stays a limit on the machine's work. */
+	dd_face_reader_set_limit(f->reader, (int64_t)(DD_FACE_READ_LIMIT_NS * dd_clock_speed(clock)));
+	f->base_ns = dd_clock_now(clock) + LEAD_IN_NS - f->due[0].at_ns;
+	/* The clock's timers wake within a microsecond: impacts reach fusion
+	 * a grouping window after they happen (bench/daemon_sim_impacts). */
+	f->timer = dd_timer_new(clock, on_timer, f);
+	if (!f->timer) {
+		rc = -errno;
+		snprintf(err, errlen, "simulator: timer: %s", strerror(errno));
 		goto free_feed;
 	}
-	sd_event_source_set_enabled(f->timer, SD_EVENT_ONESHOT);
+	dd_timer_arm(f->timer, f->base_ns + f->due[0].at_ns);
 	return f;
 
 free_feed:
-	dd_sim_feed_stop(f);
+	dd_sim_feed_free(f);
 	errno = -rc;
 	return NULL;
 }
 
-void dd_sim_feed_stop(struct dd_sim_feed *f)
+void dd_sim_feed_set_read_limit(struct dd_sim_feed *f, int64_t limit_ns)
+{
+	dd_face_reader_set_limit(f->reader, limit_ns);
+}
+
+void dd_sim_feed_free(struct dd_sim_feed *f)
 {
 	if (!f)
 		return;
 	/* First: no late rest reaches the sink once the feeder is gone. */
 	dd_face_reader_free(f->reader);
-	sd_event_source_disable_unref(f->timer);
+	dd_timer_free(f->timer);
 	for (size_t i = 0; i < f->n; i++)
 		vis_image_free(f->due[i].crop);
 	free(f->due);
 	free(f);
-}
-
-size_t dd_sim_feed_reads_pending(const struct dd_sim_feed *f)
-{
-	return f ? dd_face_reader_pending(f->reader) : 0;
 }
 
 bool dd_sim_feed_spent(const struct dd_sim_feed *f)

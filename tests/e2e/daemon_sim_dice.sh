@@ -1,7 +1,7 @@
 #!/bin/bash
 # dyeref serve --sim=table: a dice game an official starts from the console
 # between the demo's matches stands, as a Beer Die match would. Before, the
-# demo took it for an empty table: its next match, due 8 s after the
+# demo took it for an empty table: its next match, due pause_s after the
 # official's End, set the dice game aside (the next move 404), and so did
 # the first simulated throw in the middle of the game. And once the dice
 # game ends, the demo's next match follows, also from a spent simulator.
@@ -29,19 +29,22 @@ dice_game_stands() { # starts a Yatzy as match 2 and waits for the demo to let i
 	until_ok 15 "no word of the dice game standing" stands
 }
 
-write_config "$WORK/c.ini" "[fusion]" "review = count"
+# [sim] pause_s = 1: the demo's next match is due a second after a throw
+# finds the table empty, not 8 s.
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "pause_s = 1"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 until_ok 60 "no demo match" current 1 beerdie
 # The official ends the demo's match; a simulated throw then finds none
-# under way, so the demo's next match is due 8 s later.
+# under way, so the demo's next match is due pause_s later.
 command_ok '{"cmd":"end"}'
 until_ok 60 "no simulated throw outside a match" more_ignored 0
 dice_game_stands
-# Past the simulated throws that come while it is played (each of them
-# made the demo's next match due) and that match's 8 s.
+# Past the simulated throws that come while it is played (none of them
+# may make the demo's next match due) and three times the pause_s that
+# match would have come after: a check that nothing happens can only wait.
 until_ok 60 "no simulated throw during the dice game" more_ignored "$(ignored)"
-sleep "$(slow 9)"
+sleep "$(slow 3)"
 m=$(matches)
 echo "$m" | grep -q '"match":3' && fail "the demo started a match over the dice game: $m"
 echo "$m" | grep -q '{"match":2,"game":"yatzy","current":true,"ended":false' ||
@@ -58,7 +61,7 @@ stop_daemon
 # empty once the dice game ends: the official's End is the cue, as the
 # simulator's last ruling would have been.
 rm -f "$WORK/dyeref.db"*
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = 1"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# dyeref serve --sim=table starts the next match 8 s after the simulator's
+# dyeref serve --sim=table starts the next match [sim] pause_s (here 1 s) after the simulator's
 # last throw, not only when the referee's score says the match is over:
 # the two may end at other throws, and the demo must not wait for ever on
 # a score that will not come. [sim] max_throws stops each simulated
@@ -27,14 +27,14 @@ for bad in -1 401 two; do
 	grep -q "bad.ini:8: sim.max_throws" "$WORK/out" || fail "max_throws = $bad: $(cat "$WORK/out")"
 done
 
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = 1"
 start_daemon --config "$WORK/c.ini" --sim=table
 # SIGHUP: two throws from the next match on (match 1 keeps its one).
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2" "pause_s = 1"
 kill -HUP "$DAEMON_PID"
 for _ in $(seq 1 "$(slow_n 50)"); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0.1; done
 grep -q 'reloaded' "$WORK/daemon.log" || fail "no reload message"
-# Three throws and two 8 s pauses come to some 40 s; a generous deadline.
+# Three throws and two 1 s pauses; a generous deadline.
 m=
 until_current 3
 echo "$m" | grep -q '{"match":3,"game":"beerdie","current":true,"ended":false' ||

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/face_reader.h"
 #include "daemon/fusion.h"
@@ -28,14 +29,21 @@
 #define MAX_SEEN 64
 
 struct seen {
-	size_t n;			/* observations given to the sink */
+	size_t n;			/* observations given to the sink, but... */
 	struct dd_obs obs[MAX_SEEN];	/* byte copies, in arrival order */
+	size_t n_pending;		/* ... each read's DD_OBS_REST_PENDING, counted here */
 };
 
 static void sink(void *user, const struct dd_obs *o)
 {
 	struct seen *s = user;
 
+	if (o->kind == DD_OBS_REST_PENDING) {
+		/* said when the read is queued: before its rest */
+		assert_true(s->n_pending < MAX_SEEN);
+		s->n_pending++;
+		return;
+	}
 	assert_true(s->n < MAX_SEEN);
 	memcpy(&s->obs[s->n++], o, sizeof(*o));	/* padding too: compared with memcmp */
 }
@@ -75,13 +83,17 @@ static struct vis_image *frame_with_die(int face, int ox, int oy, unsigned seed)
 	return img;
 }
 
+/* Time for the readers' limits: a manual clock that stands still. */
+static struct dd_clock *still;
+
 /* A reader on ev into s. These tests compare reads, not the limit
  * (test_face_reader_stuck): a read slowed past it by a sanitizer or a
- * loaded machine must not be given up here. */
+ * loaded machine must not be given up here, and on a clock that never
+ * moves it cannot be. */
 static struct dd_face_reader *new_reader(sd_event *ev, struct seen *s)
 {
 	char err[256];
-	struct dd_face_reader *fr = dd_face_reader_new(ev, sink, s, err, sizeof(err));
+	struct dd_face_reader *fr = dd_face_reader_new(ev, still, sink, s, err, sizeof(err));
 
 	if (!fr)
 		fail_msg("%s", err);
@@ -440,6 +452,12 @@ int main(void)
 		cmocka_unit_test(test_face_read_of_a_camera_frame_converts_it_off_the_loop),
 		cmocka_unit_test(test_face_read_prep_giving_nothing_still_keeps_the_frame),
 	};
+	int rc;
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	still = dd_clock_new_manual(0);
+	if (!still)
+		return 1;
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	dd_clock_free(still);
+	return rc;
 }

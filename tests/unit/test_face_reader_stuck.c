@@ -8,7 +8,9 @@
  *
  * dd_read_face_near is replaced through the linker (--wrap, daemon/module.mk)
  * by one that waits until the test lets it go: a stuck read, with no timing
- * in the test (the limit is set to 0: the read is past it at once).
+ * in the test: the reader's limit runs on a manual clock the test steps,
+ * and the test waits for the worker on a condition (a real bound that
+ * only catches a hang, tests/support/hang_bound.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,10 +26,12 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/face_reader.h"
 #include "daemon/fusion.h"
 #include "sim/sim.h"
+#include "tests/support/hang_bound.h"
 #include "vision/vision.h"
 
 #define MS 1000000LL
@@ -46,7 +50,7 @@ static struct {
 	int returned;		/* reads that came back */
 	bool hold;		/* reads wait until this is cleared: stuck */
 	bool freed;		/* the helper's dd_face_reader_free returned */
-} rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, false, false };
+} rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, false, false };	/* changed: made monotonic in main */
 
 int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     struct vis_die *out)
@@ -67,13 +71,11 @@ int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, d
 	return rc;
 }
 
-/* Waits until *what reaches n; a minute is a hang, not a figure. */
+/* Waits until *what reaches n; the bound is a hang, not a figure. */
 static void wait_for(const int *what, int n)
 {
-	struct timespec until;
+	struct timespec until = hang_deadline();
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 60;
 	pthread_mutex_lock(&rd.lock);
 	while (*what < n && pthread_cond_timedwait(&rd.changed, &rd.lock, &until) == 0)
 		;
@@ -90,33 +92,80 @@ static void set_hold(bool hold)
 }
 
 struct seen {
-	size_t n;			/* observations given to the sink */
+	size_t n;			/* observations given to the sink, but... */
 	struct dd_obs obs[MAX_SEEN];	/* in arrival order */
+	size_t n_pending;		/* ... the DD_OBS_REST_PENDING, kept here */
+	struct dd_obs pending[MAX_SEEN];
 };
 
 static void sink(void *user, const struct dd_obs *o)
 {
 	struct seen *s = user;
 
+	if (o->kind == DD_OBS_REST_PENDING) {
+		assert_true(s->n_pending < MAX_SEEN);
+		s->pending[s->n_pending++] = *o;
+		return;
+	}
 	assert_true(s->n < MAX_SEEN);
 	s->obs[s->n++] = *o;
 }
 
-static int64_t real_ns(void)
-{
-	struct timespec ts;
+/* What each test started, stopped by the teardown whether it passed or
+ * not (a held read released, so the worker ends). */
+struct fx {
+	sd_event *ev;			/* the worker's results come back here */
+	struct dd_clock *clock;		/* manual: the reader's limit */
+	struct dd_face_reader *fr;	/* or NULL once the test freed it */
+	struct vis_image *img;		/* the die */
+	struct seen s;			/* what reached the sink */
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+static int fx_setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char err[256];
+
+	assert_non_null(f);
+	assert_int_equal(sd_event_new(&f->ev), 0);
+	f->clock = dd_clock_new_manual(1000 * MS);
+	assert_non_null(f->clock);
+	f->fr = dd_face_reader_new(f->ev, f->clock, sink, &f->s, err, sizeof(err));
+	assert_non_null(f->fr);
+	*state = f;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	set_hold(false);
+	dd_face_reader_free(f->fr);
+	vis_image_free(f->img);
+	dd_clock_free(f->clock);
+	sd_event_unref(f->ev);
+	free(f);
+	return 0;
 }
 
 /* Runs ev until s holds n observations; a reader that never sends them
- * fails after a minute, it does not hang. */
+ * fails at the hang bound, it does not hang. */
 static void run_until(sd_event *ev, struct seen *s, size_t n)
 {
-	for (int64_t until = real_ns() + 60000 * MS; s->n < n && real_ns() < until;)
+	for (int64_t until = hang_real_ns() + hang_bound_ns(); s->n < n && hang_real_ns() < until;)
 		assert_true(sd_event_run(ev, 100000) >= 0);
 	assert_int_equal(s->n, n);
+}
+
+/* The rest of job is on its way: said at once, with its time and place. */
+static void assert_pending(const struct seen *s, size_t k, int64_t t_ns)
+{
+	assert_true(s->n_pending > k);
+	assert_int_equal(s->pending[k].source, DD_SRC_CAMERA);
+	assert_int_equal(s->pending[k].t_ns, t_ns);
+	assert_true(s->pending[k].confidence == 1);
+	assert_true(s->pending[k].ev.x == 0.70 && s->pending[k].ev.y == 0.40);
 }
 
 /* A rendered 128 px crop of a resting die showing face, the die at its centre. */
@@ -164,40 +213,45 @@ static void assert_unread_rest(const struct dd_obs *o, int64_t t_ns)
  * the usual limit) reads its face again. */
 static void test_face_read_stuck_past_its_limit_is_sent_unread(void **state)
 {
-	struct seen s = { 0 };
-	struct vis_image *img = die_image(4);
+	struct fx *f = *state;
+	struct dd_face_reader *fr = f->fr;
+	sd_event *ev = f->ev;
+	struct vis_image *img = f->img = die_image(4);
 	struct dd_face_job job;
 	struct dd_obs toss;
-	char err[256];
-	sd_event *ev;
-	struct dd_face_reader *fr;
+	int64_t t;
 
-	(void)state;
-	assert_int_equal(sd_event_new(&ev), 0);
-	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
-	assert_non_null(fr);
 	set_hold(true);
-	dd_face_reader_set_limit(fr, 0);	/* past the limit as soon as the loop looks */
+	dd_face_reader_set_limit(fr, 500 * MS);
 	job_at(&job, 1000 * MS, 1);
 	assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
+	assert_int_equal(f->s.n_pending, 1);	/* at once, before any read */
+	assert_pending(&f->s, 0, 1000 * MS);
 	wait_for(&rd.started, 1);	/* under way, and stuck */
 	memset(&toss, 0, sizeof(toss));
 	toss.kind = DD_OBS_TOSS;
 	toss.source = DD_SRC_CAMERA;
 	toss.t_ns = 2000 * MS;
 	assert_int_equal(dd_face_reader_pass(fr, &toss), 0);
-	assert_int_equal(s.n, 0);	/* the toss waits behind the read */
-	run_until(ev, &s, 2);
-	assert_unread_rest(&s.obs[0], 1000 * MS);
-	assert_int_equal(s.obs[1].kind, DD_OBS_TOSS);
-	assert_int_equal(s.obs[1].t_ns, 2000 * MS);
+	assert_int_equal(f->s.n, 0);	/* the toss waits behind the read */
+	t = dd_clock_now(f->clock);
+	dd_clock_advance(f->clock, t + 499 * MS);
+	assert_true(sd_event_run(ev, 0) >= 0);
+	assert_int_equal(f->s.n, 0);	/* not yet past the limit */
+	dd_clock_advance(f->clock, t + 500 * MS);	/* the limit runs now, on the test's thread */
+	assert_int_equal(f->s.n, 2);
+	assert_unread_rest(&f->s.obs[0], 1000 * MS);
+	assert_int_equal(f->s.obs[1].kind, DD_OBS_TOSS);
+	assert_int_equal(f->s.obs[1].t_ns, 2000 * MS);
 	assert_int_equal(dd_face_reader_pending(fr), 0);	/* fusion's timer runs again */
 
 	/* The worker is still stuck: a read queued behind it is given up too. */
 	job_at(&job, 3000 * MS, 2);
 	assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
-	run_until(ev, &s, 3);
-	assert_unread_rest(&s.obs[2], 3000 * MS);
+	assert_pending(&f->s, 1, 3000 * MS);
+	dd_clock_advance(f->clock, dd_clock_now(f->clock) + 500 * MS);
+	assert_int_equal(f->s.n, 3);
+	assert_unread_rest(&f->s.obs[2], 3000 * MS);
 	assert_int_equal(dd_face_reader_pending(fr), 0);
 
 	/* The stuck read returns: it was sent already, nothing more comes. */
@@ -206,16 +260,15 @@ static void test_face_read_stuck_past_its_limit_is_sent_unread(void **state)
 	dd_face_reader_set_limit(fr, DD_FACE_READ_LIMIT_NS);
 	job_at(&job, 4000 * MS, 3);
 	assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
-	run_until(ev, &s, 4);
-	assert_int_equal(s.obs[3].t_ns, 4000 * MS);
-	assert_int_equal(s.obs[3].ev.face, 4);
-	assert_true(s.obs[3].confidence > 0);
+	run_until(ev, &f->s, 4);
+	assert_pending(&f->s, 2, 4000 * MS);
+	assert_int_equal(f->s.n_pending, 3);
+	assert_int_equal(f->s.obs[3].t_ns, 4000 * MS);
+	assert_int_equal(f->s.obs[3].ev.face, 4);
+	assert_true(f->s.obs[3].confidence > 0);
 	pthread_mutex_lock(&rd.lock);
 	assert_int_equal(rd.started, 2);	/* the read given up while queued never ran */
 	pthread_mutex_unlock(&rd.lock);
-	dd_face_reader_free(fr);
-	vis_image_free(img);
-	sd_event_unref(ev);
 }
 
 static void *free_reader(void *arg)
@@ -234,20 +287,14 @@ static void *free_reader(void *arg)
  * leaked, nothing touched after free). */
 static void test_face_reader_freed_while_a_read_is_stuck_returns(void **state)
 {
-	struct seen s = { 0 };
-	struct vis_image *img = die_image(2);
+	struct fx *f = *state;
+	struct dd_face_reader *fr = f->fr;
+	struct vis_image *img = f->img = die_image(2);
 	struct dd_face_job job;
 	struct timespec until;
 	pthread_t t;
-	char err[256];
-	sd_event *ev;
-	struct dd_face_reader *fr;
 	int started, returned;
 
-	(void)state;
-	assert_int_equal(sd_event_new(&ev), 0);
-	fr = dd_face_reader_new(ev, sink, &s, err, sizeof(err));
-	assert_non_null(fr);
 	pthread_mutex_lock(&rd.lock);
 	started = rd.started;
 	returned = rd.returned;
@@ -259,9 +306,9 @@ static void test_face_reader_freed_while_a_read_is_stuck_returns(void **state)
 	job_at(&job, 2000 * MS, 2);
 	assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
 	wait_for(&rd.started, started + 1);
+	f->fr = NULL;	/* the helper frees it */
 	assert_int_equal(pthread_create(&t, NULL, free_reader, fr), 0);
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 60;
+	until = hang_deadline();
 	pthread_mutex_lock(&rd.lock);
 	while (!rd.freed && pthread_cond_timedwait(&rd.changed, &rd.lock, &until) == 0)
 		;
@@ -272,21 +319,24 @@ static void test_face_reader_freed_while_a_read_is_stuck_returns(void **state)
 	pthread_mutex_unlock(&rd.lock);
 	assert_int_equal(pthread_join(t, NULL), 0);
 	wait_for(&rd.returned, returned + 1);
-	assert_true(sd_event_run(ev, 0) >= 0);
-	assert_int_equal(s.n, 0);
+	assert_true(sd_event_run(f->ev, 0) >= 0);
+	dd_clock_advance(f->clock, dd_clock_now(f->clock) + 2 * DD_FACE_READ_LIMIT_NS);
+	assert_int_equal(f->s.n, 0);
 	pthread_mutex_lock(&rd.lock);
 	assert_int_equal(rd.started, started + 1);	/* the queued one was dropped unread */
 	pthread_mutex_unlock(&rd.lock);
-	vis_image_free(img);
-	sd_event_unref(ev);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_face_read_stuck_past_its_limit_is_sent_unread),
-		cmocka_unit_test(test_face_reader_freed_while_a_read_is_stuck_returns),
+		cmocka_unit_test_setup_teardown(test_face_read_stuck_past_its_limit_is_sent_unread,
+						fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_face_reader_freed_while_a_read_is_stuck_returns,
+						fx_setup, fx_teardown),
 	};
 
+	pthread_cond_destroy(&rd.changed);
+	hang_cond_init(&rd.changed);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,6 @@
 /*
- * `dyeref serve --sim=table` starting its next match (8 s after the last
- * ended) while fusion holds a throw under way: a landing sensed after the
+ * `dyeref serve --sim=table` starting its next match ([sim] pause_s after
+ * the last ended) while fusion holds a throw under way: a landing sensed after the
  * simulator's last throw (as after an official's End, when the feeder's
  * throws still come). The console's start of a match clears fusion; the
  * demo's did not, so that landing joined the new match's first throw. The
@@ -8,8 +8,8 @@
  * (--wrap, daemon/module.mk): the feeder is spent from the start, so the
  * next match is due once a throw is judged; the sensors hand over a1's
  * throw (a landing on B's half, the floor: BD-P1), then a landing alone;
- * the next feeder a landing and the floor. Runs some 10 s (the demo's
- * pause between matches).
+ * the next feeder a landing and the floor. Runs some 4 s (the demo's
+ * pause between matches set to 2 s).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -34,10 +34,10 @@
 #define MS 1000ULL		/* sd-event times are in us */
 #define NS_PER_MS 1000000LL
 
-struct dd_sim_feed *__wrap_dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
-					     dd_obs_sink sink, void *user, char *err, size_t errlen);
-void __wrap_dd_sim_feed_stop(struct dd_sim_feed *f);
-size_t __wrap_dd_sim_feed_reads_pending(const struct dd_sim_feed *f);
+struct dd_sim_feed *__wrap_dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64_t seed,
+					   int max_throws, dd_obs_sink sink, void *user, char *err,
+					   size_t errlen);
+void __wrap_dd_sim_feed_free(struct dd_sim_feed *f);
 bool __wrap_dd_sim_feed_spent(const struct dd_sim_feed *f);
 void __wrap_dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
 
@@ -95,12 +95,14 @@ static int on_fed(sd_event_source *s, uint64_t usec, void *user)
 static const uint64_t steps_at[2] = { 200 * MS, 1500 * MS };
 FAKE_GLUE_SENSORS(sens, steps_at, on_sensed)
 
-struct dd_sim_feed *__wrap_dd_sim_feed_start(sd_event *ev, uint64_t seed, int max_throws,
-					     dd_obs_sink sink, void *user, char *err, size_t errlen)
+struct dd_sim_feed *__wrap_dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64_t seed,
+					   int max_throws, dd_obs_sink sink, void *user, char *err,
+					   size_t errlen)
 {
 	static const uint64_t at[2] = { 100 * MS, 1500 * MS };
 	struct dd_health_item unused;
 
+	(void)clock;
 	(void)seed;
 	(void)max_throws;
 	(void)err;
@@ -111,16 +113,10 @@ struct dd_sim_feed *__wrap_dd_sim_feed_start(sd_event *ev, uint64_t seed, int ma
 	return (struct dd_sim_feed *)&feeder;
 }
 
-void __wrap_dd_sim_feed_stop(struct dd_sim_feed *f)
+void __wrap_dd_sim_feed_free(struct dd_sim_feed *f)
 {
 	(void)f;
 	fake_glue_detach(&feed);
-}
-
-size_t __wrap_dd_sim_feed_reads_pending(const struct dd_sim_feed *f)
-{
-	(void)f;
-	return 0;
 }
 
 bool __wrap_dd_sim_feed_spent(const struct dd_sim_feed *f)
@@ -143,7 +139,7 @@ static void test_serve_demo_next_match_starts_with_no_throw_under_way(void **sta
 
 	/* The landing alone would time out (and be judged in the first
 	 * match) before the next began. */
-	fake_glue_run_serve(f, "[fusion]\ntimeout_ms = 60000\n", sim);
+	fake_glue_run_serve(f, "[fusion]\ntimeout_ms = 60000\n[sim]\npause_s = 2\n", sim);
 	assert_int_equal(feeders, 2);
 	/* The first match: a1's throw, judged before the next was due. */
 	assert_int_equal(db_bd_load(f->db, 1, &log, &res, err, sizeof(err)), 0);

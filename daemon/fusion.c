@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon.h"
 #include "daemon/fusion.h"
 #include "daemon/obs_time.h"
 #include "vision/vision.h"
@@ -66,18 +65,25 @@ void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg)
 	bd_table_defaults(&cfg->table);
 }
 
+/* No throw under way. */
+static void throw_init(struct dd_fusion_throw *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->t_last_ns = INT64_MIN;	/* a throw's times may all be below 0 */
+}
+
 void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg)
 {
 	memset(f, 0, sizeof(*f));
 	f->cfg = *cfg;
-	f->t_last_ns = INT64_MIN;	/* a throw's times may all be below 0 */
+	throw_init(&f->cur);
 	f->t_closed_ns = INT64_MIN;
 	f->t_toss_after_ns = INT64_MAX;
 }
 
 bool dd_fusion_active(const struct dd_fusion *f)
 {
-	return f->active;
+	return f->cur.active;
 }
 
 static bool is_dead_event(const struct bd_event *ev)
@@ -250,11 +256,11 @@ static const struct dd_obs *witness_on(const struct dd_obs *a, const struct dd_o
 static bool exit_is_floor(const struct dd_fusion *f, const struct dd_obs *exit,
 			  const struct bd_throw *t, int64_t now_ns)
 {
-	if (t->n_events >= BD_MAX_EVENTS || f->overflow ||
+	if (t->n_events >= BD_MAX_EVENTS || f->cur.overflow ||
 	    dd_time_span(exit->t_ns, now_ns) < FALL_NS + CALL_DELAY_NS)
 		return false;
-	for (size_t i = 0; i < f->n_obs; i++) {
-		const struct dd_obs *o = &f->obs[i];
+	for (size_t i = 0; i < f->cur.n_obs; i++) {
+		const struct dd_obs *o = &f->cur.obs[i];
 
 		if (o->kind == DD_OBS_EVENT && o->t_ns > exit->t_ns &&
 		    (o->ev.kind == BD_EV_TABLE || o->ev.kind == BD_EV_CUP || o->ev.kind == BD_EV_MINE))
@@ -268,8 +274,8 @@ static bool exit_is_floor(const struct dd_fusion *f, const struct dd_obs *exit,
 static int near_obs(const struct dd_fusion *f, size_t skip, int64_t t, enum dd_source src,
 		    enum bd_ev_kind kind)
 {
-	for (size_t k = 0; k < f->n_obs; k++) {
-		const struct dd_obs *o = &f->obs[k];
+	for (size_t k = 0; k < f->cur.n_obs; k++) {
+		const struct dd_obs *o = &f->cur.obs[k];
 
 		if (k != skip && o->kind == DD_OBS_EVENT && o->source == src && o->ev.kind == kind &&
 		    dd_time_gap(o->t_ns, t) <= f->cfg.pair_window_ns)
@@ -281,8 +287,8 @@ static int near_obs(const struct dd_fusion *f, size_t skip, int64_t t, enum dd_s
 /* Whether a table or cup contact was observed before t. */
 static bool touched_before(const struct dd_fusion *f, int64_t t)
 {
-	for (size_t k = 0; k < f->n_obs; k++) {
-		const struct dd_obs *o = &f->obs[k];
+	for (size_t k = 0; k < f->cur.n_obs; k++) {
+		const struct dd_obs *o = &f->cur.obs[k];
 
 		if (o->kind == DD_OBS_EVENT && (o->ev.kind == BD_EV_TABLE || o->ev.kind == BD_EV_CUP) &&
 		    o->t_ns < t)
@@ -309,30 +315,30 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 {
 	const struct dd_fusion_cfg *cfg = &f->cfg;
 
-	for (size_t i = 0; i < f->n_obs; i++) {
+	for (size_t i = 0; i < f->cur.n_obs; i++) {
 		keep[i] = true;
 		factor[i] = 1;
 	}
-	for (size_t i = 0; i < f->n_obs; i++) {
-		const struct dd_obs *m = &f->obs[i];
+	for (size_t i = 0; i < f->cur.n_obs; i++) {
+		const struct dd_obs *m = &f->cur.obs[i];
 		int j;
 
 		if (m->kind != DD_OBS_EVENT || m->source != DD_SRC_CAMERA || m->ev.kind != BD_EV_MINE ||
 		    near_obs(f, i, m->t_ns, DD_SRC_PIEZO, BD_EV_MINE) >= 0 ||
 		    (j = near_obs(f, i, m->t_ns, DD_SRC_PIEZO, BD_EV_TABLE)) < 0 ||
-		    near_obs(f, i, f->obs[j].t_ns, DD_SRC_CAMERA, BD_EV_TABLE) >= 0)
+		    near_obs(f, i, f->cur.obs[j].t_ns, DD_SRC_CAMERA, BD_EV_TABLE) >= 0)
 			continue;
 		/* Only at the first contact: a die already on the table that
 		 * brushes the can trips no disc (under 0.25 m/s) and its
 		 * bounces and slides shake the table's, so neither witness
 		 * contradicts the other there. */
-		if (touched_before(f, dd_time_shifted(f->obs[j].t_ns, -cfg->pair_window_ns)))
+		if (touched_before(f, dd_time_shifted(f->cur.obs[j].t_ns, -cfg->pair_window_ns)))
 			continue;
 		if (!cfg->piezo_present || !cfg->mine_disc_present) {
 			add_reason(out, "camera saw the mine, discs a landing, no mine disc");
 			continue;
 		}
-		double cm = m->confidence, ct = f->obs[j].confidence;
+		double cm = m->confidence, ct = f->cur.obs[j].confidence;
 		double lm = cm * (1 - ct), lt = (1 - cm) * ct;
 		double p_table = lm + lt > 0 ? lt / (lm + lt) : 0.5;
 
@@ -350,8 +356,8 @@ static void weigh_mines(const struct dd_fusion *f, bool keep[], double factor[],
 /* Whether the table discs reported an impact on the top in [lo, hi]. */
 static bool discs_heard(const struct dd_fusion *f, int64_t lo, int64_t hi)
 {
-	for (size_t k = 0; k < f->n_obs; k++) {
-		const struct dd_obs *o = &f->obs[k];
+	for (size_t k = 0; k < f->cur.n_obs; k++) {
+		const struct dd_obs *o = &f->cur.obs[k];
 
 		if (o->kind == DD_OBS_EVENT && o->source == DD_SRC_PIEZO && o->ev.kind == BD_EV_TABLE &&
 		    o->t_ns >= lo && o->t_ns <= hi)
@@ -366,8 +372,8 @@ static const struct dd_obs *shaking_hit(const struct dd_fusion *f, const struct 
 {
 	const struct dd_obs *hit = NULL;
 
-	for (size_t k = 0; k < f->n_obs; k++) {
-		const struct dd_obs *o = &f->obs[k];
+	for (size_t k = 0; k < f->cur.n_obs; k++) {
+		const struct dd_obs *o = &f->cur.obs[k];
 
 		if (o->kind == DD_OBS_EVENT && o->source == DD_SRC_PIEZO &&
 		    (o->ev.kind == BD_EV_CUP || o->ev.kind == BD_EV_MINE) &&
@@ -396,20 +402,20 @@ static int deaf_landings(const struct dd_fusion *f, int64_t at[], bool excused[]
 {
 	int moved = -1;
 
-	for (size_t i = 0; i < f->n_obs; i++) {
-		at[i] = f->obs[i].t_ns;
+	for (size_t i = 0; i < f->cur.n_obs; i++) {
+		at[i] = f->cur.obs[i].t_ns;
 		excused[i] = false;
 	}
-	for (size_t i = 0; i < f->n_obs && f->cfg.piezo_present; i++) {
-		const struct dd_obs *o = &f->obs[i];
+	for (size_t i = 0; i < f->cur.n_obs && f->cfg.piezo_present; i++) {
+		const struct dd_obs *o = &f->cur.obs[i];
 		bool first;
 
 		if (o->kind != DD_OBS_EVENT || o->source != DD_SRC_CAMERA || o->ev.kind != BD_EV_TABLE ||
 		    near_obs(f, i, o->t_ns, DD_SRC_PIEZO, BD_EV_TABLE) >= 0)
 			continue;
 		first = !touched_before(f, o->t_ns);
-		for (size_t k = 0; k < f->n_obs && !excused[i]; k++) {
-			const struct dd_obs *d = &f->obs[k], *hit;
+		for (size_t k = 0; k < f->cur.n_obs && !excused[i]; k++) {
+			const struct dd_obs *d = &f->cur.obs[k], *hit;
 			int64_t from, after;
 
 			if (d->kind != DD_OBS_TABLE_DEAF)
@@ -454,12 +460,12 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	t->dye_up = true;
 	t->apex_m = -1;
 	t->apex_sd_m = -1;
-	out->n_obs = f->n_obs;
-	memcpy(out->obs, f->obs, f->n_obs * sizeof(f->obs[0]));
-	out->t_start_ns = f->n_obs ? f->obs[0].t_ns : now_ns;
-	out->t_dead_ns = timed_out ? now_ns : f->t_dead_ns;
-	for (size_t i = 0; i < f->n_obs; i++) {
-		const struct dd_obs *o = &f->obs[i];
+	out->n_obs = f->cur.n_obs;
+	memcpy(out->obs, f->cur.obs, f->cur.n_obs * sizeof(f->cur.obs[0]));
+	out->t_start_ns = f->cur.n_obs ? f->cur.obs[0].t_ns : now_ns;
+	out->t_dead_ns = timed_out ? now_ns : f->cur.t_dead_ns;
+	for (size_t i = 0; i < f->cur.n_obs; i++) {
+		const struct dd_obs *o = &f->cur.obs[i];
 
 		if (is_edge_source(o->source) && o->t_ns > out->t_last_edge_ns)
 			out->t_last_edge_ns = o->t_ns;
@@ -479,13 +485,13 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			used[i] = true;
 	}
 	weigh_mines(f, keep, factor, out);
-	for (size_t i = 0; i < f->n_obs; i++)
+	for (size_t i = 0; i < f->cur.n_obs; i++)
 		used[i] |= !keep[i];
 	moved = deaf_landings(f, at, excused);
 	/* By at[], stably: obs[] is in time order, so only a moved landing
 	 * changes place, after whatever is at its time too (at the clock's
 	 * end, at[] saturated, there is no time after the hit). */
-	for (size_t n = 0; n < f->n_obs; n++) {
+	for (size_t n = 0; n < f->cur.n_obs; n++) {
 		size_t k = n;
 
 		for (; k > 0 && (at[ord[k - 1]] > at[n] ||
@@ -494,9 +500,9 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		ord[k] = n;
 	}
 
-	for (size_t n = 0; n < f->n_obs; n++) {
+	for (size_t n = 0; n < f->cur.n_obs; n++) {
 		size_t i = ord[n];
-		const struct dd_obs *o = &f->obs[i];
+		const struct dd_obs *o = &f->cur.obs[i];
 		struct bd_event ev;
 		double conf = o->confidence * factor[i];
 		const char *src = dd_source_name(o->source);
@@ -506,14 +512,14 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		if (used[i])
 			continue;
 		used[i] = true;
-		for (size_t m = n + 1; m < f->n_obs && pair < 0; m++) {
+		for (size_t m = n + 1; m < f->cur.n_obs && pair < 0; m++) {
 			size_t j = ord[m];
 
-			if (!used[j] && f->obs[j].kind == DD_OBS_EVENT && same_happening(cfg, o, &f->obs[j]))
+			if (!used[j] && f->cur.obs[j].kind == DD_OBS_EVENT && same_happening(cfg, o, &f->cur.obs[j]))
 				pair = (int)j;
 		}
 		if (pair >= 0) {
-			const struct dd_obs *p = &f->obs[pair];
+			const struct dd_obs *p = &f->cur.obs[pair];
 
 			used[pair] = true;
 			snprintf(both, sizeof(both), "%s+%s", dd_source_name(o->source),
@@ -594,15 +600,15 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		/* The discs' half is then a shrug (about 0.5, sens_locate_alt):
 		 * should the throw be reviewed, the official hears why. */
 		if (ev.kind == BD_EV_TABLE && !landed &&
-		    (o->no_point || (pair >= 0 && f->obs[pair].no_point)))
+		    (o->no_point || (pair >= 0 && f->cur.obs[pair].no_point)))
 			add_note(out, "the table sensors heard what no one landing explains (two impacts?)");
 		if (ev.kind == BD_EV_TABLE || ev.kind == BD_EV_CUP)
 			landed = true;
 		if (t->n_events == BD_MAX_EVENTS) {
 			add_reason(out, "more observations than a throw can hold");
 			/* A re-toss among those left out still voids it (BD-P9). */
-			for (size_t m = n; m < f->n_obs; m++) {
-				const struct dd_obs *r = &f->obs[ord[m]];
+			for (size_t m = n; m < f->cur.n_obs; m++) {
+				const struct dd_obs *r = &f->cur.obs[ord[m]];
 
 				if (r->kind == DD_OBS_EVENT && r->ev.kind == BD_EV_RETOSS) {
 					set_event(&t->events[BD_MAX_EVENTS - 1], r, r->confidence,
@@ -615,7 +621,7 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 		/* Whether the catcher decides the ruling is the judge's to say
 		 * (dd_fused_judge): a witness that names one settles it. */
 		if (ev.kind == BD_EV_CATCH && o->player_guessed && !out->catch_guessed &&
-		    (pair < 0 || f->obs[pair].player_guessed)) {
+		    (pair < 0 || f->cur.obs[pair].player_guessed)) {
 			out->catch_guessed = true;
 			out->catch_at = t->n_events;
 		}
@@ -643,8 +649,8 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	 * witnesses in conflict or missing, a throw nobody saw end. */
 	/* Whether the kick's order decides the ruling depends on the score
 	 * (BD-K2a): dd_fused_judge() asks. */
-	for (size_t i = 0; f->kick_retimed && i < t->n_events && !out->kick_guessed; i++)
-		if (t->events[i].kind == BD_EV_KICK && t->events[i].t_ns == f->kick_retimed_ns) {
+	for (size_t i = 0; f->cur.kick_retimed && i < t->n_events && !out->kick_guessed; i++)
+		if (t->events[i].kind == BD_EV_KICK && t->events[i].t_ns == f->cur.kick_retimed_ns) {
 			out->kick_guessed = true;
 			out->kick_at = i;
 		}
@@ -667,28 +673,18 @@ static void assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 	} else if (timed_out) {
 		add_reason(out, "no end of the throw was seen");
 	}
-	if (f->overflow)
+	if (f->cur.overflow)
 		add_reason(out, "observations were dropped");
 }
 
 /* The throw under way is over at t_ns: what was made before that and
  * comes later is too late for it (dd_fusion_add), but for a toss made
- * after toss_after (a throw that timed out: INT64_MAX else). The buttons'
- * last calls are kept: a press held down outlasts a throw. */
+ * after toss_after (a throw that timed out: INT64_MAX else). Only the
+ * throw's own state goes: the buttons' last calls stay (a press held down
+ * outlasts a throw), and so does a shake kept for the next throw. */
 static void close_at(struct dd_fusion *f, int64_t t_ns, int64_t toss_after)
 {
-	struct dd_fusion_cfg cfg = f->cfg;
-	int64_t button_ns[DD_BUTTON_CALLS];
-	unsigned taken = f->buttons_taken;
-	bool shake_kept = f->idle_shake_kept;	/* made after this throw: the next's */
-	struct dd_obs shake = f->idle_shake;
-
-	memcpy(button_ns, f->button_ns, sizeof(button_ns));
-	dd_fusion_init(f, &cfg);
-	memcpy(f->button_ns, button_ns, sizeof(button_ns));
-	f->buttons_taken = taken;
-	f->idle_shake_kept = shake_kept;
-	f->idle_shake = shake;
+	throw_init(&f->cur);
 	f->t_closed_ns = t_ns;
 	f->t_toss_after_ns = toss_after;
 }
@@ -697,7 +693,7 @@ void dd_fusion_drop(struct dd_fusion *f)
 {
 	/* kept for the next throw, it would join it: that game is over too */
 	f->idle_shake_kept = false;
-	if (f->active)
+	if (f->cur.active)
 		close_at(f, f->t_closed_ns, f->t_toss_after_ns);
 }
 
@@ -734,8 +730,8 @@ static bool button_repeat(const struct dd_fusion *f, const struct dd_obs *o)
 
 	if (k < 0)
 		return false;
-	for (size_t i = 0; i < f->n_obs; i++)
-		if (button_of(&f->obs[i]) == k)
+	for (size_t i = 0; i < f->cur.n_obs; i++)
+		if (button_of(&f->cur.obs[i]) == k)
 			return true;
 	if (!(f->buttons_taken & (1u << k)))
 		return false;
@@ -760,9 +756,9 @@ static void button_taken(struct dd_fusion *f, const struct dd_obs *o)
  * it, and after those made at t too unless ahead. */
 static size_t slot_of(const struct dd_fusion *f, int64_t t, bool ahead)
 {
-	size_t at = f->n_obs;
+	size_t at = f->cur.n_obs;
 
-	while (at > 0 && (f->obs[at - 1].t_ns > t || (ahead && f->obs[at - 1].t_ns == t)))
+	while (at > 0 && (f->cur.obs[at - 1].t_ns > t || (ahead && f->cur.obs[at - 1].t_ns == t)))
 		at--;
 	return at;
 }
@@ -780,18 +776,18 @@ static size_t slot_of(const struct dd_fusion *f, int64_t t, bool ahead)
 static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_obs *o,
 					  struct dd_obs *tmp, size_t *at)
 {
-	for (size_t i = 0; i < f->n_obs; i++) {
-		const struct dd_obs *c = &f->obs[i];
+	for (size_t i = 0; i < f->cur.n_obs; i++) {
+		const struct dd_obs *c = &f->cur.obs[i];
 
 		if (c->kind != DD_OBS_EVENT || !is_edge_source(c->source) ||
 		    (c->ev.kind != BD_EV_TABLE && c->ev.kind != BD_EV_CUP && c->ev.kind != BD_EV_MINE))
 			continue;
 		if (c->t_ns > o->t_ns || dd_time_span(c->t_ns, o->t_ns) > CALL_DELAY_NS)
 			return o;	/* after the call, or touched before the kick */
-		f->kick_retimed = true;
-		f->kick_retimed_ns = dd_time_shifted(c->t_ns, -1);
+		f->cur.kick_retimed = true;
+		f->cur.kick_retimed_ns = dd_time_shifted(c->t_ns, -1);
 		*tmp = *o;
-		tmp->t_ns = f->kick_retimed_ns;
+		tmp->t_ns = f->cur.kick_retimed_ns;
 		tmp->ev.t_ns = tmp->t_ns;
 		*at = slot_of(f, c->t_ns, true);
 		return tmp;
@@ -802,11 +798,11 @@ static const struct dd_obs *kick_in_place(struct dd_fusion *f, const struct dd_o
 /* Puts o at obs[at] (slot_of), a place the caller has made sure of. */
 static void keep_obs(struct dd_fusion *f, size_t at, const struct dd_obs *o)
 {
-	memmove(&f->obs[at + 1], &f->obs[at], (f->n_obs - at) * sizeof(f->obs[0]));
-	f->obs[at] = *o;
-	f->n_obs++;
-	if (o->t_ns > f->t_last_ns)
-		f->t_last_ns = o->t_ns;
+	memmove(&f->cur.obs[at + 1], &f->cur.obs[at], (f->cur.n_obs - at) * sizeof(f->cur.obs[0]));
+	f->cur.obs[at] = *o;
+	f->cur.n_obs++;
+	if (o->t_ns > f->cur.t_last_ns)
+		f->cur.t_last_ns = o->t_ns;
 }
 
 /* A throw that starts at t, before the shake kept from before it
@@ -825,7 +821,7 @@ static void take_idle_shake(struct dd_fusion *f, int64_t t)
 
 	if (!f->idle_shake_kept || d->t_ns > dd_fusion_deadline(f))
 		return;
-	if (f->n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns)
+	if (f->cur.n_obs < DD_FUSION_MAX_OBS && t <= d->until_ns)
 		keep_obs(f, slot_of(f, d->t_ns, false), d);
 	f->idle_shake_kept = false;
 }
@@ -848,7 +844,7 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 		/* A toss made after a timed-out throw's last observation would
 		 * have closed that throw had it come in time (below): it starts
 		 * the next, and what was made after it is that throw's. */
-		if (o->kind != DD_OBS_TOSS || f->active || o->t_ns <= f->t_toss_after_ns)
+		if (o->kind != DD_OBS_TOSS || f->cur.active || o->t_ns <= f->t_toss_after_ns)
 			return DD_FUSION_LATE;
 		f->t_closed_ns = o->t_ns;
 	}
@@ -860,27 +856,27 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	 * the shake's impact was open over after the shake when the shake's
 	 * start is earlier (sensors/pipeline.c, close_group). The latest is
 	 * kept for that throw. */
-	if (o->kind == DD_OBS_TABLE_DEAF && !f->active) {
+	if (o->kind == DD_OBS_TABLE_DEAF && !f->cur.active) {
 		f->idle_shake = *o;
 		f->idle_shake_kept = true;
 		return 0;
 	}
-	if (o->kind == DD_OBS_TOSS && f->active && f->n_obs > 0) {
+	if (o->kind == DD_OBS_TOSS && f->cur.active && f->cur.n_obs > 0) {
 		/* A new toss while the last throw was not seen to end: that one
 		 * is over, judged on what it has, and this toss starts the next. */
 		assemble(f, true, o->t_ns, out);
 		close_at(f, o->t_ns, INT64_MAX);
 		completed = 1;
 	}
-	starts = !f->active;
-	f->active = true;
-	if (f->n_obs == DD_FUSION_MAX_OBS) {
-		f->overflow = true;
+	starts = !f->cur.active;
+	f->cur.active = true;
+	if (f->cur.n_obs == DD_FUSION_MAX_OBS) {
+		f->cur.overflow = true;
 		/* A re-toss voids whatever the throw holds (BD-P9): it takes
 		 * the latest observation's place rather than be lost. */
 		if (o->kind != DD_OBS_EVENT || o->ev.kind != BD_EV_RETOSS)
 			return completed;
-		f->n_obs--;
+		f->cur.n_obs--;
 	}
 	/* Keep time order: the camera reports a frame's events late. */
 	at = slot_of(f, o->t_ns, false);
@@ -890,10 +886,10 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	button_taken(f, o);
 	/* Dead first: whether a kept shake came after this throw (below) hangs
 	 * on when it settles. */
-	if (o->kind == DD_OBS_EVENT && is_dead_event(&o->ev) && !f->dead &&
+	if (o->kind == DD_OBS_EVENT && is_dead_event(&o->ev) && !f->cur.dead &&
 	    o->ev.kind != BD_EV_RETOSS) {
-		f->dead = true;
-		f->t_dead_ns = o->t_ns;
+		f->cur.dead = true;
+		f->cur.t_dead_ns = o->t_ns;
 	}
 	if (starts)
 		take_idle_shake(f, o->t_ns);
@@ -909,11 +905,11 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 
 int64_t dd_fusion_deadline(const struct dd_fusion *f)
 {
-	if (!f->active)
+	if (!f->cur.active)
 		return INT64_MAX;
-	if (f->dead)
-		return dd_time_shifted(f->t_dead_ns, f->cfg.settle_ns);
-	return dd_time_shifted(f->t_last_ns, f->cfg.timeout_ns);
+	if (f->cur.dead)
+		return dd_time_shifted(f->cur.t_dead_ns, f->cfg.settle_ns);
+	return dd_time_shifted(f->cur.t_last_ns, f->cfg.timeout_ns);
 }
 
 int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
@@ -922,11 +918,11 @@ int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
 
 	/* Measured from the throw's own times, not against the deadline: one
 	 * past the clock's end saturates to INT64_MAX, which a time can be. */
-	if (!f->active || (f->dead ? dd_time_span(f->t_dead_ns, now_ns) < f->cfg.settle_ns :
-			   dd_time_span(f->t_last_ns, now_ns) < f->cfg.timeout_ns))
+	if (!f->cur.active || (f->cur.dead ? dd_time_span(f->cur.t_dead_ns, now_ns) < f->cfg.settle_ns :
+			   dd_time_span(f->cur.t_last_ns, now_ns) < f->cfg.timeout_ns))
 		return 0;
-	assemble(f, !f->dead, now_ns, out);
-	close_at(f, deadline, f->dead ? INT64_MAX : f->t_last_ns);
+	assemble(f, !f->cur.dead, now_ns, out);
+	close_at(f, deadline, f->cur.dead ? INT64_MAX : f->cur.t_last_ns);
 	return 1;
 }
 

@@ -8,7 +8,14 @@
  * landing, a kicked die on the floor with no landing felt, a throw nobody
  * saw end, dropped observations); thin evidence on
  * the events that decide the ruling is bd_judge's to flag (review_below).
- * No I/O, no clock: times come in on the observations and on tick(). */
+ * No I/O, no clock: times come in on the observations and on tick().
+ *
+ * It lives in daemon/ (DESIGN.md puts fusion there) rather than core/:
+ * core/ rules on a throw as the match log states it, while fusion weighs
+ * witnesses whose doubt comes from the inputs (the tracker's landing sd,
+ * the discs' wiring), the daemon's concern; it is pure all the same,
+ * needing only core/ and vision/'s constants (vision/vision.h), so
+ * `dyeref evaluate`, the tests and serve share it unchanged. */
 #ifndef DYEREF_DAEMON_FUSION_H
 #define DYEREF_DAEMON_FUSION_H
 
@@ -99,23 +106,29 @@ struct dd_fused {
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* in time order */
 };
 
-struct dd_fusion {
-	struct dd_fusion_cfg cfg;	/* copied */
+/* The throw under way: all that a throw's end forgets (fusion.c resets
+ * it whole when a throw closes, and what lies outside it is kept). */
+struct dd_fusion_throw {
 	bool active;			/* a throw is under way */
 	bool dead;			/* its die is dead: settling */
 	int64_t t_dead_ns;		/* when it died */
-	int64_t t_last_ns;		/* latest observation time */
+	int64_t t_last_ns;		/* latest observation time; INT64_MIN before one */
 	size_t n_obs;			/* entries of obs */
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* sorted by t_ns */
 	bool overflow;			/* observations were dropped */
 	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
 	int64_t kick_retimed_ns;	/* then: the time it was given */
+};
+
+struct dd_fusion {
+	struct dd_fusion_cfg cfg;	/* copied */
+	struct dd_fusion_throw cur;	/* the throw under way, if any (cur.active) */
+	/* Kept from throw to throw (close_at sets or keeps them): */
 	bool idle_shake_kept;		/* idle_shake holds a shake that came while no throw
 					 * was under way, for the next (still, under one that
 					 * was over before it was made) */
 	struct dd_obs idle_shake;	/* then: the latest (DD_OBS_TABLE_DEAF), for a throw
 					 * starting within its reach (its hit may start one) */
-	/* Kept from throw to throw (close_at sets or keeps them): */
 	int64_t t_closed_ns;		/* the last throw was closed at (its settle or timeout
 					 * deadline, a re-toss, the next toss); INT64_MIN before */
 	int64_t t_toss_after_ns;	/* it timed out, its last observation then: a toss made

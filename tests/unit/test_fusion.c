@@ -1750,7 +1750,7 @@ static void test_fusion_bd_s7_late_toss_after_a_timeout_starts_the_next_throw(vo
 	assert_int_equal(dd_fusion_add(&f, &toss, &out), 0);
 	assert_true(dd_fusion_active(&f));
 	assert_int_equal(dd_fusion_add(&f, &apex, &out), 0);
-	assert_int_equal(f.n_obs, 2);
+	assert_int_equal(f.cur.n_obs, 2);
 }
 
 /* A button's call that fusion refuses (its throw already holds
@@ -1775,13 +1775,13 @@ static void test_fusion_a_refused_button_call_starts_no_held_press(void **state)
 		assert_int_equal(dd_fusion_add(&f, &t, &out), 0);
 	}
 	assert_int_equal(dd_fusion_add(&f, &ct, &out), 0);
-	assert_int_equal(f.n_obs, DD_FUSION_MAX_OBS);	/* refused: no room */
+	assert_int_equal(f.cur.n_obs, DD_FUSION_MAX_OBS);	/* refused: no room */
 	assert_int_equal(dd_fusion_add(&f, &toss, &out), 1);
 	assert_non_null(strstr(out.review_why, "observations were dropped"));
 	ct.t_ns = 1300 * MS;
 	assert_int_equal(dd_fusion_add(&f, &ct, &out), 0);
-	assert_int_equal(f.n_obs, 2);
-	assert_int_equal(f.obs[1].ev.kind, BD_EV_CATCH);
+	assert_int_equal(f.cur.n_obs, 2);
+	assert_int_equal(f.cur.obs[1].ev.kind, BD_EV_CATCH);
 	/* Kept, it is this throw's catch: its second call (on release) is left out. */
 	ct.t_ns = 1400 * MS;
 	assert_int_equal(dd_fusion_add(&f, &ct, &out), DD_FUSION_REPEAT);

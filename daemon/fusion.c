@@ -59,6 +59,7 @@ void dd_fusion_cfg_defaults(struct dd_fusion_cfg *cfg)
 	cfg->pair_window_ns = 80 * 1000000LL;
 	cfg->settle_ns = 400 * 1000000LL;
 	cfg->timeout_ns = 6000 * 1000000LL;
+	cfg->rest_wait_ns = 6000 * 1000000LL;
 	cfg->piezo_present = true;
 	cfg->mine_disc_present = true;
 	cfg->camera_present = false;
@@ -826,6 +827,20 @@ static void take_idle_shake(struct dd_fusion *f, int64_t t)
 	f->idle_shake_kept = false;
 }
 
+/* A die came to rest and its face is being read (DD_OBS_REST_PENDING):
+ * the throw under way waits for that rest (dd_fusion_deadline). The read
+ * runs off the event loop, so the throw could settle or time out before
+ * the rest that ends it (BD-O2 reads its face) arrives. With no throw under
+ * way there is nothing to hold: the rest will start its own. */
+static void await_rest(struct dd_fusion *f, const struct dd_obs *o)
+{
+	if (!f->cur.active)
+		return;
+	if (!f->cur.rests_pending || o->t_ns > f->cur.rest_pending_ns)
+		f->cur.rest_pending_ns = o->t_ns;
+	f->cur.rests_pending++;
+}
+
 int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out)
 {
 	struct dd_obs kick;
@@ -833,7 +848,7 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	int completed = 0;
 	bool starts;
 
-	if (!(o->confidence >= 0 && o->confidence <= 1) || (unsigned)o->kind > DD_OBS_TABLE_DEAF ||
+	if (!(o->confidence >= 0 && o->confidence <= 1) || (unsigned)o->kind > DD_OBS_REST_PENDING ||
 	    (unsigned)o->source > DD_SRC_SIM)
 		return -EINVAL;
 	if (o->kind == DD_OBS_TABLE_DEAF && o->until_ns < o->t_ns)
@@ -850,6 +865,10 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	}
 	if (button_repeat(f, o))
 		return DD_FUSION_REPEAT;
+	if (o->kind == DD_OBS_REST_PENDING) {
+		await_rest(f, o);
+		return 0;
+	}
 	/* A shake while no throw is under way starts none: it only tells a
 	 * throw's landings apart from silence. The hit that made it may yet
 	 * start one: the sensors' pipeline hands a hit whose edge came while
@@ -870,6 +889,9 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	}
 	starts = !f->cur.active;
 	f->cur.active = true;
+	/* Its rest has come, even should the throw have no room for it. */
+	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_REST && f->cur.rests_pending > 0)
+		f->cur.rests_pending--;
 	if (f->cur.n_obs == DD_FUSION_MAX_OBS) {
 		f->cur.overflow = true;
 		/* A re-toss voids whatever the throw holds (BD-P9): it takes
@@ -905,11 +927,20 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 
 int64_t dd_fusion_deadline(const struct dd_fusion *f)
 {
+	int64_t at, wait;
+
 	if (!f->cur.active)
 		return INT64_MAX;
 	if (f->cur.dead)
-		return dd_time_shifted(f->cur.t_dead_ns, f->cfg.settle_ns);
-	return dd_time_shifted(f->cur.t_last_ns, f->cfg.timeout_ns);
+		at = dd_time_shifted(f->cur.t_dead_ns, f->cfg.settle_ns);
+	else
+		at = dd_time_shifted(f->cur.t_last_ns, f->cfg.timeout_ns);
+	if (f->cur.rests_pending) {
+		wait = dd_time_shifted(f->cur.rest_pending_ns, f->cfg.rest_wait_ns);
+		if (wait > at)
+			at = wait;
+	}
+	return at;
 }
 
 int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
@@ -921,6 +952,9 @@ int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out)
 	if (!f->cur.active || (f->cur.dead ? dd_time_span(f->cur.t_dead_ns, now_ns) < f->cfg.settle_ns :
 			   dd_time_span(f->cur.t_last_ns, now_ns) < f->cfg.timeout_ns))
 		return 0;
+	if (f->cur.rests_pending &&
+	    dd_time_span(f->cur.rest_pending_ns, now_ns) < f->cfg.rest_wait_ns)
+		return 0;	/* a face is being read: its rest is on its way */
 	assemble(f, !f->cur.dead, now_ns, out);
 	close_at(f, deadline, f->cur.dead ? INT64_MAX : f->cur.t_last_ns);
 	return 1;

@@ -217,6 +217,7 @@ static const char *const obs_kinds[] = {
 	[DD_OBS_TOSS] = "toss", [DD_OBS_EVENT] = "event", [DD_OBS_NO_LANDING] = "no_landing",
 	[DD_OBS_DYE_UP_MISSED] = "dye_up_missed", [DD_OBS_APEX] = "apex",
 	[DD_OBS_OFF_TABLE] = "off_table", [DD_OBS_TABLE_DEAF] = "table_deaf",
+	[DD_OBS_REST_PENDING] = "rest_pending",
 };
 
 /* Milliseconds from fx's start to t, an observation's time from outside. */

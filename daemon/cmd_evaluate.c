@@ -1,6 +1,7 @@
 /* `dyeref evaluate DIR`: referees what `dyeref sim` recorded, through the
- * daemon's own path (sensors pipeline -> fusion -> bd_judge, review as
- * dd_referee_throw decides it), and compares every ruling with the truth. */
+ * daemon's own path (sensors pipeline -> the match step: fusion ->
+ * bd_judge, review as dd_referee_throw decides it), and compares every
+ * ruling with the truth. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "daemon/feeds.h"
 #include "daemon/fusion.h"
 #include "daemon/inputs.h"
+#include "daemon/match_step.h"
 #include "sim/sim.h"
 
 #define BOUNDARY_NS 1000000000LL	/* a throw's observations end this long after its last event */
@@ -629,6 +631,7 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 
 struct run {
 	struct dd_fusion fusion;
+	struct dd_step step;	/* the daemon's: fusion -> score_throw, won: truth_won */
 	struct sens_pipeline *pipe;
 	struct dd_fused fx;
 	const struct bd_match_cfg *cfg;
@@ -638,30 +641,45 @@ struct run {
 	bool verbose;
 	const char *mdir;
 	struct bd_state own;	/* the referee's own fold of its rulings */
+	bool truth_over;	/* the truth's match ends won (its last throw wins it) */
 };
 
-static void fused(struct run *rn, int64_t now)
+/* The match step's judge: the throw scored against the truth, folded. */
+static void fused(void *user, const struct dd_fused *fx, int64_t at_ns)
 {
-	score_throw(rn->cfg, rn->tr, rn->n_truth, &rn->fx, now, rn->ty, rn->verbose, rn->mdir,
+	struct run *rn = user;
+
+	score_throw(rn->cfg, rn->tr, rn->n_truth, fx, at_ns, rn->ty, rn->verbose, rn->mdir,
 		    &rn->own);
 }
 
+/* The game is won (BD-W1) once the truth's winning throw is in. Each throw
+ * is scored from the truth's state before it, as an official would have
+ * kept the referee's (correcting what it got wrong), so the game is won
+ * when the truth's is: the referee's own fold (own) winning early on a
+ * wrong ruling would leave the rest of the match out, counting one error
+ * again as every throw after it missed (final_scores_right counts it). */
+static bool truth_won(void *user)
+{
+	const struct run *rn = user;
+
+	return rn->truth_over && rn->n_truth && rn->tr[rn->n_truth - 1].seen;
+}
+
+/* Serve's fusion timer, never late: a throw complete by now is judged at
+ * its deadline. */
 static void tick(struct run *rn, int64_t now)
 {
-	while (dd_fusion_deadline(&rn->fusion) <= now) {
-		int64_t at = dd_fusion_deadline(&rn->fusion);
+	int64_t at = dd_fusion_deadline(&rn->fusion);
 
-		if (dd_fusion_tick(&rn->fusion, at, &rn->fx) != 1)
-			break;
-		fused(rn, at);
-	}
+	if (at <= now)
+		dd_step_tick(&rn->step, at);
 }
 
 static void feed(struct run *rn, const struct dd_obs *o)
 {
 	tick(rn, o->t_ns);
-	if (dd_fusion_add(&rn->fusion, o, &rn->fx) == 1)
-		fused(rn, o->t_ns);
+	dd_step_obs(&rn->step, o);
 }
 
 static void feed_sens(struct run *rn, const struct sens_obs *so, size_t n)
@@ -779,6 +797,9 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool tra
 	dd_fusion_cfg_defaults(&fc);
 	fc.camera_present = true;
 	dd_fusion_init(&rn.fusion, &fc);
+	rn.step = (struct dd_step){ .fusion = &rn.fusion, .fx = &rn.fx, .judge = fused,
+				    .won = truth_won, .user = &rn };
+	rn.truth_over = res.state.over;
 	rn.cfg = &log->cfg;
 	rn.tr = tr;
 	rn.n_truth = k;

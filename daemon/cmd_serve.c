@@ -22,6 +22,7 @@
 #include "daemon/fusion.h"
 #include "daemon/health.h"
 #include "daemon/inputs.h"
+#include "daemon/match_step.h"
 #include "daemon/referee.h"
 #include "daemon/obs_time.h"
 #include "daemon/sensors_db.h"
@@ -222,16 +223,16 @@ static int on_sheet(void *user, long match, char **json)
 }
 
 static void rearm_timers(struct serve *sv);
-static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns);
-static bool reading(const struct serve *sv);
+static void judge_fused(void *user, const struct dd_fused *fx, int64_t at_ns);
 
 /* Whether the game under way is won (BD-W1), so that what the table and
  * camera sense (the die picked up, a celebration) stays out of fusion: it
  * would start a throw shown in flight and refused out of the official's
- * sight or, after an undo reopened the game, joined to its next throw.
- * Says so in the log once a match. */
-static bool won_quiet(struct serve *sv)
+ * sight or, after an undo, joined to its next throw (the match step
+ * leaves it out). Says so in the log once a match. */
+static bool won_quiet(void *user)
 {
+	struct serve *sv = user;
 	int64_t id = dd_referee_current_id(sv->ref);
 
 	if (!dd_referee_over(sv->ref))
@@ -244,41 +245,23 @@ static bool won_quiet(struct serve *sv)
 	return true;
 }
 
+/* Serve's match step: the referee judges, fx the caller's room. */
+static struct dd_step serve_step(struct serve *sv, struct dd_fused *fx)
+{
+	return (struct dd_step){ .fusion = &sv->fusion, .fx = fx, .judge = judge_fused,
+				 .won = won_quiet, .log = dd_log, .user = sv };
+}
+
 static void feed(struct serve *sv, const struct dd_obs *o)
 {
 	struct dd_fused *fx = malloc(sizeof(*fx));
-	int rc;
+	struct dd_step st;
 
 	if (!fx)
 		return;
 	invalidate(sv);
-	/* The throw under way may have settled (or timed out) before o was
-	 * made, its timer not yet run: the loop was held up, or the timer and
-	 * o's descriptor woke it together. It is complete without o, as
-	 * `dyeref evaluate` has it, and o starts the next throw; else o joined
-	 * it. Not while a rest is being read (rearm_timers). */
-	if (!reading(sv) && dd_fusion_tick(&sv->fusion, o->t_ns, fx) == 1)
-		judge_fused(sv, fx, dd_mono_ns());
-	if (won_quiet(sv))
-		goto free_fused;
-	rc = dd_fusion_add(&sv->fusion, o, fx);
-	if (rc < 0)
-		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
-		       dd_source_name(o->source));
-	else if (rc == DD_FUSION_LATE)
-		dd_log(DD_LOG_WARN, "fusion: %s observation made %.0f ms before its throw closed "
-		       "came too late for it, ignored", dd_source_name(o->source),
-		       (double)dd_time_span(o->t_ns, sv->fusion.t_closed_ns) / 1e6);
-	else if (rc == DD_FUSION_REPEAT)
-		/* for whoever wires the buttons: a held button is one call */
-		dd_log(DD_LOG_INFO, "fusion: a button called again (held down?): one call taken");
-	else if (rc == 1) {
-		judge_fused(sv, fx, dd_mono_ns());
-		/* o, a toss, began the next throw: in a game the last one won? */
-		if (won_quiet(sv))
-			dd_fusion_drop(&sv->fusion);
-	}
-free_fused:
+	st = serve_step(sv, fx);
+	dd_step_obs(&st, o);
 	free(fx);
 	rearm_timers(sv);
 }
@@ -606,13 +589,18 @@ static void sim_next_match_due(struct serve *sv)
 		dd_log(DD_LOG_ERR, "demo: no timer for the next match: it will not start by itself");
 }
 
-static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
+/* The match step's judge: at_ns is fusion's time, the processing is timed
+ * on the daemon's clock from here (the throw assembled). */
+static void judge_fused(void *user, const struct dd_fused *fx, int64_t at_ns)
 {
+	struct serve *sv = user;
+	int64_t settled_ns = dd_mono_ns();
 	char err[256] = "";
 	struct store_mark before = store_mark(sv);
 	int rc;
 	int64_t pushed, last;
 
+	(void)at_ns;
 	if (!dd_referee_in_match(sv->ref)) {
 		dd_log(DD_LOG_INFO, "a throw outside a match was ignored (%zu observations)", fx->n_obs);
 		sim_next_match_due(sv);
@@ -636,26 +624,19 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	sim_next_match_due(sv);
 }
 
-/* Whether a resting die's face is being read off the loop, by the camera
- * glue or the simulator's feeder: its rest is on its way to fusion. */
-static bool reading(const struct serve *sv)
-{
-	return (dd_camera_reads_pending && dd_camera_reads_pending() > 0) ||
-	       (dd_sim_feed_reads_pending && dd_sim_feed_reads_pending(sv->simfeed) > 0);
-}
-
 static int on_fusion_timer(sd_event_source *s, uint64_t usec, void *user)
 {
 	struct serve *sv = user;
 	struct dd_fused *fx = malloc(sizeof(*fx));
-	int64_t now = dd_mono_ns();
+	struct dd_step st;
 
 	(void)s;
 	(void)usec;
 	invalidate(sv);
-	/* A rest being read is on its way (rearm_timers): not without it. */
-	if (fx && !reading(sv) && dd_fusion_tick(&sv->fusion, now, fx) == 1)
-		judge_fused(sv, fx, now);
+	if (fx) {
+		st = serve_step(sv, fx);
+		dd_step_tick(&st, dd_mono_ns());
+	}
 	free(fx);
 	rearm_timers(sv);
 	return 0;
@@ -678,12 +659,11 @@ static void set_timer(sd_event_source *t, int64_t at_ns)
 static void rearm_timers(struct serve *sv)
 {
 	int64_t ms = web_server_timeout_ms(sv->web);
-	/* While the camera (or the simulator's) reads a resting die's face
-	 * off the loop, fusion waits for that rest: reading it on the loop
-	 * held every timer until the rest was in, so a throw never settled or
-	 * timed out without it. The rest's arrival (feed) arms the timer again. */
+
 	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : dd_mono_ns() + ms * 1000000LL);
-	set_timer(sv->fusion_timer, reading(sv) ? INT64_MAX : dd_fusion_deadline(&sv->fusion));
+	/* While a resting die's face is read off the loop, fusion's deadline
+	 * waits for its rest (DD_OBS_REST_PENDING). */
+	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
 }
 
 static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)

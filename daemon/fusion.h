@@ -1,4 +1,4 @@
-/* Fusion: observations -> one throw (daemon/fusion.c).
+/* Fusion: observations -> one throw (daemon/fusion*.c).
  * Sensors, the camera and the console each report what they saw with a
  * source, a time and a confidence; fusion puts them in time order and
  * decides when a throw starts and when the die is dead, pairs the piezo's

@@ -908,11 +908,6 @@ void dd_camera_detach(void)
 	release();
 }
 
-size_t dd_camera_reads_pending(void)
-{
-	return dd_face_reader_pending(glue.reader);
-}
-
 int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since_ns,
 		       char *err, size_t errlen)
 {

@@ -1,6 +1,7 @@
 /* `dyeref evaluate DIR`: referees what `dyeref sim` recorded, through the
- * daemon's own path (sensors pipeline -> fusion -> bd_judge, review as
- * dd_referee_throw decides it), and compares every ruling with the truth. */
+ * daemon's own path (sensors pipeline -> the match step: fusion ->
+ * bd_judge, review as dd_referee_throw decides it), and compares every
+ * ruling with the truth. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,77 +14,8 @@
 #include "daemon/feeds.h"
 #include "daemon/fusion.h"
 #include "daemon/inputs.h"
+#include "daemon/match_step.h"
 #include "sim/sim.h"
-
-#define BOUNDARY_NS 1000000000LL	/* a throw's observations end this long after its last event */
-
-/* Everything counted over all matches. */
-/* Calibration of the piezo fix's P(half) on first landings: bins of
- * confidence, lower edges (the last bin ends at 1). */
-#define CAL_BINS 7
-static const double cal_edge[CAL_BINS + 1] = { 0, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 1.0000001 };
-
-struct tally {
-	long throws;		/* truth throws */
-	long right;		/* ruled exactly as the truth, not in review */
-	long review;		/* sent to an official (includes unjudgeable) */
-	long review_right;	/* of those, the provisional ruling was right */
-	long silent;		/* wrong and not in review, or missed */
-	long missed;		/* truth throws fusion never produced */
-	long spurious;		/* fused throws with no throw behind them */
-	long unjudgeable;	/* bd_judge refused the fused throw */
-	long matches, finals_right;	/* matches; those the referee's own fold ends on the true score */
-	long frames;		/* camera frames tracked (--frames recordings) */
-	long apex_n;		/* throws with a measured apex */
-	double *apex_err;	/* their |errors|, metres (apex_n of them), for the p95 */
-	size_t apex_cap;	/* room in apex_err */
-	double apex_abs, apex_signed;	/* sums of |error| and error, metres */
-	long apex_sd_n;		/* of those counted, with a stated sd (BD-P5's doubt) */
-	long apex_in1, apex_in2;	/* their errors within 1 and 2 stated sds */
-	double apex_sd_sum, apex_sd_abs;	/* their sds and |errors|, summed, metres */
-	long loc_n, half_ok;	/* located table impacts; on the right half */
-	double loc_sum, *loc;	/* error sum; every error (metres) */
-	size_t loc_cap;
-	long rests, faces_ok;	/* truth rests; read right */
-	long cal_n[CAL_BINS], cal_ok[CAL_BINS];	/* first landings by piezo confidence; half right */
-	double cal_sum[CAL_BINS];	/* their confidences, summed */
-	long fu_cal_n[CAL_BINS], fu_cal_ok[CAL_BINS];	/* first landings two witnesses reported, by the fused confidence; half right */
-	double fu_cal_sum[CAL_BINS];	/* their confidences, summed */
-	long sink_tp, sink_fn, sink_fp;
-	/* The camera's own reports against the truth (tracked frames, or the
-	 * modelled camera): first landings, mine contacts, exits. */
-	long cl_truth, cl_found, cl_other;	/* truth first landings; reported within 100 ms; other landing reports */
-	long cl_err_n;
-	double cl_err[8192];	/* their errors, metres */
-	long cl_cal_n[CAL_BINS], cl_cal_ok[CAL_BINS];	/* by the event's confidence; half right */
-	double cl_cal_sum[CAL_BINS];
-	long cm_truth, cm_tp, cm_fp;	/* truth mine contacts; reported within 150 ms; reports with none */
-	long ce_truth, ce_tp, ce_fp;	/* truth throws ending on the floor or in a hand; with an exit report; exits in the others */
-	long lat_n;
-	double lat_sum, lat_max;	/* die dead -> ruling, match clock, seconds */
-	double cpu_s;		/* processing time of the whole run */
-};
-
-/* One landing at confidence conf into a calibration table's bin: n
- * landings, ok of them right, sum their confidences. */
-static void cal_add(long n[CAL_BINS], long ok[CAL_BINS], double sum[CAL_BINS], double conf, bool right)
-{
-	for (int b = 0; b < CAL_BINS; b++)
-		if (conf >= cal_edge[b] && conf < cal_edge[b + 1]) {
-			n[b]++;
-			ok[b] += right;
-			sum[b] += conf;
-		}
-}
-
-/* A truth throw and what was made of it. */
-struct truth {
-	const struct bd_throw *t;
-	struct bd_state before;	/* the truth state before it */
-	struct bd_ruling ruling;
-	int64_t t_first, t_dead, t_end;	/* first event, die dead, observations end */
-	bool seen;		/* a fused throw was paired with it */
-};
 
 static int read_file(const char *path, char **buf, size_t *len, char *err, size_t errlen)
 {
@@ -366,7 +298,7 @@ free_buf:
 }
 
 /* The camera's reports in one match's items against the truth throws. */
-static void camera_stats(const struct items *it, const struct truth *tr, size_t n, struct tally *ty)
+static void camera_stats(const struct items *it, const struct sim_truth *tr, size_t n, struct sim_tally *ty)
 {
 	struct bd_table tb;
 
@@ -407,7 +339,7 @@ static void camera_stats(const struct items *it, const struct truth *tr, size_t 
 					ty->cl_found++;
 					if (ty->cl_err_n < (long)(sizeof(ty->cl_err) / sizeof(ty->cl_err[0])))
 						ty->cl_err[ty->cl_err_n++] = hypot(o->ev.x - first->x, o->ev.y - first->y);
-					cal_add(ty->cl_cal_n, ty->cl_cal_ok, ty->cl_cal_sum, o->confidence,
+					sim_tally_cal(ty->cl_cal_n, ty->cl_cal_ok, ty->cl_cal_sum, o->confidence,
 						o->ev.half == first->half);
 				} else {
 					ty->cl_other++;
@@ -425,21 +357,6 @@ static void camera_stats(const struct items *it, const struct truth *tr, size_t 
 		ty->ce_tp += left && exit;
 		ty->ce_fp += !left && exit;
 	}
-}
-
-static void add_loc(struct tally *ty, double d)
-{
-	if (ty->loc_n >= (long)ty->loc_cap) {
-		size_t nc = ty->loc_cap ? ty->loc_cap * 2 : 1024;
-		double *nv = realloc(ty->loc, nc * sizeof(*nv));
-
-		if (!nv)
-			return;
-		ty->loc = nv;
-		ty->loc_cap = nc;
-	}
-	ty->loc[ty->loc_n++] = d;
-	ty->loc_sum += d;
 }
 
 /* --verbose: one throw's events on one line, times from t0 in ms. */
@@ -484,20 +401,17 @@ static void fold_own(const struct bd_match_cfg *cfg, struct bd_state *own, const
 		bd_apply(own, cfg, &r);
 }
 
-static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t n_truth,
-			const struct dd_fused *fx, int64_t t_done, struct tally *ty, bool verbose,
+static void score_throw(const struct bd_match_cfg *cfg, struct sim_truth *tr, size_t n_truth,
+			const struct dd_fused *fx, int64_t t_done, struct sim_tally *ty, bool verbose,
 			const char *mdir, struct bd_state *own)
 {
-	struct truth *t = NULL;
+	struct sim_truth *t;
 	struct bd_ruling r;
 	char err[256], why[sizeof(fx->review_why)];
 	bool review, right;
-	int tsinks = 0, fsinks = 0;
 
 	fold_own(cfg, own, fx);
-	for (size_t k = 0; k < n_truth && !t; k++)
-		if (fx->t_start_ns <= tr[k].t_end && (k == 0 || fx->t_start_ns > tr[k - 1].t_end))
-			t = &tr[k];
+	t = sim_truth_for(tr, n_truth, fx->t_start_ns);
 	if (!t || t->seen) {
 		ty->spurious++;
 		if (!fx->review)
@@ -531,137 +445,60 @@ static void score_throw(const struct bd_match_cfg *cfg, struct truth *tr, size_t
 		print_events("truth", t->t, t->t_first);
 		print_events("fused", &fx->t, t->t_first);
 	}
-	/* The first landing's half as the piezo fix gave it, against the
-	 * truth's: is a confidence c right about c of the time? */
-	for (size_t i = 0; i < fx->t.n_events; i++) {
-		const struct bd_event *e = &fx->t.events[i], *q = NULL;
-
-		if (e->kind != BD_EV_TABLE)
-			continue;
-		for (size_t j = 0; j < t->t->n_events && !q; j++)
-			if (t->t->events[j].kind == BD_EV_TABLE)
-				q = &t->t->events[j];
-		if (q && strstr(e->source, "piezo") && llabs(q->t_ns - e->t_ns) < 30000000)
-			cal_add(ty->cal_n, ty->cal_ok, ty->cal_sum, e->confidence, e->half == q->half);
-		/* Fused from both witnesses (fusion's half_posterior). */
-		if (q && strchr(e->source, '+') && llabs(q->t_ns - e->t_ns) < 30000000)
-			cal_add(ty->fu_cal_n, ty->fu_cal_ok, ty->fu_cal_sum, e->confidence,
-				e->half == q->half);
-		break;
-	}
-	/* Located impacts against the truth's table contacts. */
-	for (size_t i = 0; i < fx->t.n_events; i++) {
-		const struct bd_event *e = &fx->t.events[i];
-
-		if (e->kind == BD_EV_TABLE && e->has_xy && strstr(e->source, "piezo")) {
-			const struct bd_event *best = NULL;
-
-			for (size_t j = 0; j < t->t->n_events; j++) {
-				const struct bd_event *q = &t->t->events[j];
-
-				if (q->kind == BD_EV_TABLE &&
-				    (!best || llabs(q->t_ns - e->t_ns) < llabs(best->t_ns - e->t_ns)))
-					best = q;
-			}
-			if (best && llabs(best->t_ns - e->t_ns) < 30000000) {
-				add_loc(ty, hypot(e->x - best->x, e->y - best->y));
-				ty->half_ok += e->half == best->half;
-			}
-		}
-		if (e->kind == BD_EV_CUP && e->sink)
-			fsinks++;
-	}
-	for (size_t j = 0; j < t->t->n_events; j++) {
-		const struct bd_event *q = &t->t->events[j];
-
-		if (q->kind == BD_EV_CUP && q->sink)
-			tsinks++;
-		if (q->kind == BD_EV_REST) {
-			ty->rests++;
-			for (size_t i = 0; i < fx->t.n_events; i++)
-				if (fx->t.events[i].kind == BD_EV_REST &&
-				    fx->t.events[i].face == q->face && fx->t.events[i].confidence > 0) {
-					ty->faces_ok++;
-					break;
-				}
-		}
-	}
-	if (fx->t.apex_m >= 0) {
-		/* Both above the floor (fusion adds the table's height). */
-		double e = fx->t.apex_m - t->t->apex_m;
-
-		if (ty->apex_n >= (long)ty->apex_cap) {
-			size_t nc = ty->apex_cap ? ty->apex_cap * 2 : 256;
-			double *nv = realloc(ty->apex_err, nc * sizeof(*nv));
-
-			if (nv) {
-				ty->apex_err = nv;
-				ty->apex_cap = nc;
-			}
-		}
-		if (ty->apex_n < (long)ty->apex_cap) {	/* else out of memory: not counted */
-			ty->apex_err[ty->apex_n++] = fabs(e);
-			ty->apex_abs += fabs(e);
-			ty->apex_signed += e;
-			/* Whether the stated sd is what it says: a calibrated
-			 * one holds 68 % of errors within 1, 95 % within 2. */
-			if (fx->t.apex_sd_m > 0) {
-				ty->apex_sd_n++;
-				ty->apex_in1 += fabs(e) <= fx->t.apex_sd_m;
-				ty->apex_in2 += fabs(e) <= 2 * fx->t.apex_sd_m;
-				ty->apex_sd_sum += fx->t.apex_sd_m;
-				ty->apex_sd_abs += fabs(e);
-			}
-		}
-	}
-	ty->sink_tp += tsinks && fsinks;
-	ty->sink_fn += tsinks && !fsinks;
-	ty->sink_fp += !tsinks && fsinks;
-	if (t_done >= t->t_dead) {
-		double lat = (double)(t_done - t->t_dead) * 1e-9;
-
-		ty->lat_n++;
-		ty->lat_sum += lat;
-		if (lat > ty->lat_max)
-			ty->lat_max = lat;
-	}
+	sim_score_events(ty, t, &fx->t, t_done);
 }
 
 struct run {
 	struct dd_fusion fusion;
+	struct dd_step step;	/* the daemon's: fusion -> score_throw, won: truth_won */
 	struct sens_pipeline *pipe;
 	struct dd_fused fx;
 	const struct bd_match_cfg *cfg;
-	struct truth *tr;
+	struct sim_truth *tr;
 	size_t n_truth;
-	struct tally *ty;
+	struct sim_tally *ty;
 	bool verbose;
 	const char *mdir;
 	struct bd_state own;	/* the referee's own fold of its rulings */
+	bool truth_over;	/* the truth's match ends won (its last throw wins it) */
 };
 
-static void fused(struct run *rn, int64_t now)
+/* The match step's judge: the throw scored against the truth, folded. */
+static void fused(void *user, const struct dd_fused *fx, int64_t at_ns)
 {
-	score_throw(rn->cfg, rn->tr, rn->n_truth, &rn->fx, now, rn->ty, rn->verbose, rn->mdir,
+	struct run *rn = user;
+
+	score_throw(rn->cfg, rn->tr, rn->n_truth, fx, at_ns, rn->ty, rn->verbose, rn->mdir,
 		    &rn->own);
 }
 
+/* The game is won (BD-W1) once the truth's winning throw is in. Each throw
+ * is scored from the truth's state before it, as an official would have
+ * kept the referee's (correcting what it got wrong), so the game is won
+ * when the truth's is: the referee's own fold (own) winning early on a
+ * wrong ruling would leave the rest of the match out, counting one error
+ * again as every throw after it missed (final_scores_right counts it). */
+static bool truth_won(void *user)
+{
+	const struct run *rn = user;
+
+	return rn->truth_over && rn->n_truth && rn->tr[rn->n_truth - 1].seen;
+}
+
+/* Serve's fusion timer, never late: a throw complete by now is judged at
+ * its deadline. */
 static void tick(struct run *rn, int64_t now)
 {
-	while (dd_fusion_deadline(&rn->fusion) <= now) {
-		int64_t at = dd_fusion_deadline(&rn->fusion);
+	int64_t at = dd_fusion_deadline(&rn->fusion);
 
-		if (dd_fusion_tick(&rn->fusion, at, &rn->fx) != 1)
-			break;
-		fused(rn, at);
-	}
+	if (at <= now)
+		dd_step_tick(&rn->step, at);
 }
 
 static void feed(struct run *rn, const struct dd_obs *o)
 {
 	tick(rn, o->t_ns);
-	if (dd_fusion_add(&rn->fusion, o, &rn->fx) == 1)
-		fused(rn, o->t_ns);
+	dd_step_obs(&rn->step, o);
 }
 
 static void feed_sens(struct run *rn, const struct sens_obs *so, size_t n)
@@ -675,7 +512,7 @@ static void feed_sens(struct run *rn, const struct sens_obs *so, size_t n)
 }
 
 /* Referees one match directory; adds to ty. */
-static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool track, char *err,
+static int eval_match(const char *mdir, struct sim_tally *ty, bool verbose, bool track, char *err,
 		      size_t errlen)
 {
 	struct mlog_bd *log = NULL;
@@ -684,8 +521,7 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool tra
 	struct sens_edge *edges = NULL;
 	struct sens_config sc;
 	struct dd_fusion_cfg fc;
-	struct truth *tr = NULL;
-	struct bd_state st;
+	struct sim_truth *tr = NULL;
 	struct sens_obs so[16];
 	struct run rn;
 	char path[4200], *buf = NULL;
@@ -705,33 +541,9 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool tra
 	rc = mlog_bd_replay(log, &res, err, errlen);
 	if (rc < 0)
 		goto free_log;
-	tr = calloc(res.n ? res.n : 1, sizeof(*tr));
-	if (!tr) {
-		rc = -ENOMEM;
+	rc = sim_truths(log, &res, &tr, &k);
+	if (rc < 0)
 		goto free_res;
-	}
-	bd_state_init(&st, &log->cfg);
-	for (size_t i = 0; i < log->n_entries; i++) {
-		const struct bd_throw *t = &log->entries[i].t;
-		int64_t first = INT64_MAX, dead = 0;
-
-		if (log->entries[i].kind != MLOG_THROW)
-			continue;
-		tr[k].t = t;
-		tr[k].before = st;
-		tr[k].ruling = res.rulings[k];
-		for (size_t j = 0; j < t->n_events; j++) {
-			if (t->events[j].t_ns < first)
-				first = t->events[j].t_ns;
-			if (t->events[j].kind != BD_EV_LOW_CALL && t->events[j].t_ns > dead)
-				dead = t->events[j].t_ns;
-		}
-		tr[k].t_first = first;
-		tr[k].t_dead = dead;
-		tr[k].t_end = dead + BOUNDARY_NS;
-		bd_apply(&st, &log->cfg, &res.rulings[k]);
-		k++;
-	}
 	ty->throws += (long)k;
 
 	snprintf(path, sizeof(path), "%s/edges.txt", mdir);
@@ -779,6 +591,9 @@ static int eval_match(const char *mdir, struct tally *ty, bool verbose, bool tra
 	dd_fusion_cfg_defaults(&fc);
 	fc.camera_present = true;
 	dd_fusion_init(&rn.fusion, &fc);
+	rn.step = (struct dd_step){ .fusion = &rn.fusion, .fx = &rn.fx, .judge = fused,
+				    .won = truth_won, .user = &rn };
+	rn.truth_over = res.state.over;
 	rn.cfg = &log->cfg;
 	rn.tr = tr;
 	rn.n_truth = k;
@@ -830,103 +645,10 @@ free_log:
 	return rc;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double pct(long a, long b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0;
-}
-
-static void report(const struct tally *ty)
-{
-	long n = ty->throws;
-	double p50 = 0, p95 = 0;
-
-	if (ty->loc_n) {
-		qsort(ty->loc, (size_t)ty->loc_n, sizeof(double), cmp_double);
-		p50 = ty->loc[ty->loc_n / 2];
-		p95 = ty->loc[(size_t)(ty->loc_n * 95 / 100)];
-	}
-	printf("throws %ld\n", n);
-	printf("exactly_right %.2f %% (%ld)\n", pct(ty->right, n), ty->right);
-	printf("review %.2f %% (%ld; provisional ruling right in %ld; unjudgeable %ld)\n",
-	       pct(ty->review, n), ty->review, ty->review_right, ty->unjudgeable);
-	printf("silent_errors %.2f %% (%ld; missed throws %ld, spurious %ld)\n",
-	       pct(ty->silent, n), ty->silent, ty->missed, ty->spurious);
-	printf("final_scores_right %.2f %% (%ld of %ld matches, the referee folding its own rulings)\n",
-	       pct(ty->finals_right, ty->matches), ty->finals_right, ty->matches);
-	printf("localisation_mm mean %.1f median %.1f p95 %.1f (%ld impacts)\n",
-	       ty->loc_n ? 1000 * ty->loc_sum / (double)ty->loc_n : 0, 1000 * p50, 1000 * p95,
-	       ty->loc_n);
-	printf("half_accuracy %.2f %%\n", pct(ty->half_ok, ty->loc_n));
-	printf("half_calibration (first landings, piezo: confidence bin, landings, mean confidence, half right)\n");
-	for (int b = 0; b < CAL_BINS; b++)
-		printf("   [%.3f, %.3f) %5ld  %.4f  %6.2f %%\n", cal_edge[b], fmin(cal_edge[b + 1], 1),
-		       ty->cal_n[b], ty->cal_n[b] ? ty->cal_sum[b] / (double)ty->cal_n[b] : 0,
-		       pct(ty->cal_ok[b], ty->cal_n[b]));
-	printf("fused_landing_calibration (first landings both piezo and camera reported: confidence bin, "
-	       "landings, mean confidence, half right)\n");
-	for (int b = 0; b < CAL_BINS; b++)
-		if (ty->fu_cal_n[b])
-			printf("   [%.3f, %.3f) %5ld  %.4f  %6.2f %%\n", cal_edge[b], fmin(cal_edge[b + 1], 1),
-			       ty->fu_cal_n[b], ty->fu_cal_sum[b] / (double)ty->fu_cal_n[b],
-			       pct(ty->fu_cal_ok[b], ty->fu_cal_n[b]));
-	printf("face_accuracy %.2f %% (%ld of %ld rests)\n", pct(ty->faces_ok, ty->rests),
-	       ty->faces_ok, ty->rests);
-	printf("sink_recall %.2f %% sink_precision %.2f %% (tp %ld fn %ld fp %ld)\n",
-	       pct(ty->sink_tp, ty->sink_tp + ty->sink_fn), pct(ty->sink_tp, ty->sink_tp + ty->sink_fp),
-	       ty->sink_tp, ty->sink_fn, ty->sink_fp);
-	if (ty->apex_n) {
-		qsort(ty->apex_err, (size_t)ty->apex_n, sizeof(double), cmp_double);
-		printf("apex_error_m mean_abs %.3f bias %+.3f median %.3f p95 %.3f (%ld throws with an apex, "
-		       "%.1f %%; %ld frames tracked)\n",
-		       ty->apex_abs / (double)ty->apex_n, ty->apex_signed / (double)ty->apex_n,
-		       ty->apex_err[ty->apex_n / 2], ty->apex_err[(size_t)(ty->apex_n * 95 / 100)],
-		       ty->apex_n, pct(ty->apex_n, n), ty->frames);
-		if (ty->apex_sd_n)
-			printf("apex_sd_m mean %.3f mean_abs_error %.3f within_1sd %.1f %% within_2sd %.1f %% "
-			       "(%ld throws with a stated sd; calibrated: 68.3 and 95.4 %%)\n",
-			       ty->apex_sd_sum / (double)ty->apex_sd_n, ty->apex_sd_abs / (double)ty->apex_sd_n,
-			       pct(ty->apex_in1, ty->apex_sd_n), pct(ty->apex_in2, ty->apex_sd_n), ty->apex_sd_n);
-	} else
-		printf("apex_error n/a (record with dyeref sim --frames, evaluate --track-frames)\n");
-	{
-		double m50 = 0, m95 = 0;
-
-		if (ty->cl_err_n) {
-			qsort((double *)ty->cl_err, (size_t)ty->cl_err_n, sizeof(double), cmp_double);
-			m50 = ty->cl_err[ty->cl_err_n / 2];
-			m95 = ty->cl_err[(size_t)(ty->cl_err_n * 95 / 100)];
-		}
-		printf("camera_landings %.2f %% of first landings (%ld of %ld) error median %.1f mm p95 %.1f mm; "
-		       "%ld other landing reports\n", pct(ty->cl_found, ty->cl_truth), ty->cl_found,
-		       ty->cl_truth, 1000 * m50, 1000 * m95, ty->cl_other);
-		printf("camera_landing_calibration (confidence bin, landings, mean confidence, half right)\n");
-		for (int b = 0; b < CAL_BINS; b++)
-			if (ty->cl_cal_n[b])
-				printf("   [%.3f, %.3f) %5ld  %.4f  %6.2f %%\n", cal_edge[b],
-				       fmin(cal_edge[b + 1], 1), ty->cl_cal_n[b],
-				       ty->cl_cal_sum[b] / (double)ty->cl_cal_n[b],
-				       pct(ty->cl_cal_ok[b], ty->cl_cal_n[b]));
-		printf("camera_mine %ld of %ld mine contacts, %ld reports with none\n", ty->cm_tp,
-		       ty->cm_truth, ty->cm_fp);
-		printf("camera_exits %ld of %ld throws that left the table, %ld in throws that did not\n",
-		       ty->ce_tp, ty->ce_truth, ty->ce_fp);
-	}
-	printf("latency_dead_to_ruling_s mean %.3f max %.3f (match clock)\n",
-	       ty->lat_n ? ty->lat_sum / (double)ty->lat_n : 0, ty->lat_max);
-	printf("processing_ms_per_throw %.3f\n", n ? 1000 * ty->cpu_s / (double)n : 0);
-}
-
 int dd_cmd_evaluate(int argc, char **argv)
 {
 	static const char usage[] = "usage: dyeref evaluate [--verbose] [--track-frames] DIR";
-	struct tally ty = { 0 };
+	struct sim_tally ty = { 0 };
 	struct timespec a, b;
 	const char *dir = NULL;
 	bool verbose = false, track = false;
@@ -966,8 +688,7 @@ int dd_cmd_evaluate(int argc, char **argv)
 		rc = eval_match(mdir, &ty, verbose, track, err, sizeof(err));
 		if (rc < 0) {
 			dd_log(DD_LOG_ERR, "%s", err);
-			free(ty.loc);
-			free(ty.apex_err);
+			sim_tally_free(&ty);
 			return rc == -ENOMEM || rc == -EIO ? DD_EXIT_FAIL : DD_EXIT_USAGE;
 		}
 		matches++;
@@ -979,8 +700,7 @@ int dd_cmd_evaluate(int argc, char **argv)
 	}
 	ty.cpu_s = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
 	printf("matches %d\n", matches);
-	report(&ty);
-	free(ty.loc);
-	free(ty.apex_err);
+	sim_tally_print(&ty, stdout);
+	sim_tally_free(&ty);
 	return DD_EXIT_OK;
 }

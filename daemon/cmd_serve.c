@@ -24,6 +24,7 @@
 #include "daemon/fusion.h"
 #include "daemon/health.h"
 #include "daemon/inputs.h"
+#include "daemon/match_step.h"
 #include "daemon/referee.h"
 #include "daemon/obs_time.h"
 #include "daemon/sensors_db.h"
@@ -45,8 +46,6 @@ struct serve {
 	struct dd_serve_config sc;	/* what the config says */
 	sd_event *ev;			/* the loop */
 	struct dd_clock *clock;		/* owned: every timer's; [sim] speed's with --sim */
-	size_t rests_announced;		/* DD_OBS_REST_PENDING seen (until fusion takes them) */
-	size_t rests_come;		/* camera rests seen since, up to rests_announced */
 	struct web_server *web;		/* owned */
 	struct db *db;			/* owned: the event log */
 	struct dd_referee *ref;		/* owned */
@@ -213,16 +212,16 @@ static int on_sheet(void *user, long match, char **json)
 }
 
 static void rearm_timers(struct serve *sv);
-static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns);
-static bool reading(const struct serve *sv);
+static void judge_fused(void *user, const struct dd_fused *fx, int64_t at_ns);
 
 /* Whether the game under way is won (BD-W1), so that what the table and
  * camera sense (the die picked up, a celebration) stays out of fusion: it
  * would start a throw shown in flight and refused out of the official's
- * sight or, after an undo reopened the game, joined to its next throw.
- * Says so in the log once a match. */
-static bool won_quiet(struct serve *sv)
+ * sight or, after an undo, joined to its next throw (the match step
+ * leaves it out). Says so in the log once a match. */
+static bool won_quiet(void *user)
 {
+	struct serve *sv = user;
 	int64_t id = dd_referee_current_id(sv->ref);
 
 	if (!dd_referee_over(sv->ref))
@@ -235,65 +234,30 @@ static bool won_quiet(struct serve *sv)
 	return true;
 }
 
+/* Serve's match step: the referee judges, fx the caller's room. */
+static struct dd_step serve_step(struct serve *sv, struct dd_fused *fx)
+{
+	return (struct dd_step){ .fusion = &sv->fusion, .fx = fx, .judge = judge_fused,
+				 .won = won_quiet, .log = dd_log, .user = sv };
+}
+
 static void feed(struct serve *sv, const struct dd_obs *o)
 {
 	struct dd_fused *fx = malloc(sizeof(*fx));
-	int rc;
+	struct dd_step st;
 
 	if (!fx)
 		return;
 	invalidate(sv);
-	/* The throw under way may have settled (or timed out) before o was
-	 * made, its timer not yet run: the loop was held up, or the timer and
-	 * o's descriptor woke it together. It is complete without o, as
-	 * `dyeref evaluate` has it, and o starts the next throw; else o joined
-	 * it. Not while a rest is being read (rearm_timers). */
-	if (!reading(sv) && dd_fusion_tick(&sv->fusion, o->t_ns, fx) == 1)
-		judge_fused(sv, fx, dd_mono_ns());
-	if (won_quiet(sv))
-		goto free_fused;
-	rc = dd_fusion_add(&sv->fusion, o, fx);
-	if (rc < 0)
-		dd_log(DD_LOG_WARN, "fusion: %s observation ignored (bad confidence or kind)",
-		       dd_source_name(o->source));
-	else if (rc == DD_FUSION_LATE)
-		dd_log(DD_LOG_WARN, "fusion: %s observation made %.0f ms before its throw closed "
-		       "came too late for it, ignored", dd_source_name(o->source),
-		       (double)dd_time_span(o->t_ns, sv->fusion.t_closed_ns) / 1e6);
-	else if (rc == DD_FUSION_REPEAT)
-		/* for whoever wires the buttons: a held button is one call */
-		dd_log(DD_LOG_INFO, "fusion: a button called again (held down?): one call taken");
-	else if (rc == 1) {
-		judge_fused(sv, fx, dd_mono_ns());
-		/* o, a toss, began the next throw: in a game the last one won? */
-		if (won_quiet(sv))
-			dd_fusion_drop(&sv->fusion);
-	}
-free_fused:
+	st = serve_step(sv, fx);
+	dd_step_obs(&st, o);
 	free(fx);
 	rearm_timers(sv);
 }
 
-static bool is_camera_rest(const struct dd_obs *o)
-{
-	return o->kind == DD_OBS_EVENT && o->source == DD_SRC_CAMERA && o->ev.kind == BD_EV_REST;
-}
-
-/* Until fusion takes DD_OBS_REST_PENDING itself (it then holds the throw's
- * settle in observation time), serve counts them here: a rest announced
- * and not yet come holds fusion's timer (reading()). */
 static void on_obs(void *user, const struct dd_obs *o)
 {
-	struct serve *sv = user;
-
-	if (o->kind == DD_OBS_REST_PENDING) {
-		sv->rests_announced++;
-		rearm_timers(sv);
-		return;
-	}
-	if (is_camera_rest(o) && sv->rests_come < sv->rests_announced)
-		sv->rests_come++;
-	feed(sv, o);
+	feed(user, o);
 }
 
 /* The event log's counts before a write: compared after it, the failures
@@ -604,13 +568,18 @@ static void sim_next_match_due(struct serve *sv)
 	dd_timer_arm(sv->restart, dd_time_shifted(dd_clock_now(sv->clock), pause_ns));
 }
 
-static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t settled_ns)
+/* The match step's judge: at_ns is fusion's time, the processing is timed
+ * on the daemon's clock from here (the throw assembled). */
+static void judge_fused(void *user, const struct dd_fused *fx, int64_t at_ns)
 {
+	struct serve *sv = user;
+	int64_t settled_ns = dd_clock_now(sv->clock);
 	char err[256] = "";
 	struct store_mark before = store_mark(sv);
 	int rc;
 	int64_t pushed, last;
 
+	(void)at_ns;
 	if (!dd_referee_in_match(sv->ref)) {
 		dd_log(DD_LOG_INFO, "a throw outside a match was ignored (%zu observations)", fx->n_obs);
 		sim_next_match_due(sv);
@@ -622,7 +591,7 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 		dd_log(DD_LOG_WARN, "throw not judged: %s", err);
 		return;
 	}
-	pushed = dd_mono_ns();
+	pushed = dd_clock_now(sv->clock);
 	sv->last_processing_ns = pushed - settled_ns;
 	/* From the last thing seen (a sensor edge, or the official's catch
 	 * call that ended the throw): what came before it was not waiting on us. */
@@ -634,23 +603,17 @@ static void judge_fused(struct serve *sv, const struct dd_fused *fx, int64_t set
 	sim_next_match_due(sv);
 }
 
-/* Whether a resting die's face is being read off the loop, by the camera
- * glue or the simulator's feeder: its rest is on its way to fusion. */
-static bool reading(const struct serve *sv)
-{
-	return dd_camera_reads_pending() > 0 || sv->rests_come < sv->rests_announced;
-}
-
 static void on_fusion_timer(void *user)
 {
 	struct serve *sv = user;
 	struct dd_fused *fx = malloc(sizeof(*fx));
-	int64_t now = dd_clock_now(sv->clock);
+	struct dd_step st;
 
 	invalidate(sv);
-	/* A rest being read is on its way (rearm_timers): not without it. */
-	if (fx && !reading(sv) && dd_fusion_tick(&sv->fusion, now, fx) == 1)
-		judge_fused(sv, fx, now);
+	if (fx) {
+		st = serve_step(sv, fx);
+		dd_step_tick(&st, dd_clock_now(sv->clock));
+	}
 	free(fx);
 	rearm_timers(sv);
 }
@@ -665,12 +628,10 @@ static void set_timer(struct dd_timer *t, int64_t at_ns)
 static void rearm_timers(struct serve *sv)
 {
 	int64_t ms = web_server_timeout_ms(sv->web);
-	/* While the camera (or the simulator's) reads a resting die's face
-	 * off the loop, fusion waits for that rest: reading it on the loop
-	 * held every timer until the rest was in, so a throw never settled or
-	 * timed out without it. The rest's arrival (feed) arms the timer again. */
 	set_timer(sv->web_timer, ms < 0 ? INT64_MAX : dd_clock_now(sv->clock) + ms * 1000000LL);
-	set_timer(sv->fusion_timer, reading(sv) ? INT64_MAX : dd_fusion_deadline(&sv->fusion));
+	/* While a resting die's face is read off the loop, fusion's deadline
+	 * waits for its rest (DD_OBS_REST_PENDING). */
+	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
 }
 
 static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)
@@ -776,14 +737,12 @@ static bool feeder_start(struct serve *sv, char *err, size_t errlen)
 	return sv->demo != NULL;
 }
 
-/* The feeder's reads announced and never to come are no longer awaited. */
 static void feeder_stop(struct serve *sv)
 {
 	dd_sim_feed_free(sv->simfeed);
 	sv->simfeed = NULL;
 	dd_demo_free(sv->demo);
 	sv->demo = NULL;
-	sv->rests_announced = sv->rests_come = 0;
 }
 
 static void demo_match_cfg(struct serve *sv, struct bd_match_cfg *cfg, char teams[2][32])

@@ -1,4 +1,4 @@
-/* Fusion: observations -> one throw (daemon/fusion.c).
+/* Fusion: observations -> one throw (daemon/fusion*.c).
  * Sensors, the camera and the console each report what they saw with a
  * source, a time and a confidence; fusion puts them in time order and
  * decides when a throw starts and when the die is dead, pairs the piezo's
@@ -8,7 +8,14 @@
  * landing, a kicked die on the floor with no landing felt, a throw nobody
  * saw end, dropped observations); thin evidence on
  * the events that decide the ruling is bd_judge's to flag (review_below).
- * No I/O, no clock: times come in on the observations and on tick(). */
+ * No I/O, no clock: times come in on the observations and on tick().
+ *
+ * It lives in daemon/ (DESIGN.md puts fusion there) rather than core/:
+ * core/ rules on a throw as the match log states it, while fusion weighs
+ * witnesses whose doubt comes from the inputs (the tracker's landing sd,
+ * the discs' wiring), the daemon's concern; it is pure all the same,
+ * needing only core/ and vision/'s constants (vision/vision.h), so
+ * `dyeref evaluate`, the tests and serve share it unchanged. */
 #ifndef DYEREF_DAEMON_FUSION_H
 #define DYEREF_DAEMON_FUSION_H
 
@@ -31,7 +38,11 @@ enum dd_obs_kind {
 	DD_OBS_TABLE_DEAF,	/* a cup or mine hit shook the table at t_ns: the table lines that
 				 * heard it are held off until until_ns, and hear no landing then
 				 * (not an event; no throw starts with it) */
-	DD_OBS_REST_PENDING,	/* a die came to rest at t_ns (ev.x, ev.y) and its face is being read: the rest follows */
+	DD_OBS_REST_PENDING,	/* a die came to rest at t_ns (ev.x, ev.y) and its face is
+				 * being read: the rest follows (a DD_OBS_EVENT of kind
+				 * BD_EV_REST, read or unread), and the throw under way
+				 * waits for it (dd_fusion_add; not an event, never kept
+				 * among the throw's observations) */
 };
 
 #define DD_OBS_ARRIVALS 8	/* piezo arrival times kept with a table impact */
@@ -59,6 +70,11 @@ struct dd_fusion_cfg {
 	int64_t pair_window_ns;	/* piezo and camera seeing one impact: 80 ms */
 	int64_t settle_ns;	/* late observations still join after the die is dead: 400 ms */
 	int64_t timeout_ns;	/* no sign of a dead die for this long ends the throw: 6 s */
+	int64_t rest_wait_ns;	/* a face being read (DD_OBS_REST_PENDING) holds the throw's
+				 * settle and timeout until its rest comes, at most this long
+				 * after the pending's t_ns: 6 s, a little above the face
+				 * reader's own limit (DD_FACE_READ_LIMIT_NS, 5 s, after which
+				 * it sends the rest unread) */
 	bool piezo_present;	/* the table sensors are working */
 	bool mine_disc_present;	/* with them, the disc under the mine (true): a mine the camera
 				 * alone reports at a landing the table discs felt is in conflict */
@@ -100,23 +116,31 @@ struct dd_fused {
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* in time order */
 };
 
-struct dd_fusion {
-	struct dd_fusion_cfg cfg;	/* copied */
+/* The throw under way: all that a throw's end forgets (fusion.c resets
+ * it whole when a throw closes, and what lies outside it is kept). */
+struct dd_fusion_throw {
 	bool active;			/* a throw is under way */
 	bool dead;			/* its die is dead: settling */
 	int64_t t_dead_ns;		/* when it died */
-	int64_t t_last_ns;		/* latest observation time */
+	int64_t t_last_ns;		/* latest observation time; INT64_MIN before one */
 	size_t n_obs;			/* entries of obs */
 	struct dd_obs obs[DD_FUSION_MAX_OBS];	/* sorted by t_ns */
 	bool overflow;			/* observations were dropped */
 	bool kick_retimed;		/* a kick call was put before a touch (BD-K1): a guess */
 	int64_t kick_retimed_ns;	/* then: the time it was given */
+	unsigned rests_pending;		/* DD_OBS_REST_PENDINGs whose rest has not come */
+	int64_t rest_pending_ns;	/* then: the latest one's t_ns */
+};
+
+struct dd_fusion {
+	struct dd_fusion_cfg cfg;	/* copied */
+	struct dd_fusion_throw cur;	/* the throw under way, if any (cur.active) */
+	/* Kept from throw to throw (close_at sets or keeps them): */
 	bool idle_shake_kept;		/* idle_shake holds a shake that came while no throw
 					 * was under way, for the next (still, under one that
 					 * was over before it was made) */
 	struct dd_obs idle_shake;	/* then: the latest (DD_OBS_TABLE_DEAF), for a throw
 					 * starting within its reach (its hit may start one) */
-	/* Kept from throw to throw (close_at sets or keeps them): */
 	int64_t t_closed_ns;		/* the last throw was closed at (its settle or timeout
 					 * deadline, a re-toss, the next toss); INT64_MIN before */
 	int64_t t_toss_after_ns;	/* it timed out, its last observation then: a toss made
@@ -147,7 +171,18 @@ void dd_fusion_init(struct dd_fusion *f, const struct dd_fusion_cfg *cfg);
  * again on release): a call of a button that this throw already has, or
  * whose call fusion took less than 1.5 s before; -EINVAL for an observation
  * that makes no sense (confidence outside 0..1, unknown kind, a deaf
- * window ending before it starts). */
+ * window ending before it starts).
+ *
+ * A DD_OBS_REST_PENDING is handled as its rest will be: DD_FUSION_LATE
+ * when made before the last throw closed (its rest will be too late as
+ * well); else 0, and while a throw is under way that throw's settle and
+ * timeout wait (dd_fusion_deadline, dd_fusion_tick) until a rest event
+ * comes for each pending taken, or until cfg.rest_wait_ns after the
+ * latest pending's t_ns; then the throw closes on what it has (its rest,
+ * should it come later, is DD_FUSION_LATE). With no throw under way it
+ * holds nothing: its rest starts the throw it belongs to, as it would
+ * without the pending, and is dead from the start. A toss or re-toss that
+ * ends the throw ends it whatever it waits for. */
 #define DD_FUSION_LATE 2
 #define DD_FUSION_REPEAT 3
 int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *out);
@@ -156,7 +191,9 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
  * (settled after a dead die, or timed out) and *out holds it; else 0. */
 int dd_fusion_tick(struct dd_fusion *f, int64_t now_ns, struct dd_fused *out);
 
-/* When tick() next needs calling, or INT64_MAX when nothing is under way.
+/* When tick() next needs calling, or INT64_MAX when nothing is under way:
+ * the settle or the timeout, or later while a rest is awaited (a
+ * DD_OBS_REST_PENDING: dd_fusion_add), the end of that wait.
  * A throw whose times (from outside) put its end past INT64_MAX gets
  * INT64_MAX too, and no tick() ends it: the next toss or re-toss does. */
 int64_t dd_fusion_deadline(const struct dd_fusion *f);

@@ -69,10 +69,6 @@ void dd_camera_detach(void);
  * glue and the simulator's camera reports both use it. */
 void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, struct dd_obs *o);
 
-/* Camera reads whose rest fusion has not been given yet: the daemon holds
- * fusion's settle and timeout while there are any, as the loop was held
- * while the glue read a face on it. Weak: 0 without the camera glue. */
-size_t dd_camera_reads_pending(void);
 /* Stores the camera's latest telling frame (a landing, a sink, the resting
  * die) as a JPEG snapshot of throw throw_no, in db's open batch (it rides
  * in the throw's transaction), when it was taken at or after since_ns.

@@ -16,7 +16,7 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #    dd_log caught).
 #  test_config_write: the directory is synced after the rename (fsync seen).
 #  test_serve_face_pending: serve with a fake camera glue whose face read
-#    spans fusion's timeout (dd_camera_attach, _detach, _reads_pending).
+#    spans fusion's timeout (dd_camera_attach, _detach).
 #  test_sim_feed_reader: the simulated table on a manual clock, its face
 #    reads counted by thread and held on demand (dd_read_face_near).
 #  test_face_reader_stuck: a face read that does not return until the test
@@ -39,7 +39,7 @@ EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge
 $(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get db_bd_load db_replay dd_log
 $(BUILD)/tests/test_config_write: WRAP := fsync
-$(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_attach dd_camera_detach dd_camera_reads_pending
+$(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_attach dd_camera_detach
 $(BUILD)/tests/test_sim_feed_reader: WRAP := dd_read_face_near
 $(BUILD)/tests/test_face_reader_stuck: WRAP := dd_read_face_near
 $(BUILD)/tests/test_serve_late_obs: WRAP := dd_sensors_attach dd_sensors_detach

@@ -7,7 +7,9 @@
  * (struct sim_rng); nothing reads a clock.
  *
  * Sections: random numbers; piezo table model (sim_piezo_); throws,
- * matches and truth (sim_throw_, sim_match_).
+ * matches and truth (sim_throw_, sim_match_); what the instruments see;
+ * recorded reports; camera frames; scoring a referee
+ * against the truth (sim_truth, sim_tally: `dyeref evaluate`).
  */
 #ifndef DYEREF_SIM_H
 #define DYEREF_SIM_H
@@ -357,5 +359,91 @@ struct vis_image *sim_render_frame(const struct sim_noise *n, const struct bd_ta
 int sim_frames_write_y4m(const char *path, const struct sim_noise *n, const struct bd_table *tb,
 			 const struct sim_throw *t, uint64_t seed, int64_t *t0_ns, int *frames,
 			 char *err, size_t errlen);
+
+/* ---- Scoring against the truth (sim_truth, sim_tally; sim/score.c) ---- */
+
+/* What `dyeref evaluate` makes of a referee's rulings on the matches
+ * recorded here: each fused throw paired with the truth throw it belongs
+ * to, and counted. */
+#include <stdio.h>
+
+#define SIM_CAL_BINS 7	/* calibration bins of confidence: [0, .5, .8, .9, .95, .99, .999, 1] */
+
+/* A truth throw and what was made of it. */
+struct sim_truth {
+	const struct bd_throw *t;
+	struct bd_state before;	/* the truth state before it */
+	struct bd_ruling ruling;
+	int64_t t_first, t_dead, t_end;	/* first event, die dead, observations end */
+	bool seen;		/* a fused throw was paired with it */
+};
+
+/* The truth throws of a replayed truth log (res: mlog_bd_replay of log;
+ * both the caller's, and must outlive *out): *out (free()) gets *n of
+ * them. 0 or -ENOMEM. */
+int sim_truths(const struct mlog_bd *log, const struct mlog_bd_result *res, struct sim_truth **out,
+	       size_t *n);
+/* The truth throw (of tr, n) a fused throw that started at t_start_ns
+ * belongs to: the first whose observations end after that, and the one
+ * before it before; NULL after the last. */
+struct sim_truth *sim_truth_for(struct sim_truth *tr, size_t n, int64_t t_start_ns);
+
+/* Everything counted over all matches. Start zeroed; free the arrays with
+ * sim_tally_free(). */
+struct sim_tally {
+	long throws;		/* truth throws */
+	long right;		/* ruled exactly as the truth, not in review */
+	long review;		/* sent to an official (includes unjudgeable) */
+	long review_right;	/* of those, the provisional ruling was right */
+	long silent;		/* wrong and not in review, or missed */
+	long missed;		/* truth throws fusion never produced */
+	long spurious;		/* fused throws with no throw behind them */
+	long unjudgeable;	/* bd_judge refused the fused throw */
+	long matches, finals_right;	/* matches; those the referee's own fold ends on the true score */
+	long frames;		/* camera frames tracked (--frames recordings) */
+	long apex_n;		/* throws with a measured apex */
+	double *apex_err;	/* their |errors|, metres (apex_n of them), for the p95 */
+	size_t apex_cap;	/* room in apex_err */
+	double apex_abs, apex_signed;	/* sums of |error| and error, metres */
+	long apex_sd_n;		/* of those counted, with a stated sd (BD-P5's doubt) */
+	long apex_in1, apex_in2;	/* their errors within 1 and 2 stated sds */
+	double apex_sd_sum, apex_sd_abs;	/* their sds and |errors|, summed, metres */
+	long loc_n, half_ok;	/* located table impacts; on the right half */
+	double loc_sum, *loc;	/* error sum; every error (metres) */
+	size_t loc_cap;
+	long rests, faces_ok;	/* truth rests; read right */
+	long cal_n[SIM_CAL_BINS], cal_ok[SIM_CAL_BINS];	/* first landings by piezo confidence; half right */
+	double cal_sum[SIM_CAL_BINS];	/* their confidences, summed */
+	long fu_cal_n[SIM_CAL_BINS], fu_cal_ok[SIM_CAL_BINS];	/* first landings two witnesses reported, by the fused confidence; half right */
+	double fu_cal_sum[SIM_CAL_BINS];	/* their confidences, summed */
+	long sink_tp, sink_fn, sink_fp;
+	/* The camera's own reports against the truth (tracked frames, or the
+	 * modelled camera): first landings, mine contacts, exits. */
+	long cl_truth, cl_found, cl_other;	/* truth first landings; reported within 100 ms; other landing reports */
+	long cl_err_n;
+	double cl_err[8192];	/* their errors, metres */
+	long cl_cal_n[SIM_CAL_BINS], cl_cal_ok[SIM_CAL_BINS];	/* by the event's confidence; half right */
+	double cl_cal_sum[SIM_CAL_BINS];
+	long cm_truth, cm_tp, cm_fp;	/* truth mine contacts; reported within 150 ms; reports with none */
+	long ce_truth, ce_tp, ce_fp;	/* truth throws ending on the floor or in a hand; with an exit report; exits in the others */
+	long lat_n;
+	double lat_sum, lat_max;	/* die dead -> ruling, match clock, seconds */
+	double cpu_s;		/* processing time of the whole run */
+};
+
+/* One landing at confidence conf into a calibration table's bins (n
+ * landings, ok of them right, sum their confidences). */
+void sim_tally_cal(long n[SIM_CAL_BINS], long ok[SIM_CAL_BINS], double sum[SIM_CAL_BINS],
+		   double conf, bool right);
+/* One located impact d metres from the truth's. */
+void sim_tally_loc(struct sim_tally *ty, double d);
+/* A fused throw's events (fused) against its truth t, finished at t_done
+ * (the match clock): the first landing's calibration, located impacts,
+ * sinks, faces, the apex, the latency. */
+void sim_score_events(struct sim_tally *ty, const struct sim_truth *t, const struct bd_throw *fused,
+		      int64_t t_done);
+/* The tally as `dyeref evaluate` prints it (sorts its arrays). */
+void sim_tally_print(const struct sim_tally *ty, FILE *out);
+void sim_tally_free(struct sim_tally *ty);
 
 #endif /* DYEREF_SIM_H */

@@ -5,12 +5,13 @@
  * and it still must. The camera glue is replaced through the linker
  * (--wrap, daemon/module.mk): a fake camera on serve's own loop reports a
  * toss and a landing, then a rest whose face is "being read" across
- * fusion's timeout ([fusion] timeout_ms = 500), and hands the rest over
- * only after it. The stored throw must end in that rest (BD-O2 reads its
- * face), not be cut off by the timeout: neither by fusion's timer nor by an
- * observation made after the timeout while the face is read (an official's
- * "dye up" missed, entered late), which joins the throw rather than ending
- * it at its own time (feed()).
+ * fusion's timeout ([fusion] timeout_ms = 500): it says so at once
+ * (DD_OBS_REST_PENDING, as the face reader does when it queues a read) and
+ * hands the rest over only after the timeout. The stored throw must end in
+ * that rest (BD-O2 reads its face), not be cut off by the timeout: neither
+ * by fusion's timer nor by an observation made after the timeout while the
+ * face is read (an official's "dye up" missed, entered late), which joins
+ * the throw rather than ending it at its own time (the match step).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -37,12 +38,10 @@
 int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
 			    void *user, struct dd_health_item *health, char *err, size_t errlen);
 void __wrap_dd_camera_detach(void);
-size_t __wrap_dd_camera_reads_pending(void);
 
 /* The fake camera. */
 static struct {
 	struct fake_glue g;		/* serve's sink, the steps */
-	size_t pending;			/* a face "being read" */
 	int64_t rest_ns;		/* when the die came to rest */
 } cam;
 
@@ -82,7 +81,15 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 		break;
 	case 1:	/* it rests; its face is being read */
 		cam.rest_ns = dd_mono_ns();
-		cam.pending = 1;
+		memset(&o, 0, sizeof(o));
+		o.kind = DD_OBS_REST_PENDING;
+		o.source = DD_SRC_CAMERA;
+		o.t_ns = cam.rest_ns;
+		o.confidence = 1;
+		o.ev.has_xy = true;
+		o.ev.x = 1.8;
+		o.ev.y = 0.6;
+		cam.g.sink(cam.g.user, &o);
 		break;
 	case 2:	/* while it is read, after the timeout: the official's call */
 		memset(&o, 0, sizeof(o));
@@ -93,7 +100,6 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 		cam.g.sink(cam.g.user, &o);
 		break;
 	case 3:	/* the read is done, after fusion's timeout */
-		cam.pending = 0;
 		dd_obs_rest(cam.rest_ns, 1.8, 0.6, 3, 0.97, &o);
 		cam.g.sink(cam.g.user, &o);
 		break;
@@ -120,11 +126,6 @@ int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_ob
 void __wrap_dd_camera_detach(void)
 {
 	fake_glue_detach(&cam.g);
-}
-
-size_t __wrap_dd_camera_reads_pending(void)
-{
-	return cam.pending;
 }
 
 static void test_serve_holds_fusion_while_a_face_is_read(void **state)

@@ -1,0 +1,501 @@
+/* The referee's JSON for the web: the state, the matches, a sheet, a
+ * log, a throw's detail and snapshots. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/daemon.h"
+#include "daemon/referee.h"
+#include "daemon/referee_internal.h"
+#include "db/db.h"
+#include "web/web.h"
+
+/* ---- JSON for the web ----------------------------------------------------- */
+
+static json_t *ruling_json(const struct bd_match_cfg *cfg, const struct bd_ruling *ru,
+			   bool corrected)
+{
+	char *line = NULL;
+	size_t len;
+	json_t *o, *texts;
+
+	if (mlog_bd_ruling_line(cfg, ru, corrected, &line, &len))
+		return NULL;
+	o = json_loadb(line, len, 0, NULL);
+	free(line);
+	if (!o)
+		return NULL;
+	texts = json_array();
+	for (size_t i = 0; i < ru->n_why; i++) {
+		char txt[BD_RULE_TEXT_MAX];
+
+		bd_rule_text(ru->why[i], &cfg->house, txt, sizeof(txt));
+		json_array_append_new(texts, json_pack("{s:s,s:s}", "id", ru->why[i], "text", txt));
+	}
+	json_object_set_new(o, "rules", texts);
+	return o;
+}
+
+static json_t *players_json(const struct bd_match_cfg *cfg)
+{
+	return json_pack("{s:[s,s],s:[s,s]}", "A", cfg->players[0], cfg->players[1],
+			 "B", cfg->players[2], cfg->players[3]);
+}
+
+static json_t *house_json(const struct bd_house *h)
+{
+	return json_pack("{s:i,s:i,s:i,s:f,s:s,s:b,s:b,s:b,s:b}",
+			 "target_points", h->target_points, "win_by", h->win_by,
+			 "kill_every", h->kill_every, "min_toss_height_m", h->min_toss_height_m,
+			 "low_call", h->low_call == BD_LOW_AUTO ? "auto" : "manual",
+			 "illegal_catch_counts_as_floor", h->illegal_catch_counts_as_floor,
+			 "fifa_cannot_end_game", h->fifa_cannot_end_game,
+			 "popout_is_sink", h->popout_is_sink, "mine_voids_points", h->mine_voids_points);
+}
+
+static json_t *duty_json(const struct bd_match_cfg *cfg, const struct bd_duty *d, int throw_no)
+{
+	json_t *o = json_pack("{s:s,s:s}", "duty", bd_duty_name(d->kind), "why", d->why);
+
+	if (d->player != BD_NOBODY)
+		json_object_set_new(o, "player", json_string(cfg->players[d->player]));
+	else
+		json_object_set_new(o, "team", json_string(d->team == BD_TEAM_A ? "A" : "B"));
+	if (throw_no)
+		json_object_set_new(o, "throw", json_integer(throw_no));
+	return o;
+}
+
+/* Throw i+1 was ruled doubtful (by the judge, or fusion gave a reason). */
+static bool doubtful(const struct loaded *m, size_t i)
+{
+	return m->res.rulings[i].review || m->notes[i].review_why[0];
+}
+
+/* Still awaits an official: a correction (undo included) settles it as
+ * surely as a confirmation (docs/daemon.md, "until confirmed or corrected"). */
+static bool review_open(const struct loaded *m, size_t i)
+{
+	return doubtful(m, i) && !m->notes[i].confirmed && !m->res.corrected[i];
+}
+
+int dd_referee_state(struct dd_referee *r, json_t **out)
+{
+	const struct loaded *m = &r->m;
+	const struct bd_match_cfg *cfg;
+	json_t *o, *duties, *history;
+	size_t n, first = 0, open = 0;
+	int next;
+
+	if (r->dice_id) {
+		o = json_pack("{s:I,s:s,s:b,s:o}", "match", (json_int_t)r->dice_id,
+			      "game", r->dice_game, "over", 0,
+			      "dice_match", dd_ref_dice_state(r, r->dice_id, r->dice_game));
+		*out = o;
+		return o ? 0 : -ENOMEM;
+	}
+	if (!m->log) {
+		struct db_match_info *ms = NULL;
+		size_t nm = 0;
+		char err[256];
+
+		o = json_pack("{s:n,s:s,s:n}", "match", "game", "beerdie", "last");
+		if (o && r->last_final.over)
+			json_object_set_new(o, "previous_winner",
+					    json_string(r->last_final.winner == BD_TEAM_A ? "A" : "B"));
+		/* Between Beer Die matches the screen shows the newest dice
+		 * game's sheet, when the newest match is one. */
+		if (o && db_matches(r->db, &ms, &nm, err, sizeof(err)) == 0 && nm &&
+		    strcmp(ms[nm - 1].game, "beerdie"))
+			json_object_set_new(o, "dice_match",
+					    dd_ref_dice_state(r, ms[nm - 1].id, ms[nm - 1].game));
+		free(ms);
+		*out = o;
+		return o ? 0 : -ENOMEM;
+	}
+	cfg = &m->log->cfg;
+	n = m->res.n;
+	next = m->res.state.over ? BD_NOBODY : bd_next_thrower(&m->res.state, cfg);
+	o = json_pack("{s:I,s:s,s:{s:s,s:s},s:o,s:{s:i,s:i},s:i,s:b,s:o}",
+		      "match", (json_int_t)m->id, "game", "beerdie",
+		      "team_names", "A", m->teams[0], "B", m->teams[1],
+		      "players", players_json(cfg),
+		      "score", "A", m->res.state.score[0], "B", m->res.state.score[1],
+		      "throws", (int)n, "over", m->res.state.over,
+		      "house", house_json(&cfg->house));
+	if (!o)
+		return -ENOMEM;
+	if (m->res.state.over)
+		json_object_set_new(o, "winner",
+				    json_string(m->res.state.winner == BD_TEAM_A ? "A" : "B"));
+	if (next != BD_NOBODY)
+		json_object_set_new(o, "next", json_pack("{s:s,s:s,s:s}", "player", cfg->players[next],
+							 "slot", web_slot_name(next), "team",
+							 BD_TEAM_OF(next) == BD_TEAM_A ? "A" : "B"));
+	if (n) {
+		json_t *last = ruling_json(cfg, &m->res.rulings[n - 1], m->res.corrected[n - 1]);
+
+		if (last) {
+			json_object_set_new(last, "review_why",
+					    json_string(m->notes[n - 1].review_why));
+			json_object_set_new(last, "confirmed", json_boolean(m->notes[n - 1].confirmed));
+		}
+		json_object_set_new(o, "last", last);
+	} else {
+		json_object_set_new(o, "last", json_null());
+	}
+	/* Every duty so far, newest first: the screen shows the top few. */
+	duties = json_array();
+	for (size_t i = n; i-- > 0;)
+		for (size_t d = 0; d < m->res.rulings[i].n_duties; d++)
+			json_array_append_new(duties, duty_json(cfg, &m->res.rulings[i].duties[d],
+								(int)i + 1));
+	if (m->res.state.over)
+		for (size_t d = 0; d < m->res.final.n_duties; d++)
+			json_array_insert_new(duties, 0, duty_json(cfg, &m->res.final.duties[d], 0));
+	json_object_set_new(o, "duties", duties);
+	history = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const struct bd_ruling *ru = &m->res.rulings[i];
+
+		json_array_append_new(history, json_pack("{s:i,s:s,s:{s:i,s:i},s:{s:i,s:i},s:b,s:b,s:b}",
+			"throw", (int)i + 1, "thrower", cfg->players[ru->thrower],
+			"points", "A", ru->points[0], "B", ru->points[1],
+			"score", "A", ru->score[0], "B", ru->score[1],
+			"review", doubtful(m, i),
+			"confirmed", m->notes[i].confirmed, "corrected", m->res.corrected[i]));
+	}
+	json_object_set_new(o, "history", history);
+	/* The banner stays on a counted doubtful ruling until an official
+	 * settles it, however many throws follow: the earliest open one is
+	 * shown, "awaiting" counts them all. A held ruling comes first: play
+	 * waits on it. */
+	for (size_t i = n; i-- > 0;)
+		if (review_open(m, i)) {
+			first = i;
+			open++;
+		}
+	if (r->pending) {
+		json_t *pr = ruling_json(cfg, &r->pend.ruling, false);
+
+		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?,s:i}", "throw", (int)n + 1,
+			"why", r->pend.why[0] ? r->pend.why : "doubtful evidence",
+			"ruling", pr, "awaiting", (int)open + 1));
+	} else if (open) {
+		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:b,s:i}", "throw", (int)first + 1,
+			"why", m->notes[first].review_why[0] ? m->notes[first].review_why
+							   : "doubtful evidence",
+			"counted", 1, "awaiting", (int)open));
+	}
+	*out = o;
+	return 0;
+}
+
+/* A database failure behind a page: logged with db/'s message (file and
+ * why) and returned as an errno the web layer answers with a 5xx; its 4xx
+ * codes (-ENOENT, -EINVAL, -EBUSY, -EPERM) would blame the request. */
+static int read_fault(const char *what, int rc, const char *err)
+{
+	dd_log(DD_LOG_ERR, "%s: %s", what, err);
+	return rc == -ENOENT || rc == -EINVAL || rc == -EBUSY || rc == -EPERM ? -EIO : rc;
+}
+
+int dd_referee_matches(struct dd_referee *r, char **out)
+{
+	json_t *arr;
+	struct db_match_info *ms = NULL;
+	size_t n = 0;
+	char err[256] = "";
+	int rc;
+
+	*out = NULL;
+	/* An empty list only when there is no log at all, not when reading it failed. */
+	if (r->db) {
+		rc = db_matches(r->db, &ms, &n, err, sizeof(err));
+		if (rc)
+			return read_fault("match list", rc, err);
+	}
+	arr = json_array();
+	if (!arr) {
+		free(ms);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *m = json_pack("{s:I,s:s,s:b,s:b,s:i,s:i,s:i}",
+			"match", (json_int_t)ms[i].id, "game", ms[i].game,
+			"current", ms[i].id == dd_referee_current_id(r), "ended", ms[i].ended,
+			"throws", ms[i].throws, "corrections", ms[i].corrections,
+			"reviews", ms[i].reviews);
+
+		if (m && ms[i].score[0])
+			json_object_set_new(m, "score", json_loads(ms[i].score, 0, NULL));
+		json_array_append_new(arr, m);
+	}
+	free(ms);
+	*out = json_dumps(arr, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	json_decref(arr);
+	return *out ? 0 : -ENOMEM;
+}
+
+int dd_referee_sheet(struct dd_referee *r, long id, char **out)
+{
+	struct db_match_info info;
+	struct dice_sheet *sheet;
+	char *log = NULL, err[256], name[32];
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (!r->db)
+		return -ENOENT;
+	rc = db_match_get(r->db, id, &info, err, sizeof(err));
+	if (rc == -ENOENT || (rc == 0 && !strcmp(info.game, "beerdie")))
+		return -ENOENT;
+	if (rc)
+		return read_fault("score sheet", rc, err);
+	rc = dd_referee_log(r, id, &log);
+	if (rc)
+		return rc;
+	sheet = malloc(sizeof(*sheet));
+	if (!sheet) {
+		free(log);
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "match %ld", id);
+	rc = mlog_dice_sheet(name, log, strlen(log), sheet, err, sizeof(err));
+	if (rc == 0)
+		rc = mlog_dice_sheet_json(sheet, out, &len);
+	else
+		dd_log(DD_LOG_WARN, "%s", err);
+	free(sheet);
+	free(log);
+	return rc;
+}
+
+int dd_referee_log(struct dd_referee *r, long id, char **out)
+{
+	char **lines = NULL, err[256], *text, *p;
+	size_t n = 0, total = 1;
+	int rc;
+
+	*out = NULL;
+	if (!r->db)
+		return -ENOENT;
+	rc = db_lines(r->db, id, &lines, &n, err, sizeof(err));
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(lines[i]) + 1;
+	text = p = malloc(total);
+	if (text) {
+		for (size_t i = 0; i < n; i++) {
+			size_t l = strlen(lines[i]);
+
+			memcpy(p, lines[i], l);
+			p[l] = '\n';
+			p += l + 1;
+		}
+		*p = '\0';
+	}
+	db_lines_free(lines, n);
+	*out = text;
+	return text ? 0 : -ENOMEM;
+}
+
+static json_t *throw_json(const struct bd_match_cfg *cfg, const struct bd_throw *t)
+{
+	char *line = NULL;
+	size_t len;
+	json_t *o;
+
+	if (mlog_bd_throw_line(cfg, t, 0, &line, &len))
+		return NULL;
+	o = json_loadb(line, len, 0, NULL);
+	free(line);
+	return o;
+}
+
+static json_t *table_json(void)
+{
+	struct bd_table t;
+	json_t *cups = json_array();
+
+	bd_table_defaults(&t);
+	for (int p = 0; p < BD_PLAYERS; p++)
+		json_array_append_new(cups, json_pack("{s:f,s:f}", "x", t.cup_x[p], "y", t.cup_y[p]));
+	return json_pack("{s:f,s:f,s:o,s:f,s:{s:f,s:f},s:f}", "length_m", t.length_m,
+			 "width_m", t.width_m, "cups", cups, "cup_radius_m", t.cup_radius_m,
+			 "mine", "x", t.mine_x, "y", t.mine_y, "mine_radius_m", t.mine_radius_m);
+}
+
+/* Finds snapshot `want` (1-based) of a throw in db_replay's walk; want 0 only counts. */
+struct snap_find {
+	long want;		/* which one, or 0 */
+	long seen;		/* snapshots walked so far */
+	char *jpeg;		/* the copy found (malloc), or NULL */
+	size_t len;		/* its bytes */
+};
+
+static int find_snapshot(const struct db_item *it, void *ctx)
+{
+	struct snap_find *sf = ctx;
+
+	if (it->kind != DB_ITEM_SNAPSHOT || ++sf->seen != sf->want)
+		return 0;
+	sf->jpeg = malloc(it->len ? it->len : 1);
+	if (!sf->jpeg)
+		return -ENOMEM;
+	memcpy(sf->jpeg, it->data, it->len);
+	sf->len = it->len;
+	return 1;	/* found: stop the walk */
+}
+
+static long count_snapshots(struct dd_referee *r, long id, long throw_no)
+{
+	struct snap_find sf = { 0 };
+	char err[256];
+
+	if (!r->db || db_replay(r->db, id, (int)throw_no, find_snapshot, &sf, err, sizeof(err)) < 0)
+		return 0;
+	return sf.seen;
+}
+
+/* What one walk behind a stored throw gives its page: its notes and how
+ * many snapshots it has. */
+struct throw_walk {
+	struct note note;	/* as load_match() collects it */
+	long snapshots;		/* DB_ITEM_SNAPSHOT items seen */
+};
+
+static int walk_throw(const struct db_item *it, void *ctx)
+{
+	struct throw_walk *w = ctx;
+
+	if (it->kind == DB_ITEM_SNAPSHOT)
+		w->snapshots++;
+	return dd_ref_collect_note(it, &w->note);
+}
+
+/* A stored match that is not the one under way, for its throw pages: its
+ * log and fold only (a throw's notes are read with its page, one walk, not
+ * every throw's). -ENOENT when there is no such Beer Die match; any other
+ * failure is the database's (logged; a 5xx). */
+static int load_old(struct dd_referee *r, long id, struct loaded *m)
+{
+	struct db_match_info info;
+	char err[256];
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!r->db)
+		return -ENOENT;
+	rc = db_match_get(r->db, id, &info, err, sizeof(err));
+	if (rc == -ENOENT || (rc == 0 && strcmp(info.game, "beerdie")))
+		return -ENOENT;
+	if (rc)
+		return read_fault("throw detail", rc, err);
+	m->id = id;
+	rc = db_bd_load(r->db, id, &m->log, &m->res, err, sizeof(err));
+	if (rc)
+		return read_fault("throw detail", rc, err);
+	m->have_res = true;
+	return 0;
+}
+
+int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
+			char **jpeg, size_t *len)
+{
+	struct snap_find sf = { .want = index };
+	char err[256];
+	int rc;
+
+	*jpeg = NULL;
+	*len = 0;
+	if (!r->db || throw_no < 1 || throw_no > 1000000000L || index < 1)
+		return -ENOENT;
+	rc = db_replay(r->db, id, (int)throw_no, find_snapshot, &sf, err, sizeof(err));
+	if (rc == 1) {
+		*jpeg = sf.jpeg;
+		*len = sf.len;
+		return 0;
+	}
+	free(sf.jpeg);
+	return rc < 0 && rc != -ENOENT ? rc : -ENOENT;
+}
+
+int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out)
+{
+	struct loaded tmp = { 0 }, *m = &tmp;
+	const struct bd_match_cfg *cfg;
+	const struct bd_throw *orig = NULL, *now = NULL;
+	struct throw_walk w = { 0 };
+	const struct note *nt;
+	json_t *o = NULL, *corrections;
+	char err[256];
+	long k = 0;
+	int rc;
+
+	*out = NULL;
+	if (r->m.log && id == r->m.id) {
+		m = &r->m;
+	} else {
+		rc = load_old(r, id, &tmp);
+		if (rc) {
+			dd_ref_loaded_free(&tmp);
+			return rc;
+		}
+	}
+	if (throw_no < 1 || (size_t)throw_no > m->res.n)
+		goto not_found;
+	if (m == &r->m) {
+		nt = &m->notes[throw_no - 1];
+		w.snapshots = count_snapshots(r, id, throw_no);
+	} else {
+		rc = db_replay(r->db, id, (int)throw_no, walk_throw, &w, err, sizeof(err));
+		if (rc < 0 && rc != -ENOENT) {
+			json_decref(w.note.obs);
+			dd_ref_loaded_free(&tmp);
+			return read_fault("throw detail", rc, err);
+		}
+		nt = &w.note;	/* -ENOENT: the log has it, the replay not: no notes, as before */
+	}
+	cfg = &m->log->cfg;
+	corrections = json_array();
+	for (size_t i = 0; i < m->log->n_entries; i++) {
+		const struct mlog_bd_entry *e = &m->log->entries[i];
+
+		if (e->kind == MLOG_THROW && ++k == throw_no)
+			orig = now = &e->t;
+		else if (e->kind == MLOG_CORRECT && e->throw_no == throw_no) {
+			now = &e->t;
+			json_array_append_new(corrections, throw_json(cfg, &e->t));
+		}
+	}
+	o = json_pack("{s:I,s:I,s:o,s:{s:s,s:s},s:o,s:o,s:o,s:o,s:s,s:b,s:O?,s:o}",
+		      "match", (json_int_t)id, "throw", (json_int_t)throw_no,
+		      "players", players_json(cfg),
+		      "team_names", "A", m->log->team_names[0], "B", m->log->team_names[1],
+		      "observed", throw_json(cfg, orig), "judged", throw_json(cfg, now),
+		      "corrections", corrections,
+		      "ruling", ruling_json(cfg, &m->res.rulings[throw_no - 1],
+					    m->res.corrected[throw_no - 1]),
+		      "review_why", nt->review_why,
+		      "confirmed", nt->confirmed,
+		      "observations", nt->obs,
+		      "table", table_json());
+	/* The camera's pictures: /api/matches/N/throws/K/snapshots/1.jpg .. */
+	if (o)
+		json_object_set_new(o, "snapshots", json_integer(w.snapshots));
+	if (o)
+		*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	json_decref(o);
+	json_decref(w.note.obs);
+	dd_ref_loaded_free(&tmp);
+	return *out ? 0 : -ENOMEM;
+not_found:
+	dd_ref_loaded_free(&tmp);
+	return -ENOENT;
+}
+

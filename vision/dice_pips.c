@@ -158,8 +158,8 @@ struct pip {
 	int area;		/* pixels */
 };
 
-/* The canonical layouts, in units of the pip spacing a (centre at 0). */
-static const double layout_pts[7][6][2] = {
+/* The canonical layouts (internal.h): vis_render draws the same ones. */
+const double vis_pip_layout[7][6][2] = {
 	{ { 0 } },
 	{ { 0, 0 } },
 	{ { -1, -1 }, { 1, 1 } },
@@ -184,8 +184,8 @@ static double fit_layout(const struct pip *p, int n, double *angle, double *spac
 	my /= n;
 	double tr2 = 0;
 	for (int j = 0; j < n; j++)
-		tr2 += layout_pts[n][j][0] * layout_pts[n][j][0] +
-		       layout_pts[n][j][1] * layout_pts[n][j][1];
+		tr2 += vis_pip_layout[n][j][0] * vis_pip_layout[n][j][0] +
+		       vis_pip_layout[n][j][1] * vis_pip_layout[n][j][1];
 	double r2 = 0;
 	for (int i = 0; i < n; i++)
 		r2 += (p[i].x - mx) * (p[i].x - mx) + (p[i].y - my) * (p[i].y - my);
@@ -208,7 +208,7 @@ static double fit_layout(const struct pip *p, int n, double *angle, double *spac
 		for (int i = 0; i < n; i++) {
 			double m = 1e9;
 			for (int j = 0; j < n; j++) {
-				double du = u[i] - layout_pts[n][j][0], dv = v[i] - layout_pts[n][j][1];
+				double du = u[i] - vis_pip_layout[n][j][0], dv = v[i] - vis_pip_layout[n][j][1];
 				double d = du * du + dv * dv;
 				if (d < m)
 					m = d;
@@ -218,7 +218,7 @@ static double fit_layout(const struct pip *p, int n, double *angle, double *spac
 		for (int j = 0; j < n; j++) {
 			double m = 1e9;
 			for (int i = 0; i < n; i++) {
-				double du = u[i] - layout_pts[n][j][0], dv = v[i] - layout_pts[n][j][1];
+				double du = u[i] - vis_pip_layout[n][j][0], dv = v[i] - vis_pip_layout[n][j][1];
 				double d = du * du + dv * dv;
 				if (d < m)
 					m = d;
@@ -339,7 +339,7 @@ static void layout_grid(const int *dist, int bw, int bh, int x0, int y0,
 		for (int gu = -1; gu <= 1; gu++) {
 			int pip = 0;
 			for (int j = 0; j < n; j++)
-				if (layout_pts[n][j][0] == gu && layout_pts[n][j][1] == gv)
+				if (vis_pip_layout[n][j][0] == gu && vis_pip_layout[n][j][1] == gv)
 					pip = 1;
 			int px = (int)lround(mx + a * (c * gu - s * gv)) - x0;
 			int py = (int)lround(my + a * (s * gu + c * gv)) - y0;
@@ -822,7 +822,7 @@ int vis_dice_read_die(const struct vis_dice_work *wk, const struct vis_dice_cand
 		int mask = 0;
 		layout_grid(dist, bw, bh, x0, y0, best_pips, best_np, side, ba, &lo, &hi, g);
 		for (int j = 0; j < best_np; j++)
-			mask |= 1 << (int)((layout_pts[best_np][j][1] + 1) * 3 + layout_pts[best_np][j][0] + 1);
+			mask |= 1 << (int)((vis_pip_layout[best_np][j][1] + 1) * 3 + vis_pip_layout[best_np][j][0] + 1);
 		/* The face's grid on the fitted spacing: a richer face holding
 		 * these pips whose other pips stand out from its empty points
 		 * by far more (a 6 whose middle pair was lost reads as a 4). */

@@ -16,7 +16,8 @@
  *   dice_look.c    5. the second look (vis_dice_second_look), and the integral
  *                  images it reads (vis_dice_integrals)
  * Functions shared between those files are named vis_dice_* like the
- * public ones, each described where it is defined.
+ * public ones, each described where it is defined. render.c draws dice
+ * with the reader's pip layout (vis_pip_layout), so it includes this too.
  *
  * Internal constants, tuned on the 2019-12-08 photos only (the 2019-12-09
  * ones are held out) and on rendered dice; sizes are fractions of the die
@@ -103,6 +104,11 @@ double vis_dice_typical_side(const struct vis_dice_blob *blobs, int nl, const st
 			     int pct);
 
 /* ---- dice_pips.c ---- */
+
+/* Where face n's pips sit (n = 1..6; [n][i] for i < n), in units of the
+ * pip spacing, the die's centre at 0: the reader fits them and the
+ * renderer (render.c) draws them, so what is drawn is what is read. */
+extern const double vis_pip_layout[7][6][2];
 
 double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx, double cy,
 			  double side, int noff, int border, int min_face, double a_min, int na,

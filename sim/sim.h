@@ -84,7 +84,8 @@ size_t sim_piezo_shake(const struct sim_piezo *m, const struct sens_config *trut
 		       struct sens_edge *out, size_t cap);
 
 /* Sorts edges by time (stable), as a kernel's single event queue would
- * deliver them. */
+ * deliver them: sens_edges_sort, under the name the simulator's callers
+ * use. */
 void sim_piezo_sort(struct sens_edge *e, size_t n);
 
 /* ---- Throws, matches and truth (sim_throw_, sim_match_) -------------- */

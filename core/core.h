@@ -175,6 +175,8 @@ struct bd_table {
 	double cup_radius_m;	/* 0.045: a pint glass's rim */
 	double mine_x, mine_y;	/* the full can in the middle (BD-S6) */
 	double mine_radius_m;	/* 0.033 */
+	double cup_height_m;	/* 0.12: a pint glass's rim above the table top */
+	double mine_height_m;	/* 0.122: a full 33 cl can's top above the table top */
 };
 
 /* The standard layout: cups 0.12 m in from each corner (a1 left, a2 right

@@ -25,8 +25,6 @@
  * (its rim, blur and shadow edge make the blob bigger than the die). */
 #define MAX_BLOB_RATIO 40	/* bigger: not a die (a die this close is near the lens) */
 #define ALOFT_RATIO 4.0		/* lost while rising this big: above the view, not gone */
-#define CUP_HEIGHT_M 0.12	/* a pint glass: its rim above the table top */
-#define MINE_HEIGHT_M 0.122	/* a full can: its top above the table top */
 /* A die's centre is within half a side of a can's wall when a face
  * touches it, within half a diagonal (0.71 sides) when a corner does. */
 #define MINE_FACE_REACH 0.625	/* die sides beyond the can's radius: a face touching (half a side), with 2 mm for the centroid */
@@ -763,7 +761,10 @@ static void emit_landing(struct vis_tracker *t, struct trk *k, double tc, double
 		 * the first landing and carries the apex of the flight's first
 		 * contact, this one. */
 		if (!k->cup_hit) {
-			k->cup_apex = o.apex_m >= 0 ? o.apex_m + (mine ? MINE_HEIGHT_M : CUP_HEIGHT_M) : -1;
+			const struct bd_table *tb = &t->cfg.table;
+
+			k->cup_apex = o.apex_m >= 0 ?
+				o.apex_m + (mine ? tb->mine_height_m : tb->cup_height_m) : -1;
 			k->cup_sigma = o.apex_sigma_m;
 		}
 		if (mine && !k->mine_done) {

@@ -9,7 +9,8 @@
  *                  dropped; vis_dice_find
  *   dice_bodies.c  1. the background model; 2. the die bodies: shadows, the
  *                  3x3 blur, box filters, components, blobs, the typical
- *                  side, a blob of several dice split
+ *                  side, a blob of several dice split, a body's edge
+ *                  direction (vis_dice_body_angle)
  *   dice_pips.c    3 and 4. a die's pips and their layout (vis_dice_read_die),
  *                  and the reading by the pip grid (vis_dice_grid_read, the
  *                  second look's too)
@@ -102,6 +103,7 @@ int vis_dice_label_blobs(struct vis_dice_work *wk, struct vis_dice_blob **blobs_
 			 int *scratch, double max_hole);
 double vis_dice_typical_side(const struct vis_dice_blob *blobs, int nl, const struct vis_dice_params *params,
 			     int pct);
+double vis_dice_body_angle(const uint8_t *in, int bw, int bh, double *spread, double *len);
 
 /* ---- dice_pips.c ---- */
 

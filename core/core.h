@@ -10,7 +10,8 @@
  * Errors: functions return 0 or a negative errno and, where they take
  * (err, errlen), write a one-line message for people there.
  *
- * Sections: Beer Die (bd_), dice games (dice_), match log codec (mlog_).
+ * Sections: Beer Die (bd_), dice games (dice_), match log codec (mlog_),
+ * and one numeric helper the other modules share (core_).
  */
 #ifndef DYEREF_CORE_H
 #define DYEREF_CORE_H
@@ -174,6 +175,8 @@ struct bd_table {
 	double cup_radius_m;	/* 0.045: a pint glass's rim */
 	double mine_x, mine_y;	/* the full can in the middle (BD-S6) */
 	double mine_radius_m;	/* 0.033 */
+	double cup_height_m;	/* 0.12: a pint glass's rim above the table top */
+	double mine_height_m;	/* 0.122: a full 33 cl can's top above the table top */
 };
 
 /* The standard layout: cups 0.12 m in from each corner (a1 left, a2 right
@@ -858,6 +861,15 @@ int mlog_game(const char *name, const char *buf, size_t len,
 int mlog_judge(const char *name, const char *buf, size_t len,
 	       char **out, size_t *outlen, char *err, size_t errlen);
 
+/* ======================================================================
+ * Numerics shared by sensors/ and vision/ (core/solve.c)
+ * ====================================================================== */
 
+/* Solves the n x n system a x = b by Gaussian elimination with partial
+ * pivoting. a (row-major, n * n) and b (n) are overwritten; x (n) may be
+ * b itself. A pivot below tiny in magnitude means singular: -EDOM, x
+ * partly written. tiny is the caller's, as only it knows its system's
+ * scale (homographies on normalised points, seconds of TDOA, ...). */
+int core_solve(double *a, double *b, double *x, size_t n, double tiny);
 
 #endif /* DYEREF_CORE_H */

@@ -25,6 +25,8 @@ void bd_table_defaults(struct bd_table *t)
 	t->mine_x = t->length_m / 2;
 	t->mine_y = t->width_m / 2;
 	t->mine_radius_m = 0.033;
+	t->cup_height_m = 0.12;
+	t->mine_height_m = 0.122;
 }
 
 int bd_table_spot(const struct bd_table *t, int i, double *x, double *y, double *r)

@@ -22,34 +22,7 @@
 static int dice_text(struct dd_referee *r, int64_t id, const char *extra, char **out,
 		     size_t *outlen, char *err, size_t errlen)
 {
-	char **lines = NULL, *text, *p;
-	size_t n = 0, total = 1 + (extra ? strlen(extra) + 1 : 0);
-	int rc = db_lines(r->db, id, &lines, &n, err, errlen);
-
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < n; i++)
-		total += strlen(lines[i]) + 1;
-	text = p = malloc(total);
-	for (size_t i = 0; text && i <= n; i++) {
-		const char *l = i < n ? lines[i] : extra;
-
-		if (!l)
-			continue;
-		memcpy(p, l, strlen(l));
-		p += strlen(l);
-		*p++ = '\n';
-	}
-	if (text)
-		*p = '\0';
-	db_lines_free(lines, n);
-	if (!text) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	*out = text;
-	*outlen = (size_t)(p - text);
-	return 0;
+	return db_match_text(r->db, id, extra, out, outlen, err, errlen);
 }
 
 /* The engine's output for a log, split into lines (pointers into *text, which

@@ -430,29 +430,14 @@ free_lines:
 /* The stored log of a match, parsed. */
 static int load_log(struct db *db, int64_t match, struct mlog_bd **log, char *err, size_t errlen)
 {
-	char **lines, *buf, *p, name[64];
-	size_t n, total = 0;
-	int ret = db_lines(db, match, &lines, &n, err, errlen);
+	char *buf, name[64];
+	size_t len;
+	int ret = db_match_text(db, match, NULL, &buf, &len, err, errlen);
 
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < n; i++)
-		total += strlen(lines[i]) + 1;
-	buf = p = malloc(total + 1);
-	if (!buf) {
-		db_lines_free(lines, n);
-		return db_nomem(db, err, errlen);
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(lines[i]);
-
-		memcpy(p, lines[i], l);
-		p[l] = '\n';
-		p += l + 1;
-	}
-	db_lines_free(lines, n);
 	snprintf(name, sizeof(name), "match %lld", (long long)match);
-	ret = mlog_bd_parse(name, buf, total, log, err, errlen);
+	ret = mlog_bd_parse(name, buf, len, log, err, errlen);
 	free(buf);
 	return ret;
 }

@@ -169,6 +169,14 @@ int db_lines(struct db *db, int64_t match, char ***lines, size_t *n,
 	     char *err, size_t errlen);
 void db_lines_free(char **lines, size_t n);
 
+/* The match's stored lines as one log: each line and a "\n", header first,
+ * then extra (NULL: none) as one more line, the way the codec reads a log
+ * (the daemon judges a dice move as the last line of its match's log).
+ * *text (NUL-terminated, *len bytes without the NUL) is the caller's
+ * (free()). */
+int db_match_text(struct db *db, int64_t match, const char *extra, char **text, size_t *len,
+		  char *err, size_t errlen);
+
 /* Writes the rulings as last shown: for each throw its latest ruling line
  * (a correction supersedes), then the final line if the match has ended. */
 int db_rulings_write(struct db *db, int64_t match, FILE *out,

@@ -599,6 +599,37 @@ void db_lines_free(char **lines, size_t n)
 	free(lines);
 }
 
+int db_match_text(struct db *db, int64_t match, const char *extra, char **text, size_t *len,
+		  char *err, size_t errlen)
+{
+	char **lines = NULL, *buf, *p;
+	size_t n = 0, total = 1 + (extra ? strlen(extra) + 1 : 0);
+	int ret = db_lines(db, match, &lines, &n, err, errlen);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(lines[i]) + 1;
+	buf = p = malloc(total);
+	for (size_t i = 0; buf && i <= n; i++) {
+		const char *l = i < n ? lines[i] : extra;
+
+		if (!l)
+			continue;
+		size_t ll = strlen(l);
+		memcpy(p, l, ll);
+		p += ll;
+		*p++ = '\n';
+	}
+	db_lines_free(lines, n);
+	if (!buf)
+		return db_nomem(db, err, errlen);
+	*p = '\0';
+	*text = buf;
+	*len = (size_t)(p - buf);
+	return 0;
+}
+
 /* Writes every row of a one-column text query, each with "\n". */
 static int write_rows(struct db *db, const char *sql, int64_t match, FILE *out,
 		      const char *what, char *err, size_t errlen)

@@ -34,47 +34,6 @@ size_t sens_calib_points(const struct sens_config *c, double *xy, size_t cap)
 	return n;
 }
 
-/* Solves the n x n system A x = b (row-major A, destroyed). -1 singular. */
-static int solve_dense(double *A, double *b, double *x, size_t n)
-{
-	for (size_t c = 0; c < n; c++) {
-		size_t piv = c;
-
-		for (size_t r = c + 1; r < n; r++)
-			if (fabs(A[r * n + c]) > fabs(A[piv * n + c]))
-				piv = r;
-		if (fabs(A[piv * n + c]) < 1e-18)
-			return -1;
-		if (piv != c) {
-			for (size_t k = 0; k < n; k++) {
-				double t = A[c * n + k];
-				A[c * n + k] = A[piv * n + k];
-				A[piv * n + k] = t;
-			}
-			double t = b[c];
-			b[c] = b[piv];
-			b[piv] = t;
-		}
-		for (size_t r = c + 1; r < n; r++) {
-			double f = A[r * n + c] / A[c * n + c];
-
-			if (f == 0)
-				continue;
-			for (size_t k = c; k < n; k++)
-				A[r * n + k] -= f * A[c * n + k];
-			b[r] -= f * b[c];
-		}
-	}
-	for (size_t c = n; c-- > 0;) {
-		double s = b[c];
-
-		for (size_t k = c + 1; k < n; k++)
-			s -= A[c * n + k] * x[k];
-		x[c] = s / A[c * n + c];
-	}
-	return 0;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -172,7 +131,7 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 	for (size_t a = 0; a < nt; a++)
 		for (size_t bb = 0; bb < nt; bb++)
 			A[(1 + a) * P + 1 + bb] += 1;
-	if (solve_dense(A, b, x, P) < 0 || !(x[0] > 0)) {
+	if (core_solve(A, b, x, P, 1e-18) < 0 || !(x[0] > 0)) {
 		snprintf(err, errlen, "the taps do not determine a wave speed "
 			 "(were they all at the same distance pattern?)");
 		goto free_all;

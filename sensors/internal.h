@@ -20,10 +20,6 @@ struct sens_source {
 	size_t n, cap, pos;	/* memory/replay: edges held, allocated, read */
 };
 
-/* Sorts edges by timestamp (stable): per-line descriptors are read one
- * after another, the pipeline wants time order. */
-void sens_edges_sort(struct sens_edge *e, size_t n);
-
 /* P(chi-square with d degrees of freedom > x), exact for whole d (the
  * fits' d is small: arrivals minus three); 1 for d < 1 or x <= 0
  * (locate.c). */

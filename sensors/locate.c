@@ -71,46 +71,6 @@ static double residuals(const struct problem *pb, const double p[4], double *r, 
 	return chi2;
 }
 
-/* Solves the 4x4 system A x = b by Gaussian elimination with partial
- * pivoting; A and b are destroyed. -1 when singular. */
-static int solve4(double A[4][4], double b[4], double x[4])
-{
-	for (int c = 0; c < 4; c++) {
-		int piv = c;
-
-		for (int r = c + 1; r < 4; r++)
-			if (fabs(A[r][c]) > fabs(A[piv][c]))
-				piv = r;
-		if (fabs(A[piv][c]) < 1e-300)
-			return -1;
-		if (piv != c) {
-			for (int k = 0; k < 4; k++) {
-				double t = A[c][k];
-				A[c][k] = A[piv][k];
-				A[piv][k] = t;
-			}
-			double t = b[c];
-			b[c] = b[piv];
-			b[piv] = t;
-		}
-		for (int r = c + 1; r < 4; r++) {
-			double f = A[r][c] / A[c][c];
-
-			for (int k = c; k < 4; k++)
-				A[r][k] -= f * A[c][k];
-			b[r] -= f * b[c];
-		}
-	}
-	for (int c = 3; c >= 0; c--) {
-		double s = b[c];
-
-		for (int k = c + 1; k < 4; k++)
-			s -= A[c][k] * x[k];
-		x[c] = s / A[c][c];
-	}
-	return 0;
-}
-
 static void normal_eq(const struct problem *pb, const double p[4], double JTJ[4][4],
 		      double JTr[4], double *chi2)
 {
@@ -178,7 +138,7 @@ static double refine(const struct problem *pb, double p[4])
 			A[a][a] += lambda * fmax(JTJ[a][a], 1e-12);
 			b[a] = -JTr[a];
 		}
-		if (solve4(A, b, step) < 0)
+		if (core_solve(&A[0][0], b, step, 4, 1e-300) < 0)
 			break;
 		for (int a = 0; a < 4; a++)
 			q[a] = p[a] + step[a];
@@ -208,7 +168,7 @@ static int invert4(double JTJ[4][4], double C[4][4])
 
 		memcpy(A, JTJ, sizeof(A));
 		b[c] = 1;
-		if (solve4(A, b, x) < 0)
+		if (core_solve(&A[0][0], b, x, 4, 1e-300) < 0)
 			return -1;
 		for (int r = 0; r < 4; r++)
 			C[r][c] = x[r];

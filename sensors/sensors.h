@@ -135,6 +135,12 @@ struct sens_edge {
 	int64_t ts_ns;		/* CLOCK_MONOTONIC, kernel timestamp */
 };
 
+/* Sorts edges by timestamp, in place and stable (insertion sort: a read
+ * or an impact is a handful of edges). The backends read per-line
+ * descriptors one after another and the pipeline wants time order; the
+ * simulator (sim_piezo_sort) merges its sensors' edges the same way. */
+void sens_edges_sort(struct sens_edge *e, size_t n);
+
 /* One small interface over libgpiod v1/v2, recorded files and memory
  * (simulated) edges. Opaque. */
 struct sens_source;

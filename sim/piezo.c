@@ -110,15 +110,5 @@ size_t sim_piezo_shake(const struct sim_piezo *m, const struct sens_config *trut
 
 void sim_piezo_sort(struct sens_edge *e, size_t n)
 {
-	/* Insertion sort: a handful of edges per impact, and stable. */
-	for (size_t i = 1; i < n; i++) {
-		struct sens_edge k = e[i];
-		size_t j = i;
-
-		while (j > 0 && e[j - 1].ts_ns > k.ts_ns) {
-			e[j] = e[j - 1];
-			j--;
-		}
-		e[j] = k;
-	}
+	sens_edges_sort(e, n);
 }

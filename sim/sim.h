@@ -86,7 +86,8 @@ size_t sim_piezo_shake(const struct sim_piezo *m, const struct sens_config *trut
 		       struct sens_edge *out, size_t cap);
 
 /* Sorts edges by time (stable), as a kernel's single event queue would
- * deliver them. */
+ * deliver them: sens_edges_sort, under the name the simulator's callers
+ * use. */
 void sim_piezo_sort(struct sens_edge *e, size_t n);
 
 /* ---- Throws, matches and truth (sim_throw_, sim_match_) -------------- */
@@ -98,8 +99,6 @@ void sim_piezo_sort(struct sens_edge *e, size_t n);
 struct sim_throw_cfg {
 	double g;		/* 9.81: gravity, m/s^2 */
 	double die_half_m;	/* 0.008: half a die's edge (16 mm dice) */
-	double cup_height_m;	/* 0.12: rim above the table top */
-	double mine_height_m;	/* 0.122: a 33 cl can */
 	double edge_depth_m;	/* 0.03: the top's edge (board and the frame under it);
 				 * below it a table on legs is open: a die passes under */
 	double release_z_m;	/* 1.9: hand height when the die leaves it */

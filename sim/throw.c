@@ -30,8 +30,6 @@ void sim_throw_cfg_defaults(struct sim_throw_cfg *c)
 {
 	c->g = 9.81;
 	c->die_half_m = 0.008;
-	c->cup_height_m = 0.12;
-	c->mine_height_m = 0.122;
 	c->edge_depth_m = 0.03;
 	c->release_z_m = 1.9;
 	c->apex_mean_m = 3.8;
@@ -270,7 +268,7 @@ static double first_entry(const struct world *w, field_fn f, int i, double dt)
 static double wall_field(const struct world *w, const double p[3], int i)
 {
 	const struct bd_table *tb = w->tb;
-	double cx, cy, r, top = tb->height_m + (i < BD_PLAYERS ? w->c->cup_height_m : w->c->mine_height_m);
+	double cx, cy, r, top = tb->height_m + (i < BD_PLAYERS ? tb->cup_height_m : tb->mine_height_m);
 
 	bd_table_spot(tb, i, &cx, &cy, &r);
 	if (p[2] >= top || p[2] < tb->height_m)
@@ -345,7 +343,7 @@ static void find_flying(const struct world *w, double dt, struct next *n)
 			consider(n, s, HIT_TABLE, 0);
 	}
 	for (int i = 0; i <= BD_TABLE_MINE; i++) {
-		double cx, cy, r, top = tb->height_m + (i < BD_PLAYERS ? c->cup_height_m : c->mine_height_m);
+		double cx, cy, r, top = tb->height_m + (i < BD_PLAYERS ? tb->cup_height_m : tb->mine_height_m);
 
 		bd_table_spot(tb, i, &cx, &cy, &r);
 		s = descend_time(w->p[2], w->v[2], g, top + (i < BD_PLAYERS ? 0 : d), dt);
@@ -543,7 +541,7 @@ static void on_cup_top(struct world *w, int i)
 		double out = 0.4 + 0.6 * sim_rng_uniform(w->rng);
 
 		cup_event(w, i, false, true);
-		w->p[2] = tb->height_m + c->cup_height_m + c->die_half_m;
+		w->p[2] = tb->height_m + tb->cup_height_m + c->die_half_m;
 		w->v[0] = out * cos(ang);
 		w->v[1] = out * sin(ang);
 		w->v[2] = 1.0 + sim_rng_uniform(w->rng);

@@ -447,3 +447,40 @@ double vis_dice_typical_side(const struct vis_dice_blob *blobs, int nl, const st
 	free(sides);
 	return side;
 }
+
+/* The die's edge direction from its pixels (in, a bw x bh mask): the
+ * rotation in [0, pi/2) whose bounding box is smallest. *spread is the
+ * largest box's area over the smallest: near 1 for a blob too round (or
+ * too ragged) to tell. len (may be NULL) gets the smallest box's sides.
+ * The pip reader (dice_pips.c) checks its grid against it. */
+double vis_dice_body_angle(const uint8_t *in, int bw, int bh, double *spread, double *len)
+{
+	double best = 1e18, worst = 0, best_t = 0;
+	for (int k = 0; k < 90; k += 2) {
+		double t = k * M_PI / 180, c = cos(t), s = sin(t);
+		double u0 = 1e9, u1 = -1e9, v0 = 1e9, v1 = -1e9;
+		for (int y = 0; y < bh; y++)
+			for (int x = 0; x < bw; x++) {
+				if (!in[(size_t)y * bw + x])
+					continue;
+				double u = c * x + s * y, v = -s * x + c * y;
+				if (u < u0) u0 = u;
+				if (u > u1) u1 = u;
+				if (v < v0) v0 = v;
+				if (v > v1) v1 = v;
+			}
+		double area = (u1 - u0 + 1) * (v1 - v0 + 1);
+		if (area < best) {
+			best = area;
+			best_t = t;
+			if (len) {
+				len[0] = u1 - u0 + 1;
+				len[1] = v1 - v0 + 1;
+			}
+		}
+		if (area > worst)
+			worst = area;
+	}
+	*spread = best > 0 ? worst / best : 1;
+	return best_t;
+}

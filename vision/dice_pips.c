@@ -158,8 +158,8 @@ struct pip {
 	int area;		/* pixels */
 };
 
-/* The canonical layouts, in units of the pip spacing a (centre at 0). */
-static const double layout_pts[7][6][2] = {
+/* The canonical layouts (internal.h): vis_render draws the same ones. */
+const double vis_pip_layout[7][6][2] = {
 	{ { 0 } },
 	{ { 0, 0 } },
 	{ { -1, -1 }, { 1, 1 } },
@@ -184,8 +184,8 @@ static double fit_layout(const struct pip *p, int n, double *angle, double *spac
 	my /= n;
 	double tr2 = 0;
 	for (int j = 0; j < n; j++)
-		tr2 += layout_pts[n][j][0] * layout_pts[n][j][0] +
-		       layout_pts[n][j][1] * layout_pts[n][j][1];
+		tr2 += vis_pip_layout[n][j][0] * vis_pip_layout[n][j][0] +
+		       vis_pip_layout[n][j][1] * vis_pip_layout[n][j][1];
 	double r2 = 0;
 	for (int i = 0; i < n; i++)
 		r2 += (p[i].x - mx) * (p[i].x - mx) + (p[i].y - my) * (p[i].y - my);
@@ -208,7 +208,7 @@ static double fit_layout(const struct pip *p, int n, double *angle, double *spac
 		for (int i = 0; i < n; i++) {
 			double m = 1e9;
 			for (int j = 0; j < n; j++) {
-				double du = u[i] - layout_pts[n][j][0], dv = v[i] - layout_pts[n][j][1];
+				double du = u[i] - vis_pip_layout[n][j][0], dv = v[i] - vis_pip_layout[n][j][1];
 				double d = du * du + dv * dv;
 				if (d < m)
 					m = d;
@@ -218,7 +218,7 @@ static double fit_layout(const struct pip *p, int n, double *angle, double *spac
 		for (int j = 0; j < n; j++) {
 			double m = 1e9;
 			for (int i = 0; i < n; i++) {
-				double du = u[i] - layout_pts[n][j][0], dv = v[i] - layout_pts[n][j][1];
+				double du = u[i] - vis_pip_layout[n][j][0], dv = v[i] - vis_pip_layout[n][j][1];
 				double d = du * du + dv * dv;
 				if (d < m)
 					m = d;
@@ -339,7 +339,7 @@ static void layout_grid(const int *dist, int bw, int bh, int x0, int y0,
 		for (int gu = -1; gu <= 1; gu++) {
 			int pip = 0;
 			for (int j = 0; j < n; j++)
-				if (layout_pts[n][j][0] == gu && layout_pts[n][j][1] == gv)
+				if (vis_pip_layout[n][j][0] == gu && vis_pip_layout[n][j][1] == gv)
 					pip = 1;
 			int px = (int)lround(mx + a * (c * gu - s * gv)) - x0;
 			int py = (int)lround(my + a * (s * gu + c * gv)) - y0;
@@ -360,42 +360,6 @@ static void layout_grid(const int *dist, int bw, int bh, int x0, int y0,
 		}
 	*lo = plo;
 	*hi = ehi;
-}
-
-/* The die's edge direction from its pixels (in, a bw x bh mask): the
- * rotation in [0, pi/2) whose bounding box is smallest. *spread is the
- * largest box's area over the smallest: near 1 for a blob too round (or
- * too ragged) to tell. */
-static double body_angle(const uint8_t *in, int bw, int bh, double *spread, double *len)
-{
-	double best = 1e18, worst = 0, best_t = 0;
-	for (int k = 0; k < 90; k += 2) {
-		double t = k * M_PI / 180, c = cos(t), s = sin(t);
-		double u0 = 1e9, u1 = -1e9, v0 = 1e9, v1 = -1e9;
-		for (int y = 0; y < bh; y++)
-			for (int x = 0; x < bw; x++) {
-				if (!in[(size_t)y * bw + x])
-					continue;
-				double u = c * x + s * y, v = -s * x + c * y;
-				if (u < u0) u0 = u;
-				if (u > u1) u1 = u;
-				if (v < v0) v0 = v;
-				if (v > v1) v1 = v;
-			}
-		double area = (u1 - u0 + 1) * (v1 - v0 + 1);
-		if (area < best) {
-			best = area;
-			best_t = t;
-			if (len) {
-				len[0] = u1 - u0 + 1;
-				len[1] = v1 - v0 + 1;
-			}
-		}
-		if (area > worst)
-			worst = area;
-	}
-	*spread = best > 0 ? worst / best : 1;
-	return best_t;
 }
 
 /* Angle between two grid directions, modulo a quarter turn: 0 to pi/4. */
@@ -818,11 +782,11 @@ int vis_dice_read_die(const struct vis_dice_work *wk, const struct vis_dice_cand
 		/* A second check of the blob reading against the die itself. */
 		double lo, hi, g[9], spread;
 		double blen[2] = { side, side };
-		double ba = body_angle(in, bw, bh, &spread, blen);
+		double ba = vis_dice_body_angle(in, bw, bh, &spread, blen);
 		int mask = 0;
 		layout_grid(dist, bw, bh, x0, y0, best_pips, best_np, side, ba, &lo, &hi, g);
 		for (int j = 0; j < best_np; j++)
-			mask |= 1 << (int)((layout_pts[best_np][j][1] + 1) * 3 + layout_pts[best_np][j][0] + 1);
+			mask |= 1 << (int)((vis_pip_layout[best_np][j][1] + 1) * 3 + vis_pip_layout[best_np][j][0] + 1);
 		/* The face's grid on the fitted spacing: a richer face holding
 		 * these pips whose other pips stand out from its empty points
 		 * by far more (a 6 whose middle pair was lost reads as a 4). */

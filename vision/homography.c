@@ -7,43 +7,6 @@
 
 #include "vision/vision.h"
 
-/* Solves the n x n system a x = b (a row-major, both overwritten) by
- * Gaussian elimination with partial pivoting; -EDOM when singular. */
-static int solve(double *a, double *b, int n)
-{
-	for (int c = 0; c < n; c++) {
-		int p = c;
-		for (int r = c + 1; r < n; r++)
-			if (fabs(a[r * n + c]) > fabs(a[p * n + c]))
-				p = r;
-		if (fabs(a[p * n + c]) < 1e-12)
-			return -EDOM;
-		if (p != c) {
-			for (int k = 0; k < n; k++) {
-				double t = a[c * n + k];
-				a[c * n + k] = a[p * n + k];
-				a[p * n + k] = t;
-			}
-			double t = b[c];
-			b[c] = b[p];
-			b[p] = t;
-		}
-		for (int r = c + 1; r < n; r++) {
-			double f = a[r * n + c] / a[c * n + c];
-			for (int k = c; k < n; k++)
-				a[r * n + k] -= f * a[c * n + k];
-			b[r] -= f * b[c];
-		}
-	}
-	for (int r = n - 1; r >= 0; r--) {
-		double s = b[r];
-		for (int k = r + 1; k < n; k++)
-			s -= a[r * n + k] * b[k];
-		b[r] = s / a[r * n + r];
-	}
-	return 0;
-}
-
 int vis_homography_fit(const double (*src)[2], const double (*dst)[2], int n, double h[9])
 {
 	if (n < 4)
@@ -78,7 +41,7 @@ int vis_homography_fit(const double (*src)[2], const double (*dst)[2], int n, do
 			atb[a] += r1[a] * u + r2[a] * v;
 		}
 	}
-	int r = solve(ata, atb, 8);
+	int r = core_solve(ata, atb, atb, 8, 1e-12);
 	if (r)
 		return r;
 	double hn[9] = { atb[0], atb[1], atb[2], atb[3], atb[4], atb[5], atb[6], atb[7], 1 };

@@ -9,14 +9,16 @@
  *                  dropped; vis_dice_find
  *   dice_bodies.c  1. the background model; 2. the die bodies: shadows, the
  *                  3x3 blur, box filters, components, blobs, the typical
- *                  side, a blob of several dice split
+ *                  side, a blob of several dice split, a body's edge
+ *                  direction (vis_dice_body_angle)
  *   dice_pips.c    3 and 4. a die's pips and their layout (vis_dice_read_die),
  *                  and the reading by the pip grid (vis_dice_grid_read, the
  *                  second look's too)
  *   dice_look.c    5. the second look (vis_dice_second_look), and the integral
  *                  images it reads (vis_dice_integrals)
  * Functions shared between those files are named vis_dice_* like the
- * public ones, each described where it is defined.
+ * public ones, each described where it is defined. render.c draws dice
+ * with the reader's pip layout (vis_pip_layout), so it includes this too.
  *
  * Internal constants, tuned on the 2019-12-08 photos only (the 2019-12-09
  * ones are held out) and on rendered dice; sizes are fractions of the die
@@ -101,8 +103,14 @@ int vis_dice_label_blobs(struct vis_dice_work *wk, struct vis_dice_blob **blobs_
 			 int *scratch, double max_hole);
 double vis_dice_typical_side(const struct vis_dice_blob *blobs, int nl, const struct vis_dice_params *params,
 			     int pct);
+double vis_dice_body_angle(const uint8_t *in, int bw, int bh, double *spread, double *len);
 
 /* ---- dice_pips.c ---- */
+
+/* Where face n's pips sit (n = 1..6; [n][i] for i < n), in units of the
+ * pip spacing, the die's centre at 0: the reader fits them and the
+ * renderer (render.c) draws them, so what is drawn is what is read. */
+extern const double vis_pip_layout[7][6][2];
 
 double vis_dice_grid_read(const unsigned *sum, int bw, int bh, int x0, int y0, double cx, double cy,
 			  double side, int noff, int border, int min_face, double a_min, int na,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vision/vision.h"
+#include "vision/internal.h"
 
 void vis_render_scene_default(struct vis_render_scene *s)
 {
@@ -56,16 +56,6 @@ static double rng_gauss(uint64_t *st)
 		     (double)((r >> 32) & 0xffff) + (double)(r >> 48);
 	return (sum / 65536.0 - 2.0) * 1.7320508075688772;
 }
-
-static const double pip_layout[7][6][2] = {
-	{ { 0 } },
-	{ { 0, 0 } },
-	{ { -1, -1 }, { 1, 1 } },
-	{ { -1, -1 }, { 0, 0 }, { 1, 1 } },
-	{ { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 } },
-	{ { -1, -1 }, { 1, -1 }, { -1, 1 }, { 1, 1 }, { 0, 0 } },
-	{ { -1, -1 }, { -1, 0 }, { -1, 1 }, { 1, -1 }, { 1, 0 }, { 1, 1 } },
-};
 
 /* The table's colour at a table point (no dice). */
 static void shade_table(const struct vis_render_scene *s, double x, double y, double *c)
@@ -125,7 +115,7 @@ static int shade_die(const struct vis_render_scene *s, const struct vis_render_d
 		c[k] = d->body[k] * f;
 	double a = 0.27 * 2 * half, pr = 0.095 * 2 * half;
 	for (int i = 0; i < d->face; i++) {
-		double pu = pip_layout[d->face][i][0] * a, pv = pip_layout[d->face][i][1] * a;
+		double pu = vis_pip_layout[d->face][i][0] * a, pv = vis_pip_layout[d->face][i][1] * a;
 		if ((u - pu) * (u - pu) + (v - pv) * (v - pv) < pr * pr) {
 			for (int k = 0; k < 3; k++)
 				c[k] = d->pip[k];

@@ -19,6 +19,8 @@ CXX     ?= c++
 PKG_CONFIG ?= pkg-config
 
 V ?= 0
+# Sub-makes of demo, check and bench build this many files at once.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 ifeq ($(V),0)
 Q = @
 say = @printf '  %-6s %s\n' $(1) $(2)
@@ -132,24 +134,24 @@ deps-bench:
 	$(Q)scripts/install-deps bench
 
 demo: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all
 	$(Q)scripts/demo $(BUILD)
 
 # The normal build runs unit and end-to-end tests; the sanitizer build runs
 # the unit tests and the end-to-end tests again against the sanitized binary,
 # so a parser bug reached only through the CLI still stops the run.
 check: deps-check
-	$(Q)$(MAKE) --no-print-directory check-normal
-	$(Q)$(MAKE) --no-print-directory check-asan
-	$(Q)$(MAKE) --no-print-directory fuzz-regress
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-normal
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-asan
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) fuzz-regress
 	$(Q)tests/summary
 
 check-normal:
-	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all unit
 	$(Q)tests/run --build $(BUILD) --label normal
 
 check-asan:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-asan SAN=1 all unit
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 all unit
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run --build build-asan --label asan
 
@@ -162,7 +164,7 @@ fuzz-libs: $(LIBS) $(DAEMON_TEST_LIB)
 # The libraries are built by one sub-make that every target waits for: a
 # sub-make per target would, under -j, write the same files at once.
 fuzz-build-libs:
-	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ \
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-fuzz CC=clang CXX=clang++ \
 		CFLAGS="-O1 -g $(FUZZ_SAN)" CXXFLAGS="-O1 -g $(FUZZ_SAN)" fuzz-libs
 build-fuzz/%: tests/fuzz/%.c fuzz-build-libs
 	$(call say,FUZZ,$@)
@@ -178,7 +180,7 @@ fuzz-regress: $(FUZZ_BINS)
 
 bench-bins: $(BENCH_BINS) $(EXTRA_BENCH_BINS)
 bench: deps-bench
-	$(Q)$(MAKE) --no-print-directory all bench-bins
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) all bench-bins
 	$(Q)bench/run $(BUILD)
 
 install: all

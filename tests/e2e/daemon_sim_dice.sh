@@ -31,7 +31,7 @@ dice_game_stands() { # starts a Yatzy as match 2 and waits for the demo to let i
 
 # [sim] pause_s = 1: the demo's next match is due a second after a throw
 # finds the table empty, not 8 s.
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "pause_s = 1"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "pause_s = 1" "speed = 4"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 until_ok 60 "no demo match" current 1 beerdie
@@ -61,7 +61,7 @@ stop_daemon
 # empty once the dice game ends: the official's End is the cue, as the
 # simulator's last ruling would have been.
 rm -f "$WORK/dyeref.db"*
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = 1"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = 1" "speed = 4"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'

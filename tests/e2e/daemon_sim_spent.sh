@@ -27,10 +27,10 @@ for bad in -1 401 two; do
 	grep -q "bad.ini:8: sim.max_throws" "$WORK/out" || fail "max_throws = $bad: $(cat "$WORK/out")"
 done
 
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = 1"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = 1" "speed = 4"
 start_daemon --config "$WORK/c.ini" --sim=table
 # SIGHUP: two throws from the next match on (match 1 keeps its one).
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2" "pause_s = 1"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2" "pause_s = 1" "speed = 4"
 kill -HUP "$DAEMON_PID"
 for _ in $(seq 1 "$(slow_n 50)"); do grep -q 'reloaded' "$WORK/daemon.log" && break; sleep 0.1; done
 grep -q 'reloaded' "$WORK/daemon.log" || fail "no reload message"
@@ -55,7 +55,7 @@ stop_daemon
 # throws then come outside a match, and the next match starts all the same
 # (the demo froze on "a throw outside a match was ignored" before).
 rm -f "$WORK/dyeref.db"*
-write_config "$WORK/c.ini" "[fusion]" "review = count"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "speed = 4"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 until_current 1

@@ -9,7 +9,9 @@ set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
 second() { matches | grep -q '"match":2,"game":"beerdie","current":true'; }
-write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1"
+# The next match [sim] pause_s after the win: long enough for the check
+# that the console's point won, short enough not to wait it out.
+write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1" "[sim]" "pause_s = $(slow 2)"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 # a1 throws first (no roll-off): B's half, then the floor, BD-P1.

@@ -1,10 +1,13 @@
-/* web internals shared by server.c and auth.c; not part of the contract. */
+/* web internals shared by server.c, sse.c and auth.c; not part of the contract. */
 #ifndef DYEREF_WEB_INTERNAL_H
 #define DYEREF_WEB_INTERNAL_H
 
+#include <microhttpd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+
+#include "web/web.h"
 
 #define WEB_TOKEN_HEX 64		/* hex digits of a session or CSRF token */
 #define WEB_SESSIONS_MAX 32		/* officials' phones, tablets, a laptop */
@@ -94,5 +97,61 @@ void web_auth_logout(struct web_auth *a, const char *token);
 
 /* Constant-time comparison of two NUL-terminated strings: 1 when equal. */
 int web_auth_equal(const char *x, const char *y);
+
+/* ---- The server (server.c, sse.c) -------------------------------------- */
+
+struct conn;
+
+struct sse_client {
+	struct sse_client *next;	/* in web_server.clients */
+	struct web_server *server;	/* back pointer */
+	struct MHD_Connection *conn;	/* to resume */
+	unsigned char key[WEB_CLIENT_KEY];	/* its client's address (web_auth_client_key) */
+	char *buf;			/* owned: bytes not yet sent */
+	size_t len, off;		/* filled, sent */
+	size_t cap;			/* allocated */
+	int suspended;			/* waiting for data */
+	int closing;			/* end the stream at the next read */
+};
+
+struct web_server {
+	struct MHD_Daemon *mhd;		/* owned */
+	struct web_handlers h;		/* copied */
+	void *user;			/* for the handlers */
+	struct web_config cfg;		/* limits, with defaults filled in */
+	char *bind;			/* owned copy of cfg.bind */
+	bool have_proxy;		/* cfg.trusted_proxy was given */
+	unsigned char proxy[16];	/* it, as IPv6 (IPv4 as ::ffff:a.b.c.d) */
+	struct web_auth auth;		/* console sessions */
+	struct bd_house house;		/* defaults of a console START */
+	struct sse_client *clients;	/* open /api/events streams */
+	struct conn *conns;		/* every open connection */
+	size_t n_clients;
+	unsigned port;			/* bound */
+	int epoll_fd;			/* MHD's */
+	int resumed;			/* an SSE stream was woken: run MHD soon */
+};
+
+/* server.c: the headers every answer carries; no_store adds Cache-Control. */
+void web_common_headers(struct MHD_Response *r, const char *type, int no_store);
+
+/* server.c: {"error": why} with status. */
+enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const char *why);
+
+/* server.c: the console session of the request's cookie, or NULL. */
+const struct web_session *web_session_of(struct web_server *s, struct MHD_Connection *c);
+
+/* server.c: the key of a connection's client address, for the per-client
+ * limits: the peer's, or behind the trusted proxy the address it put last
+ * in X-Forwarded-For. */
+void web_client_key(struct web_server *s, struct MHD_Connection *c,
+		    unsigned char key[WEB_CLIENT_KEY]);
+
+/* sse.c: answers GET /api/events: a stream that starts with the state, or
+ * 429 past the streams allowed per address or per IPv6 /64. */
+enum MHD_Result web_sse_open(struct web_server *s, struct MHD_Connection *c);
+
+/* sse.c: resumes a stream parked for want of data. */
+void web_sse_wake(struct sse_client *cl);
 
 #endif /* DYEREF_WEB_INTERNAL_H */

@@ -1,5 +1,6 @@
 /* web server: libmicrohttpd on the caller's event loop (MHD_USE_EPOLL),
- * routes, limits, console sessions and the server-sent event stream. */
+ * routes, limits and console sessions; the server-sent event stream is
+ * sse.c's. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
@@ -15,7 +16,6 @@
 #include "web/internal.h"
 #include "web/web.h"
 
-#define SSE_BACKLOG_MAX (256 * 1024)	/* bytes queued for one slow client */
 #define COOKIE_NAME "dyeref_session"
 /* From a connection's opening, or the end of its last answer, to its next
  * request in full (head and body): the idle timeout restarts on every
@@ -35,36 +35,6 @@ struct conn {
 	int64_t waiting_ms;		/* CLOCK_MONOTONIC ms since which a request is
 					 * awaited; 0: it is being answered */
 	bool cut;			/* shut down at the deadline, MHD to close it */
-};
-
-struct sse_client {
-	struct sse_client *next;	/* in web_server.clients */
-	struct web_server *server;	/* back pointer */
-	struct MHD_Connection *conn;	/* to resume */
-	unsigned char key[WEB_CLIENT_KEY];	/* its client's address (web_auth_client_key) */
-	char *buf;			/* owned: bytes not yet sent */
-	size_t len, off;		/* filled, sent */
-	size_t cap;			/* allocated */
-	int suspended;			/* waiting for data */
-	int closing;			/* end the stream at the next read */
-};
-
-struct web_server {
-	struct MHD_Daemon *mhd;		/* owned */
-	struct web_handlers h;		/* copied */
-	void *user;			/* for the handlers */
-	struct web_config cfg;		/* limits, with defaults filled in */
-	char *bind;			/* owned copy of cfg.bind */
-	bool have_proxy;		/* cfg.trusted_proxy was given */
-	unsigned char proxy[16];	/* it, as IPv6 (IPv4 as ::ffff:a.b.c.d) */
-	struct web_auth auth;		/* console sessions */
-	struct bd_house house;		/* defaults of a console START */
-	struct sse_client *clients;	/* open /api/events streams */
-	struct conn *conns;		/* every open connection */
-	size_t n_clients;
-	unsigned port;			/* bound */
-	int epoll_fd;			/* MHD's */
-	int resumed;			/* an SSE stream was woken: run MHD soon */
 };
 
 /* One request while its body arrives. */
@@ -92,7 +62,7 @@ static int64_t now_ms(void)
 
 /* ---- Responses --------------------------------------------------------- */
 
-static void common_headers(struct MHD_Response *r, const char *type, int no_store)
+void web_common_headers(struct MHD_Response *r, const char *type, int no_store)
 {
 	MHD_add_response_header(r, "Content-Type", type);
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -118,7 +88,7 @@ static enum MHD_Result send_owned(struct MHD_Connection *c, unsigned status, con
 		free(body);
 		return MHD_NO;
 	}
-	common_headers(r, type, 1);
+	web_common_headers(r, type, 1);
 	if (cookie)
 		MHD_add_response_header(r, "Set-Cookie", cookie);
 	ret = MHD_queue_response(c, status, r);
@@ -134,7 +104,7 @@ static enum MHD_Result send_static(struct MHD_Connection *c, const struct web_fi
 	r = MHD_create_response_from_buffer(f->len, (void *)f->data, MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
-	common_headers(r, f->type, 0);
+	web_common_headers(r, f->type, 0);
 	MHD_add_response_header(r, "Cache-Control", "no-cache");
 	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
@@ -142,7 +112,7 @@ static enum MHD_Result send_static(struct MHD_Connection *c, const struct web_fi
 }
 
 /* {"error": why} with status. */
-static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *why)
+enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const char *why)
 {
 	json_t *o = json_pack("{s:s}", "error", why);
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -180,120 +150,10 @@ static enum MHD_Result send_result(struct MHD_Connection *c, int rc, char *body,
 		snprintf(why, sizeof(why), "%.200s: %s", where, word);
 	else
 		snprintf(why, sizeof(why), "%s", word);
-	return send_error(c, status, why);
+	return web_send_error(c, status, why);
 }
 
-/* ---- Server-sent events ------------------------------------------------ */
-
-static int sse_append(struct sse_client *cl, const char *text, size_t n)
-{
-	if (cl->off > 0 && cl->off == cl->len)
-		cl->off = cl->len = 0;
-	if (cl->len - cl->off + n > SSE_BACKLOG_MAX)
-		return -ENOBUFS;
-	if (cl->len + n > cl->cap) {
-		size_t keep = cl->len - cl->off, cap = keep + n + 1024;
-		char *grown = malloc(cap);
-
-		if (!grown)
-			return -ENOMEM;
-		if (keep)
-			memcpy(grown, cl->buf + cl->off, keep);
-		free(cl->buf);
-		cl->buf = grown;
-		cl->cap = cap;
-		cl->len = keep;
-		cl->off = 0;
-	}
-	memcpy(cl->buf + cl->len, text, n);
-	cl->len += n;
-	return 0;
-}
-
-static void sse_wake(struct sse_client *cl)
-{
-	if (cl->suspended) {
-		cl->suspended = 0;
-		MHD_resume_connection(cl->conn);
-		/* In external polling MHD only notices on its next run. */
-		cl->server->resumed = 1;
-	}
-}
-
-static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
-{
-	struct sse_client *cl = cls;
-	size_t n;
-
-	(void)pos;
-	if (cl->closing)
-		return MHD_CONTENT_READER_END_OF_STREAM;
-	if (cl->off == cl->len) {
-		/* Nothing to say: park the connection until a broadcast. */
-		cl->suspended = 1;
-		MHD_suspend_connection(cl->conn);
-		return 0;
-	}
-	n = cl->len - cl->off;
-	if (n > max)
-		n = max;
-	memcpy(buf, cl->buf + cl->off, n);
-	cl->off += n;
-	return (ssize_t)n;
-}
-
-static void sse_free(void *cls)
-{
-	struct sse_client *cl = cls;
-	struct web_server *s = cl->server;
-
-	for (struct sse_client **p = &s->clients; *p; p = &(*p)->next)
-		if (*p == cl) {
-			*p = cl->next;
-			s->n_clients--;
-			break;
-		}
-	free(cl->buf);
-	free(cl);
-}
-
-static void sse_send_all(struct web_server *s, const char *text, size_t n)
-{
-	for (struct sse_client *cl = s->clients; cl; cl = cl->next) {
-		if (cl->closing)
-			continue;
-		if (sse_append(cl, text, n))
-			cl->closing = 1;	/* too far behind: it reconnects and gets the state */
-		sse_wake(cl);
-	}
-}
-
-void web_server_broadcast(struct web_server *s, const char *event, const char *data)
-{
-	size_t n = strlen(event) + strlen(data) + 32;
-	char *msg = malloc(n);
-	int len;
-
-	if (!msg)
-		return;
-	/* data must be one line: JSON from jansson's compact dump is. */
-	len = snprintf(msg, n, "event: %s\ndata: %s\n\n", event, data);
-	if (len > 0 && !strchr(data, '\n'))
-		sse_send_all(s, msg, (size_t)len);
-	free(msg);
-}
-
-void web_server_keepalive(struct web_server *s)
-{
-	static const char ping[] = ": keep-alive\n\n";
-
-	sse_send_all(s, ping, sizeof(ping) - 1);
-}
-
-size_t web_server_sse_clients(const struct web_server *s)
-{
-	return s->n_clients;
-}
+/* ---- Client addresses -------------------------------------------------- */
 
 /* An address as 16 bytes, IPv4 as ::ffff:a.b.c.d; false for neither. */
 static bool addr16(const struct sockaddr *sa, unsigned char out[16])
@@ -329,8 +189,8 @@ static enum MHD_Result last_forwarded(void *cls, enum MHD_ValueKind kind, const 
  * the peer's, or when the peer is the trusted proxy, the address it put
  * last in X-Forwarded-For (the peer's still when that is missing or
  * malformed: a proxy that did not say counts as one client). */
-static void client_key(struct web_server *s, struct MHD_Connection *c,
-		       unsigned char key[WEB_CLIENT_KEY])
+void web_client_key(struct web_server *s, struct MHD_Connection *c,
+		    unsigned char key[WEB_CLIENT_KEY])
 {
 	const union MHD_ConnectionInfo *info =
 		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -345,79 +205,6 @@ static void client_key(struct web_server *s, struct MHD_Connection *c,
 			peer = (const struct sockaddr *)&fwd;
 	}
 	web_auth_client_key(peer, key);
-}
-
-static const struct web_session *session_of(struct web_server *s, struct MHD_Connection *c);
-
-static enum MHD_Result open_events(struct web_server *s, struct MHD_Connection *c)
-{
-	struct sse_client *cl;
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-	char *state = NULL;
-	unsigned char key[WEB_CLIENT_KEY], net[WEB_CLIENT_KEY], other[WEB_CLIENT_KEY];
-	size_t same = 0, same_net = 0;
-	bool v6;
-
-	/* Each stream may hold SSE_BACKLOG_MAX of unsent state: a client that
-	 * opens hundreds and never reads must not make the daemon hold
-	 * hundreds of those. A screen needs one; a few tabs, a few more.
-	 * Counted as the PIN lockout counts (web_auth_login): per address, so
-	 * a player on the bar's /64 does not shut out the wall screen and the
-	 * console there, and per IPv6 /64 with a larger budget, as one host
-	 * may use all its addresses. The official's console, logged in, is
-	 * held to its address's budget only: a player rotating through the
-	 * /64 must not keep the referee's own screen from its stream. */
-	client_key(s, c, key);
-	v6 = web_auth_client_net(key, net);
-	for (cl = s->clients; cl; cl = cl->next) {
-		if (cl->closing)
-			continue;
-		same += !memcmp(cl->key, key, WEB_CLIENT_KEY);
-		same_net += v6 && web_auth_client_net(cl->key, other) &&
-			    !memcmp(other, net, WEB_CLIENT_KEY);
-	}
-	if (same >= WEB_SSE_PER_CLIENT)
-		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
-				  "too many event streams open from this address");
-	if (same_net >= WEB_SSE_PER_NET && !session_of(s, c))
-		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
-				  "too many event streams open from this network");
-	cl = calloc(1, sizeof(*cl));
-	if (!cl)
-		return MHD_NO;
-	memcpy(cl->key, key, WEB_CLIENT_KEY);
-	cl->server = s;
-	cl->conn = c;
-	/* The current state first, so a new screen shows the score at once. */
-	if (s->h.state && s->h.state(s->user, &state) == 0 && state) {
-		size_t n = strlen(state) + 32;
-		char *msg = malloc(n);
-
-		if (msg && !strchr(state, '\n')) {
-			int len = snprintf(msg, n, "event: state\ndata: %s\n\n", state);
-
-			sse_append(cl, msg, (size_t)len);
-		}
-		free(msg);
-	}
-	free(state);
-	sse_append(cl, "retry: 2000\n\n", 13);
-	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, sse_read, cl, sse_free);
-	if (!r) {
-		free(cl->buf);
-		free(cl);
-		return MHD_NO;
-	}
-	cl->next = s->clients;
-	s->clients = cl;
-	s->n_clients++;
-	common_headers(r, "text/event-stream", 1);
-	/* A scoreboard listens all evening: no idle timeout for it. */
-	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)0);
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
-	return ret;
 }
 
 /* ---- Console ----------------------------------------------------------- */
@@ -441,7 +228,7 @@ static bool content_type_is(struct MHD_Connection *c, const char *want)
 	return *v == '\0' || *v == ';';
 }
 
-static const struct web_session *session_of(struct web_server *s, struct MHD_Connection *c)
+const struct web_session *web_session_of(struct web_server *s, struct MHD_Connection *c)
 {
 	const char *cookie = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
 	char token[WEB_TOKEN_HEX + 1];
@@ -468,21 +255,21 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	if (web_cross_site(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site"),
 			   MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
 			   MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host")))
-		return send_error(c, MHD_HTTP_FORBIDDEN, "cross-site login refused");
+		return web_send_error(c, MHD_HTTP_FORBIDDEN, "cross-site login refused");
 	if (!content_type_is(c, "application/x-www-form-urlencoded"))
-		return send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
-				  "Content-Type: expected application/x-www-form-urlencoded");
+		return web_send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+				      "Content-Type: expected application/x-www-form-urlencoded");
 	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
 	if (rc < 0)
-		return send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
-	client_key(s, c, key);
+		return web_send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
+	web_client_key(s, c, key);
 	rc = web_auth_login(&s->auth, key, pin, now_s(), &ss);
 	if (rc == -EAGAIN)
-		return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
+		return web_send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
 	if (rc == -EPERM)
-		return send_error(c, MHD_HTTP_FORBIDDEN, "wrong PIN");
+		return web_send_error(c, MHD_HTTP_FORBIDDEN, "wrong PIN");
 	if (rc)
-		return send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no session");
+		return web_send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no session");
 	snprintf(cookie, sizeof(cookie), COOKIE_NAME "=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d",
 		 ss->token, WEB_SESSION_TTL_S);
 	o = json_pack("{s:s}", "csrf", ss->csrf);
@@ -496,7 +283,7 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 /* A state-changing console request: a session and its CSRF token. */
 static const struct web_session *console_guard(struct web_server *s, struct MHD_Connection *c)
 {
-	const struct web_session *ss = session_of(s, c);
+	const struct web_session *ss = web_session_of(s, c);
 	const char *csrf = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-CSRF-Token");
 
 	if (!ss || !csrf || !web_auth_equal(csrf, ss->csrf))
@@ -569,7 +356,7 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 		return send_result(c, rc, body, "application/json", NULL, url);
 	}
 	if (!strcmp(url, "/api/events"))
-		return open_events(s, c);
+		return web_sse_open(s, c);
 	if (!strcmp(url, "/api/matches")) {
 		rc = s->h.matches ? s->h.matches(s->user, &body) : -ENOENT;
 		return send_result(c, rc, body, "application/json", NULL, url);
@@ -601,25 +388,25 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 		}
 	}
 	if (!strcmp(url, "/console/api/status")) {
-		if (!session_of(s, c))
-			return send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
+		if (!web_session_of(s, c))
+			return web_send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
 		rc = s->h.console_status ? s->h.console_status(s->user, &body) : -ENOENT;
 		return send_result(c, rc, body, "application/json", NULL, url);
 	}
 	if (!strcmp(url, "/console/session")) {
-		const struct web_session *ss = session_of(s, c);
+		const struct web_session *ss = web_session_of(s, c);
 		json_t *o;
 		char *text;
 
 		if (!ss)
-			return send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
+			return web_send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
 		o = json_pack("{s:s}", "csrf", ss->csrf);
 		text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 		json_decref(o);
 		return text ? send_owned(c, MHD_HTTP_OK, "application/json", text, strlen(text), NULL)
 			    : MHD_NO;
 	}
-	return send_error(c, MHD_HTTP_NOT_FOUND, "no such page");
+	return web_send_error(c, MHD_HTTP_NOT_FOUND, "no such page");
 }
 
 static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c, const char *url,
@@ -632,7 +419,7 @@ static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c
 		char *ok;
 
 		if (!ss)
-			return send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
+			return web_send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
 		web_auth_logout(&s->auth, ss->token);
 		ok = strdup("{\"ok\":true}");
 		return ok ? send_owned(c, MHD_HTTP_OK, "application/json", ok, strlen(ok),
@@ -641,13 +428,13 @@ static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c
 	}
 	if (!strcmp(url, "/console/api/command")) {
 		if (!console_guard(s, c))
-			return send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
+			return web_send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
 		if (!content_type_is(c, "application/json"))
-			return send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
-					  "Content-Type: expected application/json");
+			return web_send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
+					      "Content-Type: expected application/json");
 		return console_command(s, c, rq);
 	}
-	return send_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint");
+	return web_send_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint");
 }
 
 /* ---- Connections and the request deadline ------------------------------ */
@@ -773,14 +560,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	}
 	conn_answering(c);
 	if (rq->too_big)
-		return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large");
+		return web_send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large");
 	if (url[0] != '/' || strstr(url, ".."))
-		return send_error(c, MHD_HTTP_BAD_REQUEST, "bad path");
+		return web_send_error(c, MHD_HTTP_BAD_REQUEST, "bad path");
 	if (is_get)
 		return route_get(s, c, url);
 	if (!strcmp(method, MHD_HTTP_METHOD_POST))
 		return route_post(s, c, url, rq);
-	return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed");
+	return web_send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed");
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -930,11 +717,11 @@ void web_server_free(struct web_server *s)
 	/* Suspended connections must be resumed before MHD stops. */
 	for (struct sse_client *cl = s->clients; cl; cl = cl->next) {
 		cl->closing = 1;
-		sse_wake(cl);
+		web_sse_wake(cl);
 	}
 	MHD_run(s->mhd);
 	for (struct sse_client *cl = s->clients; cl; cl = cl->next)
-		sse_wake(cl);
+		web_sse_wake(cl);
 	MHD_stop_daemon(s->mhd);
 	web_auth_free(&s->auth);
 	free(s->bind);

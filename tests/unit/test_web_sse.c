@@ -1,5 +1,5 @@
 /*
- * Event streams per client (web/server.c, open_events): counted as the PIN
+ * Event streams per client (web/sse.c, web_sse_open): counted as the PIN
  * lockout counts, per address and per IPv6 /64 with a larger budget. The
  * real server on loopback, behind itself as the trusted proxy, so that
  * X-Forwarded-For names the IPv6 clients a test cannot bind.

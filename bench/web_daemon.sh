@@ -25,9 +25,16 @@ for t in wrk nginx curl node sqlite3 bc; do
 done
 work=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+nginx_pid=
+# nginx by SIGQUIT: its master takes the worker with it (SIGKILL would
+# leave the worker running, holding the port and our stdout).
+cleanup() {
+	[ -n "$nginx_pid" ] && { kill -QUIT "$nginx_pid" 2>/dev/null; wait "$nginx_pid" 2>/dev/null; }
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+	rm -rf "$work"
+}
 trap cleanup EXIT
-fail() { echo "web_daemon: FAIL: $*"; exit 1; }
+fail() { echo "web_daemon: FAIL: $*" >&2; exit 1; }  # stderr: also from inside $(...)
 
 start() { # config -> sets PORT, PID
 	"$DYEREF" serve --config "$1" "${@:2}" > "$work/log.$$" 2>&1 &
@@ -89,7 +96,6 @@ http {
 NGINX
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" &
 nginx_pid=$!
-pids+=("$nginx_pid")
 for _ in $(seq 1 50); do
 	curl -s -o /dev/null "http://127.0.0.1:$nport/" && break
 	sleep 0.1
@@ -115,10 +121,10 @@ rps() { # name url -> req/s; fails on any non-2xx/3xx answer
 ours=$(rps daemon "$base/api/state")
 theirs=$(rps nginx "http://127.0.0.1:$nport/state.json")
 errs=$(grep -h 'Socket errors' "$work/wrk.daemon" "$work/wrk.nginx" | sed 's/^ *//' | paste -sd ';' -)
-printf '/api/state (%d bytes, live JSON, 200): %.0f req/s; nginx serving the same %d bytes as a static file (200, bodies compared): %.0f req/s; ratio %.2f (target >= 1)%s\n' \
+printf '/api/state (%d bytes, live JSON, 200): %.0f req/s; nginx serving the same %d bytes as a static file (200, bodies compared): %.0f req/s; ratio %.2f%s\n' \
 	"$size" "$ours" "$(wc -c < "$work/body.nginx")" "$theirs" "$(echo "$ours / $theirs" | bc -l)" "${errs:+; wrk: $errs}"
-# SIGQUIT: the master takes its worker with it (SIGKILL would orphan it).
 kill -QUIT "$nginx_pid"; wait "$nginx_pid" 2>/dev/null || true
+nginx_pid=
 kill -TERM "$PID"; wait "$PID" 2>/dev/null || true
 
 # ---- 2 and 3. A simulated match: latency and memory ----------------------
@@ -183,7 +189,7 @@ if [ "$n" -gt 0 ]; then
 		"$med" "$max" "$n" "$n_seen" "$settle" "$budget_ms" "$limit" "$(echo "$med / $limit" | bc -l)" "$(echo "$max / $limit" | bc -l)"
 	printf '  of which after the settle wait: median %.1f ms, worst %.1f ms, vs the %d ms budget: %.2f, %.2f of it (the daemon'"'"'s own settled -> ruling pushed: median %.1f ms)\n' \
 		"$amed" "$amax" "$budget_ms" "$(echo "$amed / $budget_ms" | bc -l)" "$(echo "$amax / $budget_ms" | bc -l)" "$pmed"
-	[ "$n" -lt "$n_seen" ] && echo "  ($((n_seen - n)) rulings of throws that ended without a rest or floor observation (catch, sink, timeout) are not in these figures)"
+	[ "$n" -lt "$n_seen" ] && echo "  ($((n_seen - n)) of the rulings, of throws that ended without a rest or floor observation (catch, sink, timeout) are not in these figures)"
 else
 	fail "no ruling of a throw ending at rest or on the floor reached the SSE client in ${sim_secs} s ($n_seen rulings)"
 fi

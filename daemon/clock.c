@@ -83,7 +83,8 @@ static int64_t to_real(const struct dd_clock *c, int64_t clock_ns)
 {
 	if (c->speed == 1)
 		return clock_ns;
-	return c->origin_ns + clamp_ns(((double)clock_ns - (double)c->origin_ns) / c->speed);
+	/* Up, so that a timer armed for clock_ns never runs before it. */
+	return c->origin_ns + clamp_ns(ceil(((double)clock_ns - (double)c->origin_ns) / c->speed));
 }
 
 int64_t dd_clock_now(const struct dd_clock *c)

@@ -289,8 +289,10 @@ int dd_fusion_add(struct dd_fusion *f, const struct dd_obs *o, struct dd_fused *
 	}
 	starts = !f->cur.active;
 	f->cur.active = true;
-	/* Its rest has come, even should the throw have no room for it. */
-	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_REST && f->cur.rests_pending > 0)
+	/* Its rest has come, even should the throw have no room for it. Only
+	 * the camera announces its rests: a console's rest releases none. */
+	if (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_REST && o->source == DD_SRC_CAMERA &&
+	    f->cur.rests_pending > 0)
 		f->cur.rests_pending--;
 	if (f->cur.n_obs == DD_FUSION_MAX_OBS) {
 		f->cur.overflow = true;

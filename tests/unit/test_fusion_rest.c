@@ -147,10 +147,36 @@ static void test_rest_pending_without_its_throw_is_handled_as_its_rest(void **st
 	assert_int_equal(dd_fusion_add(&f, &rest, &out), DD_FUSION_LATE);
 }
 
+/* Only the camera announces a rest it reads: a rest from the console (an
+ * official's entry) is an observation of the throw, and the face being
+ * read still holds it until the camera's own rest comes. */
+static void test_rest_pending_not_released_by_a_console_rest(void **state)
+{
+	struct dd_fusion_cfg c = cfg_with(true, true);
+	struct dd_fusion f;
+	struct dd_fused out;
+	struct dd_obs land = obs_table(DD_SRC_PIEZO, 1000 * MS, 0.95, BD_HALF_B);
+	struct dd_obs pend = obs_pending(1200 * MS), rest = obs_rest(1300 * MS);
+	struct dd_obs typed = obs_event(DD_SRC_CONSOLE, 1250 * MS, 1, BD_EV_REST);
+
+	(void)state;
+	typed.ev.face = 4;
+	dd_fusion_init(&f, &c);
+	assert_int_equal(dd_fusion_add(&f, &land, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &pend, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &typed, &out), 0);
+	assert_int_equal(dd_fusion_deadline(&f), 1200 * MS + c.rest_wait_ns);
+	assert_int_equal(dd_fusion_tick(&f, 1250 * MS + c.settle_ns, &out), 0);
+	assert_int_equal(dd_fusion_add(&f, &rest, &out), 0);
+	assert_int_equal(dd_fusion_tick(&f, 1300 * MS + c.settle_ns, &out), 1);
+	assert_int_equal(out.n_obs, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rest_pending_holds_settle_until_rest),
+		cmocka_unit_test(test_rest_pending_not_released_by_a_console_rest),
 		cmocka_unit_test(test_rest_pending_gives_up_after_rest_wait),
 		cmocka_unit_test(test_rest_pending_without_its_throw_is_handled_as_its_rest),
 	};

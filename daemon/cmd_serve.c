@@ -64,6 +64,8 @@ struct serve {
 	int64_t restart_for;		/* the match under way when it was set, 0 none */
 	int64_t won_told;		/* the won match whose sensed inputs the log said are
 					 * left out (once a match), 0 none */
+	struct dd_sensors *sensors_glue;	/* owned: the table's lines */
+	struct dd_camera *camera_glue;	/* owned: the camera */
 	struct dd_health_item sensors;	/* health strip */
 	struct dd_health_item camera;
 	struct dd_health_item storage;
@@ -838,35 +840,69 @@ static void on_restart(void *user)
 
 /* ---- Configuration ------------------------------------------------------ */
 
-static int attach_inputs(struct serve *sv, struct dd_config *cfg, sd_event *ev)
+/* The referee's hook for a throw's picture: the camera's. */
+static int snapshot(void *user, struct db *db, int64_t match, int throw_no, int64_t since_ns,
+		    char *err, size_t errlen)
+{
+	return dd_camera_snapshot(user, db, match, throw_no, since_ns, err, errlen);
+}
+
+/* Makes the sensors and camera glue on the loop and serve's clock; a bad
+ * config is a problem listed in sv->sc (-EINVAL), a missing chip or camera
+ * only a health item. */
+static int attach_inputs(struct serve *sv, struct dd_config *cfg)
 {
 	char err[512];
-	int rc;
 
-	rc = dd_sensors_attach(cfg, ev, sv->sim, on_obs, sv, &sv->sensors, err, sizeof(err));
-	if (rc) {
+	sv->sensors_glue = dd_sensors_new(cfg, sv->ev, sv->clock, sv->sim, on_obs, sv,
+					  &sv->sensors, err, sizeof(err));
+	if (!sv->sensors_glue) {
 		dd_serve_config_problem(&sv->sc, err);
-	} else if (ev) {
+	} else {
 		sv->keep = malloc(sizeof(*sv->keep));
 		if (sv->keep) {
 			dd_edge_keep_init(sv->keep);
-			dd_sensors_keep_edges(on_edges, sv);
+			dd_sensors_keep_edges(sv->sensors_glue, on_edges, sv);
 		} else {
 			dd_log(DD_LOG_WARN, "sensors: edges will not be stored (out of "
 			       "memory): a disputed throw's impacts cannot be replayed");
 		}
+		/* A mine with no disc under it cannot contradict the camera (BD-O1). */
+		sv->sc.fusion.mine_disc_present = dd_sensors_mine_wired(sv->sensors_glue);
 	}
-	rc = dd_camera_attach(cfg, ev, sv->sim, on_obs, sv, &sv->camera, err, sizeof(err));
-	if (rc)
+	sv->camera_glue = dd_camera_new(cfg, sv->ev, sv->clock, sv->sim, on_obs, sv, &sv->camera,
+					err, sizeof(err));
+	if (!sv->camera_glue)
 		dd_serve_config_problem(&sv->sc, err);
+	else
+		dd_referee_set_snapshot(sv->ref, snapshot, sv->camera_glue);
 	sv->sc.fusion.piezo_present = sv->sensors.ok;
-	/* A mine with no disc under it cannot contradict the camera (BD-O1). */
-	sv->sc.fusion.mine_disc_present = dd_sensors_mine_wired();
 	/* The virtual table's camera reports what the tracker does (landings,
 	 * mine contacts, exits, sinks, rests: docs/simulator.md), so fusion
 	 * takes it as the Pi's. */
 	sv->sc.fusion.camera_present = sv->camera.ok;
 	return sv->sc.n_problems ? -EINVAL : 0;
+}
+
+/* The inputs' glue, gone before the clock and the loop. */
+static void detach_inputs(struct serve *sv)
+{
+	dd_referee_set_snapshot(sv->ref, NULL, NULL);
+	dd_sensors_free(sv->sensors_glue);
+	sv->sensors_glue = NULL;
+	dd_camera_free(sv->camera_glue);
+	sv->camera_glue = NULL;
+}
+
+/* The inputs' sections, read as their glue reads them, nothing opened. */
+static void check_inputs(struct serve *sv, struct dd_config *cfg)
+{
+	char err[512];
+
+	if (dd_sensors_check_config(cfg, err, sizeof(err)))
+		dd_serve_config_problem(&sv->sc, err);
+	if (dd_camera_check_config(cfg, err, sizeof(err)))
+		dd_serve_config_problem(&sv->sc, err);
 }
 
 /* Every key nobody claimed, each with its line. */
@@ -891,7 +927,7 @@ static void unknown_keys(struct serve *sv, const struct dd_config *cfg)
 static void check_config(struct serve *sv, struct dd_config *cfg)
 {
 	dd_serve_config_read(cfg, &sv->sc);
-	attach_inputs(sv, cfg, NULL);
+	check_inputs(sv, cfg);
 	unknown_keys(sv, cfg);
 }
 
@@ -1098,10 +1134,10 @@ int dd_cmd_serve(int argc, char **argv)
 		dd_log(DD_LOG_ERR, "event loop: %s", strerror(-rc));
 		goto free_loop;
 	}
-	if (attach_inputs(sv, &cfg, sv->ev)) {
+	if (attach_inputs(sv, &cfg)) {
 		fputs(sv->sc.problems, stderr);
 		status = DD_EXIT_USAGE;
-		goto free_loop;
+		goto free_inputs;
 	}
 	/* Every key was claimed by check_config(), which read them alike. */
 	dd_fusion_init(&sv->fusion, &sv->sc.fusion);
@@ -1109,7 +1145,7 @@ int dd_cmd_serve(int argc, char **argv)
 		start_demo_match(sv);
 		if (!feeder_start(sv, err, sizeof(err))) {
 			dd_log(DD_LOG_ERR, "demo: %s", err);
-			goto detach_inputs;
+			goto free_inputs;
 		}
 	}
 	/* From here: what attaching said is in the first state rendered. */
@@ -1128,9 +1164,8 @@ int dd_cmd_serve(int argc, char **argv)
 		demo_end_own(sv);
 	if (sv->keep && sv->keep->n)
 		store_kept(sv, true);	/* the last reads', before the log closes */
-detach_inputs:
-	dd_sensors_detach();
-	dd_camera_detach();
+free_inputs:
+	detach_inputs(sv);
 free_loop:
 	dd_timer_free(sv->raw_flush);
 	dd_timer_free(sv->restart);

@@ -88,10 +88,10 @@ typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, si
  * Returns a malloc'd blob and *len, or NULL. It must touch nothing but
  * full and what it allocates. */
 typedef void *(*dd_frame_prep)(const struct vis_image *full, size_t *len);
-/* Where converted frames go (user: the reader's) and what is made of them
- * first (prep, or NULL); without keep they are dropped. */
+/* Where converted frames go (keep(keep_user, ...)) and what is made of
+ * them first (prep, or NULL); without keep they are dropped. */
 void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep,
-				   dd_frame_prep prep);
+				   void *keep_user, dd_frame_prep prep);
 /* Hands o (copied) to the sink now when no read is waiting, else after
  * the reads queued before it. 0 or -ENOMEM (o is dropped). */
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);

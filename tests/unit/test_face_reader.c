@@ -361,7 +361,7 @@ static void test_face_read_of_a_camera_frame_converts_it_off_the_loop(void **sta
 	assert_int_equal(sd_event_new(&ev), 0);
 	fr = new_reader(ev, &s);
 	keeper.s = &s;
-	dd_face_reader_set_frame_sink(fr, keep, prep);
+	dd_face_reader_set_frame_sink(fr, keep, &s, prep);
 	rgb = vis_yuv420_image(raw);	/* what the loop did before */
 	assert_non_null(rgb);
 	assert_int_equal(rgb->ts_ns, 777 * MS);
@@ -426,7 +426,7 @@ static void test_face_read_prep_giving_nothing_still_keeps_the_frame(void **stat
 	fr = new_reader(ev, &s);
 	memset(&keeper, 0, sizeof(keeper));
 	keeper.s = &s;
-	dd_face_reader_set_frame_sink(fr, keep, prep_nothing);
+	dd_face_reader_set_frame_sink(fr, keep, &s, prep_nothing);
 	job_at(&job, 5000 * MS, 264, 184, 1);
 	assert_int_equal(dd_face_reader_read_yuv(fr, yuv_of(img), &job), 0);
 	run_until(ev, &s, 1);

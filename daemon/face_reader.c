@@ -26,7 +26,7 @@
 #include "daemon/obs_time.h"
 #include "vision/vision.h"
 
-/* How far from the located point the readers of dd_read_face_near look:
+/* How far from the located point the readers of vis_read_face_near look:
  * vis_read_die_near's window reaches 2.25 sides around points up to one
  * side off (3.25), vis_read_face_at's 1.5 sides around the same points
  * (2.5). The copy holds 4 sides and 2 px around, so it holds every pixel
@@ -159,7 +159,7 @@ static void *worker(void *arg)
 			it->raw = NULL;
 		}
 		if ((full || it->crop) &&
-		    dd_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
+		    vis_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
 			face = d.face;
 			conf = d.confidence;
 		}

@@ -19,9 +19,9 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #    spans fusion's timeout (dd_camera_new, _free, _snapshot), on a manual
 #    clock (dd_clock_new_real).
 #  test_sim_feed_reader: the simulated table on a manual clock, its face
-#    reads counted by thread and held on demand (dd_read_face_near).
+#    reads counted by thread and held on demand (vis_read_face_near).
 #  test_face_reader_stuck: a face read that does not return until the test
-#    lets it (dd_read_face_near).
+#    lets it (vis_read_face_near).
 #  test_serve_late_obs: serve with a fake sensors glue that hands over two
 #    throws' observations at once (SENSORS_FAKE), on a manual clock.
 #  test_serve_won: serve with a fake sensors glue whose observations come
@@ -45,8 +45,8 @@ $(BUILD)/tests/test_config_write: WRAP := fsync
 SENSORS_FAKE := dd_sensors_new dd_sensors_free dd_sensors_keep_edges dd_sensors_mine_wired
 $(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_new dd_camera_free dd_camera_snapshot \
 	dd_clock_new_real
-$(BUILD)/tests/test_sim_feed_reader: WRAP := dd_read_face_near
-$(BUILD)/tests/test_face_reader_stuck: WRAP := dd_read_face_near
+$(BUILD)/tests/test_sim_feed_reader: WRAP := vis_read_face_near
+$(BUILD)/tests/test_face_reader_stuck: WRAP := vis_read_face_near
 $(BUILD)/tests/test_serve_late_obs: WRAP := $(SENSORS_FAKE) dd_clock_new_real
 $(BUILD)/tests/test_serve_won: WRAP := $(SENSORS_FAKE) dd_clock_new_real dd_log
 $(BUILD)/tests/test_camera_glue_times: WRAP := vis_tracker_feed

@@ -1,6 +1,6 @@
 /* The camera glue's face reads off the event loop (daemon/face_reader.c):
  * the rest that reaches fusion is the one the synchronous read on the loop
- * gave (dd_read_face_near on the whole frame, dd_obs_rest at the rest's
+ * gave (vis_read_face_near on the whole frame, dd_obs_rest at the rest's
  * time and place), in the camera's order, and a reader freed with reads
  * under way stops cleanly (ASan build: nothing leaked, nothing touched
  * after free). BD-O2 needs the face these reads give. */
@@ -108,7 +108,7 @@ static void sync_rest(const struct vis_image *img, const struct dd_face_job *job
 	int face = 0;
 	double conf = 0;
 
-	if (dd_read_face_near(img, job->u, job->v, job->die_px, &d) == 0) {
+	if (vis_read_face_near(img, job->u, job->v, job->die_px, &d) == 0) {
 		face = d.face;
 		conf = d.confidence;
 	}

@@ -51,8 +51,7 @@ struct cam_cfg {
 	const char *y4m;		/* frame source file instead of a camera, or NULL */
 };
 
-/* One daemon, one camera: the glue's state lives here (daemon/ may keep it). */
-static struct {
+struct dd_camera {
 	struct cam_cfg cfg;		/* as configured */
 	struct bd_table table;		/* layout for vis_obs_to_event */
 	struct vis_tracker_cfg tcfg;	/* tracker settings */
@@ -72,12 +71,12 @@ static struct {
 	size_t snap_jpeg_len;		/* its bytes */
 	struct dd_face_reader *reader;	/* owned: reads faces off the loop (a camera), or NULL */
 	sd_event_source *io;		/* the camera's eventfd */
-	struct dd_clock *clock;		/* owned: the file's frames and the reads' limit */
+	struct dd_clock *clock;		/* borrowed: serve's; the file's frames and the reads' limit */
 	struct dd_timer *timer;		/* the file source's next frame */
 	dd_obs_sink sink;		/* fusion's entry */
 	void *user;			/* for sink */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
-} glue;
+};
 
 /* "a,b,c" into n finite doubles; -EINVAL with "file:line: camera.key: why". */
 static int get_doubles(struct dd_config *cfg, const char *key, double *out, int n,
@@ -270,26 +269,27 @@ static int load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, size
 }
 
 /* Pixels a die's side spans at image point (u, v), from the homography. */
-static double die_px_at(const double img_to_table[9], double u, double v, double scale)
+static double die_px_at(const struct dd_camera *g, const double img_to_table[9], double u,
+			double v, double scale)
 {
 	double inv[9], x, y, u2, v2;
 
 	if (vis_homography_invert(img_to_table, inv) < 0 ||
 	    vis_homography_apply(img_to_table, u, v, &x, &y) < 0 ||
-	    vis_homography_apply(inv, x + glue.tcfg.die_side_m, y, &u2, &v2) < 0)
+	    vis_homography_apply(inv, x + g->tcfg.die_side_m, y, &u2, &v2) < 0)
 		return 20;
 	return hypot(u2 - u, v2 - v) * scale;
 }
 
 /* Keeps frame (stolen) as the snapshot, and its JPEG (stolen, or NULL:
  * encoded when stored), dropping the previous ones. */
-static void keep_snapshot(struct vis_image *frame, void *jpeg, size_t len)
+static void keep_snapshot(struct dd_camera *g, struct vis_image *frame, void *jpeg, size_t len)
 {
-	vis_image_free(glue.snap);
-	free(glue.snap_jpeg);
-	glue.snap = frame;
-	glue.snap_jpeg = jpeg;
-	glue.snap_jpeg_len = jpeg ? len : 0;
+	vis_image_free(g->snap);
+	free(g->snap_jpeg);
+	g->snap = frame;
+	g->snap_jpeg = jpeg;
+	g->snap_jpeg_len = jpeg ? len : 0;
 }
 
 /* img as a JPEG of JPEG_QUALITY in a malloc'd buffer (*len bytes), or NULL
@@ -374,89 +374,15 @@ void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, 
 	snprintf(o->ev.source, sizeof(o->ev.source), "%s", dd_source_name(DD_SRC_CAMERA));
 }
 
-/* The general finder's reading, as the glue read before vis_read_die_near:
- * vis_read_face_at at the point, else at the eight points one side around,
- * the die nearest the point within two sides. */
-static int read_face_general(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out)
-{
-	struct vis_die d;
-	char err[256];
-	double best = 2 * die_px;	/* a die farther than this is another one */
-	bool found = false;
-
-	if (vis_read_face_at(full, u, v, die_px, &d, err, sizeof(err)) == 0 && d.face >= 1) {
-		*out = d;
-		return 0;
-	}
-	for (int k = 0; k < 9; k++) {
-		double du = (k % 3 - 1) * die_px, dv = (k / 3 - 1) * die_px;
-
-		if (k == 4 || vis_read_face_at(full, u + du, v + dv, die_px, &d, err, sizeof(err)) != 0 ||
-		    d.face < 1 || hypot(d.x - u, d.y - v) >= best)
-			continue;
-		best = hypot(d.x - u, d.y - v);
-		*out = d;
-		found = true;
-	}
-	return found ? 0 : -ENOENT;
-}
-
-int dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-		      struct vis_die *out)
-{
-	const double sure = 0.8;	/* house.review_below's default */
-	struct vis_die d, best = { 0 }, gen = { 0 };
-	char err[256];
-	bool found = false;
-
-	/* vis_read_die_near looks 1.5 sides around the point; the location is
-	 * a quarter die a pixel of the low stream, off by more at times, so
-	 * when unsure it looks again one side around, the die within two
-	 * sides of the point. */
-	for (int k = 0; k < 9 && !(found && best.confidence >= sure); k++) {
-		int ring = (k + 4) % 9;	/* the point itself first */
-		double pu = u + (ring % 3 - 1) * die_px, pv = v + (ring / 3 - 1) * die_px;
-
-		/* confidence 0 says nothing, not even where the die is */
-		if (vis_read_die_near(full, pu, pv, die_px, &d, err, sizeof(err)) != 0 || d.face < 1 ||
-		    !(d.confidence > 0) || hypot(d.x - u, d.y - v) >= 2 * die_px)
-			continue;
-		if (!found || d.confidence > best.confidence) {
-			best = d;
-			found = true;
-		}
-	}
-	if (found && best.confidence >= sure) {
-		*out = best;
-		return 0;
-	}
-	/* Unsure: the general finder's reading, taken only where it does not
-	 * contradict the pips the first reader saw. */
-	if (read_face_general(full, u, v, die_px, &gen) == 0) {
-		if (!found || gen.face == best.face) {
-			if (!found || gen.confidence > best.confidence)
-				best = gen;
-		} else {
-			best.confidence = 0;	/* two readers disagree: neither is taken */
-		}
-		found = true;
-	}
-	if (!found)
-		return -ENOENT;
-	*out = best;
-	return 0;
-}
-
 /* An observation to fusion, behind the face reads under way (the camera's
  * order is kept). */
-static void emit(const struct dd_obs *o)
+static void emit(struct dd_camera *g, const struct dd_obs *o)
 {
-	if (!glue.reader) {
-		glue.sink(glue.user, o);
+	if (!g->reader) {
+		g->sink(g->user, o);
 		return;
 	}
-	if (dd_face_reader_pass(glue.reader, o) < 0)
+	if (dd_face_reader_pass(g->reader, o) < 0)
 		dd_log(DD_LOG_WARN, "camera: out of memory: a %s observation dropped",
 		       o->kind == DD_OBS_TOSS ? "toss" : "camera");
 }
@@ -466,18 +392,19 @@ static void emit(const struct dd_obs *o)
  * seen while the face was read) replaced it meanwhile. */
 static void keep_full(void *user, struct vis_image *full, void *jpeg, size_t len)
 {
-	(void)user;
-	if (glue.snap && glue.snap->ts_ns > full->ts_ns) {
+	struct dd_camera *g = user;
+
+	if (g->snap && g->snap->ts_ns > full->ts_ns) {
 		vis_image_free(full);
 		free(jpeg);
 		return;
 	}
-	keep_snapshot(full, jpeg, len);	/* the resting die, sharp: the best picture */
+	keep_snapshot(g, full, jpeg, len);	/* the resting die, sharp: the best picture */
 }
 
 /* A REST to fusion: its face read from the full-resolution stream off the
  * loop (the reader sends the rest when done), else at once unread. */
-static void rest(const struct vis_obs *vo)
+static void rest(struct dd_camera *g, const struct vis_obs *vo)
 {
 	struct vis_yuv420 *full = NULL;
 	struct dd_face_job job;
@@ -488,20 +415,20 @@ static void rest(const struct vis_obs *vo)
 
 	/* A file gives only the low stream. The frame as the camera gives
 	 * it: converting 8-12 Mpixel to RGB is the worker's (keep_full). */
-	if (glue.cam && glue.reader &&
-	    vis_camera_take_yuv(glue.cam, VIS_STREAM_FULL, &full, err, sizeof(err)) == 1) {
-		sx = (double)full->width / glue.width;
-		sy = (double)full->height / glue.height;
+	if (g->cam && g->reader &&
+	    vis_camera_take_yuv(g->cam, VIS_STREAM_FULL, &full, err, sizeof(err)) == 1) {
+		sx = (double)full->width / g->width;
+		sy = (double)full->height / g->height;
 		job.t_ns = vo->t_ns;
 		job.x = vo->x;
 		job.y = vo->y;
 		job.track = vo->track;
 		job.u = vo->u * sx;
 		job.v = vo->v * sy;
-		job.die_px = die_px_at(glue.cfg.h, vo->u, vo->v, sx);
+		job.die_px = die_px_at(g, g->cfg.h, vo->u, vo->v, sx);
 		/* The rest's confidence is the reader's, not the tracker's:
 		 * the face is the event. The frame is the reader's now. */
-		rc = dd_face_reader_read_yuv(glue.reader, full, &job);
+		rc = dd_face_reader_read_yuv(g->reader, full, &job);
 		if (rc == 0)
 			return;
 		dd_log(DD_LOG_WARN, "camera: track %d's face left unread: %s", vo->track,
@@ -510,11 +437,11 @@ static void rest(const struct vis_obs *vo)
 	/* An unread face still ends the throw: the die is dead, and the
 	 * official reads it (confidence 0) now, not after the timeout. */
 	dd_obs_rest(vo->t_ns, vo->x, vo->y, 0, 0, &o);
-	emit(&o);
+	emit(g, &o);
 }
 
 /* A tracker observation as fusion takes it. */
-static void deliver(struct vis_obs *vo, const struct vis_image *frame)
+static void deliver(struct dd_camera *g, struct vis_obs *vo, const struct vis_image *frame)
 {
 	struct dd_obs o;
 	struct bd_event ev;
@@ -530,24 +457,24 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 		struct vis_image *c = copy_image(frame);
 
 		if (c)
-			keep_snapshot(c, NULL, 0);	/* low resolution: encoded when stored */
+			keep_snapshot(g, c, NULL, 0);	/* low resolution: encoded when stored */
 	}
 	switch (vo->kind) {
 	case VIS_OBS_RELEASE:
-		if (glue.last_toss_ns && (dd_time_span(glue.last_toss_ns, vo->t_ns) < TOSS_GAP_NS ||
-					  dd_time_span(glue.last_dead_ns, vo->t_ns) < AFTER_DEAD_NS))
+		if (g->last_toss_ns && (dd_time_span(g->last_toss_ns, vo->t_ns) < TOSS_GAP_NS ||
+					  dd_time_span(g->last_dead_ns, vo->t_ns) < AFTER_DEAD_NS))
 			return;	/* the same die found again */
-		glue.last_toss_ns = vo->t_ns;
+		g->last_toss_ns = vo->t_ns;
 		o.kind = DD_OBS_TOSS;
-		emit(&o);
+		emit(g, &o);
 		return;
 	case VIS_OBS_REST:
-		glue.last_dead_ns = vo->t_ns;
-		rest(vo);
+		g->last_dead_ns = vo->t_ns;
+		rest(g, vo);
 		return;
 	case VIS_OBS_SINK:
 	case VIS_OBS_OFF_TABLE:
-		glue.last_dead_ns = vo->t_ns;
+		g->last_dead_ns = vo->t_ns;
 		break;
 	default:
 		break;
@@ -561,84 +488,85 @@ static void deliver(struct vis_obs *vo, const struct vis_image *frame)
 		o.ev.has_xy = true;
 		o.ev.x = vo->x;
 		o.ev.y = vo->y;
-		emit(&o);
+		emit(g, &o);
 		return;
 	}
-	if (vis_obs_to_event(vo, &glue.table, &ev) != 0)
+	if (vis_obs_to_event(vo, &g->table, &ev) != 0)
 		return;	/* nothing core judges */
 	o.kind = DD_OBS_EVENT;
 	o.ev = ev;
 	o.confidence = ev.confidence;	/* a landing's: its half's too */
-	emit(&o);
+	emit(g, &o);
 	if (vo->kind == VIS_OBS_LANDING && vo->apex_m > 0) {
 		o.kind = DD_OBS_APEX;
 		o.apex_m = vo->apex_m;
 		o.apex_sd_m = vo->apex_sigma_m;
 		memset(&o.ev, 0, sizeof(o.ev));
-		emit(&o);
+		emit(g, &o);
 	}
 }
 
 /* The strip's line for a camera at work, with the rate frames come at
  * once counted (fps > 0); the console's names the file or the camera's
  * id too (on a Pi a device path). */
-static void say_running(double fps)
+static void say_running(struct dd_camera *g, double fps)
 {
 	char rate[32] = "";
 
 	if (fps > 0)
 		snprintf(rate, sizeof(rate), " at %.0f fps", fps);
-	dd_health_set(glue.health, true, "camera %dx%d%s%s", glue.width, glue.height, rate,
-		      glue.cfg.y4m ? " (from a file)" : "");
-	if (glue.cfg.y4m)
-		dd_health_detail(glue.health, "camera %dx%d%s from the file %s", glue.width,
-				 glue.height, rate, glue.cfg.y4m);
+	dd_health_set(g->health, true, "camera %dx%d%s%s", g->width, g->height, rate,
+		      g->cfg.y4m ? " (from a file)" : "");
+	if (g->cfg.y4m)
+		dd_health_detail(g->health, "camera %dx%d%s from the file %s", g->width,
+				 g->height, rate, g->cfg.y4m);
 	else
-		dd_health_detail(glue.health, "camera %dx%d%s (%s)", glue.width, glue.height, rate,
-				 glue.cfg.cam.id ? glue.cfg.cam.id : "the first camera libcamera lists");
+		dd_health_detail(g->health, "camera %dx%d%s (%s)", g->width, g->height, rate,
+				 g->cfg.cam.id ? g->cfg.cam.id : "the first camera libcamera lists");
 }
 
 /* The rate frames really come at, on the health strip: the sensor mode
  * both streams share may allow less than was asked (docs/vision.md), and
  * the apex's uncertainty is a frame's time. */
-static void count_rate(int64_t ts_ns)
+static void count_rate(struct dd_camera *g, int64_t ts_ns)
 {
-	if (!glue.rate_t0_ns || ts_ns <= glue.rate_t0_ns) {
-		glue.rate_t0_ns = ts_ns;
-		glue.rate_frames = 0;
+	if (!g->rate_t0_ns || ts_ns <= g->rate_t0_ns) {
+		g->rate_t0_ns = ts_ns;
+		g->rate_frames = 0;
 		return;
 	}
-	glue.rate_frames++;
-	if (ts_ns - glue.rate_t0_ns < RATE_WINDOW_NS)
+	g->rate_frames++;
+	if (ts_ns - g->rate_t0_ns < RATE_WINDOW_NS)
 		return;
-	if (glue.health->ok)	/* a fault's text stays until it is mended */
-		say_running(glue.rate_frames * 1e9 / (double)(ts_ns - glue.rate_t0_ns));
-	glue.rate_t0_ns = ts_ns;
-	glue.rate_frames = 0;
+	if (g->health->ok)	/* a fault's text stays until it is mended */
+		say_running(g, g->rate_frames * 1e9 / (double)(ts_ns - g->rate_t0_ns));
+	g->rate_t0_ns = ts_ns;
+	g->rate_frames = 0;
 }
 
 /* One low-resolution frame through the tracker (the frame stays the caller's). */
-static void track(const struct vis_image *frame)
+static void track(struct dd_camera *g, const struct vis_image *frame)
 {
 	struct vis_obs vo[OBS_AT_ONCE];
 	int n;
 
-	count_rate(frame->ts_ns);
-	if (glue.learned < LEARN_FRAMES) {
-		vis_tracker_learn(glue.trk, frame);
-		glue.learned++;
+	count_rate(g, frame->ts_ns);
+	if (g->learned < LEARN_FRAMES) {
+		vis_tracker_learn(g->trk, frame);
+		g->learned++;
 	}
-	n = vis_tracker_feed(glue.trk, frame, vo, OBS_AT_ONCE);
+	n = vis_tracker_feed(g->trk, frame, vo, OBS_AT_ONCE);
 	if (n < 0) {
-		dd_health_set(glue.health, false, "camera: frames of the wrong size or format");
+		dd_health_set(g->health, false, "camera: frames of the wrong size or format");
 		return;
 	}
 	for (int i = 0; i < n && i < OBS_AT_ONCE; i++)
-		deliver(&vo[i], frame);
+		deliver(g, &vo[i], frame);
 }
 
 static int on_frames(sd_event_source *s, int fd, uint32_t revents, void *user)
 {
+	struct dd_camera *g = user;
 	struct vis_image *low = NULL;
 	char err[256];
 	uint64_t count;
@@ -646,19 +574,18 @@ static int on_frames(sd_event_source *s, int fd, uint32_t revents, void *user)
 
 	(void)s;
 	(void)revents;
-	(void)user;
 	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		dd_log(DD_LOG_WARN, "camera: eventfd: %s", strerror(errno));
-	rc = vis_camera_take(glue.cam, VIS_STREAM_LOW, &low, err, sizeof(err));
+	rc = vis_camera_take(g->cam, VIS_STREAM_LOW, &low, err, sizeof(err));
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "camera: %s", err);
-		dd_health_set(glue.health, false, "camera: frames stopped (%s)", strerror(-rc));
-		dd_health_detail(glue.health, "camera: %s", err);
-		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
+		dd_health_set(g->health, false, "camera: frames stopped (%s)", strerror(-rc));
+		dd_health_detail(g->health, "camera: %s", err);
+		sd_event_source_set_enabled(g->io, SD_EVENT_OFF);
 		return 0;
 	}
 	if (rc == 1) {
-		track(low);
+		track(g, low);
 		vis_image_free(low);
 	}
 	return 0;
@@ -668,250 +595,260 @@ static int on_frames(sd_event_source *s, int fd, uint32_t revents, void *user)
  * (a new tracker each pass: the stream starts again on an empty table). */
 static void on_file_frame(void *user)
 {
+	struct dd_camera *g = user;
 	struct vis_image *img = NULL;
 	char err[256];
 	int rc;
 
-	(void)user;
-	rc = vis_y4m_read(glue.y4m, &img, err, sizeof(err));
+	rc = vis_y4m_read(g->y4m, &img, err, sizeof(err));
 	if (rc == 0) {
-		struct vis_tracker *t = vis_tracker_new(&glue.tcfg, glue.width, glue.height);
+		struct vis_tracker *t = vis_tracker_new(&g->tcfg, g->width, g->height);
 
 		if (t) {
-			vis_tracker_free(glue.trk);
-			glue.trk = t;
-			glue.learned = 0;
+			vis_tracker_free(g->trk);
+			g->trk = t;
+			g->learned = 0;
 		}
-		vis_y4m_close(glue.y4m);
-		glue.y4m = vis_y4m_open(glue.cfg.y4m, err, sizeof(err));
-		if (glue.y4m)
-			rc = vis_y4m_read(glue.y4m, &img, err, sizeof(err));
+		vis_y4m_close(g->y4m);
+		g->y4m = vis_y4m_open(g->cfg.y4m, err, sizeof(err));
+		if (g->y4m)
+			rc = vis_y4m_read(g->y4m, &img, err, sizeof(err));
 		else
 			rc = -EIO;
 	}
 	if (rc != 1) {
 		dd_log(DD_LOG_ERR, "camera: %s", err);
-		dd_health_set(glue.health, false, "camera: the video file could not be read");
-		dd_health_detail(glue.health, "camera: %s", err);
+		dd_health_set(g->health, false, "camera: the video file could not be read");
+		dd_health_detail(g->health, "camera: %s", err);
 		return;	/* the timer stays off */
 	}
 	/* The frame's due time, not when the loop got to it: a busy loop
 	 * must not bunch the frames up and fake the die's speed. */
-	img->ts_ns = glue.file_due_ns;
-	track(img);
+	img->ts_ns = g->file_due_ns;
+	track(g, img);
 	vis_image_free(img);
-	glue.file_due_ns += glue.y4m_period_ns;
-	dd_timer_arm(glue.timer, glue.file_due_ns);
+	g->file_due_ns += g->y4m_period_ns;
+	dd_timer_arm(g->timer, g->file_due_ns);
 }
 
-/* The glue's clock: CLOCK_MONOTONIC on ev, as the camera's frames are. */
-static int need_clock(sd_event *ev, char *err, size_t errlen)
-{
-	if (!glue.clock)
-		glue.clock = dd_clock_new_real(ev, 1);
-	if (!glue.clock) {
-		snprintf(err, errlen, "camera: clock: %s", strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-static int open_file_source(sd_event *ev, char *err, size_t errlen)
+static int open_file_source(struct dd_camera *g, char *err, size_t errlen)
 {
 	int fn, fd, rc;
 	char why[256];
 
-	glue.y4m = vis_y4m_open(glue.cfg.y4m, why, sizeof(why));
-	if (!glue.y4m) {
+	g->y4m = vis_y4m_open(g->cfg.y4m, why, sizeof(why));
+	if (!g->y4m) {
 		rc = errno ? -errno : -EIO;
 		snprintf(err, errlen, "camera: %s", why);
 		return rc;
 	}
-	vis_y4m_info(glue.y4m, &glue.width, &glue.height, &fn, &fd);
-	glue.y4m_period_ns = fn > 0 && fd > 0 ? 1000000000LL * fd / fn : 1000000000LL / 30;
+	vis_y4m_info(g->y4m, &g->width, &g->height, &fn, &fd);
+	g->y4m_period_ns = fn > 0 && fd > 0 ? 1000000000LL * fd / fn : 1000000000LL / 30;
 	/* The clock's timers wake within a microsecond: a recorded throw's
 	 * observations reach fusion on time, frames never bunched. */
-	rc = need_clock(ev, err, errlen);
-	if (rc)
+	g->timer = dd_timer_new(g->clock, on_file_frame, g);
+	if (!g->timer) {
+		rc = -errno;
+		snprintf(err, errlen, "camera: timer: %s", strerror(errno));
 		return rc;
-	glue.timer = dd_timer_new(glue.clock, on_file_frame, NULL);
-	if (!glue.timer) {
-		snprintf(err, errlen, "camera: event loop: %s", strerror(errno));
-		return -errno;
 	}
-	glue.file_due_ns = dd_clock_now(glue.clock);
-	dd_timer_arm(glue.timer, glue.file_due_ns);
+	g->file_due_ns = dd_clock_now(g->clock);
+	dd_timer_arm(g->timer, g->file_due_ns);
 	return 0;
 }
 
-static int open_camera(sd_event *ev, char *err, size_t errlen)
+static int open_camera(struct dd_camera *g, sd_event *ev, char *err, size_t errlen)
 {
 	int rc;
 
-	glue.cam = vis_camera_open(&glue.cfg.cam, err, errlen);
-	if (!glue.cam)
+	g->cam = vis_camera_open(&g->cfg.cam, err, errlen);
+	if (!g->cam)
 		return errno ? -errno : -EIO;
-	rc = vis_camera_start(glue.cam, err, errlen);
+	rc = vis_camera_start(g->cam, err, errlen);
 	if (rc)
 		return rc;
-	glue.width = glue.cfg.cam.low_width;
-	glue.height = glue.cfg.cam.low_height;
-	rc = need_clock(ev, err, errlen);
-	if (rc)
-		return rc;
-	glue.reader = dd_face_reader_new(ev, glue.clock, glue.sink, glue.user, err, errlen);
-	if (!glue.reader)
+	g->width = g->cfg.cam.low_width;
+	g->height = g->cfg.cam.low_height;
+	g->reader = dd_face_reader_new(ev, g->clock, g->sink, g->user, err, errlen);
+	if (!g->reader)
 		return -errno;
-	dd_face_reader_set_frame_sink(glue.reader, keep_full, prep_snapshot);
-	rc = sd_event_add_io(ev, &glue.io, vis_camera_fd(glue.cam), EPOLLIN, on_frames, NULL);
+	dd_face_reader_set_frame_sink(g->reader, keep_full, g, prep_snapshot);
+	rc = sd_event_add_io(ev, &g->io, vis_camera_fd(g->cam), EPOLLIN, on_frames, g);
 	if (rc < 0)
 		snprintf(err, errlen, "event loop: %s", strerror(-rc));
 	return rc;
 }
 
-static void release(void)
+/* Everything opened, the config kept. */
+static void release(struct dd_camera *g)
 {
 	/* First: no late face may reach fusion once the camera is gone (the
 	 * worker reads copies of its own, so the order is for the sink). */
-	dd_face_reader_free(glue.reader);
-	glue.reader = NULL;
-	glue.io = sd_event_source_disable_unref(glue.io);
-	dd_timer_free(glue.timer);
-	glue.timer = NULL;
-	dd_clock_free(glue.clock);
-	glue.clock = NULL;
-	vis_camera_close(glue.cam);
-	vis_y4m_close(glue.y4m);
-	vis_tracker_free(glue.trk);
-	keep_snapshot(NULL, NULL, 0);
-	glue.cam = NULL;
-	glue.y4m = NULL;
-	glue.trk = NULL;
+	dd_face_reader_free(g->reader);
+	g->reader = NULL;
+	g->io = sd_event_source_disable_unref(g->io);
+	dd_timer_free(g->timer);
+	g->timer = NULL;
+	vis_camera_close(g->cam);
+	vis_y4m_close(g->y4m);
+	vis_tracker_free(g->trk);
+	keep_snapshot(g, NULL, NULL, 0);
+	g->cam = NULL;
+	g->y4m = NULL;
+	g->trk = NULL;
 }
 
 /* Takes the calibration to the frames' pixels: it was fitted on a
  * picture of calibrated_size (the sensor's full size, often), the tracker
- * sees glue.width x glue.height. -EINVAL with why when the two are not
+ * sees g->width x g->height. -EINVAL with why when the two are not
  * one view resized. */
-static int fit_calibration(char *why, size_t whylen)
+static int fit_calibration(struct dd_camera *g, char *why, size_t whylen)
 {
-	struct cam_cfg *c = &glue.cfg;
+	struct cam_cfg *c = &g->cfg;
 	double h[9];
 
 	if (!c->calib_w) {
 		if (c->have_h)
 			dd_log(DD_LOG_INFO, "camera: no calibrated_size in [camera]: the calibration is "
-			       "taken as pixels of the %dx%d frames", glue.width, glue.height);
+			       "taken as pixels of the %dx%d frames", g->width, g->height);
 		return 0;
 	}
-	if (c->calib_w == glue.width && c->calib_h == glue.height)
+	if (c->calib_w == g->width && c->calib_h == g->height)
 		return 0;
-	if (vis_homography_resized(c->h, c->calib_w, c->calib_h, glue.width, glue.height, h) < 0) {
+	if (vis_homography_resized(c->h, c->calib_w, c->calib_h, g->width, g->height, h) < 0) {
 		snprintf(why, whylen, "calibrated on %dx%d, frames %dx%d: another shape; calibrate "
-			 "on a picture of the frames' shape", c->calib_w, c->calib_h, glue.width,
-			 glue.height);
+			 "on a picture of the frames' shape", c->calib_w, c->calib_h, g->width,
+			 g->height);
 		return -EINVAL;
 	}
 	memcpy(c->h, h, sizeof(h));
 	dd_log(DD_LOG_INFO, "camera: the calibration of a %dx%d picture taken to %dx%d frames",
-	       c->calib_w, c->calib_h, glue.width, glue.height);
+	       c->calib_w, c->calib_h, g->width, g->height);
 	return 0;
 }
 
 /* Leaves the camera out and the daemon running: piezo and console still
- * referee. The strip says what (reason), the console and the log why. 0. */
-static int run_without(struct dd_health_item *health, const char *reason, const char *why)
+ * referee. The strip says what (reason), the console and the log why. */
+static void run_without(struct dd_camera *g, const char *reason, const char *why)
 {
-	release();
-	dd_health_set(health, false, "camera: %s", reason);
-	dd_health_detail(health, "camera: %s", why);
+	release(g);
+	dd_health_set(g->health, false, "camera: %s", reason);
+	dd_health_detail(g->health, "camera: %s", why);
 	dd_log(DD_LOG_WARN, "camera: %s (running without it)", why);
-	return 0;
 }
 
-int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-		     void *user, struct dd_health_item *health, char *err, size_t errlen)
+int dd_camera_check_config(struct dd_config *cfg, char *err, size_t errlen)
+{
+	struct cam_cfg c;
+
+	return load_config(cfg, &c, err, errlen);
+}
+
+/* Opens what [camera] names and starts tracking. 0, also when the camera
+ * is left out (run_without: the health item says why); a negative errno
+ * with a message for a config error (a file that cannot be played). */
+static int start(struct dd_camera *g, sd_event *ev, bool sim, const char *path, char *err,
+		 size_t errlen)
 {
 	char why[256];
 	int rc;
 
-	memset(&glue, 0, sizeof(glue));
-	rc = load_config(cfg, &glue.cfg, err, errlen);
-	if (rc)
-		return rc;
-	if (!ev) {
-		dd_health_set(health, true, "configured");
+	if (sim && !g->cfg.y4m) {
+		dd_health_set(g->health, true, "simulated camera");
 		return 0;
 	}
-	if (sim && !glue.cfg.y4m) {
-		dd_health_set(health, true, "simulated camera");
+	if (!g->cfg.enable) {
+		dd_health_set(g->health, false, "camera: disabled in the config");
+		dd_health_detail(g->health, "camera: disabled in the config (camera.enable in %s)",
+				 path ? path : "the config");
 		return 0;
 	}
-	if (!glue.cfg.enable) {
-		dd_health_set(health, false, "camera: disabled in the config");
-		dd_health_detail(health, "camera: disabled in the config (camera.enable in %s)",
-				 cfg->path ? cfg->path : "the config");
-		return 0;
-	}
-	bd_table_defaults(&glue.table);
-	if (!glue.cfg.have_h && glue.cfg.y4m) {
+	bd_table_defaults(&g->table);
+	if (!g->cfg.have_h && g->cfg.y4m) {
 		struct vis_render_scene view;
 
 		/* Rendered frames (dyeref sim --frames) use the renderer's view. */
 		vis_render_scene_default(&view);
-		if (vis_homography_invert(view.h, glue.cfg.h) < 0) {
+		if (vis_homography_invert(view.h, g->cfg.h) < 0) {
 			snprintf(err, errlen, "camera: the renderer's view cannot be inverted");
 			return -EINVAL;
 		}
 	}
-	glue.sink = sink;
-	glue.user = user;
-	glue.health = health;
-	if (glue.cfg.y4m) {
-		rc = open_file_source(ev, err, errlen);
+	if (g->cfg.y4m) {
+		rc = open_file_source(g, err, errlen);
 		if (rc)
-			goto release;	/* a named file that is not there is a config error */
+			return rc;	/* a named file that is not there is a config error */
 	} else {
-		rc = open_camera(ev, why, sizeof(why));
-		if (rc)	/* the shim may already say whose message it is */
-			return run_without(health, vis_camera_reason(-rc),
-					   strncmp(why, "camera: ", 8) ? why : why + 8);
+		rc = open_camera(g, ev, why, sizeof(why));
+		if (rc) {	/* the shim may already say whose message it is */
+			run_without(g, vis_camera_reason(-rc), strncmp(why, "camera: ", 8) ? why : why + 8);
+			return 0;
+		}
 		/* Frames the tracker cannot place on the table are no use. */
-		if (!glue.cfg.have_h)
-			return run_without(health, "not calibrated",
-					   "not calibrated (run dyeref calibrate camera)");
+		if (!g->cfg.have_h) {
+			run_without(g, "not calibrated", "not calibrated (run dyeref calibrate camera)");
+			return 0;
+		}
 	}
-	rc = fit_calibration(why, sizeof(why));
-	if (rc && glue.y4m) {
+	rc = fit_calibration(g, why, sizeof(why));
+	if (rc && g->y4m) {
 		snprintf(err, errlen, "camera: %s", why);
-		goto release;	/* a file's frames will not change size: a config error */
+		return rc;	/* a file's frames will not change size: a config error */
 	}
-	if (rc)
-		return run_without(health, "calibrated on a picture of another shape", why);
-	vis_tracker_cfg_default(&glue.tcfg, &glue.table, glue.cfg.h);
-	glue.trk = vis_tracker_new(&glue.tcfg, glue.width, glue.height);
-	if (!glue.trk) {
+	if (rc) {
+		run_without(g, "calibrated on a picture of another shape", why);
+		return 0;
+	}
+	vis_tracker_cfg_default(&g->tcfg, &g->table, g->cfg.h);
+	g->trk = vis_tracker_new(&g->tcfg, g->width, g->height);
+	if (!g->trk) {
 		rc = -errno;
-		snprintf(err, errlen, "camera: tracker for %dx%d frames: %s", glue.width, glue.height,
+		snprintf(err, errlen, "camera: tracker for %dx%d frames: %s", g->width, g->height,
 			 strerror(errno));
-		goto release;
+		return rc;
 	}
-	say_running(0);
+	say_running(g, 0);
 	return 0;
-release:
-	release();
-	return rc;
 }
 
-void dd_camera_detach(void)
+struct dd_camera *dd_camera_new(struct dd_config *cfg, sd_event *ev, struct dd_clock *clock,
+				bool sim, dd_obs_sink sink, void *user,
+				struct dd_health_item *health, char *err, size_t errlen)
 {
-	release();
+	struct dd_camera *g = calloc(1, sizeof(*g));
+	int rc;
+
+	if (!g) {
+		snprintf(err, errlen, "camera: out of memory");
+		return NULL;
+	}
+	g->clock = clock;
+	g->sink = sink;
+	g->user = user;
+	g->health = health;
+	rc = load_config(cfg, &g->cfg, err, errlen);
+	if (rc == 0)
+		rc = start(g, ev, sim, cfg->path, err, errlen);
+	if (rc) {
+		dd_camera_free(g);
+		errno = -rc;
+		return NULL;
+	}
+	return g;
 }
 
-int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since_ns,
-		       char *err, size_t errlen)
+void dd_camera_free(struct dd_camera *g)
 {
-	const struct vis_image *img = glue.snap;
+	if (!g)
+		return;
+	release(g);
+	free(g);
+}
+
+int dd_camera_snapshot(struct dd_camera *g, struct db *db, int64_t match, int throw_no,
+		       int64_t since_ns, char *err, size_t errlen)
+{
+	const struct vis_image *img = g->snap;
 	void *jpeg;
 	size_t len = 0;
 	int rc;
@@ -920,16 +857,16 @@ int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since
 		return 0;	/* nothing seen of this throw */
 	/* A full-resolution rest frame was encoded by the face reader's
 	 * worker; a low-resolution telling frame is encoded here (a few ms). */
-	if (glue.snap_jpeg) {
-		jpeg = glue.snap_jpeg;
-		len = glue.snap_jpeg_len;
+	if (g->snap_jpeg) {
+		jpeg = g->snap_jpeg;
+		len = g->snap_jpeg_len;
 	} else {
 		jpeg = encode_jpeg(img, &len, err, errlen);
 		if (!jpeg)
 			return -errno;	/* ENOMEM or EIO, as encode_jpeg says */
 	}
 	rc = db_snapshot_add(db, match, throw_no, img->ts_ns, jpeg, len, err, errlen);
-	if (jpeg != glue.snap_jpeg)
+	if (jpeg != g->snap_jpeg)
 		free(jpeg);
 	return rc == 0 ? 1 : rc;
 }

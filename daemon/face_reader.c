@@ -26,7 +26,7 @@
 #include "daemon/obs_time.h"
 #include "vision/vision.h"
 
-/* How far from the located point the readers of dd_read_face_near look:
+/* How far from the located point the readers of vis_read_face_near look:
  * vis_read_die_near's window reaches 2.25 sides around points up to one
  * side off (3.25), vis_read_face_at's 1.5 sides around the same points
  * (2.5). The copy holds 4 sides and 2 px around, so it holds every pixel
@@ -79,8 +79,9 @@ struct share {
 
 struct dd_face_reader {
 	dd_obs_sink sink;		/* where observations go */
-	void *user;			/* for sink and keep */
+	void *user;			/* for sink */
 	dd_frame_sink keep;		/* where converted frames go, or NULL */
+	void *keep_user;		/* for keep */
 	struct dd_clock *clock;		/* borrowed: times the reads */
 	sd_event_source *io;		/* share->efd on the loop */
 	struct dd_timer *limit;		/* the oldest read's deadline */
@@ -158,7 +159,7 @@ static void *worker(void *arg)
 			it->raw = NULL;
 		}
 		if ((full || it->crop) &&
-		    dd_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
+		    vis_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
 			face = d.face;
 			conf = d.confidence;
 		}
@@ -229,7 +230,7 @@ static void flush(struct dd_face_reader *fr)
 			/* The frame before its rest: a throw the rest ends may
 			 * store it. */
 			if (it->full && fr->keep) {
-				fr->keep(fr->user, it->full, it->blob, it->blob_len);
+				fr->keep(fr->keep_user, it->full, it->blob, it->blob_len);
 				it->full = NULL;
 				it->blob = NULL;
 			}
@@ -381,9 +382,10 @@ free_reader:
 }
 
 void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep,
-				   dd_frame_prep prep)
+				   void *keep_user, dd_frame_prep prep)
 {
 	fr->keep = keep;
+	fr->keep_user = keep_user;
 	pthread_mutex_lock(&fr->sh->lock);
 	fr->sh->prep = prep;
 	pthread_mutex_unlock(&fr->sh->lock);

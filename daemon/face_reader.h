@@ -12,21 +12,8 @@
 #include "daemon/inputs.h"
 
 struct vis_image;
-struct vis_die;
-/* Reads the face of the die the camera located at (u, v) in a full-resolution
- * image (die_px: a die's side in its pixels), as the camera glue does:
- * vision's vis_read_die_near there (the one die within 1.5 sides, found by
- * its pips alone: on the white line and against cups too), and when that is
- * unsure (below 0.8), again one die side around it, the die within two
- * sides of the point (the location comes from the low-resolution stream,
- * whose pixel is about a quarter of a die, and may be off by more). Still
- * unsure: the general finder's reading (vis_read_face_at around the
- * point), taken only if it names the same face or the pips showed none; two
- * faces named: confidence 0. 0 and *out (the caller's), or -ENOENT. */
-int dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-		      struct vis_die *out);
 /* Reads a resting die's face off the event loop (daemon/face_reader.c),
- * for the camera glue: one worker thread runs dd_read_face_near on a copy
+ * for the camera glue: one worker thread runs vis_read_face_near on a copy
  * of the region around the die and hands the result back through an
  * eventfd on the loop. Observations reach the sink on the loop, in the
  * order they were given: a read as the rest dd_obs_rest() makes of the
@@ -88,10 +75,10 @@ typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, si
  * Returns a malloc'd blob and *len, or NULL. It must touch nothing but
  * full and what it allocates. */
 typedef void *(*dd_frame_prep)(const struct vis_image *full, size_t *len);
-/* Where converted frames go (user: the reader's) and what is made of them
- * first (prep, or NULL); without keep they are dropped. */
+/* Where converted frames go (keep(keep_user, ...)) and what is made of
+ * them first (prep, or NULL); without keep they are dropped. */
 void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep,
-				   dd_frame_prep prep);
+				   void *keep_user, dd_frame_prep prep);
 /* Hands o (copied) to the sink now when no read is waiting, else after
  * the reads queued before it. 0 or -ENOMEM (o is dropped). */
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);

@@ -1,9 +1,15 @@
 /* Inputs: the sensors and camera glue (daemon/sensors_glue.c, camera_glue.c).
- * dyeref serve calls these (always linked into dyeref): each reads
- * its own config section ([sensors], [camera]), adds its fds to the loop
- * and reports what it sees through sink. A missing chip or camera is not
- * fatal: the glue says so in its health line, returns 0 and the daemon
- * runs on what it has. -EINVAL (with "file:line: why") for a bad config. */
+ * dyeref serve owns one of each: each reads its own config section
+ * ([sensors], [camera]), adds its fds to the loop, waits only on the clock
+ * it is given (serve's) and reports what it sees through sink.
+ *
+ * A missing chip or camera is not fatal: the object is still made, says so
+ * in its health item and gives nothing; the daemon runs on what it has.
+ * So is an input the config turns off, or one --sim replaces (sim: the
+ * simulated table feeds fusion itself). A constructor returns NULL only
+ * for a bad config (errno EINVAL, "file:line: why" in err) or another
+ * failure (errno, a message). --check-config reads the sections alone
+ * (dd_sensors_check_config, dd_camera_check_config): nothing is opened. */
 #ifndef DYEREF_DAEMON_INPUTS_H
 #define DYEREF_DAEMON_INPUTS_H
 
@@ -15,28 +21,42 @@
 #include "daemon/fusion.h"
 #include "daemon/health.h"
 
+struct dd_clock;
 struct dd_config;
 struct db;
 
 typedef void (*dd_obs_sink)(void *user, const struct dd_obs *o);
 
-int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-		      void *user, struct dd_health_item *health, char *err, size_t errlen);
-void dd_sensors_detach(void);
-/* After dd_sensors_attach: whether the wiring has a disc under the mine
- * (without one fusion cannot weigh a camera-only mine against a felt
- * landing and sends it to review, BD-O1). */
-bool dd_sensors_mine_wired(void);
-/* After dd_sensors_attach: every edge the chip gives is handed to sink
- * too, as read and before the pipeline sees it, with the wiring it is on
- * (cfg: the glue's, valid while attached), so that the event log keeps
- * what a disputed throw's impacts were made from (docs/sensors.md "Edges
- * in the database"). NULL stops it. */
+/* ---- The table's piezo sensors and buttons (daemon/sensors_glue.c) ---- */
+struct dd_sensors;
+
+/* [sensors] and [table] read and checked: 0, or -EINVAL with
+ * "file:line: why" (-ENOMEM). */
+int dd_sensors_check_config(struct dd_config *cfg, char *err, size_t errlen);
+/* The sensors on ev, their impacts' windows and the lines' health timed on
+ * clock (CLOCK_MONOTONIC, as the chip stamps its edges): ev, clock, health
+ * (its text kept current) are borrowed and outlive the object. Impacts
+ * and button calls go to sink(user, o). NULL with errno (see the top).
+ * Free with dd_sensors_free(). */
+struct dd_sensors *dd_sensors_new(struct dd_config *cfg, sd_event *ev, struct dd_clock *clock,
+				  bool sim, dd_obs_sink sink, void *user,
+				  struct dd_health_item *health, char *err, size_t errlen);
+/* NULL is fine. */
+void dd_sensors_free(struct dd_sensors *s);
+/* Whether the wiring has a disc under the mine (without one fusion cannot
+ * weigh a camera-only mine against a felt landing and sends it to review,
+ * BD-O1). */
+bool dd_sensors_mine_wired(const struct dd_sensors *s);
+/* Every edge the chip gives is handed to sink too, as read and before the
+ * pipeline sees it, with the wiring it is on (cfg: the object's, valid
+ * while it lives), so that the event log keeps what a disputed throw's
+ * impacts were made from (docs/sensors.md "Edges in the database"). NULL
+ * stops it. */
 struct sens_edge;
 struct sens_config;
 typedef void (*dd_edges_sink)(void *user, const struct sens_config *cfg,
 			      const struct sens_edge *e, size_t n);
-void dd_sensors_keep_edges(dd_edges_sink sink, void *user);
+void dd_sensors_keep_edges(struct dd_sensors *s, dd_edges_sink sink, void *user);
 /* One observation of the sensors' pipeline as fusion takes it, on every
  * path (the GPIO glue, `dyeref evaluate`, the simulated table; pure, in
  * daemon/sensors_obs.c): a piezo impact from source DD_SRC_PIEZO with the
@@ -58,9 +78,22 @@ void dd_sensors_keep_edges(dd_edges_sink sink, void *user);
  * then. Fills *o (the caller's). */
 struct sens_obs;
 void dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o);
-int dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-		     void *user, struct dd_health_item *health, char *err, size_t errlen);
-void dd_camera_detach(void);
+
+/* ---- The camera (daemon/camera_glue.c) ---- */
+struct dd_camera;
+
+/* [camera] read and checked: 0, or -EINVAL with "file:line: why". */
+int dd_camera_check_config(struct dd_config *cfg, char *err, size_t errlen);
+/* The camera (or [camera] y4m's file, played on clock) on ev, tracking on
+ * the loop, faces read off it and given up on clock: ev, clock, health are
+ * borrowed and outlive the object. Observations go to sink(user, o). NULL
+ * with errno (see the top; a y4m file that cannot be played is a config
+ * error). Free with dd_camera_free(). */
+struct dd_camera *dd_camera_new(struct dd_config *cfg, sd_event *ev, struct dd_clock *clock,
+				bool sim, dd_obs_sink sink, void *user,
+				struct dd_health_item *health, char *err, size_t errlen);
+/* Stops the reads under way (no late face reaches sink). NULL is fine. */
+void dd_camera_free(struct dd_camera *c);
 /* A die the camera saw come to rest at (x, y) table metres at t_ns, as
  * fusion takes it (fills o): a rest event with face 1-6 and its confidence;
  * face 0 (the face could not be read) gives a placeholder face with
@@ -69,13 +102,13 @@ void dd_camera_detach(void);
  * glue and the simulator's camera reports both use it. */
 void dd_obs_rest(int64_t t_ns, double x, double y, int face, double confidence, struct dd_obs *o);
 
-/* Stores the camera's latest telling frame (a landing, a sink, the resting
- * die) as a JPEG snapshot of throw throw_no, in db's open batch (it rides
- * in the throw's transaction), when it was taken at or after since_ns.
- * 1 stored, 0 nothing of this throw to store, negative errno with a
- * message. Weak: the referee calls it only when the camera glue is built. */
-int dd_camera_snapshot(struct db *db, int64_t match, int throw_no, int64_t since_ns,
-		       char *err, size_t errlen);
+/* Stores c's latest telling frame (a landing, a sink, the resting die) as
+ * a JPEG snapshot of throw throw_no, in db's open batch (it rides in the
+ * throw's transaction), when it was taken at or after since_ns. 1 stored,
+ * 0 nothing of this throw to store, negative errno with a message. serve
+ * hands it to the referee (dd_referee_set_snapshot). */
+int dd_camera_snapshot(struct dd_camera *c, struct db *db, int64_t match, int throw_no,
+		       int64_t since_ns, char *err, size_t errlen);
 
 /* ---- Sensors (daemon/sensors_config.c, cmd_sensors.c, cmd_calibrate.c) ---- */
 struct sens_config;

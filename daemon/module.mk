@@ -16,18 +16,21 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #    dd_log caught).
 #  test_config_write: the directory is synced after the rename (fsync seen).
 #  test_serve_face_pending: serve with a fake camera glue whose face read
-#    spans fusion's timeout (dd_camera_attach, _detach).
+#    spans fusion's timeout (dd_camera_new, _free, _snapshot), on a manual
+#    clock (dd_clock_new_real).
 #  test_sim_feed_reader: the simulated table on a manual clock, its face
-#    reads counted by thread and held on demand (dd_read_face_near).
+#    reads counted by thread and held on demand (vis_read_face_near).
 #  test_face_reader_stuck: a face read that does not return until the test
-#    lets it (dd_read_face_near).
+#    lets it (vis_read_face_near).
 #  test_serve_late_obs: serve with a fake sensors glue that hands over two
-#    throws' observations at once (dd_sensors_attach, _detach).
+#    throws' observations at once (SENSORS_FAKE), on a manual clock.
 #  test_serve_won: serve with a fake sensors glue whose observations come
-#    after the game is won (dd_sensors_attach, _detach; dd_log caught).
+#    after the game is won (SENSORS_FAKE; dd_log caught), on a manual clock.
 #  test_serve_demo_restart: serve --sim=table with fake sensors and a fake
-#    simulator's feeder (dd_sensors_attach, _detach; dd_sim_feed_new,
-#    _free, _spent, _match_cfg).
+#    simulator's feeder (SENSORS_FAKE; dd_sim_feed_new, _free, _spent,
+#    _match_cfg), on a manual clock.
+#  (SENSORS_FAKE: tests/support/fake_glue.h's FAKE_GLUE_SENSORS; a manual
+#  clock: its FAKE_GLUE_CLOCK, dd_clock_new_real.)
 #  test_camera_glue_times: the camera glue with a fake tracker reporting
 #    observations at times near either end of int64 (vis_tracker_feed).
 comma := ,
@@ -39,13 +42,15 @@ EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge
 $(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get db_bd_load db_replay dd_log
 $(BUILD)/tests/test_config_write: WRAP := fsync
-$(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_attach dd_camera_detach
-$(BUILD)/tests/test_sim_feed_reader: WRAP := dd_read_face_near
-$(BUILD)/tests/test_face_reader_stuck: WRAP := dd_read_face_near
-$(BUILD)/tests/test_serve_late_obs: WRAP := dd_sensors_attach dd_sensors_detach
-$(BUILD)/tests/test_serve_won: WRAP := dd_sensors_attach dd_sensors_detach dd_log
+SENSORS_FAKE := dd_sensors_new dd_sensors_free dd_sensors_keep_edges dd_sensors_mine_wired
+$(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_new dd_camera_free dd_camera_snapshot \
+	dd_clock_new_real
+$(BUILD)/tests/test_sim_feed_reader: WRAP := vis_read_face_near
+$(BUILD)/tests/test_face_reader_stuck: WRAP := vis_read_face_near
+$(BUILD)/tests/test_serve_late_obs: WRAP := $(SENSORS_FAKE) dd_clock_new_real
+$(BUILD)/tests/test_serve_won: WRAP := $(SENSORS_FAKE) dd_clock_new_real dd_log
 $(BUILD)/tests/test_camera_glue_times: WRAP := vis_tracker_feed
-$(BUILD)/tests/test_serve_demo_restart: WRAP := dd_sensors_attach dd_sensors_detach \
+$(BUILD)/tests/test_serve_demo_restart: WRAP := $(SENSORS_FAKE) dd_clock_new_real \
 	dd_sim_feed_new dd_sim_feed_free dd_sim_feed_spent dd_sim_feed_match_cfg
 $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(TEST_SUPPORT) \
 		$$(DAEMON_TEST_LIB) $$(LIBS)

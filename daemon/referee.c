@@ -7,12 +7,9 @@
 
 #include "daemon/daemon.h"
 #include "daemon/fusion.h"
-#include "daemon/inputs.h"
 #include "daemon/referee.h"
 #include "daemon/obs_time.h"
 #include "db/db.h"
-
-#pragma weak dd_camera_snapshot	/* only with the camera glue */
 
 #include "daemon/referee_internal.h"
 
@@ -83,6 +80,12 @@ struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *d
 	r->cfg = *cfg;
 	r->db = db;
 	return r;
+}
+
+void dd_referee_set_snapshot(struct dd_referee *r, dd_snapshot_fn fn, void *user)
+{
+	r->snapshot = fn;
+	r->snapshot_user = user;
 }
 
 void dd_referee_free(struct dd_referee *r)
@@ -547,8 +550,8 @@ static int commit_throw(struct dd_referee *r, const struct bd_throw *t, const ch
 			rc = -EBUSY;
 			goto free_obs;
 		}
-		if (dd_camera_snapshot &&
-		    dd_camera_snapshot(r->db, r->m.id, k, t_start_ns, err, errlen) < 0)
+		if (r->snapshot &&
+		    r->snapshot(r->snapshot_user, r->db, r->m.id, k, t_start_ns, err, errlen) < 0)
 			dd_log(DD_LOG_WARN, "throw %d: %s (ruled without it)", k, err);
 		rc = db_bd_throw(r->db, r->m.id, cfg, t, &ruling, t_start_ns,
 				 dd_mono_ns(), err, errlen);

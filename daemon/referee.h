@@ -32,6 +32,15 @@ struct dd_fused;
 struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db);
 void dd_referee_free(struct dd_referee *r);
 
+/* Stores the camera's picture of throw throw_no of match (taken at or
+ * after since_ns) in db's open batch: 1 stored, 0 none, negative errno
+ * with a message (the throw is ruled without it). */
+typedef int (*dd_snapshot_fn)(void *user, struct db *db, int64_t match, int throw_no,
+			      int64_t since_ns, char *err, size_t errlen);
+/* Each throw stored from now on takes fn(user, ...)'s snapshot (user
+ * borrowed, alive while it is set); NULL: none (no camera). */
+void dd_referee_set_snapshot(struct dd_referee *r, dd_snapshot_fn fn, void *user);
+
 /* Picks up the match under way after a restart (the newest Beer Die match
  * not ended): 0 (also when there is none), or -errno with why in err. A
  * ruling that was held for review when the daemon stopped is not restored

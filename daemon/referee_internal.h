@@ -52,6 +52,8 @@ struct dd_referee {
 	int64_t dice_id;		/* the dice match under way, 0 none */
 	char dice_game[32];		/* its game ("yatzy", ...) */
 	struct bd_final last_final;	/* final of the last ended match */
+	dd_snapshot_fn snapshot;	/* the throw's picture, or NULL */
+	void *snapshot_user;		/* for snapshot */
 };
 
 struct db_item;

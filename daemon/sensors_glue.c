@@ -7,52 +7,53 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/config.h"
 #include "daemon/fusion.h"
 #include "daemon/health.h"
 #include "daemon/inputs.h"
+#include "daemon/obs_time.h"
 #include "sensors/sensors.h"
 
 #define EDGES_AT_ONCE 64		/* edges read per wake-up */
-#define HEALTH_EVERY_US (5 * 1000000ULL)	/* re-check the lines' health */
+#define HEALTH_EVERY_NS (5 * 1000000000LL)	/* re-check the lines' health */
 
-/* One daemon, one table: the glue's state lives here (daemon/ may keep it). */
-static struct {
+struct dd_sensors {
 	struct sens_config cfg;		/* as configured */
-	struct sens_source *src;	/* owned: the chip's lines */
-	struct sens_pipeline *pipe;	/* owned: edges -> impacts */
+	struct sens_source *src;	/* owned: the chip's lines, or NULL (none, or --sim) */
+	struct sens_pipeline *pipe;	/* owned: edges -> impacts, with src */
+	struct dd_clock *clock;		/* borrowed: serve's, CLOCK_MONOTONIC as the edges are */
 	sd_event_source *io;		/* the source's fd */
-	sd_event_source *flush;		/* completes an impact when its window ends */
-	sd_event_source *health_timer;	/* refreshes *health */
+	struct dd_timer *flush;		/* completes an impact when its window ends */
+	struct dd_timer *health_timer;	/* refreshes *health */
 	dd_obs_sink sink;		/* fusion's entry */
 	void *user;			/* for sink */
 	dd_edges_sink keep;		/* the event log's entry, or NULL */
 	void *keep_user;		/* for keep */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
-} glue;
+};
 
 /* What the pipeline completed, to fusion. */
-static void deliver(const struct sens_obs *so, size_t n)
+static void deliver(struct dd_sensors *g, const struct sens_obs *so, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct dd_obs o;
 
 		dd_sensors_obs_to_fusion(&so[i], &o);
-		glue.sink(glue.user, &o);
+		g->sink(g->user, &o);
 	}
 }
 
 /* The strip's words name the lines as configured and their state (which
  * disc to look at); the chip, its path and the fix are the console's. */
-static void update_health(int64_t now)
+static void update_health(struct dd_sensors *g, int64_t now)
 {
 	struct sens_line_health h[SENS_MAX_LINES];
-	size_t n = sens_pipeline_health(glue.pipe, now, h, SENS_MAX_LINES), ok = 0;
+	size_t n = sens_pipeline_health(g->pipe, now, h, SENS_MAX_LINES), ok = 0;
 	const struct sens_line_health *bad = NULL;
-	const char *warning = sens_source_warning(glue.src);
+	const char *warning = sens_source_warning(g->src);
 
 	for (size_t i = 0; i < n && i < SENS_MAX_LINES; i++) {
 		if (h[i].state == SENS_HEALTH_OK || h[i].state == SENS_HEALTH_UNTESTED)
@@ -61,37 +62,35 @@ static void update_health(int64_t now)
 			bad = &h[i];
 	}
 	if (bad) {
-		dd_health_set(glue.health, false, "%zu of %zu piezo lines ok; %.16s %.16s", ok, n,
+		dd_health_set(g->health, false, "%zu of %zu piezo lines ok; %.16s %.16s", ok, n,
 			      bad->name, sens_health_name(bad->state));
-		dd_health_detail(glue.health, "%zu of %zu piezo lines ok; %s (%s line %u) %s", ok, n,
-				 bad->name, glue.cfg.chip, bad->offset, sens_health_name(bad->state));
+		dd_health_detail(g->health, "%zu of %zu piezo lines ok; %s (%s line %u) %s", ok, n,
+				 bad->name, g->cfg.chip, bad->offset, sens_health_name(bad->state));
 	} else if (*warning) {
 		/* probably the wrong pins: the owner looks at the strip, not the log */
-		dd_health_set(glue.health, false, "%zu piezo lines, on a chip that is not the Pi's "
+		dd_health_set(g->health, false, "%zu piezo lines, on a chip that is not the Pi's "
 			      "header", n);
-		dd_health_detail(glue.health, "%zu piezo lines: %s", n, warning);
+		dd_health_detail(g->health, "%zu piezo lines: %s", n, warning);
 	} else {
-		dd_health_set(glue.health, true, "%zu piezo lines ok (%s)", n, sens_gpio_backend());
-		dd_health_detail(glue.health, "%zu piezo lines ok on %s (%s)", n, glue.cfg.chip,
+		dd_health_set(g->health, true, "%zu piezo lines ok (%s)", n, sens_gpio_backend());
+		dd_health_detail(g->health, "%zu piezo lines ok on %s (%s)", n, g->cfg.chip,
 				 sens_gpio_backend());
 	}
 }
 
-static int on_flush(sd_event_source *s, uint64_t usec, void *user)
+static void on_flush(void *user)
 {
+	struct dd_sensors *g = user;
 	struct sens_obs out[8];
 	size_t n;
 
-	(void)s;
-	(void)usec;
-	(void)user;
-	while ((n = sens_pipeline_flush(glue.pipe, dd_mono_ns(), out, 8)) > 0)
-		deliver(out, n);
-	return 0;
+	while ((n = sens_pipeline_flush(g->pipe, dd_clock_now(g->clock), out, 8)) > 0)
+		deliver(g, out, n);
 }
 
 static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 {
+	struct dd_sensors *g = user;
 	struct sens_edge edges[EDGES_AT_ONCE];
 	struct sens_obs out[8];
 	char err[256];
@@ -100,122 +99,145 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 	(void)s;
 	(void)fd;
 	(void)revents;
-	(void)user;
-	n = sens_source_read(glue.src, edges, EDGES_AT_ONCE, NULL, err, sizeof(err));
+	n = sens_source_read(g->src, edges, EDGES_AT_ONCE, NULL, err, sizeof(err));
 	if (n < 0) {
 		dd_log(DD_LOG_ERR, "sensors: %s", err);
-		dd_health_set(glue.health, false, "read failed: %s", strerror((int)-n));
-		dd_health_detail(glue.health, "read failed: %s", err);
-		sd_event_source_set_enabled(glue.io, SD_EVENT_OFF);
+		dd_health_set(g->health, false, "read failed: %s", strerror((int)-n));
+		dd_health_detail(g->health, "read failed: %s", err);
+		sd_event_source_set_enabled(g->io, SD_EVENT_OFF);
 		return 0;
 	}
 	/* As read, ringing and all: a replay runs the pipeline again. */
-	if (n > 0 && glue.keep)
-		glue.keep(glue.keep_user, &glue.cfg, edges, (size_t)n);
+	if (n > 0 && g->keep)
+		g->keep(g->keep_user, &g->cfg, edges, (size_t)n);
 	for (ssize_t i = 0; i < n; i++) {
-		size_t k = sens_pipeline_push(glue.pipe, &edges[i], out, 8);
+		size_t k = sens_pipeline_push(g->pipe, &edges[i], out, 8);
 
-		deliver(out, k);
+		deliver(g, out, k);
 	}
-	if (n > 0) {
-		/* The impact completes once its window has passed without more edges. */
-		sd_event_source_set_time(glue.flush, (uint64_t)(dd_mono_ns() +
-					 sens_config_group_window_ns(&glue.cfg)) / 1000 + 1);
-		sd_event_source_set_enabled(glue.flush, SD_EVENT_ONESHOT);
-	}
+	/* The impact completes once its window has passed without more edges. */
+	if (n > 0)
+		dd_timer_arm(g->flush, dd_time_shifted(dd_clock_now(g->clock),
+						       sens_config_group_window_ns(&g->cfg) + 1000));
 	return 0;
 }
 
-static int on_health(sd_event_source *s, uint64_t usec, void *user)
+static void on_health(void *user)
 {
-	(void)user;
-	update_health(dd_mono_ns());
-	sd_event_source_set_time(s, usec + HEALTH_EVERY_US);
-	sd_event_source_set_enabled(s, SD_EVENT_ON);
-	return 0;
+	struct dd_sensors *g = user;
+	int64_t now = dd_clock_now(g->clock);
+
+	update_health(g, now);
+	dd_timer_arm(g->health_timer, dd_time_shifted(now, HEALTH_EVERY_NS));
 }
 
-int dd_sensors_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-		      void *user, struct dd_health_item *health, char *err, size_t errlen)
+int dd_sensors_check_config(struct dd_config *cfg, char *err, size_t errlen)
 {
-	char why[256];
-	uint64_t now;
+	struct sens_config *c = malloc(sizeof(*c));
 	int rc;
 
-	memset(&glue, 0, sizeof(glue));
-	rc = dd_sensors_config_load(cfg, &glue.cfg, err, errlen);
-	if (rc)
-		return rc;
-	if (!ev) {
-		dd_health_set(health, true, "configured");
-		return 0;
+	if (!c) {
+		snprintf(err, errlen, "sensors: out of memory");
+		return -ENOMEM;
 	}
-	if (sim) {
-		/* The simulated table drives fusion directly. */
-		dd_health_set(health, true, "simulated table");
-		return 0;
-	}
-	glue.sink = sink;
-	glue.user = user;
-	glue.health = health;
-	glue.src = sens_gpio_open(&glue.cfg, why, sizeof(why));
-	if (!glue.src) {
-		/* Keep running without: the console can still referee. */
-		dd_health_set(health, false, "no sensors: %s", sens_gpio_reason(errno));
-		dd_health_detail(health, "no sensors: %s", why);
-		dd_log(DD_LOG_WARN, "sensors: %s (running without them)", why);
-		return 0;
-	}
-	if (*sens_source_warning(glue.src))
-		dd_log(DD_LOG_WARN, "sensors: %s", sens_source_warning(glue.src));
-	glue.pipe = sens_pipeline_new(&glue.cfg);
-	if (!glue.pipe) {
-		snprintf(err, errlen, "sensors: %s", strerror(errno));
-		rc = -errno;
-		goto close_source;
-	}
-	sd_event_now(ev, CLOCK_MONOTONIC, &now);
-	if ((rc = sd_event_add_io(ev, &glue.io, sens_source_fd(glue.src), EPOLLIN, on_edges, NULL)) < 0 ||
-	    (rc = sd_event_add_time(ev, &glue.flush, CLOCK_MONOTONIC, now, 1, on_flush, NULL)) < 0 ||
-	    (rc = sd_event_add_time(ev, &glue.health_timer, CLOCK_MONOTONIC, now + HEALTH_EVERY_US,
-				    0, on_health, NULL)) < 0) {
-		snprintf(err, errlen, "sensors: event loop: %s", strerror(-rc));
-		goto free_sources;
-	}
-	sd_event_source_set_enabled(glue.flush, SD_EVENT_OFF);
-	update_health(dd_mono_ns());
-	return 0;
-
-free_sources:
-	glue.io = sd_event_source_disable_unref(glue.io);
-	glue.flush = sd_event_source_disable_unref(glue.flush);
-	glue.health_timer = sd_event_source_disable_unref(glue.health_timer);
-	sens_pipeline_free(glue.pipe);
-	glue.pipe = NULL;
-close_source:
-	sens_source_close(glue.src);
-	glue.src = NULL;
+	rc = dd_sensors_config_load(cfg, c, err, errlen);
+	free(c);
 	return rc;
 }
 
-void dd_sensors_keep_edges(dd_edges_sink sink, void *user)
+/* Opens the chip and puts its lines on the loop. 0; a chip that is not
+ * there is 0 too (the health item says so, g->src stays NULL); another
+ * failure a negative errno with a message. */
+static int open_chip(struct dd_sensors *g, sd_event *ev, char *err, size_t errlen)
 {
-	glue.keep = sink;
-	glue.keep_user = user;
+	char why[256];
+	int rc;
+
+	g->src = sens_gpio_open(&g->cfg, why, sizeof(why));
+	if (!g->src) {
+		/* Keep running without: the console can still referee. */
+		dd_health_set(g->health, false, "no sensors: %s", sens_gpio_reason(errno));
+		dd_health_detail(g->health, "no sensors: %s", why);
+		dd_log(DD_LOG_WARN, "sensors: %s (running without them)", why);
+		return 0;
+	}
+	if (*sens_source_warning(g->src))
+		dd_log(DD_LOG_WARN, "sensors: %s", sens_source_warning(g->src));
+	g->pipe = sens_pipeline_new(&g->cfg);
+	if (!g->pipe) {
+		rc = -errno;
+		snprintf(err, errlen, "sensors: %s", strerror(errno));
+		return rc;
+	}
+	g->flush = dd_timer_new(g->clock, on_flush, g);
+	g->health_timer = dd_timer_new(g->clock, on_health, g);
+	if (!g->flush || !g->health_timer) {
+		rc = -errno;
+		snprintf(err, errlen, "sensors: timers: %s", strerror(errno));
+		return rc;
+	}
+	rc = sd_event_add_io(ev, &g->io, sens_source_fd(g->src), EPOLLIN, on_edges, g);
+	if (rc < 0) {
+		snprintf(err, errlen, "sensors: event loop: %s", strerror(-rc));
+		return rc;
+	}
+	on_health(g);
+	return 0;
 }
 
-bool dd_sensors_mine_wired(void)
+struct dd_sensors *dd_sensors_new(struct dd_config *cfg, sd_event *ev, struct dd_clock *clock,
+				  bool sim, dd_obs_sink sink, void *user,
+				  struct dd_health_item *health, char *err, size_t errlen)
 {
-	return sens_config_has_role(&glue.cfg, SENS_ROLE_MINE);
+	struct dd_sensors *g = calloc(1, sizeof(*g));
+	int rc;
+
+	if (!g) {
+		snprintf(err, errlen, "sensors: out of memory");
+		return NULL;
+	}
+	g->clock = clock;
+	g->sink = sink;
+	g->user = user;
+	g->health = health;
+	rc = dd_sensors_config_load(cfg, &g->cfg, err, errlen);
+	if (rc)
+		goto free_glue;
+	if (sim) {
+		/* The simulated table drives fusion directly. */
+		dd_health_set(health, true, "simulated table");
+		return g;
+	}
+	rc = open_chip(g, ev, err, errlen);
+	if (rc)
+		goto free_glue;
+	return g;
+
+free_glue:
+	dd_sensors_free(g);
+	errno = -rc;
+	return NULL;
 }
 
-void dd_sensors_detach(void)
+void dd_sensors_keep_edges(struct dd_sensors *g, dd_edges_sink sink, void *user)
 {
-	glue.io = sd_event_source_disable_unref(glue.io);
-	glue.flush = sd_event_source_disable_unref(glue.flush);
-	glue.health_timer = sd_event_source_disable_unref(glue.health_timer);
-	sens_pipeline_free(glue.pipe);
-	sens_source_close(glue.src);
-	glue.pipe = NULL;
-	glue.src = NULL;
+	g->keep = sink;
+	g->keep_user = user;
+}
+
+bool dd_sensors_mine_wired(const struct dd_sensors *g)
+{
+	return sens_config_has_role(&g->cfg, SENS_ROLE_MINE);
+}
+
+void dd_sensors_free(struct dd_sensors *g)
+{
+	if (!g)
+		return;
+	sd_event_source_disable_unref(g->io);
+	dd_timer_free(g->flush);
+	dd_timer_free(g->health_timer);
+	sens_pipeline_free(g->pipe);
+	sens_source_close(g->src);
+	free(g);
 }

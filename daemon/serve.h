@@ -1,11 +1,24 @@
-/* Private to `dyeref serve` (cmd_serve.c, serve_config.c): not a contract. */
+/* Private to `dyeref serve` (cmd_serve.c: options, setup, the loop and the
+ * throw; serve_config.c; serve_web.c: the web handlers and the state;
+ * serve_store.c: the store's health and the kept edges; serve_demo.c:
+ * --sim's feeders and matches): not a contract. Every function here runs
+ * on serve's loop. */
 #ifndef DYEREF_DAEMON_SERVE_H
 #define DYEREF_DAEMON_SERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <systemd/sd-event.h>
 
 #include "daemon/daemon.h"
 #include "daemon/config.h"
 #include "daemon/fusion.h"
+#include "daemon/health.h"
 #include "daemon/referee.h"
+#include "daemon/sensors_db.h"
+
+#define STORE_BUSY_MS 1000		/* longest wait for another program's lock on the log */
 
 struct dd_serve_config {
 	char bind[64];			/* [web] bind */
@@ -32,5 +45,106 @@ void dd_serve_config_problem(struct dd_serve_config *sc, const char *msg);
 /* 0 when sc has no problem; else -EINVAL with the first one (a line
  * without its newline) in err. */
 int dd_serve_config_first_problem(const struct dd_serve_config *sc, char *err, size_t errlen);
+
+/* ---- The daemon (cmd_serve.c) ---- */
+
+struct serve {
+	const char *config_path;	/* --config, or NULL */
+	bool sim;			/* --sim */
+	bool sim_table;			/* --sim=table: the simulator's virtual table drives it */
+	uint64_t sim_matches;		/* --sim=table: matches started, the next one's seed */
+	struct dd_sim_feed *simfeed;	/* --sim=table feeder, owned */
+	struct dd_serve_config sc;	/* what the config says */
+	sd_event *ev;			/* the loop */
+	struct dd_clock *clock;		/* owned: every timer's; [sim] speed's with --sim */
+	struct web_server *web;		/* owned */
+	struct db *db;			/* owned: the event log */
+	struct dd_referee *ref;		/* owned */
+	struct dd_fusion fusion;	/* the throw under way */
+	struct dd_demo *demo;		/* --sim feeder, owned */
+	sd_event_source *web_io;	/* the server's epoll fd */
+	struct dd_timer *web_timer;	/* the server's own timeouts */
+	struct dd_timer *fusion_timer;	/* settle / timeout of the throw */
+	struct dd_timer *keepalive;	/* SSE comments */
+	struct dd_timer *restart;	/* --sim: next match, armed while one is due */
+	struct dd_timer *raw_flush;	/* stores the kept edges within RAW_FLUSH_NS */
+	struct dd_edge_keep *keep;	/* owned: the chip's edges for the event log, or NULL */
+	int64_t keep_match;		/* the match keep's edges are of */
+	const struct sens_config *edges_cfg;	/* the sensors glue's wiring (while attached) */
+	bool keep_failing;		/* the store did not take them last time: retry slowly */
+	int64_t restart_for;		/* the match under way when it was set, 0 none */
+	int64_t won_told;		/* the won match whose sensed inputs the log said are
+					 * left out (once a match), 0 none */
+	struct dd_sensors *sensors_glue;	/* owned: the table's lines */
+	struct dd_camera *camera_glue;	/* owned: the camera */
+	struct dd_health_item sensors;	/* health strip */
+	struct dd_health_item camera;
+	struct dd_health_item storage;
+	int64_t last_processing_ns;	/* dead die settled -> ruling on its way to clients */
+	int64_t last_edge_to_push_ns;	/* last sensor edge -> ruling on its way */
+	int64_t last_edge_ns;		/* CLOCK_MONOTONIC of that edge (benchmarks) */
+	unsigned long rulings;		/* pushed since start */
+	char *state_cache;		/* owned: /api/state until something changes */
+};
+
+/* The event log's counts before a write: compared after it, the failures
+ * (db_fault) tell the store's from a request refused, the commits
+ * (db_commits) a write that reached the file from a request that wrote
+ * nothing. */
+struct store_mark {
+	unsigned long faults;	/* db_fault's count */
+	unsigned long commits;	/* db_commits */
+};
+
+/* o into fusion through the match step; the timers rearmed. */
+void dd_serve_feed(struct serve *sv, const struct dd_obs *o);
+/* The inputs' and feeders' sink (user: the serve). */
+void dd_serve_on_obs(void *user, const struct dd_obs *o);
+/* Fusion emptied for a new match, its settings kept. */
+void dd_serve_fusion_restart(struct serve *sv);
+
+/* ---- The web (serve_web.c) ---- */
+
+/* The handlers web_server_new() takes (their user: the serve). */
+struct web_handlers;
+void dd_serve_web_handlers(struct web_handlers *wh);
+/* Drops the rendered state: something changed. */
+void dd_serve_invalidate(struct serve *sv);
+/* Renders the state and tells every screen: after each change is
+ * committed, never before. */
+void dd_serve_push_state(struct serve *sv);
+/* A health item's change hook (user: the serve): the screens hear it now. */
+void dd_serve_on_health_changed(void *user);
+
+/* ---- The store (serve_store.c) ---- */
+
+struct store_mark dd_serve_store_mark(const struct serve *sv);
+/* The strip's "store" after a request begun at before that returned rc
+ * (err its message). */
+void dd_serve_store_health(struct serve *sv, struct store_mark before, int rc, const char *err);
+/* Stores the kept edges (unless wait, not waiting for another program's
+ * lock). 0 or the store's error. */
+int dd_serve_store_kept(struct serve *sv, bool wait);
+/* The kept edges' timer (user: the serve). */
+void dd_serve_on_raw_flush(void *user);
+/* The sensors' edges sink (user: the serve): kept for the match's raw inputs. */
+void dd_serve_on_edges(void *user, const struct sens_config *cfg, const struct sens_edge *e,
+		       size_t n);
+
+/* ---- --sim (serve_demo.c) ---- */
+
+/* Starts the simulator's feeder (--sim=table) or the sample match's:
+ * false with a message. */
+bool dd_serve_feeder_start(struct serve *sv, char *err, size_t errlen);
+/* Stops either; none is fine. */
+void dd_serve_feeder_stop(struct serve *sv);
+/* Clears the table for the simulator's match and starts it. */
+void dd_serve_start_demo_match(struct serve *sv);
+/* Ends the simulator's own match, if it is the one under way. */
+void dd_serve_demo_end_own(struct serve *sv);
+/* Arms the next match [sim] pause_s after this one ended, when it has. */
+void dd_serve_sim_next_match_due(struct serve *sv);
+/* The next match's timer (user: the serve). */
+void dd_serve_on_restart(void *user);
 
 #endif /* DYEREF_DAEMON_SERVE_H */

@@ -532,3 +532,78 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 		out->confidence = FACE_AT_PART_CONF;
 	return 0;
 }
+
+/* The general finder's reading, as the camera glue read before
+ * vis_read_die_near:
+ * vis_read_face_at at the point, else at the eight points one side around,
+ * the die nearest the point within two sides. */
+static int read_face_general(const struct vis_image *full, double u, double v, double die_px,
+			     struct vis_die *out)
+{
+	struct vis_die d;
+	char err[256];
+	double best = 2 * die_px;	/* a die farther than this is another one */
+	bool found = false;
+
+	if (vis_read_face_at(full, u, v, die_px, &d, err, sizeof(err)) == 0 && d.face >= 1) {
+		*out = d;
+		return 0;
+	}
+	for (int k = 0; k < 9; k++) {
+		double du = (k % 3 - 1) * die_px, dv = (k / 3 - 1) * die_px;
+
+		if (k == 4 || vis_read_face_at(full, u + du, v + dv, die_px, &d, err, sizeof(err)) != 0 ||
+		    d.face < 1 || hypot(d.x - u, d.y - v) >= best)
+			continue;
+		best = hypot(d.x - u, d.y - v);
+		*out = d;
+		found = true;
+	}
+	return found ? 0 : -ENOENT;
+}
+
+int vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+		       struct vis_die *out)
+{
+	const double sure = 0.8;	/* the house's review_below by default */
+	struct vis_die d, best = { 0 }, gen = { 0 };
+	char err[256];
+	bool found = false;
+
+	/* vis_read_die_near looks 1.5 sides around the point; the location is
+	 * a quarter die a pixel of the low stream, off by more at times, so
+	 * when unsure it looks again one side around, the die within two
+	 * sides of the point. */
+	for (int k = 0; k < 9 && !(found && best.confidence >= sure); k++) {
+		int ring = (k + 4) % 9;	/* the point itself first */
+		double pu = u + (ring % 3 - 1) * die_px, pv = v + (ring / 3 - 1) * die_px;
+
+		/* confidence 0 says nothing, not even where the die is */
+		if (vis_read_die_near(full, pu, pv, die_px, &d, err, sizeof(err)) != 0 || d.face < 1 ||
+		    !(d.confidence > 0) || hypot(d.x - u, d.y - v) >= 2 * die_px)
+			continue;
+		if (!found || d.confidence > best.confidence) {
+			best = d;
+			found = true;
+		}
+	}
+	if (found && best.confidence >= sure) {
+		*out = best;
+		return 0;
+	}
+	/* Unsure: the general finder's reading, taken only where it does not
+	 * contradict the pips the first reader saw. */
+	if (read_face_general(full, u, v, die_px, &gen) == 0) {
+		if (!found || gen.face == best.face) {
+			if (!found || gen.confidence > best.confidence)
+				best = gen;
+		} else {
+			best.confidence = 0;	/* two readers disagree: neither is taken */
+		}
+		found = true;
+	}
+	if (!found)
+		return -ENOENT;
+	*out = best;
+	return 0;
+}

@@ -368,6 +368,19 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 int vis_read_die_near(const struct vis_image *full, double u, double v, double die_px,
 		      struct vis_die *out, char *err, size_t errlen);
 
+/* Reads the face of the die a camera located at (u, v) in a full-resolution
+ * image (die_px: a die's side in its pixels): vis_read_die_near there (the
+ * one die within 1.5 sides, found by its pips alone: on the white line and
+ * against cups too), and when that is unsure (below 0.8), again one die
+ * side around it, the die within two sides of the point (a location from a
+ * low-resolution stream, whose pixel may be a quarter of a die, may be off
+ * by more). Still unsure: the general finder's reading (vis_read_face_at
+ * around the point), taken only if it names the same face or the pips
+ * showed none; two faces named: confidence 0. 0 and *out (the caller's),
+ * or -ENOENT. */
+int vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+		       struct vis_die *out);
+
 /* ---- Camera calibration ----
  * Finds the table top (the largest region of one colour, lines, cups and
  * dice inside it allowed) and its four corners, in the order table

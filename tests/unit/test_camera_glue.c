@@ -1,6 +1,9 @@
-/* The camera glue's [camera] section (daemon/camera_glue.c), read as
- * `dyeref serve --check-config` reads it (no event loop): calibrate's
- * lines accepted, malformed values refused with their line. */
+/* The camera glue (daemon/camera_glue.c): its [camera] section, read as
+ * `dyeref serve --check-config` reads it (nothing opened): calibrate's
+ * lines accepted, malformed values refused with their line; and a rendered
+ * throw played from a Y4M file on a manual clock (daemon/clock.h) the
+ * test steps frame by frame: no real time passes, and a file gives no face
+ * read (the full-resolution stream is a camera's), so no thread runs. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -14,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/config.h"
 #include "daemon/face_reader.h"
@@ -26,30 +30,18 @@
 
 #define MS 1000000LL
 
-static void sink(void *user, const struct dd_obs *o)
-{
-	(void)user;
-	(void)o;
-	fail_msg("no observation without an event loop");
-}
-
-/* attach with ev NULL: 0 or the error, err filled. */
+/* [camera] read as --check-config reads it: 0 or the error, err filled;
+ * when read, every key claimed. */
 static int check(const char *text, char *err, size_t errlen)
 {
 	struct dd_config cfg;
-	struct dd_health_item h;
 	int rc;
 
-	memset(&h, 0, sizeof(h));
 	assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, errlen), 0);
 	err[0] = '\0';
-	rc = dd_camera_attach(&cfg, NULL, false, sink, NULL, &h, err, errlen);
-	if (rc == 0) {
-		assert_true(h.ok);
-		assert_string_equal(h.text, "configured");
+	rc = dd_camera_check_config(&cfg, err, errlen);
+	if (rc == 0)
 		assert_int_equal(dd_config_check_claimed(&cfg, err, errlen), 0);
-	}
-	dd_camera_detach();
 	dd_config_free(&cfg);
 	return rc;
 }
@@ -235,11 +227,11 @@ static void test_camera_reads_a_die_off_its_located_point(void **state)
 
 		assert_non_null(img);
 		assert_int_not_equal(vis_read_face_at(img, 64, 64, 32, &d, err, sizeof(err)), 0);
-		assert_int_equal(dd_read_face_near(img, 64, 64, 32, &d), 0);
+		assert_int_equal(vis_read_face_near(img, 64, 64, 32, &d), 0);
 		assert_int_equal(d.face, face);
 		assert_true(fabs(d.x - 112) < 6 && fabs(d.y - 64) < 6);
 		/* located 72 px (2.25 sides) from the die: another die's place */
-		assert_int_equal(dd_read_face_near(img, 40, 64, 32, &d), -ENOENT);
+		assert_int_equal(vis_read_face_near(img, 40, 64, 32, &d), -ENOENT);
 		vis_image_free(img);
 	}
 }
@@ -262,28 +254,80 @@ static void landing_sink(void *user, const struct dd_obs *o)
 	}
 }
 
+/* What a play started: freed by the case's teardown too, should an
+ * assertion end it half-way. */
+struct play {
+	sd_event *ev;			/* owned */
+	struct dd_clock *clock;		/* owned: manual */
+	struct dd_camera *cam;		/* owned, or NULL */
+	struct dd_config cfg;		/* loaded while have_cfg */
+	bool have_cfg;
+	char dir[64];			/* the rendered throw's folder, or "" */
+	char file[96];			/* the throw's Y4M in it */
+};
+
+static void play_stop(struct play *p)
+{
+	dd_camera_free(p->cam);
+	p->cam = NULL;
+	dd_clock_free(p->clock);
+	p->clock = NULL;
+	p->ev = sd_event_unref(p->ev);
+	if (p->have_cfg)
+		dd_config_free(&p->cfg);
+	p->have_cfg = false;
+}
+
+static int play_setup(void **state)
+{
+	*state = calloc(1, sizeof(struct play));
+	return *state ? 0 : -1;
+}
+
+static int play_teardown(void **state)
+{
+	struct play *p = *state;
+
+	play_stop(p);
+	if (p->dir[0]) {
+		unlink(p->file);
+		rmdir(p->dir);
+	}
+	free(p);
+	return 0;
+}
+
+#define PLAY_NS (6 * 1000 * MS)	/* a throw's frames: a landing comes within */
+
 /* Plays path (a rendered throw, Y4M) through the glue with [camera]
- * lines extra besides the file, until the camera places the first
- * landing or 6 s pass (the file plays in real time). attach's result. */
-static int play_throw(const char *path, const char *extra, struct landing *l, char *err, size_t errlen)
+ * lines extra besides the file, stepping p's manual clock from one frame
+ * to the next until the camera places the first landing or 6 s of the
+ * clock pass. 0, or the constructor's error (-errno, err filled). */
+static int play_throw(struct play *p, const char *path, const char *extra, struct landing *l,
+		      char *err, size_t errlen)
 {
 	char text[1024];
-	struct dd_config cfg;
 	struct dd_health_item h;
-	sd_event *ev;
-	int rc;
+	int64_t end;
+	int rc = 0;
 
 	memset(l, 0, sizeof(*l));
 	memset(&h, 0, sizeof(h));
 	snprintf(text, sizeof(text), "[camera]\ny4m = %s\n%s", path, extra);
-	assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, errlen), 0);
-	assert_int_equal(sd_event_new(&ev), 0);
-	rc = dd_camera_attach(&cfg, ev, false, landing_sink, l, &h, err, errlen);
-	for (int i = 0; rc == 0 && i < 600 && !l->found; i++)
-		assert_true(sd_event_run(ev, 10000) >= 0);
-	dd_camera_detach();
-	sd_event_unref(ev);
-	dd_config_free(&cfg);
+	assert_int_equal(dd_config_load_string(&p->cfg, "t.ini", text, err, errlen), 0);
+	p->have_cfg = true;
+	assert_int_equal(sd_event_new(&p->ev), 0);
+	p->clock = dd_clock_new_manual(1000 * MS);
+	assert_non_null(p->clock);
+	end = dd_clock_now(p->clock) + PLAY_NS;
+	p->cam = dd_camera_new(&p->cfg, p->ev, p->clock, false, landing_sink, l, &h, err, errlen);
+	if (!p->cam)
+		rc = -errno;
+	else
+		assert_true(h.ok);
+	while (p->cam && !l->found && dd_clock_next_due(p->clock) <= end)
+		dd_clock_advance(p->clock, dd_clock_next_due(p->clock));
+	play_stop(p);
 	return rc;
 }
 
@@ -294,7 +338,8 @@ static int play_throw(const char *path, const char *extra, struct landing *l, ch
  * a picture of another shape is refused, naming both sizes. */
 static void test_camera_calibration_taken_to_the_frames(void **state)
 {
-	char path[] = "/tmp/dyeref-glue-XXXXXX", file[64], extra[512], err[256];
+	struct play *p = *state;
+	char extra[512], err[256];
 	struct vis_render_scene view;
 	struct sim_noise n;
 	struct bd_table tb;
@@ -304,13 +349,13 @@ static void test_camera_calibration_taken_to_the_frames(void **state)
 	int64_t t0;
 	int frames, len;
 
-	(void)state;
-	assert_non_null(mkdtemp(path));
-	snprintf(file, sizeof(file), "%s/throw.y4m", path);
+	snprintf(p->dir, sizeof(p->dir), "/tmp/dyeref-glue-XXXXXX");
+	assert_non_null(mkdtemp(p->dir));
+	snprintf(p->file, sizeof(p->file), "%s/throw.y4m", p->dir);
 	sim_noise_defaults(&n, 1);
 	bd_table_defaults(&tb);
 	resting_throw(18, &tb, &t);
-	assert_int_equal(sim_frames_write_y4m(file, &n, &tb, &t, 5, &t0, &frames, err, sizeof(err)), 0);
+	assert_int_equal(sim_frames_write_y4m(p->file, &n, &tb, &t, 5, &t0, &frames, err, sizeof(err)), 0);
 
 	/* The renderer's view (what the glue takes for a file with no
 	 * calibration), for a picture of 1280x720: pixel centres kept. */
@@ -326,21 +371,19 @@ static void test_camera_calibration_taken_to_the_frames(void **state)
 		len += snprintf(extra + len, sizeof(extra) - (size_t)len, "%.12g%s", big_to_table[k],
 				k < 8 ? "," : "\n");
 
-	assert_int_equal(play_throw(file, "", &own, err, sizeof(err)), 0);
+	assert_int_equal(play_throw(p, p->file, "", &own, err, sizeof(err)), 0);
 	assert_true(own.found);
 	snprintf(extra + len, sizeof(extra) - (size_t)len, "calibrated_size = 1280,720\n");
-	assert_int_equal(play_throw(file, extra, &big, err, sizeof(err)), 0);
+	assert_int_equal(play_throw(p, p->file, extra, &big, err, sizeof(err)), 0);
 	assert_true(big.found);
 	fprintf(stderr, "landing: own view %.3f,%.3f; from 1280x720 %.3f,%.3f\n", own.x, own.y, big.x, big.y);
 	assert_true(hypot(big.x - own.x, big.y - own.y) < 0.01);
 	extra[len] = '\0';	/* no calibrated_size: frame pixels */
-	assert_int_equal(play_throw(file, extra, &bare, err, sizeof(err)), 0);
+	assert_int_equal(play_throw(p, p->file, extra, &bare, err, sizeof(err)), 0);
 	assert_true(!bare.found || hypot(bare.x - own.x, bare.y - own.y) > 0.3);
 	snprintf(extra + len, sizeof(extra) - (size_t)len, "calibrated_size = 1280,960\n");
-	assert_int_equal(play_throw(file, extra, &big, err, sizeof(err)), -EINVAL);
+	assert_int_equal(play_throw(p, p->file, extra, &big, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "calibrated on 1280x960, frames 640x360: another shape"));
-	unlink(file);
-	rmdir(path);
 }
 
 int main(void)
@@ -351,7 +394,8 @@ int main(void)
 		cmocka_unit_test(test_camera_unread_rest_ends_throw_at_once_in_review),
 		cmocka_unit_test(test_camera_bd_o2_five_below_review_below_goes_to_review),
 		cmocka_unit_test(test_camera_reads_a_die_off_its_located_point),
-		cmocka_unit_test(test_camera_calibration_taken_to_the_frames),
+		cmocka_unit_test_setup_teardown(test_camera_calibration_taken_to_the_frames,
+						play_setup, play_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

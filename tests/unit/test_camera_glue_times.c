@@ -5,10 +5,12 @@
  * anywhere in int64: a time near one end, after one near the other, is far
  * later (daemon/obs_time.h), never wrapped round to just before. The
  * tracker is replaced through the linker (--wrap=vis_tracker_feed,
- * daemon/module.mk): the glue plays a small Y4M file on a real event loop
- * and the fake tracker reports the test's observations on the first frame.
+ * daemon/module.mk): the glue plays a small Y4M file on a manual clock the
+ * test steps, and the fake tracker reports the test's observations on the
+ * first frame.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "daemon/clock.h"
 #include "daemon/daemon.h"
 #include "daemon/config.h"
 #include "daemon/fusion.h"
@@ -71,19 +74,47 @@ static void add_obs(enum vis_obs_kind kind, int64_t t_ns)
 	o->confidence = 1;
 }
 
-/* Plays a 64x48 grey Y4M through the glue until the fake tracker's
- * observations have been delivered (they all come on the first frame). */
+/* What play() started: freed by the case's teardown too, should an
+ * assertion end it half-way. */
+static struct {
+	char dir[64];			/* the file's folder, or "" */
+	char path[96];			/* the grey Y4M */
+	sd_event *ev;			/* owned */
+	struct dd_clock *clock;		/* owned: manual */
+	struct dd_camera *cam;		/* owned */
+	struct dd_config cfg;		/* loaded while have_cfg */
+	bool have_cfg;
+} run;
+
+static int run_teardown(void **state)
+{
+	(void)state;
+	dd_camera_free(run.cam);
+	dd_clock_free(run.clock);
+	sd_event_unref(run.ev);
+	if (run.have_cfg)
+		dd_config_free(&run.cfg);
+	if (run.dir[0]) {
+		unlink(run.path);
+		rmdir(run.dir);
+	}
+	memset(&run, 0, sizeof(run));
+	return 0;
+}
+
+/* Plays a 64x48 grey Y4M through the glue, a frame at a time on the
+ * clock, until the fake tracker's observations have been delivered (they
+ * all come on the first frame; a few frames bound it). */
 static void play(void)
 {
-	char dir[] = "/tmp/dyeref-times-XXXXXX", path[64], text[128], err[256];
+	char text[160], err[256];
 	struct dd_health_item h;
-	struct dd_config cfg;
-	sd_event *ev;
 	FILE *f;
 
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/grey.y4m", dir);
-	f = fopen(path, "w");
+	snprintf(run.dir, sizeof(run.dir), "/tmp/dyeref-times-XXXXXX");
+	assert_non_null(mkdtemp(run.dir));
+	snprintf(run.path, sizeof(run.path), "%s/grey.y4m", run.dir);
+	f = fopen(run.path, "w");
 	assert_non_null(f);
 	fprintf(f, "YUV4MPEG2 W64 H48 F30:1 Cmono\n");
 	for (int k = 0; k < 2; k++) {
@@ -92,18 +123,18 @@ static void play(void)
 			fputc(128, f);
 	}
 	assert_int_equal(fclose(f), 0);
-	snprintf(text, sizeof(text), "[camera]\ny4m = %s\n", path);
-	assert_int_equal(dd_config_load_string(&cfg, "t.ini", text, err, sizeof(err)), 0);
+	snprintf(text, sizeof(text), "[camera]\ny4m = %s\n", run.path);
+	assert_int_equal(dd_config_load_string(&run.cfg, "t.ini", text, err, sizeof(err)), 0);
+	run.have_cfg = true;
 	memset(&h, 0, sizeof(h));
-	assert_int_equal(sd_event_new(&ev), 0);
-	assert_int_equal(dd_camera_attach(&cfg, ev, false, sink, NULL, &h, err, sizeof(err)), 0);
-	while (fake.n_obs)
-		assert_true(sd_event_run(ev, 1000000) >= 0);
-	dd_camera_detach();
-	sd_event_unref(ev);
-	dd_config_free(&cfg);
-	unlink(path);
-	rmdir(dir);
+	assert_int_equal(sd_event_new(&run.ev), 0);
+	run.clock = dd_clock_new_manual(1000000000LL);
+	assert_non_null(run.clock);
+	run.cam = dd_camera_new(&run.cfg, run.ev, run.clock, false, sink, NULL, &h, err, sizeof(err));
+	assert_non_null(run.cam);
+	for (int i = 0; i < 8 && fake.n_obs; i++)
+		dd_clock_advance(run.clock, dd_clock_next_due(run.clock));
+	assert_int_equal(fake.n_obs, 0);
 }
 
 /* A release near INT64_MAX after a toss near INT64_MIN is a new throw:
@@ -134,8 +165,10 @@ static void test_camera_release_far_after_the_last_rest_is_a_toss(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_camera_release_far_after_the_last_toss_is_a_toss),
-		cmocka_unit_test(test_camera_release_far_after_the_last_rest_is_a_toss),
+		cmocka_unit_test_teardown(test_camera_release_far_after_the_last_toss_is_a_toss,
+					  run_teardown),
+		cmocka_unit_test_teardown(test_camera_release_far_after_the_last_rest_is_a_toss,
+					  run_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

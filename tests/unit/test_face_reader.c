@@ -1,6 +1,6 @@
 /* The camera glue's face reads off the event loop (daemon/face_reader.c):
  * the rest that reaches fusion is the one the synchronous read on the loop
- * gave (dd_read_face_near on the whole frame, dd_obs_rest at the rest's
+ * gave (vis_read_face_near on the whole frame, dd_obs_rest at the rest's
  * time and place), in the camera's order, and a reader freed with reads
  * under way stops cleanly (ASan build: nothing leaked, nothing touched
  * after free). BD-O2 needs the face these reads give. */
@@ -108,7 +108,7 @@ static void sync_rest(const struct vis_image *img, const struct dd_face_job *job
 	int face = 0;
 	double conf = 0;
 
-	if (dd_read_face_near(img, job->u, job->v, job->die_px, &d) == 0) {
+	if (vis_read_face_near(img, job->u, job->v, job->die_px, &d) == 0) {
 		face = d.face;
 		conf = d.confidence;
 	}
@@ -361,7 +361,7 @@ static void test_face_read_of_a_camera_frame_converts_it_off_the_loop(void **sta
 	assert_int_equal(sd_event_new(&ev), 0);
 	fr = new_reader(ev, &s);
 	keeper.s = &s;
-	dd_face_reader_set_frame_sink(fr, keep, prep);
+	dd_face_reader_set_frame_sink(fr, keep, &s, prep);
 	rgb = vis_yuv420_image(raw);	/* what the loop did before */
 	assert_non_null(rgb);
 	assert_int_equal(rgb->ts_ns, 777 * MS);
@@ -426,7 +426,7 @@ static void test_face_read_prep_giving_nothing_still_keeps_the_frame(void **stat
 	fr = new_reader(ev, &s);
 	memset(&keeper, 0, sizeof(keeper));
 	keeper.s = &s;
-	dd_face_reader_set_frame_sink(fr, keep, prep_nothing);
+	dd_face_reader_set_frame_sink(fr, keep, &s, prep_nothing);
 	job_at(&job, 5000 * MS, 264, 184, 1);
 	assert_int_equal(dd_face_reader_read_yuv(fr, yuv_of(img), &job), 0);
 	run_until(ev, &s, 1);

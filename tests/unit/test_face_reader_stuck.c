@@ -6,7 +6,7 @@
  * the ruling to review: BD-O2 needs the face), and freeing the reader does
  * not wait for the stuck read.
  *
- * dd_read_face_near is replaced through the linker (--wrap, daemon/module.mk)
+ * vis_read_face_near is replaced through the linker (--wrap, daemon/module.mk)
  * by one that waits until the test lets it go: a stuck read, with no timing
  * in the test: the reader's limit runs on a manual clock the test steps,
  * and the test waits for the worker on a condition (a real bound that
@@ -37,9 +37,9 @@
 #define MS 1000000LL
 #define MAX_SEEN 16
 
-int __real_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+int __real_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     struct vis_die *out);
-int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     struct vis_die *out);
 
 /* The reads (under lock). */
@@ -52,7 +52,7 @@ static struct {
 	bool freed;		/* the helper's dd_face_reader_free returned */
 } rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, false, false };	/* changed: made monotonic in main */
 
-int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     struct vis_die *out)
 {
 	int rc;
@@ -63,7 +63,7 @@ int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, d
 	while (rd.hold)
 		pthread_cond_wait(&rd.changed, &rd.lock);
 	pthread_mutex_unlock(&rd.lock);
-	rc = __real_dd_read_face_near(full, u, v, die_px, out);
+	rc = __real_vis_read_face_near(full, u, v, die_px, out);
 	pthread_mutex_lock(&rd.lock);
 	rd.returned++;
 	pthread_cond_broadcast(&rd.changed);

@@ -1,9 +1,10 @@
-/* The sensors glue of `dyeref serve` without its event loop or a chip
- * (daemon/sensors_glue.c, dd_sensors_obs_to_fusion): a line's edges
+/* The sensors glue of `dyeref serve` without a chip (daemon/sensors_glue.c,
+ * dd_sensors_obs_to_fusion; the object itself on a manual clock): a line's edges
  * through the real sensors pipeline, and what fusion then gets. Buttons
  * make the calls of RULES.md BD-P5 (low), BD-P9 (re-toss) and BD-P4
  * (catch); the end-to-end run on the libgpiod stub is
  * tests/e2e/daemon_gpio_buttons.sh. */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,8 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "daemon/clock.h"
+#include "daemon/config.h"
 #include "daemon/daemon.h"
 #include "daemon/fusion.h"
 #include "daemon/inputs.h"
@@ -646,6 +649,109 @@ static void test_glue_bd_p5_low_button_counts_from_the_defenders_end_only(void *
 	assert_int_equal(r.points[BD_TEAM_A] + r.points[BD_TEAM_B], 0);
 }
 
+/* The glue object serve owns, on a manual clock (no real time passes):
+ * made from the config with ev and clock borrowed. */
+struct glue_run {
+	sd_event *ev;			/* owned */
+	struct dd_clock *clock;		/* owned: manual */
+	struct dd_sensors *s;		/* owned, or NULL */
+	struct dd_config cfg;		/* loaded while have_cfg */
+	bool have_cfg;
+	struct dd_health_item h;	/* the object's health item */
+	int obs;			/* observations it gave */
+};
+
+static void count_obs(void *user, const struct dd_obs *o)
+{
+	struct glue_run *g = user;
+
+	(void)o;
+	g->obs++;
+}
+
+static int glue_setup(void **state)
+{
+	struct glue_run *g = calloc(1, sizeof(*g));
+
+	if (!g || sd_event_new(&g->ev) < 0 || !(g->clock = dd_clock_new_manual(1000 * MS)))
+		return -1;
+	*state = g;
+	return 0;
+}
+
+/* Frees what the case made, even when an assertion ended it half-way. */
+static int glue_teardown(void **state)
+{
+	struct glue_run *g = *state;
+
+	dd_sensors_free(g->s);
+	dd_clock_free(g->clock);
+	sd_event_unref(g->ev);
+	if (g->have_cfg)
+		dd_config_free(&g->cfg);
+	free(g);
+	return 0;
+}
+
+/* g->s made from text; NULL sets errno. */
+static struct dd_sensors *glue_new(struct glue_run *g, const char *text, bool sim, char *err,
+				   size_t errlen)
+{
+	assert_int_equal(dd_config_load_string(&g->cfg, "t.ini", text, err, errlen), 0);
+	g->have_cfg = true;
+	err[0] = '\0';
+	g->s = dd_sensors_new(&g->cfg, g->ev, g->clock, sim, count_obs, g, &g->h, err, errlen);
+	return g->s;
+}
+
+/* A chip that is not there is not fatal: the object is made, its health
+ * item says there are no sensors, nothing reaches fusion however long the
+ * clock runs, and the wiring is still the config's (the reference wiring
+ * has a disc under the mine). */
+static void test_glue_missing_chip_makes_an_object_that_says_so(void **state)
+{
+	struct glue_run *g = *state;
+	char err[256];
+
+	assert_non_null(glue_new(g, "[sensors]\nchip = /nonexistent/gpiochip\n", false, err,
+				 sizeof(err)));
+	assert_false(g->h.ok);
+	assert_non_null(strstr(g->h.text, "no sensors"));
+	assert_non_null(strstr(g->h.detail, "/nonexistent/gpiochip"));
+	assert_true(dd_sensors_mine_wired(g->s));
+	dd_sensors_keep_edges(g->s, NULL, NULL);
+	assert_int_equal(dd_clock_next_due(g->clock), INT64_MAX);	/* no timer armed */
+	dd_clock_advance(g->clock, 60 * 1000 * MS);
+	assert_int_equal(g->obs, 0);
+}
+
+/* --sim: the simulated table feeds fusion itself; the object is inert. */
+static void test_glue_sim_opens_nothing(void **state)
+{
+	struct glue_run *g = *state;
+	char err[256];
+
+	assert_non_null(glue_new(g, "[sensors]\nchip = /nonexistent/gpiochip\n", true, err,
+				 sizeof(err)));
+	assert_true(g->h.ok);
+	assert_string_equal(g->h.text, "simulated table");
+	assert_int_equal(dd_clock_next_due(g->clock), INT64_MAX);
+}
+
+/* A bad value is no object: EINVAL, and the message names its line, as
+ * --check-config's does. */
+static void test_glue_bad_config_is_einval_with_its_line(void **state)
+{
+	struct glue_run *g = *state;
+	char err[256], err2[256];
+
+	assert_null(glue_new(g, "[sensors]\n\nwave_speed = fast\n", false, err, sizeof(err)));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(err, "t.ini:3: sensors.wave_speed"));
+	assert_int_equal(dd_sensors_check_config(&g->cfg, err2, sizeof(err2)), -EINVAL);
+	assert_string_equal(err2, err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -661,6 +767,11 @@ int main(void)
 		cmocka_unit_test(test_glue_bd_k1_catch_button_after_a_kick_asks_who_caught),
 		cmocka_unit_test(test_glue_a_held_button_is_one_call),
 		cmocka_unit_test(test_glue_first_call_of_a_button_per_throw),
+		cmocka_unit_test_setup_teardown(test_glue_missing_chip_makes_an_object_that_says_so,
+						glue_setup, glue_teardown),
+		cmocka_unit_test_setup_teardown(test_glue_sim_opens_nothing, glue_setup, glue_teardown),
+		cmocka_unit_test_setup_teardown(test_glue_bad_config_is_einval_with_its_line,
+						glue_setup, glue_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,8 +8,8 @@
  * (--wrap, daemon/module.mk): the feeder is spent from the start, so the
  * next match is due once a throw is judged; the sensors hand over a1's
  * throw (a landing on B's half, the floor: BD-P1), then a landing alone;
- * the next feeder a landing and the floor. Runs some 4 s (the demo's
- * pause between matches set to 2 s).
+ * the next feeder a landing and the floor, some 4 s of serve's clock (the
+ * demo's pause between matches set to 2 s), a manual one its loop steps.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -31,7 +31,6 @@
 #include "db/db.h"
 #include "tests/support/fake_glue.h"
 
-#define MS 1000ULL		/* sd-event times are in us */
 #define NS_PER_MS 1000000LL
 
 struct dd_sim_feed *__wrap_dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64_t seed,
@@ -46,16 +45,15 @@ static struct fake_glue feed;	/* the feeder of the match after the first */
 static char feeder;		/* its address is the feeder's handle */
 static int feeders;		/* started so far */
 
-/* An event of kind at ms after at_us (a step's time, so that its order
- * against the other timers does not hang on the machine's load). */
-static void obs(struct fake_glue *g, uint64_t at_us, int64_t ms, enum bd_ev_kind kind)
+/* An event of kind at ms after now (a step's time on serve's clock). */
+static void obs(struct fake_glue *g, int64_t now, int64_t ms, enum bd_ev_kind kind)
 {
 	struct dd_obs o;
 
 	memset(&o, 0, sizeof(o));
 	o.kind = DD_OBS_EVENT;
 	o.source = DD_SRC_PIEZO;
-	o.t_ns = (int64_t)at_us * 1000 + ms * NS_PER_MS;
+	o.t_ns = now + ms * NS_PER_MS;
 	o.confidence = 1.0;
 	o.ev.kind = kind;
 	o.ev.half = BD_HALF_B;
@@ -65,51 +63,48 @@ static void obs(struct fake_glue *g, uint64_t at_us, int64_t ms, enum bd_ev_kind
 	g->sink(g->user, &o);
 }
 
-static int on_sensed(sd_event_source *s, uint64_t usec, void *user)
+static void on_sensed(struct fake_glue *g, size_t i, int64_t now)
 {
-	(void)s;
-	if (!user) {
+	if (!i) {
 		/* a1's throw: settled 400 ms after the floor, then judged */
-		obs(&sens, usec, -150, BD_EV_TABLE);
-		obs(&sens, usec, -50, BD_EV_FLOOR);
+		obs(g, now, -150, BD_EV_TABLE);
+		obs(g, now, -50, BD_EV_FLOOR);
 	} else {
 		/* after the last throw, long before the next match */
-		obs(&sens, usec, 0, BD_EV_TABLE);
+		obs(g, now, 0, BD_EV_TABLE);
 	}
-	return 0;
 }
 
-static int on_fed(sd_event_source *s, uint64_t usec, void *user)
+static void on_fed(struct fake_glue *g, size_t i, int64_t now)
 {
-	(void)s;
-	if (user) {
+	if (i) {
 		kill(getpid(), SIGTERM);	/* serve stops after its commits */
-		return 0;
+		return;
 	}
-	obs(&feed, usec, -60, BD_EV_TABLE);
-	obs(&feed, usec, -10, BD_EV_FLOOR);
-	return 0;
+	obs(g, now, -60, BD_EV_TABLE);
+	obs(g, now, -10, BD_EV_FLOOR);
 }
 
 /* a1's throw, the landing after it */
-static const uint64_t steps_at[2] = { 200 * MS, 1500 * MS };
+static const int64_t steps_at[2] = { 200 * NS_PER_MS, 1500 * NS_PER_MS };
 FAKE_GLUE_SENSORS(sens, steps_at, on_sensed)
+FAKE_GLUE_CLOCK()
 
 struct dd_sim_feed *__wrap_dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64_t seed,
 					   int max_throws, dd_obs_sink sink, void *user, char *err,
 					   size_t errlen)
 {
-	static const uint64_t at[2] = { 100 * MS, 1500 * MS };
+	static const int64_t at[2] = { 100 * NS_PER_MS, 1500 * NS_PER_MS };
 	struct dd_health_item unused;
 
-	(void)clock;
+	(void)ev;
 	(void)seed;
 	(void)max_throws;
 	(void)err;
 	(void)errlen;
 	/* The first match's throws come from the sensors; the next's from here. */
 	if (feeders++ == 1)
-		fake_glue_attach(&feed, ev, sink, user, &unused, "", at, 2, on_fed);
+		fake_glue_attach(&feed, clock, sink, user, &unused, "", at, 2, on_fed);
 	return (struct dd_sim_feed *)&feeder;
 }
 

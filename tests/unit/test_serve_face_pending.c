@@ -3,9 +3,9 @@
  * off the loop (daemon/face_reader.c): the synchronous read held the whole
  * loop, so a rest always joined its throw before the throw could time out,
  * and it still must. The camera glue is replaced through the linker
- * (--wrap, daemon/module.mk): a fake camera on serve's own loop reports a
- * toss and a landing, then a rest whose face is "being read" across
- * fusion's timeout ([fusion] timeout_ms = 500): it says so at once
+ * (--wrap, daemon/module.mk): a fake camera on serve's clock (a manual one
+ * its loop steps) reports a toss and a landing, then a rest whose face is
+ * "being read" across fusion's timeout ([fusion] timeout_ms = 500): it says so at once
  * (DD_OBS_REST_PENDING, as the face reader does when it queues a read) and
  * hands the rest over only after the timeout. The stored throw must end in
  * that rest (BD-O2 reads its face), not be cut off by the timeout: neither
@@ -33,26 +33,30 @@
 #include "db/db.h"
 #include "tests/support/fake_glue.h"
 
-#define MS 1000ULL	/* sd-event times are in us */
+#define MS 1000000LL	/* the steps' times are in ns */
 
-int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-			    void *user, struct dd_health_item *health, char *err, size_t errlen);
-void __wrap_dd_camera_detach(void);
+struct dd_camera *__wrap_dd_camera_new(struct dd_config *cfg, sd_event *ev, struct dd_clock *clock,
+				       bool sim, dd_obs_sink sink, void *user,
+				       struct dd_health_item *health, char *err, size_t errlen);
+void __wrap_dd_camera_free(struct dd_camera *c);
+int __wrap_dd_camera_snapshot(struct dd_camera *c, struct db *db, int64_t match, int throw_no,
+			      int64_t since_ns, char *err, size_t errlen);
 
 /* The fake camera. */
 static struct {
 	struct fake_glue g;		/* serve's sink, the steps */
 	int64_t rest_ns;		/* when the die came to rest */
+	int snapshots;			/* throws the referee asked a picture for */
 } cam;
 
-static void obs(enum dd_obs_kind kind, enum bd_ev_kind ev)
+static void obs(enum dd_obs_kind kind, enum bd_ev_kind ev, int64_t now)
 {
 	struct dd_obs o;
 
 	memset(&o, 0, sizeof(o));
 	o.kind = kind;
 	o.source = DD_SRC_CAMERA;
-	o.t_ns = dd_mono_ns();
+	o.t_ns = now;
 	o.confidence = 0.95;
 	if (kind == DD_OBS_EVENT) {
 		o.ev.kind = ev;
@@ -68,19 +72,18 @@ static void obs(enum dd_obs_kind kind, enum bd_ev_kind ev)
 	cam.g.sink(cam.g.user, &o);
 }
 
-static int on_step(sd_event_source *s, uint64_t usec, void *user)
+static void on_step(struct fake_glue *g, size_t i, int64_t now)
 {
 	struct dd_obs o;
 
-	(void)s;
-	(void)usec;
-	switch ((int)(intptr_t)user) {
+	(void)g;
+	switch (i) {
 	case 0:	/* the throw: a toss, the die lands on B's half */
-		obs(DD_OBS_TOSS, 0);
-		obs(DD_OBS_EVENT, BD_EV_TABLE);
+		obs(DD_OBS_TOSS, 0, now);
+		obs(DD_OBS_EVENT, BD_EV_TABLE, now);
 		break;
 	case 1:	/* it rests; its face is being read */
-		cam.rest_ns = dd_mono_ns();
+		cam.rest_ns = now;
 		memset(&o, 0, sizeof(o));
 		o.kind = DD_OBS_REST_PENDING;
 		o.source = DD_SRC_CAMERA;
@@ -95,7 +98,7 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 		memset(&o, 0, sizeof(o));
 		o.kind = DD_OBS_DYE_UP_MISSED;
 		o.source = DD_SRC_CONSOLE;
-		o.t_ns = dd_mono_ns();
+		o.t_ns = now;
 		o.confidence = 1;
 		cam.g.sink(cam.g.user, &o);
 		break;
@@ -107,26 +110,46 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 		kill(getpid(), SIGTERM);	/* serve stops after its commit */
 		break;
 	}
-	return 0;
 }
 
-int __wrap_dd_camera_attach(struct dd_config *cfg, sd_event *ev, bool sim, dd_obs_sink sink,
-			    void *user, struct dd_health_item *health, char *err, size_t errlen)
+struct dd_camera *__wrap_dd_camera_new(struct dd_config *cfg, sd_event *ev, struct dd_clock *clock,
+				       bool sim, dd_obs_sink sink, void *user,
+				       struct dd_health_item *health, char *err, size_t errlen)
 {
 	/* fusion's deadline is 500 ms after the landing */
-	static const uint64_t at[5] = { 200 * MS, 300 * MS, 1000 * MS, 1300 * MS, 2300 * MS };
+	static const int64_t at[5] = { 200 * MS, 300 * MS, 1000 * MS, 1300 * MS, 2300 * MS };
 
 	(void)cfg;
+	(void)ev;
 	(void)sim;
 	(void)err;
 	(void)errlen;
-	return fake_glue_attach(&cam.g, ev, sink, user, health, "fake camera", at, 5, on_step);
+	fake_glue_attach(&cam.g, clock, sink, user, health, "fake camera", at, 5, on_step);
+	return (struct dd_camera *)&cam;
 }
 
-void __wrap_dd_camera_detach(void)
+void __wrap_dd_camera_free(struct dd_camera *c)
 {
-	fake_glue_detach(&cam.g);
+	if (c)
+		fake_glue_detach(&cam.g);
 }
+
+/* The referee asks the camera for each stored throw's picture: none here. */
+int __wrap_dd_camera_snapshot(struct dd_camera *c, struct db *db, int64_t match, int throw_no,
+			      int64_t since_ns, char *err, size_t errlen)
+{
+	(void)db;
+	(void)match;
+	(void)throw_no;
+	(void)since_ns;
+	(void)err;
+	(void)errlen;
+	assert_ptr_equal(c, &cam);
+	cam.snapshots++;
+	return 0;
+}
+
+FAKE_GLUE_CLOCK()
 
 static void test_serve_holds_fusion_while_a_face_is_read(void **state)
 {
@@ -150,6 +173,7 @@ static void test_serve_holds_fusion_while_a_face_is_read(void **state)
 	assert_int_equal(t->events[1].kind, BD_EV_REST);
 	assert_int_equal(t->events[1].face, 3);
 	assert_false(t->dye_up);	/* the call made while the face was read */
+	assert_int_equal(cam.snapshots, 1);	/* the throw's picture asked of the camera */
 	mlog_bd_result_free(&res);
 	mlog_bd_free(log);
 }

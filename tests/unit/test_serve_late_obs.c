@@ -4,9 +4,9 @@
  * a slow commit, or the timer and a line's descriptor ready at once). The
  * last throw is complete without them, as `dyeref evaluate` has it; they
  * joined it and the two throws were judged as one. The sensors glue is
- * replaced through the linker (--wrap, daemon/module.mk): on serve's own
- * loop it hands over, in one go, a1's throw (a landing on B's half, b1's
- * one-handed catch from B's button: BD-P4) and a2's (a landing on B's
+ * replaced through the linker (--wrap, daemon/module.mk), and serve's
+ * clock is a manual one the loop steps: on that clock it hands over, in
+ * one go, a1's throw (a landing on B's half, b1's one-handed catch from B's button: BD-P4) and a2's (a landing on B's
  * half, the floor: BD-P1), each observation stamped when it happened.
  */
 #include <errno.h>
@@ -26,7 +26,6 @@
 #include "db/db.h"
 #include "tests/support/fake_glue.h"
 
-#define MS 1000ULL		/* sd-event times are in us */
 #define NS_PER_MS 1000000LL
 
 static struct fake_glue sens;	/* the fake sensors */
@@ -50,15 +49,12 @@ static void obs(int64_t now, int64_t ms_ago, enum dd_source source, enum bd_ev_k
 	sens.sink(sens.user, &o);
 }
 
-static int on_step(sd_event_source *s, uint64_t usec, void *user)
+static void on_step(struct fake_glue *g, size_t i, int64_t now)
 {
-	int64_t now = dd_mono_ns();
-
-	(void)s;
-	(void)usec;
-	if (user) {
+	(void)g;
+	if (i) {
 		kill(getpid(), SIGTERM);	/* serve stops after its commits */
-		return 0;
+		return;
 	}
 	/* Two throws read at once, 1.4 s after the first settled (400 ms
 	 * after b1's catch). */
@@ -66,12 +62,12 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 	obs(now, 1800, DD_SRC_BUTTON, BD_EV_CATCH, 2);
 	obs(now, 600, DD_SRC_PIEZO, BD_EV_TABLE, BD_NOBODY);
 	obs(now, 500, DD_SRC_PIEZO, BD_EV_FLOOR, BD_NOBODY);
-	return 0;
 }
 
 /* the two throws, and the end */
-static const uint64_t steps_at[2] = { 200 * MS, 1500 * MS };
+static const int64_t steps_at[2] = { 200 * NS_PER_MS, 1500 * NS_PER_MS };
 FAKE_GLUE_SENSORS(sens, steps_at, on_step)
+FAKE_GLUE_CLOCK()
 
 static void test_serve_late_observations_start_the_next_throw(void **state)
 {

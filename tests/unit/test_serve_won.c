@@ -5,7 +5,8 @@
  * referee then refused out of the official's sight ("throw not judged: the
  * game is over"), or, had an undo reopened the game meanwhile, that joined
  * the game's next throw. The sensors glue is replaced through the linker
- * (--wrap, daemon/module.mk), and dd_log caught. A game to 1 point: a1's
+ * (--wrap, daemon/module.mk), serve's clock is a manual one its loop
+ * steps, and dd_log caught. A game to 1 point: a1's
  * die lands on B's half and the camera sees it leave over B's end; the
  * camera's toss of the next throw ends it (BD-P1: the floor, won) and is
  * itself the first of what comes after the win; then a landing and the
@@ -29,8 +30,8 @@
 #include "db/db.h"
 #include "tests/support/fake_glue.h"
 
-#define MS 1000ULL		/* sd-event times are in us */
-#define NS_PER_MS 1000000LL
+#define MS 1000000LL		/* the steps' times are in ns */
+#define NS_PER_MS MS
 
 void __wrap_dd_log(enum dd_log_level level, const char *fmt, ...);
 
@@ -60,12 +61,12 @@ static void obs(int64_t ms, enum dd_obs_kind kind, enum dd_source source, enum b
 	sens.sink(sens.user, &o);
 }
 
-static int on_step(sd_event_source *s, uint64_t usec, void *user)
+static void on_step(struct fake_glue *g, size_t i, int64_t now)
 {
-	(void)usec;
-	switch ((intptr_t)user) {
+	(void)g;
+	switch (i) {
 	case 0:
-		t0 = dd_mono_ns();
+		t0 = now;
 		obs(0, DD_OBS_EVENT, DD_SRC_PIEZO, BD_EV_TABLE);
 		obs(100, DD_OBS_OFF_TABLE, DD_SRC_CAMERA, BD_EV_TABLE);
 		break;
@@ -82,18 +83,14 @@ static int on_step(sd_event_source *s, uint64_t usec, void *user)
 	default:
 		/* Not before the toss's throw would have timed out (t0 + 3.6 s)
 		 * and the floor's settled (t0 + 2.25 s), had fusion taken them. */
-		if (dd_mono_ns() < t0 + 4000 * NS_PER_MS) {
-			sd_event_source_set_time(s, (uint64_t)(t0 + 4000 * NS_PER_MS) / 1000);
-			sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
-			break;
-		}
+		assert_true(now >= t0 + 4000 * NS_PER_MS);
 		kill(getpid(), SIGTERM);	/* serve stops after its commits */
 	}
-	return 0;
 }
 
-static const uint64_t steps_at[5] = { 200 * MS, 1800 * MS, 2000 * MS, 2200 * MS, 4200 * MS };
+static const int64_t steps_at[5] = { 200 * MS, 1800 * MS, 2000 * MS, 2200 * MS, 4200 * MS };
 FAKE_GLUE_SENSORS(sens, steps_at, on_step)
+FAKE_GLUE_CLOCK()
 
 void __wrap_dd_log(enum dd_log_level level, const char *fmt, ...)
 {

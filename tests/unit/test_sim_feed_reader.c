@@ -9,7 +9,7 @@
  * test's thread. The reads run on the reader's own thread, really; after
  * each step the test waits for those under way (each announced by its
  * DD_OBS_REST_PENDING) on a real bound that only catches a hang. Linked
- * with --wrap (daemon/module.mk): dd_read_face_near counts its calls by
+ * with --wrap (daemon/module.mk): vis_read_face_near counts its calls by
  * thread and can be held, so a read "under way" lasts as long as the test
  * wants.
  */
@@ -38,9 +38,9 @@
 #define MS 1000000LL
 #define MAX_SEEN 4096
 
-int __real_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+int __real_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     struct vis_die *out);
-int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     struct vis_die *out);
 
 static pthread_t main_thread;
@@ -55,7 +55,7 @@ static struct {
 	bool hold;		/* reads wait until this is cleared */
 } rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, false };	/* changed: made monotonic in main */
 
-int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, double die_px,
+int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     struct vis_die *out)
 {
 	pthread_mutex_lock(&rd.lock);
@@ -68,7 +68,7 @@ int __wrap_dd_read_face_near(const struct vis_image *full, double u, double v, d
 	while (rd.hold)
 		pthread_cond_wait(&rd.changed, &rd.lock);
 	pthread_mutex_unlock(&rd.lock);
-	return __real_dd_read_face_near(full, u, v, die_px, out);
+	return __real_vis_read_face_near(full, u, v, die_px, out);
 }
 
 struct seen {

@@ -1,0 +1,299 @@
+/* dyeref serve's web side: the state every screen is shown (rendered once
+ * per change), the pages' reads and the console's commands. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon/cliio.h"
+#include "daemon/clock.h"
+#include "daemon/daemon.h"
+#include "daemon/feeds.h"
+#include "daemon/fusion.h"
+#include "daemon/health.h"
+#include "daemon/inputs.h"
+#include "daemon/obs_time.h"
+#include "daemon/referee.h"
+#include "daemon/serve.h"
+#include "db/db.h"
+#include "web/web.h"
+
+/* The state is read far more often than it changes (every screen polls or
+ * reconnects): render it once per change. */
+void dd_serve_invalidate(struct serve *sv)
+{
+	free(sv->state_cache);
+	sv->state_cache = NULL;
+}
+
+/* The public strip's item: its detail (paths, ids, remedies) is the
+ * console's (on_console_status), as anyone may read the wall screen. */
+static json_t *health_json(const struct dd_health_item *h)
+{
+	return json_pack("{s:b,s:s}", "ok", h->ok, "text", h->text);
+}
+
+static json_t *health_detail_json(const struct dd_health_item *h)
+{
+	return json_pack("{s:b,s:s,s:s}", "ok", h->ok, "text", h->text, "detail", h->detail);
+}
+
+static int render_state(struct serve *sv, char **out)
+{
+	json_t *o;
+	int rc = dd_referee_state(sv->ref, &o);
+
+	if (rc)
+		return rc;
+	json_object_set_new(o, "health", json_pack("{s:o,s:o,s:o}",
+		"sensors", health_json(&sv->sensors), "camera", health_json(&sv->camera),
+		"store", health_json(&sv->storage)));
+	json_object_set_new(o, "mode", json_string(sv->sim ? "sim" : "live"));
+	json_object_set_new(o, "in_flight", json_boolean(dd_fusion_active(&sv->fusion)));
+	json_object_set_new(o, "waiting", json_boolean(dd_referee_waiting(sv->ref)));
+	json_object_set_new(o, "timing", json_pack("{s:f,s:f,s:I,s:I,s:f}",
+		"processing_ms", (double)sv->last_processing_ns / 1e6,
+		"edge_to_push_ms", (double)sv->last_edge_to_push_ns / 1e6,
+		"last_edge_ns", (json_int_t)sv->last_edge_ns,
+		"rulings", (json_int_t)sv->rulings,
+		"settle_ms", (double)sv->fusion.cfg.settle_ns / 1e6));
+	*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	json_decref(o);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* Tells every screen: called after each change is committed, never before. */
+void dd_serve_push_state(struct serve *sv)
+{
+	char *text = NULL;
+
+	dd_serve_invalidate(sv);
+	if (render_state(sv, &text) == 0) {
+		web_server_broadcast(sv->web, "state", text);
+		sv->state_cache = text;
+	}
+}
+
+/* A glue's health item changed on its own, off any request (the camera's
+ * frames stopped, their rate, a sensor line gone quiet): the screens hear
+ * it now, not with the next throw. */
+void dd_serve_on_health_changed(void *user)
+{
+	dd_serve_push_state(user);
+}
+
+static int on_state(void *user, char **json)
+{
+	struct serve *sv = user;
+	int rc;
+
+	if (!sv->state_cache) {
+		rc = render_state(sv, &sv->state_cache);
+		if (rc)
+			return rc;
+	}
+	*json = strdup(sv->state_cache);
+	return *json ? 0 : -ENOMEM;
+}
+
+/* The console's own: where the event log is and each health item whole
+ * (the public strip says only what is wrong: the wall screen is for
+ * everyone). */
+static int on_console_status(void *user, char **json)
+{
+	struct serve *sv = user;
+	char *path = strdup(sv->sc.db_path);
+
+	if (!path)
+		return -ENOMEM;
+	dd_utf8_scrub(path);	/* a path in another encoding would be a 500 */
+	json_t *o = json_pack("{s:s,s:o,s:o,s:o}", "db_path", path,
+			      "sensors", health_detail_json(&sv->sensors),
+			      "camera", health_detail_json(&sv->camera),
+			      "store", health_detail_json(&sv->storage));
+
+	*json = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	free(path);
+	return *json ? 0 : -ENOMEM;
+}
+
+static int on_matches(void *user, char **json)
+{
+	struct serve *sv = user;
+
+	return dd_referee_matches(sv->ref, json);
+}
+
+static int on_log(void *user, long match, char **jsonl)
+{
+	struct serve *sv = user;
+
+	return dd_referee_log(sv->ref, match, jsonl);
+}
+
+static int on_throw(void *user, long match, long k, char **json)
+{
+	struct serve *sv = user;
+
+	return dd_referee_throw_detail(sv->ref, match, k, json);
+}
+
+static int on_snapshot(void *user, long match, long k, long i, char **jpeg, size_t *len)
+{
+	struct serve *sv = user;
+
+	return dd_referee_snapshot(sv->ref, match, k, i, jpeg, len);
+}
+
+static int on_sheet(void *user, long match, char **json)
+{
+	struct serve *sv = user;
+
+	return dd_referee_sheet(sv->ref, match, json);
+}
+
+static int start_match(struct serve *sv, const struct web_command *cmd, char *err, size_t errlen)
+{
+	struct bd_match_cfg cfg;
+
+	bd_match_cfg_init(&cfg);
+	memcpy(cfg.players, cmd->players, sizeof(cfg.players));
+	cfg.first_team = cmd->first_team;
+	cfg.house = cmd->house;
+	for (int i = 0; i < BD_PLAYERS; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(cfg.players[i], cfg.players[j])) {
+				snprintf(err, errlen, "teams: '%s' is named twice", cfg.players[i]);
+				return -EINVAL;
+			}
+	return dd_referee_start(sv->ref, &cfg, cmd->teams, err, errlen);
+}
+
+/* Whether the Beer Die game under way is won (BD-W1): then err says what
+ * the official can do, as no throw counts until it is reopened. */
+static bool won(struct serve *sv, char *err, size_t errlen)
+{
+	if (!dd_referee_over(sv->ref))
+		return false;
+	snprintf(err, errlen, "the game is over: undo or correct its last throw, or end the match");
+	return true;
+}
+
+static int on_command(void *user, const struct web_command *cmd, char *err, size_t errlen)
+{
+	struct serve *sv = user;
+	struct dd_obs o;
+	struct dd_fused *fx;
+	struct store_mark before = dd_serve_store_mark(sv);
+	int rc = 0;
+
+	dd_serve_invalidate(sv);
+	memset(&o, 0, sizeof(o));
+	o.source = DD_SRC_CONSOLE;
+	o.confidence = 1;
+	o.t_ns = dd_clock_now(sv->clock);
+	switch (cmd->kind) {
+	case WEB_CMD_START:
+		if (strcmp(cmd->game, "beerdie")) {
+			rc = dd_referee_dice_start(sv->ref, cmd->line, err, errlen);
+			break;
+		}
+		/* cmd->house is the config's [house] with the console's changes. */
+		rc = start_match(sv, cmd, err, errlen);
+		if (rc == 0)
+			dd_serve_fusion_restart(sv);
+		break;
+	case WEB_CMD_END:
+		rc = dd_referee_end(sv->ref, err, errlen);
+		if (rc == 0) {
+			char why[256];
+
+			/* A finished match is what retention may prune. */
+			if (db_retention_run(sv->db, 0, NULL, why, sizeof(why)))
+				dd_log(DD_LOG_WARN, "retention: %s", why);
+		}
+		break;
+	case WEB_CMD_CALL:
+	case WEB_CMD_DYE_UP_MISSED:
+		if (!dd_referee_in_match(sv->ref)) {
+			snprintf(err, errlen, "no match under way");
+			return -ENOENT;
+		}
+		if (dd_referee_waiting(sv->ref)) {
+			snprintf(err, errlen, "a ruling awaits review: confirm or correct it first");
+			return -EBUSY;
+		}
+		/* Fusion would take the call and its throw be refused later,
+		 * out of the official's sight (or, after an undo, join the
+		 * next throw). */
+		if (won(sv, err, errlen))
+			return -EBUSY;
+		o.kind = cmd->kind == WEB_CMD_CALL ? DD_OBS_EVENT : DD_OBS_DYE_UP_MISSED;
+		if (cmd->kind == WEB_CMD_CALL)
+			o.ev = cmd->events[0];
+		dd_serve_feed(sv, &o);
+		return 0;	/* dd_serve_feed() pushed the state if a throw completed */
+	case WEB_CMD_THROW:
+		/* The match's state refuses it, as a call: not a bad request. */
+		if (won(sv, err, errlen))
+			return -EBUSY;
+		fx = calloc(1, sizeof(*fx));
+		if (!fx)
+			return -ENOMEM;
+		fx->t.thrower = cmd->thrower;
+		fx->t.dye_up = cmd->dye_up;
+		fx->t.apex_m = -1;
+		fx->t.n_events = cmd->n_events;
+		memcpy(fx->t.events, cmd->events, cmd->n_events * sizeof(cmd->events[0]));
+		fx->t_start_ns = fx->t_dead_ns = o.t_ns;
+		rc = dd_referee_throw(sv->ref, fx, err, errlen);
+		free(fx);
+		break;
+	case WEB_CMD_CONFIRM:
+		rc = dd_referee_confirm(sv->ref, cmd->throw_no, err, errlen);
+		break;
+	case WEB_CMD_CORRECT: {
+		struct bd_throw t;
+
+		memset(&t, 0, sizeof(t));
+		t.thrower = cmd->thrower;
+		t.dye_up = cmd->dye_up;
+		t.apex_m = -1;
+		t.n_events = cmd->n_events;
+		memcpy(t.events, cmd->events, cmd->n_events * sizeof(cmd->events[0]));
+		rc = dd_referee_correct(sv->ref, cmd->throw_no, &t, err, errlen);
+		break;
+	}
+	case WEB_CMD_UNDO:
+		rc = dd_referee_undo(sv->ref, err, errlen);
+		break;
+	case WEB_CMD_DICE:
+		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
+		break;
+	}
+	dd_serve_store_health(sv, before, rc, err);
+	if (rc)
+		return rc;
+	dd_serve_push_state(sv);
+	/* A spent simulator sends no throw to find the table empty: the
+	 * official's End (or a dice game's last move) is the demo's cue. Nor
+	 * do its throws reach a game the console's throw, correction or
+	 * confirm won (they are left out of fusion): that win is the cue. */
+	if ((!dd_referee_current_id(sv->ref) && dd_sim_feed_spent(sv->simfeed)) ||
+	    dd_referee_over(sv->ref))
+		dd_serve_sim_next_match_due(sv);
+	return 0;
+}
+
+void dd_serve_web_handlers(struct web_handlers *wh)
+{
+	/* Named: match_log and sheet have the same type, a reordered struct
+	 * would still compile with them swapped. */
+	*wh = (struct web_handlers){
+		.state = on_state, .matches = on_matches, .match_log = on_log,
+		.throw_detail = on_throw, .command = on_command, .sheet = on_sheet,
+		.snapshot = on_snapshot, .console_status = on_console_status,
+	};
+}

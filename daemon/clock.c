@@ -97,6 +97,11 @@ double dd_clock_speed(const struct dd_clock *c)
 	return c->speed;
 }
 
+int64_t dd_clock_span(const struct dd_clock *c, int64_t real_ns)
+{
+	return clamp_ns((double)real_ns * dd_clock_speed(c));
+}
+
 int64_t dd_clock_next_due(const struct dd_clock *c)
 {
 	int64_t best = INT64_MAX;

@@ -41,6 +41,10 @@ void dd_clock_free(struct dd_clock *c);
 int64_t dd_clock_now(const struct dd_clock *c);
 /* How many times faster than real time it runs (manual: 1). */
 double dd_clock_speed(const struct dd_clock *c);
+/* A span of real_ns of real time in the clock's ns (speed times as many,
+ * saturated): for what stays real time on a faster clock, a person's wait
+ * or a face read's. */
+int64_t dd_clock_span(const struct dd_clock *c, int64_t real_ns);
 /* Manual clock: runs every timer due at or before to_ns, earliest first,
  * the clock reading each one's time while it runs (a timer armed by one of
  * them runs too if it falls due by to_ns), then reads to_ns. A to_ns before

@@ -93,16 +93,6 @@ void dd_serve_fusion_restart(struct serve *sv)
 	dd_fusion_init(&sv->fusion, &fc);
 }
 
-/* A span of real time in the clock's ns: [sim] speed times as many. The
- * web server's timeouts, the keep-alives and a face read's wait are real
- * time whatever the table's speed. */
-static int64_t real_span(const struct serve *sv, int64_t real_ns)
-{
-	double d = (double)real_ns * dd_clock_speed(sv->clock);
-
-	return d >= (double)INT64_MAX ? INT64_MAX : (int64_t)d;
-}
-
 /* The match step's judge: at_ns is fusion's time. The processing is real
  * work, timed on CLOCK_MONOTONIC from here (the throw assembled); the
  * edge's wait is on the daemon's clock, given in real time. */
@@ -166,7 +156,7 @@ static void rearm_timers(struct serve *sv)
 {
 	int64_t ms = web_server_timeout_ms(sv->web);
 	set_timer(sv->web_timer, ms < 0 ? INT64_MAX :
-		  dd_time_shifted(dd_clock_now(sv->clock), real_span(sv, ms * 1000000LL)));
+		  dd_time_shifted(dd_clock_now(sv->clock), dd_clock_span(sv->clock, ms * 1000000LL)));
 	/* While a resting die's face is read off the loop, fusion's deadline
 	 * waits for its rest (DD_OBS_REST_PENDING). */
 	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
@@ -195,7 +185,7 @@ static void on_keepalive(void *user)
 	struct serve *sv = user;
 
 	web_server_keepalive(sv->web);
-	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), real_span(sv, KEEPALIVE_NS)));
+	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), dd_clock_span(sv->clock, KEEPALIVE_NS)));
 	rearm_timers(sv);
 }
 
@@ -414,7 +404,7 @@ static int setup_loop(struct serve *sv)
 	    !(sv->restart = dd_timer_new(sv->clock, dd_serve_on_restart, sv)) ||
 	    !(sv->raw_flush = dd_timer_new(sv->clock, dd_serve_on_raw_flush, sv)))
 		return -errno;
-	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), real_span(sv, KEEPALIVE_NS)));
+	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), dd_clock_span(sv->clock, KEEPALIVE_NS)));
 	/* Pings WATCHDOG=1 by itself when systemd set WatchdogSec. */
 	sd_event_set_watchdog(sv->ev, 1);
 	return 0;
@@ -561,7 +551,7 @@ int dd_cmd_serve(int argc, char **argv)
 	/* Every key was claimed by check_config(), which read them alike. */
 	/* The face reader gives a read up after DD_FACE_READ_LIMIT_NS of real
 	 * time; fusion's hold for its rest must be as long on a faster clock. */
-	sv->sc.fusion.rest_wait_ns = real_span(sv, sv->sc.fusion.rest_wait_ns);
+	sv->sc.fusion.rest_wait_ns = dd_clock_span(sv->clock, sv->sc.fusion.rest_wait_ns);
 	dd_fusion_init(&sv->fusion, &sv->sc.fusion);
 	if (sv->sim) {
 		dd_serve_start_demo_match(sv);

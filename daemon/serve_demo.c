@@ -43,7 +43,7 @@ void dd_serve_sim_next_match_due(struct serve *sv)
 	if (sim_match_plays_on(sv))
 		return;
 	sv->restart_for = dd_referee_current_id(sv->ref);
-	pause_ns = (int64_t)(sv->sc.sim_pause_s * dd_clock_speed(sv->clock) * 1e9);
+	pause_ns = dd_clock_span(sv->clock, (int64_t)(sv->sc.sim_pause_s * 1e9));
 	dd_timer_arm(sv->restart, dd_time_shifted(dd_clock_now(sv->clock), pause_ns));
 }
 

@@ -273,7 +273,7 @@ struct dd_sim_feed *dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64
 	}
 	/* A faster clock ([sim] speed) would give a read that much less real
 	 * time: the limit stays a limit on the machine's work. */
-	dd_face_reader_set_limit(f->reader, (int64_t)(DD_FACE_READ_LIMIT_NS * dd_clock_speed(clock)));
+	dd_face_reader_set_limit(f->reader, dd_clock_span(clock, DD_FACE_READ_LIMIT_NS));
 	f->base_ns = dd_clock_now(clock) + LEAD_IN_NS - f->due[0].at_ns;
 	/* The clock's timers wake within a microsecond: impacts reach fusion
 	 * a grouping window after they happen (bench/daemon_sim_impacts). */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "tests/support/slowdown.h"
+
 static inline int64_t hang_real_ns(void)
 {
 	struct timespec ts;
@@ -21,10 +23,7 @@ static inline int64_t hang_real_ns(void)
 
 static inline int64_t hang_bound_ns(void)
 {
-	const char *s = getenv("DYEREF_TEST_SLOWDOWN");
-	double k = s ? strtod(s, NULL) : 1;
-
-	return (int64_t)(60e9 * (k >= 1 ? k : 1));
+	return dyt_slow_ns(60000000000LL);
 }
 
 /* The absolute CLOCK_MONOTONIC time a hang_cond_init() condition waits to. */

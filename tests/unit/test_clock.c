@@ -130,6 +130,9 @@ static void test_real_clock_fires_on_the_loop_at_its_speed(void **state)
 
 	h.c = dd_clock_new_real(ev, 100);
 	assert_non_null(h.c);
+	/* a real second is 100 of its seconds; a span past int64 saturates */
+	assert_int_equal(dd_clock_span(h.c, 1000 * MS), 100000 * MS);
+	assert_int_equal(dd_clock_span(h.c, INT64_MAX / 2), INT64_MAX);
 	t = dd_timer_new(h.c, on_real, &h);
 	assert_non_null(t);
 	start = dd_clock_now(h.c);

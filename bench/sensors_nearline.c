@@ -116,7 +116,7 @@ static bool locate(struct sens_pipeline *p, struct sens_edge *e, size_t n, int64
 	struct sens_obs o[16];
 	size_t no = 0;
 
-	sim_piezo_sort(e, n);
+	sens_edges_sort(e, n);
 	for (size_t j = 0; j < n; j++)
 		no += sens_pipeline_push(p, &e[j], o + no, 16 - no);
 	no += sens_pipeline_flush(p, t_end, o + no, 16 - no);

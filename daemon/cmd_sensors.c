@@ -202,7 +202,7 @@ static int run_sim(struct run *r, uint64_t seed, long n, bool live, double durat
 		}
 		if (k > 64)
 			k = 64;
-		sim_piezo_sort(e, k);
+		sens_edges_sort(e, k);
 		if (sens_source_push(src, e, k) < 0) {
 			rc = DD_EXIT_FAIL;
 			break;

@@ -203,7 +203,7 @@ static int one_match(int k, const char *out, bool frames, const struct sim_match
 		if (rc < 0)
 			goto free_outputs;
 	}
-	sim_piezo_sort(o.edges, o.n_edges);
+	sens_edges_sort(o.edges, o.n_edges);
 	rc = join(path, sizeof(path), mdir, "edges.txt", err, errlen);
 	if (rc < 0)
 		goto free_outputs;

@@ -114,7 +114,7 @@ static int run_pipeline(struct dd_sim_feed *f, struct sens_edge *e, size_t n,
 
 	if (!p)
 		return -errno;
-	sim_piezo_sort(e, n);
+	sens_edges_sort(e, n);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		/* As the sensors glue's timer: an impact completes a window
 		 * after its last edge (and a microsecond), not when the next

@@ -138,7 +138,7 @@ struct sens_edge {
 /* Sorts edges by timestamp, in place and stable (insertion sort: a read
  * or an impact is a handful of edges). The backends read per-line
  * descriptors one after another and the pipeline wants time order; the
- * simulator (sim_piezo_sort) merges its sensors' edges the same way. */
+ * simulator merges its sensors' edges the same way. */
 void sens_edges_sort(struct sens_edge *e, size_t n);
 
 /* One small interface over libgpiod v1/v2, recorded files and memory

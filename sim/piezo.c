@@ -70,7 +70,7 @@ size_t sim_piezo_table_hit(const struct sim_piezo *m, const struct sens_config *
 		double t = hypot(x - l->x, y - l->y) / v + l->delay_s;
 		fire(m, rng, l->offset, t, t0_ns, out, cap, &n);
 	}
-	sim_piezo_sort(out, n < cap ? n : cap);
+	sens_edges_sort(out, n < cap ? n : cap);
 	return n;
 }
 
@@ -83,7 +83,7 @@ size_t sim_piezo_line_hit(const struct sim_piezo *m, const struct sens_config *t
 	if (line >= truth->n_lines || ((m->dead >> line) & 1u))
 		return 0;
 	fire(m, rng, truth->lines[line].offset, 0, t_ns, out, cap, &n);
-	sim_piezo_sort(out, n < cap ? n : cap);
+	sens_edges_sort(out, n < cap ? n : cap);
 	return n;
 }
 
@@ -106,9 +106,4 @@ size_t sim_piezo_shake(const struct sim_piezo *m, const struct sens_config *trut
 	if (!(sim_rng_uniform(rng) < m->p_shake))
 		return 0;
 	return sim_piezo_table_hit(m, truth, rng, x, y, t_ns, out, cap);
-}
-
-void sim_piezo_sort(struct sens_edge *e, size_t n)
-{
-	sens_edges_sort(e, n);
 }

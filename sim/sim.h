@@ -85,10 +85,6 @@ size_t sim_piezo_shake(const struct sim_piezo *m, const struct sens_config *trut
 		       struct sim_rng *rng, size_t line, int64_t t_ns,
 		       struct sens_edge *out, size_t cap);
 
-/* Sorts edges by time (stable), as a kernel's single event queue would
- * deliver them: sens_edges_sort, under the name the simulator's callers
- * use. */
-void sim_piezo_sort(struct sens_edge *e, size_t n);
 
 /* ---- Throws, matches and truth (sim_throw_, sim_match_) -------------- */
 

@@ -180,7 +180,7 @@ static void test_sens_button_during_an_impact_keeps_time_order(void **state)
 	sim_rng_seed(&rng, 5);
 	n = sim_piezo_table_hit(&m, &r.cfg, &rng, 1.8, 0.6, 1000 * MS, e, 60);
 	e[n++] = (struct sens_edge){ 44, 1000 * MS + 2 * MS };	/* low at B's end */
-	sim_piezo_sort(e, n);
+	sens_edges_sort(e, n);
 	for (size_t i = 0; i < n; i++)
 		r.n_obs += sens_pipeline_push(r.p, &e[i], r.obs + r.n_obs, CAP - r.n_obs);
 	button_rig_flush(&r);

@@ -114,7 +114,7 @@ static void store_match(struct fx *f, uint64_t seed)
 			n += sim_piezo_line_hit(&m, &f->cfg, &rng, k == 1 ? 4 : 8, t + 200000000, e + n, 16);
 		if (n > 64)
 			n = 64;
-		sim_piezo_sort(e, n);
+		sens_edges_sort(e, n);
 		store(f, e, n, 0);
 		memcpy(f->edges + f->n, e, n * sizeof(e[0]));
 		f->n += n;

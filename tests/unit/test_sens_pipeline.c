@@ -50,7 +50,7 @@ static void rig_flush(struct rig *r)
  * r's observations are that happening's alone. */
 static void rig_alone(struct rig *r, struct sens_edge *e, size_t n)
 {
-	sim_piezo_sort(e, n);
+	sens_edges_sort(e, n);
 	r->n_obs = 0;
 	rig_push(r, e, n);
 	rig_flush(r);
@@ -190,7 +190,7 @@ static void test_sens_cup_mine_floor_channels_give_events_in_time_order(void **s
 	 * must still come out after the table), then the mine, the floor. */
 	n = sim_piezo_table_hit(&r.m, &r.cfg, &r.rng, 2.0, 0.3, 1000000000LL, e, 32);
 	n += sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line_index(&r, "cup_b1"), 1002000000LL, e + n, 32 - n);
-	sim_piezo_sort(e, n);
+	sens_edges_sort(e, n);
 	rig_push(&r, e, n);
 	n = sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line_index(&r, "mine"), 1300000000LL, e, 32);
 	n += sim_piezo_line_hit(&r.m, &r.cfg, &r.rng, line_index(&r, "floor0"), 1600000000LL, e + n, 32 - n);

@@ -62,7 +62,7 @@ static struct sens_edge *hit(const struct sim_noise *n, const struct sens_config
 		.player = k < BD_PLAYERS ? k : BD_NOBODY,
 	};
 	assert_int_equal(sim_sense_edges(n, sc, &one, rng, &e, ne, &cap), 0);
-	sim_piezo_sort(e, *ne);
+	sens_edges_sort(e, *ne);
 	return e;
 }
 

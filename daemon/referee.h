@@ -28,6 +28,14 @@ struct dd_referee_cfg {
 struct dd_referee;
 struct dd_fused;
 
+/* Who acted on a ruling, when and why: an official's correction, undo or
+ * confirmation, stored with it in the match log. */
+struct dd_audit {
+	char official[33];	/* the session's official, "" unknown */
+	int64_t wall_ms;	/* Unix time, ms (display only) */
+	char reason[201];	/* optional, "" none */
+};
+
 /* A referee over db (borrowed, open for writing). NULL with errno. */
 struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db);
 void dd_referee_free(struct dd_referee *r);

@@ -452,7 +452,7 @@ int dice_yatzy_winner(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_
 
 struct dice_dm_house {
 	int rounds;			/* 5 (DM-14) */
-	bool revenge_sum3_to_others;	/* false (DM-11a): a sum of 3 in the revenge hits the others */
+	bool revenge_sum3_to_others;	/* true (DM-11): a revenge's sum of 3 hits the others */
 	/* DM-12, each off by default: */
 	bool drop_choosing_makes_dreiermann;	/* a die dropped while choosing */
 	bool drop_in_round_penalty;	/* a die dropped in a round gives the roller 1 */

@@ -270,7 +270,7 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		rc = dd_referee_undo(sv->ref, err, errlen);
 		break;
 	case WEB_CMD_DICE:
-		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
+		rc = dd_referee_dice_move(sv->ref, cmd->line, true, NULL, err, errlen);
 		break;
 	}
 	dd_serve_store_health(sv, before, rc, err);

@@ -445,6 +445,31 @@ int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
 	return rc;
 }
 
+int dd_referee_dice_result(struct dd_referee *r, int64_t id, json_t **out)
+{
+	char *text = NULL;
+	json_t *sheet, *o;
+	int rc;
+
+	*out = NULL;
+	rc = dd_referee_sheet(r, (long)id, &text);
+	if (rc)
+		return rc;
+	sheet = json_loads(text, 0, NULL);
+	free(text);
+	if (!sheet)
+		return -ENOMEM;
+	o = json_is_object(json_object_get(sheet, "last")) ?
+	    json_deep_copy(json_object_get(sheet, "last")) : json_object();
+	if (!o || json_object_set_new(o, "match", json_integer(id)) ||
+	    json_object_set_new(o, "sheet", sheet)) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	*out = o;
+	return 0;
+}
+
 /* The live dice match for the state: game, sheet (inline, so the screen
  * redraws it on each push without asking). */
 json_t *dd_ref_dice_state(struct dd_referee *r, int64_t id, const char *game)

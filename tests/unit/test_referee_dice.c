@@ -136,6 +136,16 @@ static void test_referee_dice_zero_box_asks_first(void **state)
 	assert_string_equal(str(json_object_get(sh, "last"), "text"), "Wrote 0 in full_house for Lou");
 	assert_int_equal(cell(sh, "full_house", 1), 0);
 	json_decref(sh);
+	/* The console's answer: what was written, for whom, and the sheet. */
+	assert_int_equal(dd_referee_dice_result(r, dd_referee_current_id(r), &sh), 0);
+	assert_int_equal(json_integer_value(json_object_get(sh, "turn")), 2);
+	assert_string_equal(str(sh, "player"), "Lou");
+	assert_string_equal(str(sh, "box"), "full_house");
+	assert_int_equal(json_integer_value(json_object_get(sh, "points")), 0);
+	assert_true(json_is_true(json_object_get(sh, "wrote")));
+	assert_string_equal(str(json_object_get(sh, "sheet"), "game"), "yatzy");
+	json_decref(sh);
+	assert_int_equal(dd_referee_dice_result(r, 99, &sh), -ENOENT);
 	dd_referee_free(r);
 }
 

@@ -222,25 +222,14 @@ static char *command_result(struct serve *sv, int k)
 	return as_text(o);
 }
 
-/* The console's answer to a dice command: what the move (or undo, or
- * correction) wrote for whom, from the sheet's "last", and the sheet
- * itself: {"match","turn","player","box","points","wrote","text","sheet"}. */
+/* The console's answer to a dice command on match id (referee_dice.c's),
+ * as text; NULL for none. */
 static char *dice_result(struct serve *sv, int64_t id)
 {
-	char *text = NULL;
-	json_t *sheet, *o;
+	json_t *o = NULL;
 
-	if (!id || dd_referee_sheet(sv->ref, id, &text))
+	if (!id || dd_referee_dice_result(sv->ref, id, &o))
 		return NULL;
-	sheet = json_loads(text, 0, NULL);
-	free(text);
-	o = json_is_object(json_object_get(sheet, "last"))
-	    ? json_deep_copy(json_object_get(sheet, "last")) : json_object();
-	if (o) {
-		json_object_set_new(o, "match", json_integer(id));
-		json_object_set(o, "sheet", sheet ? sheet : json_null());
-	}
-	json_decref(sheet);
 	return as_text(o);
 }
 

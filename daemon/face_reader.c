@@ -230,7 +230,7 @@ static void flush(struct dd_face_reader *fr)
 			/* The frame before its rest: a throw the rest ends may
 			 * store it. */
 			if (it->full && fr->keep) {
-				fr->keep(fr->keep_user, it->full, it->blob, it->blob_len);
+				fr->keep(fr->keep_user, it->full, it->blob, it->blob_len, &it->job, &o);
 				it->full = NULL;
 				it->blob = NULL;
 			}

@@ -67,8 +67,11 @@ int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
 			    const struct dd_face_job *job);
 /* Receives a frame converted off the loop, the callee's (stolen), with
  * what prep made of it (blob, len bytes: the callee's, free() it; NULL
- * without prep or when prep gave nothing). */
-typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, size_t len);
+ * without prep or when prep gave nothing), the read's job (where the die
+ * is in full) and the rest it gives (the face read and its confidence),
+ * which goes to the sink right after. */
+typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, size_t len,
+			      const struct dd_face_job *job, const struct dd_obs *rest);
 /* Runs on the worker thread on each converted frame, after its read
  * (not for a read already given up): work the sink would otherwise do on
  * the loop (the camera glue's snapshot JPEG). The rest waits for it.

@@ -312,8 +312,11 @@ static struct {
 	int preps;			/* times it ran */
 } keeper;
 
-static void keep(void *user, struct vis_image *full, void *blob, size_t len)
+static void keep(void *user, struct vis_image *full, void *blob, size_t len,
+		 const struct dd_face_job *job, const struct dd_obs *rest)
 {
+	(void)job;
+	(void)rest;
 	assert_ptr_equal(user, keeper.s);
 	vis_image_free(keeper.full);
 	free(keeper.blob);

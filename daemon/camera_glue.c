@@ -365,7 +365,7 @@ static void emit(struct dd_camera *g, const struct dd_obs *o)
  * the snapshot, unless a newer telling frame (the next throw's landing,
  * seen while the face was read) replaced it meanwhile. */
 static void keep_full(void *user, struct vis_image *full, void *jpeg, size_t len,
-		      const struct dd_face_job *job, const struct dd_obs *rest)
+		      const struct dd_face_read *rd)
 {
 	struct dd_camera *g = user;
 
@@ -374,11 +374,15 @@ static void keep_full(void *user, struct vis_image *full, void *jpeg, size_t len
 		free(jpeg);
 		return;
 	}
-	/* The resting die, sharp: the best picture, with the face read on it. */
-	keep_snapshot(g, full, jpeg, len, job->u, job->v, job->die_px * 0.75);
-	if (rest->confidence > 0) {
-		g->snap_meta.face = rest->ev.face;
-		g->snap_meta.confidence = rest->confidence;
+	/* The resting die, sharp: the best picture, with the face read on it
+	 * where it was found (else where the tracker located it). */
+	if (rd->found)
+		keep_snapshot(g, full, jpeg, len, rd->u, rd->v, rd->side * 0.75);
+	else
+		keep_snapshot(g, full, jpeg, len, rd->job->u, rd->job->v, rd->job->die_px * 0.75);
+	if (rd->rest->confidence > 0) {
+		g->snap_meta.face = rd->rest->ev.face;
+		g->snap_meta.confidence = rd->rest->confidence;
 	}
 }
 

@@ -52,9 +52,11 @@ void dd_sim_snap_clear(struct dd_sim_snap *s);
  * the die where job locates it, the face not yet read. 0 or -errno. */
 int dd_sim_snap_keep(struct dd_sim_snap *s, const struct vis_image *img,
 		     const struct dd_face_job *job);
-/* o, on its way to fusion: a camera rest at the kept picture's time gives
- * it the face read and its confidence (unread: none). */
-void dd_sim_snap_read(struct dd_sim_snap *s, const struct dd_obs *o);
+/* A read back (dd_face_reader_set_read_sink) of the kept picture's rest
+ * gives it the face read, its confidence (unread: none) and where the die
+ * was found. */
+struct dd_face_read;
+void dd_sim_snap_read(struct dd_sim_snap *s, const struct dd_face_read *rd);
 /* Stores the kept picture for throw throw_no when it was taken at or after
  * since_ns, then forgets it (one throw's): as dd_snapshot_fn. */
 int dd_sim_snap_store(struct dd_sim_snap *s, struct db *db, int64_t match, int throw_no,

@@ -247,13 +247,12 @@ static void on_timer(void *user)
 		dd_timer_arm(f->timer, f->base_ns + f->due[f->at].at_ns);
 }
 
-/* The reader's sink: the face read is noted on the picture on its way. */
-static void on_read(void *user, const struct dd_obs *o)
+/* A read back: the face and where the die was found, on the picture. */
+static void on_read(void *user, const struct dd_face_read *rd)
 {
 	struct dd_sim_feed *f = user;
 
-	dd_sim_snap_read(&f->snap, o);
-	f->sink(f->user, o);
+	dd_sim_snap_read(&f->snap, rd);
 }
 
 int dd_sim_feed_snapshot(struct dd_sim_feed *f, struct db *db, int64_t match, int throw_no,
@@ -277,11 +276,12 @@ struct dd_sim_feed *dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64
 	f->clock = clock;
 	f->sink = sink;
 	f->user = user;
-	f->reader = dd_face_reader_new(ev, clock, on_read, f, err, errlen);
+	f->reader = dd_face_reader_new(ev, clock, sink, user, err, errlen);
 	if (!f->reader) {
 		rc = -errno;
 		goto free_feed;
 	}
+	dd_face_reader_set_read_sink(f->reader, on_read, f);
 	rc = build(f, seed, max_throws, err, errlen);
 	if (rc < 0)
 		goto free_feed;

@@ -142,14 +142,19 @@ int dd_sim_snap_keep(struct dd_sim_snap *s, const struct vis_image *img, const s
 	return 0;
 }
 
-void dd_sim_snap_read(struct dd_sim_snap *s, const struct dd_obs *o)
+void dd_sim_snap_read(struct dd_sim_snap *s, const struct dd_face_read *rd)
 {
-	if (!s->jpeg || o->kind != DD_OBS_EVENT || o->source != DD_SRC_CAMERA ||
-	    o->ev.kind != BD_EV_REST || o->t_ns != s->meta.t_ns)
+	if (!s->jpeg || rd->job->t_ns != s->meta.t_ns)
 		return;
+	/* Where the reader found the die, rather than where it was looked for. */
+	if (rd->found && rd->side > 0) {
+		s->meta.die_x = rd->u;
+		s->meta.die_y = rd->v;
+		s->meta.die_r = rd->side * 0.75;
+	}
 	/* An unread rest carries a placeholder face at confidence 0. */
-	s->meta.face = o->confidence > 0 ? o->ev.face : 0;
-	s->meta.confidence = o->confidence > 0 ? o->confidence : -1;
+	s->meta.face = rd->rest->confidence > 0 ? rd->rest->ev.face : 0;
+	s->meta.confidence = rd->rest->confidence > 0 ? rd->rest->confidence : -1;
 }
 
 int dd_sim_snap_store(struct dd_sim_snap *s, struct db *db, int64_t match, int throw_no,

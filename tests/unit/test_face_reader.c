@@ -313,10 +313,9 @@ static struct {
 } keeper;
 
 static void keep(void *user, struct vis_image *full, void *blob, size_t len,
-		 const struct dd_face_job *job, const struct dd_obs *rest)
+		 const struct dd_face_read *rd)
 {
-	(void)job;
-	(void)rest;
+	(void)rd;
 	assert_ptr_equal(user, keeper.s);
 	vis_image_free(keeper.full);
 	free(keeper.blob);

@@ -452,7 +452,7 @@ int dice_yatzy_winner(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_
 
 struct dice_dm_house {
 	int rounds;			/* 5 (DM-14) */
-	bool revenge_sum3_to_others;	/* false (DM-11a): a sum of 3 in the revenge hits the others */
+	bool revenge_sum3_to_others;	/* true (DM-11): a revenge's sum of 3 hits the others */
 	/* DM-12, each off by default: */
 	bool drop_choosing_makes_dreiermann;	/* a die dropped while choosing */
 	bool drop_in_round_penalty;	/* a die dropped in a round gives the roller 1 */
@@ -693,6 +693,11 @@ struct dice_sheet {
 	bool dm_double;	/* Dreiermann: a double one */
 	char mark[DICE_SHEET_TEXT];	/* Horse: the mark, "45/3", or "" */
 	int mark_player;	/* Horse: who holds the mark, or DICE_NOBODY */
+	/* Borrowed: the log mlog_dice_sheet() folded (its caller's buf), from
+	 * which mlog_dice_sheet_json() lists the turns; NULL for an engine's
+	 * sheet (no turns listed). Valid only while that buffer is. */
+	const char *log;
+	size_t log_len;	/* bytes of log */
 };
 
 /* The sheet of a game's state, into *out (the caller's; overwritten). */
@@ -715,13 +720,16 @@ int mlog_dice_judge(const char *name, const char *buf, size_t len,
 		    char **out, size_t *outlen, char *err, size_t errlen);
 
 /* The sheet after the whole log in buf (as mlog_dice_judge reads it).
- * Returns 0 or the errors of mlog_dice_judge; *sheet is the caller's. */
+ * Returns 0 or the errors of mlog_dice_judge; *sheet is the caller's and
+ * borrows buf (sheet->log) until mlog_dice_sheet_json() is done with it. */
 int mlog_dice_sheet(const char *name, const char *buf, size_t len,
 		    struct dice_sheet *sheet, char *err, size_t errlen);
 
 /* A sheet as one JSON object (no newline): {"game":..,"players":[..],
- * "rows":[{"name":"ones","cells":[3,null,..]},..],"turn":..,...}. Returns
- * 0 with *out malloc'd (the caller frees it), or -ENOMEM. */
+ * "rows":[{"name":"ones","cells":[3,null,..]},..],"turn":..,...}; with
+ * sheet->log also "boxes", "turns", "last" and "input" (docs/dice-games.md,
+ * "Score sheets"). Returns 0 with *out malloc'd (the caller frees it), or
+ * -ENOMEM. */
 int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *outlen);
 
 
@@ -734,17 +742,35 @@ int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *out
 #define MLOG_MAX_INPUT   (64u << 20)	/* bytes the CLI reads of one log */
 #define MLOG_SOURCE_MAX  16		/* bytes of an event's source, with the NUL */
 
+#define MLOG_OFFICIAL_MAX 33		/* bytes of an official's name, with the NUL */
+#define MLOG_REASON_MAX  201		/* bytes of an official's reason, with the NUL */
+
 enum mlog_entry_kind {
 	MLOG_THROW,	/* a "throw" line: the next throw of the match */
 	MLOG_CORRECT,	/* a "correct" line: replaces an earlier throw's observations */
+	MLOG_CONFIRM,	/* a "confirm" line: an official agreed with a throw's ruling
+			 * (no observations; judging skips it) */
 };
 
-/* One throw or correction, as it stood in the log. */
+/* Who decided, when and why: an official's correction, undo or
+ * confirmation ("audit" in the log). Data from outside: core reads no clock. */
+struct mlog_audit {
+	bool present;			/* the line has one */
+	char official[MLOG_OFFICIAL_MAX];	/* the official's name, 1.. bytes */
+	int64_t wall_ms;		/* Unix time, ms (for display) */
+	char reason[MLOG_REASON_MAX];	/* "" none */
+};
+
+/* One throw, correction or confirmation, as it stood in the log. */
 struct mlog_bd_entry {
-	enum mlog_entry_kind kind;	/* a throw or a correction */
+	enum mlog_entry_kind kind;	/* a throw, a correction or a confirmation */
 	int line;		/* 1-based line in the log; 0 when built in memory */
-	int throw_no;		/* THROW: its own number; CORRECT: the throw it replaces (1-based) */
-	struct bd_throw t;	/* the observations (thrower BD_NOBODY: from the order) */
+	int throw_no;		/* THROW: its own number; CORRECT, CONFIRM: the throw
+				 * it replaces or confirms (1-based) */
+	struct bd_throw t;	/* the observations (thrower BD_NOBODY: from the order);
+				 * CONFIRM: none */
+	bool undo;		/* CORRECT: an official's undo ("undo":true) */
+	struct mlog_audit audit;	/* CORRECT, CONFIRM: who, when, why; or none */
 };
 
 /* The roll-off line (BD-F1). */
@@ -798,6 +824,10 @@ int mlog_bd_add_throw(struct mlog_bd *log, const struct bd_throw *t);
  * log->entries). 0, -EINVAL when that throw does not exist yet, -ENOMEM. */
 int mlog_bd_add_correct(struct mlog_bd *log, int throw_no, const struct bd_throw *t);
 
+/* Appends a confirmation of throw throw_no by audit's official (copied).
+ * 0, -EINVAL when that throw does not exist yet, -ENOMEM. */
+int mlog_bd_add_confirm(struct mlog_bd *log, int throw_no, const struct mlog_audit *audit);
+
 /* Parses a Beer Die match log from buf[0..len) (need not be NUL-terminated).
  * name is used in messages and copied into the result. Checks everything
  * that can be checked without judging: unknown fields, types, ranges, names.
@@ -837,6 +867,11 @@ int mlog_bd_final_line(const struct bd_match_cfg *cfg, const struct bd_final *f,
  * correct_of > 0, a correction of that throw. 0 or -ENOMEM. */
 int mlog_bd_throw_line(const struct bd_match_cfg *cfg, const struct bd_throw *t,
 		       int correct_of, char **out, size_t *outlen);
+
+/* One entry's line in canonical form (a throw, correction with its undo
+ * mark and audit, or confirmation), with its '\n'. 0 or -ENOMEM. */
+int mlog_bd_entry_line(const struct bd_match_cfg *cfg, const struct mlog_bd_entry *e,
+		       char **out, size_t *outlen);
 
 /* The whole log in canonical form (docs/match-log.md "Canonical form"):
  * the match line, the roll-off when present, then every entry in order.

@@ -236,7 +236,7 @@ function renderCorrections(d) {
   if (!d.corrections.length) c.textContent = "none";
   d.corrections.forEach((x, i) => {
     const div = el("div", "correction");
-    div.appendChild(el("b", null, "Correction " + (i + 1) + (x.audit ? " " + auditText(x.audit) : "") + ": "));
+    div.appendChild(el("b", null, (x.undo ? "Undo " : "Correction ") + (i + 1) + (x.audit ? " " + auditText(x.audit) : "") + ": "));
     div.appendChild(document.createTextNode((x.events || []).map(describe).join(", ") || "(no events)"));
     c.appendChild(div);
   });
@@ -257,11 +257,12 @@ async function renderHouse(d, state) {
     if (r.ok) for (const x of (await r.json()).rules || []) book[x.key] = x;
   } catch (e) { book = {}; }
   for (const k of Object.keys(house)) {
-    const b = book[k], v = house[k];
-    const differs = b && b.default !== undefined && JSON.stringify(b.default) !== JSON.stringify(v);
+    // The rule book's value ("book"), else the daemon's default.
+    const b = book[k], v = house[k], ref = b && (b.book !== undefined ? b.book : b.default);
+    const differs = ref !== undefined && JSON.stringify(ref) !== JSON.stringify(v);
     const li = el("li", differs ? "differs" : null);
     li.appendChild(el("b", null, (b && b.text ? b.text : k.replace(/_/g, " ")) + ": "));
-    li.appendChild(document.createTextNode(String(v) + (differs ? " (the book: " + b.default + ")" : "")));
+    li.appendChild(document.createTextNode(String(v) + (differs ? " (the book: " + ref + ")" : "")));
     ul.appendChild(li);
   }
 }

@@ -53,7 +53,9 @@ async function snapshotThrow(s, w, h) {
   await waitFor(s, "document.getElementById('correct').classList.contains('hidden')", true,
     "no Correct link without an official logged in");
   await waitFor(s, "document.getElementById('rules-link').getAttribute('href')", "/rules?match=1", "the rules link");
-  await waitFor(s, "document.querySelectorAll('#house li').length >= 5", true, "the match's house rules");
+  await waitFor(s, "document.querySelectorAll('#house li').length >= 5 && " +
+    "[...document.querySelectorAll('#house li.differs')].map((e) => e.textContent).join('|')",
+    "Points to win the game: 15 (the book: 10)", "the match's house rules, the one unlike the book marked");
   await sizeShown(s, w, h);
   await waitFor(s, noOverflow, true, "no horizontal overflow at " + w + "x" + h);
   await screenshot(s, "replay-" + w + "-top.png");
@@ -68,7 +70,8 @@ async function handThrowPage(s, w, h) {
   await waitFor(s, "(() => { const r = [...document.querySelectorAll('#timeline tr')];" +
     " return r.length >= 2 && r.every((x) => x.dataset.source === 'console') && " +
     "document.getElementById('timeline').textContent.includes('catch by Ann, 1 hand'); })()", true, "console events in the timeline");
-  await waitFor(s, "document.getElementById('corrections').textContent.startsWith('Correction 1')", true, "the correction listed");
+  await waitFor(s, "/^Correction 1 by Kim, .*: \u201cseen from the A end\u201d: table A's half, floor$/" +
+    ".test(document.getElementById('corrections').textContent)", true, "the correction with who, when and why");
   // Logged in (this browser's session): the link to correct it.
   await waitFor(s, "!document.getElementById('correct').classList.contains('hidden') && " +
     "document.getElementById('correct').getAttribute('href')", "/console?match=1&throw=" + handThrow, "Correct this throw");

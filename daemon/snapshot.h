@@ -30,7 +30,8 @@ void *dd_jpeg_encode(const struct vis_image *img, size_t *len, char *err, size_t
  * open batch, and m beside it: a raw input (source "camera", kind
  * "snapshot", at m->t_ns) whose payload is {"t_ms","face","confidence",
  * "die":{"x","y","r"},"width","height"} (t_ms from since_ns, the throw's
- * first input; unknowns null). 1 stored, negative errno with a message. */
+ * first input; unknowns null). 1 stored (metadata that could not be
+ * stored is logged), negative errno with a message (nothing stored). */
 int dd_snapshot_store(struct db *db, int64_t match, int throw_no, int64_t since_ns,
 		      const void *jpeg, size_t len, const struct dd_snapshot_meta *m,
 		      char *err, size_t errlen);

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <turbojpeg.h>
 #include <unistd.h>
 
 #include "daemon/clock.h"
@@ -23,12 +22,12 @@
 #include "daemon/health.h"
 #include "daemon/inputs.h"
 #include "daemon/obs_time.h"
+#include "daemon/snapshot.h"
 #include "db/db.h"
 #include "vision/vision.h"
 
 #define LEARN_FRAMES 3		/* empty-table frames before tracking starts */
 #define OBS_AT_ONCE 16		/* tracker observations per frame */
-#define JPEG_QUALITY 85		/* snapshots: enough to see the die */
 /* The tracker starts a new track (and reports a release) whenever it loses
  * a fast die for a few frames or finds the resting one again: only a
  * release this long after the last toss, and after the last die came to
@@ -69,6 +68,7 @@ struct dd_camera {
 	struct vis_image *snap;		/* owned: the latest telling frame, or NULL */
 	void *snap_jpeg;		/* owned: snap as JPEG, encoded off the loop, or NULL */
 	size_t snap_jpeg_len;		/* its bytes */
+	struct dd_snapshot_meta snap_meta;	/* what is known of snap */
 	struct dd_face_reader *reader;	/* owned: reads faces off the loop (a camera), or NULL */
 	sd_event_source *io;		/* the camera's eventfd */
 	struct dd_clock *clock;		/* borrowed: serve's; the file's frames and the reads' limit */
@@ -282,53 +282,27 @@ static double die_px_at(const struct dd_camera *g, const double img_to_table[9],
 }
 
 /* Keeps frame (stolen) as the snapshot, and its JPEG (stolen, or NULL:
- * encoded when stored), dropping the previous ones. */
-static void keep_snapshot(struct dd_camera *g, struct vis_image *frame, void *jpeg, size_t len)
+ * encoded when stored), dropping the previous ones; the die at (u, v)
+ * in it, r pixels around (r 0: not known), its face not read. */
+static void keep_snapshot(struct dd_camera *g, struct vis_image *frame, void *jpeg, size_t len,
+			  double u, double v, double r)
 {
 	vis_image_free(g->snap);
 	free(g->snap_jpeg);
 	g->snap = frame;
 	g->snap_jpeg = jpeg;
 	g->snap_jpeg_len = jpeg ? len : 0;
-}
-
-/* img as a JPEG of JPEG_QUALITY in a malloc'd buffer (*len bytes), or NULL
- * with a message and errno ENOMEM or EIO. Safe on any thread: its own
- * turbojpeg handle. */
-static void *encode_jpeg(const struct vis_image *img, size_t *len, char *err, size_t errlen)
-{
-	int samp = img->format == VIS_GRAY8 ? TJSAMP_GRAY : TJSAMP_420;
-	unsigned long cap = tjBufSize(img->width, img->height, samp), got = cap;
-	unsigned char *buf = NULL;
-	tjhandle tj;
-
-	if (cap == (unsigned long)-1 || !(buf = malloc(cap))) {
-		snprintf(err, errlen, "snapshot: out of memory for a %dx%d JPEG", img->width, img->height);
-		errno = ENOMEM;
-		return NULL;
-	}
-	tj = tjInitCompress();
-	if (!tj) {
-		snprintf(err, errlen, "snapshot: turbojpeg: cannot start");
-		goto free_buf;
-	}
-	/* Into our own buffer, big enough for any picture (NOREALLOC): it
-	 * is then free()'d like any other. */
-	if (tjCompress2(tj, img->data, img->width, (int)img->stride, img->height,
-			img->format == VIS_GRAY8 ? TJPF_GRAY : TJPF_RGB, &buf, &got, samp,
-			JPEG_QUALITY, TJFLAG_NOREALLOC)) {
-		snprintf(err, errlen, "snapshot: %s", tjGetErrorStr2(tj));
-		goto destroy;
-	}
-	tjDestroy(tj);
-	*len = got;
-	return buf;
-destroy:
-	tjDestroy(tj);
-free_buf:
-	free(buf);
-	errno = EIO;
-	return NULL;
+	memset(&g->snap_meta, 0, sizeof(g->snap_meta));
+	if (!frame)
+		return;
+	g->snap_meta.t_ns = frame->ts_ns;
+	g->snap_meta.width = frame->width;
+	g->snap_meta.height = frame->height;
+	g->snap_meta.confidence = -1;
+	g->snap_meta.has_die = r > 0;
+	g->snap_meta.die_x = u;
+	g->snap_meta.die_y = v;
+	g->snap_meta.die_r = r;
 }
 
 /* The face reader's prep (its worker thread): the snapshot's JPEG, so that
@@ -337,7 +311,7 @@ static void *prep_snapshot(const struct vis_image *full, size_t *len)
 {
 	char err[128];
 
-	return encode_jpeg(full, len, err, sizeof(err));
+	return dd_jpeg_encode(full, len, err, sizeof(err));
 }
 
 static struct vis_image *copy_image(const struct vis_image *img)
@@ -390,7 +364,8 @@ static void emit(struct dd_camera *g, const struct dd_obs *o)
 /* The full-resolution frame of a rest, converted off the loop (stolen):
  * the snapshot, unless a newer telling frame (the next throw's landing,
  * seen while the face was read) replaced it meanwhile. */
-static void keep_full(void *user, struct vis_image *full, void *jpeg, size_t len)
+static void keep_full(void *user, struct vis_image *full, void *jpeg, size_t len,
+		      const struct dd_face_read *rd)
 {
 	struct dd_camera *g = user;
 
@@ -399,7 +374,16 @@ static void keep_full(void *user, struct vis_image *full, void *jpeg, size_t len
 		free(jpeg);
 		return;
 	}
-	keep_snapshot(g, full, jpeg, len);	/* the resting die, sharp: the best picture */
+	/* The resting die, sharp: the best picture, with the face read on it
+	 * where it was found (else where the tracker located it). */
+	if (rd->found)
+		keep_snapshot(g, full, jpeg, len, rd->u, rd->v, rd->side * 0.75);
+	else
+		keep_snapshot(g, full, jpeg, len, rd->job->u, rd->job->v, rd->job->die_px * 0.75);
+	if (rd->rest->confidence > 0) {
+		g->snap_meta.face = rd->rest->ev.face;
+		g->snap_meta.confidence = rd->rest->confidence;
+	}
 }
 
 /* A REST to fusion: its face read from the full-resolution stream off the
@@ -456,8 +440,9 @@ static void deliver(struct dd_camera *g, struct vis_obs *vo, const struct vis_im
 	if (vo->kind == VIS_OBS_LANDING || vo->kind == VIS_OBS_SINK || vo->kind == VIS_OBS_REST) {
 		struct vis_image *c = copy_image(frame);
 
-		if (c)
-			keep_snapshot(g, c, NULL, 0);	/* low resolution: encoded when stored */
+		if (c)	/* low resolution: encoded when stored */
+			keep_snapshot(g, c, NULL, 0, vo->u, vo->v,
+				      die_px_at(g, g->cfg.h, vo->u, vo->v, 1) * 0.75);
 	}
 	switch (vo->kind) {
 	case VIS_OBS_RELEASE:
@@ -692,7 +677,7 @@ static void release(struct dd_camera *g)
 	vis_camera_close(g->cam);
 	vis_y4m_close(g->y4m);
 	vis_tracker_free(g->trk);
-	keep_snapshot(g, NULL, NULL, 0);
+	keep_snapshot(g, NULL, NULL, 0, 0, 0, 0);
 	g->cam = NULL;
 	g->y4m = NULL;
 	g->trk = NULL;
@@ -861,12 +846,12 @@ int dd_camera_snapshot(struct dd_camera *g, struct db *db, int64_t match, int th
 		jpeg = g->snap_jpeg;
 		len = g->snap_jpeg_len;
 	} else {
-		jpeg = encode_jpeg(img, &len, err, errlen);
+		jpeg = dd_jpeg_encode(img, &len, err, errlen);
 		if (!jpeg)
 			return -errno;	/* ENOMEM or EIO, as encode_jpeg says */
 	}
-	rc = db_snapshot_add(db, match, throw_no, img->ts_ns, jpeg, len, err, errlen);
+	rc = dd_snapshot_store(db, match, throw_no, since_ns, jpeg, len, &g->snap_meta, err, errlen);
 	if (jpeg != g->snap_jpeg)
 		free(jpeg);
-	return rc == 0 ? 1 : rc;
+	return rc;
 }

@@ -254,11 +254,19 @@ free_config:
 
 /* ---- Configuration ------------------------------------------------------ */
 
-/* The referee's hook for a throw's picture: the camera's. */
+/* The referee's hook for a throw's picture: the camera's, else (--sim)
+ * the simulated camera's. */
 static int snapshot(void *user, struct db *db, int64_t match, int throw_no, int64_t since_ns,
 		    char *err, size_t errlen)
 {
-	return dd_camera_snapshot(user, db, match, throw_no, since_ns, err, errlen);
+	struct serve *sv = user;
+	int rc = dd_camera_snapshot(sv->camera_glue, db, match, throw_no, since_ns, err, errlen);
+
+	if (rc == 0 && sv->simfeed)
+		rc = dd_sim_feed_snapshot(sv->simfeed, db, match, throw_no, since_ns, err, errlen);
+	else if (rc == 0 && sv->demo)
+		rc = dd_demo_snapshot(sv->demo, db, match, throw_no, since_ns, err, errlen);
+	return rc;
 }
 
 /* Makes the sensors and camera glue on the loop and serve's clock; a bad
@@ -289,7 +297,7 @@ static int attach_inputs(struct serve *sv, struct dd_config *cfg)
 	if (!sv->camera_glue)
 		dd_serve_config_problem(&sv->sc, err);
 	else
-		dd_referee_set_snapshot(sv->ref, snapshot, sv->camera_glue);
+		dd_referee_set_snapshot(sv->ref, snapshot, sv);
 	sv->sc.fusion.piezo_present = sv->sensors.ok;
 	/* The virtual table's camera reports what the tracker does (landings,
 	 * mine contacts, exits, sinks, rests: docs/simulator.md), so fusion

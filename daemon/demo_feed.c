@@ -12,7 +12,10 @@
 #include "daemon/daemon.h"
 #include "daemon/feeds.h"
 #include "daemon/fusion.h"
+#include "daemon/face_reader.h"
 #include "daemon/inputs.h"
+#include "sim/sim.h"
+#include "vision/vision.h"
 
 /* A match to 10 that shows most of the rules: points, a cup hit, a sink, a
  * short throw, the line, a five at rest, the mine, catches, a low call and a
@@ -49,6 +52,7 @@ static const char sample_log[] =
 #define CAMERA_LAG_NS (25 * 1000000LL)		/* the camera's landing frame after the piezo edge */
 #define BETWEEN_THROWS_NS (3500 * 1000000LL)	/* picking up the die, "DYE UP!" */
 #define MAX_SCHEDULE 12				/* observations of one throw */
+#define CROP_PX 128				/* a rest's picture, as the simulator's */
 
 struct dd_demo {
 	struct dd_clock *clock;		/* borrowed */
@@ -59,6 +63,10 @@ struct dd_demo {
 	size_t next_throw;		/* entries index of the next throw to play */
 	size_t n_sched, at_sched;	/* scheduled observations, next to send */
 	struct dd_obs sched[MAX_SCHEDULE];	/* this throw's, t_ns absolute */
+	double rest_x, rest_y;		/* this throw's landing: where a rest is drawn */
+	struct sim_noise noise;		/* the rest's picture: the simulator's renderer */
+	struct sim_rng rng;		/* its grain and the die's turn */
+	struct dd_sim_snap snap;	/* the camera's picture of the latest rest */
 };
 
 static void add(struct dd_demo *d, enum dd_obs_kind kind, enum dd_source src, int64_t t,
@@ -88,6 +96,8 @@ static void schedule_throw(struct dd_demo *d, const struct bd_throw *t, int numb
 	int64_t at = t0 + TOSS_TO_LANDING_NS;
 
 	d->n_sched = d->at_sched = 0;
+	d->rest_x = 1.22;
+	d->rest_y = 0.3;
 	add(d, DD_OBS_TOSS, DD_SRC_CAMERA, t0, 0.9, NULL);
 	for (size_t i = 0; i < t->n_events; i++, at += BETWEEN_EVENTS_NS) {
 		const struct bd_event *ev = &t->events[i];
@@ -96,6 +106,10 @@ static void schedule_throw(struct dd_demo *d, const struct bd_throw *t, int numb
 		case BD_EV_TABLE: {
 			struct dd_obs *o;
 
+			if (ev->has_xy) {
+				d->rest_x = ev->x;
+				d->rest_y = ev->y;
+			}
 			add(d, DD_OBS_EVENT, DD_SRC_PIEZO, at, 0.9, ev);
 			o = &d->sched[d->n_sched - 1];
 			o->sigma_m = 0.03;
@@ -159,6 +173,36 @@ static bool next_throw(struct dd_demo *d, int64_t t0)
 	return false;
 }
 
+/* The camera's picture of a rest the sample reports: the die drawn by the
+ * simulator's renderer where it landed, showing the face the camera
+ * reports, with the report's confidence. */
+static void keep_rest(struct dd_demo *d, const struct dd_obs *o)
+{
+	struct bd_table tb;
+	struct dd_face_job job = { .t_ns = o->t_ns, .x = d->rest_x, .y = d->rest_y };
+	struct vis_image *crop;
+
+	bd_table_defaults(&tb);
+	crop = sim_render_rest_crop(&d->noise, &tb, d->rest_x, d->rest_y, d->rest_x, d->rest_y,
+				    o->ev.face, 2 * M_PI * sim_rng_uniform(&d->rng), CROP_PX, &d->rng);
+	if (!crop)
+		return;
+	job.u = crop->width / 2.0;
+	job.v = crop->height / 2.0;
+	job.die_px = crop->width / 4.0;	/* as sim_render_rest_crop draws it */
+	if (dd_sim_snap_keep(&d->snap, crop, &job) == 0) {
+		d->snap.meta.face = o->ev.face;
+		d->snap.meta.confidence = o->confidence;
+	}
+	vis_image_free(crop);
+}
+
+int dd_demo_snapshot(struct dd_demo *d, struct db *db, int64_t match, int throw_no,
+		     int64_t since_ns, char *err, size_t errlen)
+{
+	return dd_sim_snap_store(&d->snap, db, match, throw_no, since_ns, err, errlen);
+}
+
 static void on_timer(void *user)
 {
 	struct dd_demo *d = user;
@@ -167,6 +211,8 @@ static void on_timer(void *user)
 	while (d->at_sched < d->n_sched && d->sched[d->at_sched].t_ns <= now) {
 		struct dd_obs o = d->sched[d->at_sched++];
 
+		if (o.kind == DD_OBS_EVENT && o.source == DD_SRC_CAMERA && o.ev.kind == BD_EV_REST)
+			keep_rest(d, &o);
 		d->sink(d->user, &o);
 	}
 	if (d->at_sched == d->n_sched) {
@@ -191,6 +237,8 @@ struct dd_demo *dd_demo_new(struct dd_clock *clock, dd_obs_sink sink, void *user
 	d->clock = clock;
 	d->sink = sink;
 	d->user = user;
+	sim_noise_defaults(&d->noise, 1);
+	sim_rng_seed(&d->rng, 7);
 	rc = mlog_bd_parse("demo-sample", sample_log, sizeof(sample_log) - 1, &d->log, err, errlen);
 	if (rc)
 		goto free_demo;
@@ -218,6 +266,7 @@ void dd_demo_free(struct dd_demo *d)
 		return;
 	dd_timer_free(d->timer);
 	mlog_bd_free(d->log);
+	dd_sim_snap_clear(&d->snap);
 	free(d);
 }
 

@@ -59,6 +59,8 @@ struct item {
 	enum read_state state;		/* read: (under lock) */
 	bool abandoned;			/* read: given up while under way: the worker frees it (under lock) */
 	int face;			/* read: 1-6, 0 unread (under lock) */
+	bool found;			/* read: a die found (under lock) */
+	double fu, fv, fside;		/* found: its centre and side in the job's picture (under lock) */
 	double confidence;		/* read: the reader's (under lock) */
 	struct dd_obs obs;		/* passed through: the observation */
 };
@@ -82,6 +84,8 @@ struct dd_face_reader {
 	void *user;			/* for sink */
 	dd_frame_sink keep;		/* where converted frames go, or NULL */
 	void *keep_user;		/* for keep */
+	dd_read_sink on_read;		/* told of each read back, or NULL */
+	void *read_user;		/* for on_read */
 	struct dd_clock *clock;		/* borrowed: times the reads */
 	sd_event_source *io;		/* share->efd on the loop */
 	struct dd_timer *limit;		/* the oldest read's deadline */
@@ -130,9 +134,10 @@ static void *worker(void *arg)
 		dd_frame_prep prep;
 		void *blob = NULL;
 		size_t blob_len = 0;
-		struct vis_die d;
+		struct vis_die d = { 0 };
 		int face = 0;
 		double conf = 0;
+		bool found = false;
 		uint64_t one = 1;
 		bool dropped;
 
@@ -162,6 +167,7 @@ static void *worker(void *arg)
 		    vis_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
 			face = d.face;
 			conf = d.confidence;
+			found = true;
 		}
 		vis_image_free(it->crop);
 		it->crop = NULL;
@@ -181,6 +187,11 @@ static void *worker(void *arg)
 		if (!dropped) {
 			it->face = face;
 			it->confidence = conf;
+			it->found = found;
+			/* From the copy's pixels to the picture's the job names. */
+			it->fu = d.x + (it->job.u - it->cu);
+			it->fv = d.y + (it->job.v - it->cv);
+			it->fside = d.side;
 			it->full = full;
 			it->blob = blob;
 			it->blob_len = blob ? blob_len : 0;
@@ -226,11 +237,16 @@ static void flush(struct dd_face_reader *fr)
 		if (it->is_read) {
 			/* The rest's own time and place: the read's end is no event. */
 			dd_obs_rest(it->job.t_ns, it->job.x, it->job.y, it->face, it->confidence, &o);
+			struct dd_face_read rd = { .job = &it->job, .found = it->found, .u = it->fu,
+						   .v = it->fv, .side = it->fside, .rest = &o };
+
 			fr->pending--;
+			if (fr->on_read)
+				fr->on_read(fr->read_user, &rd);
 			/* The frame before its rest: a throw the rest ends may
 			 * store it. */
 			if (it->full && fr->keep) {
-				fr->keep(fr->keep_user, it->full, it->blob, it->blob_len);
+				fr->keep(fr->keep_user, it->full, it->blob, it->blob_len, &rd);
 				it->full = NULL;
 				it->blob = NULL;
 			}
@@ -389,6 +405,12 @@ void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep
 	pthread_mutex_lock(&fr->sh->lock);
 	fr->sh->prep = prep;
 	pthread_mutex_unlock(&fr->sh->lock);
+}
+
+void dd_face_reader_set_read_sink(struct dd_face_reader *fr, dd_read_sink fn, void *user)
+{
+	fr->on_read = fn;
+	fr->read_user = user;
 }
 
 void dd_face_reader_set_limit(struct dd_face_reader *fr, int64_t limit_ns)

@@ -65,10 +65,24 @@ int dd_face_reader_read(struct dd_face_reader *fr, const struct vis_image *full,
 struct vis_yuv420;
 int dd_face_reader_read_yuv(struct dd_face_reader *fr, struct vis_yuv420 *raw,
 			    const struct dd_face_job *job);
+/* A read as it came back, on the loop (not one given up): the job, where
+ * the die was found and the rest it gives (to the sink right after). */
+struct dd_face_read {
+	const struct dd_face_job *job;	/* the read asked */
+	bool found;			/* a die was found near the job's point */
+	double u, v;			/* found: its centre, pixels of the picture the job names */
+	double side;			/* found: its side, pixels */
+	const struct dd_obs *rest;	/* the rest: the face read and its confidence */
+};
 /* Receives a frame converted off the loop, the callee's (stolen), with
  * what prep made of it (blob, len bytes: the callee's, free() it; NULL
- * without prep or when prep gave nothing). */
-typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, size_t len);
+ * without prep or when prep gave nothing) and the read made on it. */
+typedef void (*dd_frame_sink)(void *user, struct vis_image *full, void *blob, size_t len,
+			      const struct dd_face_read *rd);
+/* Is told of each read that comes back, before its frame goes to the
+ * frame sink and its rest to the sink (the simulated camera's snapshot). */
+typedef void (*dd_read_sink)(void *user, const struct dd_face_read *rd);
+void dd_face_reader_set_read_sink(struct dd_face_reader *fr, dd_read_sink fn, void *user);
 /* Runs on the worker thread on each converted frame, after its read
  * (not for a read already given up): work the sink would otherwise do on
  * the loop (the camera glue's snapshot JPEG). The rest waits for it.

@@ -14,6 +14,7 @@
 #include "daemon/face_reader.h"
 #include "daemon/fusion.h"
 #include "daemon/inputs.h"
+#include "daemon/snapshot.h"
 
 /* ---- The demo feeder (daemon/demo_feed.c) ----
  * With --sim (not --sim=table): replays a built-in sample match's throws
@@ -29,6 +30,37 @@ struct dd_demo *dd_demo_new(struct dd_clock *clock, dd_obs_sink sink, void *user
 void dd_demo_free(struct dd_demo *d);
 /* The sample match's players (for starting a match in --sim mode). */
 void dd_demo_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+
+/* The demo's camera picture of the throw's resting die (dd_sim_snap), as
+ * dd_snapshot_fn: 1 stored, 0 none, negative errno with a message. */
+struct db;
+int dd_demo_snapshot(struct dd_demo *d, struct db *db, int64_t match, int throw_no,
+		     int64_t since_ns, char *err, size_t errlen);
+
+/* ---- The simulated camera's picture (daemon/snapshot.c) ----
+ * The latest resting die the simulated camera saw: its rendered crop as a
+ * JPEG, what is known of it, and the face read once it comes back. Zero it
+ * to start; dd_sim_snap_clear() frees. */
+struct dd_face_job;
+struct dd_sim_snap {
+	void *jpeg;			/* owned, or NULL: none kept */
+	size_t len;			/* its bytes */
+	struct dd_snapshot_meta meta;	/* what is known of it */
+};
+void dd_sim_snap_clear(struct dd_sim_snap *s);
+/* Keeps img (encoded now; a crop is small) as the picture of job's rest,
+ * the die where job locates it, the face not yet read. 0 or -errno. */
+int dd_sim_snap_keep(struct dd_sim_snap *s, const struct vis_image *img,
+		     const struct dd_face_job *job);
+/* A read back (dd_face_reader_set_read_sink) of the kept picture's rest
+ * gives it the face read, its confidence (unread: none) and where the die
+ * was found. */
+struct dd_face_read;
+void dd_sim_snap_read(struct dd_sim_snap *s, const struct dd_face_read *rd);
+/* Stores the kept picture for throw throw_no when it was taken at or after
+ * since_ns, then forgets it (one throw's): as dd_snapshot_fn. */
+int dd_sim_snap_store(struct dd_sim_snap *s, struct db *db, int64_t match, int throw_no,
+		      int64_t since_ns, char *err, size_t errlen);
 
 /* ---- Simulation and evaluation (daemon/cmd_sim.c, cmd_evaluate.c) ----
  * The sensors' observations reach fusion through dd_sensors_obs_to_fusion
@@ -72,6 +104,10 @@ struct dd_sim_feed *dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64
 				    int max_throws, dd_obs_sink sink, void *user, char *err,
 				    size_t errlen);
 void dd_sim_feed_free(struct dd_sim_feed *f);
+/* The simulated camera's picture of the throw's resting die, its face as
+ * the feeder's reader read it (dd_sim_snap), as dd_snapshot_fn. */
+int dd_sim_feed_snapshot(struct dd_sim_feed *f, struct db *db, int64_t match, int throw_no,
+			 int64_t since_ns, char *err, size_t errlen);
 /* The feeder's face reads are given up after limit_ns on its clock (from
  * the start: DD_FACE_READ_LIMIT_NS times the clock's speed, so that a
  * read gets the same real time at any speed), as

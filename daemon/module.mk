@@ -28,7 +28,7 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #    after the game is won (SENSORS_FAKE; dd_log caught), on a manual clock.
 #  test_serve_demo_restart: serve --sim=table with fake sensors and a fake
 #    simulator's feeder (SENSORS_FAKE; dd_sim_feed_new, _free, _spent,
-#    _match_cfg), on a manual clock.
+#    _match_cfg, _snapshot), on a manual clock.
 #  (SENSORS_FAKE: tests/support/fake_glue.h's FAKE_GLUE_SENSORS; a manual
 #  clock: its FAKE_GLUE_CLOCK, dd_clock_new_real.)
 #  test_camera_glue_times: the camera glue with a fake tracker reporting
@@ -51,7 +51,8 @@ $(BUILD)/tests/test_serve_late_obs: WRAP := $(SENSORS_FAKE) dd_clock_new_real
 $(BUILD)/tests/test_serve_won: WRAP := $(SENSORS_FAKE) dd_clock_new_real dd_log
 $(BUILD)/tests/test_camera_glue_times: WRAP := vis_tracker_feed
 $(BUILD)/tests/test_serve_demo_restart: WRAP := $(SENSORS_FAKE) dd_clock_new_real \
-	dd_sim_feed_new dd_sim_feed_free dd_sim_feed_spent dd_sim_feed_match_cfg
+	dd_sim_feed_new dd_sim_feed_free dd_sim_feed_spent dd_sim_feed_match_cfg \
+	dd_sim_feed_snapshot
 $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(TEST_SUPPORT) \
 		$$(DAEMON_TEST_LIB) $$(LIBS)
 	$(call say,LINK,$@)

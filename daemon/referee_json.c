@@ -9,6 +9,7 @@
 #include "daemon/daemon.h"
 #include "daemon/referee.h"
 #include "daemon/referee_internal.h"
+#include "daemon/snapshot.h"
 #include "db/db.h"
 #include "web/web.h"
 
@@ -417,30 +418,34 @@ static int find_snapshot(const struct db_item *it, void *ctx)
 	return 1;	/* found: stop the walk */
 }
 
-static long count_snapshots(struct dd_referee *r, long id, long throw_no)
+static int list_snapshot(const struct db_item *it, void *ctx)
 {
-	struct snap_find sf = { 0 };
-	char err[256];
-
-	if (!r->db || db_replay(r->db, id, (int)throw_no, find_snapshot, &sf, err, sizeof(err)) < 0)
-		return 0;
-	return sf.seen;
+	return dd_snap_list_add(ctx, it);
 }
 
-/* What one walk behind a stored throw gives its page: its notes and how
- * many snapshots it has. */
+/* The throw's pictures with what is known of each (none when the database
+ * cannot say). */
+static void list_snapshots(struct dd_referee *r, long id, long throw_no, struct dd_snap_list *l)
+{
+	char err[256];
+
+	if (r->db)
+		db_replay(r->db, id, (int)throw_no, list_snapshot, l, err, sizeof(err));
+}
+
+/* What one walk behind a stored throw gives its page: its notes and its
+ * snapshots. */
 struct throw_walk {
-	struct note note;	/* as load_match() collects it */
-	long snapshots;		/* DB_ITEM_SNAPSHOT items seen */
+	struct note note;		/* as load_match() collects it */
+	struct dd_snap_list snaps;	/* the snapshots and their metadata */
 };
 
 static int walk_throw(const struct db_item *it, void *ctx)
 {
 	struct throw_walk *w = ctx;
+	int rc = dd_snap_list_add(&w->snaps, it);
 
-	if (it->kind == DB_ITEM_SNAPSHOT)
-		w->snapshots++;
-	return dd_ref_collect_note(it, &w->note);
+	return rc ? rc : dd_ref_collect_note(it, &w->note);
 }
 
 /* A stored match that is not the one under way, for its throw pages: its
@@ -531,11 +536,12 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 		goto not_found;
 	if (m == &r->m) {
 		nt = &m->notes[throw_no - 1];
-		w.snapshots = count_snapshots(r, id, throw_no);
+		list_snapshots(r, id, throw_no, &w.snaps);
 	} else {
 		rc = db_replay(r->db, id, (int)throw_no, walk_throw, &w, err, sizeof(err));
 		if (rc < 0 && rc != -ENOENT) {
 			json_decref(w.note.obs);
+			json_decref(dd_snap_list_json(&w.snaps));
 			dd_ref_loaded_free(&tmp);
 			return read_fault("throw detail", rc, err);
 		}
@@ -585,9 +591,12 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 	} else {
 		json_decref(confirmations);
 	}
-	/* The camera's pictures: /api/matches/N/throws/K/snapshots/1.jpg .. */
+	/* The camera's pictures, /api/matches/N/throws/K/snapshots/1.jpg ..,
+	 * with what is known of each. */
 	if (o)
-		json_object_set_new(o, "snapshots", json_integer(w.snapshots));
+		json_object_set_new(o, "snapshots", dd_snap_list_json(&w.snaps));
+	else
+		json_decref(dd_snap_list_json(&w.snaps));
 	if (o)
 		*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
 	json_decref(o);

@@ -38,6 +38,7 @@ struct dd_sim_feed {
 	struct due *due;		/* owned: the match's observations, by at_ns */
 	size_t n, cap, at;		/* how many, allocated, next to deliver */
 	int64_t base_ns;		/* the clock's time at match time 0 */
+	struct dd_sim_snap snap;	/* the camera's picture of the latest rest */
 };
 
 static const char *const demo_players[BD_PLAYERS] = { "Ann", "Bo", "Cy", "Di" };
@@ -227,6 +228,9 @@ static void on_timer(void *user)
 			/* As the camera glue's rest: read off the loop, the rest
 			 * sent when read, after what came before it. */
 			job.t_ns += f->base_ns;
+			/* The picture the face is read on is the throw's snapshot. */
+			if (dd_sim_snap_keep(&f->snap, d->crop, &job) < 0)
+				dd_log(DD_LOG_WARN, "simulator: a rest's snapshot not kept (out of memory)");
 			rc = dd_face_reader_read(f->reader, d->crop, &job);
 			vis_image_free(d->crop);
 			d->crop = NULL;
@@ -241,6 +245,20 @@ static void on_timer(void *user)
 	}
 	if (f->at < f->n)
 		dd_timer_arm(f->timer, f->base_ns + f->due[f->at].at_ns);
+}
+
+/* A read back: the face and where the die was found, on the picture. */
+static void on_read(void *user, const struct dd_face_read *rd)
+{
+	struct dd_sim_feed *f = user;
+
+	dd_sim_snap_read(&f->snap, rd);
+}
+
+int dd_sim_feed_snapshot(struct dd_sim_feed *f, struct db *db, int64_t match, int throw_no,
+			 int64_t since_ns, char *err, size_t errlen)
+{
+	return dd_sim_snap_store(&f->snap, db, match, throw_no, since_ns, err, errlen);
 }
 
 struct dd_sim_feed *dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64_t seed,
@@ -263,6 +281,7 @@ struct dd_sim_feed *dd_sim_feed_new(sd_event *ev, struct dd_clock *clock, uint64
 		rc = -errno;
 		goto free_feed;
 	}
+	dd_face_reader_set_read_sink(f->reader, on_read, f);
 	rc = build(f, seed, max_throws, err, errlen);
 	if (rc < 0)
 		goto free_feed;
@@ -307,6 +326,7 @@ void dd_sim_feed_free(struct dd_sim_feed *f)
 	for (size_t i = 0; i < f->n; i++)
 		vis_image_free(f->due[i].crop);
 	free(f->due);
+	dd_sim_snap_clear(&f->snap);
 	free(f);
 }
 

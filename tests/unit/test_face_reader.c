@@ -312,8 +312,10 @@ static struct {
 	int preps;			/* times it ran */
 } keeper;
 
-static void keep(void *user, struct vis_image *full, void *blob, size_t len)
+static void keep(void *user, struct vis_image *full, void *blob, size_t len,
+		 const struct dd_face_read *rd)
 {
+	(void)rd;
 	assert_ptr_equal(user, keeper.s);
 	vis_image_free(keeper.full);
 	free(keeper.blob);

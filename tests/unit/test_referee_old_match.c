@@ -222,7 +222,7 @@ static void test_referee_old_match_pages_are_the_recorded_json(void **state)
 	assert_non_null(strstr(got, "\"reviews\":12"));
 	assert_non_null(strstr(got, "\"confirmed\":true"));
 	assert_non_null(strstr(got, "\"corrections\":5"));
-	assert_non_null(strstr(got, "\"snapshots\":1"));
+	assert_non_null(strstr(got, "\"snapshots\":[{\"index\":1,"));
 	assert_non_null(strstr(got, "the camera saw no landing (55)"));
 	if (strcmp(got, want)) {
 		size_t i = 0;

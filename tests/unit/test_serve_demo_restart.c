@@ -39,6 +39,8 @@ struct dd_sim_feed *__wrap_dd_sim_feed_new(sd_event *ev, struct dd_clock *clock,
 void __wrap_dd_sim_feed_free(struct dd_sim_feed *f);
 bool __wrap_dd_sim_feed_spent(const struct dd_sim_feed *f);
 void __wrap_dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32]);
+int __wrap_dd_sim_feed_snapshot(struct dd_sim_feed *f, struct db *db, int64_t match, int throw_no,
+				int64_t since_ns, char *err, size_t errlen);
 
 static struct fake_glue sens;	/* the fake sensors */
 static struct fake_glue feed;	/* the feeder of the match after the first */
@@ -122,6 +124,20 @@ bool __wrap_dd_sim_feed_spent(const struct dd_sim_feed *f)
 void __wrap_dd_sim_feed_match_cfg(struct bd_match_cfg *cfg, char team_names[2][32])
 {
 	dd_demo_match_cfg(cfg, team_names);
+}
+
+/* The fake feeder has no camera: no picture. */
+int __wrap_dd_sim_feed_snapshot(struct dd_sim_feed *f, struct db *db, int64_t match, int throw_no,
+				int64_t since_ns, char *err, size_t errlen)
+{
+	(void)f;
+	(void)db;
+	(void)match;
+	(void)throw_no;
+	(void)since_ns;
+	(void)err;
+	(void)errlen;
+	return 0;
 }
 
 static void test_serve_demo_next_match_starts_with_no_throw_under_way(void **state)

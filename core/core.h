@@ -734,17 +734,35 @@ int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *out
 #define MLOG_MAX_INPUT   (64u << 20)	/* bytes the CLI reads of one log */
 #define MLOG_SOURCE_MAX  16		/* bytes of an event's source, with the NUL */
 
+#define MLOG_OFFICIAL_MAX 33		/* bytes of an official's name, with the NUL */
+#define MLOG_REASON_MAX  201		/* bytes of an official's reason, with the NUL */
+
 enum mlog_entry_kind {
 	MLOG_THROW,	/* a "throw" line: the next throw of the match */
 	MLOG_CORRECT,	/* a "correct" line: replaces an earlier throw's observations */
+	MLOG_CONFIRM,	/* a "confirm" line: an official agreed with a throw's ruling
+			 * (no observations; judging skips it) */
 };
 
-/* One throw or correction, as it stood in the log. */
+/* Who decided, when and why: an official's correction, undo or
+ * confirmation ("audit" in the log). Data from outside: core reads no clock. */
+struct mlog_audit {
+	bool present;			/* the line has one */
+	char official[MLOG_OFFICIAL_MAX];	/* the official's name, 1.. bytes */
+	int64_t wall_ms;		/* Unix time, ms (for display) */
+	char reason[MLOG_REASON_MAX];	/* "" none */
+};
+
+/* One throw, correction or confirmation, as it stood in the log. */
 struct mlog_bd_entry {
-	enum mlog_entry_kind kind;	/* a throw or a correction */
+	enum mlog_entry_kind kind;	/* a throw, a correction or a confirmation */
 	int line;		/* 1-based line in the log; 0 when built in memory */
-	int throw_no;		/* THROW: its own number; CORRECT: the throw it replaces (1-based) */
-	struct bd_throw t;	/* the observations (thrower BD_NOBODY: from the order) */
+	int throw_no;		/* THROW: its own number; CORRECT, CONFIRM: the throw
+				 * it replaces or confirms (1-based) */
+	struct bd_throw t;	/* the observations (thrower BD_NOBODY: from the order);
+				 * CONFIRM: none */
+	bool undo;		/* CORRECT: an official's undo ("undo":true) */
+	struct mlog_audit audit;	/* CORRECT, CONFIRM: who, when, why; or none */
 };
 
 /* The roll-off line (BD-F1). */
@@ -798,6 +816,10 @@ int mlog_bd_add_throw(struct mlog_bd *log, const struct bd_throw *t);
  * log->entries). 0, -EINVAL when that throw does not exist yet, -ENOMEM. */
 int mlog_bd_add_correct(struct mlog_bd *log, int throw_no, const struct bd_throw *t);
 
+/* Appends a confirmation of throw throw_no by audit's official (copied).
+ * 0, -EINVAL when that throw does not exist yet, -ENOMEM. */
+int mlog_bd_add_confirm(struct mlog_bd *log, int throw_no, const struct mlog_audit *audit);
+
 /* Parses a Beer Die match log from buf[0..len) (need not be NUL-terminated).
  * name is used in messages and copied into the result. Checks everything
  * that can be checked without judging: unknown fields, types, ranges, names.
@@ -837,6 +859,11 @@ int mlog_bd_final_line(const struct bd_match_cfg *cfg, const struct bd_final *f,
  * correct_of > 0, a correction of that throw. 0 or -ENOMEM. */
 int mlog_bd_throw_line(const struct bd_match_cfg *cfg, const struct bd_throw *t,
 		       int correct_of, char **out, size_t *outlen);
+
+/* One entry's line in canonical form (a throw, correction with its undo
+ * mark and audit, or confirmation), with its '\n'. 0 or -ENOMEM. */
+int mlog_bd_entry_line(const struct bd_match_cfg *cfg, const struct mlog_bd_entry *e,
+		       char **out, size_t *outlen);
 
 /* The whole log in canonical form (docs/match-log.md "Canonical form"):
  * the match line, the roll-off when present, then every entry in order.

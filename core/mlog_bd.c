@@ -78,6 +78,8 @@ static int add_entry(struct mlog_bd *log, enum mlog_entry_kind kind, int throw_n
 	e->line = 0;
 	e->throw_no = throw_no;
 	e->t = copy;
+	e->undo = false;
+	memset(&e->audit, 0, sizeof(e->audit));
 	return 0;
 }
 
@@ -98,6 +100,23 @@ int mlog_bd_add_correct(struct mlog_bd *log, int throw_no, const struct bd_throw
 	if (throw_no < 1 || (size_t)throw_no > log->n_throws)
 		return -EINVAL;
 	return add_entry(log, MLOG_CORRECT, throw_no, t);
+}
+
+int mlog_bd_add_confirm(struct mlog_bd *log, int throw_no, const struct mlog_audit *audit)
+{
+	struct bd_throw none;
+	int rc;
+
+	if (throw_no < 1 || (size_t)throw_no > log->n_throws)
+		return -EINVAL;
+	memset(&none, 0, sizeof(none));
+	none.thrower = BD_NOBODY;
+	none.apex_m = -1;
+	none.apex_sd_m = -1;
+	rc = add_entry(log, MLOG_CONFIRM, throw_no, &none);
+	if (rc == 0)
+		log->entries[log->n_entries - 1].audit = *audit;
+	return rc;
 }
 
 /* ---- equality ---- */
@@ -159,6 +178,13 @@ static bool throw_equal(const struct bd_throw *a, const struct bd_throw *b)
 	return true;
 }
 
+static bool audit_equal(const struct mlog_audit *a, const struct mlog_audit *b)
+{
+	return a->present == b->present &&
+	       (!a->present || (!strcmp(a->official, b->official) && a->wall_ms == b->wall_ms &&
+				!strcmp(a->reason, b->reason)));
+}
+
 bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b)
 {
 	for (int i = 0; i < BD_PLAYERS; i++)
@@ -179,7 +205,8 @@ bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b)
 	for (size_t i = 0; i < a->n_entries; i++) {
 		const struct mlog_bd_entry *x = &a->entries[i], *y = &b->entries[i];
 
-		if (x->kind != y->kind || x->throw_no != y->throw_no || !throw_equal(&x->t, &y->t))
+		if (x->kind != y->kind || x->throw_no != y->throw_no || !throw_equal(&x->t, &y->t) ||
+		    x->undo != y->undo || !audit_equal(&x->audit, &y->audit))
 			return false;
 	}
 	return true;
@@ -216,6 +243,8 @@ int mlog_bd_replay(const struct mlog_bd *log, struct mlog_bd_result *res,
 				       "no throw %d (%zu in the log)", e->throw_no, n);
 			goto free_result;
 		}
+		if (e->kind == MLOG_CONFIRM)
+			continue;	/* an official's word, not an observation */
 		throws[e->throw_no - 1] = e->t;
 		from[e->throw_no - 1] = e;
 		if (e->kind == MLOG_CORRECT)
@@ -447,8 +476,9 @@ static void put_event(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 	mlog_buf_puts(b, "}");
 }
 
-static void put_throw(struct mlog_buf *b, const struct bd_match_cfg *cfg,
-		      const struct bd_throw *t, int correct_of)
+/* A throw or correction line up to its events' closing bracket. */
+static void put_throw_body(struct mlog_buf *b, const struct bd_match_cfg *cfg,
+			   const struct bd_throw *t, int correct_of)
 {
 	if (correct_of > 0)
 		mlog_buf_printf(b, "{\"type\":\"correct\",\"throw\":%d", correct_of);
@@ -472,7 +502,51 @@ static void put_throw(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 			mlog_buf_puts(b, ",");
 		put_event(b, cfg, &t->events[i]);
 	}
-	mlog_buf_puts(b, "]}\n");
+	mlog_buf_puts(b, "]");
+}
+
+static void put_throw(struct mlog_buf *b, const struct bd_match_cfg *cfg,
+		      const struct bd_throw *t, int correct_of)
+{
+	put_throw_body(b, cfg, t, correct_of);
+	mlog_buf_puts(b, "}\n");
+}
+
+static void put_audit(struct mlog_buf *b, const struct mlog_audit *a)
+{
+	if (!a->present)
+		return;
+	mlog_buf_puts(b, ",\"audit\":{\"official\":");
+	mlog_buf_str(b, a->official);
+	mlog_buf_printf(b, ",\"wall_ms\":%lld", (long long)a->wall_ms);
+	if (a->reason[0]) {
+		mlog_buf_puts(b, ",\"reason\":");
+		mlog_buf_str(b, a->reason);
+	}
+	mlog_buf_puts(b, "}");
+}
+
+static void put_entry(struct mlog_buf *b, const struct bd_match_cfg *cfg,
+		      const struct mlog_bd_entry *e)
+{
+	if (e->kind == MLOG_CONFIRM) {
+		mlog_buf_printf(b, "{\"type\":\"confirm\",\"throw\":%d", e->throw_no);
+	} else {
+		put_throw_body(b, cfg, &e->t, e->kind == MLOG_CORRECT ? e->throw_no : 0);
+		if (e->kind == MLOG_CORRECT && e->undo)
+			mlog_buf_puts(b, ",\"undo\":true");
+	}
+	put_audit(b, &e->audit);
+	mlog_buf_puts(b, "}\n");
+}
+
+int mlog_bd_entry_line(const struct bd_match_cfg *cfg, const struct mlog_bd_entry *e,
+		       char **out, size_t *outlen)
+{
+	struct mlog_buf b = { 0 };
+
+	put_entry(&b, cfg, e);
+	return mlog_buf_finish(&b, out, outlen);
 }
 
 int mlog_bd_throw_line(const struct bd_match_cfg *cfg, const struct bd_throw *t,
@@ -583,9 +657,7 @@ int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen)
 				mlog_team_name(log->rolloff.calling_team),
 				log->rolloff.called_high ? "high" : "low");
 	for (size_t i = 0; i < log->n_entries; i++) {
-		const struct mlog_bd_entry *e = &log->entries[i];
-
-		put_throw(&b, cfg, &e->t, e->kind == MLOG_CORRECT ? e->throw_no : 0);
+		put_entry(&b, cfg, &log->entries[i]);
 	}
 	return mlog_buf_finish(&b, out, outlen);
 }

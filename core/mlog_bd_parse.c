@@ -553,15 +553,75 @@ static int parse_event(struct parser *p, json_t *o, int idx, struct bd_event *e)
 	return 0;
 }
 
+/* "audit": {"official":..,"wall_ms":..,"reason":..} into the log's last
+ * entry; absent is fine unless required. */
+static int parse_audit(struct parser *p, json_t *root, bool required)
+{
+	static const char *const keys[] = { "official", "wall_ms", "reason", NULL };
+	struct mlog_audit a;
+	json_t *o = json_object_get(root, "audit"), *v;
+	json_int_t ms = 0;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	if (!o)
+		return required ? fail(p, "audit", "missing (who confirmed, and when)") : 0;
+	if (!json_is_object(o))
+		return fail(p, "audit", "expected {\"official\":..,\"wall_ms\":..}");
+	if ((rc = check_keys(p, o, "audit", "audits", keys)))
+		return rc;
+	v = json_object_get(o, "official");
+	if (!v)
+		return fail(p, "audit.official", "missing (the official's name)");
+	if ((rc = get_string(p, v, "audit.official", a.official, sizeof(a.official))))
+		return rc;
+	rc = get_int(p, o, "audit", "wall_ms", 0, INT64_MAX / 2, &ms);
+	if (rc == -ENOENT)
+		return fail(p, "audit.wall_ms", "missing (Unix time in ms)");
+	if (rc)
+		return rc;
+	a.wall_ms = (int64_t)ms;
+	v = json_object_get(o, "reason");
+	if (v && (rc = get_string(p, v, "audit.reason", a.reason, sizeof(a.reason))))
+		return rc;
+	a.present = true;
+	p->log->entries[p->log->n_entries - 1].audit = a;
+	return 0;
+}
+
+/* A "confirm" line: an official agreed with a throw's ruling. */
+static int parse_confirm(struct parser *p, json_t *root)
+{
+	static const char *const keys[] = { "type", "throw", "audit", NULL };
+	struct mlog_audit none = { 0 };
+	json_t *v = json_object_get(root, "throw");
+	int rc;
+
+	if ((rc = check_keys(p, root, NULL, "\"confirm\" lines", keys)))
+		return rc;
+	if (!json_is_integer(v) || json_integer_value(v) < 1)
+		return fail(p, "throw", "expected a throw's number (1, 2, ...)");
+	if ((size_t)json_integer_value(v) > p->log->n_throws)
+		return fail(p, "throw", "no throw %lld before this line (%zu so far)",
+			    (long long)json_integer_value(v), p->log->n_throws);
+	rc = mlog_bd_add_confirm(p->log, (int)json_integer_value(v), &none);
+	if (rc)
+		return rc;
+	p->log->entries[p->log->n_entries - 1].line = p->line;
+	return parse_audit(p, root, true);
+}
+
 static int parse_throw(struct parser *p, json_t *root, bool correct)
 {
 	static const char *const throw_keys[] = {
 		"type", "thrower", "dye_up", "apex_m", "apex_sd_m", "events", NULL
 	};
 	static const char *const correct_keys[] = {
-		"type", "throw", "thrower", "dye_up", "apex_m", "apex_sd_m", "events", NULL
+		"type", "throw", "thrower", "dye_up", "apex_m", "apex_sd_m", "events", "undo",
+		"audit", NULL
 	};
 	struct bd_throw t;
+	bool undo = false;
 	json_int_t target = 0;
 	json_t *events;
 	size_t n;
@@ -584,6 +644,8 @@ static int parse_throw(struct parser *p, json_t *root, bool correct)
 				    (long long)target, p->log->n_throws);
 	}
 	memset(&t, 0, sizeof(t));
+	if (correct && (rc = get_bool(p, root, NULL, "undo", false, &undo)))
+		return rc;
 	if ((rc = get_player(p, root, NULL, "thrower", false, &t.thrower)) ||
 	    (rc = get_bool(p, root, NULL, "dye_up", true, &t.dye_up)))
 		return rc;
@@ -624,7 +686,8 @@ static int parse_throw(struct parser *p, json_t *root, bool correct)
 	if (rc < 0)
 		return rc == -ENOMEM ? rc : fail(p, NULL, "cannot add this line");
 	p->log->entries[p->log->n_entries - 1].line = p->line;
-	return 0;
+	p->log->entries[p->log->n_entries - 1].undo = undo;
+	return correct ? parse_audit(p, root, false) : 0;
 }
 
 /* One non-blank line. */
@@ -651,17 +714,19 @@ static int parse_line(struct parser *p, const struct mlog_line *line, bool first
 		else
 			rc = parse_match(p, root);
 	} else if (!type) {
-		fail(p, "type", "missing (\"rolloff\", \"throw\" or \"correct\")");
+		fail(p, "type", "missing (\"rolloff\", \"throw\", \"correct\" or \"confirm\")");
 	} else if (s && !strcmp(s, "throw")) {
 		rc = parse_throw(p, root, false);
 	} else if (s && !strcmp(s, "correct")) {
 		rc = parse_throw(p, root, true);
+	} else if (s && !strcmp(s, "confirm")) {
+		rc = parse_confirm(p, root);
 	} else if (s && !strcmp(s, "rolloff")) {
 		rc = parse_rolloff(p, root);
 	} else if (s && !strcmp(s, "match")) {
 		fail(p, "type", "a second \"match\" line (a log holds one match)");
 	} else {
-		fail(p, "type", "expected \"rolloff\", \"throw\" or \"correct\"");
+		fail(p, "type", "expected \"rolloff\", \"throw\", \"correct\" or \"confirm\"");
 	}
 free_root:
 	json_decref(root);

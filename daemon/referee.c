@@ -628,36 +628,87 @@ int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err,
 }
 
 
-int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t errlen)
+/* The audit as the match log keeps it: none without an official. */
+static void log_audit(const struct dd_audit *a, struct mlog_audit *out)
 {
+	memset(out, 0, sizeof(*out));
+	if (!a)
+		return;
+	out->present = true;
+	snprintf(out->official, sizeof(out->official), "%s", a->official[0] ? a->official : "official");
+	out->wall_ms = a->wall_ms > 0 ? a->wall_ms : 0;
+	snprintf(out->reason, sizeof(out->reason), "%s", a->reason);
+}
+
+/* The confirm line of throw_no (committed), and the entry in memory. */
+static int store_confirm(struct dd_referee *r, int throw_no, const struct dd_audit *audit,
+			 char *err, size_t errlen)
+{
+	struct mlog_audit a;
+	int rc;
+
+	if (!audit)
+		return 0;
+	log_audit(audit, &a);
+	rc = r->db ? db_bd_confirm(r->db, r->m.id, throw_no, &a, dd_mono_ns(), err, errlen) : 0;
+	if (rc == 0 && mlog_bd_add_confirm(r->m.log, throw_no, &a)) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	}
+	return rc;
+}
+
+int dd_referee_confirm(struct dd_referee *r, int throw_no, const struct dd_audit *audit,
+		       char *err, size_t errlen)
+{
+	int rc;
+
 	if (!r->m.log) {
 		snprintf(err, errlen, "no match under way");
 		return -ENOENT;
 	}
 	if (r->pending && (throw_no == 0 || throw_no == last_throw(r) + 1)) {
 		const struct held *h = &r->pend;
-		int rc = commit_throw(r, &h->t, h->why, h->t_start_ns, json_incref(h->obs), true,
-				      err, errlen);
 
+		rc = commit_throw(r, &h->t, h->why, h->t_start_ns, json_incref(h->obs), true,
+				  err, errlen);
 		if (rc == 0)
 			drop_pending(r);
-		return rc;
+		return rc ? rc : store_confirm(r, last_throw(r), audit, err, errlen);
+	}
+	if (throw_no == 0) {
+		for (size_t i = 0; i < r->m.res.n && !throw_no; i++)
+			if (dd_ref_review_open(&r->m, i))
+				throw_no = (int)i + 1;
+		if (!throw_no) {
+			snprintf(err, errlen, "no ruling is under review");
+			return -EBUSY;
+		}
 	}
 	if (throw_no < 1 || throw_no > last_throw(r)) {
 		snprintf(err, errlen, "throw %d: no such throw", throw_no);
 		return -ENOENT;
 	}
 	/* Confirmed already: a second tap writes nothing more. */
-	if (r->m.notes[throw_no - 1].confirmed)
+	if (r->m.notes[throw_no - 1].confirmed && dd_ref_doubtful(&r->m, (size_t)throw_no - 1))
 		return 0;
+	if (!dd_ref_review_open(&r->m, (size_t)throw_no - 1)) {
+		snprintf(err, errlen, "throw %d is not under review", throw_no);
+		return -EBUSY;
+	}
+	rc = store_confirm(r, throw_no, audit, err, errlen);
+	if (rc)
+		return rc;
 	r->m.notes[throw_no - 1].confirmed = true;
+	/* Older readers know a confirmation by this note. */
 	note_raw(r, throw_no, "console", "confirm", json_pack("{s:i}", "throw", throw_no), true);
 	return 0;
 }
 
-int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw *t,
-		       char *err, size_t errlen)
+static int correct(struct dd_referee *r, int throw_no, const struct bd_throw *t, bool undo,
+		   const struct dd_audit *audit, char *err, size_t errlen)
 {
+	struct mlog_audit a;
 	int rc;
 
 	if (!r->m.log) {
@@ -672,7 +723,7 @@ int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw
 				  err, errlen);
 		if (rc == 0)
 			drop_pending(r);
-		return rc;
+		return rc ? rc : store_confirm(r, last_throw(r), audit, err, errlen);
 	}
 	if (throw_no < 1 || throw_no > last_throw(r)) {
 		snprintf(err, errlen, "throw %d: no such throw", throw_no);
@@ -680,14 +731,53 @@ int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw
 	}
 	/* The database refolds before it commits: a correction that leaves a
 	 * later throw unjudgeable (the game would have ended) is refused. */
-	rc = db_bd_correct(r->db, r->m.id, throw_no, t, dd_mono_ns(), NULL, err, errlen);
+	log_audit(audit, &a);
+	rc = db_bd_correct_audited(r->db, r->m.id, throw_no, t, undo, &a, dd_mono_ns(), NULL,
+				   err, errlen);
 	if (rc)
 		return rc;
-	return take_line(r, t, throw_no, err, errlen);
+	rc = take_line(r, t, throw_no, err, errlen);
+	if (rc == 0) {
+		r->m.log->entries[r->m.log->n_entries - 1].undo = undo;
+		r->m.log->entries[r->m.log->n_entries - 1].audit = a;
+	}
+	return rc;
 }
 
-int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
+int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw *t,
+		       const struct dd_audit *audit, char *err, size_t errlen)
 {
+	return correct(r, throw_no, t, false, audit, err, errlen);
+}
+
+int dd_referee_throws(const struct dd_referee *r)
+{
+	return r->m.log ? last_throw(r) : 0;
+}
+
+int dd_referee_review_throw(const struct dd_referee *r)
+{
+	if (!r->m.log)
+		return 0;
+	if (r->pending)
+		return last_throw(r) + 1;
+	for (size_t i = 0; i < r->m.res.n; i++)
+		if (dd_ref_review_open(&r->m, i))
+			return (int)i + 1;
+	return 0;
+}
+
+int dd_referee_players(const struct dd_referee *r, char names[BD_PLAYERS][BD_NAME_MAX])
+{
+	if (!r->m.log)
+		return -ENOENT;
+	memcpy(names, r->m.log->cfg.players, sizeof(r->m.log->cfg.players));
+	return 0;
+}
+
+int dd_referee_undo(struct dd_referee *r, const struct dd_audit *audit, char *err, size_t errlen)
+{
+	struct mlog_audit a;
 	struct bd_throw t;
 	int n;
 
@@ -696,8 +786,11 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
 		return -ENOENT;
 	}
 	if (r->pending) {
+		log_audit(audit, &a);
 		note_raw(r, last_throw(r) + 1, "console", "dropped",
-			 json_pack("{s:O?}", "obs", r->pend.obs), true);
+			 json_pack("{s:O?,s:s,s:I,s:s}", "obs", r->pend.obs,
+				   "official", a.official, "wall_ms", (json_int_t)a.wall_ms,
+				   "reason", a.reason), true);
 		drop_pending(r);
 		return 0;
 	}
@@ -721,5 +814,5 @@ int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen)
 	t.events[0].player = BD_NOBODY;
 	t.events[0].confidence = 1;
 	snprintf(t.events[0].source, sizeof(t.events[0].source), "console");
-	return dd_referee_correct(r, n, &t, err, errlen);
+	return correct(r, n, &t, true, audit, err, errlen);
 }

@@ -28,6 +28,14 @@ struct dd_referee_cfg {
 struct dd_referee;
 struct dd_fused;
 
+/* Who acted on a ruling, when and why: an official's correction, undo or
+ * confirmation, stored with it in the match log. */
+struct dd_audit {
+	char official[33];	/* the session's official, "" unknown */
+	int64_t wall_ms;	/* Unix time, ms (display only) */
+	char reason[201];	/* optional, "" none */
+};
+
 /* A referee over db (borrowed, open for writing). NULL with errno. */
 struct dd_referee *dd_referee_new(const struct dd_referee_cfg *cfg, struct db *db);
 void dd_referee_free(struct dd_referee *r);
@@ -78,16 +86,43 @@ bool dd_referee_over(const struct dd_referee *r);
  * judged (err says why: e.g. the game is over); -EIO the store failed. */
 int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err, size_t errlen);
 
-/* Confirms throw_no (0: the one held for review). */
-int dd_referee_confirm(struct dd_referee *r, int throw_no, char *err, size_t errlen);
+/* The official's acts below store audit (borrowed; NULL: none, as a
+ * program's own) with them in the match log. */
 
-/* Replaces throw_no's observations (0: the one held for review) and refolds. */
-int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw *t,
+/* Confirms throw_no (0: the one held for review, else the earliest counted
+ * one still open): a confirm line. -EBUSY "throw N is not under review"
+ * for a throw not ruled doubtful or settled by a correction; a second
+ * confirmation of one writes nothing and is 0. */
+int dd_referee_confirm(struct dd_referee *r, int throw_no, const struct dd_audit *audit,
 		       char *err, size_t errlen);
 
+/* Replaces throw_no's observations (0: the one held for review) and
+ * refolds. A held ruling the official corrects is stored as the
+ * official's throw line and a confirm line with the audit. */
+int dd_referee_correct(struct dd_referee *r, int throw_no, const struct bd_throw *t,
+		       const struct dd_audit *audit, char *err, size_t errlen);
+
 /* Withdraws the last throw: a held one is dropped, a committed one is
- * corrected into a re-toss (BD-P9), so the log keeps what happened. */
-int dd_referee_undo(struct dd_referee *r, char *err, size_t errlen);
+ * corrected into a re-toss (BD-P9, a correct line marked "undo"), so the
+ * log keeps what happened. */
+int dd_referee_undo(struct dd_referee *r, const struct dd_audit *audit, char *err, size_t errlen);
+
+/* Throws committed in the Beer Die match under way (0: none, or no match). */
+int dd_referee_throws(const struct dd_referee *r);
+/* The throw a confirm of throw 0 acts on: the held one, else the earliest
+ * counted one still open; 0 when none is under review. */
+int dd_referee_review_throw(const struct dd_referee *r);
+
+/* The Beer Die match under way's players by seat (a1, a2, b1, b2): 0, or
+ * -ENOENT with none under way. */
+int dd_referee_players(const struct dd_referee *r, char names[BD_PLAYERS][BD_NAME_MAX]);
+
+/* A command's result for the console: the Beer Die match under way after
+ * acting on throw throw_no: {"throw":N,"ruling":..,"score":{..},
+ * "team_names":{..},"match":id} (ruling null when throw N is no more or
+ * not yet; "held":true for a ruling awaiting review). *out the caller's
+ * (json_decref), NULL when no Beer Die match is under way. 0 or -ENOMEM. */
+int dd_referee_result(struct dd_referee *r, int throw_no, struct json_t **out);
 
 /* JSON for the web: the scoreboard's state (caller json_decref()s), the
  * match list, a match's log (JSON Lines, malloc'd), one throw in detail.

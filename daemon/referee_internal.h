@@ -64,6 +64,14 @@ void dd_ref_loaded_free(struct loaded *m);
  * struct note) out of what the database holds behind it. */
 int dd_ref_collect_note(const struct db_item *it, void *ctx);
 
+/* referee_json.c: throw i + 1 of m was ruled doubtful (by the judge, or
+ * fusion gave a reason). */
+bool dd_ref_doubtful(const struct loaded *m, size_t i);
+/* referee_json.c: ... and still awaits an official: a correction (undo
+ * included) settles it as surely as a confirmation (docs/daemon.md,
+ * "until confirmed or corrected"). */
+bool dd_ref_review_open(const struct loaded *m, size_t i);
+
 /* referee_dice.c: ends the dice match under way with the engine's final
  * line. 0, or a negative errno with a message in err. */
 int dd_ref_dice_end(struct dd_referee *r, char *err, size_t errlen);

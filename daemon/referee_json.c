@@ -68,17 +68,14 @@ static json_t *duty_json(const struct bd_match_cfg *cfg, const struct bd_duty *d
 	return o;
 }
 
-/* Throw i+1 was ruled doubtful (by the judge, or fusion gave a reason). */
-static bool doubtful(const struct loaded *m, size_t i)
+bool dd_ref_doubtful(const struct loaded *m, size_t i)
 {
 	return m->res.rulings[i].review || m->notes[i].review_why[0];
 }
 
-/* Still awaits an official: a correction (undo included) settles it as
- * surely as a confirmation (docs/daemon.md, "until confirmed or corrected"). */
-static bool review_open(const struct loaded *m, size_t i)
+bool dd_ref_review_open(const struct loaded *m, size_t i)
 {
-	return doubtful(m, i) && !m->notes[i].confirmed && !m->res.corrected[i];
+	return dd_ref_doubtful(m, i) && !m->notes[i].confirmed && !m->res.corrected[i];
 }
 
 int dd_referee_state(struct dd_referee *r, json_t **out)
@@ -164,7 +161,7 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 			"throw", (int)i + 1, "thrower", cfg->players[ru->thrower],
 			"points", "A", ru->points[0], "B", ru->points[1],
 			"score", "A", ru->score[0], "B", ru->score[1],
-			"review", doubtful(m, i),
+			"review", dd_ref_doubtful(m, i),
 			"confirmed", m->notes[i].confirmed, "corrected", m->res.corrected[i]));
 	}
 	json_object_set_new(o, "history", history);
@@ -173,7 +170,7 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	 * shown, "awaiting" counts them all. A held ruling comes first: play
 	 * waits on it. */
 	for (size_t i = n; i-- > 0;)
-		if (review_open(m, i)) {
+		if (dd_ref_review_open(m, i)) {
 			first = i;
 			open++;
 		}
@@ -191,6 +188,31 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	}
 	*out = o;
 	return 0;
+}
+
+int dd_referee_result(struct dd_referee *r, int throw_no, json_t **out)
+{
+	const struct loaded *m = &r->m;
+	json_t *o, *ru = NULL;
+
+	*out = NULL;
+	if (!m->log)
+		return 0;
+	if (throw_no >= 1 && (size_t)throw_no <= m->res.n) {
+		ru = ruling_json(&m->log->cfg, &m->res.rulings[throw_no - 1],
+				 m->res.corrected[throw_no - 1]);
+	} else if (r->pending && (size_t)throw_no == m->res.n + 1) {
+		ru = ruling_json(&m->log->cfg, &r->pend.ruling, false);
+		if (ru)
+			json_object_set_new(ru, "held", json_true());
+	}
+	o = json_pack("{s:I,s:o,s:o,s:{s:i,s:i},s:{s:s,s:s}}", "match", (json_int_t)m->id,
+		      "throw", throw_no > 0 ? json_integer(throw_no) : json_null(),
+		      "ruling", ru ? ru : json_null(),
+		      "score", "A", m->res.state.score[0], "B", m->res.state.score[1],
+		      "team_names", "A", m->teams[0], "B", m->teams[1]);
+	*out = o;
+	return o ? 0 : -ENOMEM;
 }
 
 /* A database failure behind a page: logged with db/'s message (file and

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "daemon/cliio.h"
 #include "daemon/clock.h"
@@ -181,19 +182,61 @@ static bool won(struct serve *sv, char *err, size_t errlen)
 	return true;
 }
 
-static int on_command(void *user, const struct web_command *cmd, char *err, size_t errlen)
+/* Unix time in ms, for the audit's "when" (shown to people, never used to
+ * order or time anything: that is the loop's clock). */
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* o (taken) as compact text, NULL for none. */
+static char *as_text(json_t *o)
+{
+	char *text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+
+	json_decref(o);
+	return text;
+}
+
+/* The console's answer to a command, as JSON text (malloc'd; NULL for none
+ * or out of memory): the Beer Die match after acting on throw k (0:
+ * none), or the dice match's id. */
+static char *command_result(struct serve *sv, int k)
+{
+	json_t *o = NULL;
+
+	if (dd_referee_result(sv->ref, k, &o))
+		return NULL;
+	if (!o)
+		o = json_pack("{s:I}", "match", (json_int_t)dd_referee_current_id(sv->ref));
+	return as_text(o);
+}
+
+static int on_command(void *user, const struct web_command *cmd, char **result,
+		      char *err, size_t errlen)
 {
 	struct serve *sv = user;
 	struct dd_obs o;
 	struct dd_fused *fx;
 	struct store_mark before = dd_serve_store_mark(sv);
-	int rc = 0;
+	struct dd_audit audit;
+	int rc = 0, k = 0, n_before = dd_referee_throws(sv->ref);
+	bool held_before = dd_referee_waiting(sv->ref);
+	json_t *ended = NULL;
 
+	*result = NULL;
 	dd_serve_invalidate(sv);
 	memset(&o, 0, sizeof(o));
 	o.source = DD_SRC_CONSOLE;
 	o.confidence = 1;
 	o.t_ns = dd_clock_now(sv->clock);
+	memset(&audit, 0, sizeof(audit));
+	snprintf(audit.official, sizeof(audit.official), "%s", cmd->official);
+	snprintf(audit.reason, sizeof(audit.reason), "%s", cmd->reason);
+	audit.wall_ms = wall_ms();
 	switch (cmd->kind) {
 	case WEB_CMD_START:
 		if (strcmp(cmd->game, "beerdie")) {
@@ -206,6 +249,13 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 			dd_serve_fusion_restart(sv);
 		break;
 	case WEB_CMD_END:
+		/* The match as it ends: after, there is none under way. */
+		if (dd_referee_result(sv->ref, 0, &ended) == 0 && ended) {
+			json_object_del(ended, "throw");
+			json_object_del(ended, "ruling");
+		}
+		if (!ended)
+			ended = json_pack("{s:I}", "match", (json_int_t)dd_referee_current_id(sv->ref));
 		rc = dd_referee_end(sv->ref, err, errlen);
 		if (rc == 0) {
 			char why[256];
@@ -234,7 +284,11 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		if (cmd->kind == WEB_CMD_CALL)
 			o.ev = cmd->events[0];
 		dd_serve_feed(sv, &o);
-		return 0;	/* dd_serve_feed() pushed the state if a throw completed */
+		/* dd_serve_feed() pushed the state if a throw completed: the
+		 * answer names it, or no throw when the call only joined one. */
+		k = dd_referee_throws(sv->ref) + (dd_referee_waiting(sv->ref) ? 1 : 0);
+		*result = command_result(sv, k > n_before ? k : 0);
+		return 0;
 	case WEB_CMD_THROW:
 		/* The match's state refuses it, as a call: not a bad request. */
 		if (won(sv, err, errlen))
@@ -250,9 +304,11 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		fx->t_start_ns = fx->t_dead_ns = o.t_ns;
 		rc = dd_referee_throw(sv->ref, fx, err, errlen);
 		free(fx);
+		k = dd_referee_throws(sv->ref) + (dd_referee_waiting(sv->ref) ? 1 : 0);
 		break;
 	case WEB_CMD_CONFIRM:
-		rc = dd_referee_confirm(sv->ref, cmd->throw_no, err, errlen);
+		k = cmd->throw_no ? cmd->throw_no : dd_referee_review_throw(sv->ref);
+		rc = dd_referee_confirm(sv->ref, cmd->throw_no, &audit, err, errlen);
 		break;
 	case WEB_CMD_CORRECT: {
 		struct bd_throw t;
@@ -263,19 +319,24 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 		t.apex_m = -1;
 		t.n_events = cmd->n_events;
 		memcpy(t.events, cmd->events, cmd->n_events * sizeof(cmd->events[0]));
-		rc = dd_referee_correct(sv->ref, cmd->throw_no, &t, err, errlen);
+		k = cmd->throw_no ? cmd->throw_no : dd_referee_throws(sv->ref) + 1;
+		rc = dd_referee_correct(sv->ref, cmd->throw_no, &t, &audit, err, errlen);
 		break;
 	}
 	case WEB_CMD_UNDO:
-		rc = dd_referee_undo(sv->ref, err, errlen);
+		rc = dd_referee_undo(sv->ref, &audit, err, errlen);
+		k = n_before + (held_before ? 1 : 0);
 		break;
 	case WEB_CMD_DICE:
 		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
 		break;
 	}
 	dd_serve_store_health(sv, before, rc, err);
-	if (rc)
+	if (rc) {
+		json_decref(ended);
 		return rc;
+	}
+	*result = ended ? as_text(ended) : command_result(sv, k);
 	dd_serve_push_state(sv);
 	/* A spent simulator sends no throw to find the table empty: the
 	 * official's End (or a dice game's last move) is the demo's cue. Nor
@@ -287,6 +348,13 @@ static int on_command(void *user, const struct web_command *cmd, char *err, size
 	return 0;
 }
 
+static int on_players(void *user, char names[BD_PLAYERS][BD_NAME_MAX])
+{
+	struct serve *sv = user;
+
+	return dd_referee_players(sv->ref, names);
+}
+
 void dd_serve_web_handlers(struct web_handlers *wh)
 {
 	/* Named: match_log and sheet have the same type, a reordered struct
@@ -295,5 +363,6 @@ void dd_serve_web_handlers(struct web_handlers *wh)
 		.state = on_state, .matches = on_matches, .match_log = on_log,
 		.throw_detail = on_throw, .command = on_command, .sheet = on_sheet,
 		.snapshot = on_snapshot, .console_status = on_console_status,
+		.players = on_players,
 	};
 }

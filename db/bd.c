@@ -460,6 +460,13 @@ int db_bd_load(struct db *db, int64_t match, struct mlog_bd **log,
 int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_throw *t,
 		  int64_t t_ns, struct bd_state *state, char *err, size_t errlen)
 {
+	return db_bd_correct_audited(db, match, throw_no, t, false, NULL, t_ns, state, err, errlen);
+}
+
+int db_bd_correct_audited(struct db *db, int64_t match, int throw_no, const struct bd_throw *t,
+			  bool undo, const struct mlog_audit *audit, int64_t t_ns,
+			  struct bd_state *state, char *err, size_t errlen)
+{
 	struct mlog_bd_result res;
 	struct mlog_bd *log = NULL;
 	char *line = NULL, **rs = NULL;
@@ -477,12 +484,16 @@ int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_th
 		ret = -EINVAL;
 		goto free_log;
 	}
+	log->entries[log->n_entries - 1].undo = undo;
+	if (audit)
+		log->entries[log->n_entries - 1].audit = *audit;
 	ret = mlog_bd_replay(log, &res, err, errlen);
 	if (ret)
 		goto free_log;
 	n = res.n - (size_t)throw_no + 1;
 	rs = calloc(n, sizeof(*rs));
-	ret = rs && !mlog_bd_throw_line(&log->cfg, t, throw_no, &line, &len) ? 0 : -ENOMEM;
+	ret = rs && !mlog_bd_entry_line(&log->cfg, &log->entries[log->n_entries - 1], &line, &len)
+	      ? 0 : -ENOMEM;
 	for (size_t i = 0; !ret && i < n; i++) {
 		size_t k = (size_t)throw_no - 1 + i;
 
@@ -510,6 +521,41 @@ free_log:
 	mlog_bd_free(log);
 end:
 	return hold_end(db, ret, "correcting", err, errlen);
+}
+
+int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_audit *audit,
+		  int64_t t_ns, char *err, size_t errlen)
+{
+	struct mlog_bd *log = NULL;
+	char *line = NULL;
+	size_t len;
+	int ret;
+
+	ret = hold_begin(db, err, errlen);
+	if (ret)
+		return ret;
+	ret = load_log(db, match, &log, err, errlen);
+	if (ret)
+		goto end;
+	if (mlog_bd_add_confirm(log, throw_no, audit)) {
+		db_msg(err, errlen, "confirm: match %lld has no throw %d", (long long)match, throw_no);
+		ret = -EINVAL;
+		goto free_log;
+	}
+	if (mlog_bd_entry_line(&log->cfg, &log->entries[log->n_entries - 1], &line, &len)) {
+		ret = db_nomem(db, err, errlen);
+		goto free_log;
+	}
+	{
+		struct db_entry e = { .line = chomp(line, len), .t_ns = t_ns };
+
+		ret = db_append(db, match, &e, NULL, err, errlen);
+	}
+	free(line);
+free_log:
+	mlog_bd_free(log);
+end:
+	return hold_end(db, ret, "confirming", err, errlen);
 }
 
 int db_bd_end(struct db *db, int64_t match, int64_t t_ns, char *err, size_t errlen)

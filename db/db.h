@@ -330,6 +330,16 @@ int db_bd_throw(struct db *db, int64_t match, const struct bd_match_cfg *cfg,
  * throw unjudgeable (the game would have ended before it). */
 int db_bd_correct(struct db *db, int64_t match, int throw_no, const struct bd_throw *t,
 		  int64_t t_ns, struct bd_state *state, char *err, size_t errlen);
+/* The same with the correct line's "undo" mark and audit (NULL: none). */
+int db_bd_correct_audited(struct db *db, int64_t match, int throw_no, const struct bd_throw *t,
+			  bool undo, const struct mlog_audit *audit, int64_t t_ns,
+			  struct bd_state *state, char *err, size_t errlen);
+
+/* An official confirmed throw throw_no's ruling: appends the confirm line
+ * ({"type":"confirm","throw":N,"audit":{..}}, no ruling: judging skips it),
+ * committed before returning. -EINVAL no such throw. */
+int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_audit *audit,
+		  int64_t t_ns, char *err, size_t errlen);
 
 /* Loads a Beer Die match and refolds it through core/: *log (free with
  * mlog_bd_free()) is the parsed stored log, res (contents freed with

@@ -1,6 +1,7 @@
 /* Console sessions: a PIN buys a session cookie and a CSRF token. */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <netinet/in.h>
 #include <sys/random.h>
@@ -205,8 +206,16 @@ int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		return -EIO;
 	}
 	slot->expires_s = now_s + WEB_SESSION_TTL_S;
+	snprintf(slot->official, sizeof(slot->official), "official");
 	*s = slot;
 	return 0;
+}
+
+void web_auth_set_official(struct web_auth *a, const struct web_session *s, const char *name)
+{
+	struct web_session *w = &a->sessions[s - a->sessions];
+
+	snprintf(w->official, sizeof(w->official), "%s", name);
 }
 
 const struct web_session *web_auth_find(struct web_auth *a, const char *token, int64_t now_s)

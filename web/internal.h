@@ -34,6 +34,7 @@ struct web_session {
 	char token[WEB_TOKEN_HEX + 1];	/* the cookie's value; "" = free slot */
 	char csrf[WEB_TOKEN_HEX + 1];	/* sent back in X-CSRF-Token */
 	int64_t expires_s;		/* CLOCK_MONOTONIC seconds */
+	char official[WEB_OFFICIAL_MAX];	/* who logged in ("official" unnamed) */
 };
 
 /* Wrong PINs from one client address, or from one IPv6 /64. */
@@ -88,6 +89,10 @@ bool web_auth_client_net(const unsigned char key[WEB_CLIENT_KEY], unsigned char 
  * seconds. */
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
 		   const char *pin, int64_t now_s, const struct web_session **s);
+
+/* Names the official of s, a session of a (web_auth_login's), name a
+ * checked one (1..WEB_OFFICIAL_MAX - 1 bytes). */
+void web_auth_set_official(struct web_auth *a, const struct web_session *s, const char *name);
 
 /* The live session with this token, or NULL. */
 const struct web_session *web_auth_find(struct web_auth *a, const char *token, int64_t now_s);

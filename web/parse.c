@@ -178,10 +178,26 @@ const char *web_slot_name(int player)
 	return slots[player];
 }
 
-/* A player given as a slot ("a1"), a name from names, or an index 0..3. */
+/* Where a name is given: the seats, or what the match calls its players. */
+static void players_hint(const char (*names)[BD_NAME_MAX], char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int p = 0; names && p < BD_PLAYERS && o < outlen; p++)
+		if (names[p][0] && strcmp(names[p], slots[p]))
+			o += (size_t)snprintf(out + o, outlen - o, "%.20s, ", names[p]);
+	if (o < outlen)
+		snprintf(out + o, outlen - o, "a1, a2, b1 or b2");
+}
+
+/* A player given as a slot ("a1"), a name from names (exact, else
+ * case-insensitive when only one player matches), or an index 0..3. */
 static int player_of(const json_t *v, const char (*names)[BD_NAME_MAX], const char *field,
 		     int *player, char *err, size_t errlen)
 {
+	char hint[160];
+
 	if (json_is_integer(v)) {
 		json_int_t i = json_integer_value(v);
 
@@ -191,14 +207,35 @@ static int player_of(const json_t *v, const char (*names)[BD_NAME_MAX], const ch
 		}
 	} else if (json_is_string(v)) {
 		const char *s = json_string_value(v);
+		int found = BD_NOBODY, alike = 0;
 
 		for (int p = 0; p < BD_PLAYERS; p++)
-			if (!strcmp(s, slots[p]) || (names && names[p][0] && !strcmp(s, names[p]))) {
+			if (!strcmp(s, slots[p])) {
 				*player = p;
 				return 0;
 			}
+		for (int p = 0; names && p < BD_PLAYERS; p++)
+			if (names[p][0] && !strcmp(s, names[p])) {
+				*player = p;
+				return 0;
+			}
+		for (int p = 0; names && p < BD_PLAYERS; p++)
+			if (names[p][0] && !strcasecmp(s, names[p])) {
+				found = p;
+				alike++;
+			}
+		if (alike == 1) {
+			*player = found;
+			return 0;
+		}
+		if (alike > 1) {
+			snprintf(err, errlen, "%s: '%.32s' fits %d players: give the seat (a1..b2)",
+				 field, s, alike);
+			return -EINVAL;
+		}
 	}
-	snprintf(err, errlen, "%s: not a player (a1, a2, b1 or b2)", field);
+	players_hint(names, hint, sizeof(hint));
+	snprintf(err, errlen, "%s: not a player (%s)", field, hint);
 	return -EINVAL;
 }
 
@@ -368,7 +405,8 @@ int web_parse_event(const json_t *o, const char (*names)[BD_NAME_MAX],
 	return 0;
 }
 
-static int parse_events(const json_t *arr, struct web_command *cmd, char *err, size_t errlen)
+static int parse_events(const json_t *arr, const char (*names)[BD_NAME_MAX],
+			struct web_command *cmd, char *err, size_t errlen)
 {
 	size_t i;
 	const json_t *e;
@@ -383,7 +421,7 @@ static int parse_events(const json_t *arr, struct web_command *cmd, char *err, s
 		return -EINVAL;
 	}
 	json_array_foreach(arr, i, e) {
-		if (web_parse_event(e, NULL, &cmd->events[i], why, sizeof(why))) {
+		if (web_parse_event(e, names, &cmd->events[i], why, sizeof(why))) {
 			snprintf(err, errlen, "events[%zu].%s", i, why);
 			return -EINVAL;
 		}
@@ -603,10 +641,40 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 	return 0;
 }
 
-int web_parse_command(const char *text, size_t len, const struct bd_house *house_defaults,
-		      struct web_command *cmd, char *err, size_t errlen)
+/* A dice move: "move", a match-log line the engine checks. */
+static int parse_move(const json_t *o, struct web_command *cmd, char *err, size_t errlen)
 {
-	static const struct { const char *name; enum web_cmd_kind kind; } names[] = {
+	const json_t *v = json_object_get(o, "move");
+
+	if (!json_is_object(v) || !json_is_string(json_object_get(v, "type"))) {
+		snprintf(err, errlen, "move: expected a match-log line ({\"type\":\"turn\",...})");
+		return -EINVAL;
+	}
+	return put_line(v, "move", cmd->line, err, errlen);
+}
+
+/* "reason": the official's why, stored in the match log with the act. */
+static int parse_reason(const json_t *o, struct web_command *cmd, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, "reason");
+
+	if (!v)
+		return 0;
+	if (!json_is_string(v) || json_string_length(v) >= WEB_REASON_MAX ||
+	    !printable(json_string_value(v), json_string_length(v))) {
+		snprintf(err, errlen, "reason: a text of at most %d bytes, no control characters",
+			 WEB_REASON_MAX - 1);
+		return -EINVAL;
+	}
+	memcpy(cmd->reason, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+int web_parse_command(const char *text, size_t len, const struct bd_house *house_defaults,
+		      const char (*names)[BD_NAME_MAX], struct web_command *cmd,
+		      char *err, size_t errlen)
+{
+	static const struct { const char *name; enum web_cmd_kind kind; } cmds[] = {
 		{ "start", WEB_CMD_START }, { "end", WEB_CMD_END }, { "call", WEB_CMD_CALL },
 		{ "dye_up_missed", WEB_CMD_DYE_UP_MISSED }, { "throw", WEB_CMD_THROW },
 		{ "confirm", WEB_CMD_CONFIRM }, { "correct", WEB_CMD_CORRECT },
@@ -634,26 +702,25 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		snprintf(err, errlen, "cmd: missing or not a string");
 		goto free_json;
 	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(json_string_value(c), names[i].name)) {
-			cmd->kind = names[i].kind;
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(json_string_value(c), cmds[i].name)) {
+			cmd->kind = cmds[i].kind;
 			found = 1;
 		}
 	if (!found) {
 		snprintf(err, errlen, "cmd: unknown command '%.40s'", json_string_value(c));
 		goto free_json;
 	}
+	if (parse_reason(o, cmd, err, errlen))
+		goto free_json;
 	switch (cmd->kind) {
 	case WEB_CMD_START:
 		rc = parse_start(o, house_defaults, cmd, err, errlen);
 		goto free_json;
 	case WEB_CMD_DICE:
-		v = json_object_get(o, "move");
-		if (!json_is_object(v) || !json_is_string(json_object_get(v, "type"))) {
-			snprintf(err, errlen, "move: expected a match-log line ({\"type\":\"turn\",...})");
+		if (get_bool(o, "accept_zero", &cmd->accept_zero, err, errlen))
 			goto free_json;
-		}
-		rc = put_line(v, "move", cmd->line, err, errlen);
+		rc = parse_move(o, cmd, err, errlen);
 		goto free_json;
 	case WEB_CMD_CALL:
 		v = json_object_get(o, "event");
@@ -664,7 +731,7 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		{
 			char why[160];
 
-			if (web_parse_event(v, NULL, &cmd->events[0], why, sizeof(why))) {
+			if (web_parse_event(v, names, &cmd->events[0], why, sizeof(why))) {
 				snprintf(err, errlen, "event.%s", why);
 				goto free_json;
 			}
@@ -673,6 +740,22 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		snprintf(cmd->events[0].source, sizeof(cmd->events[0].source), "console");
 		break;
 	case WEB_CMD_CORRECT:
+		v = json_object_get(o, "turn");
+		if (v) {
+			if (json_object_get(o, "throw")) {
+				snprintf(err, errlen, "turn: a dice turn or a throw, not both");
+				goto free_json;
+			}
+			if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+			    json_integer_value(v) > 100000) {
+				snprintf(err, errlen, "turn: expected a turn number (1, 2, ...)");
+				goto free_json;
+			}
+			cmd->turn = (int)json_integer_value(v);
+			rc = parse_move(o, cmd, err, errlen);
+			goto free_json;
+		}
+		__attribute__((fallthrough));
 	case WEB_CMD_CONFIRM:
 		v = json_object_get(o, "throw");
 		if (v || cmd->kind == WEB_CMD_CORRECT) {
@@ -691,9 +774,9 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		if (get_bool(o, "dye_up", &cmd->dye_up, err, errlen))
 			goto free_json;
 		v = json_object_get(o, "thrower");
-		if (v && player_of(v, NULL, "thrower", &cmd->thrower, err, errlen))
+		if (v && player_of(v, names, "thrower", &cmd->thrower, err, errlen))
 			goto free_json;
-		if (parse_events(json_object_get(o, "events"), cmd, err, errlen))
+		if (parse_events(json_object_get(o, "events"), names, cmd, err, errlen))
 			goto free_json;
 		for (size_t i = 0; i < cmd->n_events; i++)
 			if (!cmd->events[i].source[0])

@@ -239,10 +239,25 @@ const struct web_session *web_session_of(struct web_server *s, struct MHD_Connec
 	return web_auth_find(&s->auth, token, now_s());
 }
 
+/* An official's name as the match log keeps it: UTF-8 (jansson checks
+ * it), no control characters. */
+static bool official_name_ok(const char *name, size_t n)
+{
+	json_t *j = json_stringn(name, n);
+
+	json_decref(j);
+	if (!j || strlen(name) != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			return false;
+	return true;
+}
+
 static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection *c,
 				     const struct request *rq)
 {
-	char pin[64], cookie[160];
+	char pin[64], cookie[160], name[WEB_OFFICIAL_MAX];
 	unsigned char key[WEB_CLIENT_KEY];
 	const struct web_session *ss;
 	json_t *o;
@@ -262,6 +277,12 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "pin", pin, sizeof(pin));
 	if (rc < 0)
 		return web_send_error(c, MHD_HTTP_BAD_REQUEST, "body: expected pin=...");
+	rc = web_parse_form(rq->body ? rq->body : "", rq->len, "name", name, sizeof(name));
+	if (rc == -ENOENT)
+		snprintf(name, sizeof(name), "official");
+	else if (rc < 1 || !official_name_ok(name, (size_t)rc))
+		return web_send_error(c, MHD_HTTP_BAD_REQUEST, "name: 1 to 32 bytes of printable "
+				      "UTF-8 text (the official's name)");
 	web_client_key(s, c, key);
 	rc = web_auth_login(&s->auth, key, pin, now_s(), &ss);
 	if (rc == -EAGAIN)
@@ -270,9 +291,10 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 		return web_send_error(c, MHD_HTTP_FORBIDDEN, "wrong PIN");
 	if (rc)
 		return web_send_error(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "no session");
+	web_auth_set_official(&s->auth, ss, name);
 	snprintf(cookie, sizeof(cookie), COOKIE_NAME "=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d",
 		 ss->token, WEB_SESSION_TTL_S);
-	o = json_pack("{s:s}", "csrf", ss->csrf);
+	o = json_pack("{s:s,s:s}", "csrf", ss->csrf, "official", ss->official);
 	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	if (!text)
@@ -291,25 +313,57 @@ static const struct web_session *console_guard(struct web_server *s, struct MHD_
 	return ss;
 }
 
+/* The official's question before a command is carried out: 409 with
+ * "ask":true, so the page asks and sends it again, confirmed. */
+static enum MHD_Result send_ask(struct MHD_Connection *c, const char *question)
+{
+	json_t *o = json_pack("{s:s,s:b}", "error", question, "ask", 1);
+	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return text ? send_owned(c, MHD_HTTP_CONFLICT, "application/json", text, strlen(text), NULL)
+		    : MHD_NO;
+}
+
+/* {"ok":true,"result":R}: R is the handler's JSON text (taken), null
+ * when it gave none. */
+static enum MHD_Result send_ok(struct MHD_Connection *c, char *result)
+{
+	json_t *r = result ? json_loads(result, JSON_DECODE_ANY, NULL) : json_null();
+	json_t *o = r ? json_pack("{s:b,s:o}", "ok", 1, "result", r) : NULL;
+	char *text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+
+	free(result);
+	json_decref(o);
+	return text ? send_owned(c, MHD_HTTP_OK, "application/json", text, strlen(text), NULL)
+		    : MHD_NO;
+}
+
 static enum MHD_Result console_command(struct web_server *s, struct MHD_Connection *c,
-				       const struct request *rq)
+				       const struct web_session *ss, const struct request *rq)
 {
 	struct web_command *cmd = malloc(sizeof(*cmd));
-	char err[256] = "";
+	char names[BD_PLAYERS][BD_NAME_MAX], err[256] = "", *result = NULL;
+	bool named;
 	int rc;
 
 	if (!cmd)
 		return MHD_NO;
-	rc = web_parse_command(rq->body ? rq->body : "", rq->len, &s->house, cmd, err, sizeof(err));
-	if (rc == 0)
-		rc = s->h.command ? s->h.command(s->user, cmd, err, sizeof(err)) : -ENOENT;
-	free(cmd);
+	/* Players by name as the match under way knows them, or by seat. */
+	named = s->h.players && s->h.players(s->user, names) == 0;
+	rc = web_parse_command(rq->body ? rq->body : "", rq->len, &s->house,
+			       named ? (const char (*)[BD_NAME_MAX])names : NULL, cmd,
+			       err, sizeof(err));
 	if (rc == 0) {
-		char *ok = strdup("{\"ok\":true}");
-
-		return ok ? send_owned(c, MHD_HTTP_OK, "application/json", ok, strlen(ok), NULL)
-			  : MHD_NO;
+		snprintf(cmd->official, sizeof(cmd->official), "%s", ss->official);
+		rc = s->h.command ? s->h.command(s->user, cmd, &result, err, sizeof(err)) : -ENOENT;
 	}
+	free(cmd);
+	if (rc == 0)
+		return send_ok(c, result);
+	free(result);
+	if (rc == -EAGAIN && err[0])
+		return send_ask(c, err);
 	return send_result(c, rc, NULL, "application/json", err, "command");
 }
 
@@ -329,6 +383,20 @@ static int parse_num(const char *p, const char **end, long *out)
 	*end = q;
 	*out = (long)n;
 	return 0;
+}
+
+/* A handler's JSON object (text, taken) with the session's "official"
+ * added; NULL when it is not an object or memory ran out. */
+static char *with_official(char *body, const struct web_session *ss)
+{
+	json_t *o = json_loads(body, 0, NULL);
+	char *text = NULL;
+
+	free(body);
+	if (json_is_object(o) && !json_object_set_new(o, "official", json_string(ss->official)))
+		text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	json_decref(o);
+	return text;
 }
 
 static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c, const char *url)
@@ -388,9 +456,13 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 		}
 	}
 	if (!strcmp(url, "/console/api/status")) {
-		if (!web_session_of(s, c))
+		const struct web_session *ss = web_session_of(s, c);
+
+		if (!ss)
 			return web_send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
 		rc = s->h.console_status ? s->h.console_status(s->user, &body) : -ENOENT;
+		if (rc == 0 && body)
+			body = with_official(body, ss);
 		return send_result(c, rc, body, "application/json", NULL, url);
 	}
 	if (!strcmp(url, "/console/session")) {
@@ -400,7 +472,7 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 
 		if (!ss)
 			return web_send_error(c, MHD_HTTP_FORBIDDEN, "not logged in");
-		o = json_pack("{s:s}", "csrf", ss->csrf);
+		o = json_pack("{s:s,s:s}", "csrf", ss->csrf, "official", ss->official);
 		text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 		json_decref(o);
 		return text ? send_owned(c, MHD_HTTP_OK, "application/json", text, strlen(text), NULL)
@@ -427,12 +499,14 @@ static enum MHD_Result route_post(struct web_server *s, struct MHD_Connection *c
 			  : MHD_NO;
 	}
 	if (!strcmp(url, "/console/api/command")) {
-		if (!console_guard(s, c))
+		const struct web_session *ss = console_guard(s, c);
+
+		if (!ss)
 			return web_send_error(c, MHD_HTTP_FORBIDDEN, "needs a console session and its CSRF token");
 		if (!content_type_is(c, "application/json"))
 			return web_send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
 					      "Content-Type: expected application/json");
-		return console_command(s, c, rq);
+		return console_command(s, c, ss, rq);
 	}
 	return web_send_error(c, MHD_HTTP_NOT_FOUND, "no such endpoint");
 }

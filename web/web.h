@@ -64,17 +64,24 @@ enum web_cmd_kind {
 	WEB_CMD_DYE_UP_MISSED,	/* the thrower did not call "DYE UP!" (BD-P2) */
 	WEB_CMD_THROW,		/* a whole throw entered by hand (events) */
 	WEB_CMD_CONFIRM,	/* confirm the ruling under review as it stands */
-	WEB_CMD_CORRECT,	/* replace throw_no's observations (a refold) */
-	WEB_CMD_UNDO,		/* withdraw the last throw (logged as a re-toss, BD-P9) */
+	WEB_CMD_CORRECT,	/* replace throw_no's observations, or a dice game's
+				 * turn with line (a refold) */
+	WEB_CMD_UNDO,		/* withdraw the last throw (logged as a re-toss, BD-P9)
+				 * or the dice game's last turn */
 	WEB_CMD_DICE,		/* one move of the dice game under way (line) */
 };
 
 #define WEB_TEAM_NAME_MAX 32	/* bytes of a team's name, with the NUL */
 #define WEB_LINE_MAX 2048	/* bytes of a dice game's log line, with the NUL */
+#define WEB_OFFICIAL_MAX 33	/* bytes of an official's name, with the NUL */
+#define WEB_REASON_MAX 201	/* bytes of a command's reason, with the NUL */
 
 struct web_command {
 	enum web_cmd_kind kind;	/* which command */
 	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review */
+	int turn;		/* CORRECT of a dice game: the turn replaced (1-based);
+				 * 0: a Beer Die correction */
+	bool accept_zero;	/* DICE: write a box that scores 0 without asking */
 	bool dye_up;		/* THROW, CORRECT: "DYE UP!" was called; default true */
 	int thrower;		/* THROW, CORRECT: player, or BD_NOBODY (from the order) */
 	size_t n_events;	/* CALL: 1; THROW, CORRECT: 0..BD_MAX_EVENTS */
@@ -86,20 +93,27 @@ struct web_command {
 	char players[BD_PLAYERS][BD_NAME_MAX];	/* START: a1, a2, b1, b2 */
 	int first_team;		/* START: BD_TEAM_A or BD_TEAM_B */
 	struct bd_house house;	/* START: the defaults given, with "house" applied */
+	char reason[WEB_REASON_MAX];	/* any: the official's why, "" none */
+	char official[WEB_OFFICIAL_MAX];	/* the session's official (the server's,
+					 * never the body's) */
 };
 
-/* Parses one console command of len bytes of JSON. Players are named by
- * their slot: "a1", "a2", "b1", "b2". house_defaults (may be NULL: RULES.md
- * defaults) is where a START's "house" starts from. Returns 0, or -EINVAL
- * with "field: why" in err. */
+/* Parses one console command of len bytes of JSON. A player ("by",
+ * "owner", "thrower") is named by the seat ("a1", "a2", "b1", "b2"), by
+ * the name names (may be NULL: seats only) gives it, exact or else
+ * case-insensitive when only one player fits, or by an index 0..3; cmd
+ * holds the seat. house_defaults (may be NULL: RULES.md defaults) is where
+ * a START's "house" starts from. Returns 0, or -EINVAL with "field: why"
+ * in err. */
 int web_parse_command(const char *json, size_t len, const struct bd_house *house_defaults,
-		      struct web_command *cmd, char *err, size_t errlen);
+		      const char (*names)[BD_NAME_MAX], struct web_command *cmd,
+		      char *err, size_t errlen);
 
 struct json_t;
 
 /* Parses one match-log event object ({"at":"table","half":"B",...}, as in
- * DESIGN.md). Players by slot ("a1".."b2") or by the names in names (may
- * be NULL). Returns 0 or -EINVAL with "field: why" in err. */
+ * DESIGN.md). Players as web_parse_command() takes them, names may be
+ * NULL. Returns 0 or -EINVAL with "field: why" in err. */
 int web_parse_event(const struct json_t *event, const char (*names)[BD_NAME_MAX],
 		    struct bd_event *ev, char *err, size_t errlen);
 
@@ -135,8 +149,14 @@ struct web_handlers {
 	int (*match_log)(void *user, long match, char **jsonl);	/* GET /api/matches/N/log */
 	int (*throw_detail)(void *user, long match, long throw_no,
 			    char **json);			/* GET /api/matches/N/throws/K */
-	int (*command)(void *user, const struct web_command *cmd,
-		       char *err, size_t errlen);		/* POST /console/api/command */
+	/* POST /console/api/command: 0 and *result, the JSON the answer's
+	 * "result" holds (malloc'd, the server frees it; NULL: none); -EAGAIN
+	 * asks the official first (409 with "ask":true, err the question). */
+	int (*command)(void *user, const struct web_command *cmd, char **result,
+		       char *err, size_t errlen);
+	/* The names of the Beer Die match under way's players, by seat, for
+	 * a command that names them: 0, or -ENOENT with none under way. */
+	int (*players)(void *user, char names[BD_PLAYERS][BD_NAME_MAX]);
 	int (*sheet)(void *user, long match, char **json);	/* GET /api/matches/N/sheet (dice) */
 	int (*snapshot)(void *user, long match, long throw_no, long index,
 			char **jpeg, size_t *len);	/* GET /api/matches/N/throws/K/snapshots/I.jpg */

@@ -54,22 +54,25 @@ command_ok "$throw"
 [ "$(score_of)" = '"score":{"A":1,"B":0}' ] || fail "the throw after the lock: $(score_of)"
 state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after a good write: $(state)"
 
-# A write the request goes on without (the official's confirm is kept in
-# memory, its note is not stored): red too, not a green strip over a
-# failed write.
+# The official's confirm is a line of the match log, as a throw is: with
+# the lock held it is refused in the database's words, the strip red.
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"B","source":"piezo","confidence":0.5},{"at":"floor"}]}'
 hold_lock 3
-command_ok '{"cmd":"confirm","throw":1}'
-store_red "a confirm whose note was not stored left the strip"
-console_status | grep -qF "\"detail\":\"write failed: $WORK/dyeref.db: database is locked" ||
+s=$(command_status '{"cmd":"confirm","throw":2}')
+[ "$s" = 409 ] && grep -q 'database is locked' "$WORK/last" || fail "a confirm with the log locked -> $s $(cat "$WORK/last")"
+store_red "a confirm that was not stored left the strip"
+console_status | grep -qF "\"detail\":\"write failed: $WORK/dyeref.db: " ||
 	fail "the console does not say which file: $(console_status)"
-# A request that writes nothing (a second tap on that confirm) neither
-# fails nor stores: the strip stays red, with the lock held or released,
-# until a write reaches the file.
-command_ok '{"cmd":"confirm","throw":1}'
+# A request that writes nothing (a confirm of a throw nobody doubted)
+# neither stores nor clears: the strip stays red, with the lock held or
+# released, until a write reaches the file.
+[ "$(command_status '{"cmd":"confirm","throw":1}')" = 409 ] || fail "confirm of a sure throw: $(cat "$WORK/last")"
 store_red "a request that wrote nothing turned the strip green"
 wait "$locker"
-command_ok '{"cmd":"confirm","throw":1}'
+[ "$(command_status '{"cmd":"confirm","throw":1}')" = 409 ] || fail "confirm of a sure throw: $(cat "$WORK/last")"
 store_red "a request that wrote nothing turned the strip green after the lock"
+command_ok '{"cmd":"confirm","throw":2}'
+state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after the stored confirm: $(state)"
 command_ok "$throw"
 state | grep -q '"store":{"ok":true,"text":"ok"}' || fail "store still red after a good write: $(state)"
 stop_daemon

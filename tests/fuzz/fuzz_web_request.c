@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		web_parse_cookie((const char *)data + 1, size - 1, "dyeref_session", out, sizeof(out));
 		break;
 	default:
-		web_parse_command((const char *)data + 1, size - 1, NULL, &cmd, err, sizeof(err));
+		web_parse_command((const char *)data + 1, size - 1, NULL, NULL, &cmd, err, sizeof(err));
 		break;
 	}
 	return 0;

@@ -231,6 +231,53 @@ static void test_mlog_every_event_kind_and_its_fields(void **state)
 	mlog_bd_free(log);
 }
 
+/* An official's audit on a correct line, an undo mark, and confirm lines:
+ * written back byte for byte, and judging skips the confirmations. */
+static void test_mlog_audit_and_confirm_lines_round_trip_and_do_not_judge(void **state)
+{
+	static const char text[] = "{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],"
+		"\"B\":[\"b1\",\"b2\"]}}\n"
+		"{\"type\":\"throw\",\"dye_up\":true,\"events\":[{\"at\":\"table\",\"half\":\"B\"},{\"at\":\"floor\"}]}\n"
+		"{\"type\":\"confirm\",\"throw\":1,\"audit\":{\"official\":\"Kim\",\"wall_ms\":1700000000123}}\n"
+		"{\"type\":\"correct\",\"throw\":1,\"dye_up\":true,\"events\":[{\"at\":\"retoss\"}],\"undo\":true,"
+		"\"audit\":{\"official\":\"Kim\",\"wall_ms\":1700000000456,\"reason\":\"thrown early\"}}\n";
+	struct mlog_bd *log = parse_ok(text);
+	char *out = NULL, *judged = NULL, err[128];
+	size_t len;
+
+	(void)state;
+	assert_int_equal(log->n_throws, 1);
+	assert_int_equal(log->n_entries, 3);
+	assert_int_equal(log->entries[1].kind, MLOG_CONFIRM);
+	assert_int_equal(log->entries[1].throw_no, 1);
+	assert_string_equal(log->entries[1].audit.official, "Kim");
+	assert_true(log->entries[2].undo);
+	assert_string_equal(log->entries[2].audit.reason, "thrown early");
+	assert_int_equal(log->entries[2].audit.wall_ms, 1700000000456LL);
+	assert_int_equal(mlog_bd_write(log, &out, &len), 0);
+	assert_string_equal(out, text);
+	assert_int_equal(mlog_bd_judge(log, &judged, &len, err, sizeof(err)), 0);
+	/* One ruling (the re-toss) and the final line: no line for the confirm. */
+	assert_non_null(strstr(judged, "\"retoss\":true"));
+	assert_null(strstr(strchr(judged, '\n') + 1, "\"type\":\"ruling\""));
+	free(judged);
+	free(out);
+	mlog_bd_free(log);
+	parse_bad(MATCH FLOOR_B "{\"type\":\"confirm\",\"throw\":2,\"audit\":{\"official\":\"K\",\"wall_ms\":1}}\n",
+		  "t.jsonl:3: throw: no throw 2 before this line (1 so far)");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"confirm\",\"throw\":1}\n",
+		  "t.jsonl:3: audit: missing (who confirmed, and when)");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"confirm\",\"throw\":1,\"audit\":{\"official\":\"K\",\"wall_ms\":-1}}\n",
+		  "t.jsonl:3: audit.wall_ms: expected an integer 0..4611686018427387903");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"confirm\",\"throw\":1,\"audit\":{\"official\":\"\",\"wall_ms\":1}}\n",
+		  "t.jsonl:3: audit.official: empty");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"correct\",\"throw\":1,\"events\":[],\"audit\":{\"official\":\"K\","
+		  "\"wall_ms\":1,\"when\":2}}\n",
+		  "t.jsonl:3: audit.when: unknown field (audits take official, wall_ms, reason)");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"throw\",\"undo\":true,\"events\":[]}\n",
+		  "t.jsonl:3: undo: unknown field (\"throw\" lines take type, thrower, dye_up, apex_m, apex_sd_m, events)");
+}
+
 static void test_mlog_correct_line_and_blank_lines_keep_numbers(void **state)
 {
 	struct mlog_bd *log = parse_ok("\n" MATCH "\r\n" FLOOR_B "   \n" FLOOR_B
@@ -300,7 +347,7 @@ static void test_mlog_errors_name_line_field_and_problem(void **state)
 	parse_bad("\n\n", "t.jsonl:2: empty log: the first line must be a \"match\" line");
 	parse_bad(MATCH MATCH, "t.jsonl:2: type: a second \"match\" line (a log holds one match)");
 	parse_bad(MATCH "[1,2]\n", "t.jsonl:2: expected a JSON object {\"type\":...}");
-	parse_bad(MATCH "{\"type\":\"turn\"}\n", "t.jsonl:2: type: expected \"rolloff\", \"throw\" or \"correct\"");
+	parse_bad(MATCH "{\"type\":\"turn\"}\n", "t.jsonl:2: type: expected \"rolloff\", \"throw\", \"correct\" or \"confirm\"");
 	parse_bad(MATCH FLOOR_B "{\"type\":\"rolloff\",\"value\":5,\"call\":{\"team\":\"B\",\"call\":\"high\"}}\n",
 		  "t.jsonl:3: type: the roll-off must come before the first throw");
 	parse_bad(MATCH "{\"type\":\"rolloff\",\"value\":0,\"call\":{\"team\":\"B\",\"call\":\"high\"}}\n",
@@ -634,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_mlog_table_half_from_x_when_not_given),
 		cmocka_unit_test(test_mlog_every_event_kind_and_its_fields),
 		cmocka_unit_test(test_mlog_correct_line_and_blank_lines_keep_numbers),
+		cmocka_unit_test(test_mlog_audit_and_confirm_lines_round_trip_and_do_not_judge),
 		cmocka_unit_test(test_mlog_errors_name_line_field_and_problem),
 		cmocka_unit_test(test_mlog_canonical_log_writes_back_byte_for_byte),
 		cmocka_unit_test(test_mlog_write_normalises_to_canonical),

@@ -138,10 +138,18 @@ static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROW
 							 err, sizeof(err)), 0);
 			assert_int_equal(db_raw_flush(db, err, sizeof(err)), 0);
 		}
-		if (k % 7 == 0)
-			assert_int_equal(dd_referee_confirm(r, k, err, sizeof(err)), 0);
+		/* An official, at a fixed wall time: the pages show who and when. */
+		struct dd_audit au = { .official = "Kim", .wall_ms = 1700000000000 + k };
+
+		if (k % 3 == 0)
+			snprintf(au.reason, sizeof(au.reason), "seen from the B end (%d)", k);
+		if (k % 10 == 5)	/* a doubtful one: confirmed */
+			assert_int_equal(dd_referee_confirm(r, k, &au, err, sizeof(err)), 0);
+		else if (k % 7 == 0)	/* not under review: nothing to confirm */
+			assert_int_equal(dd_referee_confirm(r, k, &au, err, sizeof(err)), -EBUSY);
 		if (k % 11 == 0)	/* the same throw again: a correction line all the same */
-			assert_int_equal(dd_referee_correct(r, k, &fx->t, err, sizeof(err)), 0);
+			assert_int_equal(dd_referee_correct(r, k, &fx->t, k % 2 ? &au : NULL,
+							    err, sizeof(err)), 0);
 	}
 	free(fx);
 	for (int k = 1; k <= THROWS; k++)

@@ -122,7 +122,7 @@ static void test_web_command_call_catch(void **state)
 		"{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"b1\",\"hands\":2,\"trapped\":true}}";
 
 	(void)state;
-	assert_int_equal(web_parse_command(S(json), NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(web_parse_command(S(json), NULL, NULL, &cmd, err, sizeof(err)), 0);
 	assert_int_equal(cmd.kind, WEB_CMD_CALL);
 	assert_int_equal(cmd.n_events, 1);
 	assert_int_equal(cmd.events[0].kind, BD_EV_CATCH);
@@ -143,7 +143,7 @@ static void test_web_command_start_applies_house_over_defaults(void **state)
 	(void)state;
 	bd_house_defaults(&h);
 	h.popout_is_sink = true;	/* as if the config said so */
-	assert_int_equal(web_parse_command(S(json), &h, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(web_parse_command(S(json), &h, NULL, &cmd, err, sizeof(err)), 0);
 	assert_int_equal(cmd.kind, WEB_CMD_START);
 	assert_string_equal(cmd.players[2], "Cy");
 	assert_int_equal(cmd.first_team, BD_TEAM_B);
@@ -157,31 +157,31 @@ static void test_web_command_errors_name_the_field(void **state)
 	char err[160];
 
 	(void)state;
-	assert_int_equal(web_parse_command(S("{\"cmd\":\"fly\"}"), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"fly\"}"), NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "cmd"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"throw\":2,\"events\":[{\"at\":\"table\",\"half\":\"C\"}]}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "events[0].half"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"zz\"}}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "by"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"house\":{\"plunk\":true}}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "house.plunk"));
-	assert_int_equal(web_parse_command(S("[1,2"), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("[1,2"), NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not JSON"));
 	/* A point off the table top: the match log could not hold it. */
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\","
 					     "\"x\":3.5,\"y\":0.5},{\"at\":\"floor\"}]}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "events[0].x: expected a number in 0..2.44"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\","
 					     "\"x\":2,\"y\":-0.1},{\"at\":\"floor\"}]}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "events[0].y: expected a number in 0..1.22"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\","
 					     "\"x\":2.44,\"y\":1.22},{\"at\":\"floor\"}]}"),
-					   NULL, &cmd, err, sizeof(err)), 0);
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
 }
 
 static void test_web_command_correct_carries_events(void **state)
@@ -193,7 +193,7 @@ static void test_web_command_correct_carries_events(void **state)
 				   "{\"at\":\"cup\",\"owner\":\"b2\",\"sink\":true}]}";
 
 	(void)state;
-	assert_int_equal(web_parse_command(S(json), NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(web_parse_command(S(json), NULL, NULL, &cmd, err, sizeof(err)), 0);
 	assert_int_equal(cmd.kind, WEB_CMD_CORRECT);
 	assert_int_equal(cmd.throw_no, 3);
 	assert_false(cmd.dye_up);
@@ -213,25 +213,25 @@ static void test_web_command_dice_start_and_move_carry_log_lines(void **state)
 
 	(void)state;
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\",\"cid\"],"
-					     "\"house\":{\"first_roll_miss_sip\":true}}"), NULL, &cmd, err, sizeof(err)), 0);
+					     "\"house\":{\"first_roll_miss_sip\":true}}"), NULL, NULL, &cmd, err, sizeof(err)), 0);
 	assert_int_equal(cmd.kind, WEB_CMD_START);
 	assert_string_equal(cmd.game, "dreiermann");
 	assert_string_equal(cmd.line, "{\"type\":\"match\",\"game\":\"dreiermann\",\"players\":[\"ann\",\"bob\",\"cid\"],"
 			    "\"house\":{\"first_roll_miss_sip\":true}}");
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"dice\",\"move\":{\"type\":\"turn\",\"rolls\":[[1, 2,3,4,5]],\"box\":\"chance\"}}"),
-					   NULL, &cmd, err, sizeof(err)), 0);
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
 	assert_int_equal(cmd.kind, WEB_CMD_DICE);
 	assert_string_equal(cmd.line, "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]],\"box\":\"chance\"}");
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"game\":\"yahtzee\",\"players\":[\"ann\"]}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "game"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"game\":\"horse\",\"players\":\"ann\"}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "players"));
-	assert_int_equal(web_parse_command(S("{\"cmd\":\"dice\",\"move\":[1]}"), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"dice\",\"move\":[1]}"), NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "move"));
 	snprintf(big, sizeof(big), "{\"cmd\":\"dice\",\"move\":{\"type\":\"turn\",\"pad\":\"%2500d\"}}", 1);
-	assert_int_equal(web_parse_command(big, strlen(big), NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(big, strlen(big), NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "longer than"));
 }
 
@@ -244,17 +244,109 @@ static void test_web_command_start_refuses_names_the_log_cannot_hold(void **stat
 
 	(void)state;
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"team_names\":[\"a\\tb\",\"B\"]}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "team_names[0]"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"teams\":{\"A\":[\"x\\u0001\",\"y\"]}}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "teams.A[0]"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"teams\":{\"A\":[\"x\",\"y\"],\"B\":[\"y\",\"z\"]}}"),
-					   NULL, &cmd, err, sizeof(err)), -EINVAL);
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "twice"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"start\",\"team_names\":[\"Orange\",\"Blue\"]}"),
-					   NULL, &cmd, err, sizeof(err)), 0);
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
 	assert_string_equal(cmd.teams[1], "Blue");
+}
+
+/* Contract 1: a player by seat, by the match's name (exact, else
+ * case-insensitive when only one fits) or by index; the seat is kept. */
+static void test_web_command_players_by_seat_name_or_index(void **state)
+{
+	static const char names[BD_PLAYERS][BD_NAME_MAX] = { "Al", "Bo", "Cy", "cY2" };
+	static const char *const by[] = { "\"b1\"", "\"Cy\"", "\"cy\"", "2" };
+	char json[256], err[160];
+	struct web_command cmd;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(by) / sizeof(by[0]); i++) {
+		snprintf(json, sizeof(json), "{\"cmd\":\"correct\",\"throw\":2,\"thrower\":%s,"
+			 "\"events\":[{\"at\":\"catch\",\"by\":%s,\"hands\":2},"
+			 "{\"at\":\"cup\",\"owner\":%s}]}", by[i], by[i], by[i]);
+		assert_int_equal(web_parse_command(json, strlen(json), NULL, names, &cmd, err,
+						   sizeof(err)), 0);
+		assert_int_equal(cmd.thrower, 2);
+		assert_int_equal(cmd.events[0].player, 2);
+		assert_int_equal(cmd.events[1].player, 2);
+	}
+	/* Without the match's names only seats and indexes are players. */
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"Cy\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "event.by: not a player (a1, a2, b1 or b2)");
+	/* An unknown name: the message lists who plays. */
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"Di\"}}"),
+					   NULL, names, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "event.by: not a player (Al, Bo, Cy, cY2, a1, a2, b1 or b2)");
+	/* Exact wins over case: "cY2" is b2; "CY2" fits only b2 too. */
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"kick\",\"by\":\"CY2\"}}"),
+					   NULL, names, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.events[0].player, 3);
+	/* An index out of range, a name in the wrong type. */
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":4}}"),
+					   NULL, names, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":[\"Cy\"]}}"),
+					   NULL, names, &cmd, err, sizeof(err)), -EINVAL);
+}
+
+/* Two players whose names differ only in case: either by its case-less
+ * spelling is ambiguous, and refused. */
+static void test_web_command_ambiguous_name_is_refused(void **state)
+{
+	static const char names[BD_PLAYERS][BD_NAME_MAX] = { "kim", "Kim", "Cy", "Di" };
+	char err[160];
+	struct web_command cmd;
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"KIM\"}}"),
+					   NULL, names, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "event.by: 'KIM' fits 2 players: give the seat (a1..b2)");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"call\",\"event\":{\"at\":\"catch\",\"by\":\"Kim\"}}"),
+					   NULL, names, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.events[0].player, 1);
+}
+
+/* "reason" on any command, "accept_zero" on a dice move, "turn" for a
+ * dice correction; each checked. */
+static void test_web_command_reason_accept_zero_and_dice_turn(void **state)
+{
+	char big[400], err[160];
+	struct web_command cmd;
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"undo\",\"reason\":\"wrong half\"}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_string_equal(cmd.reason, "wrong half");
+	snprintf(big, sizeof(big), "{\"cmd\":\"undo\",\"reason\":\"%0250d\"}", 0);
+	assert_int_equal(web_parse_command(big, strlen(big), NULL, NULL, &cmd, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "reason: "));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"undo\",\"reason\":\"a\\nb\"}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"dice\",\"accept_zero\":true,\"move\":{\"type\":\"turn\","
+					     "\"rolls\":[[4,4,4,1,3]],\"box\":\"full_house\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_true(cmd.accept_zero);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"dice\",\"accept_zero\":1,\"move\":{\"type\":\"turn\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "accept_zero"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"turn\":3,\"move\":{\"type\":\"turn\","
+					     "\"rolls\":[[1,2,3,4,5]],\"box\":\"chance\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.turn, 3);
+	assert_non_null(strstr(cmd.line, "\"box\":\"chance\""));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"turn\":0,\"move\":{\"type\":\"turn\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "turn: "));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"turn\":1,\"throw\":1,\"move\":{\"type\":\"turn\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 }
 
 int main(void)
@@ -271,6 +363,9 @@ int main(void)
 		cmocka_unit_test(test_web_command_correct_carries_events),
 		cmocka_unit_test(test_web_command_dice_start_and_move_carry_log_lines),
 		cmocka_unit_test(test_web_command_start_refuses_names_the_log_cannot_hold),
+		cmocka_unit_test(test_web_command_players_by_seat_name_or_index),
+		cmocka_unit_test(test_web_command_ambiguous_name_is_refused),
+		cmocka_unit_test(test_web_command_reason_accept_zero_and_dice_turn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

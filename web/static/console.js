@@ -571,7 +571,7 @@ function resetDiceInputs() {
 }
 // "Turn 3: wrote 14 in full house for ann" from a dice command's result.
 function diceWords(res, what) {
-  if (!res) return what;
+  if (!res || res.turn === undefined) return (what || "Entered") + " (the daemon says no more).";
   let s = (what ? what + ": " : "") + "turn " + res.turn + ", " + res.player;
   if (res.box) s += ": " + (res.wrote === false ? "nothing written in " : "wrote " + res.points + " in ") + res.box.replace(/_/g, " ");
   else if (res.points !== undefined) s += ": " + res.points + " point" + (res.points === 1 ? "" : "s");

@@ -191,6 +191,7 @@ async function main() {
   await until(s, "review-conf", "/Confidence: 0\\.\\d\\d/.test(t)", "the confidence");
   await waitFor(s, "document.getElementById('review-replay').getAttribute('href')", "/replay/4?match=1", "the review's replay link");
   await noOverflow(s, "review box");
+  await evaluate(s, "document.getElementById('review-box').scrollIntoView({ block: 'start' }); true");
   await screenshot(s, "console-review.png");
   await act(s, "#confirm", "review-msg", "t.startsWith('Throw 4 confirmed')", "Confirm");
   await screenshot(s, "console-confirmed.png");

@@ -806,7 +806,8 @@ int dd_referee_undo(struct dd_referee *r, const struct dd_audit *audit, char *er
 		return -ENOENT;
 	}
 	memset(&t, 0, sizeof(t));
-	t.thrower = BD_NOBODY;
+	/* The thrower it named stays: the same one throws again (BD-P9). */
+	t.thrower = dd_ref_judged(r->m.log, n) ? dd_ref_judged(r->m.log, n)->thrower : BD_NOBODY;
 	t.dye_up = true;
 	t.apex_m = -1;
 	t.n_events = 1;

@@ -133,6 +133,12 @@ int dd_referee_state(struct dd_referee *r, struct json_t **out);
 int dd_referee_matches(struct dd_referee *r, char **out);
 int dd_referee_log(struct dd_referee *r, long id, char **out);
 int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char **out);
+/* Every throw of Beer Die match id, oldest first, for the console's list:
+ * {"match":N,"players":..,"team_names":..,"house":..,"throws":[{"throw":1,
+ * "thrower":"a1","thrower_name":..,"ruling":..,"words":"1 to Orange",
+ * "review":..,"confirmed":..,"corrected":..,"undone":..,"held":..,
+ * "score":{..}}..]}; a ruling held for review comes last, "held":true. */
+int dd_referee_throws_list(struct dd_referee *r, long id, char **out);
 /* Camera snapshot `index` (1-based, in time order) of throw throw_no of match
  * id: 0 with *jpeg (the caller's, free()) and *len; -ENOENT when there is no
  * such snapshot; another negative errno on a database failure. */

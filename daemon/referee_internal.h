@@ -72,6 +72,10 @@ bool dd_ref_doubtful(const struct loaded *m, size_t i);
  * "until confirmed or corrected"). */
 bool dd_ref_review_open(const struct loaded *m, size_t i);
 
+/* referee_json.c: throw k's observations as judged now (its throw line,
+ * or its last correction), NULL when log has no throw k. */
+const struct bd_throw *dd_ref_judged(const struct mlog_bd *log, int k);
+
 /* referee_dice.c: ends the dice match under way with the engine's final
  * line. 0, or a negative errno with a message in err. */
 int dd_ref_dice_end(struct dd_referee *r, char *err, size_t errlen);

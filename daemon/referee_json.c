@@ -78,6 +78,34 @@ bool dd_ref_review_open(const struct loaded *m, size_t i)
 	return dd_ref_doubtful(m, i) && !m->notes[i].confirmed && !m->res.corrected[i];
 }
 
+const struct bd_throw *dd_ref_judged(const struct mlog_bd *log, int k)
+{
+	const struct bd_throw *t = NULL;
+	int seen = 0;
+
+	for (size_t i = 0; i < log->n_entries; i++) {
+		const struct mlog_bd_entry *e = &log->entries[i];
+
+		if (e->kind == MLOG_THROW && ++seen == k)
+			t = &e->t;
+		else if (e->kind == MLOG_CORRECT && e->throw_no == k)
+			t = &e->t;
+	}
+	return t;
+}
+
+/* How sure the evidence of t is: its least sure event's confidence (1 for
+ * none given: an official's entry). */
+static double throw_confidence(const struct bd_throw *t)
+{
+	double c = 1;
+
+	for (size_t i = 0; t && i < t->n_events; i++)
+		if (t->events[i].has_confidence && t->events[i].confidence < c)
+			c = t->events[i].confidence;
+	return c;
+}
+
 int dd_referee_state(struct dd_referee *r, json_t **out)
 {
 	const struct loaded *m = &r->m;
@@ -177,13 +205,18 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	if (r->pending) {
 		json_t *pr = ruling_json(cfg, &r->pend.ruling, false);
 
-		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?,s:i}", "throw", (int)n + 1,
-			"why", r->pend.why[0] ? r->pend.why : "doubtful evidence",
-			"ruling", pr, "awaiting", (int)open + 1));
+		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?,s:f,s:b,s:i}",
+			"throw", (int)n + 1,
+			"why", r->pend.why[0] ? r->pend.why : "doubtful evidence", "ruling", pr,
+			"confidence", throw_confidence(&r->pend.t), "counted", 0,
+			"awaiting", (int)open + 1));
 	} else if (open) {
-		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:b,s:i}", "throw", (int)first + 1,
+		json_object_set_new(o, "review", json_pack("{s:i,s:s,s:o?,s:f,s:b,s:i}",
+			"throw", (int)first + 1,
 			"why", m->notes[first].review_why[0] ? m->notes[first].review_why
 							   : "doubtful evidence",
+			"ruling", ruling_json(cfg, &m->res.rulings[first], m->res.corrected[first]),
+			"confidence", throw_confidence(dd_ref_judged(m->log, (int)first + 1)),
 			"counted", 1, "awaiting", (int)open));
 	}
 	*out = o;
@@ -339,6 +372,15 @@ static json_t *throw_json(const struct bd_match_cfg *cfg, const struct bd_throw 
 	return o;
 }
 
+/* An official's audit, null for none ("reason" "" when none was given). */
+static json_t *audit_json(const struct mlog_audit *a)
+{
+	if (!a->present)
+		return json_null();
+	return json_pack("{s:s,s:I,s:s}", "official", a->official, "wall_ms", (json_int_t)a->wall_ms,
+			 "reason", a->reason);
+}
+
 static json_t *table_json(void)
 {
 	struct bd_table t;
@@ -426,6 +468,26 @@ static int load_old(struct dd_referee *r, long id, struct loaded *m)
 	return 0;
 }
 
+/* Match id for a page: the one under way (*m = &r->m), else read into tmp
+ * (*m = tmp, freed by the caller). Errors as load_old(), tmp freed. */
+static int load_any(struct dd_referee *r, long id, struct loaded *tmp, struct loaded **m)
+{
+	int rc;
+
+	*m = &r->m;
+	if (r->m.log && id == r->m.id)
+		return 0;
+	*m = tmp;
+	rc = load_old(r, id, tmp);
+	if (rc) {
+		dd_ref_loaded_free(tmp);
+		return rc;
+	}
+	for (int t = 0; t < 2; t++)
+		snprintf(tmp->teams[t], sizeof(tmp->teams[t]), "%s", tmp->log->team_names[t]);
+	return 0;
+}
+
 int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
 			char **jpeg, size_t *len)
 {
@@ -452,23 +514,18 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 	struct loaded tmp = { 0 }, *m = &tmp;
 	const struct bd_match_cfg *cfg;
 	const struct bd_throw *orig = NULL, *now = NULL;
+	const struct mlog_bd_entry *undo = NULL;	/* the correction that undid it, if the last */
 	struct throw_walk w = { 0 };
 	const struct note *nt;
-	json_t *o = NULL, *corrections;
+	json_t *o = NULL, *corrections, *confirmations;
 	char err[256];
 	long k = 0;
 	int rc;
 
 	*out = NULL;
-	if (r->m.log && id == r->m.id) {
-		m = &r->m;
-	} else {
-		rc = load_old(r, id, &tmp);
-		if (rc) {
-			dd_ref_loaded_free(&tmp);
-			return rc;
-		}
-	}
+	rc = load_any(r, id, &tmp, &m);
+	if (rc)
+		return rc;
 	if (throw_no < 1 || (size_t)throw_no > m->res.n)
 		goto not_found;
 	if (m == &r->m) {
@@ -485,14 +542,24 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 	}
 	cfg = &m->log->cfg;
 	corrections = json_array();
+	confirmations = json_array();
 	for (size_t i = 0; i < m->log->n_entries; i++) {
 		const struct mlog_bd_entry *e = &m->log->entries[i];
 
-		if (e->kind == MLOG_THROW && ++k == throw_no)
+		if (e->kind == MLOG_THROW && ++k == throw_no) {
 			orig = now = &e->t;
-		else if (e->kind == MLOG_CORRECT && e->throw_no == throw_no) {
+		} else if (e->kind == MLOG_CORRECT && e->throw_no == throw_no) {
+			json_t *c = throw_json(cfg, &e->t);
+
 			now = &e->t;
-			json_array_append_new(corrections, throw_json(cfg, &e->t));
+			undo = e->undo ? e : NULL;
+			if (c) {
+				json_object_set_new(c, "undo", json_boolean(e->undo));
+				json_object_set_new(c, "audit", audit_json(&e->audit));
+			}
+			json_array_append_new(corrections, c);
+		} else if (e->kind == MLOG_CONFIRM && e->throw_no == throw_no) {
+			json_array_append_new(confirmations, audit_json(&e->audit));
 		}
 	}
 	o = json_pack("{s:I,s:I,s:o,s:{s:s,s:s},s:o,s:o,s:o,s:o,s:s,s:b,s:O?,s:o}",
@@ -507,6 +574,16 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 		      "confirmed", nt->confirmed,
 		      "observations", nt->obs,
 		      "table", table_json());
+	/* Who settled it: each correction's audit is inside it. */
+	if (o) {
+		json_object_set_new(o, "undo", !undo ? json_null() : undo->audit.present
+				    ? audit_json(&undo->audit) : json_object());
+		json_object_set_new(o, "confirmations", confirmations);
+		json_object_set_new(o, "house", house_json(&cfg->house));
+		json_object_set_new(o, "confidence", json_real(throw_confidence(now)));
+	} else {
+		json_decref(confirmations);
+	}
 	/* The camera's pictures: /api/matches/N/throws/K/snapshots/1.jpg .. */
 	if (o)
 		json_object_set_new(o, "snapshots", json_integer(w.snapshots));
@@ -521,3 +598,95 @@ not_found:
 	return -ENOENT;
 }
 
+/* A ruling in a player's words: "1 to Orange", "re-toss", "no points". */
+static json_t *words_json(const struct loaded *m, const struct bd_ruling *ru)
+{
+	char buf[160];
+	size_t o = 0;
+
+	if (ru->retoss)
+		return json_string("re-toss");
+	for (int t = 0; t < 2 && o < sizeof(buf); t++)
+		if (ru->points[t])
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%d to %s", o ? ", " : "",
+					      ru->points[t], m->teams[t][0] ? m->teams[t]
+					      : t == BD_TEAM_A ? "A" : "B");
+	if (!o)
+		snprintf(buf, sizeof(buf), "%s", ru->dead ? "dead: no points" : "no points");
+	return json_string(buf);
+}
+
+/* A throw's line of the list. */
+static json_t *list_item(const struct loaded *m, const struct bd_ruling *ru, int k,
+			 const struct bd_throw *t, bool review, bool confirmed, bool corrected,
+			 bool undone, bool held)
+{
+	const struct bd_match_cfg *cfg = &m->log->cfg;
+
+	return json_pack("{s:i,s:s,s:s,s:o,s:o,s:f,s:b,s:b,s:b,s:b,s:b,s:{s:i,s:i}}",
+			 "throw", k, "thrower", web_slot_name(ru->thrower),
+			 "thrower_name", cfg->players[ru->thrower],
+			 "ruling", ruling_json(cfg, ru, corrected), "words", words_json(m, ru),
+			 "confidence", throw_confidence(t), "review", review, "confirmed", confirmed, "corrected", corrected,
+			 "undone", undone, "held", held,
+			 "score", "A", ru->score[0], "B", ru->score[1]);
+}
+
+int dd_referee_throws_list(struct dd_referee *r, long id, char **out)
+{
+	struct loaded tmp = { 0 }, *m = &tmp;
+	bool live = r->m.log && id == r->m.id;
+	json_t *o, *list;
+	bool *undone = NULL, *confirmed = NULL;
+	int rc;
+
+	*out = NULL;
+	rc = load_any(r, id, &tmp, &m);
+	if (rc)
+		return rc;
+	undone = calloc(m->res.n + 1, sizeof(*undone));
+	confirmed = calloc(m->res.n + 1, sizeof(*confirmed));
+	list = json_array();
+	rc = -ENOMEM;
+	if (!undone || !confirmed || !list)
+		goto free_all;
+	/* A throw's last correction says whether it stands undone. */
+	for (size_t i = 0; i < m->log->n_entries; i++) {
+		const struct mlog_bd_entry *e = &m->log->entries[i];
+
+		if (e->kind == MLOG_CORRECT && (size_t)e->throw_no <= m->res.n)
+			undone[e->throw_no - 1] = e->undo;
+		else if (e->kind == MLOG_CONFIRM && (size_t)e->throw_no <= m->res.n)
+			confirmed[e->throw_no - 1] = true;
+	}
+	for (size_t i = 0; i < m->res.n; i++) {
+		/* An old match's notes are read with its throw's page: here its
+		 * ruling and log say what they can. */
+		bool review = live ? dd_ref_doubtful(m, i) : m->res.rulings[i].review;
+		bool conf = confirmed[i] || (live && m->notes[i].confirmed);
+
+		json_array_append_new(list, list_item(m, &m->res.rulings[i], (int)i + 1,
+						      dd_ref_judged(m->log, (int)i + 1), review, conf,
+						      m->res.corrected[i], undone[i], false));
+	}
+	if (live && r->pending) {
+		struct bd_ruling ru = r->pend.ruling;
+
+		json_array_append_new(list, list_item(m, &ru, (int)m->res.n + 1, &r->pend.t, true,
+						      false, false, false, true));
+	}
+	o = json_pack("{s:I,s:o,s:{s:s,s:s},s:o,s:o}", "match", (json_int_t)id,
+		      "players", players_json(&m->log->cfg),
+		      "team_names", "A", m->teams[0], "B", m->teams[1],
+		      "house", house_json(&m->log->cfg.house), "throws", list);
+	list = NULL;
+	*out = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+	json_decref(o);
+	rc = *out ? 0 : -ENOMEM;
+free_all:
+	json_decref(list);
+	free(undone);
+	free(confirmed);
+	dd_ref_loaded_free(&tmp);
+	return rc;
+}

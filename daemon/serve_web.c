@@ -141,6 +141,13 @@ static int on_throw(void *user, long match, long k, char **json)
 	return dd_referee_throw_detail(sv->ref, match, k, json);
 }
 
+static int on_throws(void *user, long match, char **json)
+{
+	struct serve *sv = user;
+
+	return dd_referee_throws_list(sv->ref, match, json);
+}
+
 static int on_snapshot(void *user, long match, long k, long i, char **jpeg, size_t *len)
 {
 	struct serve *sv = user;
@@ -363,6 +370,6 @@ void dd_serve_web_handlers(struct web_handlers *wh)
 		.state = on_state, .matches = on_matches, .match_log = on_log,
 		.throw_detail = on_throw, .command = on_command, .sheet = on_sheet,
 		.snapshot = on_snapshot, .console_status = on_console_status,
-		.players = on_players,
+		.players = on_players, .throws = on_throws,
 	};
 }

@@ -434,6 +434,10 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 			rc = s->h.match_log ? s->h.match_log(s->user, m, &body) : -ENOENT;
 			return send_result(c, rc, body, "application/x-ndjson", NULL, url);
 		}
+		if (!strcmp(p, "/throws")) {
+			rc = s->h.throws ? s->h.throws(s->user, m, &body) : -ENOENT;
+			return send_result(c, rc, body, "application/json", NULL, url);
+		}
 		if (!strcmp(p, "/sheet")) {
 			rc = s->h.sheet ? s->h.sheet(s->user, m, &body) : -ENOENT;
 			return send_result(c, rc, body, "application/json", NULL, url);

@@ -149,6 +149,7 @@ struct web_handlers {
 	int (*match_log)(void *user, long match, char **jsonl);	/* GET /api/matches/N/log */
 	int (*throw_detail)(void *user, long match, long throw_no,
 			    char **json);			/* GET /api/matches/N/throws/K */
+	int (*throws)(void *user, long match, char **json);	/* GET /api/matches/N/throws */
 	/* POST /console/api/command: 0 and *result, the JSON the answer's
 	 * "result" holds (malloc'd, the server frees it; NULL: none); -EAGAIN
 	 * asks the official first (409 with "ask":true, err the question). */

@@ -16,6 +16,9 @@ command_ok "$doubtful"
 s=$(state)
 echo "$s" | grep -q '"waiting":true' || fail "doubtful throw not held: $s"
 echo "$s" | grep -q '"review":{"throw":1' || fail "no review banner for throw 1: $s"
+# With what is proposed, how sure the evidence is, and that it waits.
+echo "$s" | grep -q '"review":{"throw":1,"why":"[^"]*","ruling":{"type":"ruling","throw":1,.*"confidence":0.5,"counted":false,"awaiting":1}' ||
+	fail "held review without its ruling: $s"
 [ "$(score_of)" = '"score":{"A":0,"B":0}' ] || fail "a held ruling counted: $(score_of)"
 [ "$(command_status "$sure")" = 409 ] || fail "a throw while one awaits review was not refused"
 command_ok '{"cmd":"confirm"}'
@@ -69,9 +72,9 @@ curl -s "$BASE/api/matches/2/throws/1" | grep -q '"confirmed":true' || fail "con
 command_ok "$doubtful"
 command_ok "$sure"
 command_ok "$doubtful"
-state | grep -q '"review":{"throw":2,[^}]*"awaiting":2}' || fail "earliest open review not shown: $(state)"
+state | grep -q '"review":{"throw":2,.*"counted":true,"awaiting":2}' || fail "earliest open review not shown: $(state)"
 command_ok '{"cmd":"confirm","throw":2}'
-state | grep -q '"review":{"throw":4,[^}]*"awaiting":1}' || fail "next open review not shown: $(state)"
+state | grep -q '"review":{"throw":4,.*"counted":true,"awaiting":1}' || fail "next open review not shown: $(state)"
 command_ok '{"cmd":"correct","throw":4,"events":[{"at":"table","half":"B"},{"at":"floor"}]}'
 state | grep -q '"review":{' && fail "banner still up after the correction: $(state)"
 # The confirmation is in the log: it survives a restart.

@@ -52,7 +52,7 @@ async function tap(s, sel, what) {
     if (b.top < 0 || b.bottom > innerHeight) { e.scrollIntoView({ block: "center" }); b = e.getBoundingClientRect(); }
     return { x: b.left + b.width / 2, y: b.top + b.height / 2, w: b.width, h: b.height };
   })()`);
-  if (!r || !r.w) die((what || sel) + ": nothing to tap (" + JSON.stringify(r) + ")");
+  if (!r || !r.w) { miss((what || sel) + ": nothing to tap (" + JSON.stringify(r) + ")"); return; }
   for (const type of ["mousePressed", "mouseReleased"])
     await send("Input.dispatchMouseEvent", { type, x: r.x, y: r.y, button: "left", clickCount: 1 }, s);
   taps++;
@@ -98,9 +98,9 @@ async function besideControl(s, ctrl, msg, what) {
     const box = (q) => { const e = document.querySelector(q); if (!e) return null; const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, h: r.height }; };
     return { c: box(${JSON.stringify(ctrl)}), m: box(${JSON.stringify(msg)}), h: innerHeight };
   })()`);
-  if (!m.c || !m.m || !m.m.h) die(what + ": control or message missing: " + JSON.stringify(m));
+  if (!m.c || !m.m || !m.m.h) { miss(what + ": control or message missing: " + JSON.stringify(m)); return; }
   for (const b of [m.c, m.m])
-    if (b.top < -0.5 || b.bottom > m.h + 0.5) die(what + ": off the screen: " + JSON.stringify(m));
+    if (b.top < -0.5 || b.bottom > m.h + 0.5) { miss(what + ": off the screen: " + JSON.stringify(m)); return; }
 }
 
 // A tap whose answer must appear under its control, on screen with it.
@@ -111,7 +111,7 @@ async function act(s, ctrl, msgId, test, what) {
 }
 
 async function main() {
-  setTimeout(() => die("timed out"), slow(bench ? 30000 : 45000)).unref();
+  setTimeout(() => die("timed out"), slow(bench ? 30000 : keepGoing ? 180000 : 45000)).unref();
   const login = await request("POST", base + "/console/login", "pin=" + pin, { "Content-Type": "application/x-www-form-urlencoded" });
   if (login.status !== 200) die("login " + login.status);
   auth = { cookie: login.headers["set-cookie"][0].split(";")[0], csrf: JSON.parse(login.body).csrf };
@@ -280,7 +280,7 @@ async function main() {
   await until(s, "dice-who", "t.includes('bob to roll') && t.includes('Dreiermann: ann')", "ann is the Dreiermann");
   for (const k of ["2", "5", "next", "4", "4", "next", "1", "5"])
     await tap(s, k === "next" ? "#dnext" : "#dtap [data-die='" + k + "']", "die " + k);
-  await waitFor(s, "document.querySelectorAll('#d-shares input').length", 3, "a share line for the double");
+  await check(s, "document.querySelectorAll('#d-shares input').length", 3, "a share line for the double");
   await typeInto(s, "#d-shares input[data-player=cid]", "4");
   await tap(s, "#dturn", "Enter turn");
   await until(s, "dturn-msg", "t.startsWith('Turn') && t.includes('bob')", "bob's turn written");

@@ -452,7 +452,7 @@ int dice_yatzy_winner(const struct dice_yatzy_cfg *cfg, const struct dice_yatzy_
 
 struct dice_dm_house {
 	int rounds;			/* 5 (DM-14) */
-	bool revenge_sum3_to_others;	/* false (DM-11a): a sum of 3 in the revenge hits the others */
+	bool revenge_sum3_to_others;	/* true (DM-11): a revenge's sum of 3 hits the others */
 	/* DM-12, each off by default: */
 	bool drop_choosing_makes_dreiermann;	/* a die dropped while choosing */
 	bool drop_in_round_penalty;	/* a die dropped in a round gives the roller 1 */
@@ -693,6 +693,11 @@ struct dice_sheet {
 	bool dm_double;	/* Dreiermann: a double one */
 	char mark[DICE_SHEET_TEXT];	/* Horse: the mark, "45/3", or "" */
 	int mark_player;	/* Horse: who holds the mark, or DICE_NOBODY */
+	/* Borrowed: the log mlog_dice_sheet() folded (its caller's buf), from
+	 * which mlog_dice_sheet_json() lists the turns; NULL for an engine's
+	 * sheet (no turns listed). Valid only while that buffer is. */
+	const char *log;
+	size_t log_len;	/* bytes of log */
 };
 
 /* The sheet of a game's state, into *out (the caller's; overwritten). */
@@ -715,13 +720,16 @@ int mlog_dice_judge(const char *name, const char *buf, size_t len,
 		    char **out, size_t *outlen, char *err, size_t errlen);
 
 /* The sheet after the whole log in buf (as mlog_dice_judge reads it).
- * Returns 0 or the errors of mlog_dice_judge; *sheet is the caller's. */
+ * Returns 0 or the errors of mlog_dice_judge; *sheet is the caller's and
+ * borrows buf (sheet->log) until mlog_dice_sheet_json() is done with it. */
 int mlog_dice_sheet(const char *name, const char *buf, size_t len,
 		    struct dice_sheet *sheet, char *err, size_t errlen);
 
 /* A sheet as one JSON object (no newline): {"game":..,"players":[..],
- * "rows":[{"name":"ones","cells":[3,null,..]},..],"turn":..,...}. Returns
- * 0 with *out malloc'd (the caller frees it), or -ENOMEM. */
+ * "rows":[{"name":"ones","cells":[3,null,..]},..],"turn":..,...}; with
+ * sheet->log also "boxes", "turns", "last" and "input" (docs/dice-games.md,
+ * "Score sheets"). Returns 0 with *out malloc'd (the caller frees it), or
+ * -ENOMEM. */
 int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *outlen);
 
 

@@ -10,9 +10,10 @@ void dice_dm_house_defaults(struct dice_dm_house *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->rounds = 5;				/* DM-14 */
-	/* DM-11 turns only DM-6 and DM-8 on the others; the seed's wider
-	 * "Dreiermann-Bestrafung" is the house rule DM-11a, off. */
-	h->revenge_sum3_to_others = false;
+	/* DM-11: in the revenge every penalty of the Dreiermann, DM-5's sum
+	 * of 3 included, goes to the others (the seed's "Dreiermann-
+	 * Bestrafung"); false is the narrower reading of house rule DM-11a. */
+	h->revenge_sum3_to_others = true;
 }
 
 void dice_dm_state_init(struct dice_dm_state *s, const struct dice_dm_cfg *cfg)
@@ -101,6 +102,7 @@ int dice_dm_roll_penalties(const struct dice_dm_cfg *cfg, const struct dice_dm_s
 	/* DM-5, by the sum (DM-10: doubles too). */
 	switch (sum) {
 	case 3:
+		/* House rule DM-11a (off): the revenge's 3 stays his own. */
 		if (revenge && !h->revenge_sum3_to_others) {
 			int mult = s->dm_double || s->declared ? 2 : 1;
 

@@ -23,25 +23,31 @@
 
 /* ---- Output ---- */
 
-/* Appends obj as one compact line and releases it. */
-int mlog_dice_emit(struct mlog_buf *t, json_t *obj)
+/* Appends obj as one compact line (NULL t: nothing). */
+int mlog_dice_put(struct mlog_buf *t, const json_t *obj)
 {
 	char *s;
 
-	if (!obj)
-		return -ENOMEM;
-	if (!t) {
-		json_decref(obj);
+	if (!t)
 		return 0;
-	}
 	s = json_dumps(obj, JSON_COMPACT);
-	json_decref(obj);
 	if (!s)
 		return -ENOMEM;
 	mlog_buf_puts(t, s);
 	mlog_buf_put(t, "\n", 1);
 	free(s);
 	return t->oom ? -ENOMEM : 0;
+}
+
+/* A line's ruling: written out, and kept as st->ruling (which takes obj)
+ * for the turn it rules. */
+int mlog_dice_emit(struct mlog_dice_run *st, json_t *obj)
+{
+	if (!obj)
+		return -ENOMEM;
+	json_decref(st->ruling);
+	st->ruling = obj;
+	return mlog_dice_put(st->out, obj);
 }
 
 /* ---- Reading fields ---- */
@@ -477,20 +483,14 @@ static int fold(const char *name, const char *buf, size_t len, struct mlog_dice_
 				rc = read_match(obj, &st->m, msg, sizeof(msg));
 				if (!rc) {
 					have_match = true;
-					dice_yatzy_state_init(&st->yz);
-					dice_dm_state_init(&st->dm, &st->m.dm);
-					dice_ho_state_init(&st->ho, &st->m.ho);
+					mlog_dice_reset(st);
 				}
 			}
 		} else if (!strcmp(mlog_dice_type_of(obj), "match")) {
 			snprintf(msg, sizeof(msg), "type: one match line per log, at the top");
 			rc = -EINVAL;
-		} else if (st->m.game == DICE_YZ || st->m.game == DICE_YJ) {
-			rc = mlog_dice_yatzy_line(st, obj, msg, sizeof(msg));
-		} else if (st->m.game == DICE_DM) {
-			rc = mlog_dice_dm_line(st, obj, msg, sizeof(msg));
 		} else {
-			rc = mlog_dice_ho_line(st, obj, msg, sizeof(msg));
+			rc = mlog_dice_entry_line(st, obj, msg, sizeof(msg));
 		}
 		json_decref(obj);
 		if (rc == -ENOMEM) {
@@ -535,6 +535,7 @@ int mlog_dice_judge(const char *name, const char *buf, size_t len,
 		if (rc)
 			snprintf(err, errlen, "%s: out of memory", name);
 	}
+	mlog_dice_run_release(st);
 	free(st);
 	if (rc) {
 		mlog_buf_release(&text);
@@ -563,9 +564,32 @@ int mlog_dice_sheet(const char *name, const char *buf, size_t len,
 		case DICE_DM: dice_dm_sheet(&st->m.dm, &st->dm, sheet); break;
 		case DICE_HO: dice_ho_sheet(&st->m.ho, &st->ho, sheet); break;
 		}
+		/* mlog_dice_sheet_json() folds it again for the turns. */
+		sheet->log = buf;
+		sheet->log_len = len;
 	}
+	mlog_dice_run_release(st);
 	free(st);
 	return rc;
+}
+
+/* The turns of the log the sheet was folded from, and what comes next
+ * (mlog_dice_sheet_extra). -ENOMEM, or 0 (also when the log no longer
+ * folds: it did for the sheet). */
+static int sheet_turns(const struct dice_sheet *sh, json_t *o)
+{
+	struct mlog_dice_run *st = calloc(1, sizeof(*st));
+	char err[MSG];
+	int rc;
+
+	if (!st)
+		return -ENOMEM;
+	rc = fold("sheet", sh->log, sh->log_len, st, err, sizeof(err));
+	if (rc == 0)
+		rc = mlog_dice_sheet_extra(st, o);
+	mlog_dice_run_release(st);
+	free(st);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 int mlog_dice_sheet_json(const struct dice_sheet *sh, char **out, size_t *outlen)
@@ -611,6 +635,10 @@ int mlog_dice_sheet_json(const struct dice_sheet *sh, char **out, size_t *outlen
 	json_object_set_new(o, "double", json_boolean(sh->dm_double));
 	json_object_set_new(o, "mark", sh->mark[0] ? json_string(sh->mark) : json_null());
 	json_object_set_new(o, "mark_player", mlog_dice_name_or_null(&pl, sh->mark_player));
+	if (sh->log && sheet_turns(sh, o)) {
+		json_decref(o);
+		return -ENOMEM;
+	}
 	s = json_dumps(o, JSON_COMPACT);
 	json_decref(o);
 	if (!s)

@@ -102,7 +102,7 @@ static int dm_emit(struct mlog_dice_run *st, const struct dice_dm_ruling *r, con
 	json_object_set_new(o, "sips", mlog_dice_per_player(pl, st->dm.sips, true));
 	if (r->over)
 		json_object_set_new(o, "over", json_true());
-	return mlog_dice_emit(st->out, o);
+	return mlog_dice_emit(st, o);
 }
 
 int mlog_dice_dm_line(struct mlog_dice_run *st, json_t *obj, char *err, size_t errlen)
@@ -243,5 +243,5 @@ int mlog_dice_dm_final(struct mlog_dice_run *st)
 	json_object_set_new(o, "over", json_boolean(over));
 	json_object_set_new(o, "winner", mlog_dice_name_or_null(&st->m.pl,
 				over ? dice_dm_winner(cfg, &st->dm) : DICE_NOBODY));
-	return mlog_dice_emit(st->out, o);
+	return mlog_dice_emit(st, o);
 }

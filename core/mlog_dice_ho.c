@@ -71,7 +71,7 @@ int mlog_dice_ho_line(struct mlog_dice_run *st, json_t *obj, char *err, size_t e
 			      "penalties", json_object(), "why", mlog_dice_why_json(r.why, r.n_why));
 		if (o && r.any_tied)
 			json_object_set_new(o, "tied", tied_json(pl, r.tied));
-		return mlog_dice_emit(st->out, o);
+		return mlog_dice_emit(st, o);
 	}
 	if (strcmp(type, "turn"))
 		return mlog_dice_wrong_type(st, type, err, errlen);
@@ -110,7 +110,7 @@ int mlog_dice_ho_line(struct mlog_dice_run *st, json_t *obj, char *err, size_t e
 		json_object_set_new(o, "loser", json_string(cfg->players[r.loser]));
 		json_object_set_new(o, "over", json_true());
 	}
-	return mlog_dice_emit(st->out, o);
+	return mlog_dice_emit(st, o);
 }
 
 int mlog_dice_ho_final(struct mlog_dice_run *st)
@@ -122,5 +122,5 @@ int mlog_dice_ho_final(struct mlog_dice_run *st)
 		json_array_append_new(out, json_string(pl->name[st->ho.out[k]]));
 	o = json_pack("{s:s,s:o,s:b,s:o}", "type", "final", "out", out,
 		      "over", st->ho.phase == DICE_HO_OVER, "loser", mlog_dice_name_or_null(pl, st->ho.loser));
-	return mlog_dice_emit(st->out, o);
+	return mlog_dice_emit(st, o);
 }

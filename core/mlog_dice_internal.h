@@ -37,6 +37,20 @@ struct mlog_dice_match {
 	struct dice_ho_cfg ho;		/* set for horse */
 };
 
+/* One move as entered (a turn, choose, rolloff, ... line), kept so that an
+ * undo or a correction can refold the game from the moves that stand. */
+struct mlog_dice_entry {
+	json_t *move;			/* the line as it stands now (owned, "audit" removed) */
+	json_t *ruling;			/* its ruling in the latest fold (owned), or NULL */
+	json_t *audit;			/* who entered, corrected or undid it last (owned), or NULL */
+	int turn;			/* its number: its place among the moves standing */
+	bool corrected;			/* a correction replaced it */
+	bool undone;			/* an undo withdrew it */
+};
+
+/* What the last line did: a move, an undo or a correction of turn. */
+enum mlog_dice_action { MLOG_DICE_NONE, MLOG_DICE_MOVE, MLOG_DICE_UNDO, MLOG_DICE_CORRECT };
+
 /* The game so far, and where its rulings go. */
 struct mlog_dice_run {
 	struct mlog_dice_match m;	/* the match line */
@@ -44,11 +58,18 @@ struct mlog_dice_run {
 	struct dice_dm_state dm;	/* ... for dreiermann */
 	struct dice_ho_state ho;	/* ... for horse */
 	struct mlog_buf *out;		/* NULL: fold only (the sheet) */
+	json_t *ruling;			/* the last ruling emitted (owned), or NULL */
+	struct mlog_dice_entry *e;	/* every move entered, in order, undone ones too */
+	size_t n_e, cap_e;		/* entries used, allocated */
+	int standing;			/* moves not undone: the last one's turn */
+	enum mlog_dice_action action;	/* what the last line did */
+	int action_turn;		/* ... to which turn */
 };
 
 /* ---- mlog_dice.c: output, field readers, JSON writers ---- */
 
-int mlog_dice_emit(struct mlog_buf *t, json_t *obj);
+int mlog_dice_put(struct mlog_buf *t, const json_t *obj);
+int mlog_dice_emit(struct mlog_dice_run *st, json_t *obj);
 const char *mlog_dice_shown(const char *s, char buf[48]);
 int mlog_dice_player_index(const struct mlog_dice_names *pl, const char *s);
 int mlog_dice_check_fields(json_t *obj, const char *const *allowed, char *err, size_t errlen);
@@ -77,5 +98,14 @@ int mlog_dice_dm_line(struct mlog_dice_run *st, json_t *obj, char *err, size_t e
 int mlog_dice_dm_final(struct mlog_dice_run *st);
 int mlog_dice_ho_line(struct mlog_dice_run *st, json_t *obj, char *err, size_t errlen);
 int mlog_dice_ho_final(struct mlog_dice_run *st);
+
+/* ---- mlog_dice_turns.c: moves kept, undo and correction lines, the
+ * sheet's turns ---- */
+
+void mlog_dice_reset(struct mlog_dice_run *st);
+int mlog_dice_game_line(struct mlog_dice_run *st, json_t *obj, char *err, size_t errlen);
+int mlog_dice_entry_line(struct mlog_dice_run *st, json_t *obj, char *err, size_t errlen);
+void mlog_dice_run_release(struct mlog_dice_run *st);
+int mlog_dice_sheet_extra(const struct mlog_dice_run *st, json_t *o);
 
 #endif

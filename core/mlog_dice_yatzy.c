@@ -55,7 +55,7 @@ int mlog_dice_yatzy_line(struct mlog_dice_run *st, json_t *obj, char *err, size_
 		json_object_set_new(o, "joker", json_true());
 	if (o && r.over)
 		json_object_set_new(o, "over", json_true());
-	return mlog_dice_emit(st->out, o);
+	return mlog_dice_emit(st, o);
 }
 
 int mlog_dice_yatzy_final(struct mlog_dice_run *st)
@@ -90,5 +90,5 @@ int mlog_dice_yatzy_final(struct mlog_dice_run *st)
 				json_array_append_new(tied, json_string(cfg->players[p]));
 		json_object_set_new(o, "tied", tied);
 	}
-	return mlog_dice_emit(st->out, o);
+	return mlog_dice_emit(st, o);
 }

@@ -155,8 +155,26 @@ int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, s
 /* Judges one move of the dice game under way (a log line: turn, choose,
  * ...) as the next line of its stored log and commits it with the rulings
  * it adds; a move that ends the game ends the match with the final line.
- * -ENOENT no dice game; -EINVAL an illegal move, the engine's message in
- * err; nothing is stored then. dd_referee_end() ends a dice game too. */
-int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size_t errlen);
+ * Its player may be named by index or without regard to case (the name is
+ * stored); a move without one gets the engine's next. audit (may be NULL)
+ * is stored with it. A Yatzy move that writes a box for 0 is only stored
+ * with accept_zero: otherwise -EAGAIN and the question in err
+ * ("full_house with 4-4-4-1-3 scores 0: write 0?"). -ENOENT no dice game;
+ * -EINVAL an illegal move, the engine's message in err; nothing is stored
+ * then. dd_referee_end() ends a dice game too. */
+int dd_referee_dice_move(struct dd_referee *r, const char *line, bool accept_zero,
+			 const struct dd_audit *audit, char *err, size_t errlen);
+/* Withdraws the last turn standing of the dice game under way: an undo
+ * line (with audit, may be NULL) and a refold. -ENOENT no dice game or no
+ * turn to undo. */
+int dd_referee_dice_undo(struct dd_referee *r, const struct dd_audit *audit, char *err,
+			 size_t errlen);
+/* Replaces turn `turn` (its number in the sheet's turns[]) by the move
+ * line and refolds the game: a correction line, with audit. A move without
+ * a player stays with the turn's. -EINVAL when there is no such turn, the
+ * new move is illegal, or a later turn no longer fits ("turn 9 no longer
+ * fits: box: ..."): nothing is stored then. -ENOENT no dice game. */
+int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
+			    const struct dd_audit *audit, char *err, size_t errlen);
 
 #endif /* DYEREF_DAEMON_REFEREE_H */

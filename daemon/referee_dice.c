@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "daemon/daemon.h"
 #include "daemon/referee.h"
@@ -109,7 +110,137 @@ int dd_ref_dice_end(struct dd_referee *r, char *err, size_t errlen)
 	return rc == -EALREADY ? 0 : rc;
 }
 
-int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size_t errlen)
+/* The dice match's log folded: its sheet as JSON (players, whose turn,
+ * turns[]); *out the caller's (json_decref()). */
+static int dice_sheet_of(const char *name, const char *log, size_t len, json_t **out,
+			 char *err, size_t errlen)
+{
+	struct dice_sheet *sheet = malloc(sizeof(*sheet));
+	char *text = NULL;
+	size_t tlen;
+	int rc = sheet ? mlog_dice_sheet(name, log, len, sheet, err, errlen) : -ENOMEM;
+
+	*out = NULL;
+	if (rc == 0)
+		rc = mlog_dice_sheet_json(sheet, &text, &tlen);
+	if (rc == 0)
+		*out = json_loads(text, 0, NULL);
+	if (rc == 0 && !*out)
+		rc = -ENOMEM;
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	free(text);
+	free(sheet);
+	return rc;
+}
+
+/* Contract 1: a dice move names its player by name (exact, then without
+ * regard to case if that is unique) or by index 0..n-1; the log stores
+ * the name. A move without one is given the engine's next player, so a
+ * correction that changes the order shows as a turn that no longer fits. */
+static int canonical_player(json_t *move, const json_t *sheet, json_t *fallback, char *err,
+			    size_t errlen)
+{
+	const json_t *players = json_object_get(sheet, "players"), *v = json_object_get(move, "player");
+	const char *type = json_string_value(json_object_get(move, "type"));
+	const char *want = json_string_value(v), *found = NULL;
+	size_t i, hits = 0;
+	json_t *p;
+
+	if (!v) {
+		if (type && (!strcmp(type, "turn") || !strcmp(type, "choose")) &&
+		    json_is_string(fallback))
+			json_object_set(move, "player", fallback);
+		return 0;
+	}
+	if (json_is_integer(v)) {
+		json_int_t k = json_integer_value(v);
+
+		if (k < 0 || (size_t)k >= json_array_size(players)) {
+			snprintf(err, errlen, "move.player: %lld is not a player's number (0 to %zu)",
+				 (long long)k, json_array_size(players) - 1);
+			return -EINVAL;
+		}
+		json_object_set(move, "player", json_array_get(players, (size_t)k));
+		return 0;
+	}
+	if (!want)
+		return 0;	/* the engine says why */
+	json_array_foreach(players, i, p) {
+		if (!strcmp(json_string_value(p), want))
+			return 0;
+		if (!strcasecmp(json_string_value(p), want)) {
+			found = json_string_value(p);
+			hits++;
+		}
+	}
+	if (hits == 1)
+		json_object_set_new(move, "player", json_string(found));
+	return 0;
+}
+
+static json_t *audit_json(const struct dd_audit *a)
+{
+	json_t *o;
+
+	if (!a)
+		return NULL;
+	o = json_pack("{s:s,s:I}", "official", a->official, "wall_ms", (json_int_t)a->wall_ms);
+	if (o && a->reason[0])
+		json_object_set_new(o, "reason", json_string(a->reason));
+	return o;
+}
+
+/* err without the engine's "match N:LINE: " (the line is the daemon's
+ * own undo or correction, not one the official typed). */
+static void drop_where(const char *name, char *err)
+{
+	size_t n = strlen(name);
+	char *p;
+
+	if (strncmp(err, name, n) || err[n] != ':')
+		return;
+	p = strstr(err + n + 1, ": ");
+	if (p)
+		memmove(err, p + 2, strlen(p + 2) + 1);
+}
+
+/* "full_house with 4-4-4-1-3 scores 0: write 0?" when the ruling writes a
+ * box for 0; the dice as the player saw them last (kept, then rolled). */
+static bool zero_question(const char *ruling, const char *line, char *err, size_t errlen)
+{
+	json_t *r = json_loads(ruling, 0, NULL), *m = json_loads(line, 0, NULL);
+	json_t *rolls = json_object_get(m, "rolls"), *kept = json_object_get(r, "kept"), *v;
+	size_t i, n = json_array_size(rolls), len = 0;
+	char dice[32] = "";
+	bool ask = json_is_string(json_object_get(r, "box")) &&
+		   json_integer_value(json_object_get(r, "points")) == 0 &&
+		   !json_object_get(r, "kind");
+
+	if (ask && n > 1)
+		json_array_foreach(json_array_get(kept, n - 2), i, v)
+			len += (size_t)snprintf(dice + len, sizeof(dice) - len, "%s%lld", len ? "-" : "",
+						(long long)json_integer_value(v));
+	if (ask)
+		json_array_foreach(json_array_get(rolls, n - 1), i, v)
+			if (len < sizeof(dice))
+				len += (size_t)snprintf(dice + len, sizeof(dice) - len, "%s%lld",
+							len ? "-" : "", (long long)json_integer_value(v));
+	if (ask)
+		snprintf(err, errlen, "%s with %s scores 0: write 0?",
+			 json_string_value(json_object_get(r, "box")), dice);
+	json_decref(r);
+	json_decref(m);
+	return ask;
+}
+
+/* Judges line as the next line of the dice match's stored log and
+ * commits it with the rulings it adds (the ruling of a move; an undo's;
+ * a correction's recomputed ones); a line that ends the game ends the
+ * match. ask_zero: a move that writes a box for 0 is not stored but
+ * answered -EAGAIN with the question. */
+static int dice_commit(struct dd_referee *r, const char *line, bool ask_zero, char *err,
+		       size_t errlen)
 {
 	char *before = NULL, *after = NULL, *t0 = NULL, *t1 = NULL, **o0 = NULL, **o1 = NULL;
 	char name[32];
@@ -117,10 +248,6 @@ int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size
 	struct dice_sheet *sheet = NULL;
 	int rc;
 
-	if (!r->dice_id) {
-		snprintf(err, errlen, "no dice game under way");
-		return -ENOENT;
-	}
 	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
 	rc = dice_text(r, r->dice_id, NULL, &before, &l0, err, errlen);
 	if (rc == 0)
@@ -132,6 +259,10 @@ int dd_referee_dice_move(struct dd_referee *r, const char *line, char *err, size
 		rc = dice_judge(name, after, l1, &t1, &o1, &n1, err, errlen);
 	if (rc)
 		goto free_all;
+	if (ask_zero && n1 > n0 && zero_question(o1[n0 - 1], line, err, errlen)) {
+		rc = -EAGAIN;
+		goto free_all;
+	}
 	{
 		/* Its rulings: those the new line added (the final line is last). */
 		struct db_entry e = { .line = line, .t_ns = dd_mono_ns(),
@@ -153,6 +284,164 @@ free_all:
 	free(t1);
 	free(before);
 	free(after);
+	return rc;
+}
+
+/* The sheet of the dice game under way (see dice_sheet_of). */
+static int dice_now(struct dd_referee *r, json_t **sheet, char *err, size_t errlen)
+{
+	char *log = NULL, name[32];
+	size_t len;
+	int rc;
+
+	*sheet = NULL;
+	if (!r->dice_id) {
+		snprintf(err, errlen, "no dice game under way");
+		return -ENOENT;
+	}
+	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
+	rc = dice_text(r, r->dice_id, NULL, &log, &len, err, errlen);
+	if (rc == 0)
+		rc = dice_sheet_of(name, log, len, sheet, err, errlen);
+	free(log);
+	return rc;
+}
+
+/* A move from the console as its log line: an object of a move type,
+ * its player canonical. *out the caller's (json_decref()). */
+static int move_line(const char *line, const json_t *sheet, json_t *fallback, json_t **out,
+		     char *err, size_t errlen)
+{
+	json_t *m = json_loads(line, 0, NULL);
+	const char *type = json_string_value(json_object_get(m, "type"));
+
+	*out = NULL;
+	if (!json_is_object(m) || !type) {
+		json_decref(m);
+		snprintf(err, errlen, "move: a match-log line ({\"type\":\"turn\",...})");
+		return -EINVAL;
+	}
+	if (!strcmp(type, "match") || !strcmp(type, "undo") || !strcmp(type, "replace") ||
+	    json_object_get(m, "audit")) {
+		snprintf(err, errlen, "move.%s: not part of a move (undo and correct are commands)",
+			 json_object_get(m, "audit") ? "audit" : "type");
+		json_decref(m);
+		return -EINVAL;
+	}
+	if (canonical_player(m, sheet, fallback, err, errlen)) {
+		json_decref(m);
+		return -EINVAL;
+	}
+	*out = m;
+	return 0;
+}
+
+static int commit_json(struct dd_referee *r, json_t *o, bool ask_zero, char *err, size_t errlen)
+{
+	char *line = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	int rc;
+
+	if (!line) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = dice_commit(r, line, ask_zero, err, errlen);
+	free(line);
+	return rc;
+}
+
+int dd_referee_dice_move(struct dd_referee *r, const char *line, bool accept_zero,
+			 const struct dd_audit *audit, char *err, size_t errlen)
+{
+	json_t *sheet, *m = NULL;
+	int rc = dice_now(r, &sheet, err, errlen);
+
+	if (rc == 0)
+		rc = move_line(line, sheet, json_object_get(sheet, "turn"), &m, err, errlen);
+	if (rc == 0 && audit)
+		json_object_set_new(m, "audit", audit_json(audit));
+	if (rc == 0)
+		rc = commit_json(r, m, !accept_zero, err, errlen);
+	json_decref(m);
+	json_decref(sheet);
+	return rc;
+}
+
+/* The last turn standing in a sheet's turns[], 0 none; its entry in *e. */
+static int last_standing(const json_t *sheet, int turn, const json_t **e)
+{
+	const json_t *turns = json_object_get(sheet, "turns"), *t;
+	int last = 0;
+	size_t i;
+
+	*e = NULL;
+	json_array_foreach(turns, i, t)
+		if (!json_is_true(json_object_get(t, "undone")) &&
+		    (!turn || json_integer_value(json_object_get(t, "turn")) == turn)) {
+			last = (int)json_integer_value(json_object_get(t, "turn"));
+			*e = t;
+		}
+	return last;
+}
+
+/* An official's undo or correction line o (taken) with the audit, judged
+ * and committed; the engine's message without the line's place. */
+static int commit_official(struct dd_referee *r, json_t *o, const struct dd_audit *audit,
+			   char *err, size_t errlen)
+{
+	char name[32];
+	int rc;
+
+	if (o && audit)
+		json_object_set_new(o, "audit", audit_json(audit));
+	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
+	rc = commit_json(r, o, false, err, errlen);
+	if (rc == -EINVAL)
+		drop_where(name, err);
+	json_decref(o);
+	return rc;
+}
+
+int dd_referee_dice_undo(struct dd_referee *r, const struct dd_audit *audit, char *err,
+			 size_t errlen)
+{
+	const json_t *e;
+	json_t *sheet;
+	int rc = dice_now(r, &sheet, err, errlen), n;
+
+	if (rc)
+		return rc;
+	n = last_standing(sheet, 0, &e);
+	json_decref(sheet);
+	if (n == 0) {
+		snprintf(err, errlen, "no turn to undo");
+		return -ENOENT;
+	}
+	return commit_official(r, json_pack("{s:s,s:i}", "type", "undo", "turn", n), audit, err,
+			       errlen);
+}
+
+int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
+			    const struct dd_audit *audit, char *err, size_t errlen)
+{
+	const json_t *e;
+	json_t *sheet, *m = NULL;
+	int rc = dice_now(r, &sheet, err, errlen);
+
+	if (rc)
+		return rc;
+	if (turn < 1 || !last_standing(sheet, turn, &e)) {
+		snprintf(err, errlen, "turn: no turn %d to correct (turns 1 to %d stand)", turn,
+			 last_standing(sheet, 0, &e));
+		json_decref(sheet);
+		return -EINVAL;
+	}
+	/* Without a player the turn stays with whoever played it. */
+	rc = move_line(line, sheet, json_object_get(e, "player"), &m, err, errlen);
+	if (rc == 0)
+		rc = commit_official(r, json_pack("{s:s,s:i,s:o}", "type", "replace", "turn", turn,
+						  "move", m), audit, err, errlen);
+	json_decref(sheet);
 	return rc;
 }
 

@@ -44,15 +44,16 @@ static json_t *players_json(const struct bd_match_cfg *cfg)
 			 "B", cfg->players[2], cfg->players[3]);
 }
 
+/* Every house rule of the match, as START's "house" names them. */
 static json_t *house_json(const struct bd_house *h)
 {
-	return json_pack("{s:i,s:i,s:i,s:f,s:s,s:b,s:b,s:b,s:b}",
-			 "target_points", h->target_points, "win_by", h->win_by,
-			 "kill_every", h->kill_every, "min_toss_height_m", h->min_toss_height_m,
-			 "low_call", h->low_call == BD_LOW_AUTO ? "auto" : "manual",
-			 "illegal_catch_counts_as_floor", h->illegal_catch_counts_as_floor,
-			 "fifa_cannot_end_game", h->fifa_cannot_end_game,
-			 "popout_is_sink", h->popout_is_sink, "mine_voids_points", h->mine_voids_points);
+	size_t n;
+	const struct web_house_rule *hr = web_house_rules(&n);
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < n; i++)
+		json_object_set_new(o, hr[i].key, web_house_value(h, hr[i].key));
+	return o;
 }
 
 static json_t *duty_json(const struct bd_match_cfg *cfg, const struct bd_duty *d, int throw_no)

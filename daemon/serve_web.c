@@ -335,7 +335,7 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 		k = n_before + (held_before ? 1 : 0);
 		break;
 	case WEB_CMD_DICE:
-		rc = dd_referee_dice_move(sv->ref, cmd->line, err, errlen);
+		rc = dd_referee_dice_move(sv->ref, cmd->line, true, NULL, err, errlen);
 		break;
 	}
 	dd_serve_store_health(sv, before, rc, err);

@@ -430,6 +430,59 @@ static int parse_events(const json_t *arr, const char (*names)[BD_NAME_MAX],
 	return 0;
 }
 
+/* Every field of struct bd_house, as START's "house" and GET /api/house
+ * name them; the ranges are parse_house()'s. */
+static const struct web_house_rule house_rules[] = {
+	{ "target_points", "int", 1, 99, "BD-W1", "Points to win the game" },
+	{ "win_by", "int", 1, 10, "BD-W1", "Lead the winner needs at the end" },
+	{ "kill_every", "int", 0, 99, "BD-W2",
+	  "Kill n' fill each time a score passes a multiple of this (0: never)" },
+	{ "min_toss_height_m", "number", 0, 20, "BD-S7", "Lowest legal toss, metres" },
+	{ "low_call", "enum", 0, 0, "BD-P5",
+	  "Who calls a throw too low: the defenders (manual) or the referee from the measured height (auto)" },
+	{ "illegal_catch_counts_as_floor", "bool", 0, 1, "BD-P4a",
+	  "A two-handed or trapped catch scores as if the die reached the floor" },
+	{ "fifa_cannot_end_game", "bool", 0, 1, "BD-K2a",
+	  "Points from a kick cannot end the game" },
+	{ "popout_is_sink", "bool", 0, 1, "BD-R1a",
+	  "A die that bounces back out of a cup counts as a sink" },
+	{ "mine_voids_points", "bool", 0, 1, "BD-O1a",
+	  "A throw that hits the mine scores nothing" },
+	{ "review_below", "number", 0, 1, "",
+	  "Ask an official when the deciding evidence is less sure than this (0-1)" },
+};
+
+const struct web_house_rule *web_house_rules(size_t *n)
+{
+	*n = sizeof(house_rules) / sizeof(house_rules[0]);
+	return house_rules;
+}
+
+json_t *web_house_value(const struct bd_house *h, const char *key)
+{
+	if (!strcmp(key, "target_points"))
+		return json_integer(h->target_points);
+	if (!strcmp(key, "win_by"))
+		return json_integer(h->win_by);
+	if (!strcmp(key, "kill_every"))
+		return json_integer(h->kill_every);
+	if (!strcmp(key, "min_toss_height_m"))
+		return json_real(h->min_toss_height_m);
+	if (!strcmp(key, "low_call"))
+		return json_string(h->low_call == BD_LOW_AUTO ? "auto" : "manual");
+	if (!strcmp(key, "illegal_catch_counts_as_floor"))
+		return json_boolean(h->illegal_catch_counts_as_floor);
+	if (!strcmp(key, "fifa_cannot_end_game"))
+		return json_boolean(h->fifa_cannot_end_game);
+	if (!strcmp(key, "popout_is_sink"))
+		return json_boolean(h->popout_is_sink);
+	if (!strcmp(key, "mine_voids_points"))
+		return json_boolean(h->mine_voids_points);
+	if (!strcmp(key, "review_below"))
+		return json_real(h->review_below);
+	return NULL;
+}
+
 static int parse_house(const json_t *h, struct bd_house *house, char *err, size_t errlen)
 {
 	double target = house->target_points, win_by = house->win_by, kill = house->kill_every;
@@ -441,16 +494,11 @@ static int parse_house(const json_t *h, struct bd_house *house, char *err, size_
 		return -EINVAL;
 	}
 	json_object_foreach((json_t *)h, key, v) {
-		static const char *const known[] = {
-			"target_points", "win_by", "kill_every", "min_toss_height_m", "low_call",
-			"illegal_catch_counts_as_floor", "fifa_cannot_end_game", "popout_is_sink",
-			"mine_voids_points", "review_below",
-		};
 		bool ok = false;
 
 		(void)v;
-		for (size_t k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-			ok |= !strcmp(key, known[k]);
+		for (size_t k = 0; k < sizeof(house_rules) / sizeof(house_rules[0]); k++)
+			ok |= !strcmp(key, house_rules[k].key);
 		if (!ok) {
 			snprintf(err, errlen, "house.%.40s: unknown house rule", key);
 			return -EINVAL;

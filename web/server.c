@@ -399,6 +399,40 @@ static char *with_official(char *body, const struct web_session *ss)
 	return text;
 }
 
+/* GET /api/house: every house rule a START takes, with the daemon's
+ * default for a new match and the rule book's. */
+static char *house_json(const struct web_server *s)
+{
+	struct bd_house book;
+	size_t n;
+	const struct web_house_rule *hr = web_house_rules(&n);
+	json_t *rules = json_array(), *o;
+	char *text;
+
+	bd_house_defaults(&book);
+	for (size_t i = 0; rules && i < n; i++) {
+		json_t *r = json_pack("{s:s,s:s,s:o,s:o,s:s,s:s}", "key", hr[i].key, "type", hr[i].type,
+				      "default", web_house_value(&s->house, hr[i].key),
+				      "book", web_house_value(&book, hr[i].key),
+				      "rule", hr[i].rule, "text", hr[i].text);
+
+		if (r && !strcmp(hr[i].type, "enum"))
+			json_object_set_new(r, "values", json_pack("[s,s]", "manual", "auto"));
+		else if (r && !strcmp(hr[i].type, "int")) {
+			json_object_set_new(r, "min", json_integer((json_int_t)hr[i].min));
+			json_object_set_new(r, "max", json_integer((json_int_t)hr[i].max));
+		} else if (r && !strcmp(hr[i].type, "number")) {
+			json_object_set_new(r, "min", json_real(hr[i].min));
+			json_object_set_new(r, "max", json_real(hr[i].max));
+		}
+		json_array_append_new(rules, r);
+	}
+	o = json_pack("{s:o}", "rules", rules);
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+	json_decref(o);
+	return text;
+}
+
 static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c, const char *url)
 {
 	const struct web_file *f;
@@ -425,6 +459,10 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 	}
 	if (!strcmp(url, "/api/events"))
 		return web_sse_open(s, c);
+	if (!strcmp(url, "/api/house")) {
+		body = house_json(s);
+		return send_result(c, body ? 0 : -ENOMEM, body, "application/json", NULL, url);
+	}
 	if (!strcmp(url, "/api/matches")) {
 		rc = s->h.matches ? s->h.matches(s->user, &body) : -ENOENT;
 		return send_result(c, rc, body, "application/json", NULL, url);

@@ -117,6 +117,20 @@ struct json_t;
 int web_parse_event(const struct json_t *event, const char (*names)[BD_NAME_MAX],
 		    struct bd_event *ev, char *err, size_t errlen);
 
+/* A house rule START's "house" takes (every field of struct bd_house). */
+struct web_house_rule {
+	const char *key;	/* "target_points", ... */
+	const char *type;	/* "int", "number", "bool" or "enum" */
+	double min, max;	/* int, number: the range taken */
+	const char *rule;	/* the RULES.md ID it changes, "" none */
+	const char *text;	/* one line for people */
+};
+
+/* The house rules, in RULES.md's order: *n of them, static. */
+const struct web_house_rule *web_house_rules(size_t *n);
+/* The value of rule key in h as JSON (a new reference), NULL for no such key. */
+struct json_t *web_house_value(const struct bd_house *h, const char *key);
+
 /* The slot name of a player index ("a1".."b2"), "" for BD_NOBODY. */
 const char *web_slot_name(int player);
 

@@ -56,7 +56,7 @@ state | grep -q '"dice_match":{"match":1' || fail "dice game lost on restart: $(
 curl -s "$BASE/api/matches" | grep -q '"match":1,"game":"yatzy","current":true' ||
 	fail "the restored dice game is not current: $(curl -s "$BASE/api/matches")"
 login
-command_ok '{"cmd":"dice","move":{"type":"turn","player":"bob","rolls":[[2,3,4,5,6]],"box":"yatzy"}}'
+command_ok '{"cmd":"dice","move":{"type":"turn","player":"bob","rolls":[[2,3,4,5,6]],"box":"yatzy"},"accept_zero":true}'
 curl -s "$BASE/api/matches/1/sheet" | grep -q '{"name":"yatzy","cells":\[null,0\]}' || fail "yatzy row after restart"
 command_ok '{"cmd":"end"}'
 curl -s "$BASE/api/matches" | grep -q '"match":1,"game":"yatzy","current":false,"ended":true' ||
@@ -65,11 +65,12 @@ curl -s "$BASE/api/matches" | grep -q '"match":1,"game":"yatzy","current":false,
 	fail "a turn after the end accepted"
 # A whole game turn by turn: the last turn ends the match by itself and the
 # screen keeps its sheet with the winner (the same as the imported log).
+# Its zeros are meant: accept_zero, so no question is asked.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 command_ok "$start"
 tail -n +2 "$top/tests/data/dice/yatzy-full.jsonl" | while IFS= read -r line; do
 	[ -n "$line" ] || continue
-	command_ok "{\"cmd\":\"dice\",\"move\":$line}"
+	command_ok "{\"cmd\":\"dice\",\"move\":$line,\"accept_zero\":true}"
 done
 curl -s "$BASE/api/matches" | grep -q '"match":2,"game":"yatzy","current":false,"ended":true' ||
 	fail "the last turn did not end the game: $(curl -s "$BASE/api/matches")"

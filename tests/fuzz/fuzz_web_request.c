@@ -29,9 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 		web_parse_cookie((const char *)data + 1, size - 1, "dyeref_session", out, sizeof(out));
 		break;
-	default:
-		web_parse_command((const char *)data + 1, size - 1, NULL, NULL, &cmd, err, sizeof(err));
+	default: {
+		/* Half the inputs as commands in a match whose players have
+		 * names, one a seat's and two alike but for case. */
+		static const char names[BD_PLAYERS][BD_NAME_MAX] = { "Kim", "kim", "b2", "Di" };
+
+		web_parse_command((const char *)data + 1, size - 1, NULL, data[0] & 8 ? names : NULL,
+				  &cmd, err, sizeof(err));
 		break;
+	}
 	}
 	return 0;
 }

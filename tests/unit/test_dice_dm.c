@@ -236,12 +236,10 @@ static void test_dice_dm11_revenge_turns_the_threes_on_the_others(void **state)
 	PEN(x, 0, 6, 9, 6);
 }
 
-/* DM-11 names only DM-6 and DM-8 as turned on the others; "the same
- * results apply" keeps DM-5's sum of 3 on the Dreiermann himself (RULES.md
- * is explicit where the seed's "Dreiermann-Bestrafung" is loose). The
- * seed's broader reading is house rule DM-11a, revenge_sum3_to_others,
- * off by default. */
-static void test_dice_dm11_revenge_sum_three_stays_with_the_dreiermann(void **state)
+/* DM-11: every penalty the rules give the Dreiermann goes to the others in
+ * his revenge, DM-5's sum of 3 included (the seed's "Dreiermann-Bestrafung
+ * ... gilt während der Rache für alle anderen Spieler"): the default. */
+static void test_dice_dm11_revenge_sum_three_goes_to_the_others(void **state)
 {
 	struct dice_dm_cfg cfg;
 	struct dice_dm_state s;
@@ -249,7 +247,31 @@ static void test_dice_dm11_revenge_sum_three_stays_with_the_dreiermann(void **st
 
 	(void)state;
 	cfg_init(&cfg);
-	assert_false(cfg.house.revenge_sum3_to_others);
+	assert_true(cfg.house.revenge_sum3_to_others);
+	round_state(&cfg, &s, 0, false, 3);
+	x = roll(&cfg, &s, 0, 1, 2, NULL);	/* 3 in his revenge: one each for the others */
+	PEN(x, 0, 1, 1, 1);
+	assert_true(CITES(&x, "DM-5") && CITES(&x, "DM-11"));
+	round_state(&cfg, &s, 0, true, 3);
+	x = roll(&cfg, &s, 0, 2, 1, NULL);	/* double Dreiermann: 2 each */
+	PEN(x, 0, 2, 2, 2);
+	round_state(&cfg, &s, 1, false, 1);
+	x = roll(&cfg, &s, 0, 1, 2, NULL);	/* not his revenge: the Dreiermann's own */
+	PEN(x, 0, 1, 0, 0);
+}
+
+/* House rule DM-11a, revenge_sum3_to_others = false: the narrower reading,
+ * in which DM-11 turns only DM-6 and DM-8 on the others and a sum of 3 in
+ * the revenge still costs the Dreiermann himself. */
+static void test_dice_dm11a_house_rule_keeps_sum_three_with_the_dreiermann(void **state)
+{
+	struct dice_dm_cfg cfg;
+	struct dice_dm_state s;
+	struct pen x;
+
+	(void)state;
+	cfg_init(&cfg);
+	cfg.house.revenge_sum3_to_others = false;
 	round_state(&cfg, &s, 0, false, 3);
 	x = roll(&cfg, &s, 0, 1, 2, NULL);	/* 3 in his revenge: his own point */
 	PEN(x, 1, 0, 0, 0);
@@ -257,12 +279,8 @@ static void test_dice_dm11_revenge_sum_three_stays_with_the_dreiermann(void **st
 	round_state(&cfg, &s, 0, true, 3);
 	x = roll(&cfg, &s, 0, 2, 1, NULL);	/* double Dreiermann: 2 */
 	PEN(x, 2, 0, 0, 0);
-	cfg.house.revenge_sum3_to_others = true;	/* DM-11a on: the others take it */
-	x = roll(&cfg, &s, 0, 1, 2, NULL);
+	x = roll(&cfg, &s, 0, 3, 1, NULL);	/* DM-6's three still goes to the others */
 	PEN(x, 0, 2, 2, 2);
-	round_state(&cfg, &s, 0, false, 3);
-	x = roll(&cfg, &s, 0, 1, 2, NULL);
-	PEN(x, 0, 1, 1, 1);
 }
 
 static struct dice_dm_move mv_choose(int a, int b)
@@ -599,7 +617,8 @@ int main(void)
 		cmocka_unit_test(test_dice_dm9_split_double_six_costs_the_roller),
 		cmocka_unit_test(test_dice_dm10_double_four_also_counts_as_eight),
 		cmocka_unit_test(test_dice_dm11_revenge_turns_the_threes_on_the_others),
-		cmocka_unit_test(test_dice_dm11_revenge_sum_three_stays_with_the_dreiermann),
+		cmocka_unit_test(test_dice_dm11_revenge_sum_three_goes_to_the_others),
+		cmocka_unit_test(test_dice_dm11a_house_rule_keeps_sum_three_with_the_dreiermann),
 		cmocka_unit_test(test_dice_dm1_dm2_dm3_choosing_and_order),
 		cmocka_unit_test(test_dice_dm4_turn_ends_on_the_first_harmless_roll),
 		cmocka_unit_test(test_dice_dm12_advanced_house_rules),

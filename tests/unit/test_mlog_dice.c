@@ -228,6 +228,111 @@ static void test_mlog_dice_sheet_json(void **state)
 	assert_string_equal(err, "h.jsonl:1: json: '[' or '{' expected near 'x'");
 }
 
+/* Undo and correction lines: the judge writes the undo's ruling, then
+ * each ruling a correction recomputes (marked "refold"); the final line
+ * is the refolded game's. */
+static void test_mlog_dice_undo_and_replace_refold(void **state)
+{
+	char *out = judge_ok(YZ
+		"{\"type\":\"turn\",\"rolls\":[[6,6,6,2,3]],\"box\":\"chance\",\"audit\":{\"official\":\"Kim\",\"wall_ms\":5}}\n"
+		"{\"type\":\"turn\",\"rolls\":[[4,4,4,1,3]],\"box\":\"full_house\"}\n"
+		"{\"type\":\"undo\",\"turn\":2,\"audit\":{\"official\":\"Kim\",\"wall_ms\":6,\"reason\":\"typo\"}}\n"
+		"{\"type\":\"turn\",\"rolls\":[[4,4,4,1,3]],\"box\":\"fours\"}\n"
+		"{\"type\":\"replace\",\"turn\":1,\"move\":{\"type\":\"turn\",\"rolls\":[[6,6,6,2,3]],\"box\":\"sixes\"}}\n");
+
+	(void)state;
+	assert_string_equal(out,
+		"{\"type\":\"ruling\",\"turn\":1,\"player\":\"ann\",\"dice\":[6,6,6,3,2],\"kept\":[],\"box\":\"chance\",\"points\":23,"
+		"\"penalties\":{},\"why\":[\"YZ-1\",\"YZ-3\",\"YZ-13\"],\"total\":23}\n"
+		"{\"type\":\"ruling\",\"turn\":2,\"player\":\"bob\",\"dice\":[4,4,4,3,1],\"kept\":[],\"box\":\"full_house\",\"points\":0,"
+		"\"penalties\":{},\"why\":[\"YZ-1\",\"YZ-3\",\"YZ-12\",\"YZ-2\"],\"total\":0}\n"
+		"{\"type\":\"ruling\",\"kind\":\"undo\",\"turn\":2,\"player\":\"bob\"}\n"
+		"{\"type\":\"ruling\",\"turn\":2,\"player\":\"bob\",\"dice\":[4,4,4,3,1],\"kept\":[],\"box\":\"fours\",\"points\":12,"
+		"\"penalties\":{},\"why\":[\"YZ-1\",\"YZ-3\",\"YZ-4\"],\"total\":12}\n"
+		"{\"type\":\"ruling\",\"turn\":1,\"player\":\"ann\",\"dice\":[6,6,6,3,2],\"kept\":[],\"box\":\"sixes\",\"points\":18,"
+		"\"penalties\":{},\"why\":[\"YZ-1\",\"YZ-3\",\"YZ-4\"],\"total\":18,\"refold\":1}\n"
+		"{\"type\":\"ruling\",\"turn\":2,\"player\":\"bob\",\"dice\":[4,4,4,3,1],\"kept\":[],\"box\":\"fours\",\"points\":12,"
+		"\"penalties\":{},\"why\":[\"YZ-1\",\"YZ-3\",\"YZ-4\"],\"total\":12,\"refold\":1}\n"
+		"{\"type\":\"final\",\"totals\":{\"ann\":18,\"bob\":12},\"upper\":{\"ann\":18,\"bob\":12},"
+		"\"bonus\":{\"ann\":0,\"bob\":0},\"over\":false,\"winner\":null}\n");
+	free(out);
+}
+
+static void test_mlog_dice_undo_and_replace_refused(void **state)
+{
+	static const char two[] = YZ "{\"type\":\"turn\",\"rolls\":[[6,6,6,2,3]],\"box\":\"chance\"}\n"
+		"{\"type\":\"turn\",\"rolls\":[[4,4,4,1,3]],\"box\":\"fours\"}\n"
+		"{\"type\":\"turn\",\"rolls\":[[5,5,5,1,3]],\"box\":\"fives\"}\n";
+	char buf[1024];
+
+	(void)state;
+	judge_bad(YZ "{\"type\":\"undo\",\"turn\":1}\n", "t.jsonl:2: turn: no turn to undo");
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"undo\",\"turn\":1}\n", two);
+	judge_bad(buf, "t.jsonl:5: turn: only the last turn, 3, can be undone, not 1");
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"undo\"}\n", two);
+	judge_bad(buf, "t.jsonl:5: turn: the number of a turn, from 1");
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"undo\",\"turn\":3,\"audit\":\"Kim\"}\n", two);
+	judge_bad(buf, "t.jsonl:5: audit: an object of official, wall_ms and reason");
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"undo\",\"turn\":3,\"audit\":{\"who\":1}}\n", two);
+	judge_bad(buf, "t.jsonl:5: audit.who: unknown field for this line");
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"replace\",\"turn\":4,\"move\":{\"type\":\"turn\"}}\n", two);
+	judge_bad(buf, "t.jsonl:5: turn: no turn 4 stands (turns 1 to 3 do)");
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"replace\",\"turn\":1,\"move\":{\"type\":\"undo\",\"turn\":3}}\n", two);
+	judge_bad(buf, "t.jsonl:5: move: the turn's new line, {\"type\":\"turn\",...}");
+	/* ann's turn 1 now takes fives: her turn 3 no longer fits. */
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"replace\",\"turn\":1,\"move\":{\"type\":\"turn\","
+		 "\"rolls\":[[5,5,5,2,3]],\"box\":\"fives\"}}\n", two);
+	judge_bad(buf, "t.jsonl:5: turn 3 no longer fits: box: ann has already used fives (YZ-3)");
+	snprintf(buf, sizeof(buf), "%s{\"type\":\"replace\",\"turn\":2,\"move\":{\"type\":\"turn\","
+		 "\"rolls\":[[5,5,5,2,3]],\"box\":\"sixes\",\"keep\":1}}\n", two);
+	judge_bad(buf, "t.jsonl:5: turn 2: keep: a list with one list of kept dice per later roll");
+}
+
+/* The sheet lists every turn (undone and corrected ones marked), what the
+ * last line did in words, the game's boxes and what the next move takes. */
+static void test_mlog_dice_sheet_turns_last_and_input(void **state)
+{
+	static const char log[] = YZ "{\"type\":\"turn\",\"rolls\":[[6,6,6,2,3]],\"box\":\"chance\"}\n"
+		"{\"type\":\"turn\",\"rolls\":[[4,4,4,1,3]],\"box\":\"full_house\"}\n"
+		"{\"type\":\"undo\",\"turn\":2,\"audit\":{\"official\":\"Kim\",\"wall_ms\":6}}\n";
+	static const char dm[] = DM "{\"type\":\"choose\",\"roll\":[3,3]}\n";
+	struct dice_sheet sh;
+	char err[256], *out;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(mlog_dice_sheet("t.jsonl", log, strlen(log), &sh, err, sizeof(err)), 0);
+	assert_int_equal(mlog_dice_sheet_json(&sh, &out, &len), 0);
+	assert_non_null(strstr(out, "\"boxes\":[\"ones\",\"twos\",\"threes\",\"fours\",\"fives\",\"sixes\",\"one_pair\","
+				    "\"two_pairs\",\"three_of_a_kind\",\"four_of_a_kind\",\"small_straight\","
+				    "\"large_straight\",\"full_house\",\"chance\",\"yatzy\"]"));
+	assert_non_null(strstr(out, "\"turns\":[{\"turn\":1,\"kind\":\"turn\",\"player\":\"ann\",\"box\":\"chance\","
+				    "\"points\":23,\"rolls\":[[6,6,6,2,3]],\"dice\":[6,6,6,3,2],\"hand\":null,"
+				    "\"penalties\":{},\"kept\":[],\"text\":\"Wrote 23 in chance for ann\","
+				    "\"undone\":false,\"corrected\":false,\"move\":{\"type\":\"turn\","
+				    "\"rolls\":[[6,6,6,2,3]],\"box\":\"chance\"},\"audit\":null}"));
+	assert_non_null(strstr(out, "\"undone\":true,\"corrected\":false"));
+	assert_non_null(strstr(out, "\"audit\":{\"official\":\"Kim\",\"wall_ms\":6}}]"));
+	assert_non_null(strstr(out, "\"last\":{\"action\":\"undo\",\"turn\":2,\"player\":\"bob\",\"box\":\"full_house\","
+				    "\"points\":0,\"wrote\":false,\"text\":\"Turn 2 undone. It was: Wrote 0 in full_house for bob\"}"));
+	assert_non_null(strstr(out, "\"input\":{\"move\":\"turn\",\"player\":\"bob\",\"dice\":5,\"rolls\":3,\"free\":["
+				    "\"ones\",\"twos\""));
+	free(out);
+	/* An engine's own sheet has no log: no turns listed. */
+	dice_yatzy_sheet(&(struct dice_yatzy_cfg){ .game = DICE_YZ, .n_players = 1 },
+			 &(struct dice_yatzy_state){ 0 }, &sh);
+	assert_int_equal(mlog_dice_sheet_json(&sh, &out, &len), 0);
+	assert_null(strstr(out, "\"turns\""));
+	free(out);
+	assert_int_equal(mlog_dice_sheet("d.jsonl", dm, strlen(dm), &sh, err, sizeof(err)), 0);
+	assert_int_equal(mlog_dice_sheet_json(&sh, &out, &len), 0);
+	assert_non_null(strstr(out, "\"boxes\":[]"));
+	assert_non_null(strstr(out, "\"text\":\"ann is the double Dreiermann\""));
+	assert_non_null(strstr(out, "\"input\":{\"move\":\"turn\",\"player\":\"bob\",\"dice\":2,\"revenge\":false,"
+				    "\"share\":true,\"also\":[]}"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +342,9 @@ int main(void)
 		cmocka_unit_test(test_mlog_dice_dm12_lines),
 		cmocka_unit_test(test_mlog_dice_ho_rolloff_and_hands),
 		cmocka_unit_test(test_mlog_dice_sheet_json),
+		cmocka_unit_test(test_mlog_dice_undo_and_replace_refold),
+		cmocka_unit_test(test_mlog_dice_undo_and_replace_refused),
+		cmocka_unit_test(test_mlog_dice_sheet_turns_last_and_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

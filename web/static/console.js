@@ -461,21 +461,30 @@ async function loadJson(n) {
 // ---- dice games -----------------------------------------------------------------
 const YATZY_ROWS_NOT_BOXES = ["upper", "bonus", "yatzy_bonus", "total"];
 let diceSheet = null, diceFix = null;	/* the sheet shown; the turn being corrected */
+let diceMatch = null;	/* the dice match the inputs are for */
 function diceGame(sh) { return (sh && sh.game) || (state && state.game) || ""; }
 function renderDice(sh) {
+  if (diceMatch !== state.match) { diceMatch = state.match; diceFix = null; diceSheet = sh; resetDiceInputs(); endFix(); }
   diceSheet = sh;
   const game = diceGame(sh), yatzy = game.startsWith("yatzy");
-  const choosing = game === "dreiermann" && !sh.dreiermann;
+  // What the next move takes (the sheet's input), else read off the sheet.
+  const input = sh.input || {};
+  const choosing = input.move ? input.move === "choose" : game === "dreiermann" && !sh.dreiermann;
+  const rolloff = input.move === "rolloff" && !diceFix;
   $("dice-who").textContent = choosing ? "Choosing the Dreiermann: " + sh.turn + " rolls" :
     (sh.over ? "Game over" + (sh.winner ? ": " + sh.winner + " wins" : sh.loser ? ": " + sh.loser + " loses" : "") :
       (sh.turn ? sh.turn + " to roll" : "")) + (game === "dreiermann" && sh.dreiermann ? " (Dreiermann: " + sh.dreiermann + (sh.double ? ", double" : "") + ")" : "") +
     (game === "horse" && sh.mark ? " (mark " + sh.mark + " by " + sh.mark_player + ")" : "");
   $("d-box-row").classList.toggle("hidden", !yatzy);
   $("d-keep-row").classList.toggle("hidden", game !== "horse");
-  $("dchoose").classList.toggle("hidden", !choosing);
-  $("dturn").classList.toggle("hidden", choosing && !diceFix);
-  // The boxes of the game played, as its sheet lists them.
-  const boxes = sh.boxes || (yatzy ? (sh.rows || []).map((r) => r.name).filter((n) => !YATZY_ROWS_NOT_BOXES.includes(n)) : []);
+  $("dchoose").classList.toggle("hidden", !choosing || !!diceFix);
+  $("drolloff").classList.toggle("hidden", !rolloff);
+  if (rolloff) $("drolloff").textContent = "Roll-off: a die each for " + (input.players || []).join(", ");
+  $("dturn").classList.toggle("hidden", (choosing || rolloff && !input.or_turn) && !diceFix);
+  // The boxes of the game played, as its sheet lists them: the player's
+  // free ones for a new turn, all of them to correct one.
+  let boxes = sh.boxes || (yatzy ? (sh.rows || []).map((r) => r.name).filter((n) => !YATZY_ROWS_NOT_BOXES.includes(n)) : []);
+  if (!diceFix && Array.isArray(input.free)) boxes = boxes.filter((b) => input.free.includes(b));
   const sel = $("dbox"), keep = sel.value;
   if (sel.dataset.boxes !== boxes.join()) {
     clear(sel);
@@ -491,12 +500,12 @@ function renderDice(sh) {
   else if (!turns.length) ol.appendChild(el("li", "empty", "No turns yet."));
   for (const t of (turns || []).slice().reverse()) {
     const li = el("li", "turn");
-    const txt = "Turn " + t.turn + " " + t.player + ": " + rollsText(t.rolls) + (t.box ? " \u2192 " + t.box.replace(/_/g, " ") : "") +
-      (t.points !== undefined && t.points !== null ? " " + t.points : "");
+    const txt = "Turn " + t.turn + ": " + (t.kind === "rolloff" ? "roll-off " : rollsText(t.rolls) + ": ") +
+      (t.text || (t.player + (t.box ? " \u2192 " + t.box.replace(/_/g, " ") : "") + (t.points !== undefined && t.points !== null ? " " + t.points : "")));
     li.appendChild(el("span", "what", txt));
     if (t.undone) li.appendChild(el("span", "badge undone", "undone"));
     if (t.corrected) li.appendChild(el("span", "badge corrected", "corrected"));
-    if (!t.undone) {
+    if (!t.undone && t.kind !== "rolloff") {
       const b = el("button", "small", "Correct");
       b.dataset.turn = t.turn;
       b.addEventListener("click", () => startFix(t));
@@ -509,6 +518,7 @@ function renderDice(sh) {
 }
 // [[1,1,2,5,6],{"dice":[4,4],"share":{..}}] -> "11256 44"
 function rollsText(rolls) {
+  if (rolls && !Array.isArray(rolls)) return Object.values(rolls).join(" ");
   return (rolls || []).map((r) => (Array.isArray(r) ? r : r.dice || []).join("")).join(" ");
 }
 // "11256 134" -> [[1,1,2,5,6],[1,3,4]]: each roll's dice, later rolls only
@@ -562,14 +572,26 @@ function moveFromInputs(where) {
       return r.length === 2 && r[0] === r[1] && Object.keys(share).length ? { dice: r, share } : r;
     });
   }
-  if (diceFix) move.player = diceFix.player;
+  if (diceFix && diceFix.kind === "choose") return { type: "choose", player: diceFix.player, roll: rolls[0] };
+  if (diceFix && diceFix.player) move.player = diceFix.player;
   return move;
 }
 function resetDiceInputs() {
   $("drolls").value = ""; $("dkeep").value = ""; shareVals = {}; $("d-shares").dataset.sig = "x";
   if (diceSheet) drawShares();
 }
-// "Turn 3: wrote 14 in full house for ann" from a dice command's result.
+// What a dice command wrote and for whom: the sheet's own words for its
+// last line ("Turn 4 corrected. Wrote 18 in sixes for bob"), from the
+// reply's sheet or, without one, the match's; else the reply's fields.
+async function diceAnswer(res, what) {
+  let sh = res && res.sheet;
+  if (!sh || !sh.last) {
+    const r = await fetch("/api/matches/" + state.match + "/sheet").catch(() => null);
+    sh = r && r.ok ? await r.json().catch(() => null) : null;
+  }
+  if (sh && sh.last && sh.last.text) return sh.last.text + ".";
+  return diceWords(res, what);
+}
 function diceWords(res, what) {
   if (!res || res.turn === undefined) return (what || "Entered") + " (the daemon says no more).";
   let s = (what ? what + ": " : "") + "turn " + res.turn + ", " + res.player;
@@ -586,7 +608,7 @@ function diceWords(res, what) {
 async function diceSend(body, where, what) {
   clearMsgs();
   const a = await send(body, where, true);
-  if (a.ok) { say(where, diceWords(a.j.result, what), true); resetDiceInputs(); endFix(); return; }
+  if (a.ok) { say(where, await diceAnswer(a.j.result, what), true); resetDiceInputs(); endFix(); return; }
   if (a.status === 409 && a.j.ask) {
     const m = say(where, a.j.error + " ", null);
     const yes = el("button", "primary", "Write 0"); yes.id = "write0";
@@ -601,10 +623,16 @@ async function diceSend(body, where, what) {
 function startFix(t) {
   clearMsgs();
   diceFix = t;
-  $("drolls").value = rollsText(t.rolls);
+  const mv = t.move || {};
+  const rolls = mv.type === "choose" ? [mv.roll || []] : mv.rolls || t.rolls;
+  $("drolls").value = rollsText(rolls);
   shareVals = {};
-  (t.rolls || []).forEach((r, i) => { if (!Array.isArray(r) && r.share) shareVals[i] = Object.assign({}, r.share); });
+  (Array.isArray(rolls) ? rolls : []).forEach((r, i) => { if (!Array.isArray(r) && r.share) shareVals[i] = Object.assign({}, r.share); });
+  // A share at the turn's top level (one double in the turn) goes to it.
+  if (mv.share && Array.isArray(rolls)) rolls.forEach((r, i) => { const d = Array.isArray(r) ? r : r.dice || []; if (d.length === 2 && d[0] === d[1]) shareVals[i] = Object.assign({}, mv.share); });
+  if (mv.keep) $("dkeep").value = mv.keep.map((k) => k.join("")).join(" ");
   $("d-shares").dataset.sig = "x";
+  renderDice(diceSheet);
   if (t.box) $("dbox").value = t.box;
   $("d-correcting").textContent = "Correcting turn " + t.turn + " (" + t.player + "): change the rolls" +
     (t.box ? " or the box" : "") + ", then Save correction. Later turns are judged again.";
@@ -647,11 +675,20 @@ function wireDice() {
     if (rolls.length !== 1 || rolls[0].length !== 2) { say("dturn-msg", "roll: one roll of two dice", false); return; }
     diceSend({ cmd: "dice", move: { type: "choose", roll: rolls[0] } }, "dturn-msg", "Choosing roll");
   });
+  $("drolloff").addEventListener("click", () => {
+    clearMsgs();
+    const who = (diceSheet.input && diceSheet.input.players) || [];
+    const dice = $("drolls").value.replace(/\s+/g, "");
+    if (dice.length !== who.length || !/^[1-6]+$/.test(dice)) { say("dturn-msg", "roll-off: one die 1-6 each for " + who.join(", "), false); return; }
+    const rolls = {};
+    who.forEach((p, i) => { rolls[p] = Number(dice[i]); });
+    diceSend({ cmd: "dice", move: { type: "rolloff", rolls } }, "dturn-msg", "Roll-off");
+  });
   $("dcancel").addEventListener("click", () => { clearMsgs(); resetDiceInputs(); endFix(); });
   $("dundo").addEventListener("click", async () => {
     clearMsgs();
     const a = await send({ cmd: "undo" }, "dundo-msg");
-    if (a.ok) say("dundo-msg", diceWords(a.j.result, "Undone"), true);
+    if (a.ok) say("dundo-msg", await diceAnswer(a.j.result, "Undone"), true);
   });
   $("dmovebtn").addEventListener("click", () => {
     let move;

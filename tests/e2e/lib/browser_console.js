@@ -250,15 +250,15 @@ async function main() {
   await besideControl(s, "#dturn", "#write0", "the zero question");
   await screenshot(s, "console-zero.png");
   await tap(s, "#write0", "Write 0");
-  await until(s, "dturn-msg", "t === 'Turn 1, ann: wrote 0 in full house'", "what was written and for whom");
+  await until(s, "dturn-msg", "t === 'Wrote 0 in full_house for ann.'", "what was written and for whom");
   for (const d of [1, 2, 3, 4, 6]) await tap(s, "#dtap [data-die='" + d + "']", "die " + d);
   await typeInto(s, "#dbox", "chance");
   await tap(s, "#dturn", "Enter turn");
-  await until(s, "dturn-msg", "t === 'Turn 2, bob: wrote 16 in chance'", "bob's chance");
+  await until(s, "dturn-msg", "t === 'Wrote 16 in chance for bob.'", "bob's chance");
   await tap(s, "#dturns [data-turn='1']", "Correct turn 1");
   await until(s, "d-correcting", "t.startsWith('Correcting turn 1 (ann)')", "correcting turn 1");
   await typeInto(s, "#dbox", "three_of_a_kind");
-  await act(s, "#dturn", "dturn-msg", "t === 'Corrected: turn 1, ann: wrote 12 in three of a kind'", "Save correction of turn 1");
+  await act(s, "#dturn", "dturn-msg", "t === 'Turn 1 corrected. Wrote 12 in three_of_a_kind for ann.'", "Save correction of turn 1");
   await until(s, "dturns", "t.includes('corrected')", "turn 1 badged corrected");
   const sheet = (await api("/api/state")).dice_match.sheet;
   const row = (n) => sheet.rows.find((r) => r.name === n).cells;
@@ -283,7 +283,7 @@ async function main() {
   await check(s, "document.querySelectorAll('#d-shares input').length", 3, "a share line for the double");
   await typeInto(s, "#d-shares input[data-player=cid]", "4");
   await tap(s, "#dturn", "Enter turn");
-  await until(s, "dturn-msg", "t.startsWith('Turn') && t.includes('bob')", "bob's turn written");
+  await until(s, "dturn-msg", "t.startsWith(\"bob's turn: \")", "bob's turn written");
   const dm = (await api("/api/state")).dice_match.sheet.rows.find((r) => r.name === "sips").cells;
   if (dm.join() !== "0,1,5") miss("Dreiermann sips " + dm.join());
   await besideControl(s, "#dturn", "#dturn-msg", "the Dreiermann turn's answer");

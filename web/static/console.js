@@ -105,13 +105,13 @@ function render(s) {
   if (seen !== healthSeen) { healthSeen = seen; loadStatus(); }
   const by = $("by"), keep = by.value; clear(by);
   SEATS.forEach((seat) => {
-    const o = el("option", null, seatName(s.players, seat) + " (" + seat + ")"); o.value = seat; by.appendChild(o);
+    const o = el("option", null, s.players ? seatName(s.players, seat) + " (" + seat + ")" : seat); o.value = seat; by.appendChild(o);
   });
   if (keep) by.value = keep;
-  const dice = s.match !== null && s.match !== undefined && s.dice_match;
+  const live = s.match !== null && s.match !== undefined, dice = live && s.dice_match;
   $("dice-play").classList.toggle("hidden", !dice);
-  $("throws-box").classList.toggle("hidden", !!dice);
-  $("calls").classList.toggle("hidden", !!dice);
+  $("throws-box").classList.toggle("hidden", !live || !!dice);
+  $("calls").classList.toggle("hidden", !live || !!dice);
   if (s.match === null || s.match === undefined) {
     $("summary").textContent = "No match under way.";
     showReview(null);

@@ -222,6 +222,28 @@ static char *command_result(struct serve *sv, int k)
 	return as_text(o);
 }
 
+/* The console's answer to a dice command: what the move (or undo, or
+ * correction) wrote for whom, from the sheet's "last", and the sheet
+ * itself: {"match","turn","player","box","points","wrote","text","sheet"}. */
+static char *dice_result(struct serve *sv, int64_t id)
+{
+	char *text = NULL;
+	json_t *sheet, *o;
+
+	if (!id || dd_referee_sheet(sv->ref, id, &text))
+		return NULL;
+	sheet = json_loads(text, 0, NULL);
+	free(text);
+	o = json_is_object(json_object_get(sheet, "last"))
+	    ? json_deep_copy(json_object_get(sheet, "last")) : json_object();
+	if (o) {
+		json_object_set_new(o, "match", json_integer(id));
+		json_object_set(o, "sheet", sheet ? sheet : json_null());
+	}
+	json_decref(sheet);
+	return as_text(o);
+}
+
 static int on_command(void *user, const struct web_command *cmd, char **result,
 		      char *err, size_t errlen)
 {
@@ -232,6 +254,9 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 	struct dd_audit audit;
 	int rc = 0, k = 0, n_before = dd_referee_throws(sv->ref);
 	bool held_before = dd_referee_waiting(sv->ref);
+	/* A dice game under way: undo and correct are its. */
+	int64_t id = dd_referee_current_id(sv->ref);
+	bool dice = id && !dd_referee_in_match(sv->ref);
 	json_t *ended = NULL;
 
 	*result = NULL;
@@ -320,6 +345,14 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 	case WEB_CMD_CORRECT: {
 		struct bd_throw t;
 
+		if (cmd->turn || dice) {
+			if (!cmd->turn) {
+				snprintf(err, errlen, "turn: a dice game is under way: name its turn");
+				return -EINVAL;
+			}
+			rc = dd_referee_dice_correct(sv->ref, cmd->turn, cmd->line, &audit, err, errlen);
+			break;
+		}
 		memset(&t, 0, sizeof(t));
 		t.thrower = cmd->thrower;
 		t.dye_up = cmd->dye_up;
@@ -331,11 +364,15 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 		break;
 	}
 	case WEB_CMD_UNDO:
+		if (dice) {
+			rc = dd_referee_dice_undo(sv->ref, &audit, err, errlen);
+			break;
+		}
 		rc = dd_referee_undo(sv->ref, &audit, err, errlen);
 		k = n_before + (held_before ? 1 : 0);
 		break;
 	case WEB_CMD_DICE:
-		rc = dd_referee_dice_move(sv->ref, cmd->line, true, NULL, err, errlen);
+		rc = dd_referee_dice_move(sv->ref, cmd->line, cmd->accept_zero, &audit, err, errlen);
 		break;
 	}
 	dd_serve_store_health(sv, before, rc, err);
@@ -343,7 +380,12 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 		json_decref(ended);
 		return rc;
 	}
-	*result = ended ? as_text(ended) : command_result(sv, k);
+	if (ended)
+		*result = as_text(ended);
+	else if (dice || cmd->kind == WEB_CMD_DICE || (cmd->kind == WEB_CMD_CORRECT && cmd->turn))
+		*result = dice_result(sv, id);
+	else
+		*result = command_result(sv, k);
 	dd_serve_push_state(sv);
 	/* A spent simulator sends no throw to find the table empty: the
 	 * official's End (or a dice game's last move) is the demo's cue. Nor

@@ -85,5 +85,20 @@ grep -q '"type":"confirm"' "$WORK/m.jsonl" || fail "export lost the confirm line
 grep -q '"type":"final","score":{"A":1,"B":0}' "$WORK/judged" || fail "judge's final: $(cat "$WORK/judged")"
 # The ended match's list reads from the log alone.
 curl -s "$BASE/api/matches/1/throws" | grep -q '"throw":1,.*"confirmed":true' || fail "old match's list: $(curl -s "$BASE/api/matches/1/throws")"
+
+# A dice game's answers: what was written for whom, and the sheet.
+command_ok '{"cmd":"start","game":"yatzy","players":["Kim","Lou"]}'
+grep -q '^{"ok":true,"result":{"match":2}}$' "$WORK/last" || fail "dice start's answer: $(cat "$WORK/last")"
+command_ok '{"cmd":"dice","move":{"type":"turn","player":"kim","rolls":[[6,6,6,2,3]],"box":"sixes"}}'
+grep -q '^{"ok":true,"result":{"action":"move","turn":1,"player":"Kim","box":"sixes","points":18,"wrote":true,"text":"[^"]*","match":2,"sheet":{' "$WORK/last" ||
+	fail "dice move's answer: $(cat "$WORK/last")"
+command_ok '{"cmd":"correct","turn":1,"move":{"type":"turn","rolls":[[6,6,6,2,3]],"box":"chance"},"reason":"box"}'
+grep -q '"result":{"action":"correct","turn":1,"player":"Kim","box":"chance","points":23,' "$WORK/last" ||
+	fail "dice correction's answer: $(cat "$WORK/last")"
+[ "$(command_status '{"cmd":"correct","throw":1,"events":[]}')" = 400 ] || fail "a throw correction in a dice game was not 400"
+grep -q '"error":"turn: a dice game is under way' "$WORK/last" || fail "throw correction in a dice game: $(cat "$WORK/last")"
+command_ok '{"cmd":"undo"}'
+grep -q '"result":{"action":"undo",' "$WORK/last" || fail "dice undo's answer: $(cat "$WORK/last")"
+curl -s "$BASE/api/matches/2/log" | grep -q '"official":"Küm"' || fail "the dice log lacks the official: $(curl -s "$BASE/api/matches/2/log")"
 stop_daemon
 echo ok

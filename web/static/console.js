@@ -134,7 +134,12 @@ function render(s) {
 // ---- the review box ---------------------------------------------------------
 function showReview(rv) {
   const box = $("review-box");
-  if (!rv) { if (!reviewHeld) box.classList.add("hidden"); $("confirm").disabled = true; return; }
+  if (!rv) {
+    if (!reviewHeld) box.classList.add("hidden");
+    else $("review-text").textContent = $("review-text").textContent.replace(/ under review.*/, ": no longer under review");
+    $("confirm").disabled = true;
+    return;
+  }
   $("confirm").disabled = false;
   box.classList.remove("hidden");
   $("review-text").textContent = "Throw " + rv.throw + " under review" +
@@ -195,7 +200,9 @@ function blankForm(n) {
 function formFrom(d) {
   const f = blankForm(d.throw), p = d.players;
   const judged = d.judged || {};
-  f.thrower = seatOf(p, judged.thrower);
+  // The thrower as judged (the throwing order's, BD-T3, unless one was
+  // given); sent only when the official changes it.
+  f.thrower = f.thrower0 = seatOf(p, judged.thrower || (d.ruling && d.ruling.thrower));
   f.dyeUp = judged.dye_up !== false;
   let ended = false;
   f.end = "none";
@@ -235,6 +242,12 @@ function formEvents(f) {
   else if (f.end === "rest") ev.push({ at: "rest", face: f.face });
   return ev;
 }
+// " by Kim at 21:04 (reason)" from a stored audit.
+function auditWords(a) {
+  if (!a || typeof a !== "object") return "";
+  const t = a.wall_ms ? new Date(a.wall_ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  return (a.official ? " by " + a.official : "") + (t ? " at " + t : "") + (a.reason ? " (" + a.reason + ")" : "");
+}
 function evidenceWords(d) {
   const evs = (d.judged && d.judged.events) || [];
   if (!evs.length) return "Evidence: none stored.";
@@ -263,10 +276,15 @@ async function openThrow(n, match, keepScroll) {
     ? "Confidence: " + state.review.confidence.toFixed(2) + " (under review: " + state.review.why + ")"
     : confs.length ? "Confidence: " + Math.min(...confs).toFixed(2) + " (the least sure of the evidence)" : "Confidence: entered by hand, certain";
   const badges = [];
-  if (d.review_why) badges.push("doubtful: " + d.review_why);
-  if (d.confirmed) badges.push("confirmed");
-  if (d.corrections && d.corrections.length) badges.push("corrected " + d.corrections.length + " time(s)");
-  $("tp-badges").textContent = badges.join("; ");
+  if (d.review_why) badges.push("Doubtful: " + d.review_why);
+  if (d.confirmed && !(d.confirmations || []).length) badges.push("Confirmed");
+  if (d.corrections && d.corrections.length) {
+    const k = d.corrections.length, au = d.corrections[k - 1].audit;
+    badges.push("Corrected" + (k > 1 ? " " + k + " times" : "") + (au ? auditWords(au) : ""));
+  }
+  if (d.undo) badges.push("Undone" + auditWords(d.undo));
+  for (const c of d.confirmations || []) badges.push("Confirmed" + auditWords(c));
+  $("tp-badges").textContent = badges.join(". ");
   $("tp-replay").href = "/replay/" + n + "?match=" + m;
   $("tp-replay").classList.remove("hidden");
   $("correct").classList.remove("hidden");
@@ -408,7 +426,7 @@ function wireForm() {
     const miss = formMissing(form);
     if (miss) { say("correct-msg", miss, false); return; }
     const body = { cmd: "correct", throw: form.n, dye_up: form.dyeUp, events: formEvents(form) };
-    if (form.thrower) body.thrower = form.thrower;
+    if (form.thrower && form.thrower !== form.thrower0) body.thrower = form.thrower;
     const a = await send(body, "correct-msg");
     if (!a.ok) return;
     const res = a.j.result;

@@ -182,6 +182,12 @@ async function main() {
   await noOverflow(s, "a throw opened");
   await screenshot(s, "console-corrected.png");
   await until(s, "throws", "t.includes('corrected')", "throw 2 badged corrected");
+  await until(s, "tp-badges", "t.startsWith('Corrected by Kim at ')", "who corrected it, and when");
+  // The JSON box speaks seats, as the form does, and Load says so beside it.
+  await tap(s, "#json-box summary", "As JSON");
+  await act(s, "#load", "json-msg", "t.startsWith('Throw 2 loaded')", "Load");
+  await check(s, "document.getElementById('corr-events').value.includes('\"by\":\"b1\",\"hands\":2')", true, "the box in seats");
+  await tap(s, "#json-box summary", "As JSON, folded");
 
   // A doubtful throw (Di onto A's half, 0.5 sure): its review box.
   await command({ cmd: "throw", events: [{ at: "table", half: "A", confidence: 0.5 }, { at: "floor" }] });

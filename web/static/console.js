@@ -602,6 +602,7 @@ function resetDiceInputs() {
 // last line ("Turn 4 corrected. Wrote 18 in sixes for bob"), from the
 // reply's sheet or, without one, the match's; else the reply's fields.
 async function diceAnswer(res, what) {
+  if (res && res.text) return res.text + ".";
   let sh = res && res.sheet;
   if (!sh || !sh.last) {
     const r = await fetch("/api/matches/" + state.match + "/sheet").catch(() => null);

@@ -4,8 +4,9 @@
 // scoreboard (a second tab) showing the new score over SSE within 1 s;
 // confirm a review from its box, then a 409 beside Confirm; undo; a start
 // refused while a match is under way, then a match with two house rules;
-// a Yatzy game whose zero question is answered and whose wrong turn is
-// corrected; a Dreiermann turn with a share. Every step asserts what the
+// a Yatzy game whose zero question is answered, whose wrong turn is
+// corrected and whose last turn is undone; a Horse turn with kept dice; a
+// Dreiermann turn with a share. Every step asserts what the
 // page shows; every page has no horizontal overflow; every answer is on
 // screen beside the control that caused it. Screenshots go to OUTDIR.
 //   node browser_console.js CHROMIUM BASE OUTDIR PIN [bench]
@@ -272,6 +273,19 @@ async function main() {
     miss("the sheet after the correction: " + JSON.stringify(sheet.rows));
   await noOverflow(s, "dice game");
   await screenshot(s, "console-yatzy.png");
+  await act(s, "#dundo", "dundo-msg", "t === 'Turn 2 undone. It was: Wrote 16 in chance for bob.'", "Undo last turn");
+  await until(s, "dturns", "t.startsWith('Turn 2') && t.includes('undone')", "turn 2 badged undone");
+  await until(s, "dice-who", "t.startsWith('bob to roll')", "bob rolls again");
+
+  // Horse: a turn with its kept dice (or the roll-off, HO-1).
+  await command({ cmd: "end" });
+  await typeInto(s, "#dgame", "horse");
+  await typeInto(s, "#dplayers", "ann, bob");
+  await tap(s, "#dstart", "Start Horse");
+  await until(s, "drolloff", "t === 'Roll-off: a die each for ann, bob'", "the roll-off offered");
+  await typeInto(s, "#drolls", "55234 156 1");
+  await typeInto(s, "#dkeep", "55 5551");
+  await act(s, "#dturn", "dturn-msg", "t === 'ann: 55/3, the mark to beat.'", "Horse turn");
 
   // Dreiermann: ann chooses herself (a 3); bob's turn 2-5, 4-4 shared to
   // cid, 1-5.
@@ -288,6 +302,7 @@ async function main() {
     await tap(s, k === "next" ? "#dnext" : "#dtap [data-die='" + k + "']", "die " + k);
   await check(s, "document.querySelectorAll('#d-shares input').length", 3, "a share line for the double");
   await typeInto(s, "#d-shares input[data-player=cid]", "4");
+  await screenshot(s, "console-dreiermann-share.png");
   await tap(s, "#dturn", "Enter turn");
   await until(s, "dturn-msg", "t.startsWith(\"bob's turn: \")", "bob's turn written");
   const dm = (await api("/api/state")).dice_match.sheet.rows.find((r) => r.name === "sips").cells;
@@ -308,7 +323,8 @@ async function main() {
   await send("Browser.close").catch(() => {});
   if (missed.length) die(missed.length + " check(s) missed");
   console.log("ok: login as Kim, throw 2 corrected in " + saveTaps + " taps (" + JSON.stringify(fig) +
-    "), a review confirmed and a 409, undo, a start refused, house rules, Yatzy zero and correction, a Dreiermann share");
+    "), a review confirmed and a 409, undo, a start refused, house rules, Yatzy zero, correction and undo, " +
+    "a Horse turn with kept dice, a Dreiermann share");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

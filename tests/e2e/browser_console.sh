@@ -8,6 +8,7 @@ set -eu
 chromium=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$chromium" ] || { echo "chromium is not installed"; exit 77; }
 command -v node >/dev/null || { echo "node is not installed (drives chromium's DevTools pipe)"; exit 77; }
+# shellcheck source=tests/e2e/lib/daemon.sh
 . "$(dirname "$0")/lib/daemon.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/tests/artefacts/console

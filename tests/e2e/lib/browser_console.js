@@ -137,7 +137,10 @@ async function main() {
   await waitFor(s, "location.pathname === '/console' && document.body.dataset.ready === '1'", true, "console loaded");
   if (!bench) { await noOverflow(s, "logged out"); await screenshot(s, "console-login.png"); }
 
-  // Log in: PIN and the official's name; the page says who.
+  // A wrong PIN is said under the button; then the PIN and the official's
+  // name, and the page says who is logged in.
+  await typeInto(s, "#pin", "999999");
+  await act(s, "#login-form button[type=submit]", "login-msg", "t === 'Wrong PIN.'", "Log in with a wrong PIN");
   await typeInto(s, "#pin", pin);
   await typeInto(s, "#official", "Kim");
   await tap(s, "#login-form button[type=submit]", "Log in");

@@ -176,5 +176,10 @@ int dd_referee_dice_undo(struct dd_referee *r, const struct dd_audit *audit, cha
  * fits: box: ..."): nothing is stored then. -ENOENT no dice game. */
 int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
 			    const struct dd_audit *audit, char *err, size_t errlen);
+/* The console's answer after a dice command on match id (it may have just
+ * ended): its sheet's "last" ({"action","turn","player","box","points",
+ * "wrote","text"}) with "match" and the whole "sheet"; *out the caller's
+ * (json_decref()). -ENOENT no such dice match; -ENOMEM. */
+int dd_referee_dice_result(struct dd_referee *r, int64_t id, struct json_t **out);
 
 #endif /* DYEREF_DAEMON_REFEREE_H */

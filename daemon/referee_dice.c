@@ -134,19 +134,67 @@ static int dice_sheet_of(const char *name, const char *log, size_t len, json_t *
 	return rc;
 }
 
+/* The match's name for s: s itself, or the one name equal to it without
+ * regard to case; NULL when neither. */
+static const char *name_of(const json_t *players, const char *s)
+{
+	const char *found = NULL;
+	size_t i, hits = 0;
+	json_t *p;
+
+	json_array_foreach(players, i, p) {
+		if (!strcmp(json_string_value(p), s))
+			return json_string_value(p);
+		if (!strcasecmp(json_string_value(p), s)) {
+			found = json_string_value(p);
+			hits++;
+		}
+	}
+	return hits == 1 ? found : NULL;
+}
+
+/* An object keyed by players (a Dreiermann share, a Horse roll-off) with
+ * each key the match's name for it; keys that name nobody stay for the
+ * engine to refuse. */
+static void canonical_keys(json_t *o, const json_t *players)
+{
+	const char *key, *name;
+	json_t *v, *copy = json_is_object(o) ? json_object() : NULL;
+
+	if (!copy)
+		return;
+	json_object_foreach(o, key, v) {
+		name = name_of(players, key);
+		/* Two keys for one player: left as given, the engine names it. */
+		if (json_object_get(copy, name ? name : key)) {
+			json_decref(copy);
+			return;
+		}
+		json_object_set(copy, name ? name : key, v);
+	}
+	json_object_clear(o);
+	json_object_update(o, copy);
+	json_decref(copy);
+}
+
 /* Contract 1: a dice move names its player by name (exact, then without
  * regard to case if that is unique) or by index 0..n-1; the log stores
- * the name. A move without one is given the engine's next player, so a
- * correction that changes the order shows as a turn that no longer fits. */
+ * the name, and names in shares and roll-offs likewise. A move without a
+ * player is given fallback (the engine's next), so a correction that
+ * changes the order shows as a turn that no longer fits. */
 static int canonical_player(json_t *move, const json_t *sheet, json_t *fallback, char *err,
 			    size_t errlen)
 {
 	const json_t *players = json_object_get(sheet, "players"), *v = json_object_get(move, "player");
-	const char *type = json_string_value(json_object_get(move, "type"));
-	const char *want = json_string_value(v), *found = NULL;
-	size_t i, hits = 0;
-	json_t *p;
+	const char *type = json_string_value(json_object_get(move, "type")), *name;
+	json_t *rolls = json_object_get(move, "rolls"), *roll;
+	size_t i;
 
+	canonical_keys(json_object_get(move, "share"), players);
+	if (json_is_object(rolls))
+		canonical_keys(rolls, players);
+	json_array_foreach(rolls, i, roll)
+		canonical_keys(json_object_get(roll, "share"), players);
 	if (!v) {
 		if (type && (!strcmp(type, "turn") || !strcmp(type, "choose")) &&
 		    json_is_string(fallback))
@@ -164,18 +212,10 @@ static int canonical_player(json_t *move, const json_t *sheet, json_t *fallback,
 		json_object_set(move, "player", json_array_get(players, (size_t)k));
 		return 0;
 	}
-	if (!want)
-		return 0;	/* the engine says why */
-	json_array_foreach(players, i, p) {
-		if (!strcmp(json_string_value(p), want))
-			return 0;
-		if (!strcasecmp(json_string_value(p), want)) {
-			found = json_string_value(p);
-			hits++;
-		}
-	}
-	if (hits == 1)
-		json_object_set_new(move, "player", json_string(found));
+	/* Not a string, or nobody's name: the engine says why. */
+	name = json_is_string(v) ? name_of(players, json_string_value(v)) : NULL;
+	if (name)
+		json_object_set_new(move, "player", json_string(name));
 	return 0;
 }
 
@@ -443,6 +483,31 @@ int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
 						  "move", m), audit, err, errlen);
 	json_decref(sheet);
 	return rc;
+}
+
+int dd_referee_dice_result(struct dd_referee *r, int64_t id, json_t **out)
+{
+	char *text = NULL;
+	json_t *sheet, *o;
+	int rc;
+
+	*out = NULL;
+	rc = dd_referee_sheet(r, (long)id, &text);
+	if (rc)
+		return rc;
+	sheet = json_loads(text, 0, NULL);
+	free(text);
+	if (!sheet)
+		return -ENOMEM;
+	o = json_is_object(json_object_get(sheet, "last")) ?
+	    json_deep_copy(json_object_get(sheet, "last")) : json_object();
+	if (!o || json_object_set_new(o, "match", json_integer(id)) ||
+	    json_object_set_new(o, "sheet", sheet)) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	*out = o;
+	return 0;
 }
 
 /* The live dice match for the state: game, sheet (inline, so the screen

@@ -136,6 +136,16 @@ static void test_referee_dice_zero_box_asks_first(void **state)
 	assert_string_equal(str(json_object_get(sh, "last"), "text"), "Wrote 0 in full_house for Lou");
 	assert_int_equal(cell(sh, "full_house", 1), 0);
 	json_decref(sh);
+	/* The console's answer: what was written, for whom, and the sheet. */
+	assert_int_equal(dd_referee_dice_result(r, dd_referee_current_id(r), &sh), 0);
+	assert_int_equal(json_integer_value(json_object_get(sh, "turn")), 2);
+	assert_string_equal(str(sh, "player"), "Lou");
+	assert_string_equal(str(sh, "box"), "full_house");
+	assert_int_equal(json_integer_value(json_object_get(sh, "points")), 0);
+	assert_true(json_is_true(json_object_get(sh, "wrote")));
+	assert_string_equal(str(json_object_get(sh, "sheet"), "game"), "yatzy");
+	json_decref(sh);
+	assert_int_equal(dd_referee_dice_result(r, 99, &sh), -ENOENT);
 	dd_referee_free(r);
 }
 
@@ -246,7 +256,8 @@ static void test_referee_dice_dreiermann_correct_share_refolds(void **state)
 	assert_string_equal(str(in, "move"), "turn");
 	assert_string_equal(str(in, "player"), "cid");
 	json_decref(sh);
-	move(r, "{\"type\":\"turn\",\"rolls\":[[2,5],{\"dice\":[4,4],\"share\":{\"ann\":4}},[1,5]]}");
+	/* Names in a share in any case, stored as the match has them. */
+	move(r, "{\"type\":\"turn\",\"rolls\":[[2,5],{\"dice\":[4,4],\"share\":{\"ANN\":4}},[1,5]]}");
 	sh = sheet(r);
 	assert_string_equal(str(json_object_get(sh, "last"), "text"), "cid's turn: ann 5, cid 1");
 	assert_int_equal(cell(sh, "sips", 0), 5);
@@ -290,7 +301,7 @@ static void test_referee_dice_horse_correct_and_undo_refold(void **state)
 	assert_string_equal(str(in, "move"), "rolloff");
 	assert_int_equal(json_array_size(json_object_get(in, "players")), 3);
 	json_decref(sh);
-	move(r, "{\"type\":\"rolloff\",\"rolls\":{\"ann\":4,\"bob\":6,\"cid\":2}}");
+	move(r, "{\"type\":\"rolloff\",\"rolls\":{\"Ann\":4,\"bob\":6,\"CID\":2}}");
 	move(r, "{\"type\":\"turn\",\"rolls\":[[5,5,2,3,4],[1,5,6],[1]]}");
 	sh = sheet(r);
 	assert_string_equal(str(json_object_get(sh, "last"), "text"), "bob: 55/3, the mark to beat");

@@ -274,6 +274,7 @@ async function openThrow(n, match, keepScroll) {
   const confs = ((d.judged && d.judged.events) || []).filter((e) => typeof e.confidence === "number").map((e) => e.confidence);
   $("tp-conf").textContent = under && typeof state.review.confidence === "number"
     ? "Confidence: " + state.review.confidence.toFixed(2) + " (under review: " + state.review.why + ")"
+    : typeof d.confidence === "number" ? "Confidence: " + d.confidence.toFixed(2) + " (the least sure of the evidence)"
     : confs.length ? "Confidence: " + Math.min(...confs).toFixed(2) + " (the least sure of the evidence)" : "Confidence: entered by hand, certain";
   const badges = [];
   if (d.review_why) badges.push("Doubtful: " + d.review_why);
@@ -447,7 +448,7 @@ function wireForm() {
 }
 // The opened throw read again after a change, its message kept.
 async function refreshOpened() {
-  if (!opened || !state || !state.match) return;
+  if (!opened || !opened.throw || !state || !state.match) return;
   const keep = [...MSGS].map((id) => [id, $(id).textContent, $(id).className]);
   await openThrow(opened.throw, null, true);
   for (const [id, t, c] of keep) { $(id).textContent = t; $(id).className = c; }
@@ -813,6 +814,7 @@ function wire() {
     const a = await send({ cmd: "correct", throw: isNaN(n) ? 0 : n, dye_up: $("corr-dyeup").checked, events }, "json-msg");
     if (a.ok) say("json-msg", "Throw " + n + " corrected" + (a.j.result ? ": " + resultWords(a.j.result) : "") + ".", true);
   });
+  $("tp-close").addEventListener("click", () => { clearMsgs(); opened = null; $("throw-panel").classList.add("hidden"); });
   $("by-hand").addEventListener("click", () => {
     clearMsgs();
     if (!state || !state.match) { say("undo-msg", "No match under way: start one first.", false); return; }

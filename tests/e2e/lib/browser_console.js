@@ -161,6 +161,7 @@ async function main() {
   await waitFor(s, "document.querySelector('#f-hands [data-hands=\"1\"]').classList.contains('on') && " +
     "document.querySelector('#f-catch-by .on') && document.querySelector('#f-catch-by .on').textContent", "Cy", "the form pre-filled: Cy, one hand");
   await waitFor(s, "document.getElementById('tp-replay').getAttribute('href')", "/replay/2?match=1", "the replay link");
+  if (!bench) await screenshot(s, "console-throw-opened.png");
   await tap(s, "#f-hands [data-hands='2']", "two hands");
   await until(s, "f-said", "t.includes('caught by Cy, two hands')", "the form says two hands");
   await tap(s, "#correct", "Save correction");

@@ -223,6 +223,14 @@ async function main() {
   await act(s, "#undo", "undo-msg", "t.startsWith('Throw 5 undone')", "Undo last throw");
   await until(s, "throws", "t.startsWith('#5') && t.includes('undone')", "throw 5 badged undone");
 
+  // A throw entered by hand on a blank form: B's half on the drawing, Floor.
+  await tap(s, "#by-hand", "Enter a throw by hand");
+  await until(s, "tp-title", "t === 'A throw entered by hand'", "a blank form");
+  await tap(s, "#f-table [aria-label=\"B's half\"]", "B's half on the drawing");
+  await tap(s, "[data-end=floor]", "Floor");
+  await until(s, "f-said", "t === \"The form says: B's half, then the floor\"", "the form's words");
+  await act(s, "#enter", "correct-msg", "t.startsWith('Throw 6 entered: now 1 to Orange')", "Enter as a new throw");
+
   // A start while the match is under way is refused, beside Start.
   await act(s, "#start", "start-msg", "t.includes('a match is under way: end it first')", "Start match");
   await evaluate(s, "window.confirm = () => true; true");

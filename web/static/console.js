@@ -194,7 +194,7 @@ async function loadThrows() {
 // turned back into events at Save (formEvents).
 let opened = null, form = null;
 function blankForm(n) {
-  return { n, thrower: null, landings: [], end: "floor", catchBy: null, hands: 1, trapped: false, over: false,
+  return { n, thrower: null, thrower0: null, landings: [], end: "floor", catchBy: null, hands: 1, trapped: false, over: false,
     sinkCup: null, face: null, dyeUp: true, low: false, lowBy: null, kick: false, kickBy: null, part: "foot", cannot: [] };
 }
 function formFrom(d) {

@@ -174,15 +174,15 @@ async function main() {
   await waitFor(s, "!document.getElementById('review-box').classList.contains('hidden') && " +
     "document.getElementById('review-text').textContent.startsWith('Throw 3 under review')", true, "review banner on the console");
   await evaluate(s, "document.getElementById('confirm').click(); true");
-  await waitFor(s, "document.getElementById('review-box').classList.contains('hidden') || " +
-    "document.getElementById('msg').textContent", true, "banner gone after Confirm");
+  await waitFor(s, "document.getElementById('review-msg').textContent.startsWith('Throw 3 confirmed')", true,
+    "the answer beside Confirm");
   const t3 = JSON.parse((await request("GET", base + "/api/matches/1/throws/3")).body);
   if (t3.confirmed !== true) die("throw 3 not confirmed from the console: " + JSON.stringify(t3.confirmed));
 
   // A dice game from the console's own controls: end the Beer Die match,
   // start Yatzy, tap the dice of ann's turn, write it in "ones" (YZ-4).
-  await evaluate(s, "document.getElementById('msg').textContent = ''; post({ cmd: 'end' }); true");
-  await waitFor(s, "document.getElementById('msg').textContent", "done", "match ended");
+  await evaluate(s, "post({ cmd: 'end' }); true");
+  await waitFor(s, "document.getElementById('summary').textContent", "No match under way.", "match ended");
   await evaluate(s, "document.getElementById('dgame').value = 'yatzy';" +
     "document.getElementById('dplayers').value = 'ann, bob';" +
     "document.getElementById('dstart').click(); true");

@@ -442,6 +442,19 @@ static int load_log(struct db *db, int64_t match, struct mlog_bd **log, char *er
 	return ret;
 }
 
+/* Opens the held batch a change is written in and reads the match's log
+ * inside it, so nothing else writes between the read and the append; on
+ * failure nothing is held. */
+static int hold_log(struct db *db, int64_t match, struct mlog_bd **log, char *err, size_t errlen)
+{
+	int ret = hold_begin(db, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = load_log(db, match, log, err, errlen);
+	return ret ? hold_end(db, ret, "reading", err, errlen) : 0;
+}
+
 int db_bd_load(struct db *db, int64_t match, struct mlog_bd **log,
 	       struct mlog_bd_result *res, char *err, size_t errlen)
 {
@@ -473,12 +486,9 @@ int db_bd_correct_audited(struct db *db, int64_t match, int throw_no, const stru
 	size_t len, n = 0;
 	int ret;
 
-	ret = hold_begin(db, err, errlen);
+	ret = hold_log(db, match, &log, err, errlen);
 	if (ret)
 		return ret;
-	ret = load_log(db, match, &log, err, errlen);
-	if (ret)
-		goto end;
 	if (mlog_bd_add_correct(log, throw_no, t)) {
 		db_msg(err, errlen, "correct: match %lld has no throw %d", (long long)match, throw_no);
 		ret = -EINVAL;
@@ -519,7 +529,6 @@ int db_bd_correct_audited(struct db *db, int64_t match, int throw_no, const stru
 	mlog_bd_result_free(&res);
 free_log:
 	mlog_bd_free(log);
-end:
 	return hold_end(db, ret, "correcting", err, errlen);
 }
 
@@ -531,12 +540,9 @@ int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_
 	size_t len;
 	int ret;
 
-	ret = hold_begin(db, err, errlen);
+	ret = hold_log(db, match, &log, err, errlen);
 	if (ret)
 		return ret;
-	ret = load_log(db, match, &log, err, errlen);
-	if (ret)
-		goto end;
 	if (mlog_bd_add_confirm(log, throw_no, audit)) {
 		db_msg(err, errlen, "confirm: match %lld has no throw %d", (long long)match, throw_no);
 		ret = -EINVAL;
@@ -554,7 +560,6 @@ int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_
 	free(line);
 free_log:
 	mlog_bd_free(log);
-end:
 	return hold_end(db, ret, "confirming", err, errlen);
 }
 

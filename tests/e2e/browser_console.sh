@@ -5,14 +5,7 @@
 # undo, house rules, a Yatzy turn corrected, a Dreiermann share. The
 # screenshots stay in tests/artefacts/console/ (gitignored).
 set -eu
-chromium=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$chromium" ] || { echo "chromium is not installed"; exit 77; }
-command -v node >/dev/null || { echo "node is not installed (drives chromium's DevTools pipe)"; exit 77; }
-# shellcheck source=tests/e2e/lib/daemon.sh
-. "$(dirname "$0")/lib/daemon.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$top/tests/artefacts/console
-mkdir -p "$out"
+. "$(dirname "$0")/lib/browser.sh" console
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini"
 node "$(dirname "$0")/lib/browser_console.js" "$chromium" "$BASE" "$out" 4321 || fail "browser"

@@ -6,13 +6,7 @@
 # and, once logged in, the link to correct it; no horizontal scroll at
 # 390x844 or 1920x1080. Screenshots in tests/artefacts/replay/ (gitignored).
 set -eu
-chromium=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$chromium" ] || { echo "chromium is not installed"; exit 77; }
-command -v node >/dev/null || { echo "node is not installed (drives chromium's DevTools pipe)"; exit 77; }
-. "$(dirname "$0")/lib/daemon.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$top/tests/artefacts/replay
-mkdir -p "$out"
+. "$(dirname "$0")/lib/browser.sh" replay
 # Two simulated throws, fast, then the table stays the official's.
 # A house rule of the daemon's (to 15): the page marks it against the book.
 write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2" "pause_s = 3600" "speed = 10" \

@@ -739,6 +739,7 @@ int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *out
  * ====================================================================== */
 
 /* Limits of a match log. */
+#define MLOG_COLOR_MAX   8		/* bytes of a team colour's name, with the NUL */
 #define MLOG_MAX_INPUT   (64u << 20)	/* bytes the CLI reads of one log */
 #define MLOG_SOURCE_MAX  16		/* bytes of an event's source, with the NUL */
 
@@ -789,6 +790,8 @@ struct mlog_bd {
 	struct bd_match_cfg cfg;	/* players, first team, house rules */
 	struct mlog_bd_rolloff rolloff;	/* BD-F1, when the log had one */
 	char team_names[2][BD_NAME_MAX];	/* "names": teams A, B as shown; "" unnamed */
+	char colors[2][MLOG_COLOR_MAX];	/* "colors": teams A, B's palette colours; "" the
+					 * default (orange, blue: mlog_bd_color()) */
 	int match_line;			/* line of the "match" line (1 unless blank lines lead) */
 	size_t n_throws;		/* THROW entries (a throw's number is its rank among them) */
 	size_t n_entries;		/* entries in log order */
@@ -808,6 +811,15 @@ struct mlog_bd_result {
 /* An empty log for cfg (copied), named name (copied; NULL means "log").
  * Returns NULL with errno ENOMEM. Free with mlog_bd_free(). */
 struct mlog_bd *mlog_bd_new(const char *name, const struct bd_match_cfg *cfg);
+
+/* The team colours a match line may name ("colors"): a fixed palette
+ * that reads on the wall's dark background, in display order, NULL-ended. */
+extern const char *const mlog_bd_palette[];
+/* Whether name is one of mlog_bd_palette. */
+bool mlog_bd_color_ok(const char *name);
+/* Team team's (BD_TEAM_A, BD_TEAM_B) colour in log: its "colors" entry,
+ * else the default, "orange" for A and "blue" for B. */
+const char *mlog_bd_color(const struct mlog_bd *log, int team);
 
 /* Frees the log and everything it owns. NULL is fine. */
 void mlog_bd_free(struct mlog_bd *log);

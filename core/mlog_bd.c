@@ -11,6 +11,25 @@
 
 #include "core/mlog_internal.h"
 
+const char *const mlog_bd_palette[] = {
+	"orange", "blue", "green", "yellow", "red", "purple", "pink", "white", NULL
+};
+
+bool mlog_bd_color_ok(const char *name)
+{
+	for (size_t i = 0; mlog_bd_palette[i]; i++)
+		if (!strcmp(name, mlog_bd_palette[i]))
+			return true;
+	return false;
+}
+
+const char *mlog_bd_color(const struct mlog_bd *log, int team)
+{
+	if (log->colors[team][0])
+		return log->colors[team];
+	return team == BD_TEAM_A ? "orange" : "blue";
+}
+
 struct mlog_bd *mlog_bd_new(const char *name, const struct bd_match_cfg *cfg)
 {
 	struct mlog_bd *log = calloc(1, sizeof(*log));
@@ -191,6 +210,8 @@ bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b)
 		if (strcmp(a->cfg.players[i], b->cfg.players[i]))
 			return false;
 	if (strcmp(a->team_names[0], b->team_names[0]) || strcmp(a->team_names[1], b->team_names[1]))
+		return false;
+	if (strcmp(a->colors[0], b->colors[0]) || strcmp(a->colors[1], b->colors[1]))
 		return false;
 	if (a->cfg.first_team != b->cfg.first_team || !house_equal(&a->cfg.house, &b->cfg.house) ||
 	    a->rolloff.present != b->rolloff.present)
@@ -634,6 +655,22 @@ static void put_names(struct mlog_buf *b, const char names[2][BD_NAME_MAX])
 		mlog_buf_puts(b, "}");
 }
 
+/* The teams' colours that are set; no "colors" at all when none is. */
+static void put_colors(struct mlog_buf *b, const char colors[2][MLOG_COLOR_MAX])
+{
+	const char *sep = ",\"colors\":{";
+
+	for (int team = 0; team < 2; team++) {
+		if (!colors[team][0])
+			continue;
+		mlog_buf_printf(b, "%s\"%s\":", sep, mlog_team_name(team));
+		mlog_buf_str(b, colors[team]);
+		sep = ",";
+	}
+	if (sep[0] == ',' && sep[1] == '\0')
+		mlog_buf_puts(b, "}");
+}
+
 int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen)
 {
 	const struct bd_match_cfg *cfg = &log->cfg;
@@ -649,6 +686,7 @@ int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen)
 	mlog_buf_str(&b, cfg->players[3]);
 	mlog_buf_puts(&b, "]}");
 	put_names(&b, log->team_names);
+	put_colors(&b, log->colors);
 	put_house(&b, &cfg->house);
 	mlog_buf_puts(&b, "}\n");
 	if (log->rolloff.present)

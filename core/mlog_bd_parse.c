@@ -273,6 +273,37 @@ static int parse_names(struct parser *p, json_t *names)
 	return 0;
 }
 
+/* "colors": the teams' colours, each optional, from mlog_bd_palette. */
+static int parse_colors(struct parser *p, json_t *colors)
+{
+	static const char *const keys[] = { "A", "B", NULL };
+	char f[FIELD_MAX];
+	int rc;
+
+	if (!json_is_object(colors))
+		return fail(p, "colors", "expected {\"A\":colour,\"B\":colour}");
+	rc = check_keys(p, colors, "colors", "teams", keys);
+	if (rc)
+		return rc;
+	for (int team = 0; team < 2; team++) {
+		json_t *v = json_object_get(colors, mlog_team_name(team));
+		char *c = p->log->colors[team];
+
+		snprintf(f, sizeof(f), "colors.%s", mlog_team_name(team));
+		if (!v)
+			continue;
+		if (!json_is_string(v) || json_string_length(v) >= MLOG_COLOR_MAX ||
+		    !mlog_bd_color_ok(json_string_value(v)))
+			return fail(p, f, "expected a colour of the palette (orange, blue, green, "
+				    "yellow, red, purple, pink, white)");
+		memcpy(c, json_string_value(v), json_string_length(v) + 1);
+	}
+	if (!strcmp(mlog_bd_color(p->log, 0), mlog_bd_color(p->log, 1)))
+		return fail(p, "colors", "both teams in %s: give them different colours",
+			    mlog_bd_color(p->log, 0));
+	return 0;
+}
+
 static int parse_house(struct parser *p, json_t *house)
 {
 	static const char *const keys[] = {
@@ -340,7 +371,8 @@ static int parse_house(struct parser *p, json_t *house)
 
 static int parse_match(struct parser *p, json_t *root)
 {
-	static const char *const keys[] = { "type", "game", "teams", "names", "house", NULL };
+	static const char *const keys[] = { "type", "game", "teams", "names", "colors", "house",
+					    NULL };
 	json_t *game, *v;
 	int rc;
 
@@ -357,6 +389,9 @@ static int parse_match(struct parser *p, json_t *root)
 		return rc;
 	v = json_object_get(root, "names");
 	if (v && (rc = parse_names(p, v)))
+		return rc;
+	v = json_object_get(root, "colors");
+	if (v && (rc = parse_colors(p, v)))
 		return rc;
 	v = json_object_get(root, "house");
 	if (v && (rc = parse_house(p, v)))

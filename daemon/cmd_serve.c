@@ -30,7 +30,10 @@
 #include "db/db.h"
 #include "web/web.h"
 
-#define KEEPALIVE_NS (15 * 1000000000LL)	/* SSE comment lines, under proxies' timeouts */
+/* The SSE heartbeat: an `event: ping` every 2 s (real seconds, timed on the
+ * daemon's clock), so a wall that hears nothing for 5 s knows it lost the
+ * daemon; it also keeps proxies from timing the stream out. */
+#define KEEPALIVE_NS (2 * 1000000000LL)
 
 /* ---- The throw --------------------------------------------------------- */
 
@@ -184,7 +187,7 @@ static void on_keepalive(void *user)
 {
 	struct serve *sv = user;
 
-	web_server_keepalive(sv->web);
+	web_server_broadcast(sv->web, "ping", "{}");
 	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), dd_clock_span(sv->clock, KEEPALIVE_NS)));
 	rearm_timers(sv);
 }

@@ -267,7 +267,8 @@ free_json:
 /* ---- Starting, restoring, ending ----------------------------------------- */
 
 int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
-		     const char team_names[2][32], char *err, size_t errlen)
+		     const char team_names[2][32], const char colors[2][MLOG_COLOR_MAX],
+		     char *err, size_t errlen)
 {
 	struct loaded m = { 0 };
 	char *head = NULL;
@@ -288,6 +289,8 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 	for (int t = 0; t < 2; t++) {
 		snprintf(m.teams[t], sizeof(m.teams[t]), "%s", team_names ? team_names[t] : "");
 		snprintf(m.log->team_names[t], sizeof(m.log->team_names[t]), "%s", m.teams[t]);
+		if (colors && colors[t][0] && mlog_bd_color_ok(colors[t]))
+			snprintf(m.log->colors[t], sizeof(m.log->colors[t]), "%s", colors[t]);
 	}
 	if (mlog_bd_write(m.log, &head, &len)) {
 		rc = -ENOMEM;

@@ -58,9 +58,12 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen);
 /* New house defaults (SIGHUP): used from the next match on. */
 void dd_referee_set_defaults(struct dd_referee *r, const struct dd_referee_cfg *cfg);
 
-/* Starts a match; -EBUSY while one is under way (end it first). */
+/* Starts a match; -EBUSY while one is under way (end it first). colors
+ * (NULL: the default orange and blue; an entry "" its default) are palette
+ * names (mlog_bd_palette), stored in the match line. */
 int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
-		     const char team_names[2][32], char *err, size_t errlen);
+		     const char team_names[2][32], const char colors[2][MLOG_COLOR_MAX],
+		     char *err, size_t errlen);
 /* Ends the match under way: -ENOENT when none. */
 int dd_referee_end(struct dd_referee *r, char *err, size_t errlen);
 bool dd_referee_in_match(const struct dd_referee *r);

@@ -108,6 +108,92 @@ static double throw_confidence(const struct bd_throw *t)
 	return c;
 }
 
+static json_t *throw_json(const struct bd_match_cfg *cfg, const struct bd_throw *t);
+
+/* Throw k's events as judged now (its throw line's, or its last
+ * correction's), players by name, for the wall's words; [] when none. */
+static json_t *events_by_name(const struct loaded *m, int k)
+{
+	const struct bd_match_cfg *cfg = &m->log->cfg;
+	json_t *line = throw_json(cfg, dd_ref_judged(m->log, k));
+	json_t *evs = json_incref(json_object_get(line, "events"));
+	static const char *const who[] = { "by", "owner" };
+	size_t i;
+	json_t *e;
+
+	json_decref(line);
+	if (!json_is_array(evs)) {
+		json_decref(evs);
+		return json_array();
+	}
+	json_array_foreach(evs, i, e)
+		for (size_t w = 0; w < 2; w++) {
+			const char *seat = json_string_value(json_object_get(e, who[w]));
+			for (int p = 0; seat && p < BD_PLAYERS; p++)
+				if (!strcmp(seat, web_slot_name(p))) {
+					json_object_set_new(e, who[w], json_string(cfg->players[p]));
+					break;
+				}
+		}
+	return evs;
+}
+
+/* Whether throw k stands withdrawn: its last correction is an undo. */
+static bool throw_undone(const struct mlog_bd *log, int k)
+{
+	bool undone = false;
+
+	for (size_t i = 0; i < log->n_entries; i++)
+		if (log->entries[i].kind == MLOG_CORRECT && log->entries[i].throw_no == k)
+			undone = log->entries[i].undo;
+	return undone;
+}
+
+/* The last thing that changed the match, for the wall's announcements:
+ * the log's last throw, correction, undo or confirmation (other lines,
+ * such as duty marks, change no ruling). A correction or undo also says
+ * the score before it ("before"), folded from the log up to it; null when
+ * the log has nothing yet. */
+static json_t *event_json(const struct loaded *m)
+{
+	const struct mlog_bd *log = m->log;
+	const struct mlog_bd_entry *e = NULL;
+	size_t at = log->n_entries;
+	const char *kind;
+	json_t *o;
+
+	while (at-- > 0) {
+		e = &log->entries[at];
+		if (e->kind == MLOG_THROW || e->kind == MLOG_CORRECT || e->kind == MLOG_CONFIRM)
+			break;
+		e = NULL;
+	}
+	if (!e)
+		return json_null();
+	kind = e->kind == MLOG_THROW ? "ruling" : e->kind == MLOG_CONFIRM ? "confirm"
+	       : e->undo ? "undo" : "correct";
+	o = json_pack("{s:s,s:i,s:o,s:{s:i,s:i},s:b}", "kind", kind,
+		      "throw", e->kind == MLOG_THROW ? (int)log->n_throws : e->throw_no,
+		      "official", e->kind != MLOG_THROW && e->audit.present
+		      ? json_string(e->audit.official) : json_null(),
+		      "score", "A", m->res.state.score[0], "B", m->res.state.score[1],
+		      "review", e->kind != MLOG_THROW && e->throw_no >= 1 &&
+		      (size_t)e->throw_no <= m->res.n && dd_ref_doubtful(m, (size_t)e->throw_no - 1));
+	if (o && e->kind == MLOG_CORRECT) {
+		struct mlog_bd upto = *log;
+		struct mlog_bd_result res;
+		char err[256];
+
+		upto.n_entries = at;
+		if (mlog_bd_replay(&upto, &res, err, sizeof(err)) == 0) {
+			json_object_set_new(o, "before", json_pack("{s:i,s:i}", "A", res.state.score[0],
+								   "B", res.state.score[1]));
+			mlog_bd_result_free(&res);
+		}
+	}
+	return o;
+}
+
 int dd_referee_state(struct dd_referee *r, json_t **out)
 {
 	const struct loaded *m = &r->m;
@@ -154,6 +240,9 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 		      "house", house_json(&cfg->house));
 	if (!o)
 		return -ENOMEM;
+	json_object_set_new(o, "colors", json_pack("{s:s,s:s}", "A", mlog_bd_color(m->log, 0),
+						   "B", mlog_bd_color(m->log, 1)));
+	json_object_set_new(o, "event", event_json(m));
 	if (m->res.state.over)
 		json_object_set_new(o, "winner",
 				    json_string(m->res.state.winner == BD_TEAM_A ? "A" : "B"));
@@ -168,6 +257,8 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 			json_object_set_new(last, "review_why",
 					    json_string(m->notes[n - 1].review_why));
 			json_object_set_new(last, "confirmed", json_boolean(m->notes[n - 1].confirmed));
+			json_object_set_new(last, "events", events_by_name(m, (int)n));
+			json_object_set_new(last, "undone", json_boolean(throw_undone(m->log, (int)n)));
 		}
 		json_object_set_new(o, "last", last);
 	} else {
@@ -187,12 +278,15 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	for (size_t i = 0; i < n; i++) {
 		const struct bd_ruling *ru = &m->res.rulings[i];
 
-		json_array_append_new(history, json_pack("{s:i,s:s,s:{s:i,s:i},s:{s:i,s:i},s:b,s:b,s:b}",
+		json_array_append_new(history, json_pack(
+			"{s:i,s:s,s:{s:i,s:i},s:{s:i,s:i},s:b,s:b,s:b,s:b,s:b,s:b}",
 			"throw", (int)i + 1, "thrower", cfg->players[ru->thrower],
 			"points", "A", ru->points[0], "B", ru->points[1],
 			"score", "A", ru->score[0], "B", ru->score[1],
 			"review", dd_ref_doubtful(m, i),
-			"confirmed", m->notes[i].confirmed, "corrected", m->res.corrected[i]));
+			"confirmed", m->notes[i].confirmed, "corrected", m->res.corrected[i],
+			"undone", throw_undone(m->log, (int)i + 1), "retoss", ru->retoss,
+			"dead", ru->dead));
 	}
 	json_object_set_new(o, "history", history);
 	/* The banner stays on a counted doubtful ruling until an official

@@ -65,7 +65,7 @@ struct serve {
 	sd_event_source *web_io;	/* the server's epoll fd */
 	struct dd_timer *web_timer;	/* the server's own timeouts */
 	struct dd_timer *fusion_timer;	/* settle / timeout of the throw */
-	struct dd_timer *keepalive;	/* SSE comments */
+	struct dd_timer *keepalive;	/* SSE ping events (2 s) */
 	struct dd_timer *restart;	/* --sim: next match, armed while one is due */
 	struct dd_timer *raw_flush;	/* stores the kept edges within RAW_FLUSH_NS */
 	struct dd_edge_keep *keep;	/* owned: the chip's edges for the event log, or NULL */

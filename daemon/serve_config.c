@@ -110,7 +110,7 @@ void dd_serve_config_defaults(struct dd_serve_config *sc)
 	bd_house_defaults(&sc->ref.house);
 	sc->ref.review = DD_REVIEW_COUNT;
 	dd_fusion_cfg_defaults(&sc->fusion);
-	sc->sim_pause_s = 8;
+	sc->sim_pause_s = 30;
 	sc->sim_speed = 1;
 }
 

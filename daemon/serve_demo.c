@@ -126,7 +126,7 @@ void dd_serve_start_demo_match(struct serve *sv)
 
 	demo_clear_table(sv);
 	demo_match_cfg(sv, &cfg, teams);
-	if (dd_referee_start(sv->ref, &cfg, (const char (*)[32])teams, err, sizeof(err)))
+	if (dd_referee_start(sv->ref, &cfg, (const char (*)[32])teams, NULL, err, sizeof(err)))
 		dd_log(DD_LOG_ERR, "demo: %s", err);
 	else
 		dd_serve_fusion_restart(sv);

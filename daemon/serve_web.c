@@ -176,7 +176,8 @@ static int start_match(struct serve *sv, const struct web_command *cmd, char *er
 				snprintf(err, errlen, "teams: '%s' is named twice", cfg.players[i]);
 				return -EINVAL;
 			}
-	return dd_referee_start(sv->ref, &cfg, cmd->teams, err, errlen);
+	return dd_referee_start(sv->ref, &cfg, cmd->teams,
+				(const char (*)[MLOG_COLOR_MAX])cmd->colors, err, errlen);
 }
 
 /* Whether the Beer Die game under way is won (BD-W1): then err says what

@@ -603,6 +603,43 @@ static int parse_dice_start(const json_t *o, struct web_command *cmd, char *err,
 	return rc;
 }
 
+/* START's "colors": {"A":colour,"B":colour} from mlog_bd_palette, either
+ * optional (orange and blue by default), never both teams alike. */
+static int parse_colors(const json_t *v, struct web_command *cmd, char *err, size_t errlen)
+{
+	static const char *const tn[2] = { "A", "B" };
+	const char *key;
+	const json_t *c;
+
+	if (!json_is_object(v)) {
+		snprintf(err, errlen, "colors: expected {\"A\":colour,\"B\":colour}");
+		return -EINVAL;
+	}
+	json_object_foreach((json_t *)v, key, c)
+		if (strcmp(key, "A") && strcmp(key, "B")) {
+			snprintf(err, errlen, "colors: unknown team (A or B)");
+			return -EINVAL;
+		}
+	for (int t = 0; t < 2; t++) {
+		c = json_object_get(v, tn[t]);
+		if (!c)
+			continue;
+		if (!json_is_string(c) || json_string_length(c) >= MLOG_COLOR_MAX ||
+		    !mlog_bd_color_ok(json_string_value(c))) {
+			snprintf(err, errlen, "colors.%s: one of orange, blue, green, yellow, red, "
+				 "purple, pink, white", tn[t]);
+			return -EINVAL;
+		}
+		memcpy(cmd->colors[t], json_string_value(c), json_string_length(c) + 1);
+	}
+	if (!strcmp(cmd->colors[0][0] ? cmd->colors[0] : "orange",
+		    cmd->colors[1][0] ? cmd->colors[1] : "blue")) {
+		snprintf(err, errlen, "colors: both teams in one colour");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_start(const json_t *o, const struct bd_house *defaults,
 		       struct web_command *cmd, char *err, size_t errlen)
 {
@@ -673,6 +710,9 @@ static int parse_start(const json_t *o, const struct bd_house *defaults,
 			memcpy(cmd->teams[t], json_string_value(n), json_string_length(n) + 1);
 		}
 	}
+	v = json_object_get(o, "colors");
+	if (v && parse_colors(v, cmd, err, errlen))
+		return -EINVAL;
 	v = json_object_get(o, "first");
 	cmd->first_team = BD_TEAM_A;
 	if (v) {

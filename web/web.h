@@ -90,6 +90,7 @@ struct web_command {
 	char line[WEB_LINE_MAX];	/* START of a dice game: its match line; DICE:
 				 * the move's log line (compact JSON; the engine checks it) */
 	char teams[2][WEB_TEAM_NAME_MAX];	/* START: team names, may be "" */
+	char colors[2][MLOG_COLOR_MAX];	/* START: team colours (mlog_bd_palette), "" default */
 	char players[BD_PLAYERS][BD_NAME_MAX];	/* START: a1, a2, b1, b2 */
 	int first_team;		/* START: BD_TEAM_A or BD_TEAM_B */
 	struct bd_house house;	/* START: the defaults given, with "house" applied */

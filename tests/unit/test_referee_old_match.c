@@ -76,7 +76,7 @@ static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROW
 	snprintf(mc.players[1], sizeof(mc.players[1]), "Bo");
 	snprintf(mc.players[2], sizeof(mc.players[2]), "Cy");
 	snprintf(mc.players[3], sizeof(mc.players[3]), "Di");
-	assert_int_equal(dd_referee_start(r, &mc, teams, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_start(r, &mc, teams, NULL, err, sizeof(err)), 0);
 	bd_state_init(&s, &mc);
 	sim_rng_seed(&rng, 11);
 	for (int k = 1; k <= THROWS; k++) {
@@ -159,7 +159,7 @@ static int64_t store_match(struct dd_referee *r, struct db *db, char *live[THROW
 	assert_non_null(strstr(live[16], "\"kind\":\"table_deaf\""));
 	assert_non_null(strstr(live[16], "\"until_ms\":1021"));
 	assert_int_equal(dd_referee_end(r, err, sizeof(err)), 0);
-	assert_int_equal(dd_referee_start(r, &mc, teams, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_start(r, &mc, teams, NULL, err, sizeof(err)), 0);
 	return MATCH_ID;
 }
 

@@ -83,7 +83,7 @@ static int64_t refereed(struct db *db, struct dd_referee **r)
 	*r = dd_referee_new(&cfg, db);
 	assert_non_null(*r);
 	bd_match_cfg_init(&mc);
-	assert_int_equal(dd_referee_start(*r, &mc, teams, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_start(*r, &mc, teams, NULL, err, sizeof(err)), 0);
 	hostile_throw(&fx);
 	if (dd_referee_throw(*r, &fx, err, sizeof(err)))
 		fail_msg("%s", err);

@@ -79,3 +79,40 @@ function eventWords(e, players) {
   default: return e.at;
   }
 }
+// The team colours START may choose (core's mlog_bd_palette), as the wall
+// and console draw them: each reads on the dark background.
+const PALETTE = {
+  orange: "#ff7a3d", blue: "#3db4ff", green: "#3ddc84", yellow: "#ffd84d",
+  red: "#ff5c5c", purple: "#c39bff", pink: "#ff7ac8", white: "#f2f4f7",
+};
+// What a throw did, in a player's words, from its events and ruling
+// (state.last): "Sink in Cy's cup! 2 to Orange: Cy kills and fills",
+// "Stopped on the table: no point", "Throw 10 taken back by the official".
+function throwWords(r, names) {
+  if (!r) return "";
+  if (r.undone) return "Throw " + r.throw + " taken back by the official";
+  if (r.retoss) return "Throw " + r.throw + ": re-toss";
+  const evs = r.events || [];
+  const find = (at) => evs.find((e) => e.at === at);
+  const cup = find("cup"), ctch = find("catch"), kick = find("kick"), mine = find("mine");
+  const lastEv = evs.length ? evs[evs.length - 1] : null;
+  let what;
+  if (cup && cup.sink) what = "Sink in " + cup.owner + "'s cup!";
+  else if (cup) what = "In and out of " + cup.owner + "'s cup";
+  else if (mine) what = "Hit the mine";
+  else if (ctch) what = "Caught by " + ctch.by + (ctch.hands === 2 ? ", two hands" : "");
+  else if (kick) what = "Kicked by " + kick.by;
+  else if (find("low_call")) what = "Called low";
+  else if (lastEv && lastEv.at === "floor") what = find("table") ? "Off the table to the floor" : "Straight to the floor";
+  else if (find("table") || find("rest")) what = "Stopped on the table";
+  else what = "Throw " + r.throw;
+  const pts = [];
+  for (const t of ["A", "B"]) if (r.points && r.points[t]) pts.push(r.points[t] + " to " + teamName(names, t, true));
+  let s = what + " " + (pts.length ? pts.join(", ") : r.dead ? "dead: no point" : "no point");
+  if (!/[!.]$/.test(what)) s = what + ": " + (pts.length ? pts.join(", ") : r.dead ? "dead, no point" : "no point");
+  if (r.note) s += " (" + r.note + ")";
+  const drinks = (r.duties || []).map((d) => d.duty === "kill_n_fill" ? (d.player || teamName(names, d.team, true)) + " kills and fills"
+    : (d.player || teamName(names, d.team, true)) + ": " + (DUTY_WORDS[d.duty] || d.duty));
+  if (drinks.length) s += ": " + drinks.join(", ");
+  return s;
+}

@@ -830,7 +830,8 @@ function wire() {
     const v = (id) => $(id).value.trim() || $(id).placeholder;
     const house = houseValues();
     const body = { cmd: "start", teams: { A: [v("a1"), v("a2")], B: [v("b1"), v("b2")] },
-      team_names: [$("ta").value.trim(), $("tb").value.trim()], first: $("first").value, house };
+      team_names: [$("ta").value.trim(), $("tb").value.trim()], first: $("first").value, house,
+      colors: { A: $("ca").value, B: $("cb").value } };
     const j = await post(body, "start-msg");
     if (!j) return;
     const n = Object.keys(house);

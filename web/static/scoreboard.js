@@ -4,15 +4,15 @@
 // 5 m: drawn at the largest type that fits the screen, either as one table
 // or with its rows in two tables side by side (Yatzy's 18 rows read far
 // better in two blocks of 9), whichever gives the bigger type.
-let sheetShown = null, sheetData = null;
+let sheetShown = null, sheetData = null, sheetTurn = null;
 function sheetTable(players, rows) {
   const t = el("table", "sheet-table");
   const head = el("tr"); head.appendChild(el("th", null, ""));
-  for (const p of players) head.appendChild(el("th", "player", p));
+  for (const p of players) head.appendChild(el("th", "player" + (p === sheetTurn ? " turn" : ""), p));
   t.appendChild(head);
   for (const row of rows) {
     const tr = el("tr"); tr.appendChild(el("th", null, row.name.replace(/_/g, " ")));
-    for (const c of row.cells) tr.appendChild(el("td", null, c === null ? "" : String(c)));
+    row.cells.forEach((c, i) => tr.appendChild(el("td", players[i] === sheetTurn ? "turn" : null, c === null ? "" : String(c))));
     t.appendChild(tr);
   }
   return t;
@@ -64,8 +64,7 @@ function layoutSheet() {
 // The status's type (everything in it is in em, 1vh by default) shrinks
 // until the health strip below it is on screen: the score digits give way
 // first (app.css), then this, so every duty stays in view however long the
-// lists. Not below a fifth of the default (a 0.8vh duty): past that no
-// screen reads it anyway.
+// lists. Not below a fifth of the default.
 function fitStatus() {
   const st = $("status"), foot = $("health");
   const full = innerHeight / 100;
@@ -89,53 +88,145 @@ function renderSheet(dm) {
   sheetShown = key;
   const got = dm.sheet ? Promise.resolve(dm.sheet) : fetch("/api/matches/" + dm.match + "/sheet").then((r) => r.json());
   got.then((sh) => {
-    $("sheet-title").textContent = dm.game + " (match " + dm.match + ")" +
-      (sh.over && sh.winner ? ": " + sh.winner + " wins" : "") + (sh.over && sh.loser ? ": " + sh.loser + " buys" : "") +
-      (!sh.over && sh.turn ? ": " + sh.turn + " to roll" : "");
+    // Who won (Horse: who lost and buys) is the title, large; else whose roll.
+    $("sheet-title").textContent = sh.over && sh.winner ? sh.winner + " wins " + dm.game + "!"
+      : sh.over && sh.loser ? sh.loser + " loses " + dm.game + " and buys!"
+      : dm.game + " (match " + dm.match + ")" + (sh.turn ? ": " + sh.turn + " to roll" : "");
+    $("sheet-title").classList.toggle("over", !!sh.over);
+    $("sheet-last").textContent = sh.last && sh.last.text ? "Last: " + sh.last.text : "";
+    sheetTurn = sh.over ? null : sh.turn || null;
     sheetData = sh;
     layoutSheet();
   }).catch(() => {});
 }
+// BD-W1 with the house rules: a team is at game point when one more point
+// wins it (target reached with the lead the house asks for); the match is
+// the one game, so it is match point too.
+function pointFor(state) {
+  const h = state.house || {}, target = h.target_points || 10, by = h.win_by || 2;
+  const at = [];
+  for (const [t, o] of [["A", "B"], ["B", "A"]]) {
+    const s = state.score[t] + 1;
+    if (s >= target && s - state.score[o] >= by) at.push(t);
+  }
+  return at;
+}
+function targetWords(h) {
+  if (!h) return "";
+  let s = "to " + (h.target_points || 10) + ", win by " + (h.win_by || 2);
+  if (h.fifa_cannot_end_game) s += ", FIFA can't win";
+  if (h.popout_is_sink) s += ", in-and-out is a sink";
+  if (h.mine_voids_points) s += ", the mine voids points";
+  return s;
+}
+// An official's change, announced as what it is.
+function eventAnnounce(ev, state) {
+  if (!ev) return "";
+  const now = "now " + ev.score.A + "-" + ev.score.B;
+  const by = ev.official ? " by " + ev.official : " by the official";
+  const pre = ev.review ? "Review of throw " + ev.throw + ": " : "Throw " + ev.throw + " ";
+  if (ev.kind === "correct")
+    return pre + "corrected" + by + ": " + now + (ev.before ? " (was " + ev.before.A + "-" + ev.before.B + ")" : "");
+  if (ev.kind === "undo") return "Throw " + ev.throw + " taken back" + by + ": " + now;
+  if (ev.kind === "confirm") return pre + (ev.review ? "" : "") + "confirmed" + by + ": stays " + ev.score.A + "-" + ev.score.B;
+  return "";
+}
+function setColors(colors) {
+  const c = colors || { A: "orange", B: "blue" };
+  for (const t of ["A", "B"]) {
+    document.body.style.setProperty("--c" + t.toLowerCase(), PALETTE[c[t]] || PALETTE[t === "A" ? "orange" : "blue"]);
+    document.body.dataset["color" + t] = c[t];
+  }
+}
+// The win screen stays until the next match starts: an ended match's
+// state (match null) keeps it up.
+let won = null;
+function renderWin(state) {
+  const w = $("win");
+  if (state.match !== null && state.match !== undefined && !state.over) won = null;
+  else if (state.over) won = state;
+  else if (state.dice_match) won = null;
+  if (!won) { w.classList.add("hidden"); return; }
+  setColors(won.colors);
+  $("win-text").textContent = teamName(won.team_names, won.winner, true) + " win!";
+  $("win-text").style.color = "var(--c" + won.winner.toLowerCase() + ")";
+  $("win-score").textContent = won.score.A + " - " + won.score.B;
+  const ul = $("win-duties"); clear(ul);
+  for (const d of won.duties || []) if (!d.throw || d.done === false) ul.appendChild(el("li", "duty", dutyText(d, won.team_names)));
+  w.classList.remove("hidden");
+}
+function renderStrip(state) {
+  const ol = $("strip"); clear(ol);
+  for (const h of (state.history || []).slice(-8)) {
+    const li = el("li");
+    const team = state.players.A.includes(h.thrower) ? "a" : "b";
+    li.appendChild(el("span", "no", String(h.throw)));
+    li.appendChild(el("span", "who t" + team, h.thrower));
+    const pts = h.undone ? "taken back" : h.retoss ? "re-toss" :
+      ["A", "B"].filter((t) => h.points[t]).map((t) => "+" + h.points[t] + " " + teamName(state.team_names, t, true)).join(" ") || "no point";
+    li.appendChild(el("span", "pts", pts));
+    if (h.corrected && !h.undone) li.appendChild(el("span", "mark", "corrected"));
+    ol.appendChild(li);
+  }
+}
 function render(state) {
   document.body.dataset.ready = "1";
+  heard();
+  window.dispatchEvent(new CustomEvent("dyeref-state", { detail: state }));
   renderSheet(state.dice_match || null);
+  renderWin(state);
   if (state.health) for (const k of ["sensors", "camera", "store"]) {
     const h = state.health[k]; const e = $("h-" + k);
     // Messages from a device often name it already ("camera: no camera found").
-    e.textContent = h.text.startsWith(k + ":") ? h.text : k + ": " + h.text;
+    const name = k === "store" ? "log" : k;
+    e.textContent = h.text.startsWith(k + ":") ? h.text : name + ": " + h.text;
     e.classList.toggle("bad", !h.ok);
+    e.classList.toggle("ok", !!h.ok);
   }
   if (state.match === null || state.match === undefined || state.dice_match) {
     $("next").textContent = state.dice_match ? "" : "No match under way";
-    $("last").textContent = "";
-    clear($("rules")); clear($("duties"));
-    $("review").classList.add("hidden");
+    $("next").style.color = "";
+    $("last").textContent = ""; $("target").textContent = ""; $("point").textContent = "";
+    clear($("rules")); clear($("duties")); clear($("strip"));
+    $("review").classList.add("hidden"); $("announce").classList.add("hidden");
     fitStatus();
     return;
   }
+  setColors(state.colors);
+  const throwing = !state.over && state.next ? state.next.team : null;
   for (const t of ["A", "B"]) {
     $("name-" + t).textContent = teamName(state.team_names, t, true);
     $("players-" + t).textContent = state.players[t].join(" & ");
     $("score-" + t).textContent = state.score[t];
     $("team-" + t).classList.toggle("winner", state.over && state.winner === t);
-    $("team-" + t).classList.toggle("throwing", !!state.next && state.next.team === t);
+    $("team-" + t).classList.toggle("throwing", throwing === t);
   }
-  if (state.over) $("next").textContent = teamName(state.team_names, state.winner, true) + " win!";
-  else if (state.next) $("next").textContent = state.next.player + " to throw" + (state.in_flight ? " - in the air" : "");
-  $("last").textContent = rulingWords(state.last, state.team_names);
-  const rules = $("rules"); clear(rules);
-  if (state.last && state.last.rules)
-    for (const r of state.last.rules) {
-      const li = el("li");
-      li.appendChild(el("b", null, r.id + " "));
-      li.appendChild(document.createTextNode(r.text));
-      rules.appendChild(li);
-    }
+  const nx = $("next");
+  if (state.over) { nx.textContent = teamName(state.team_names, state.winner, true) + " win!"; nx.style.color = "var(--c" + state.winner.toLowerCase() + ")"; }
+  else if (state.next) {
+    clear(nx);
+    nx.appendChild(el("span", "thrower", state.next.player));
+    nx.appendChild(document.createTextNode(" to throw" + (state.in_flight ? ": in the air" : "")));
+    nx.style.color = "var(--c" + state.next.team.toLowerCase() + ")";
+  }
+  $("target").textContent = "Match " + state.match + ": " + targetWords(state.house);
+  const gp = state.over ? [] : pointFor(state);
+  $("point").textContent = gp.map((t) => "Match point: " + teamName(state.team_names, t, true)).join(" - ");
+  $("last").textContent = state.last ? "Throw " + state.last.throw + " by " + state.last.thrower + ": " + throwWords(state.last, state.team_names) : "";
+  // The rules that decided, by ID only, small; none for a throw taken back.
+  $("rules").textContent = state.last && !state.last.undone && state.last.rules ? state.last.rules.map((r) => r.id).join(" ") : "";
+  renderStrip(state);
   const duties = $("duties"); clear(duties);
-  if (state.last && state.last.duties)
-    for (const d of state.last.duties) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
-  if (state.over && state.duties)
-    for (const d of state.duties) if (!d.throw) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
+  // Every duty not marked done (the daemon's "done"; older states have
+  // none: then the last throw's and the final ones).
+  const open = (state.duties || []).filter((d) => d.done === false);
+  const list = open.length || (state.duties || []).some((d) => "done" in d) ? open
+    : [...((state.last && state.last.duties) || []), ...(state.over ? (state.duties || []).filter((d) => !d.throw) : [])];
+  for (const d of list) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
+  const an = $("announce"), words = eventAnnounce(state.event, state);
+  an.textContent = words;
+  an.classList.toggle("hidden", !words);
+  an.dataset.kind = state.event ? state.event.kind : "";
   const rv = $("review");
   if (state.review) {
     rv.textContent = "UNDER REVIEW: throw " + state.review.throw + " - " + state.review.why +
@@ -146,11 +237,40 @@ function render(state) {
   if (state.throws > 0) $("replay-link").href = "/replay/" + state.throws;
   fitStatus();
 }
+// Offline: a stream error, or 5 s without a state or the daemon's ping
+// (every 2 s), dims the board and says since when; the health items are
+// then unknown, not green.
+let lastHeard = Date.now(), streamDown = false;
+function heard() {
+  lastHeard = Date.now();
+  if (document.body.classList.contains("offline")) {
+    document.body.classList.remove("offline");
+    $("offline").classList.add("hidden");
+  }
+  $("h-live").textContent = "live"; $("h-live").classList.remove("bad"); $("h-live").classList.add("ok");
+}
+function checkOnline() {
+  if (!streamDown && Date.now() - lastHeard < 5000) return;
+  if (document.body.classList.contains("offline")) return;
+  const t = new Date(lastHeard);
+  const hm = String(t.getHours()).padStart(2, "0") + ":" + String(t.getMinutes()).padStart(2, "0");
+  document.body.classList.add("offline");
+  $("offline").textContent = "Scoreboard offline since " + hm;
+  $("offline").classList.remove("hidden");
+  $("h-live").textContent = "offline"; $("h-live").classList.add("bad"); $("h-live").classList.remove("ok");
+  for (const k of ["sensors", "camera", "store"]) {
+    const e = $("h-" + k);
+    e.classList.remove("ok", "bad");
+    e.textContent = (k === "store" ? "log" : k) + ": ?";
+  }
+}
+setInterval(checkOnline, 500);
 function connect() {
   const es = new EventSource("/api/events");
-  es.addEventListener("state", (e) => render(JSON.parse(e.data)));
-  es.onopen = () => { $("h-live").textContent = "live"; $("h-live").classList.remove("bad"); };
-  es.onerror = () => { $("h-live").textContent = "reconnecting"; $("h-live").classList.add("bad"); };
+  es.addEventListener("state", (e) => { streamDown = false; render(JSON.parse(e.data)); });
+  es.addEventListener("ping", () => { streamDown = false; heard(); });
+  es.onopen = () => { streamDown = false; };
+  es.onerror = () => { streamDown = true; checkOnline(); };
 }
 fetch("/api/state").then((r) => r.json()).then(render).catch(() => {});
 connect();

@@ -116,7 +116,6 @@ function targetWords(h) {
   let s = "to " + (h.target_points || 10) + ", win by " + (h.win_by || 2);
   if (h.fifa_cannot_end_game) s += ", FIFA can't win";
   if (h.popout_is_sink) s += ", in-and-out is a sink";
-  if (h.mine_voids_points) s += ", the mine voids points";
   return s;
 }
 // An official's change, announced as what it is.

@@ -87,11 +87,11 @@ const PALETTE = {
 };
 // What a throw did, in a player's words, from its events and ruling
 // (state.last): "Sink in Cy's cup! 2 to Orange: Cy kills and fills",
-// "Stopped on the table: no point", "Throw 10 taken back by the official".
+// "Stopped on the table: no point", "taken back by the official".
 function throwWords(r, names) {
   if (!r) return "";
-  if (r.undone) return "Throw " + r.throw + " taken back by the official";
-  if (r.retoss) return "Throw " + r.throw + ": re-toss";
+  if (r.undone) return "taken back by the official";
+  if (r.retoss) return "re-toss";
   const evs = r.events || [];
   const find = (at) => evs.find((e) => e.at === at);
   const cup = find("cup"), ctch = find("catch"), kick = find("kick"), mine = find("mine");
@@ -105,7 +105,7 @@ function throwWords(r, names) {
   else if (find("low_call")) what = "Called low";
   else if (lastEv && lastEv.at === "floor") what = find("table") ? "Off the table to the floor" : "Straight to the floor";
   else if (find("table") || find("rest")) what = "Stopped on the table";
-  else what = "Throw " + r.throw;
+  else what = "Thrown";
   const pts = [];
   for (const t of ["A", "B"]) if (r.points && r.points[t]) pts.push(r.points[t] + " to " + teamName(names, t, true));
   let s = what + " " + (pts.length ? pts.join(", ") : r.dead ? "dead: no point" : "no point");

@@ -61,7 +61,7 @@ async function boardOnScreen(session, what) {
     const box = (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, text: e.textContent }; };
     return { h: innerHeight, health: box(document.getElementById('health')),
       duties: [...document.querySelectorAll('#duties li')].map(box),
-      rules: [...document.querySelectorAll('#rules li')].map(box),
+      rules: document.getElementById('rules').textContent.split(' ').filter(Boolean).map(() => box(document.getElementById('rules'))),
       score: parseFloat(getComputedStyle(document.getElementById('score-A')).fontSize) };
   })()`);
   console.log(`fullest board ${what}: ${m.rules.length} rules, ${m.duties.length} duties, ` +
@@ -84,8 +84,8 @@ async function fullestBoard(s) {
   await waitFor(s, "document.getElementById('score-A').textContent", "10", "the doubtful winning sink");
   await waitFor(s, "document.getElementById('review').classList.contains('hidden')", false, "review banner");
   // The teams by their names, in the ruling and the duties alike.
-  await waitFor(s, "document.getElementById('last').textContent", "Throw 9 by Ann: 2 to The Orange Crushers",
-    "the ruling names the team");
+  await waitFor(s, "document.getElementById('last').textContent.startsWith('Throw 9 by Ann: Sink in Cy\\'s cup! 2 to The Orange Crushers')",
+    true, "the ruling names the team");
   await waitFor(s, "[...document.querySelectorAll('#duties li')].slice(-2).map((e) => e.textContent).join('; ')",
     "Blue Thunder: naked lap (BD-W4); Blue Thunder: finish the winners' cups (BD-W3)", "the duties name the team");
   for (const [w, h] of [[1920, 1080], [1280, 720]]) {
@@ -106,11 +106,12 @@ async function houseRulesBoard(s) {
   await command({ cmd: "start", teams: { A: ["Ann", "Bo"], B: ["Cy", "Di"] }, house: { target_points: 3, win_by: 1 } });
   for (const t of [point, point, SHORT_B, SHORT_B, point]) await command(t);
   await waitFor(s, "document.getElementById('score-A').textContent", "3", "3-0 under the house rules");
-  await waitFor(s, "document.getElementById('rules').textContent",
-    "BD-P1 A die that lands on the defenders' half and reaches the floor uncaught scores 1." +
-    "BD-W1 The first team to 3 points with the lead wins.", "BD-W1 under the house rules");
-  // No team names given: "team A", "team B".
-  await waitFor(s, "document.getElementById('last').textContent", "Throw 5 by Ann: 1 to team A", "the ruling without names");
+  // The rules by ID beside the ruling; the match's own target above.
+  await waitFor(s, "document.getElementById('rules').textContent", "BD-P1 BD-W1", "the rules' IDs");
+  await waitFor(s, "document.getElementById('target').textContent.includes('to 3, win by 1')", true, "the house rules' target");
+  // No team names given: "Team A", "Team B".
+  await waitFor(s, "document.getElementById('last').textContent", "Throw 5 by Ann: Off the table to the floor: 1 to Team A",
+    "the ruling without names");
   await waitFor(s, "document.getElementById('duties').textContent.startsWith('team B: naked lap (BD-W4)')", true,
     "the duties without names");
   await screenshot(s, "scoreboard-house.png");
@@ -132,7 +133,7 @@ async function main() {
   await command({ cmd: "throw", events: [{ at: "table", half: "B", x: 1.9, y: 0.4 }, { at: "floor" }] });
 
   await waitFor(s, "document.getElementById('score-A').textContent", "1", "score after the throw");
-  await waitFor(s, "document.getElementById('rules').textContent.includes('BD-P1')", true, "rule shown");
+  await waitFor(s, "document.getElementById('rules').textContent", "BD-P1", "rule shown");
   await screenshot(s, "scoreboard.png");
   // The board is public: its health strip says what is wrong, never a
   // device or a file; the console has those (/console/api/status).

@@ -113,7 +113,7 @@ async function main() {
   await command({ cmd: "throw", events: [{ at: "table", half: "A" }, { at: "floor" }] });
   await command({ cmd: "undo" });
   await waitFor(s, text("announce") + ".startsWith('Throw 3 taken back by ')", true, "the undo announced");
-  await waitFor(s, text("last") + ".includes('Throw 3 taken back')", true, "the undone throw in words");
+  await waitFor(s, text("last") + ".startsWith('Throw 3 by ') && " + text("last") + ".endsWith(': taken back by the official')", true, "the undone throw in words");
   await waitFor(s, "/disputed|BD-P9/.test(document.body.innerText)", false, "no disputed call");
   await screenshot(s, "wall-undo.png");
 

@@ -439,6 +439,38 @@ static void test_mlog_team_names_round_trip_and_are_checked(void **state)
 		  "t.jsonl:1: names: expected {\"A\":name,\"B\":name}");
 }
 
+/* "colors" (the teams' colours, from the palette) round-trip after
+ * "names"; a team without one has the default (orange, blue); a colour
+ * outside the palette, or both teams alike, is refused. */
+static void test_mlog_team_colors_round_trip_and_are_checked(void **state)
+{
+	static const char coloured[] =
+		"{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],"
+		"\"B\":[\"b1\",\"b2\"]},\"names\":{\"A\":\"Greens\"},\"colors\":{\"A\":\"green\"}}\n";
+	struct mlog_bd *log = parse_ok(coloured), *again;
+	char *out = NULL;
+
+	(void)state;
+	assert_string_equal(mlog_bd_color(log, BD_TEAM_A), "green");
+	assert_string_equal(mlog_bd_color(log, BD_TEAM_B), "blue");
+	assert_int_equal(mlog_bd_write(log, &out, NULL), 0);
+	assert_string_equal(out, coloured);
+	again = parse_ok(out);
+	assert_true(mlog_bd_equal(log, again));
+	snprintf(again->colors[1], sizeof(again->colors[1]), "red");
+	assert_false(mlog_bd_equal(log, again));
+	free(out);
+	mlog_bd_free(again);
+	mlog_bd_free(log);
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"colors\":{\"A\":\"mauve\"}}\n",
+		  "t.jsonl:1: colors.A: expected a colour of the palette (orange, blue, green, "
+		  "yellow, red, purple, pink, white)");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"colors\":{\"B\":\"orange\"}}\n",
+		  "t.jsonl:1: colors: both teams in orange: give them different colours");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"colors\":{\"C\":\"red\"}}\n",
+		  "t.jsonl:1: colors.C: unknown field (teams take A, B)");
+}
+
 static void test_mlog_write_normalises_to_canonical(void **state)
 {
 	struct mlog_bd *log = parse_ok(
@@ -686,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_mlog_canonical_log_writes_back_byte_for_byte),
 		cmocka_unit_test(test_mlog_write_normalises_to_canonical),
 		cmocka_unit_test(test_mlog_team_names_round_trip_and_are_checked),
+		cmocka_unit_test(test_mlog_team_colors_round_trip_and_are_checked),
 		cmocka_unit_test(test_mlog_ruling_and_final_lines_in_design_order),
 		cmocka_unit_test(test_mlog_judge_dispatches_on_game),
 		cmocka_unit_test(test_mlog_game_names_the_first_lines_game),

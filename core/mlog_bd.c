@@ -639,35 +639,25 @@ static void put_house(struct mlog_buf *b, const struct bd_house *h)
 		mlog_buf_puts(b, "}");
 }
 
-/* The teams' display names that are set; no "names" at all when none is. */
-static void put_names(struct mlog_buf *b, const char names[2][BD_NAME_MAX])
+/* A per-team field ("names", "colors"): the teams whose value is set
+ * ("" is not), A first; nothing at all when neither is. */
+static void put_per_team(struct mlog_buf *b, const char *key, const char *a, const char *bv)
 {
-	const char *sep = ",\"names\":{";
+	const char *vals[2] = { a, bv };
+	bool open = false;
 
 	for (int team = 0; team < 2; team++) {
-		if (!names[team][0])
+		if (!vals[team][0])
 			continue;
-		mlog_buf_printf(b, "%s\"%s\":", sep, mlog_team_name(team));
-		mlog_buf_str(b, names[team]);
-		sep = ",";
+		if (open)
+			mlog_buf_puts(b, ",");
+		else
+			mlog_buf_printf(b, ",\"%s\":{", key);
+		open = true;
+		mlog_buf_printf(b, "\"%s\":", mlog_team_name(team));
+		mlog_buf_str(b, vals[team]);
 	}
-	if (sep[0] == ',' && sep[1] == '\0')
-		mlog_buf_puts(b, "}");
-}
-
-/* The teams' colours that are set; no "colors" at all when none is. */
-static void put_colors(struct mlog_buf *b, const char colors[2][MLOG_COLOR_MAX])
-{
-	const char *sep = ",\"colors\":{";
-
-	for (int team = 0; team < 2; team++) {
-		if (!colors[team][0])
-			continue;
-		mlog_buf_printf(b, "%s\"%s\":", sep, mlog_team_name(team));
-		mlog_buf_str(b, colors[team]);
-		sep = ",";
-	}
-	if (sep[0] == ',' && sep[1] == '\0')
+	if (open)
 		mlog_buf_puts(b, "}");
 }
 
@@ -685,8 +675,8 @@ int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen)
 	mlog_buf_puts(&b, ",");
 	mlog_buf_str(&b, cfg->players[3]);
 	mlog_buf_puts(&b, "]}");
-	put_names(&b, log->team_names);
-	put_colors(&b, log->colors);
+	put_per_team(&b, "names", log->team_names[0], log->team_names[1]);
+	put_per_team(&b, "colors", log->colors[0], log->colors[1]);
 	put_house(&b, &cfg->house);
 	mlog_buf_puts(&b, "}\n");
 	if (log->rolloff.present)

@@ -10,17 +10,16 @@
 // Screenshots go to OUTDIR.
 //   node cdp.js CHROMIUM BASE OUTDIR PIN NOTE_MATCH
 "use strict";
-const { launch, request, sleep, slow } = require("./cdp_pipe.js");
+const { launch, request, sleep, slow, consoleLogin } = require("./cdp_pipe.js");
 
 const [chromium, base, outdir, pin, noteMatch] = process.argv.slice(2);
 const { send, die, evaluate, waitFor, screenshot, open } = launch(chromium, outdir);
 
 // A console command with the session's cookie and CSRF token (main logs in).
-let consoleAuth = null;
+let post = null;
 async function command(body) {
-  const r = await request("POST", base + "/console/api/command", JSON.stringify(body),
-    { "Content-Type": "application/json", Cookie: consoleAuth.cookie, "X-CSRF-Token": consoleAuth.csrf });
-  if (r.status !== 200) die("command " + JSON.stringify(body) + ": " + r.status + " " + r.body);
+  const r = await post(body);
+  if (r.status !== 200) die("command " + JSON.stringify(body) + ": " + r.status + " " + JSON.stringify(r.body));
   return r;
 }
 
@@ -126,10 +125,7 @@ async function main() {
   await screenshot(s, "scoreboard-before.png");
 
   // An official enters a throw: B's half, then the floor (BD-P1).
-  const login = await request("POST", base + "/console/login", "pin=" + pin,
-    { "Content-Type": "application/x-www-form-urlencoded" });
-  if (login.status !== 200) die("login " + login.status);
-  consoleAuth = { cookie: login.headers["set-cookie"][0].split(";")[0], csrf: JSON.parse(login.body).csrf };
+  post = await consoleLogin(base, pin).catch((e) => die(String(e)));
   await command({ cmd: "throw", events: [{ at: "table", half: "B", x: 1.9, y: 0.4 }, { at: "floor" }] });
 
   await waitFor(s, "document.getElementById('score-A').textContent", "1", "score after the throw");
@@ -138,7 +134,7 @@ async function main() {
   // The board is public: its health strip says what is wrong, never a
   // device or a file; the console has those (/console/api/status).
   const status = JSON.parse((await request("GET", base + "/console/api/status", null,
-    { Cookie: consoleAuth.cookie })).body);
+    { Cookie: post.cookie })).body);
   const board = await evaluate(s, "document.body.innerText");
   for (const secret of [status.db_path, "gpiochip", "/dev/"])
     if (board.includes(secret)) die("the board shows " + secret + ": " + board);

@@ -95,4 +95,24 @@ function launch(chromium, outdir) {
   return { send, die, evaluate, waitFor, screenshot, open };
 }
 
-module.exports = { launch, request, sleep, slow };
+// The console's API as an official: consoleLogin(base, pin) logs in and
+// gives post(body), which sends a command with the session's cookie and
+// CSRF token and answers {status, body} (body parsed when JSON);
+// post.cookie is the session's, for the console's GETs.
+async function consoleLogin(base, pin) {
+  const login = await request("POST", base + "/console/login", "pin=" + pin,
+    { "Content-Type": "application/x-www-form-urlencoded" });
+  if (login.status !== 200) throw new Error("login " + login.status);
+  const auth = { cookie: login.headers["set-cookie"][0].split(";")[0], csrf: JSON.parse(login.body).csrf };
+  const post = async (body) => {
+    const r = await request("POST", base + "/console/api/command", JSON.stringify(body),
+      { "Content-Type": "application/json", Cookie: auth.cookie, "X-CSRF-Token": auth.csrf });
+    let j = r.body;
+    try { j = JSON.parse(r.body); } catch (e) { /* not JSON: as it came */ }
+    return { status: r.status, body: j };
+  };
+  post.cookie = auth.cookie;
+  return post;
+}
+
+module.exports = { launch, request, sleep, slow, consoleLogin };

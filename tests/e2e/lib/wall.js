@@ -2,16 +2,15 @@
 // (cdp_pipe.js): see browser_wall.sh. Screenshots go to OUTDIR.
 //   node wall.js CHROMIUM BASE OUTDIR PIN DAEMON_PID
 "use strict";
-const { launch, request, sleep, slow } = require("./cdp_pipe.js");
+const { launch, request, sleep, slow, consoleLogin } = require("./cdp_pipe.js");
 
 const [chromium, base, outdir, pin, daemonPid] = process.argv.slice(2);
 const { send, die, evaluate, waitFor, screenshot, open } = launch(chromium, outdir);
-let auth = null;
+let post = null;
 async function command(body) {
-  const r = await request("POST", base + "/console/api/command", JSON.stringify(body),
-    { "Content-Type": "application/json", Cookie: auth.cookie, "X-CSRF-Token": auth.csrf });
-  if (r.status !== 200) die("command " + JSON.stringify(body) + ": " + r.status + " " + r.body);
-  return JSON.parse(r.body);
+  const r = await post(body);
+  if (r.status !== 200) die("command " + JSON.stringify(body) + ": " + r.status + " " + JSON.stringify(r.body));
+  return r.body;
 }
 const state = async () => JSON.parse((await request("GET", base + "/api/state")).body);
 const text = (id) => "document.getElementById('" + id + "').textContent";
@@ -60,13 +59,12 @@ async function sinkThrow() {
 
 async function main() {
   setTimeout(() => die("timed out"), slow(90000)).unref();
-  const login = await request("POST", base + "/console/login", "pin=" + pin, { "Content-Type": "application/x-www-form-urlencoded" });
-  if (login.status !== 200) die("login " + login.status);
-  auth = { cookie: login.headers["set-cookie"][0].split(";")[0], csrf: JSON.parse(login.body).csrf };
-  // Colours chosen at START; a bad one is refused.
-  const bad = await request("POST", base + "/console/api/command", JSON.stringify({ cmd: "start", teams: { A: ["Ann", "Bo"], B: ["Cy", "Di"] },
-    colors: { A: "mauve" } }), { "Content-Type": "application/json", Cookie: auth.cookie, "X-CSRF-Token": auth.csrf });
-  if (bad.status !== 400) die("a colour outside the palette -> " + bad.status);
+  post = await consoleLogin(base, pin);
+  // Colours chosen at START; one outside the palette, or both teams alike, is refused.
+  for (const colors of [{ A: "mauve" }, { A: "red", B: "red" }, { B: "orange" }]) {
+    const bad = await post({ cmd: "start", teams: { A: ["Ann", "Bo"], B: ["Cy", "Di"] }, colors });
+    if (bad.status !== 400) die("colours " + JSON.stringify(colors) + " -> " + bad.status);
+  }
   await command({ cmd: "start", teams: { A: ["Ann", "Bo"], B: ["Cy", "Di"] }, team_names: ["Green", "Purple"],
     colors: { A: "green", B: "purple" }, house: { target_points: 5, win_by: 2 } });
   const s = await open(base + "/");

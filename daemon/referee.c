@@ -136,6 +136,7 @@ int64_t dd_referee_set_aside(struct dd_referee *r, char *game, size_t gamelen)
 	drop_pending(r);
 	r->dice_id = 0;
 	r->dice_game[0] = '\0';
+	r->dice_over = false;
 	return id;
 }
 
@@ -147,6 +148,11 @@ bool dd_referee_waiting(const struct dd_referee *r)
 bool dd_referee_over(const struct dd_referee *r)
 {
 	return r->m.log && r->m.res.state.over;
+}
+
+bool dd_referee_dice_over(const struct dd_referee *r)
+{
+	return r->dice_id && r->dice_over;
 }
 
 /* ---- Observations as JSON ------------------------------------------------ */
@@ -275,10 +281,13 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 	size_t len;
 	int rc;
 
-	if (r->m.log || r->dice_id) {
+	if (r->m.log) {
 		snprintf(err, errlen, "a match is under way: end it first");
 		return -EBUSY;
 	}
+	rc = dd_ref_dice_make_way(r, err, errlen);
+	if (rc)
+		return rc;
 	m.log = mlog_bd_new("match", cfg);
 	if (!m.log) {
 		rc = -ENOMEM;
@@ -483,7 +492,7 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 		} else {
 			r->dice_id = ms[i].id;
 			snprintf(r->dice_game, sizeof(r->dice_game), "%s", ms[i].game);
-			dd_ref_dice_end_if_over(r);
+			dd_ref_dice_read_over(r);
 		}
 		break;
 	}

@@ -49,8 +49,9 @@ typedef int (*dd_snapshot_fn)(void *user, struct db *db, int64_t match, int thro
  * borrowed, alive while it is set); NULL: none (no camera). */
 void dd_referee_set_snapshot(struct dd_referee *r, dd_snapshot_fn fn, void *user);
 
-/* Picks up the match under way after a restart (the newest Beer Die match
- * not ended): 0 (also when there is none), or -errno with why in err. A
+/* Picks up the match under way after a restart (the newest match, Beer Die
+ * or dice, not ended; a complete dice game not ended stays open for
+ * corrections until its End): 0 (also when there is none), or -errno with why in err. A
  * ruling that was held for review when the daemon stopped is not restored
  * (it was never committed: its throw is thrown again). */
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen);
@@ -58,9 +59,10 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen);
 /* New house defaults (SIGHUP): used from the next match on. */
 void dd_referee_set_defaults(struct dd_referee *r, const struct dd_referee_cfg *cfg);
 
-/* Starts a match; -EBUSY while one is under way (end it first). colors
- * (NULL: the default orange and blue; an entry "" its default) are palette
- * names (mlog_bd_palette), stored in the match line. */
+/* Starts a match; -EBUSY while one is under way (end it first); a dice
+ * game under way that is over (dd_referee_dice_over) is ended first.
+ * colors (NULL: the default orange and blue; an entry "" its default) are
+ * palette names (mlog_bd_palette), stored in the match line. */
 int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 		     const char team_names[2][32], const char colors[2][MLOG_COLOR_MAX],
 		     char *err, size_t errlen);
@@ -83,6 +85,11 @@ bool dd_referee_waiting(const struct dd_referee *r);
 /* The Beer Die match under way is won (BD-W1): no throw counts until an
  * undo or a correction reopens it, or it is ended. */
 bool dd_referee_over(const struct dd_referee *r);
+/* The dice game under way is complete (its winner, or Horse's loser, is
+ * known) but not ended: it stays open for undo and correction of any
+ * turn, the last included, until it is ended or another match starts
+ * (which ends it first). An undo of its last turn reopens it. */
+bool dd_referee_dice_over(const struct dd_referee *r);
 
 /* Judges a fused throw and commits it (or holds it for review). 0;
  * -ENOENT no match; -EBUSY a ruling awaits review; -EINVAL cannot be
@@ -152,12 +159,14 @@ int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index
 int dd_referee_sheet(struct dd_referee *r, long id, char **out);
 /* Starts a dice game (yatzy, yatzy-joker, dreiermann, horse) from its match
  * line (JSON text, as docs/dice-games.md): the engine checks it first, then
- * it is committed. -EBUSY a match is under way; -EINVAL with the engine's
+ * it is committed (a complete dice game under way is ended first). -EBUSY
+ * a match is under way; -EINVAL with the engine's
  * "NAME:LINE: field: why" in err. */
 int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, size_t errlen);
 /* Judges one move of the dice game under way (a log line: turn, choose,
  * ...) as the next line of its stored log and commits it with the rulings
- * it adds; a move that ends the game ends the match with the final line.
+ * it adds; a move that completes the game leaves the match open (see
+ * dd_referee_dice_over) until dd_referee_end().
  * Its player may be named by index or without regard to case (the name is
  * stored); a move without one gets the engine's next. audit (may be NULL)
  * is stored with it. A Yatzy move that writes a box for 0 is only stored
@@ -176,8 +185,10 @@ int dd_referee_dice_undo(struct dd_referee *r, const struct dd_audit *audit, cha
  * line and refolds the game: a correction line, with audit. A move without
  * a player stays with the turn's. -EINVAL when there is no such turn, the
  * new move is illegal, or a later turn no longer fits ("turn 9 no longer
- * fits: box: ..."): nothing is stored then. -ENOENT no dice game. */
-int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
+ * fits: box: ..."): nothing is stored then. -ENOENT no dice game. A
+ * correction that writes the turn's box for 0 asks first, as a move does:
+ * -EAGAIN with the question unless accept_zero. */
+int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line, bool accept_zero,
 			    const struct dd_audit *audit, char *err, size_t errlen);
 /* The console's answer after a dice command on match id (it may have just
  * ended): its sheet's "last" ({"action","turn","player","box","points",

@@ -60,10 +60,13 @@ int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, s
 	json_t *h;
 	int rc;
 
-	if (r->m.log || r->dice_id) {
+	if (r->m.log) {
 		snprintf(err, errlen, "a match is under way: end it first");
 		return -EBUSY;
 	}
+	rc = dd_ref_dice_make_way(r, err, errlen);
+	if (rc)
+		return rc;
 	h = json_loads(header, 0, NULL);
 	snprintf(name, sizeof(name), "%s", json_string_value(json_object_get(h, "game")) ?
 		 json_string_value(json_object_get(h, "game")) : "");
@@ -102,8 +105,10 @@ int dd_ref_dice_end(struct dd_referee *r, char *err, size_t errlen)
 		rc = dice_judge(name, buf, len, &text, &out, &n, err, errlen);
 	if (rc == 0)
 		rc = db_match_end(r->db, r->dice_id, out[n - 1], dd_mono_ns(), err, errlen);
-	if (rc == 0 || rc == -EALREADY)
+	if (rc == 0 || rc == -EALREADY) {
 		r->dice_id = 0;
+		r->dice_over = false;
+	}
 	free(out);
 	free(text);
 	free(buf);
@@ -250,7 +255,9 @@ static void drop_where(const char *name, char *err)
 static bool zero_question(const char *ruling, const char *line, char *err, size_t errlen)
 {
 	json_t *r = json_loads(ruling, 0, NULL), *m = json_loads(line, 0, NULL);
-	json_t *rolls = json_object_get(m, "rolls"), *kept = json_object_get(r, "kept"), *v;
+	/* A correction's dice are its new move's. */
+	json_t *mv = json_object_get(m, "move") ? json_object_get(m, "move") : m;
+	json_t *rolls = json_object_get(mv, "rolls"), *kept = json_object_get(r, "kept"), *v;
 	size_t i, n = json_array_size(rolls), len = 0;
 	char dice[32] = "";
 	bool ask = json_is_string(json_object_get(r, "box")) &&
@@ -276,9 +283,11 @@ static bool zero_question(const char *ruling, const char *line, char *err, size_
 
 /* Judges line as the next line of the dice match's stored log and
  * commits it with the rulings it adds (the ruling of a move; an undo's;
- * a correction's recomputed ones); a line that ends the game ends the
- * match. ask_zero: a move that writes a box for 0 is not stored but
- * answered -EAGAIN with the question. */
+ * a correction's recomputed ones, the corrected turn's first); whether
+ * the game is complete then goes to r->dice_over (the match stays open
+ * for corrections until it is ended). ask_zero: a move (or a correction)
+ * that writes a box for 0 is not stored but answered -EAGAIN with the
+ * question. */
 static int dice_commit(struct dd_referee *r, const char *line, bool ask_zero, char *err,
 		       size_t errlen)
 {
@@ -314,8 +323,9 @@ static int dice_commit(struct dd_referee *r, const char *line, bool ask_zero, ch
 	if (rc)
 		goto free_all;
 	sheet = malloc(sizeof(*sheet));
-	if (sheet && mlog_dice_sheet(name, after, l1, sheet, err, errlen) == 0 && sheet->over)
-		rc = dd_ref_dice_end(r, err, errlen);
+	/* Stored: a sheet that cannot be read now (memory) counts as open. */
+	r->dice_over = sheet && mlog_dice_sheet(name, after, l1, sheet, err, errlen) == 0 &&
+		       sheet->over;
 free_all:
 	free(sheet);
 	free(o0);
@@ -426,8 +436,8 @@ static int last_standing(const json_t *sheet, int turn, const json_t **e)
 
 /* An official's undo or correction line o (taken) with the audit, judged
  * and committed; the engine's message without the line's place. */
-static int commit_official(struct dd_referee *r, json_t *o, const struct dd_audit *audit,
-			   char *err, size_t errlen)
+static int commit_official(struct dd_referee *r, json_t *o, bool ask_zero,
+			   const struct dd_audit *audit, char *err, size_t errlen)
 {
 	char name[32];
 	int rc;
@@ -435,7 +445,7 @@ static int commit_official(struct dd_referee *r, json_t *o, const struct dd_audi
 	if (o && audit)
 		json_object_set_new(o, "audit", audit_json(audit));
 	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
-	rc = commit_json(r, o, false, err, errlen);
+	rc = commit_json(r, o, ask_zero, err, errlen);
 	if (rc == -EINVAL)
 		drop_where(name, err);
 	json_decref(o);
@@ -457,11 +467,11 @@ int dd_referee_dice_undo(struct dd_referee *r, const struct dd_audit *audit, cha
 		snprintf(err, errlen, "no turn to undo");
 		return -ENOENT;
 	}
-	return commit_official(r, json_pack("{s:s,s:i}", "type", "undo", "turn", n), audit, err,
-			       errlen);
+	return commit_official(r, json_pack("{s:s,s:i}", "type", "undo", "turn", n), false, audit,
+			       err, errlen);
 }
 
-int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
+int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line, bool accept_zero,
 			    const struct dd_audit *audit, char *err, size_t errlen)
 {
 	const json_t *e;
@@ -480,7 +490,7 @@ int dd_referee_dice_correct(struct dd_referee *r, int turn, const char *line,
 	rc = move_line(line, sheet, json_object_get(e, "player"), &m, err, errlen);
 	if (rc == 0)
 		rc = commit_official(r, json_pack("{s:s,s:i,s:o}", "type", "replace", "turn", turn,
-						  "move", m), audit, err, errlen);
+						  "move", m), !accept_zero, audit, err, errlen);
 	json_decref(sheet);
 	return rc;
 }
@@ -523,10 +533,10 @@ json_t *dd_ref_dice_state(struct dd_referee *r, int64_t id, const char *game)
 	return o;
 }
 
-/* A dice game whose last move was committed but not its end (the daemon
- * was killed between the two) is over: end it now, as the move would have,
- * rather than restore a finished game as the one under way. */
-void dd_ref_dice_end_if_over(struct dd_referee *r)
+/* A restored dice game may be complete: its last move was stored and no
+ * End yet (the official had it open for corrections, or the daemon
+ * stopped before the End). It stays the match under way, over. */
+void dd_ref_dice_read_over(struct dd_referee *r)
 {
 	char *log = NULL, err[256] = "", name[32];
 	struct dice_sheet *sheet = malloc(sizeof(*sheet));
@@ -536,14 +546,33 @@ void dd_ref_dice_end_if_over(struct dd_referee *r)
 	snprintf(name, sizeof(name), "match %lld", (long long)r->dice_id);
 	if (rc == 0)
 		rc = mlog_dice_sheet(name, log, len, sheet, err, sizeof(err));
-	if (rc == 0 && sheet->over) {
-		rc = dd_ref_dice_end(r, err, sizeof(err));
-		if (rc == 0)
-			dd_log(DD_LOG_INFO, "%s: its last move was stored, its end was not: ended now", name);
-	}
+	r->dice_over = rc == 0 && sheet->over;
+	if (r->dice_over)
+		dd_log(DD_LOG_INFO, "%s: the game is complete, not ended: open for corrections "
+		       "until End", name);
 	if (rc)
 		dd_log(DD_LOG_WARN, "%s: %s", name, err[0] ? err : strerror(-rc));
 	free(sheet);
 	free(log);
 }
 
+int dd_ref_dice_make_way(struct dd_referee *r, char *err, size_t errlen)
+{
+	char why[256] = "";
+	int64_t id = r->dice_id;
+	int rc;
+
+	if (!r->dice_id)
+		return 0;
+	if (!r->dice_over) {
+		snprintf(err, errlen, "a match is under way: end it first");
+		return -EBUSY;
+	}
+	rc = dd_ref_dice_end(r, why, sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "ending the finished dice game: %s", why);
+		return rc;
+	}
+	dd_log(DD_LOG_INFO, "match %lld: the finished dice game ended for a new match", (long long)id);
+	return 0;
+}

@@ -51,6 +51,7 @@ struct dd_referee {
 	struct held pend;		/* it (valid while pending) */
 	int64_t dice_id;		/* the dice match under way, 0 none */
 	char dice_game[32];		/* its game ("yatzy", ...) */
+	bool dice_over;			/* its sheet is complete, not ended yet */
 	struct bd_final last_final;	/* final of the last ended match */
 	dd_snapshot_fn snapshot;	/* the throw's picture, or NULL */
 	void *snapshot_user;		/* for snapshot */
@@ -79,9 +80,12 @@ const struct bd_throw *dd_ref_judged(const struct mlog_bd *log, int k);
 /* referee_dice.c: ends the dice match under way with the engine's final
  * line. 0, or a negative errno with a message in err. */
 int dd_ref_dice_end(struct dd_referee *r, char *err, size_t errlen);
-/* referee_dice.c: ends a restored dice match whose last move was stored
- * but not its end (the daemon killed between the two). */
-void dd_ref_dice_end_if_over(struct dd_referee *r);
+/* referee_dice.c: sets dice_over from the stored log of the dice match
+ * under way (a restored one may be complete, waiting for its End). */
+void dd_ref_dice_read_over(struct dd_referee *r);
+/* referee_dice.c: a complete dice game under way is ended before another
+ * match starts (0); -EBUSY with err when a game is under way and not over. */
+int dd_ref_dice_make_way(struct dd_referee *r, char *err, size_t errlen);
 /* referee_dice.c: the live dice match id (of game) for the state, with
  * its sheet inline: a new reference (the caller's), or NULL. */
 json_t *dd_ref_dice_state(struct dd_referee *r, int64_t id, const char *game);

@@ -203,9 +203,17 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	int next;
 
 	if (r->dice_id) {
+		json_t *dm = dd_ref_dice_state(r, r->dice_id, r->dice_game);
+		json_t *sheet = json_object_get(dm, "sheet");
+
+		/* Complete but not ended: over, with its winner (Horse: loser),
+		 * and still open for corrections. */
 		o = json_pack("{s:I,s:s,s:b,s:o}", "match", (json_int_t)r->dice_id,
-			      "game", r->dice_game, "over", 0,
-			      "dice_match", dd_ref_dice_state(r, r->dice_id, r->dice_game));
+			      "game", r->dice_game, "over", r->dice_over, "dice_match", dm);
+		if (o && r->dice_over && json_is_string(json_object_get(sheet, "winner")))
+			json_object_set(o, "winner", json_object_get(sheet, "winner"));
+		if (o && r->dice_over && json_is_string(json_object_get(sheet, "loser")))
+			json_object_set(o, "loser", json_object_get(sheet, "loser"));
 		*out = o;
 		return o ? 0 : -ENOMEM;
 	}

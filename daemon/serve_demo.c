@@ -37,8 +37,10 @@ void dd_serve_sim_next_match_due(struct serve *sv)
 	if (!sv->sim || !(sv->demo || sv->simfeed) || dd_timer_due(sv->restart) != INT64_MAX)
 		return;
 	/* A dice game an official began is played on the tray, not the
-	 * table: the simulator's throws, spent or not, do not end it. */
-	if (dd_referee_current_id(sv->ref) && !dd_referee_in_match(sv->ref))
+	 * table: the simulator's throws, spent or not, do not end it. Once
+	 * complete it waits pause_s for corrections, then the demo ends it. */
+	if (dd_referee_current_id(sv->ref) && !dd_referee_in_match(sv->ref) &&
+	    !dd_referee_dice_over(sv->ref))
 		return;
 	if (sim_match_plays_on(sv))
 		return;
@@ -83,6 +85,8 @@ static void demo_match_cfg(struct serve *sv, struct bd_match_cfg *cfg, char team
  * - the simulator's own match (its players and team names): ended, as the
  *   console's End would; it was a demo, and it may be waiting for a review
  *   nobody will give;
+ * - a dice game that is complete: ended, as End would (it waited pause_s
+ *   open for corrections);
  * - anything else (a dice game, somebody's Beer Die match): set aside.
  *   Nothing is written to it (the demo must not put made-up throws into a
  *   real match, nor end a game people mean to finish), so it stays in the
@@ -96,7 +100,8 @@ static void demo_clear_table(struct serve *sv)
 	int64_t id;
 
 	demo_match_cfg(sv, &cfg, teams);
-	if (dd_referee_match_is(sv->ref, &cfg, (const char (*)[32])teams) &&
+	if ((dd_referee_match_is(sv->ref, &cfg, (const char (*)[32])teams) ||
+	     dd_referee_dice_over(sv->ref)) &&
 	    dd_referee_end(sv->ref, err, sizeof(err)) == 0)
 		return;
 	id = dd_referee_set_aside(sv->ref, game, sizeof(game));
@@ -142,6 +147,14 @@ void dd_serve_on_restart(void *user)
 	if (dd_referee_current_id(sv->ref) && dd_referee_current_id(sv->ref) != sv->restart_for) {
 		dd_log(DD_LOG_INFO, "demo: match %lld, begun from the console, stands",
 		       (long long)dd_referee_current_id(sv->ref));
+		return;
+	}
+	/* An undo reopened the finished dice game since: it is played on,
+	 * and its next last move sets the next match due again. */
+	if (dd_referee_current_id(sv->ref) && !dd_referee_in_match(sv->ref) &&
+	    !dd_referee_dice_over(sv->ref)) {
+		dd_log(DD_LOG_INFO, "demo: dice match %lld reopened from the console, plays on",
+		       (long long)sv->restart_for);
 		return;
 	}
 	/* An official's undo or correction reopened the won game since: the

@@ -340,7 +340,8 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 				snprintf(err, errlen, "turn: a dice game is under way: name its turn");
 				return -EINVAL;
 			}
-			rc = dd_referee_dice_correct(sv->ref, cmd->turn, cmd->line, &audit, err, errlen);
+			rc = dd_referee_dice_correct(sv->ref, cmd->turn, cmd->line, cmd->accept_zero,
+						     &audit, err, errlen);
 			break;
 		}
 		memset(&t, 0, sizeof(t));
@@ -378,11 +379,12 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 		*result = command_result(sv, k);
 	dd_serve_push_state(sv);
 	/* A spent simulator sends no throw to find the table empty: the
-	 * official's End (or a dice game's last move) is the demo's cue. Nor
-	 * do its throws reach a game the console's throw, correction or
-	 * confirm won (they are left out of fusion): that win is the cue. */
+	 * official's End (or a dice game's last move, which completes it) is
+	 * the demo's cue. Nor do its throws reach a game the console's throw,
+	 * correction or confirm won (they are left out of fusion): that win
+	 * is the cue. */
 	if ((!dd_referee_current_id(sv->ref) && dd_sim_feed_spent(sv->simfeed)) ||
-	    dd_referee_over(sv->ref))
+	    dd_referee_over(sv->ref) || dd_referee_dice_over(sv->ref))
 		dd_serve_sim_next_match_due(sv);
 	return 0;
 }

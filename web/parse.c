@@ -840,6 +840,9 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 				goto free_json;
 			}
 			cmd->turn = (int)json_integer_value(v);
+			/* A correction that writes a box for 0 asks, as a move does. */
+			if (get_bool(o, "accept_zero", &cmd->accept_zero, err, errlen))
+				goto free_json;
 			rc = parse_move(o, cmd, err, errlen);
 			goto free_json;
 		}

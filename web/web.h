@@ -81,7 +81,7 @@ struct web_command {
 	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review */
 	int turn;		/* CORRECT of a dice game: the turn replaced (1-based);
 				 * 0: a Beer Die correction */
-	bool accept_zero;	/* DICE: write a box that scores 0 without asking */
+	bool accept_zero;	/* DICE, dice CORRECT: write a box that scores 0 without asking */
 	bool dye_up;		/* THROW, CORRECT: "DYE UP!" was called; default true */
 	int thrower;		/* THROW, CORRECT: player, or BD_NOBODY (from the order) */
 	size_t n_events;	/* CALL: 1; THROW, CORRECT: 0..BD_MAX_EVENTS */

@@ -5,7 +5,7 @@
 # turn corrected refolds the sheet, with the official's name stored; a
 # correction that leaves a later turn unjudgeable is a 400 naming it,
 # nothing stored; undo withdraws the last turn; the stored log judges
-# with the CLI. Skips while the console's command routing does not reach
+# with the CLI; a correction that writes 0 asks as a move does. Skips while the console's command routing does not reach
 # the dice functions (the zero question is then written at once).
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
@@ -65,5 +65,17 @@ echo "$sh" | jq -e '(.rows[] | select(.name == "fives") | .cells) == [null, null
 	fail "fives after the undo: $sh"
 curl -s "$BASE/api/matches/1/log" | "$DYEREF" judge > "$WORK/judged" || fail "the stored log does not judge"
 tail -n 1 "$WORK/judged" | grep -q '"totals":{"Kim":12,"Lou":18}' || fail "judged: $(tail -n 1 "$WORK/judged")"
+
+# A correction that writes a box for 0 asks first, as a move does (409,
+# ask, nothing stored); accept_zero writes it.
+n=$(lines)
+s=$(command_status '{"cmd":"correct","turn":2,"move":{"type":"turn","rolls":[[1,1,1,2,3]],"box":"sixes"}}')
+[ "$s" = 409 ] || fail "a correction to 0 in sixes was not asked: $s $(cat "$WORK/last")"
+jq -e '.ask == true and .error == "sixes with 1-1-1-2-3 scores 0: write 0?"' "$WORK/last" >/dev/null ||
+	fail "the correction's question: $(cat "$WORK/last")"
+[ "$(lines)" = "$n" ] || fail "the asked correction was stored"
+command_ok '{"cmd":"correct","turn":2,"move":{"type":"turn","rolls":[[1,1,1,2,3]],"box":"sixes"},"accept_zero":true}'
+[ "$(sheet | jq -r .last.text)" = "Turn 2 corrected. Wrote 0 in sixes for Lou" ] ||
+	fail "last after the correction to 0: $(sheet | jq -c .last)"
 stop_daemon
 echo ok

@@ -1,43 +1,52 @@
 #!/bin/bash
-# kill -9 between a dice game's last move and its end: the move is in the
-# log (it was committed), the match's end is not. After a restart the game
-# is ended then, as that move would have ended it, instead of coming back
-# as a finished game still "under way" (which blocked every new match).
+# kill -9 between a dice game's last move and its End: the game is complete
+# (over, Horse's loser known) but not ended, so after the restart it is the
+# match under way again, over, and still correctable: an undo of its last
+# turn reopens it, the move entered again closes it, and a new match ends
+# it first (before, the last move ended the match at once, and a restart in
+# between came back to a game nobody could correct).
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
-command -v python3 >/dev/null || { echo "python3 is not installed (writes the last move)"; exit 77; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
 log=$top/tests/data/dice/horse-full.jsonl
+matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
 write_config "$WORK/c.ini"
 start_daemon --config "$WORK/c.ini"
 login
 command_ok '{"cmd":"start","game":"horse","players":["ann","bob","cid","dan"]}'
-n=$(wc -l < "$log")
-# Every move but the last, through the console.
-sed -n "2,$((n - 1))p" "$log" | while IFS= read -r line; do
+# Every move, the last included, through the console.
+tail -n +2 "$log" | while IFS= read -r line; do
 	command_ok "{\"cmd\":\"dice\",\"move\":$line}"
 done
+loser=$(tail -n 1 "$top/tests/data/dice/horse-full.out" | jq -r .loser)
+state | jq -e --arg l "$loser" '.over == true and .loser == $l' >/dev/null ||
+	fail "the complete game is not over with its loser $loser: $(state)"
 kill -9 "$DAEMON_PID"
 wait "$DAEMON_PID" 2>/dev/null || true
 DAEMON_PID=
-# The last move as the daemon commits it before it ends the match: the
-# line is stored; the kill came before the end.
-python3 - "$WORK/dyeref.db" "$(tail -n 1 "$log")" <<'PY'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-seq = c.execute("SELECT max(seq) FROM entries WHERE match_id = 1").fetchone()[0]
-c.execute("INSERT INTO entries (match_id, seq, type, throw_no, t_start_ns, t_ns, line) "
-          "VALUES (1, ?, 'turn', NULL, 0, 0, ?)", (seq + 1, sys.argv[2]))
-c.commit()
-PY
 start_daemon --config "$WORK/c.ini"
-m=$(curl -s --max-time "$(slow 10)" "$BASE/api/matches")
-echo "$m" | grep -q '{"match":1,"game":"horse","current":false,"ended":true' ||
-	fail "the finished game was not ended at restart: $m"
-grep -q 'match 1: its last move was stored, its end was not: ended now' "$WORK/daemon.log" ||
-	fail "no log line for the late end"
+m=$(matches)
+echo "$m" | grep -q '{"match":1,"game":"horse","current":true,"ended":false' ||
+	fail "the complete game is not the match under way after the restart: $m"
+grep -q 'match 1: the game is complete, not ended: open for corrections until End' "$WORK/daemon.log" ||
+	fail "no log line for the complete game restored"
+state | jq -e --arg l "$loser" '.match == 1 and .over == true and .loser == $l' >/dev/null ||
+	fail "the restored game is not over with its loser: $(state)"
 login
+n=$(($(wc -l < "$log") - 1))
+command_ok '{"cmd":"undo"}'
+state | jq -e '.over == false and (has("loser") | not)' >/dev/null ||
+	fail "the undo of the last turn did not reopen the game: $(state)"
+[ "$(curl -s "$BASE/api/matches/1/sheet" | jq -r .last.text)" = "Turn $n undone. It was: $(
+	curl -s "$BASE/api/matches/1/sheet" | jq -r ".turns[$((n - 1))].text")" ] ||
+	fail "last after the undo: $(curl -s "$BASE/api/matches/1/sheet" | jq -c .last)"
+command_ok "{\"cmd\":\"dice\",\"move\":$(tail -n 1 "$log")}"
+state | jq -e --arg l "$loser" '.over == true and .loser == $l' >/dev/null ||
+	fail "the last move again did not close the game: $(state)"
+# A new match ends the complete game first.
 command_ok '{"cmd":"start"}'
 state | grep -q '"match":2,"game":"beerdie"' || fail "no new match: $(state)"
+matches | grep -q '{"match":1,"game":"horse","current":false,"ended":true' ||
+	fail "the complete game was not ended by the new match: $(matches)"
 stop_daemon
 echo ok

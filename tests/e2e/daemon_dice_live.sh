@@ -4,7 +4,8 @@
 # engine and committed; the sheet in /api/state and /api/matches/N/sheet,
 # the game current in /api/matches;
 # an illegal turn refused with the engine's message and nothing stored;
-# a restart keeps the game under way; the last turn ends the match.
+# a restart keeps the game under way; the last turn completes the game
+# (over, its winner) but the match stays open until End.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 write_config "$WORK/c.ini"
@@ -63,8 +64,9 @@ curl -s "$BASE/api/matches" | grep -q '"match":1,"game":"yatzy","current":false,
 	fail "dice game not ended: $(curl -s "$BASE/api/matches")"
 [ "$(command_status '{"cmd":"dice","move":{"type":"turn","rolls":[[1,2,3,4,5]],"box":"chance"}}')" = 404 ] ||
 	fail "a turn after the end accepted"
-# A whole game turn by turn: the last turn ends the match by itself and the
-# screen keeps its sheet with the winner (the same as the imported log).
+# A whole game turn by turn: the last turn completes it, the state says
+# over with the winner (the same as the imported log), and the match stays
+# open for corrections until End; after End the screen keeps its sheet.
 # Its zeros are meant: accept_zero, so no question is asked.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 command_ok "$start"
@@ -72,10 +74,19 @@ tail -n +2 "$top/tests/data/dice/yatzy-full.jsonl" | while IFS= read -r line; do
 	[ -n "$line" ] || continue
 	command_ok "{\"cmd\":\"dice\",\"move\":$line,\"accept_zero\":true}"
 done
-curl -s "$BASE/api/matches" | grep -q '"match":2,"game":"yatzy","current":false,"ended":true' ||
-	fail "the last turn did not end the game: $(curl -s "$BASE/api/matches")"
+curl -s "$BASE/api/matches" | grep -q '"match":2,"game":"yatzy","current":true,"ended":false' ||
+	fail "the last turn closed the match: $(curl -s "$BASE/api/matches")"
 s=$(state)
+echo "$s" | jq -e '.match == 2 and .over == true and .winner == "ann"' >/dev/null ||
+	fail "the complete game is not over with its winner: $s"
 echo "$s" | grep -q '{"name":"total","cells":\[298,130\]}' || fail "final sheet: $s"
+[ "$(command_status '{"cmd":"dice","move":{"type":"turn","rolls":[[1,2,3,4,5]],"box":"chance"}}')" = 400 ] ||
+	fail "a turn after the game's last accepted"
+command_ok '{"cmd":"end"}'
+curl -s "$BASE/api/matches" | grep -q '"match":2,"game":"yatzy","current":false,"ended":true' ||
+	fail "End did not end the complete game: $(curl -s "$BASE/api/matches")"
+s=$(state)
+echo "$s" | grep -q '{"name":"total","cells":\[298,130\]}' || fail "final sheet after End: $s"
 echo "$s" | grep -q '"winner":"ann"' || fail "no winner on the screen: $s"
 stop_daemon
 echo ok

@@ -4,7 +4,9 @@
 # demo took it for an empty table: its next match, due pause_s after the
 # official's End, set the dice game aside (the next move 404), and so did
 # the first simulated throw in the middle of the game. And once the dice
-# game ends, the demo's next match follows, also from a spent simulator.
+# game ends, the demo's next match follows, also from a spent simulator;
+# a dice game played to its last move stays open for corrections pause_s,
+# then the demo ends it and moves on.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
@@ -69,5 +71,24 @@ command_ok '{"cmd":"end"}'
 dice_game_stands
 command_ok '{"cmd":"end"}'
 until_ok 30 "no demo match after the dice game ended" current 3 beerdie
+stop_daemon
+
+# A whole Horse game from the console: its last move completes it (over,
+# the loser), the demo's next match follows pause_s later and ends it.
+rm -f "$WORK/dyeref.db"*
+top=$(cd "$(dirname "$0")/../.." && pwd)
+start_daemon --config "$WORK/c.ini" --sim=table
+login
+until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'
+command_ok '{"cmd":"end"}'
+command_ok '{"cmd":"start","game":"horse","players":["ann","bob","cid","dan"]}'
+until_ok 15 "no word of the dice game standing" stands
+tail -n +2 "$top/tests/data/dice/horse-full.jsonl" | while IFS= read -r line; do
+	command_ok "{\"cmd\":\"dice\",\"move\":$line}"
+done
+until_ok 30 "no demo match after the dice game's last move" current 3 beerdie
+matches | grep -q '{"match":2,"game":"horse","current":false,"ended":true' ||
+	fail "the finished dice game was not ended by the demo: $(matches)"
+grep -q 'set aside' "$WORK/daemon.log" && fail "$(grep 'set aside' "$WORK/daemon.log")"
 stop_daemon
 echo "ok"

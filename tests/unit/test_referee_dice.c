@@ -3,7 +3,9 @@
  * database): undo and correction of an earlier turn refold the game from
  * the stored log, for each of the four games; a correction that leaves a
  * later turn unjudgeable is refused naming it, with nothing stored; a box
- * written for 0 asks first; the sheet lists the turns, what the last entry
+ * written for 0 asks first, by a move or a correction; a complete game
+ * stays open (over) for undo and correction of its last turn, across a
+ * restart, until it is ended or a new match starts; the sheet lists the turns, what the last entry
  * wrote for whom and what the next move takes; the audit is stored with
  * the lines.
  */
@@ -201,7 +203,7 @@ static void test_referee_dice_yatzy_correct_refolds(void **state)
 	move(r, "{\"type\":\"turn\",\"rolls\":[[6,6,5,5,5]],\"box\":\"full_house\"}");
 	move(r, "{\"type\":\"turn\",\"rolls\":[[2,2,2,2,3]],\"box\":\"twos\"}");
 	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"turn\",\"rolls\":[[6,6,6,2,3]],\"box\":\"sixes\"}",
-						 &KIM, err, sizeof(err)), 0);
+						 true, &KIM, err, sizeof(err)), 0);
 	sh = sheet(r);
 	assert_int_equal(cell(sh, "sixes", 0), 18);
 	assert_int_equal(cell(sh, "chance", 0), -1);
@@ -216,18 +218,18 @@ static void test_referee_dice_yatzy_correct_refolds(void **state)
 	/* Turn 3 is Kim's full_house: turn 1 cannot take it too. */
 	lines = log_lines(r);
 	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"turn\",\"rolls\":[[6,6,6,2,2]],\"box\":\"full_house\"}",
-						 &KIM, err, sizeof(err)), -EINVAL);
+						 true, &KIM, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "turn 3 no longer fits: box: Kim has already used full_house (YZ-3)");
 	assert_int_equal(log_lines(r), lines);
 	assert_int_equal(dd_referee_dice_correct(r, 9, "{\"type\":\"turn\",\"rolls\":[[6,6,6,2,2]],\"box\":\"chance\"}",
-						 &KIM, err, sizeof(err)), -EINVAL);
+						 true, &KIM, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "turn: no turn 9 to correct (turns 1 to 4 stand)");
 	assert_int_equal(dd_referee_dice_correct(r, 2, "{\"type\":\"turn\",\"rolls\":[[1,1,2,3]],\"box\":\"ones\"}",
-						 &KIM, err, sizeof(err)), -EINVAL);
+						 true, &KIM, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "turn 2: rolls[0]: the first roll has 4 dice, not 5");
 	/* The turn stays its player's: naming another is refused by the engine. */
 	assert_int_equal(dd_referee_dice_correct(r, 2, "{\"type\":\"turn\",\"player\":\"kim\",\"rolls\":[[1,1,2,3,4]],\"box\":\"ones\"}",
-						 &KIM, err, sizeof(err)), -EINVAL);
+						 true, &KIM, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "turn 2: player:"));
 	assert_int_equal(log_lines(r), lines);
 	dd_referee_free(r);
@@ -264,7 +266,7 @@ static void test_referee_dice_dreiermann_correct_share_refolds(void **state)
 	json_decref(sh);
 	/* The double's four were shared wrongly: two each to ann and bob. */
 	assert_int_equal(dd_referee_dice_correct(r, 3, "{\"type\":\"turn\",\"rolls\":[[2,5],{\"dice\":[4,4],"
-						 "\"share\":{\"ann\":2,\"bob\":2}},[1,5]]}", &KIM, err, sizeof(err)), 0);
+						 "\"share\":{\"ann\":2,\"bob\":2}},[1,5]]}", true, &KIM, err, sizeof(err)), 0);
 	sh = sheet(r);
 	assert_int_equal(cell(sh, "sips", 0), 3);
 	assert_int_equal(cell(sh, "sips", 1), 2);
@@ -272,12 +274,12 @@ static void test_referee_dice_dreiermann_correct_share_refolds(void **state)
 	assert_string_equal(str(json_array_get(json_object_get(sh, "turns"), 2), "player"), "cid");
 	json_decref(sh);
 	/* bob's choosing roll was no three: ann chooses on, cid's turn no longer fits. */
-	assert_int_equal(dd_referee_dice_correct(r, 2, "{\"type\":\"choose\",\"roll\":[2,4]}", &KIM, err,
+	assert_int_equal(dd_referee_dice_correct(r, 2, "{\"type\":\"choose\",\"roll\":[2,4]}", true, &KIM, err,
 						 sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "turn 3 no longer fits: "));
 	assert_int_equal(dd_referee_dice_undo(r, &KIM, err, sizeof(err)), 0);
 	assert_int_equal(dd_referee_dice_undo(r, &KIM, err, sizeof(err)), 0);
-	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"choose\",\"roll\":[3,3]}", &KIM, err,
+	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"choose\",\"roll\":[3,3]}", true, &KIM, err,
 						 sizeof(err)), 0);
 	sh = sheet(r);
 	assert_string_equal(str(sh, "dreiermann"), "ann");
@@ -310,11 +312,11 @@ static void test_referee_dice_horse_correct_and_undo_refold(void **state)
 	json_decref(sh);
 	/* ann won the roll-off: bob's turn, stored as his, no longer fits. */
 	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"rolloff\",\"rolls\":{\"ann\":6,\"bob\":4,\"cid\":2}}",
-						 &KIM, err, sizeof(err)), -EINVAL);
+						 true, &KIM, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "turn 2 no longer fits: player: it is ann's turn, not bob's (HO-2)");
 	assert_int_equal(dd_referee_dice_undo(r, &KIM, err, sizeof(err)), 0);
 	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"rolloff\",\"rolls\":{\"ann\":6,\"bob\":4,\"cid\":2}}",
-						 &KIM, err, sizeof(err)), 0);
+						 true, &KIM, err, sizeof(err)), 0);
 	sh = sheet(r);
 	assert_true(json_is_null(json_object_get(sh, "mark")));
 	assert_string_equal(str(json_object_get(sh, "input"), "move"), "turn");
@@ -332,7 +334,7 @@ static void test_referee_dice_players_canonical_and_no_game(void **state)
 	char err[256] = "", *log = NULL;
 
 	assert_int_equal(dd_referee_dice_undo(r, NULL, err, sizeof(err)), -ENOENT);
-	assert_int_equal(dd_referee_dice_correct(r, 1, "{}", NULL, err, sizeof(err)), -ENOENT);
+	assert_int_equal(dd_referee_dice_correct(r, 1, "{}", false, NULL, err, sizeof(err)), -ENOENT);
 	start(r, YZ);
 	move(r, "{\"type\":\"turn\",\"player\":0,\"rolls\":[[1,1,1,2,3]],\"box\":\"ones\"}");
 	move(r, "{\"type\":\"turn\",\"player\":\"lou\",\"rolls\":[[1,1,1,2,3]],\"box\":\"ones\"}");
@@ -350,6 +352,177 @@ static void test_referee_dice_players_canonical_and_no_game(void **state)
 	dd_referee_free(r);
 }
 
+/* A whole Yatzy game for Kim and Lou: every box from [1,1,1,1,1] but
+ * chance, last: Kim's 2-2-2-2-3 (11), Lou's 6-6-6-6-5 (29), so Lou wins
+ * by 18 with turn 30. */
+static void play_whole_yatzy(struct dd_referee *r)
+{
+	static const char *const boxes[] = {
+		"ones", "twos", "threes", "fours", "fives", "sixes", "one_pair", "two_pairs",
+		"three_of_a_kind", "four_of_a_kind", "small_straight", "large_straight",
+		"full_house", "yatzy",
+	};
+	char line[160];
+
+	start(r, YZ);
+	for (size_t b = 0; b < sizeof(boxes) / sizeof(boxes[0]); b++)
+		for (int p = 0; p < 2; p++) {
+			snprintf(line, sizeof(line),
+				 "{\"type\":\"turn\",\"rolls\":[[1,1,1,1,1]],\"box\":\"%s\"}", boxes[b]);
+			move(r, line);
+		}
+	move(r, "{\"type\":\"turn\",\"rolls\":[[2,2,2,2,3]],\"box\":\"chance\"}");
+	move(r, "{\"type\":\"turn\",\"rolls\":[[6,6,6,6,5]],\"box\":\"chance\"}");
+}
+
+static const char *state_str(struct dd_referee *r, const char *key, char *buf, size_t n)
+{
+	json_t *st = NULL;
+
+	assert_int_equal(dd_referee_state(r, &st), 0);
+	snprintf(buf, n, "%s", json_is_string(json_object_get(st, key)) ?
+		 json_string_value(json_object_get(st, key)) :
+		 json_is_true(json_object_get(st, key)) ? "true" :
+		 json_is_false(json_object_get(st, key)) ? "false" : "(none)");
+	json_decref(st);
+	return buf;
+}
+
+/* The last move completes the game: over, Lou the winner, but the match
+ * stays under way; an undo of turn 30 reopens it (Lou to roll), the move
+ * again closes it; the End ends it. */
+static void test_referee_dice_last_turn_undone_reopens(void **state)
+{
+	struct dd_referee *r = referee(state);
+	char err[256] = "", buf[64];
+	int64_t id;
+	json_t *sh;
+
+	play_whole_yatzy(r);
+	id = dd_referee_current_id(r);
+	assert_true(id > 0);
+	assert_true(dd_referee_dice_over(r));
+	assert_string_equal(state_str(r, "over", buf, sizeof(buf)), "true");
+	assert_string_equal(state_str(r, "winner", buf, sizeof(buf)), "Lou");
+	sh = sheet(r);
+	assert_true(json_is_true(json_object_get(sh, "over")));
+	assert_string_equal(str(sh, "winner"), "Lou");
+	json_decref(sh);
+	/* No move after the game's end. */
+	assert_int_equal(dd_referee_dice_move(r, "{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]],\"box\":\"chance\"}",
+					      true, NULL, err, sizeof(err)), -EINVAL);
+	assert_int_equal(dd_referee_dice_undo(r, &KIM, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_current_id(r), id);
+	assert_false(dd_referee_dice_over(r));
+	assert_string_equal(state_str(r, "over", buf, sizeof(buf)), "false");
+	assert_string_equal(state_str(r, "winner", buf, sizeof(buf)), "(none)");
+	sh = sheet(r);
+	assert_false(json_is_true(json_object_get(sh, "over")));
+	assert_string_equal(str(sh, "turn"), "Lou");
+	assert_int_equal(cell(sh, "chance", 1), -1);
+	json_decref(sh);
+	move(r, "{\"type\":\"turn\",\"rolls\":[[6,6,6,6,4]],\"box\":\"chance\"}");
+	assert_true(dd_referee_dice_over(r));
+	assert_int_equal(dd_referee_end(r, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_current_id(r), 0);
+	assert_false(dd_referee_dice_over(r));
+	dd_referee_free(r);
+}
+
+/* Correcting the last turn of a complete game refolds it: the winner
+ * changes, the game stays over and under way. */
+static void test_referee_dice_last_turn_corrected_changes_winner(void **state)
+{
+	struct dd_referee *r = referee(state);
+	char err[256] = "", buf[64];
+	json_t *sh;
+
+	play_whole_yatzy(r);
+	assert_string_equal(state_str(r, "winner", buf, sizeof(buf)), "Lou");
+	/* Lou's chance was 1-2-1-2-1 (7), not 29: Kim wins, 11 to 7. */
+	assert_int_equal(dd_referee_dice_correct(r, 30, "{\"type\":\"turn\",\"rolls\":[[1,2,1,2,1]],\"box\":\"chance\"}",
+						 false, &KIM, err, sizeof(err)), 0);
+	assert_true(dd_referee_dice_over(r));
+	assert_true(dd_referee_current_id(r) > 0);
+	assert_string_equal(state_str(r, "winner", buf, sizeof(buf)), "Kim");
+	sh = sheet(r);
+	assert_string_equal(str(sh, "winner"), "Kim");
+	assert_int_equal(cell(sh, "chance", 1), 7);
+	assert_string_equal(str(json_object_get(sh, "last"), "text"),
+			    "Turn 30 corrected. Wrote 7 in chance for Lou");
+	json_decref(sh);
+	dd_referee_free(r);
+}
+
+/* A restart between the last move and End: the complete game is the match
+ * under way again, over, and its last turn can still be corrected; a new
+ * match then ends it first. */
+static void test_referee_dice_restart_keeps_complete_game_open(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct dd_referee *r = referee(state);
+	struct db_match_info *ms = NULL;
+	char err[256] = "", buf[64];
+	int64_t id;
+	size_t n = 0;
+
+	play_whole_yatzy(r);
+	id = dd_referee_current_id(r);
+	dd_referee_free(r);
+	r = referee(state);
+	assert_int_equal(dd_referee_restore(r, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_current_id(r), id);
+	assert_true(dd_referee_dice_over(r));
+	assert_string_equal(state_str(r, "winner", buf, sizeof(buf)), "Lou");
+	assert_int_equal(dd_referee_dice_correct(r, 30, "{\"type\":\"turn\",\"rolls\":[[1,2,1,2,1]],\"box\":\"chance\"}",
+						 false, &KIM, err, sizeof(err)), 0);
+	assert_string_equal(state_str(r, "winner", buf, sizeof(buf)), "Kim");
+	/* A new game: the finished one is ended with its final line first. */
+	start(r, "{\"type\":\"match\",\"game\":\"horse\",\"players\":[\"ann\",\"bob\"]}");
+	assert_true(dd_referee_current_id(r) > id);
+	assert_false(dd_referee_dice_over(r));
+	assert_int_equal(db_matches(f->db, &ms, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_true(ms[0].ended);
+	assert_false(ms[1].ended);
+	free(ms);
+	/* A game not over is not ended for a new one. */
+	assert_int_equal(dd_referee_dice_start(r, YZ, err, sizeof(err)), -EBUSY);
+	dd_referee_free(r);
+}
+
+/* A correction that writes a box for 0 asks first, like a live move;
+ * accepted, it is written. */
+static void test_referee_dice_correct_to_zero_asks(void **state)
+{
+	struct dd_referee *r = referee(state);
+	char err[256] = "";
+	size_t lines;
+	json_t *sh;
+
+	start(r, YZ);
+	move(r, "{\"type\":\"turn\",\"rolls\":[[1,1,1,2,3]],\"box\":\"ones\"}");
+	move(r, "{\"type\":\"turn\",\"rolls\":[[1,1,4,2,3]],\"box\":\"ones\"}");
+	lines = log_lines(r);
+	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"turn\",\"rolls\":[[2,2,3,3,4]],\"box\":\"ones\"}",
+						 false, &KIM, err, sizeof(err)), -EAGAIN);
+	assert_string_equal(err, "ones with 2-2-3-3-4 scores 0: write 0?");
+	assert_int_equal(log_lines(r), lines);
+	sh = sheet(r);
+	assert_int_equal(cell(sh, "ones", 0), 3);
+	json_decref(sh);
+	/* A correction that scores is not asked. */
+	assert_int_equal(dd_referee_dice_correct(r, 2, "{\"type\":\"turn\",\"rolls\":[[1,4,4,2,3]],\"box\":\"ones\"}",
+						 false, &KIM, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_dice_correct(r, 1, "{\"type\":\"turn\",\"rolls\":[[2,2,3,3,4]],\"box\":\"ones\"}",
+						 true, &KIM, err, sizeof(err)), 0);
+	sh = sheet(r);
+	assert_int_equal(cell(sh, "ones", 0), 0);
+	assert_int_equal(cell(sh, "ones", 1), 1);
+	json_decref(sh);
+	dd_referee_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +537,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_referee_dice_horse_correct_and_undo_refold,
 						db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_referee_dice_players_canonical_and_no_game,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_referee_dice_last_turn_undone_reopens,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_referee_dice_last_turn_corrected_changes_winner,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_referee_dice_restart_keeps_complete_game_open,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_referee_dice_correct_to_zero_asks,
 						db_test_setup, db_test_teardown),
 	};
 

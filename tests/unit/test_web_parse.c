@@ -313,8 +313,8 @@ static void test_web_command_ambiguous_name_is_refused(void **state)
 	assert_int_equal(cmd.events[0].player, 1);
 }
 
-/* "reason" on any command, "accept_zero" on a dice move, "turn" for a
- * dice correction; each checked. */
+/* "reason" on any command, "accept_zero" on a dice move and a dice
+ * correction, "turn" for a dice correction; each checked. */
 static void test_web_command_reason_accept_zero_and_dice_turn(void **state)
 {
 	char big[400], err[160];
@@ -342,6 +342,16 @@ static void test_web_command_reason_accept_zero_and_dice_turn(void **state)
 					   NULL, NULL, &cmd, err, sizeof(err)), 0);
 	assert_int_equal(cmd.turn, 3);
 	assert_non_null(strstr(cmd.line, "\"box\":\"chance\""));
+	assert_false(cmd.accept_zero);
+	/* A dice correction takes accept_zero too (its 0 is asked as a move's). */
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"turn\":3,\"accept_zero\":true,"
+					     "\"move\":{\"type\":\"turn\",\"rolls\":[[1,2,3,4,5]],\"box\":\"ones\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_true(cmd.accept_zero);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"turn\":3,\"accept_zero\":\"yes\","
+					     "\"move\":{\"type\":\"turn\"}}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "accept_zero"));
 	assert_int_equal(web_parse_command(S("{\"cmd\":\"correct\",\"turn\":0,\"move\":{\"type\":\"turn\"}}"),
 					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "turn: "));

@@ -119,7 +119,8 @@ function render(s) {
   }
   if (dice) {
     const sh = s.dice_match.sheet || {};
-    $("summary").textContent = "Dice match " + s.match + " (" + s.game + ")" + (sh.turn ? ": " + sh.turn + " to roll" : "");
+    $("summary").textContent = "Dice match " + s.match + " (" + s.game + ")" +
+      (s.over ? ": game over, End to close it" : sh.turn ? ": " + sh.turn + " to roll" : "");
     showReview(null);
     renderDice(sh);
     return;
@@ -490,16 +491,24 @@ function renderDice(sh) {
   const input = sh.input || {};
   const choosing = input.move ? input.move === "choose" : game === "dreiermann" && !sh.dreiermann;
   const rolloff = input.move === "rolloff" && !diceFix;
+  // A complete game stays open until End: its turns can still be corrected.
+  const over = !!sh.over && !choosing;
   $("dice-who").textContent = choosing ? "Choosing the Dreiermann: " + sh.turn + " rolls" :
-    (sh.over ? "Game over" + (sh.winner ? ": " + sh.winner + " wins" : sh.loser ? ": " + sh.loser + " loses" : "") :
+    (over ? "Game over" + (sh.winner ? " (" + sh.winner + " wins)" : sh.loser ? " (" + sh.loser + " loses)" : "") +
+      ": End to close, or correct a turn" :
       (sh.turn ? sh.turn + " to roll" : "")) + (game === "dreiermann" && sh.dreiermann ? " (Dreiermann: " + sh.dreiermann + (sh.double ? ", double" : "") + ")" : "") +
     (game === "horse" && sh.mark ? " (mark " + sh.mark + " by " + sh.mark_player + ")" : "");
-  $("d-box-row").classList.toggle("hidden", !yatzy);
-  $("d-keep-row").classList.toggle("hidden", game !== "horse");
+  showDiceEnd(over);
+  // Over, there is no next move: the inputs are for a correction only.
+  const entry = !over || !!diceFix;
+  $("drolls").parentElement.classList.toggle("hidden", !entry);
+  $("dtap").classList.toggle("hidden", !entry);
+  $("d-box-row").classList.toggle("hidden", !yatzy || !entry);
+  $("d-keep-row").classList.toggle("hidden", game !== "horse" || !entry);
   $("dchoose").classList.toggle("hidden", !choosing || !!diceFix);
   $("drolloff").classList.toggle("hidden", !rolloff);
   if (rolloff) $("drolloff").textContent = "Roll-off: a die each for " + (input.players || []).join(", ");
-  $("dturn").classList.toggle("hidden", (choosing || rolloff && !input.or_turn) && !diceFix);
+  $("dturn").classList.toggle("hidden", (choosing || rolloff && !input.or_turn || over) && !diceFix);
   // The boxes of the game played, as its sheet lists them: the player's
   // free ones for a new turn, all of them to correct one.
   let boxes = sh.boxes || (yatzy ? (sh.rows || []).map((r) => r.name).filter((n) => !YATZY_ROWS_NOT_BOXES.includes(n)) : []);
@@ -534,6 +543,24 @@ function renderDice(sh) {
   }
   const players = (sh.players || []).join(", ");
   if (players && !$("dplayers").value) $("dplayers").placeholder = players;
+}
+// The End button of a complete dice game, under whose-turn line (made
+// here: the page has none of its own); its answer beside it.
+function showDiceEnd(over) {
+  let row = $("dend-row");
+  if (!row) {
+    row = el("div", "row hidden"); row.id = "dend-row";
+    const b = el("button", "danger", "End game"); b.id = "dend";
+    const m = el("div", "msg"); m.id = "dend-msg";
+    b.addEventListener("click", async () => {
+      clearMsgs();
+      const j = await post({ cmd: "end" }, "dend-msg");
+      if (j) say("dstart-msg", "Dice match " + ((j.result && j.result.match) || "") + " ended.", true);
+    });
+    row.appendChild(b);
+    $("dice-who").after(row, m);
+  }
+  row.classList.toggle("hidden", !over);
 }
 // [[1,1,2,5,6],{"dice":[4,4],"share":{..}}] -> "11256 44"
 function rollsText(rolls) {

@@ -142,9 +142,11 @@ function setColors(colors) {
 let won = null;
 function renderWin(state) {
   const w = $("win");
-  if (state.match !== null && state.match !== undefined && !state.over) won = null;
+  // A dice game's win is on its sheet (renderSheet): its state's "over"
+  // and "winner" (a player) are not a Beer Die team's.
+  if (state.dice_match) won = null;
+  else if (state.match !== null && state.match !== undefined && !state.over) won = null;
   else if (state.over) won = state;
-  else if (state.dice_match) won = null;
   if (!won) { w.classList.add("hidden"); return; }
   setColors(won.colors);
   $("win-text").textContent = teamName(won.team_names, won.winner, true) + " win!";

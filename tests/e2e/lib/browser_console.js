@@ -339,6 +339,33 @@ async function main() {
   await noOverflow(s, "Dreiermann");
   await screenshot(s, "console-dreiermann.png");
 
+  // A whole Yatzy game: its last turn completes it, the game stays open.
+  // The page says so; bob's last full house, corrected to 3-3-2-2-1, asks
+  // about its 0 (Write 0); undo reopens it, the turn again closes it; End.
+  await endMatch(s);
+  await command({ cmd: "start", game: "yatzy", players: ["ann", "bob"] });
+  const full = require("fs").readFileSync(require("path").join(__dirname, "../../data/dice/yatzy-full.jsonl"), "utf8")
+    .split("\n").filter((l) => l.trim()).slice(1);
+  for (const l of full) await command({ cmd: "dice", move: JSON.parse(l), accept_zero: true });
+  await until(s, "dice-who", "t === 'Game over (ann wins): End to close, or correct a turn'", "game over, still open");
+  await check(s, "document.getElementById('dturn').classList.contains('hidden')", true, "no turn to enter once over");
+  await screenshot(s, "console-yatzy-over.png");
+  await tap(s, "#dturns [data-turn='30']", "Correct turn 30");
+  await until(s, "d-correcting", "t.startsWith('Correcting turn 30 (bob)')", "correcting the last turn");
+  await typeInto(s, "#drolls", "33221 1");
+  await tap(s, "#dturn", "Save correction of turn 30");
+  await until(s, "dturn-msg", "t.includes('full_house with 3-3-2-2-1 scores 0: write 0?')", "the correction's zero question");
+  await tap(s, "#write0", "Write 0");
+  await until(s, "dturn-msg", "t === 'Turn 30 corrected. Wrote 0 in full_house for bob.'", "the corrected last turn");
+  await until(s, "dice-who", "t.startsWith('Game over (ann wins)')", "over after the correction");
+  await act(s, "#dundo", "dundo-msg", "t.startsWith('Turn 30 undone.')", "Undo last turn");
+  await until(s, "dice-who", "t.startsWith('bob to roll')", "the undo reopens the game");
+  await command({ cmd: "dice", move: JSON.parse(full[full.length - 1]), accept_zero: true });
+  await until(s, "dice-who", "t.startsWith('Game over (ann wins)')", "over again");
+  await noOverflow(s, "a complete dice game");
+  await tap(s, "#dend", "End game");
+  await until(s, "summary", "t === 'No match under way.'", "End closes the game");
+
   // /console?match=1&throw=2 (the replay's link) opens that throw.
   await send("Page.navigate", { url: base + "/console?match=1&throw=2" }, s);
   await until(s, "tp-title", "t.startsWith('Throw 2 of match 1')", "the link opens throw 2");
@@ -352,7 +379,7 @@ async function main() {
   if (missed.length) die(missed.length + " check(s) missed");
   console.log("ok: login as Kim, throw 2 corrected in " + saveTaps + " taps (" + JSON.stringify(fig) +
     "), a review confirmed and a 409, undo, a start refused, house rules, Yatzy zero, correction and undo, " +
-    "a Horse turn with kept dice, a Dreiermann share");
+    "a Horse turn with kept dice, a Dreiermann share, a complete Yatzy corrected, undone and ended");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

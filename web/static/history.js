@@ -6,7 +6,7 @@
 function hget(url) {
   return fetch(url, { cache: "no-store" }).then(r => {
     if (!r.ok) return r.json().catch(() => ({})).then(j => { throw new Error(j.error || (url + ": " + r.status)); });
-    return r.headers.get("Content-Type").indexOf("json") >= 0 ? r.json() : r.text();
+    return (r.headers.get("Content-Type") || "").startsWith("application/json") ? r.json() : r.text();
   });
 }
 function hel(tag, cls, text) {
@@ -43,10 +43,10 @@ function table(cols, rows) {
   return t;
 }
 function teamLine(m, t) {
-  const s = hel("span", "team");
+  const s = hel("span", "hist-team");
   const name = m.teams && m.teams[t] ? m.teams[t] : t;
   s.appendChild(hel("b", null, name));
-  if (m.players && m.players[t]) s.appendChild(document.createTextNode(" (" + m.players[t].join(", ") + ")"));
+  if (m.players && m.players[t]) s.appendChild(document.createTextNode(" (" + m.players[t].join(" & ") + ")"));
   return s;
 }
 

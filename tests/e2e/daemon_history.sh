@@ -5,7 +5,7 @@
 # logs computed here (python over `dyeref judge` and the logs' events),
 # /matches/N.csv and /players.csv parsed with Python's csv module (one row
 # per throw), `dyeref export --csv`, the favicon, and hostile paths and
-# queries answered 4xx.
+# queries answered 4xx; a dice match beside them.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 . "$(dirname "$0")/lib/history_data.sh"
@@ -169,5 +169,14 @@ rc=0; "$DYEREF" export --db "$WORK/dyeref.db" --players > /dev/null 2> "$WORK/e1
 [ "$rc" = 2 ] && [ "$(wc -l < "$WORK/e1")" = 1 ] || fail "export --players without --csv: $rc $(cat "$WORK/e1")"
 rc=0; "$DYEREF" export --db "$WORK/dyeref.db" --match abc --csv > /dev/null 2> "$WORK/e2" || rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l < "$WORK/e2")" = 1 ] || fail "export --match abc: $rc $(cat "$WORK/e2")"
+# A dice match beside them: listed, its page shows its sheet, no throws CSV,
+# and the player table (Beer Die) unchanged.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+[ "$("$DYEREF" import --db "$WORK/dyeref.db" "$top/tests/data/dice/yatzy-full.jsonl")" = 101 ] || fail "import yatzy"
+get "/api/matches?page=1" | python3 -c 'import json,sys; d=json.load(sys.stdin); m=d["matches"][0]; assert d["total"]==101 and m["match"]==101 and m["game"]=="yatzy" and "players" not in m, m' ||
+	fail "the dice match in the list"
+[ "$(status_of "$BASE/matches/101")" = 200 ] || fail "/matches/101"
+st=$(status_of "$BASE/matches/101.csv"); [ "$st" = 400 ] || fail "/matches/101.csv answered $st"
+get /api/players | cmp -s - "$WORK/players.json" || fail "a dice match changed the player table"
 stop_daemon
 echo ok

@@ -121,10 +121,16 @@ function showSheet(body, s) {
   const sec = hel("section", "hist-sheet");
   sec.appendChild(hel("h2", null, "Score sheet (" + (s.game || "dice") + ")"));
   const players = s.players || [];
-  const rows = (s.rows || s.boxes || []).map(r => [r.name || r.box || r.label].concat(players.map((p, i) => r.scores ? r.scores[i] : (r[p] !== undefined ? r[p] : ""))));
-  if (rows.length && players.length) sec.appendChild(table(["Box"].concat(players.map(p => p.name || p)), rows));
-  else sec.appendChild(hel("pre", "hist-pre", JSON.stringify(s, null, 1)));
+  const rows = (s.rows || []).map(r => [r.name].concat((r.cells || []).map(c => c === null ? "" : c)));
+  sec.appendChild(table(["Box"].concat(players), rows));
+  if (s.winner) sec.appendChild(hel("p", "hist-score", "Winner: " + s.winner));
+  if (s.loser) sec.appendChild(hel("p", "hist-score", "Loser: " + s.loser));
   body.appendChild(sec);
+  const moves = hel("section", "hist-turns");
+  moves.appendChild(hel("h2", null, "Moves"));
+  (s.turns || []).forEach(t => moves.appendChild(hel("p", t.undone ? "undone" : null,
+    "Turn " + t.turn + ": " + (t.text || t.kind) + (t.undone ? " (undone)" : "") + (t.corrected ? " (corrected)" : ""))));
+  body.appendChild(moves);
 }
 
 const FIGS = [["matches", "Matches"], ["won", "Won"], ["points", "Points"], ["sinks", "Sinks"], ["cup_hits", "Cup hits"],

@@ -3,7 +3,7 @@
 // At 390x844 (a phone) and 1920x1080: /matches, a click to the newest
 // match, from its throw list a click to a throw's replay, back, a click
 // to a player's page, and /players; no horizontal overflow anywhere;
-// screenshots to OUTDIR.
+// and a dice match's sheet; screenshots to OUTDIR.
 "use strict";
 const { launch, slow } = require("./cdp_pipe");
 
@@ -30,10 +30,10 @@ async function run(s, w, h) {
   await send("Page.navigate", { url: base + "/matches" }, s);
   await waitFor(s, ready, "1", "/matches loaded");
   await waitFor(s, "document.querySelectorAll('a.match-link').length", 20, "20 matches on the first page");
-  await waitFor(s, "document.querySelector('a.match-link').textContent", "Match 25", "newest first");
+  await waitFor(s, "document.querySelector('a.match-link').textContent", "Match 26", "newest first (the dice match)");
   await waitFor(s, "document.querySelector('link[rel=icon]').getAttribute('href')", "/favicon.svg", "the icon link");
   await checkPage(s, w, h, "matches", "/matches");
-  await click(s, "a.match-link", "a match");
+  await click(s, "a.match-link[href='/matches/25']", "a Beer Die match");
   await waitFor(s, "location.pathname + ' ' + " + ready, "/matches/25 1", "the match page after the click");
   await waitFor(s, "document.querySelectorAll('a.replay-link').length > 3", true, "throws with replay links");
   await waitFor(s, "document.querySelector('a.csv-link').getAttribute('href')", "/matches/25.csv", "the CSV link");
@@ -55,6 +55,11 @@ async function run(s, w, h) {
   await waitFor(s, ready, "1", "/players loaded");
   await waitFor(s, "document.querySelectorAll('a.player-link').length", 8, "eight players");
   await checkPage(s, w, h, "players", "/players");
+  await send("Page.navigate", { url: base + "/matches/26" }, s);
+  await waitFor(s, ready, "1", "the dice match's page");
+  await waitFor(s, "document.querySelectorAll('.hist-sheet tbody tr').length >= 15 && " +
+    "document.querySelectorAll('.hist-turns p').length > 10", true, "the dice match's sheet and moves");
+  await checkPage(s, w, h, "dice", "a dice match's page");
 }
 
 async function main() {

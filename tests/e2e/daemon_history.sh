@@ -178,5 +178,7 @@ get "/api/matches?page=1" | python3 -c 'import json,sys; d=json.load(sys.stdin);
 [ "$(status_of "$BASE/matches/101")" = 200 ] || fail "/matches/101"
 st=$(status_of "$BASE/matches/101.csv"); [ "$st" = 400 ] || fail "/matches/101.csv answered $st"
 get /api/players | cmp -s - "$WORK/players.json" || fail "a dice match changed the player table"
+rc=0; "$DYEREF" export --db "$WORK/dyeref.db" --match 101 --csv > "$WORK/d.csv" 2> "$WORK/e3" || rc=$?
+[ "$rc" = 2 ] && [ ! -s "$WORK/d.csv" ] && [ "$(wc -l < "$WORK/e3")" = 1 ] || fail "export --csv of a dice match: $rc $(cat "$WORK/e3")"
 stop_daemon
 echo ok

@@ -469,15 +469,13 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 		url = "/rules.html";
 	else if (!strncmp(url, "/replay/", 8) && !parse_num(url + 8, &p, &m) && !*p)
 		url = "/replay.html";
-	else if (!strcmp(url, "/matches"))
-		url = "/matches.html";
-	else if (!strcmp(url, "/players"))
-		url = "/players.html";
+	else if (!strcmp(url, "/matches") || !strcmp(url, "/players"))
+		url = "/history.html";	/* history.js reads which from the path */
 	else if (!strcmp(url, "/favicon.ico"))
 		url = "/favicon.svg";
 	else if (!strncmp(url, "/matches/", 9) && !parse_num(url + 9, &p, &m)) {
 		if (!*p)
-			url = "/match.html";
+			url = "/history.html";
 		else if (!strcmp(p, ".csv")) {
 			char fn[48];
 
@@ -507,7 +505,7 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 		/* The page for a player who is there, else a 404 like the API's. */
 		free(body);
 		body = NULL;
-		url = "/player.html";
+		url = "/history.html";
 	}
 	f = web_file_find(url);
 	if (f)

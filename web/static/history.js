@@ -160,14 +160,15 @@ function start() {
   const title = document.getElementById("title"), msg = document.getElementById("msg");
   const path = location.pathname;
   let done;
-  if (root.dataset.view === "matches") done = showMatches(body, title);
-  else if (root.dataset.view === "match") done = showMatch(body, title, Number(path.split("/")[2]));
-  else if (root.dataset.view === "players") done = showPlayers(body, title);
+  // One page for the four (web/server.c routes them all to history.html).
+  if (path === "/matches") done = showMatches(body, title);
+  else if (path.startsWith("/matches/")) done = showMatch(body, title, Number(path.split("/")[2]));
+  else if (path === "/players") done = showPlayers(body, title);
   else {
     let name = "";
     try { name = decodeURIComponent(path.slice("/players/".length)); } catch (e) { name = ""; }
     done = showPlayer(body, title, name);
   }
-  done.then(() => { root.dataset.ready = "1"; }, e => { msg.textContent = e.message; root.dataset.ready = "error"; });
+  done.then(() => { document.title = "dyeref: " + title.textContent; root.dataset.ready = "1"; }, e => { msg.textContent = e.message; root.dataset.ready = "error"; });
 }
 document.addEventListener("DOMContentLoaded", start);

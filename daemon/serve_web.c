@@ -13,6 +13,7 @@
 #include "daemon/feeds.h"
 #include "daemon/fusion.h"
 #include "daemon/health.h"
+#include "daemon/history.h"
 #include "daemon/inputs.h"
 #include "daemon/obs_time.h"
 #include "daemon/referee.h"
@@ -396,6 +397,74 @@ static int on_players(void *user, char names[BD_PLAYERS][BD_NAME_MAX])
 	return dd_referee_players(sv->ref, names);
 }
 
+/* History pages (daemon/history.c): answers from the database, folded
+ * through core/. */
+static int history_rc(int rc, const char *what, const char *err)
+{
+	if (rc && rc != -ENOENT && rc != -EINVAL && err[0])
+		dd_log(DD_LOG_WARN, "%s: %s", what, err);
+	return rc;
+}
+
+static int on_matches_page(void *user, long page, long per, char **json)
+{
+	struct serve *sv = user;
+	char err[256] = "";
+
+	if (!sv->db)
+		return -ENOENT;
+	return history_rc(dd_history_page(sv->db, page, per, json, err, sizeof(err)), "matches", err);
+}
+
+static int on_player_stats(void *user, const char *name, char **json)
+{
+	struct serve *sv = user;
+	char err[256] = "";
+
+	if (!sv->db)
+		return -ENOENT;
+	return history_rc(dd_history_players(sv->db, name, json, err, sizeof(err)), "players", err);
+}
+
+static int csv_into(struct serve *sv, long match, char **csv)
+{
+	char err[256] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = 0;
+	struct dd_stats st = { 0 };
+
+	*csv = NULL;
+	if (!sv->db)
+		return -ENOENT;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	if (match)
+		rc = dd_match_csv(sv->db, match, f, err, sizeof(err));
+	else if (!(rc = dd_stats_collect(sv->db, &st, err, sizeof(err))))
+		dd_stats_csv(&st, f);
+	dd_stats_free(&st);
+	if (fclose(f) && !rc)
+		rc = -ENOMEM;
+	if (rc) {
+		free(buf);
+		return history_rc(rc, "csv", err);
+	}
+	*csv = buf;
+	return 0;
+}
+
+static int on_players_csv(void *user, char **csv)
+{
+	return csv_into(user, 0, csv);
+}
+
+static int on_match_csv(void *user, long match, char **csv)
+{
+	return csv_into(user, match, csv);
+}
+
 void dd_serve_web_handlers(struct web_handlers *wh)
 {
 	/* Named: match_log and sheet have the same type, a reordered struct
@@ -405,5 +474,7 @@ void dd_serve_web_handlers(struct web_handlers *wh)
 		.throw_detail = on_throw, .command = on_command, .sheet = on_sheet,
 		.snapshot = on_snapshot, .console_status = on_console_status,
 		.players = on_players, .throws = on_throws,
+		.matches_page = on_matches_page, .player_stats = on_player_stats,
+		.players_csv = on_players_csv, .match_csv = on_match_csv,
 	};
 }

@@ -884,3 +884,74 @@ free_json:
 	json_decref(o);
 	return rc;
 }
+
+/* ---- A player's name in a path ----------------------------------------- */
+
+/* Bytes of the well-formed UTF-8 sequence at p (n left), 0 if none. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t k;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		k = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		k = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		k = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (n < k)
+		return 0;
+	for (size_t i = 1; i < k; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((k == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (k == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return k;
+}
+
+int web_parse_name(const char *seg, size_t len, char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	if (!outlen)
+		return -E2BIG;
+	for (size_t i = 0; i < len; i++) {
+		int c = (unsigned char)seg[i];
+
+		if (c == '%') {
+			int h, l;
+
+			if (i + 2 >= len)
+				return -EINVAL;
+			h = hexval(seg[i + 1]);
+			l = hexval(seg[i + 2]);
+			if (h < 0 || l < 0)
+				return -EINVAL;
+			c = h << 4 | l;
+			i += 2;
+		}
+		if (c < 0x20 || c == 0x7f || c == '/' || c == '\\')
+			return -EINVAL;
+		if (o + 1 >= outlen)
+			return -E2BIG;
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	if (!o || !strcmp(out, ".") || !strcmp(out, ".."))
+		return -EINVAL;
+	for (size_t i = 0; i < o;) {
+		size_t k = utf8_len((const unsigned char *)out + i, o - i);
+
+		if (!k)
+			return -EINVAL;
+		i += k;
+	}
+	return 0;
+}

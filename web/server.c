@@ -111,6 +111,26 @@ static enum MHD_Result send_static(struct MHD_Connection *c, const struct web_fi
 	return ret;
 }
 
+/* A CSV download: text/csv, saved as filename. */
+static enum MHD_Result send_csv(struct MHD_Connection *c, char *body, const char *filename)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	char disp[96];
+
+	r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	web_common_headers(r, "text/csv; charset=utf-8", 1);
+	snprintf(disp, sizeof(disp), "attachment; filename=\"%s\"", filename);
+	MHD_add_response_header(r, "Content-Disposition", disp);
+	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 /* {"error": why} with status. */
 enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const char *why)
 {
@@ -449,6 +469,44 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 		url = "/rules.html";
 	else if (!strncmp(url, "/replay/", 8) && !parse_num(url + 8, &p, &m) && !*p)
 		url = "/replay.html";
+	else if (!strcmp(url, "/matches") || !strcmp(url, "/players"))
+		url = "/history.html";	/* history.js reads which from the path */
+	else if (!strcmp(url, "/favicon.ico"))
+		url = "/favicon.svg";
+	else if (!strncmp(url, "/matches/", 9) && !parse_num(url + 9, &p, &m)) {
+		if (!*p)
+			url = "/history.html";
+		else if (!strcmp(p, ".csv")) {
+			char fn[48];
+
+			rc = s->h.match_csv ? s->h.match_csv(s->user, m, &body) : -ENOENT;
+			if (rc || !body)
+				return send_result(c, rc ? rc : -ENOENT, body, "application/json", NULL, url);
+			snprintf(fn, sizeof(fn), "match-%ld.csv", m);
+			return send_csv(c, body, fn);
+		}
+	} else if (!strcmp(url, "/players.csv")) {
+		rc = s->h.players_csv ? s->h.players_csv(s->user, &body) : -ENOENT;
+		if (rc || !body)
+			return send_result(c, rc ? rc : -ENOENT, body, "application/json", NULL, url);
+		return send_csv(c, body, "players.csv");
+	} else if (!strncmp(url, "/players/", 9) || !strncmp(url, "/api/players/", 13)) {
+		bool api = url[1] == 'a';
+		const char *seg = url + (api ? 13 : 9);
+		char name[WEB_PLAYER_NAME_MAX];
+
+		rc = web_parse_name(seg, strlen(seg), name, sizeof(name));
+		if (rc)
+			return web_send_error(c, MHD_HTTP_BAD_REQUEST,
+					      rc == -E2BIG ? "player: name too long" : "player: not a name");
+		rc = s->h.player_stats ? s->h.player_stats(s->user, name, &body) : -ENOENT;
+		if (api || rc)
+			return send_result(c, rc, body, "application/json", NULL, "player");
+		/* The page for a player who is there, else a 404 like the API's. */
+		free(body);
+		body = NULL;
+		url = "/history.html";
+	}
 	f = web_file_find(url);
 	if (f)
 		return send_static(c, f);
@@ -463,7 +521,24 @@ static enum MHD_Result route_get(struct web_server *s, struct MHD_Connection *c,
 		body = house_json(s);
 		return send_result(c, body ? 0 : -ENOMEM, body, "application/json", NULL, url);
 	}
+	if (!strcmp(url, "/api/players")) {
+		rc = s->h.player_stats ? s->h.player_stats(s->user, NULL, &body) : -ENOENT;
+		return send_result(c, rc, body, "application/json", NULL, url);
+	}
 	if (!strcmp(url, "/api/matches")) {
+		const char *pg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "page");
+		const char *per = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "per");
+
+		if (pg || per) {
+			long np = 1, nper = 20;
+
+			if ((pg && (parse_num(pg, &p, &np) || *p)) ||
+			    (per && (parse_num(per, &p, &nper) || *p || nper > 100)))
+				return web_send_error(c, MHD_HTTP_BAD_REQUEST,
+						      "page: a number from 1, per: 1 to 100");
+			rc = s->h.matches_page ? s->h.matches_page(s->user, np, nper, &body) : -ENOENT;
+			return send_result(c, rc, body, "application/json", NULL, url);
+		}
 		rc = s->h.matches ? s->h.matches(s->user, &body) : -ENOENT;
 		return send_result(c, rc, body, "application/json", NULL, url);
 	}

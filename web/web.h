@@ -178,7 +178,26 @@ struct web_handlers {
 			char **jpeg, size_t *len);	/* GET /api/matches/N/throws/K/snapshots/I.jpg */
 	int (*console_status)(void *user, char **json);	/* GET /console/api/status: what only
 							 * the official sees; 403 without a session */
+	/* GET /api/matches?page=P[&per=N]: one page (P >= 1, N 1..100,
+	 * default 20) of the matches, newest first, with teams, players,
+	 * winner and date: {"total":T,"page":P,"per":N,"pages":Q,"matches":[...]};
+	 * -ENOENT past the last page. */
+	int (*matches_page)(void *user, long page, long per, char **json);
+	/* GET /api/players (name NULL: {"players":[...]}) and /api/players/NAME
+	 * (name decoded and checked by the server: 1..WEB_PLAYER_NAME_MAX-1
+	 * bytes of UTF-8, no control characters or '/'); -ENOENT unknown. */
+	int (*player_stats)(void *user, const char *name, char **json);
+	int (*players_csv)(void *user, char **csv);		/* GET /players.csv */
+	int (*match_csv)(void *user, long match, char **csv);	/* GET /matches/N.csv */
 };
+
+#define WEB_PLAYER_NAME_MAX BD_NAME_MAX	/* bytes of a player's name in a path, with the NUL */
+
+/* Decodes a %-escaped path segment of len bytes (no NUL needed) into out
+ * as a player's name: 0, or -EINVAL (a bad escape, '+' kept as is, a
+ * control character, '/', invalid UTF-8, empty) or -E2BIG (too long for
+ * outlen with the NUL). */
+int web_parse_name(const char *seg, size_t len, char *out, size_t outlen);
 
 struct web_server;
 

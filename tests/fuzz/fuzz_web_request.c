@@ -1,7 +1,8 @@
 /* libFuzzer: the web parsers on hostile bytes (form bodies, cookies,
- * console commands, X-Forwarded-For). The first byte picks the parser:
- * 'F' X-Forwarded-For (a byte no kept input starts with), else by its
- * value mod 3. */
+ * console commands, X-Forwarded-For, a player's name in a path). The
+ * first byte picks the parser: 'F' X-Forwarded-For, 'N' a name (bytes no
+ * other kept input starts with), else by its value mod 3. */
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +21,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct sockaddr_storage fwd;
 
 		web_parse_forwarded_for((const char *)data + 1, size - 1, &fwd);
+		return 0;
+	}
+	if (data[0] == 'N') {
+		char name[WEB_PLAYER_NAME_MAX];
+
+		/* What it lets through names no path: no '/', no control byte. */
+		if (!web_parse_name((const char *)data + 1, size - 1, name, sizeof(name)))
+			for (const char *p = name; *p; p++)
+				if (*p == '/' || (unsigned char)*p < 0x20)
+					abort();
 		return 0;
 	}
 	switch (data[0] % 3) {

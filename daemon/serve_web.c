@@ -363,6 +363,9 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 	case WEB_CMD_DICE:
 		rc = dd_referee_dice_move(sv->ref, cmd->line, cmd->accept_zero, &audit, err, errlen);
 		break;
+	case WEB_CMD_DUTY_DONE:
+		rc = dd_referee_duty_done(sv->ref, cmd->duty, cmd->done, &audit, err, errlen);
+		break;
 	}
 	dd_serve_store_health(sv, before, rc, err);
 	if (rc) {

@@ -563,6 +563,37 @@ free_log:
 	return hold_end(db, ret, "confirming", err, errlen);
 }
 
+int db_bd_duty(struct db *db, int64_t match, const char *duty, bool done,
+	       const struct mlog_audit *audit, int64_t t_ns, char *err, size_t errlen)
+{
+	struct mlog_bd *log = NULL;
+	char *line = NULL;
+	size_t len;
+	int ret;
+
+	ret = hold_log(db, match, &log, err, errlen);
+	if (ret)
+		return ret;
+	if (mlog_bd_add_duty(log, duty, done, audit)) {
+		db_msg(err, errlen, "duty: not a duty's id");
+		ret = -EINVAL;
+		goto free_log;
+	}
+	if (mlog_bd_entry_line(&log->cfg, &log->entries[log->n_entries - 1], &line, &len)) {
+		ret = db_nomem(db, err, errlen);
+		goto free_log;
+	}
+	{
+		struct db_entry e = { .line = chomp(line, len), .t_ns = t_ns };
+
+		ret = db_append(db, match, &e, NULL, err, errlen);
+	}
+	free(line);
+free_log:
+	mlog_bd_free(log);
+	return hold_end(db, ret, "marking a duty", err, errlen);
+}
+
 int db_bd_end(struct db *db, int64_t match, int64_t t_ns, char *err, size_t errlen)
 {
 	struct mlog_bd_result res;

@@ -727,6 +727,7 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		{ "dye_up_missed", WEB_CMD_DYE_UP_MISSED }, { "throw", WEB_CMD_THROW },
 		{ "confirm", WEB_CMD_CONFIRM }, { "correct", WEB_CMD_CORRECT },
 		{ "undo", WEB_CMD_UNDO }, { "dice", WEB_CMD_DICE },
+		{ "duty_done", WEB_CMD_DUTY_DONE },
 	};
 	json_error_t jerr;
 	json_t *o;
@@ -830,6 +831,24 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 			if (!cmd->events[i].source[0])
 				snprintf(cmd->events[i].source, sizeof(cmd->events[i].source),
 					 "console");
+		break;
+	case WEB_CMD_DUTY_DONE:
+		v = json_object_get(o, "duty");
+		if (!json_is_string(v) || json_string_length(v) == 0 ||
+		    json_string_length(v) >= WEB_DUTY_ID_MAX ||
+		    !printable(json_string_value(v), json_string_length(v)) ||
+		    strpbrk(json_string_value(v), "\"\\")) {
+			snprintf(err, errlen, "duty: expected a duty's id (\"8:kill_n_fill:b1\"), "
+				 "at most %d bytes", WEB_DUTY_ID_MAX - 1);
+			goto free_json;
+		}
+		memcpy(cmd->duty, json_string_value(v), json_string_length(v) + 1);
+		v = json_object_get(o, "done");
+		if (!json_is_boolean(v)) {
+			snprintf(err, errlen, "done: expected true or false");
+			goto free_json;
+		}
+		cmd->done = json_is_true(v);
 		break;
 	case WEB_CMD_END:
 	case WEB_CMD_DYE_UP_MISSED:

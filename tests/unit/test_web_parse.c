@@ -349,6 +349,47 @@ static void test_web_command_reason_accept_zero_and_dice_turn(void **state)
 					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 }
 
+/* duty_done: the duty's id and done, both required; hostile ids refused. */
+static void test_web_command_duty_done(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"8:kill_n_fill:b1\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_DUTY_DONE);
+	assert_string_equal(cmd.duty, "8:kill_n_fill:b1");
+	assert_true(cmd.done);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"F:finish_winners_cups:B\","
+					     "\"done\":false}"), NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_false(cmd.done);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"8:kill_n_fill:b1\"}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "done: expected true or false");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"8:x\",\"done\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "done:"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "duty:"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "duty:"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":7,\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"a\\nb\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"a\\\"b\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"a\\u0000b\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"123456789012345678901234567890"
+					     "12345678901234567890\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "at most 47 bytes"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_web_command_players_by_seat_name_or_index),
 		cmocka_unit_test(test_web_command_ambiguous_name_is_refused),
 		cmocka_unit_test(test_web_command_reason_accept_zero_and_dice_turn),
+		cmocka_unit_test(test_web_command_duty_done),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

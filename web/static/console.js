@@ -4,7 +4,7 @@
 // action's answer goes to the message line under the control that caused
 // it (MSGS), in words, and stays there until the next action.
 let csrf = null, state = null;
-const MSGS = ["msg", "login-msg", "review-msg", "correct-msg", "json-msg", "throws-msg", "undo-msg",
+const MSGS = ["msg", "login-msg", "review-msg", "correct-msg", "json-msg", "throws-msg", "duties-msg", "undo-msg",
   "calls-msg", "dturn-msg", "dundo-msg", "dmove-msg", "dstart-msg", "house-msg", "start-msg"];
 // The review box stays up with its answer after a confirm, though the
 // review is over: the official must see what the tap did.
@@ -127,8 +127,37 @@ function render(s) {
   $("summary").textContent = "Match " + s.match + ": A " + s.score.A + " - " + s.score.B + " B, " +
     s.throws + " throws. " + (s.next ? s.next.player + " to throw. " : "") + rulingWords(s.last, s.team_names);
   showReview(s.review);
+  renderDuties(s);
   const key = JSON.stringify([s.match, s.throws, s.score, s.last, s.review, s.history && s.history.length]);
   if (key !== listSeen && !$("desk").classList.contains("hidden")) { listSeen = key; loadThrows(); }
+}
+
+// ---- duties -------------------------------------------------------------------
+// Every duty of the match, open ones first, each with its player and a
+// thumb-sized Done; a done one says so, by whom, with Undo. The daemon's
+// ids say which: a duty a correction took away is no longer listed.
+function dutyWhere(d) { return d.throw ? "throw " + d.throw : "end of the match"; }
+function renderDuties(s) {
+  const box = $("duties"), list = (s && s.duties) || [];
+  $("duties-box").classList.toggle("hidden", !list.length);
+  clear(box);
+  const open = list.filter((d) => !d.done), done = list.filter((d) => d.done);
+  for (const d of open.concat(done)) {
+    const li = el("li", "duty-item" + (d.done ? " done" : ""));
+    li.dataset.duty = d.id;
+    const what = el("span", "what", dutyText(d, s.team_names));
+    what.appendChild(el("small", null, " " + dutyWhere(d) + (d.done ? ", done" + (d.done_by ? " (" + d.done_by + ")" : "") : "")));
+    li.appendChild(what);
+    const b = el("button", d.done ? "small undo-duty" : "primary done-duty", d.done ? "Undo" : "Done");
+    b.addEventListener("click", async () => {
+      clearMsgs();
+      const a = await send({ cmd: "duty_done", duty: d.id, done: !d.done }, "duties-msg");
+      if (a.ok) say("duties-msg", (d.player || teamName(s.team_names, d.team)) + ": " +
+        (DUTY_WORDS[d.duty] || d.duty) + (d.done ? " is open again." : " done."), true);
+    });
+    li.appendChild(b);
+    box.appendChild(li);
+  }
 }
 
 // ---- the review box ---------------------------------------------------------

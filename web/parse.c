@@ -727,7 +727,8 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		{ "dye_up_missed", WEB_CMD_DYE_UP_MISSED }, { "throw", WEB_CMD_THROW },
 		{ "confirm", WEB_CMD_CONFIRM }, { "correct", WEB_CMD_CORRECT },
 		{ "undo", WEB_CMD_UNDO }, { "dice", WEB_CMD_DICE },
-		{ "duty_done", WEB_CMD_DUTY_DONE },
+		{ "duty_done", WEB_CMD_DUTY_DONE }, { "show_on_wall", WEB_CMD_SHOW_ON_WALL },
+		{ "dismiss_wall", WEB_CMD_DISMISS_WALL },
 	};
 	json_error_t jerr;
 	json_t *o;
@@ -850,9 +851,26 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		}
 		cmd->done = json_is_true(v);
 		break;
+	case WEB_CMD_SHOW_ON_WALL:
+		v = json_object_get(o, "match");
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > 1000000000) {
+			snprintf(err, errlen, "match: expected a match's number (1, 2, ...)");
+			goto free_json;
+		}
+		cmd->match = (long)json_integer_value(v);
+		v = json_object_get(o, "throw");
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > 100000) {
+			snprintf(err, errlen, "throw: expected a throw's number (1, 2, ...)");
+			goto free_json;
+		}
+		cmd->throw_no = (int)json_integer_value(v);
+		break;
 	case WEB_CMD_END:
 	case WEB_CMD_DYE_UP_MISSED:
 	case WEB_CMD_UNDO:
+	case WEB_CMD_DISMISS_WALL:
 		break;
 	}
 	rc = 0;

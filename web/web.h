@@ -70,6 +70,8 @@ enum web_cmd_kind {
 				 * or the dice game's last turn */
 	WEB_CMD_DICE,		/* one move of the dice game under way (line) */
 	WEB_CMD_DUTY_DONE,	/* mark a duty (duty: its id) done or not (done) */
+	WEB_CMD_SHOW_ON_WALL,	/* show throw throw_no of match as a challenge replay on the wall */
+	WEB_CMD_DISMISS_WALL,	/* take the challenge replay off the wall */
 };
 
 #define WEB_TEAM_NAME_MAX 32	/* bytes of a team's name, with the NUL */
@@ -80,7 +82,9 @@ enum web_cmd_kind {
 
 struct web_command {
 	enum web_cmd_kind kind;	/* which command */
-	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review */
+	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review;
+				 * SHOW_ON_WALL: 1-based */
+	long match;		/* SHOW_ON_WALL: the match's id (1, 2, ...) */
 	int turn;		/* CORRECT of a dice game: the turn replaced (1-based);
 				 * 0: a Beer Die correction */
 	bool accept_zero;	/* DICE: write a box that scores 0 without asking */

@@ -390,6 +390,39 @@ static void test_web_command_duty_done(void **state)
 	assert_non_null(strstr(err, "at most 47 bytes"));
 }
 
+/* show_on_wall names a match and a throw, both numbers from 1; dismiss_wall
+ * takes nothing. */
+static void test_web_command_show_on_wall(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":3,\"throw\":12}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_SHOW_ON_WALL);
+	assert_int_equal(cmd.match, 3);
+	assert_int_equal(cmd.throw_no, 12);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"throw\":12}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "match: expected a match's number (1, 2, ...)");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":3}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "throw: expected a throw's number (1, 2, ...)");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":0,\"throw\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":1,\"throw\":-1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":\"1\",\"throw\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":1,\"throw\":1.5}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":99999999999,\"throw\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"dismiss_wall\"}"), NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_DISMISS_WALL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_web_command_ambiguous_name_is_refused),
 		cmocka_unit_test(test_web_command_reason_accept_zero_and_dice_turn),
 		cmocka_unit_test(test_web_command_duty_done),
+		cmocka_unit_test(test_web_command_show_on_wall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

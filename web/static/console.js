@@ -4,7 +4,7 @@
 // action's answer goes to the message line under the control that caused
 // it (MSGS), in words, and stays there until the next action.
 let csrf = null, state = null;
-const MSGS = ["msg", "login-msg", "review-msg", "correct-msg", "json-msg", "throws-msg", "duties-msg", "undo-msg",
+const MSGS = ["msg", "login-msg", "review-msg", "correct-msg", "json-msg", "throws-msg", "duties-msg", "tp-msg", "undo-msg",
   "calls-msg", "dturn-msg", "dundo-msg", "dmove-msg", "dstart-msg", "house-msg", "start-msg"];
 // The review box stays up with its answer after a confirm, though the
 // review is over: the official must see what the tap did.
@@ -317,6 +317,7 @@ async function openThrow(n, match, keepScroll) {
   $("tp-badges").textContent = badges.join(". ");
   $("tp-replay").href = "/replay/" + n + "?match=" + m;
   $("tp-replay").classList.remove("hidden");
+  $("tp-wall").classList.remove("hidden");
   $("correct").classList.remove("hidden");
   const note = [];
   if (m !== state.match) note.push("This throw is of match " + m + ", not the one under way: it cannot be corrected here.");
@@ -342,6 +343,7 @@ function openHeld(n) {
   $("throw-panel").classList.remove("hidden");
   $("tp-title").textContent = n ? "Throw " + n + " (held, not yet counted)" : "A throw entered by hand";
   $("tp-replay").classList.add("hidden");
+  $("tp-wall").classList.add("hidden");
   $("correct").classList.toggle("hidden", !n);
   $("tp-ruling").textContent = state.review && state.review.ruling ? "Proposed: " + pointsWords(state.review.ruling, state.team_names) : "";
   $("tp-evidence").textContent = "Say what happened with the form, then Save correction.";
@@ -799,6 +801,13 @@ function houseChanged() {
 }
 
 function wire() {
+  // The opened throw as a challenge replay on the wall, for [web]
+  // challenge_s (the daemon's clock) or until the wall is dismissed.
+  $("tp-wall").addEventListener("click", async () => {
+    if (!opened || !opened.match || !opened.throw) return;
+    const j = await post({ cmd: "show_on_wall", match: opened.match, throw: opened.throw }, "tp-msg");
+    if (j) say("tp-msg", "Throw " + opened.throw + " is on the wall.", true);
+  });
   wireDice();
   wireForm();
   $("login-form").addEventListener("submit", async (e) => {

@@ -98,6 +98,7 @@ function renderSheet(dm) {
 }
 function render(state) {
   document.body.dataset.ready = "1";
+  window.dispatchEvent(new CustomEvent("dyeref-state", { detail: state }));
   renderSheet(state.dice_match || null);
   if (state.health) for (const k of ["sensors", "camera", "store"]) {
     const h = state.health[k]; const e = $("h-" + k);

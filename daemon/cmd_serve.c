@@ -162,6 +162,11 @@ static void rearm_timers(struct serve *sv)
 	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
 }
 
+void dd_serve_rearm(struct serve *sv)
+{
+	rearm_timers(sv);
+}
+
 static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)
 {
 	struct serve *sv = user;

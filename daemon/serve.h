@@ -118,6 +118,9 @@ void dd_serve_invalidate(struct serve *sv);
 /* Renders the state and tells every screen: after each change is
  * committed, never before. */
 void dd_serve_push_state(struct serve *sv);
+/* The web server's and fusion's timers as they now need to be: after a
+ * push off any request (a timer's), so the screens get it now. */
+void dd_serve_rearm(struct serve *sv);
 /* The challenge timer (user: the serve): the replay's time is up. */
 void dd_serve_on_challenge_end(void *user);
 /* A health item's change hook (user: the serve): the screens hear it now. */

@@ -107,6 +107,7 @@ void dd_serve_on_challenge_end(void *user)
 	sv->challenge_throw = 0;
 	dd_timer_arm(sv->challenge, INT64_MAX);
 	dd_serve_push_state(sv);
+	dd_serve_rearm(sv);
 }
 
 /* Throw k of match shown on the wall for [web] challenge_s, or -ENOENT

@@ -133,10 +133,8 @@ function render(state) {
       rules.appendChild(li);
     }
   const duties = $("duties"); clear(duties);
-  if (state.last && state.last.duties)
-    for (const d of state.last.duties) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
-  if (state.over && state.duties)
-    for (const d of state.duties) if (!d.throw) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
+  // Every duty not yet marked done, whatever throw gave it (contract 26).
+  for (const d of state.duties || []) if (!d.done) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
   const rv = $("review");
   if (state.review) {
     rv.textContent = "UNDER REVIEW: throw " + state.review.throw + " - " + state.review.why +

@@ -13,8 +13,9 @@
   const root = () => document.getElementById("challenge-root");
   const HALVES = (names) => ({ A: teamName(names, "A", true) + "'s half", B: teamName(names, "B", true) + "'s half", line: "on the line" });
 
-  // The event that decided, in words, and its confidence (0..1, or null
-  // for an official's entry).
+  // The verdict: where it landed on the table (the last landing, what a
+  // challenge is about) with that landing's confidence (0..1, or null for
+  // an official's entry); then what ended the throw, in words.
   function verdict(d) {
     const ev = (d.judged && d.judged.events) || [];
     const players = d.players || {};
@@ -22,19 +23,21 @@
       const m = /^([ab])([12])$/.exec(seat || "");
       return (m && players[m[1].toUpperCase()] && players[m[1].toUpperCase()][m[2] - 1]) || seat;
     };
-    let words = "", conf = null;
+    const tables = ev.filter((e) => e.at === "table");
+    const land = tables[tables.length - 1];
+    const then = [];
     for (const e of ev) {
-      let w = "";
-      if (e.at === "table") w = HALVES(d.team_names)[e.half] || "on the table";
-      else if (e.at === "cup") w = (e.sink ? "In " : "Off ") + name(e.owner) + "'s cup";
-      else if (e.at === "catch") w = "Caught by " + name(e.by);
-      else if (e.at === "floor") w = words ? words + ", then the floor" : "On the floor";
-      else continue;
-      words = w;
-      conf = typeof e.confidence === "number" ? e.confidence : conf;
+      if (e.at === "cup") then.push((e.sink ? "in " : "off ") + name(e.owner) + "'s cup");
+      else if (e.at === "catch") then.push("caught by " + name(e.by));
+      else if (e.at === "floor") then.push("on the floor");
+      else if (e.at === "rest") then.push("came to rest");
     }
-    if (conf === null && typeof d.confidence === "number" && (d.observations || []).length) conf = d.confidence;
-    return { words: words || "No landing recorded", conf };
+    const pick = land || ev.find((e) => e.at === "cup" || e.at === "catch" || e.at === "floor");
+    let words = land ? HALVES(d.team_names)[land.half] || "on the table" : then.shift() || "no landing recorded";
+    words = words.charAt(0).toUpperCase() + words.slice(1);
+    let conf = pick && typeof pick.confidence === "number" ? pick.confidence : null;
+    if (conf === null && (d.observations || []).length && typeof d.confidence === "number") conf = d.confidence;
+    return { words, conf, then: then.length ? "then " + then.join(", then ") : "" };
   }
   function sure(conf) {
     return conf === null ? "entered by the official" : Math.round(conf * 100) + "\u00a0% sure";
@@ -85,6 +88,11 @@
     vd.id = "challenge-verdict";
     vd.textContent = v.words + ", " + sure(v.conf);
     side.appendChild(vd);
+    if (v.then) {
+      const th = el("div", "ch-then", v.then);
+      th.id = "challenge-then";
+      side.appendChild(th);
+    }
     const cam = crop(d);
     if (cam) side.appendChild(cam);
     body.appendChild(side);

@@ -145,7 +145,8 @@ function renderDuties(s) {
   for (const d of open.concat(done)) {
     const li = el("li", "duty-item" + (d.done ? " done" : ""));
     li.dataset.duty = d.id;
-    const what = el("span", "what", dutyText(d, s.team_names));
+    const what = el("span", "what");
+    what.appendChild(el("span", "txt", dutyText(d, s.team_names)));
     what.appendChild(el("small", null, " " + dutyWhere(d) + (d.done ? ", done" + (d.done_by ? " (" + d.done_by + ")" : "") : "")));
     li.appendChild(what);
     const b = el("button", d.done ? "small undo-duty" : "primary done-duty", d.done ? "Undo" : "Done");

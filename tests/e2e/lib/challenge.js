@@ -78,6 +78,8 @@ async function showMode() {
   await waitFor(con, "(() => { const b = document.querySelector('button.done-duty').getBoundingClientRect();" +
     " return b.width >= 44 && b.height >= 44; })()", true, "Done is thumb-sized");
   await waitFor(con, "document.documentElement.scrollWidth <= innerWidth", true, "no horizontal overflow at 390x844");
+  await waitFor(con, "document.querySelector('#duties li.duty-item').getBoundingClientRect().height < 110", true,
+    "the duty in the console's own size, not the wall's");
   await evaluate(con, "document.getElementById('duties-box').scrollIntoView(); true");
   await screenshot(con, "console-duties-open-390.png");
   await tap(con, "button.done-duty", "Done");

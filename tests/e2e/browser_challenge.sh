@@ -14,9 +14,9 @@ start_daemon --config "$WORK/c.ini"
 login
 command_ok '{"cmd":"start","teams":{"A":["Al","Bo"],"B":["Cy","Di"]},"team_names":["Orange","Blue"]}'
 # Throw 1 (Al): on Blue's half, located by the piezos, then a sink in Cy's
-# cup: 2 to Orange, Cy kills and fills. Throw 2 (Bo): on his own half, dead.
+# cup: 2 to Orange, Cy kills and fills (the wall shows it while it is
+# the last throw's; daemon_duties.sh keeps it listed throws later).
 command_ok '{"cmd":"throw","events":[{"at":"table","half":"B","x":1.85,"y":0.42,"source":"piezo","confidence":0.97},{"at":"cup","owner":"b1","sink":true}]}'
-command_ok '{"cmd":"throw","events":[{"at":"table","half":"A"}]}'
 node "$(dirname "$0")/lib/challenge.js" "$chromium" "$BASE" "$out" 4321 600 show || fail "browser (show)"
 stop_daemon
 # The same match, a short time on the wall: it leaves by itself.

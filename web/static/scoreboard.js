@@ -133,8 +133,11 @@ function render(state) {
       rules.appendChild(li);
     }
   const duties = $("duties"); clear(duties);
-  // Every duty not yet marked done, whatever throw gave it (contract 26).
-  for (const d of state.duties || []) if (!d.done) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
+  // The last throw's duties, then the match's final ones, less those the
+  // official marked done (H-wall lists every open duty instead).
+  const open = (state.duties || []).filter((d) => !d.done);
+  for (const d of open) if (d.throw && d.throw === state.throws) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
+  if (state.over) for (const d of open) if (!d.throw) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
   const rv = $("review");
   if (state.review) {
     rv.textContent = "UNDER REVIEW: throw " + state.review.throw + " - " + state.review.why +

@@ -64,7 +64,7 @@ async function openReplay() {
 async function showMode() {
   const wall = await openWall();
   await waitFor(wall, wallText + ".includes(" + JSON.stringify(KILL) + ")",
-    true, "the wall lists throw 1's kill n' fill two throws later");
+    true, "the wall lists throw 1's kill n' fill");
   await screenshot(wall, "wall-duty-open-1920.png");
 
   // The console on a phone, logged in by its form.

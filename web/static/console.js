@@ -181,6 +181,8 @@ function showReview(rv) {
   $("review-conf").textContent = "Confidence: " + (typeof rv.confidence === "number" ? rv.confidence.toFixed(2) : "not given");
   $("review-replay").href = "/replay/" + rv.throw + "?match=" + state.match;
   $("review-replay").classList.toggle("hidden", rv.counted === false || rv.counted === undefined && !rv.ruling);
+  // A held ruling is no stored throw yet: nothing to show on the wall.
+  $("review-wall").classList.toggle("hidden", rv.counted === false);
 }
 
 // ---- the match's throws --------------------------------------------------------
@@ -808,6 +810,12 @@ function wire() {
     if (!opened || !opened.match || !opened.throw) return;
     const j = await post({ cmd: "show_on_wall", match: opened.match, throw: opened.throw }, "tp-msg");
     if (j) say("tp-msg", "Throw " + opened.throw + " is on the wall.", true);
+  });
+  $("review-wall").addEventListener("click", async () => {
+    if (!state || !state.review) return;
+    const n = state.review.throw;
+    const j = await post({ cmd: "show_on_wall", match: state.match, throw: n }, "review-msg");
+    if (j) { reviewHeld = true; say("review-msg", "Throw " + n + " is on the wall.", true); }
   });
   wireDice();
   wireForm();

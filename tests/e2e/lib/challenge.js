@@ -15,7 +15,10 @@
 const { launch, slow } = require("./cdp_pipe");
 
 const [chromium, base, outdir, pin, seconds, mode] = process.argv.slice(2);
-const { send, die, evaluate, waitFor: waitFor0, screenshot, open } = launch(chromium, outdir);
+const { send, die, evaluate, waitFor: waitFor0, screenshot: screenshot0, open } = launch(chromium, outdir);
+// Three tabs: the one shot comes to the front first (a hidden tab's
+// capture can wait on a frame that is not drawn).
+const screenshot = async (s, file) => { await send("Page.bringToFront", {}, s); await screenshot0(s, file); };
 const waitFor = async (s, e, w, what, ms) => { const t = Date.now(); await waitFor0(s, e, w, what, ms); if (process.env.DYEREF_TRACE) console.error("passed", what, Date.now() - t); };
 
 async function size(s, w, h) {
@@ -118,6 +121,17 @@ async function showMode() {
   await waitFor(wall, "document.getElementById('challenge') === null", true, "dismissed");
   await waitFor(wall, "document.getElementById('score-A').textContent", "2", "the score again");
   await screenshot(wall, "wall-after-challenge-1920.png");
+  // From the console's throw list: the opened throw's "Show on wall".
+  await tap(con, "#throws button.throw-item", "throw 1 in the console's list");
+  await waitFor(con, "document.getElementById('tp-title').textContent.startsWith('Throw 1')", true, "throw 1 opened");
+  await tap(con, "#tp-wall", "the throw panel's Show on wall");
+  await waitFor(con, "document.getElementById('tp-msg').textContent", "Throw 1 is on the wall.", "the panel's answer");
+  await evaluate(con, "document.getElementById('tp-title').scrollIntoView(); true");
+  await screenshot(con, "console-show-on-wall-390.png");
+  await waitFor(wall, "!!document.getElementById('challenge') && document.getElementById('challenge').dataset.throw", "1",
+    "the console's throw on the wall");
+  await tap(rp, "#dismiss-wall", "Take off the wall, again");
+  await waitFor(wall, "document.getElementById('challenge') === null", true, "dismissed again");
 }
 
 async function leavesMode() {

@@ -745,11 +745,14 @@ int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *out
 
 #define MLOG_OFFICIAL_MAX 33		/* bytes of an official's name, with the NUL */
 #define MLOG_REASON_MAX  201		/* bytes of an official's reason, with the NUL */
+#define MLOG_DUTY_ID_MAX 48		/* bytes of a duty's id ("8:kill_n_fill:b1"), with the NUL */
 
 enum mlog_entry_kind {
 	MLOG_THROW,	/* a "throw" line: the next throw of the match */
 	MLOG_CORRECT,	/* a "correct" line: replaces an earlier throw's observations */
 	MLOG_CONFIRM,	/* a "confirm" line: an official agreed with a throw's ruling
+			 * (no observations; judging skips it) */
+	MLOG_DUTY,	/* a "duty" line: an official marked a duty done or not done
 			 * (no observations; judging skips it) */
 };
 
@@ -771,7 +774,10 @@ struct mlog_bd_entry {
 	struct bd_throw t;	/* the observations (thrower BD_NOBODY: from the order);
 				 * CONFIRM: none */
 	bool undo;		/* CORRECT: an official's undo ("undo":true) */
-	struct mlog_audit audit;	/* CORRECT, CONFIRM: who, when, why; or none */
+	struct mlog_audit audit;	/* CORRECT, CONFIRM, DUTY: who, when, why; or none */
+	char duty[MLOG_DUTY_ID_MAX];	/* DUTY: the duty's id ("8:kill_n_fill:b1",
+					 * "F:finish_winners_cups:B"); throw_no 0 */
+	bool done;		/* DUTY: marked done (false: the mark taken back) */
 };
 
 /* The roll-off line (BD-F1). */
@@ -839,6 +845,18 @@ int mlog_bd_add_correct(struct mlog_bd *log, int throw_no, const struct bd_throw
 /* Appends a confirmation of throw throw_no by audit's official (copied).
  * 0, -EINVAL when that throw does not exist yet, -ENOMEM. */
 int mlog_bd_add_confirm(struct mlog_bd *log, int throw_no, const struct mlog_audit *audit);
+
+/* Appends a duty mark: duty (copied; 1..MLOG_DUTY_ID_MAX-1 bytes, no
+ * control characters) marked done or not by audit's official. The log does
+ * not check that the duty exists (it depends on the rulings); readers ignore
+ * marks of duties that no longer exist. 0, -EINVAL bad id, -ENOMEM. */
+int mlog_bd_add_duty(struct mlog_bd *log, const char *duty, bool done,
+		     const struct mlog_audit *audit);
+
+/* Whether the log's last mark of duty says done (false when never marked);
+ * *by (may be NULL) gets that mark's entry. */
+bool mlog_bd_duty_done(const struct mlog_bd *log, const char *duty,
+		       const struct mlog_bd_entry **by);
 
 /* Parses a Beer Die match log from buf[0..len) (need not be NUL-terminated).
  * name is used in messages and copied into the result. Checks everything

@@ -99,6 +99,8 @@ static int add_entry(struct mlog_bd *log, enum mlog_entry_kind kind, int throw_n
 	e->t = copy;
 	e->undo = false;
 	memset(&e->audit, 0, sizeof(e->audit));
+	e->duty[0] = '\0';
+	e->done = false;
 	return 0;
 }
 
@@ -136,6 +138,50 @@ int mlog_bd_add_confirm(struct mlog_bd *log, int throw_no, const struct mlog_aud
 	if (rc == 0)
 		log->entries[log->n_entries - 1].audit = *audit;
 	return rc;
+}
+
+int mlog_bd_add_duty(struct mlog_bd *log, const char *duty, bool done,
+		     const struct mlog_audit *audit)
+{
+	struct bd_throw none;
+	size_t n = strlen(duty);
+	int rc;
+
+	if (n == 0 || n >= MLOG_DUTY_ID_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)duty[i] < 0x20 || duty[i] == '"' || duty[i] == '\\')
+			return -EINVAL;
+	memset(&none, 0, sizeof(none));
+	none.thrower = BD_NOBODY;
+	none.apex_m = -1;
+	none.apex_sd_m = -1;
+	rc = add_entry(log, MLOG_DUTY, 0, &none);
+	if (rc == 0) {
+		struct mlog_bd_entry *e = &log->entries[log->n_entries - 1];
+
+		memcpy(e->duty, duty, n + 1);
+		e->done = done;
+		e->audit = *audit;
+	}
+	return rc;
+}
+
+bool mlog_bd_duty_done(const struct mlog_bd *log, const char *duty,
+		       const struct mlog_bd_entry **by)
+{
+	for (size_t i = log->n_entries; i-- > 0;) {
+		const struct mlog_bd_entry *e = &log->entries[i];
+
+		if (e->kind == MLOG_DUTY && !strcmp(e->duty, duty)) {
+			if (by)
+				*by = e;
+			return e->done;
+		}
+	}
+	if (by)
+		*by = NULL;
+	return false;
 }
 
 /* ---- equality ---- */
@@ -227,7 +273,8 @@ bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b)
 		const struct mlog_bd_entry *x = &a->entries[i], *y = &b->entries[i];
 
 		if (x->kind != y->kind || x->throw_no != y->throw_no || !throw_equal(&x->t, &y->t) ||
-		    x->undo != y->undo || !audit_equal(&x->audit, &y->audit))
+		    x->undo != y->undo || !audit_equal(&x->audit, &y->audit) ||
+		    strcmp(x->duty, y->duty) || x->done != y->done)
 			return false;
 	}
 	return true;
@@ -259,6 +306,8 @@ int mlog_bd_replay(const struct mlog_bd *log, struct mlog_bd_result *res,
 	for (size_t i = 0; i < log->n_entries; i++) {
 		const struct mlog_bd_entry *e = &log->entries[i];
 
+		if (e->kind == MLOG_DUTY)
+			continue;	/* an official's mark, not an observation */
 		if (e->throw_no < 1 || (size_t)e->throw_no > n) {
 			rc = mlog_fail(err, errlen, log->name, e->line, "throw",
 				       "no throw %d (%zu in the log)", e->throw_no, n);
@@ -552,6 +601,10 @@ static void put_entry(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 {
 	if (e->kind == MLOG_CONFIRM) {
 		mlog_buf_printf(b, "{\"type\":\"confirm\",\"throw\":%d", e->throw_no);
+	} else if (e->kind == MLOG_DUTY) {
+		mlog_buf_puts(b, "{\"type\":\"duty\",\"duty\":");
+		mlog_buf_str(b, e->duty);
+		mlog_buf_printf(b, ",\"done\":%s", e->done ? "true" : "false");
 	} else {
 		put_throw_body(b, cfg, &e->t, e->kind == MLOG_CORRECT ? e->throw_no : 0);
 		if (e->kind == MLOG_CORRECT && e->undo)

@@ -646,6 +646,33 @@ static int parse_confirm(struct parser *p, json_t *root)
 	return parse_audit(p, root, true);
 }
 
+/* A "duty" line: an official marked a duty done (or took the mark back). */
+static int parse_duty(struct parser *p, json_t *root)
+{
+	static const char *const keys[] = { "type", "duty", "done", "audit", NULL };
+	struct mlog_audit none = { 0 };
+	char id[MLOG_DUTY_ID_MAX];
+	json_t *done = json_object_get(root, "done");
+	json_t *v = json_object_get(root, "duty");
+	int rc;
+
+	if ((rc = check_keys(p, root, NULL, "\"duty\" lines", keys)))
+		return rc;
+	if (!v)
+		return fail(p, "duty", "missing (the duty's id, \"8:kill_n_fill:b1\")");
+	if ((rc = get_string(p, v, "duty", id, sizeof(id))))
+		return rc;
+	if (!json_is_boolean(done))
+		return fail(p, "done", "expected true or false");
+	rc = mlog_bd_add_duty(p->log, id, json_is_true(done), &none);
+	if (rc == -EINVAL)
+		return fail(p, "duty", "not a duty's id");
+	if (rc)
+		return rc;
+	p->log->entries[p->log->n_entries - 1].line = p->line;
+	return parse_audit(p, root, true);
+}
+
 static int parse_throw(struct parser *p, json_t *root, bool correct)
 {
 	static const char *const throw_keys[] = {
@@ -749,19 +776,21 @@ static int parse_line(struct parser *p, const struct mlog_line *line, bool first
 		else
 			rc = parse_match(p, root);
 	} else if (!type) {
-		fail(p, "type", "missing (\"rolloff\", \"throw\", \"correct\" or \"confirm\")");
+		fail(p, "type", "missing (\"rolloff\", \"throw\", \"correct\", \"confirm\" or \"duty\")");
 	} else if (s && !strcmp(s, "throw")) {
 		rc = parse_throw(p, root, false);
 	} else if (s && !strcmp(s, "correct")) {
 		rc = parse_throw(p, root, true);
 	} else if (s && !strcmp(s, "confirm")) {
 		rc = parse_confirm(p, root);
+	} else if (s && !strcmp(s, "duty")) {
+		rc = parse_duty(p, root);
 	} else if (s && !strcmp(s, "rolloff")) {
 		rc = parse_rolloff(p, root);
 	} else if (s && !strcmp(s, "match")) {
 		fail(p, "type", "a second \"match\" line (a log holds one match)");
 	} else {
-		fail(p, "type", "expected \"rolloff\", \"throw\", \"correct\" or \"confirm\"");
+		fail(p, "type", "expected \"rolloff\", \"throw\", \"correct\", \"confirm\" or \"duty\"");
 	}
 free_root:
 	json_decref(root);

@@ -165,6 +165,11 @@ static void rearm_timers(struct serve *sv)
 	set_timer(sv->fusion_timer, dd_fusion_deadline(&sv->fusion));
 }
 
+void dd_serve_rearm(struct serve *sv)
+{
+	rearm_timers(sv);
+}
+
 static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)
 {
 	struct serve *sv = user;
@@ -413,7 +418,8 @@ static int setup_loop(struct serve *sv)
 	    !(sv->fusion_timer = dd_timer_new(sv->clock, on_fusion_timer, sv)) ||
 	    !(sv->keepalive = dd_timer_new(sv->clock, on_keepalive, sv)) ||
 	    !(sv->restart = dd_timer_new(sv->clock, dd_serve_on_restart, sv)) ||
-	    !(sv->raw_flush = dd_timer_new(sv->clock, dd_serve_on_raw_flush, sv)))
+	    !(sv->raw_flush = dd_timer_new(sv->clock, dd_serve_on_raw_flush, sv)) ||
+	    !(sv->challenge = dd_timer_new(sv->clock, dd_serve_on_challenge_end, sv)))
 		return -errno;
 	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), dd_clock_span(sv->clock, KEEPALIVE_NS)));
 	/* Pings WATCHDOG=1 by itself when systemd set WatchdogSec. */
@@ -590,6 +596,7 @@ int dd_cmd_serve(int argc, char **argv)
 free_inputs:
 	detach_inputs(sv);
 free_loop:
+	dd_timer_free(sv->challenge);
 	dd_timer_free(sv->raw_flush);
 	dd_timer_free(sv->restart);
 	dd_timer_free(sv->keepalive);

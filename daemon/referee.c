@@ -717,6 +717,31 @@ int dd_referee_confirm(struct dd_referee *r, int throw_no, const struct dd_audit
 	return 0;
 }
 
+int dd_referee_duty_done(struct dd_referee *r, const char *duty, bool done,
+			 const struct dd_audit *audit, char *err, size_t errlen)
+{
+	struct mlog_audit a;
+	int rc;
+
+	if (!r->m.log) {
+		snprintf(err, errlen, "no match under way");
+		return -ENOENT;
+	}
+	if (!dd_ref_duty_exists(&r->m, duty)) {
+		snprintf(err, errlen, "duty %.47s: no such duty in this match", duty);
+		return -ENOENT;
+	}
+	if (mlog_bd_duty_done(r->m.log, duty, NULL) == done)
+		return 0;
+	log_audit(audit, &a);
+	rc = r->db ? db_bd_duty(r->db, r->m.id, duty, done, &a, dd_mono_ns(), err, errlen) : 0;
+	if (rc == 0 && mlog_bd_add_duty(r->m.log, duty, done, &a)) {
+		snprintf(err, errlen, "out of memory");
+		rc = -ENOMEM;
+	}
+	return rc;
+}
+
 static int correct(struct dd_referee *r, int throw_no, const struct bd_throw *t, bool undo,
 		   const struct dd_audit *audit, char *err, size_t errlen)
 {

@@ -99,6 +99,14 @@ int dd_referee_throw(struct dd_referee *r, const struct dd_fused *fx, char *err,
 /* The official's acts below store audit (borrowed; NULL: none, as a
  * program's own) with them in the match log. */
 
+/* Marks duty (an id /api/state's "duties" give, "8:kill_n_fill:b1") done
+ * or, done false, takes the mark back: a duty line in the match log, so a
+ * restart keeps it. -ENOENT "no such duty" when the match's rulings give
+ * none by that id (a corrected throw's duty is gone); marking it as it
+ * already stands writes nothing and is 0. */
+int dd_referee_duty_done(struct dd_referee *r, const char *duty, bool done,
+			 const struct dd_audit *audit, char *err, size_t errlen);
+
 /* Confirms throw_no (0: the one held for review, else the earliest counted
  * one still open): a confirm line. -EBUSY "throw N is not under review"
  * for a throw not ruled doubtful or settled by a correction; a second

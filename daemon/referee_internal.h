@@ -68,6 +68,11 @@ int dd_ref_collect_note(const struct db_item *it, void *ctx);
 /* referee_json.c: throw i + 1 of m was ruled doubtful (by the judge, or
  * fusion gave a reason). */
 bool dd_ref_doubtful(const struct loaded *m, size_t i);
+/* referee_json.c: duty d's id ("8:kill_n_fill:b1"; throw_no 0: the final
+ * line's, "F:finish_winners_cups:B") into buf. */
+void dd_ref_duty_id(const struct bd_duty *d, int throw_no, char *buf, size_t len);
+/* referee_json.c: m's rulings (and final, once over) give a duty by id. */
+bool dd_ref_duty_exists(const struct loaded *m, const char *id);
 /* referee_json.c: ... and still awaits an official: a correction (undo
  * included) settles it as surely as a confirmation (docs/daemon.md,
  * "until confirmed or corrected"). */

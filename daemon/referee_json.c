@@ -57,9 +57,53 @@ static json_t *house_json(const struct bd_house *h)
 	return o;
 }
 
-static json_t *duty_json(const struct bd_match_cfg *cfg, const struct bd_duty *d, int throw_no)
+void dd_ref_duty_id(const struct bd_duty *d, int throw_no, char *buf, size_t len)
 {
-	json_t *o = json_pack("{s:s,s:s}", "duty", bd_duty_name(d->kind), "why", d->why);
+	char at[16];
+
+	if (throw_no)
+		snprintf(at, sizeof(at), "%d", throw_no);
+	else
+		snprintf(at, sizeof(at), "F");
+	snprintf(buf, len, "%s:%s:%s", at, bd_duty_name(d->kind),
+		 d->player != BD_NOBODY ? web_slot_name(d->player)
+		 : d->team == BD_TEAM_A ? "A" : "B");
+}
+
+bool dd_ref_duty_exists(const struct loaded *m, const char *id)
+{
+	char buf[MLOG_DUTY_ID_MAX];
+
+	for (size_t i = 0; i < m->res.n; i++)
+		for (size_t d = 0; d < m->res.rulings[i].n_duties; d++) {
+			dd_ref_duty_id(&m->res.rulings[i].duties[d], (int)i + 1, buf, sizeof(buf));
+			if (!strcmp(buf, id))
+				return true;
+		}
+	for (size_t d = 0; m->res.state.over && d < m->res.final.n_duties; d++) {
+		dd_ref_duty_id(&m->res.final.duties[d], 0, buf, sizeof(buf));
+		if (!strcmp(buf, id))
+			return true;
+	}
+	return false;
+}
+
+static json_t *duty_json(const struct mlog_bd *log, const struct bd_duty *d, int throw_no)
+{
+	const struct bd_match_cfg *cfg = &log->cfg;
+	const struct mlog_bd_entry *by;
+	char id[MLOG_DUTY_ID_MAX];
+	json_t *o;
+	bool done;
+
+	dd_ref_duty_id(d, throw_no, id, sizeof(id));
+	done = mlog_bd_duty_done(log, id, &by);
+	o = json_pack("{s:s,s:s,s:s,s:b}", "duty", bd_duty_name(d->kind), "why", d->why,
+		      "id", id, "done", done);
+	if (!o)
+		return NULL;
+	if (done && by->audit.present)
+		json_object_set_new(o, "done_by", json_string(by->audit.official));
 
 	if (d->player != BD_NOBODY)
 		json_object_set_new(o, "player", json_string(cfg->players[d->player]));
@@ -276,11 +320,11 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 	duties = json_array();
 	for (size_t i = n; i-- > 0;)
 		for (size_t d = 0; d < m->res.rulings[i].n_duties; d++)
-			json_array_append_new(duties, duty_json(cfg, &m->res.rulings[i].duties[d],
+			json_array_append_new(duties, duty_json(m->log, &m->res.rulings[i].duties[d],
 								(int)i + 1));
 	if (m->res.state.over)
 		for (size_t d = 0; d < m->res.final.n_duties; d++)
-			json_array_insert_new(duties, 0, duty_json(cfg, &m->res.final.duties[d], 0));
+			json_array_insert_new(duties, 0, duty_json(m->log, &m->res.final.duties[d], 0));
 	json_object_set_new(o, "duties", duties);
 	history = json_array();
 	for (size_t i = 0; i < n; i++) {

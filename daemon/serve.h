@@ -31,6 +31,7 @@ struct dd_serve_config {
 	int sim_max_throws;		/* [sim] max_throws: --sim=table's matches stop after so many throws; 0 at their end */
 	double sim_pause_s;		/* [sim] pause_s: --sim's pause between matches, real seconds (8) */
 	double sim_speed;		/* [sim] speed: --sim's clock, times real time (1); rulings are the same at any */
+	double challenge_s;		/* [web] challenge_s: how long a challenge replay stays on the wall (15) */
 	int n_problems;			/* problems found */
 	char problems[4096];		/* one "file:line: why" a line */
 	char warnings[1024];		/* the same, for what works but is unwise */
@@ -68,6 +69,10 @@ struct serve {
 	struct dd_timer *keepalive;	/* SSE ping events (2 s) */
 	struct dd_timer *restart;	/* --sim: next match, armed while one is due */
 	struct dd_timer *raw_flush;	/* stores the kept edges within RAW_FLUSH_NS */
+	struct dd_timer *challenge;	/* takes the challenge replay off the wall, armed while one shows */
+	int64_t challenge_match;	/* the challenge replay on the wall: its match, 0 none */
+	int challenge_throw;		/* ... and throw */
+	int64_t challenge_end_ns;	/* ... until then (sv->clock) */
 	struct dd_edge_keep *keep;	/* owned: the chip's edges for the event log, or NULL */
 	int64_t keep_match;		/* the match keep's edges are of */
 	const struct sens_config *edges_cfg;	/* the sensors glue's wiring (while attached) */
@@ -113,6 +118,11 @@ void dd_serve_invalidate(struct serve *sv);
 /* Renders the state and tells every screen: after each change is
  * committed, never before. */
 void dd_serve_push_state(struct serve *sv);
+/* The web server's and fusion's timers as they now need to be: after a
+ * push off any request (a timer's), so the screens get it now. */
+void dd_serve_rearm(struct serve *sv);
+/* The challenge timer (user: the serve): the replay's time is up. */
+void dd_serve_on_challenge_end(void *user);
 /* A health item's change hook (user: the serve): the screens hear it now. */
 void dd_serve_on_health_changed(void *user);
 

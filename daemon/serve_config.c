@@ -112,6 +112,7 @@ void dd_serve_config_defaults(struct dd_serve_config *sc)
 	dd_fusion_cfg_defaults(&sc->fusion);
 	sc->sim_pause_s = 30;
 	sc->sim_speed = 1;
+	sc->challenge_s = 15;
 }
 
 /* [web] key as one IPv4 or IPv6 literal into out (outlen bytes); a
@@ -207,6 +208,7 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	/* Seconds a person waits (real time, whatever the speed); at most an
 	 * hour, as a pause longer than that is a demo that stopped. */
 	get_double(sc, cfg, "sim", "pause_s", 0, 3600, &sc->sim_pause_s);
+	get_double(sc, cfg, "web", "challenge_s", 0.1, 600, &sc->challenge_s);
 	/* Up to a thousand: the table's time then still runs far slower than
 	 * the machine (a throw's observations are a few ms apart at most). */
 	get_double(sc, cfg, "sim", "speed", 0.01, 1000, &sc->sim_speed);

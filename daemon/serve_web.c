@@ -54,6 +54,20 @@ static int render_state(struct serve *sv, char **out)
 	json_object_set_new(o, "mode", json_string(sv->sim ? "sim" : "live"));
 	json_object_set_new(o, "in_flight", json_boolean(dd_fusion_active(&sv->fusion)));
 	json_object_set_new(o, "waiting", json_boolean(dd_referee_waiting(sv->ref)));
+	if (sv->challenge_match) {
+		int64_t left = sv->challenge_end_ns - dd_clock_now(sv->clock);
+
+		double secs = sv->sc.challenge_s;
+
+		/* 15, not 15.0: a whole number of seconds reads as one. */
+		json_object_set_new(o, "challenge", json_pack("{s:I,s:i,s:o,s:I}",
+			"match", (json_int_t)sv->challenge_match, "throw", sv->challenge_throw,
+			"seconds", secs == (double)(json_int_t)secs ? json_integer((json_int_t)secs)
+								     : json_real(secs),
+			"left_ms", (json_int_t)(left > 0 ? (left + 999999) / 1000000 : 0)));
+	} else {
+		json_object_set_new(o, "challenge", json_null());
+	}
 	json_object_set_new(o, "timing", json_pack("{s:f,s:f,s:I,s:I,s:f}",
 		"processing_ms", (double)sv->last_processing_ns / 1e6,
 		"edge_to_push_ms", (double)sv->last_edge_to_push_ns / 1e6,
@@ -85,11 +99,50 @@ void dd_serve_on_health_changed(void *user)
 	dd_serve_push_state(user);
 }
 
+/* The challenge replay's time is up: the wall shows the score again. */
+void dd_serve_on_challenge_end(void *user)
+{
+	struct serve *sv = user;
+
+	sv->challenge_match = 0;
+	sv->challenge_throw = 0;
+	dd_timer_arm(sv->challenge, INT64_MAX);
+	dd_serve_push_state(sv);
+	dd_serve_rearm(sv);
+}
+
+/* Throw k of match shown on the wall for [web] challenge_s, or -ENOENT
+ * when there is no such throw. */
+static int show_on_wall(struct serve *sv, long match, int k, char *err, size_t errlen)
+{
+	char *detail = NULL;
+	int rc = dd_referee_throw_detail(sv->ref, match, k, &detail);
+
+	free(detail);
+	if (rc == -ENOENT || rc == -EINVAL) {
+		snprintf(err, errlen, "match %ld has no throw %d", match, k);
+		return -ENOENT;
+	}
+	if (rc) {
+		snprintf(err, errlen, "the event log could not be read");
+		return rc;
+	}
+	sv->challenge_match = match;
+	sv->challenge_throw = k;
+	sv->challenge_end_ns = dd_time_shifted(dd_clock_now(sv->clock),
+		dd_clock_span(sv->clock, (int64_t)(sv->sc.challenge_s * 1e9)));
+	dd_timer_arm(sv->challenge, sv->challenge_end_ns);
+	return 0;
+}
+
 static int on_state(void *user, char **json)
 {
 	struct serve *sv = user;
 	int rc;
 
+	/* A challenge's left_ms is now's: not from the cache. */
+	if (sv->challenge_match)
+		dd_serve_invalidate(sv);
 	if (!sv->state_cache) {
 		rc = render_state(sv, &sv->state_cache);
 		if (rc)
@@ -365,6 +418,17 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 		break;
 	case WEB_CMD_DICE:
 		rc = dd_referee_dice_move(sv->ref, cmd->line, cmd->accept_zero, &audit, err, errlen);
+		break;
+	case WEB_CMD_DUTY_DONE:
+		rc = dd_referee_duty_done(sv->ref, cmd->duty, cmd->done, &audit, err, errlen);
+		break;
+	case WEB_CMD_SHOW_ON_WALL:
+		rc = show_on_wall(sv, cmd->match, cmd->throw_no, err, errlen);
+		break;
+	case WEB_CMD_DISMISS_WALL:
+		sv->challenge_match = 0;
+		sv->challenge_throw = 0;
+		dd_timer_arm(sv->challenge, INT64_MAX);
 		break;
 	}
 	dd_serve_store_health(sv, before, rc, err);

@@ -532,35 +532,57 @@ free_log:
 	return hold_end(db, ret, "correcting", err, errlen);
 }
 
-int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_audit *audit,
-		  int64_t t_ns, char *err, size_t errlen)
+/* Appends log's last entry (an official's line with no ruling: confirm,
+ * duty) to match, committed; frees log. what names it in messages. */
+static int append_last_entry(struct db *db, int64_t match, struct mlog_bd *log, int64_t t_ns,
+			     const char *what, char *err, size_t errlen)
 {
-	struct mlog_bd *log = NULL;
 	char *line = NULL;
 	size_t len;
 	int ret;
 
-	ret = hold_log(db, match, &log, err, errlen);
-	if (ret)
-		return ret;
-	if (mlog_bd_add_confirm(log, throw_no, audit)) {
-		db_msg(err, errlen, "confirm: match %lld has no throw %d", (long long)match, throw_no);
-		ret = -EINVAL;
-		goto free_log;
-	}
 	if (mlog_bd_entry_line(&log->cfg, &log->entries[log->n_entries - 1], &line, &len)) {
 		ret = db_nomem(db, err, errlen);
-		goto free_log;
-	}
-	{
+	} else {
 		struct db_entry e = { .line = chomp(line, len), .t_ns = t_ns };
 
 		ret = db_append(db, match, &e, NULL, err, errlen);
 	}
 	free(line);
-free_log:
 	mlog_bd_free(log);
-	return hold_end(db, ret, "confirming", err, errlen);
+	return hold_end(db, ret, what, err, errlen);
+}
+
+int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_audit *audit,
+		  int64_t t_ns, char *err, size_t errlen)
+{
+	struct mlog_bd *log = NULL;
+	int ret = hold_log(db, match, &log, err, errlen);
+
+	if (ret)
+		return ret;
+	if (mlog_bd_add_confirm(log, throw_no, audit)) {
+		db_msg(err, errlen, "confirm: match %lld has no throw %d", (long long)match, throw_no);
+		mlog_bd_free(log);
+		return hold_end(db, -EINVAL, "confirming", err, errlen);
+	}
+	return append_last_entry(db, match, log, t_ns, "confirming", err, errlen);
+}
+
+int db_bd_duty(struct db *db, int64_t match, const char *duty, bool done,
+	       const struct mlog_audit *audit, int64_t t_ns, char *err, size_t errlen)
+{
+	struct mlog_bd *log = NULL;
+	int ret = hold_log(db, match, &log, err, errlen);
+
+	if (ret)
+		return ret;
+	if (mlog_bd_add_duty(log, duty, done, audit)) {
+		db_msg(err, errlen, "duty: not a duty's id");
+		mlog_bd_free(log);
+		return hold_end(db, -EINVAL, "marking a duty", err, errlen);
+	}
+	return append_last_entry(db, match, log, t_ns, "marking a duty", err, errlen);
 }
 
 int db_bd_end(struct db *db, int64_t match, int64_t t_ns, char *err, size_t errlen)

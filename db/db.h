@@ -341,6 +341,12 @@ int db_bd_correct_audited(struct db *db, int64_t match, int throw_no, const stru
 int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_audit *audit,
 		  int64_t t_ns, char *err, size_t errlen);
 
+/* An official marked duty (its id) done or not: appends the duty line
+ * ({"type":"duty","duty":ID,"done":B,"audit":{..}}, no ruling: judging
+ * skips it), committed before returning. -EINVAL a bad id. */
+int db_bd_duty(struct db *db, int64_t match, const char *duty, bool done,
+	       const struct mlog_audit *audit, int64_t t_ns, char *err, size_t errlen);
+
 /* Loads a Beer Die match and refolds it through core/: *log (free with
  * mlog_bd_free()) is the parsed stored log, res (contents freed with
  * mlog_bd_result_free()) every current ruling and the current state.

@@ -767,6 +767,8 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		{ "dye_up_missed", WEB_CMD_DYE_UP_MISSED }, { "throw", WEB_CMD_THROW },
 		{ "confirm", WEB_CMD_CONFIRM }, { "correct", WEB_CMD_CORRECT },
 		{ "undo", WEB_CMD_UNDO }, { "dice", WEB_CMD_DICE },
+		{ "duty_done", WEB_CMD_DUTY_DONE }, { "show_on_wall", WEB_CMD_SHOW_ON_WALL },
+		{ "dismiss_wall", WEB_CMD_DISMISS_WALL },
 	};
 	json_error_t jerr;
 	json_t *o;
@@ -874,9 +876,44 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 				snprintf(cmd->events[i].source, sizeof(cmd->events[i].source),
 					 "console");
 		break;
+	case WEB_CMD_DUTY_DONE:
+		v = json_object_get(o, "duty");
+		if (!json_is_string(v) || json_string_length(v) == 0 ||
+		    json_string_length(v) >= WEB_DUTY_ID_MAX ||
+		    !printable(json_string_value(v), json_string_length(v)) ||
+		    strpbrk(json_string_value(v), "\"\\")) {
+			snprintf(err, errlen, "duty: expected a duty's id (\"8:kill_n_fill:b1\"), "
+				 "at most %d bytes", WEB_DUTY_ID_MAX - 1);
+			goto free_json;
+		}
+		memcpy(cmd->duty, json_string_value(v), json_string_length(v) + 1);
+		v = json_object_get(o, "done");
+		if (!json_is_boolean(v)) {
+			snprintf(err, errlen, "done: expected true or false");
+			goto free_json;
+		}
+		cmd->done = json_is_true(v);
+		break;
+	case WEB_CMD_SHOW_ON_WALL:
+		v = json_object_get(o, "match");
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > 1000000000) {
+			snprintf(err, errlen, "match: expected a match's number (1, 2, ...)");
+			goto free_json;
+		}
+		cmd->match = (long)json_integer_value(v);
+		v = json_object_get(o, "throw");
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > 100000) {
+			snprintf(err, errlen, "throw: expected a throw's number (1, 2, ...)");
+			goto free_json;
+		}
+		cmd->throw_no = (int)json_integer_value(v);
+		break;
 	case WEB_CMD_END:
 	case WEB_CMD_DYE_UP_MISSED:
 	case WEB_CMD_UNDO:
+	case WEB_CMD_DISMISS_WALL:
 		break;
 	}
 	rc = 0;

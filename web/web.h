@@ -69,16 +69,22 @@ enum web_cmd_kind {
 	WEB_CMD_UNDO,		/* withdraw the last throw (logged as a re-toss, BD-P9)
 				 * or the dice game's last turn */
 	WEB_CMD_DICE,		/* one move of the dice game under way (line) */
+	WEB_CMD_DUTY_DONE,	/* mark a duty (duty: its id) done or not (done) */
+	WEB_CMD_SHOW_ON_WALL,	/* show throw throw_no of match as a challenge replay on the wall */
+	WEB_CMD_DISMISS_WALL,	/* take the challenge replay off the wall */
 };
 
 #define WEB_TEAM_NAME_MAX 32	/* bytes of a team's name, with the NUL */
 #define WEB_LINE_MAX 2048	/* bytes of a dice game's log line, with the NUL */
 #define WEB_OFFICIAL_MAX 33	/* bytes of an official's name, with the NUL */
 #define WEB_REASON_MAX 201	/* bytes of a command's reason, with the NUL */
+#define WEB_DUTY_ID_MAX 48	/* bytes of a duty's id ("8:kill_n_fill:b1"), with the NUL */
 
 struct web_command {
 	enum web_cmd_kind kind;	/* which command */
-	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review */
+	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review;
+				 * SHOW_ON_WALL: 1-based */
+	long match;		/* SHOW_ON_WALL: the match's id (1, 2, ...) */
 	int turn;		/* CORRECT of a dice game: the turn replaced (1-based);
 				 * 0: a Beer Die correction */
 	bool accept_zero;	/* DICE, dice CORRECT: write a box that scores 0 without asking */
@@ -94,6 +100,9 @@ struct web_command {
 	char players[BD_PLAYERS][BD_NAME_MAX];	/* START: a1, a2, b1, b2 */
 	int first_team;		/* START: BD_TEAM_A or BD_TEAM_B */
 	struct bd_house house;	/* START: the defaults given, with "house" applied */
+	char duty[WEB_DUTY_ID_MAX];	/* DUTY_DONE: the duty's id, as /api/state's
+					 * "duties" give it */
+	bool done;		/* DUTY_DONE: true marks it done, false takes that back */
 	char reason[WEB_REASON_MAX];	/* any: the official's why, "" none */
 	char official[WEB_OFFICIAL_MAX];	/* the session's official (the server's,
 					 * never the body's) */

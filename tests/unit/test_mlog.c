@@ -347,7 +347,7 @@ static void test_mlog_errors_name_line_field_and_problem(void **state)
 	parse_bad("\n\n", "t.jsonl:2: empty log: the first line must be a \"match\" line");
 	parse_bad(MATCH MATCH, "t.jsonl:2: type: a second \"match\" line (a log holds one match)");
 	parse_bad(MATCH "[1,2]\n", "t.jsonl:2: expected a JSON object {\"type\":...}");
-	parse_bad(MATCH "{\"type\":\"turn\"}\n", "t.jsonl:2: type: expected \"rolloff\", \"throw\", \"correct\" or \"confirm\"");
+	parse_bad(MATCH "{\"type\":\"turn\"}\n", "t.jsonl:2: type: expected \"rolloff\", \"throw\", \"correct\", \"confirm\" or \"duty\"");
 	parse_bad(MATCH FLOOR_B "{\"type\":\"rolloff\",\"value\":5,\"call\":{\"team\":\"B\",\"call\":\"high\"}}\n",
 		  "t.jsonl:3: type: the roll-off must come before the first throw");
 	parse_bad(MATCH "{\"type\":\"rolloff\",\"value\":0,\"call\":{\"team\":\"B\",\"call\":\"high\"}}\n",
@@ -702,6 +702,57 @@ static void test_mlog_built_in_memory_matches_parsed(void **state)
 	mlog_bd_free(mem);
 }
 
+/* Duty lines: written back byte for byte, skipped by judging; the last
+ * mark of an id says whether it is done; bad lines refused by line. */
+static void test_mlog_duty_lines_round_trip_and_do_not_judge(void **state)
+{
+	static const char text[] = "{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],"
+		"\"B\":[\"b1\",\"b2\"]}}\n"
+		"{\"type\":\"throw\",\"dye_up\":true,\"events\":[{\"at\":\"table\",\"half\":\"B\"},{\"at\":\"floor\"}]}\n"
+		"{\"type\":\"duty\",\"duty\":\"1:kill_n_fill:b1\",\"done\":true,"
+		"\"audit\":{\"official\":\"Kim\",\"wall_ms\":1700000000123}}\n"
+		"{\"type\":\"duty\",\"duty\":\"1:kill_n_fill:b1\",\"done\":false,"
+		"\"audit\":{\"official\":\"Jo\",\"wall_ms\":1700000000456,\"reason\":\"tapped by mistake\"}}\n"
+		"{\"type\":\"duty\",\"duty\":\"F:finish_winners_cups:B\",\"done\":true,"
+		"\"audit\":{\"official\":\"Jo\",\"wall_ms\":1700000000789}}\n";
+	struct mlog_bd *log = parse_ok(text);
+	const struct mlog_bd_entry *by;
+	char *out = NULL, *judged = NULL, err[128];
+	size_t len;
+
+	(void)state;
+	assert_int_equal(log->n_throws, 1);
+	assert_int_equal(log->n_entries, 4);
+	assert_int_equal(log->entries[1].kind, MLOG_DUTY);
+	assert_string_equal(log->entries[1].duty, "1:kill_n_fill:b1");
+	assert_true(log->entries[1].done);
+	assert_int_equal(log->entries[1].line, 3);
+	assert_false(mlog_bd_duty_done(log, "1:kill_n_fill:b1", &by));
+	assert_string_equal(by->audit.official, "Jo");
+	assert_true(mlog_bd_duty_done(log, "F:finish_winners_cups:B", &by));
+	assert_false(mlog_bd_duty_done(log, "2:shotgun:a1", &by));
+	assert_null(by);
+	assert_int_equal(mlog_bd_write(log, &out, &len), 0);
+	assert_string_equal(out, text);
+	assert_int_equal(mlog_bd_judge(log, &judged, &len, err, sizeof(err)), 0);
+	/* One ruling and the final line: none for the marks. */
+	assert_null(strstr(strchr(judged, '\n') + 1, "\"type\":\"ruling\""));
+	free(judged);
+	free(out);
+	mlog_bd_free(log);
+	parse_bad(MATCH FLOOR_B "{\"type\":\"duty\",\"duty\":\"1:shotgun:a1\",\"done\":true}\n",
+		  "t.jsonl:3: audit: missing (who confirmed, and when)");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"duty\",\"done\":true,\"audit\":{\"official\":\"K\",\"wall_ms\":1}}\n",
+		  "t.jsonl:3: duty: missing (the duty's id, \"8:kill_n_fill:b1\")");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"duty\",\"duty\":\"1:shotgun:a1\",\"audit\":{\"official\":\"K\",\"wall_ms\":1}}\n",
+		  "t.jsonl:3: done: expected true or false");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"duty\",\"duty\":\"1:x\",\"done\":true,\"throw\":1,"
+		  "\"audit\":{\"official\":\"K\",\"wall_ms\":1}}\n",
+		  "t.jsonl:3: throw: unknown field (\"duty\" lines take type, duty, done, audit)");
+	parse_bad(MATCH FLOOR_B "{\"type\":\"duty\",\"duty\":\"a\\\"b\",\"done\":true,"
+		  "\"audit\":{\"official\":\"K\",\"wall_ms\":1}}\n", "t.jsonl:3: duty: not a duty's id");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -726,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_mlog_bd_p6_correction_refolds_and_marks_throw),
 		cmocka_unit_test(test_mlog_bd_w1_throw_after_game_over_names_its_line),
 		cmocka_unit_test(test_mlog_built_in_memory_matches_parsed),
+		cmocka_unit_test(test_mlog_duty_lines_round_trip_and_do_not_judge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -359,6 +359,80 @@ static void test_web_command_reason_accept_zero_and_dice_turn(void **state)
 					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
 }
 
+/* duty_done: the duty's id and done, both required; hostile ids refused. */
+static void test_web_command_duty_done(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"8:kill_n_fill:b1\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_DUTY_DONE);
+	assert_string_equal(cmd.duty, "8:kill_n_fill:b1");
+	assert_true(cmd.done);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"F:finish_winners_cups:B\","
+					     "\"done\":false}"), NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_false(cmd.done);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"8:kill_n_fill:b1\"}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "done: expected true or false");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"8:x\",\"done\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "done:"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "duty:"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "duty:"));
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":7,\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"a\\nb\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"a\\\"b\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"a\\u0000b\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"duty_done\",\"duty\":\"123456789012345678901234567890"
+					     "12345678901234567890\",\"done\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "at most 47 bytes"));
+}
+
+/* show_on_wall names a match and a throw, both numbers from 1; dismiss_wall
+ * takes nothing. */
+static void test_web_command_show_on_wall(void **state)
+{
+	struct web_command cmd;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":3,\"throw\":12}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_SHOW_ON_WALL);
+	assert_int_equal(cmd.match, 3);
+	assert_int_equal(cmd.throw_no, 12);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"throw\":12}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "match: expected a match's number (1, 2, ...)");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":3}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "throw: expected a throw's number (1, 2, ...)");
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":0,\"throw\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":1,\"throw\":-1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":\"1\",\"throw\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":1,\"throw\":1.5}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"show_on_wall\",\"match\":99999999999,\"throw\":1}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), -EINVAL);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"dismiss_wall\"}"), NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_DISMISS_WALL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_web_command_players_by_seat_name_or_index),
 		cmocka_unit_test(test_web_command_ambiguous_name_is_refused),
 		cmocka_unit_test(test_web_command_reason_accept_zero_and_dice_turn),
+		cmocka_unit_test(test_web_command_duty_done),
+		cmocka_unit_test(test_web_command_show_on_wall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

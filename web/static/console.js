@@ -4,7 +4,7 @@
 // action's answer goes to the message line under the control that caused
 // it (MSGS), in words, and stays there until the next action.
 let csrf = null, state = null;
-const MSGS = ["msg", "login-msg", "review-msg", "correct-msg", "json-msg", "throws-msg", "undo-msg",
+const MSGS = ["msg", "login-msg", "review-msg", "correct-msg", "json-msg", "throws-msg", "duties-msg", "tp-msg", "undo-msg",
   "calls-msg", "dturn-msg", "dundo-msg", "dmove-msg", "dstart-msg", "house-msg", "start-msg"];
 // The review box stays up with its answer after a confirm, though the
 // review is over: the official must see what the tap did.
@@ -128,8 +128,38 @@ function render(s) {
   $("summary").textContent = "Match " + s.match + ": A " + s.score.A + " - " + s.score.B + " B, " +
     s.throws + " throws. " + (s.next ? s.next.player + " to throw. " : "") + rulingWords(s.last, s.team_names);
   showReview(s.review);
+  renderDuties(s);
   const key = JSON.stringify([s.match, s.throws, s.score, s.last, s.review, s.history && s.history.length]);
   if (key !== listSeen && !$("desk").classList.contains("hidden")) { listSeen = key; loadThrows(); }
+}
+
+// ---- duties -------------------------------------------------------------------
+// Every duty of the match, open ones first, each with its player and a
+// thumb-sized Done; a done one says so, by whom, with Undo. The daemon's
+// ids say which: a duty a correction took away is no longer listed.
+function dutyWhere(d) { return d.throw ? "throw " + d.throw : "end of the match"; }
+function renderDuties(s) {
+  const box = $("duties"), list = (s && s.duties) || [];
+  $("duties-box").classList.toggle("hidden", !list.length);
+  clear(box);
+  const open = list.filter((d) => !d.done), done = list.filter((d) => d.done);
+  for (const d of open.concat(done)) {
+    const li = el("li", "duty-item" + (d.done ? " done" : ""));
+    li.dataset.duty = d.id;
+    const what = el("span", "what");
+    what.appendChild(el("span", "txt", dutyText(d, s.team_names)));
+    what.appendChild(el("small", null, " " + dutyWhere(d) + (d.done ? ", done" + (d.done_by ? " (" + d.done_by + ")" : "") : "")));
+    li.appendChild(what);
+    const b = el("button", d.done ? "small undo-duty" : "primary done-duty", d.done ? "Undo" : "Done");
+    b.addEventListener("click", async () => {
+      clearMsgs();
+      const a = await send({ cmd: "duty_done", duty: d.id, done: !d.done }, "duties-msg");
+      if (a.ok) say("duties-msg", (d.player || teamName(s.team_names, d.team)) + ": " +
+        (DUTY_WORDS[d.duty] || d.duty) + (d.done ? " is open again." : " done."), true);
+    });
+    li.appendChild(b);
+    box.appendChild(li);
+  }
 }
 
 // ---- the review box ---------------------------------------------------------
@@ -152,6 +182,8 @@ function showReview(rv) {
   $("review-conf").textContent = "Confidence: " + (typeof rv.confidence === "number" ? rv.confidence.toFixed(2) : "not given");
   $("review-replay").href = "/replay/" + rv.throw + "?match=" + state.match;
   $("review-replay").classList.toggle("hidden", rv.counted === false || rv.counted === undefined && !rv.ruling);
+  // A held ruling is no stored throw yet: nothing to show on the wall.
+  $("review-wall").classList.toggle("hidden", rv.counted === false);
 }
 
 // ---- the match's throws --------------------------------------------------------
@@ -289,6 +321,7 @@ async function openThrow(n, match, keepScroll) {
   $("tp-badges").textContent = badges.join(". ");
   $("tp-replay").href = "/replay/" + n + "?match=" + m;
   $("tp-replay").classList.remove("hidden");
+  $("tp-wall").classList.remove("hidden");
   $("correct").classList.remove("hidden");
   const note = [];
   if (m !== state.match) note.push("This throw is of match " + m + ", not the one under way: it cannot be corrected here.");
@@ -314,6 +347,7 @@ function openHeld(n) {
   $("throw-panel").classList.remove("hidden");
   $("tp-title").textContent = n ? "Throw " + n + " (held, not yet counted)" : "A throw entered by hand";
   $("tp-replay").classList.add("hidden");
+  $("tp-wall").classList.add("hidden");
   $("correct").classList.toggle("hidden", !n);
   $("tp-ruling").textContent = state.review && state.review.ruling ? "Proposed: " + pointsWords(state.review.ruling, state.team_names) : "";
   $("tp-evidence").textContent = "Say what happened with the form, then Save correction.";
@@ -797,6 +831,19 @@ function houseChanged() {
 }
 
 function wire() {
+  // The opened throw as a challenge replay on the wall, for [web]
+  // challenge_s (the daemon's clock) or until the wall is dismissed.
+  $("tp-wall").addEventListener("click", async () => {
+    if (!opened || !opened.match || !opened.throw) return;
+    const j = await post({ cmd: "show_on_wall", match: opened.match, throw: opened.throw }, "tp-msg");
+    if (j) say("tp-msg", "Throw " + opened.throw + " is on the wall.", true);
+  });
+  $("review-wall").addEventListener("click", async () => {
+    if (!state || !state.review) return;
+    const n = state.review.throw;
+    const j = await post({ cmd: "show_on_wall", match: state.match, throw: n }, "review-msg");
+    if (j) { reviewHeld = true; say("review-msg", "Throw " + n + " is on the wall.", true); }
+  });
   wireDice();
   wireForm();
   $("login-form").addEventListener("submit", async (e) => {

@@ -137,6 +137,20 @@ function setColors(colors) {
     document.body.dataset["color" + t] = c[t];
   }
 }
+// Open duties, one line a player or team, newest first ("Cy: kill n'
+// fill x3, follow your partner"): a match's duties pile up until marked
+// done, and one line each would push the score off the wall.
+function dutyLines(list, names) {
+  const by = new Map();
+  for (const d of list) {
+    const who = d.player || teamName(names, d.team);
+    if (!by.has(who)) by.set(who, new Map());
+    const m = by.get(who);
+    m.set(d.duty, (m.get(d.duty) || 0) + 1);
+  }
+  return [...by].map(([who, m]) => who + ": " +
+    [...m].map(([k, n]) => (DUTY_WORDS[k] || k) + (n > 1 ? " \u00d7" + n : "")).join(", "));
+}
 // The win screen stays until the next match starts: an ended match's
 // state (match null) keeps it up.
 let won = null;
@@ -153,7 +167,8 @@ function renderWin(state) {
   $("win-text").style.color = "var(--c" + won.winner.toLowerCase() + ")";
   $("win-score").textContent = won.score.A + " - " + won.score.B;
   const ul = $("win-duties"); clear(ul);
-  for (const d of won.duties || []) if (!d.throw || d.done === false) ul.appendChild(el("li", "duty", dutyText(d, won.team_names)));
+  for (const t of dutyLines((won.duties || []).filter((d) => !d.throw || d.done === false), won.team_names))
+    ul.appendChild(el("li", "duty", t));
   w.classList.remove("hidden");
 }
 function renderStrip(state) {
@@ -223,7 +238,7 @@ function render(state) {
   const open = (state.duties || []).filter((d) => d.done === false);
   const list = open.length || (state.duties || []).some((d) => "done" in d) ? open
     : [...((state.last && state.last.duties) || []), ...(state.over ? (state.duties || []).filter((d) => !d.throw) : [])];
-  for (const d of list) duties.appendChild(el("li", "duty", dutyText(d, state.team_names)));
+  for (const t of dutyLines(list, state.team_names)) duties.appendChild(el("li", "duty", t));
   const an = $("announce"), words = eventAnnounce(state.event, state);
   an.textContent = words;
   an.classList.toggle("hidden", !words);

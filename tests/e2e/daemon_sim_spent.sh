@@ -55,7 +55,7 @@ stop_daemon
 # throws then come outside a match, and the next match starts all the same
 # (the demo froze on "a throw outside a match was ignored" before).
 rm -f "$WORK/dyeref.db"*
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "speed = 4"
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "speed = 4" "pause_s = 8"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 until_current 1

@@ -1,4 +1,4 @@
-/* web internals shared by server.c, sse.c and auth.c; not part of the contract. */
+/* web internals shared by the files of web/; not part of the contract. */
 #ifndef DYEREF_WEB_INTERNAL_H
 #define DYEREF_WEB_INTERNAL_H
 
@@ -103,7 +103,21 @@ void web_auth_logout(struct web_auth *a, const char *token);
 /* Constant-time comparison of two NUL-terminated strings: 1 when equal. */
 int web_auth_equal(const char *x, const char *y);
 
-/* ---- The server (server.c, sse.c) -------------------------------------- */
+/* ---- The console command parser (command.c, house.c) ------------------ */
+
+struct json_t;
+
+/* command.c: o's boolean key into *out when there; -EINVAL, with err, when not a boolean. */
+int web_get_bool(const struct json_t *o, const char *key, bool *out, char *err, size_t errlen);
+
+/* command.c: o's number key, in min..max, into *out (and given set); -EINVAL with err. */
+int web_get_number(const struct json_t *o, const char *key, double min, double max, bool *given,
+		   double *out, char *err, size_t errlen);
+
+/* house.c: START's "house" over *house (the defaults); -EINVAL with err for a bad rule. */
+int web_parse_house(const struct json_t *h, struct bd_house *house, char *err, size_t errlen);
+
+/* ---- The server (server.c, route.c, sse.c) ----------------------------- */
 
 struct conn;
 
@@ -117,6 +131,13 @@ struct sse_client {
 	size_t cap;			/* allocated */
 	int suspended;			/* waiting for data */
 	int closing;			/* end the stream at the next read */
+};
+
+/* One request while its body arrives. */
+struct request {
+	char *body;		/* owned, NUL-terminated */
+	size_t len;		/* bytes of body */
+	int too_big;		/* body passed the limit: answer 413 */
 };
 
 struct web_server {
@@ -137,13 +158,13 @@ struct web_server {
 	int resumed;			/* an SSE stream was woken: run MHD soon */
 };
 
-/* server.c: the headers every answer carries; no_store adds Cache-Control. */
+/* route.c: the headers every answer carries; no_store adds Cache-Control. */
 void web_common_headers(struct MHD_Response *r, const char *type, int no_store);
 
-/* server.c: {"error": why} with status. */
+/* route.c: {"error": why} with status. */
 enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const char *why);
 
-/* server.c: the console session of the request's cookie, or NULL. */
+/* route.c: the console session of the request's cookie, or NULL. */
 const struct web_session *web_session_of(struct web_server *s, struct MHD_Connection *c);
 
 /* server.c: the key of a connection's client address, for the per-client
@@ -151,6 +172,13 @@ const struct web_session *web_session_of(struct web_server *s, struct MHD_Connec
  * in X-Forwarded-For. */
 void web_client_key(struct web_server *s, struct MHD_Connection *c,
 		    unsigned char key[WEB_CLIENT_KEY]);
+
+/* route.c: answers a complete GET or HEAD request for url. */
+enum MHD_Result web_route_get(struct web_server *s, struct MHD_Connection *c, const char *url);
+
+/* route.c: answers a complete POST request for url, its body in rq. */
+enum MHD_Result web_route_post(struct web_server *s, struct MHD_Connection *c, const char *url,
+			       const struct request *rq);
 
 /* sse.c: answers GET /api/events: a stream that starts with the state, or
  * 429 past the streams allowed per address or per IPv6 /64. */

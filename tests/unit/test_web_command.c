@@ -1,5 +1,5 @@
 /*
- * The console's command endpoint (web/server.c) on loopback with stub
+ * The console's command endpoint (web/route.c) on loopback with stub
  * handlers (a link seam of the daemon): the official named at login reaches
  * the command, players by the match's names, the answer's shape
  * {"ok":true,"result":R}, and a handler's -EAGAIN as the question of a

@@ -160,7 +160,7 @@ function start() {
   const title = document.getElementById("title"), msg = document.getElementById("msg");
   const path = location.pathname;
   let done;
-  // One page for the four (web/server.c routes them all to history.html).
+  // One page for the four (web/route.c routes them all to history.html).
   if (path === "/matches") done = showMatches(body, title);
   else if (path.startsWith("/matches/")) done = showMatch(body, title, Number(path.split("/")[2]));
   else if (path === "/players") done = showPlayers(body, title);

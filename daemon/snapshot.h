@@ -1,6 +1,6 @@
 /* A throw's camera pictures with what is known of each (daemon/snapshot.c):
  * stored beside the JPEG, read back for the replay (docs/daemon.md,
- * "Replay"). */
+ * "Snapshots"). */
 #ifndef DYEREF_DAEMON_SNAPSHOT_H
 #define DYEREF_DAEMON_SNAPSHOT_H
 
@@ -12,7 +12,7 @@
 struct db;
 struct db_item;
 /* What the camera knew of a picture, stored beside its JPEG (the replay's
- * snapshots: docs/daemon.md, "Replay"). */
+ * snapshots: docs/daemon.md, "Snapshots"). */
 struct dd_snapshot_meta {
 	int64_t t_ns;		/* the frame's time (CLOCK_MONOTONIC) */
 	int width, height;	/* the picture, pixels */

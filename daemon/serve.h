@@ -29,7 +29,7 @@ struct dd_serve_config {
 	struct dd_referee_cfg ref;	/* [house], [fusion] review */
 	struct dd_fusion_cfg fusion;	/* [fusion] */
 	int sim_max_throws;		/* [sim] max_throws: --sim=table's matches stop after so many throws; 0 at their end */
-	double sim_pause_s;		/* [sim] pause_s: --sim's pause between matches, real seconds (8) */
+	double sim_pause_s;		/* [sim] pause_s: --sim's pause between matches, real seconds (30) */
 	double sim_speed;		/* [sim] speed: --sim's clock, times real time (1); rulings are the same at any */
 	double challenge_s;		/* [web] challenge_s: how long a challenge replay stays on the wall (15) */
 	int n_problems;			/* problems found */

@@ -29,6 +29,10 @@
  * connections stay for everyone else; a bar's guests on its one /64 are
  * seldom more than 64 screens watching at once. */
 #define WEB_SSE_PER_NET 64
+/* Streams in all, not counting the console's: past it a new one ends the
+ * oldest (the page reconnects). 384 x 256 KiB of unsent state
+ * at the worst; an honest screen holds none. */
+#define WEB_SSE_MAX 384
 
 struct web_session {
 	char token[WEB_TOKEN_HEX + 1];	/* the cookie's value; "" = free slot */
@@ -125,13 +129,20 @@ struct sse_client {
 	struct sse_client *next;	/* in web_server.clients */
 	struct web_server *server;	/* back pointer */
 	struct MHD_Connection *conn;	/* to resume */
+	struct conn *owner;		/* its connection's record (server.c), NULL
+					 * once that has gone */
 	unsigned char key[WEB_CLIENT_KEY];	/* its client's address (web_auth_client_key) */
+	bool console;			/* opened with a live console session */
 	char *buf;			/* owned: bytes not yet sent */
 	size_t len, off;		/* filled, sent */
 	size_t cap;			/* allocated */
+	int64_t opened_ms;		/* CLOCK_MONOTONIC: it ends stream_max_s after */
+	int fd;				/* its socket, watched in web_server.outer_fd
+					 * while suspended */
 	int suspended;			/* waiting for data */
 	int closing;			/* end the stream at the next read */
 };
+
 
 /* One request while its body arrives. */
 struct request {
@@ -155,8 +166,26 @@ struct web_server {
 	size_t n_clients;
 	unsigned port;			/* bound */
 	int epoll_fd;			/* MHD's */
-	int resumed;			/* an SSE stream was woken: run MHD soon */
+	int outer_fd;			/* owned epoll: MHD's and the parked streams */
+	int run_again;			/* a stream was woken or a connection closed:
+					 * run MHD at once (web_server_timeout_ms 0) */
+	size_t anon_cap;		/* connections not the console's before the
+					 * oldest idle is closed for a new one */
 };
+
+/* server.c: CLOCK_MONOTONIC milliseconds. */
+int64_t web_now_ms(void);
+
+/* server.c: ties a connection to its event stream, both ways (cl->owner),
+ * so the caps may close the stream to make room. */
+void web_conn_set_stream(struct MHD_Connection *c, struct sse_client *cl);
+/* server.c: unties cl from its connection (its stream is freed). */
+void web_conn_drop_stream(struct sse_client *cl);
+
+/* sse.c: the milliseconds until the next stream reaches stream_max_s (0:
+ * one has), -1 none open; with cut, first ends those that have. */
+int64_t web_sse_deadline(struct web_server *s, bool cut);
+
 
 /* route.c: the headers every answer carries; no_store adds Cache-Control. */
 void web_common_headers(struct MHD_Response *r, const char *type, int no_store);

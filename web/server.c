@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "web/internal.h"
 #include "web/web.h"
@@ -27,16 +29,22 @@
  * room to spare. */
 #define PER_ADDRESS_DEFAULT 32
 
-/* One open connection, for the request deadline. */
+/* Connections from one IPv6 /64, any of its addresses: four hosts' worth. */
+#define PER_NET_CONNECTIONS (4 * PER_ADDRESS_DEFAULT)
+
+/* One open connection, for the request deadline and the caps. */
 struct conn {
 	struct conn *next, *prev;	/* in web_server.conns */
 	struct MHD_Connection *mhd;	/* its connection */
+	unsigned char key[WEB_CLIENT_KEY];	/* its peer (web_auth_client_key) */
 	int64_t waiting_ms;		/* CLOCK_MONOTONIC ms since which a request is
 					 * awaited; 0: it is being answered */
-	bool cut;			/* shut down at the deadline, MHD to close it */
+	struct sse_client *stream;	/* its event stream, or NULL */
+	bool console;			/* it carried a live console session */
+	bool cut;			/* shut down (deadline, cap), MHD to close it */
 };
 
-static int64_t now_ms(void)
+int64_t web_now_ms(void)
 {
 	struct timespec ts;
 
@@ -108,13 +116,35 @@ static struct conn *conn_of(struct MHD_Connection *c)
 	return info ? info->socket_context : NULL;
 }
 
-/* Its request is in: the deadline stops while it is answered. */
-static void conn_answering(struct MHD_Connection *c)
+/* Its request is in: the deadline stops while it is answered. A
+ * connection that carried the official's session is never closed to make
+ * room (conns_make_room). */
+static void conn_answering(struct web_server *s, struct MHD_Connection *c)
 {
 	struct conn *cn = conn_of(c);
 
-	if (cn)
-		cn->waiting_ms = 0;
+	if (!cn)
+		return;
+	cn->waiting_ms = 0;
+	if (!cn->console && web_session_of(s, c))
+		cn->console = true;
+}
+
+void web_conn_drop_stream(struct sse_client *cl)
+{
+	if (cl->owner)
+		cl->owner->stream = NULL;
+	cl->owner = NULL;
+}
+
+void web_conn_set_stream(struct MHD_Connection *c, struct sse_client *cl)
+{
+	struct conn *cn = conn_of(c);
+
+	if (cn) {
+		cn->stream = cl;
+		cl->owner = cn;
+	}
 }
 
 /* MHD has no call to close a connection from outside a request; shutting
@@ -128,11 +158,83 @@ static void conn_cut(struct MHD_Connection *c)
 		shutdown(info->connect_fd, SHUT_RDWR);
 }
 
+/* Closes cn to make room: a stream ends (resumed, so MHD sees the cut). */
+static void conn_evict(struct conn *cn)
+{
+	conn_cut(cn->mhd);
+	cn->cut = true;
+	if (cn->stream) {
+		cn->stream->closing = 1;
+		web_sse_wake(cn->stream);
+	}
+}
+
+/* Whether cn may be closed to make room, and how long it has been idle:
+ * waiting for a request (its idle time) or an event stream (the time since
+ * it opened, ranked after every idle connection: a wall screen needs its
+ * stream more than a client its keep-alive). A connection being answered
+ * or a console's is never closed. */
+static bool conn_evictable(const struct conn *cn, int64_t now, int64_t *idle)
+{
+	if (cn->cut || cn->console)
+		return false;
+	if (cn->stream && !cn->stream->closing) {
+		*idle = now - cn->stream->opened_ms;
+		return true;
+	}
+	if (cn->waiting_ms) {
+		*idle = INT64_MAX / 2 + (now - cn->waiting_ms);
+		return true;
+	}
+	return false;
+}
+
+/* Caps enforced by closing, never by refusing: past the global cap (the
+ * console's share kept free), or past its address's or IPv6 /64's, a new
+ * connection closes the oldest idle one of the same group, so a burst can
+ * fill the server only until the next client comes, and that client is
+ * answered. fresh is the new connection, never chosen. */
+static void conns_make_room(struct web_server *s, struct conn *fresh)
+{
+	unsigned char net[WEB_CLIENT_KEY], other[WEB_CLIENT_KEY];
+	bool v6 = web_auth_client_net(fresh->key, net);
+	size_t all = 0, same = 0, same_net = 0;
+	struct conn *old_all = NULL, *old_same = NULL, *old_net = NULL;
+	int64_t now = web_now_ms(), i_all = -1, i_same = -1, i_net = -1, idle;
+
+	for (struct conn *cn = s->conns; cn; cn = cn->next) {
+		bool is_same, is_net;
+
+		if (cn->cut || cn->console)
+			continue;
+		is_same = !memcmp(cn->key, fresh->key, WEB_CLIENT_KEY);
+		is_net = v6 && web_auth_client_net(cn->key, other) && !memcmp(other, net, WEB_CLIENT_KEY);
+		all++;
+		same += is_same;
+		same_net += is_net;
+		if (cn == fresh || !conn_evictable(cn, now, &idle))
+			continue;
+		if (idle > i_all)
+			i_all = idle, old_all = cn;
+		if (is_same && idle > i_same)
+			i_same = idle, old_same = cn;
+		if (is_net && idle > i_net)
+			i_net = idle, old_net = cn;
+	}
+	if (same > s->cfg.max_per_ip && old_same)
+		conn_evict(old_same);
+	else if (same_net > PER_NET_CONNECTIONS && old_net)
+		conn_evict(old_net);
+	else if (all > s->cfg.max_connections && old_all)
+		conn_evict(old_all);
+}
+
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
 			  enum MHD_ConnectionNotificationCode toe)
 {
 	struct web_server *s = cls;
 	struct conn *cn = *socket_context;
+	const union MHD_ConnectionInfo *info;
 
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
 		cn = calloc(1, sizeof(*cn));
@@ -141,16 +243,29 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 			return;
 		}
 		cn->mhd = c;
-		cn->waiting_ms = now_ms();
+		cn->waiting_ms = web_now_ms();
+		/* The peer's key: behind the proxy the caps per address are the
+		 * global one, as X-Forwarded-For is not in yet. */
+		info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		web_auth_client_key(info ? info->client_addr : NULL, cn->key);
 		cn->next = s->conns;
 		if (s->conns)
 			s->conns->prev = cn;
 		s->conns = cn;
 		*socket_context = cn;
+		conns_make_room(s, cn);
 		return;
 	}
+	/* At the connection limit libmicrohttpd takes its listen socket out
+	 * of its epoll set and puts it back at the start of its next run; on
+	 * the caller's loop nothing asks for that run once the last
+	 * connection has gone (an empty set, a full backlog: the server never
+	 * accepted again). Any close asks for one. */
+	s->run_again = 1;
 	if (!cn)
 		return;
+	if (cn->stream)
+		cn->stream->owner = NULL;
 	if (cn->prev)
 		cn->prev->next = cn->next;
 	else
@@ -166,7 +281,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
  * past it. */
 static int64_t conns_deadline(struct web_server *s, bool cut)
 {
-	int64_t now = now_ms(), next = -1;
+	int64_t now = web_now_ms(), next = -1;
 
 	for (struct conn *cn = s->conns; cn; cn = cn->next) {
 		int64_t left;
@@ -219,7 +334,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		*upload_size = 0;
 		return MHD_YES;
 	}
-	conn_answering(c);
+	conn_answering(s, c);
 	if (rq->too_big)
 		return web_send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large");
 	if (url[0] != '/' || strstr(url, ".."))
@@ -241,7 +356,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	(void)toe;
 	/* Kept alive: the next request has the same time to come in full. */
 	if (cn)
-		cn->waiting_ms = now_ms();
+		cn->waiting_ms = web_now_ms();
 	if (rq) {
 		free(rq->body);
 		free(rq);
@@ -283,8 +398,13 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 	 * would be shared by all its clients (the proxy holds slow ones). */
 	if (!s->cfg.max_per_ip)
 		s->cfg.max_per_ip = cfg->trusted_proxy ? s->cfg.max_connections : PER_ADDRESS_DEFAULT;
+	/* Past this many connections not the console's, the oldest idle one is
+	 * closed for each new one: the rest is the console's share. */
+	s->anon_cap = s->cfg.max_connections - s->cfg.max_connections / 16;
 	if (!s->cfg.timeout_s)
 		s->cfg.timeout_s = 20;
+	if (!s->cfg.stream_max_s)
+		s->cfg.stream_max_s = 900;
 	if (!s->cfg.max_body)
 		s->cfg.max_body = 16 * 1024;
 	if (!s->cfg.max_request)
@@ -334,7 +454,9 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 	s->mhd = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
 				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
-				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)s->cfg.max_per_ip,
+				  /* A backstop only: conns_make_room keeps an
+				   * address to max_per_ip by closing. */
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT, 2 * (unsigned)s->cfg.max_per_ip,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.timeout_s,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)s->cfg.max_request,
 				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
@@ -359,8 +481,22 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 		e = ENOTSUP;
 		goto stop_daemon;
 	}
+	/* Ours: MHD's set, and the parked streams' sockets, which MHD does
+	 * not watch while they are suspended (a closed one would hold its
+	 * slot until the next broadcast). */
+	s->outer_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (s->outer_fd < 0 ||
+	    epoll_ctl(s->outer_fd, EPOLL_CTL_ADD, s->epoll_fd,
+		      &(struct epoll_event){ .events = EPOLLIN, .data.ptr = NULL })) {
+		e = errno;
+		snprintf(err, errlen, "web: epoll: %s", strerror(e));
+		goto close_outer;
+	}
 	return s;
 
+close_outer:
+	if (s->outer_fd >= 0)
+		close(s->outer_fd);
 stop_daemon:
 	MHD_stop_daemon(s->mhd);
 free_server:
@@ -384,6 +520,7 @@ void web_server_free(struct web_server *s)
 	for (struct sse_client *cl = s->clients; cl; cl = cl->next)
 		web_sse_wake(cl);
 	MHD_stop_daemon(s->mhd);
+	close(s->outer_fd);
 	web_auth_free(&s->auth);
 	free(s->bind);
 	free(s);
@@ -396,16 +533,18 @@ unsigned web_server_port(const struct web_server *s)
 
 int web_server_fd(const struct web_server *s)
 {
-	return s->epoll_fd;
+	return s->outer_fd;
 }
 
 int64_t web_server_timeout_ms(struct web_server *s)
 {
 	MHD_UNSIGNED_LONG_LONG ms;
-	int64_t deadline = conns_deadline(s, false);
+	int64_t deadline = conns_deadline(s, false), streams = web_sse_deadline(s, false);
 
-	if (s->resumed)
+	if (s->run_again)
 		return 0;
+	if (streams >= 0 && (deadline < 0 || streams < deadline))
+		deadline = streams;
 	if (MHD_get_timeout(s->mhd, &ms) != MHD_YES)
 		return deadline;
 	if (ms > INT64_MAX)
@@ -415,7 +554,22 @@ int64_t web_server_timeout_ms(struct web_server *s)
 
 int web_server_process(struct web_server *s)
 {
-	s->resumed = 0;
+	struct epoll_event ev[64];
+	int n;
+
+	s->run_again = 0;
+	/* A parked stream whose client hung up ends now, its slot freed. */
+	do {
+		n = epoll_wait(s->outer_fd, ev, 64, 0);
+		for (int i = 0; i < n; i++)
+			if (ev[i].data.ptr) {
+				struct sse_client *cl = ev[i].data.ptr;
+
+				cl->closing = 1;
+				web_sse_wake(cl);
+			}
+	} while (n == 64);
+	web_sse_deadline(s, true);
 	conns_deadline(s, true);
 	return MHD_run(s->mhd) == MHD_YES ? 0 : -EIO;
 }

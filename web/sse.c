@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 
 #include "web/internal.h"
 #include "web/web.h"
@@ -41,9 +42,10 @@ void web_sse_wake(struct sse_client *cl)
 {
 	if (cl->suspended) {
 		cl->suspended = 0;
+		epoll_ctl(cl->server->outer_fd, EPOLL_CTL_DEL, cl->fd, NULL);
 		MHD_resume_connection(cl->conn);
 		/* In external polling MHD only notices on its next run. */
-		cl->server->resumed = 1;
+		cl->server->run_again = 1;
 	}
 }
 
@@ -59,6 +61,9 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 		/* Nothing to say: park the connection until a broadcast. */
 		cl->suspended = 1;
 		MHD_suspend_connection(cl->conn);
+		/* MHD no longer watches it: we do, for the client's hang-up. */
+		epoll_ctl(cl->server->outer_fd, EPOLL_CTL_ADD, cl->fd,
+			  &(struct epoll_event){ .events = EPOLLRDHUP, .data.ptr = cl });
 		return 0;
 	}
 	n = cl->len - cl->off;
@@ -74,6 +79,9 @@ static void sse_free(void *cls)
 	struct sse_client *cl = cls;
 	struct web_server *s = cl->server;
 
+	web_conn_drop_stream(cl);
+	if (cl->suspended)
+		epoll_ctl(s->outer_fd, EPOLL_CTL_DEL, cl->fd, NULL);
 	for (struct sse_client **p = &s->clients; *p; p = &(*p)->next)
 		if (*p == cl) {
 			*p = cl->next;
@@ -117,6 +125,30 @@ void web_server_keepalive(struct web_server *s)
 	sse_send_all(s, ping, sizeof(ping) - 1);
 }
 
+int64_t web_sse_deadline(struct web_server *s, bool cut)
+{
+	int64_t now = web_now_ms(), next = -1;
+
+	for (struct sse_client *cl = s->clients; cl; cl = cl->next) {
+		int64_t left = cl->opened_ms + (int64_t)s->cfg.stream_max_s * 1000 - now;
+
+		if (cl->closing)
+			continue;
+		if (left <= 0 && cut) {
+			/* Ended, the page reconnects: a half-open stream of a
+			 * screen that left the Wi-Fi holds its slot no longer. */
+			cl->closing = 1;
+			web_sse_wake(cl);
+			continue;
+		}
+		if (left < 0)
+			left = 0;
+		if (next < 0 || left < next)
+			next = left;
+	}
+	return next;
+}
+
 size_t web_server_sse_clients(const struct web_server *s)
 {
 	return s->n_clients;
@@ -124,13 +156,14 @@ size_t web_server_sse_clients(const struct web_server *s)
 
 enum MHD_Result web_sse_open(struct web_server *s, struct MHD_Connection *c)
 {
-	struct sse_client *cl;
+	struct sse_client *cl, *oldest = NULL;
+	const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	char *state = NULL;
 	unsigned char key[WEB_CLIENT_KEY], net[WEB_CLIENT_KEY], other[WEB_CLIENT_KEY];
-	size_t same = 0, same_net = 0;
-	bool v6;
+	size_t same = 0, same_net = 0, all = 0;
+	bool v6, console = web_session_of(s, c) != NULL;
 
 	/* Each stream may hold SSE_BACKLOG_MAX of unsent state: a client that
 	 * opens hundreds and never reads must not make the daemon hold
@@ -147,21 +180,35 @@ enum MHD_Result web_sse_open(struct web_server *s, struct MHD_Connection *c)
 		if (cl->closing)
 			continue;
 		same += !memcmp(cl->key, key, WEB_CLIENT_KEY);
+		if (!cl->console) {
+			all++;
+			if (!oldest || cl->opened_ms < oldest->opened_ms)
+				oldest = cl;
+		}
 		same_net += v6 && web_auth_client_net(cl->key, other) &&
 			    !memcmp(other, net, WEB_CLIENT_KEY);
 	}
 	if (same >= WEB_SSE_PER_CLIENT)
 		return web_send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
 				      "too many event streams open from this address");
-	if (same_net >= WEB_SSE_PER_NET && !web_session_of(s, c))
+	if (same_net >= WEB_SSE_PER_NET && !console)
 		return web_send_error(c, MHD_HTTP_TOO_MANY_REQUESTS,
 				      "too many event streams open from this network");
 	cl = calloc(1, sizeof(*cl));
 	if (!cl)
 		return MHD_NO;
+	/* Past the global cap the oldest stream ends (it reconnects) rather
+	 * than the new one being refused. */
+	if (all >= WEB_SSE_MAX && oldest) {
+		oldest->closing = 1;
+		web_sse_wake(oldest);
+	}
 	memcpy(cl->key, key, WEB_CLIENT_KEY);
 	cl->server = s;
 	cl->conn = c;
+	cl->console = console;
+	cl->opened_ms = web_now_ms();
+	cl->fd = info ? info->connect_fd : -1;
 	/* The current state first, so a new screen shows the score at once. */
 	if (s->h.state && s->h.state(s->user, &state) == 0 && state) {
 		size_t n = strlen(state) + 32;
@@ -185,6 +232,7 @@ enum MHD_Result web_sse_open(struct web_server *s, struct MHD_Connection *c)
 	cl->next = s->clients;
 	s->clients = cl;
 	s->n_clients++;
+	web_conn_set_stream(c, cl);
 	web_common_headers(r, "text/event-stream", 1);
 	/* A scoreboard listens all evening: no idle timeout for it. */
 	MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned int)0);

@@ -155,6 +155,8 @@ struct web_config {
 	unsigned max_connections;	/* 0: 512 */
 	unsigned max_per_ip;		/* 0: 32 (a screen, a console, event streams);
 					 * max_connections with a trusted_proxy */
+	unsigned stream_max_s;		/* an event stream's lifetime; 0: 900 s (the page
+					 * reconnects and gets the state) */
 	unsigned timeout_s;		/* idle connection timeout; 0: 20 s (besides, a
 					 * request must be in 10 s after the last answer) */
 	size_t max_body;		/* request body bytes; 0: 16 KiB */

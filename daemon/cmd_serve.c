@@ -197,6 +197,28 @@ static void on_keepalive(void *user)
 	rearm_timers(sv);
 }
 
+/* systemd restarts a daemon that stops pinging; the loop turning is not
+ * enough, so the ping waits on the server still accepting connections
+ * (a backlog left unaccepted for WEB_STUCK_NS is a wedge). */
+#define WEB_STUCK_NS (5 * 1000000000LL)
+
+static void on_watchdog(void *user)
+{
+	struct serve *sv = user;
+	int64_t now = dd_clock_now(sv->clock);
+	bool ok = web_server_accepting(sv->web, now / 1000000, dd_clock_span(sv->clock, WEB_STUCK_NS) / 1000000);
+
+	if (ok)
+		sd_notify(0, "WATCHDOG=1");
+	if (!ok && !sv->web_stuck)
+		dd_log(DD_LOG_ERR, "web: connections waited %lld s unaccepted: the watchdog is no longer fed",
+		       WEB_STUCK_NS / 1000000000LL);
+	else if (ok && sv->web_stuck)
+		dd_log(DD_LOG_INFO, "web: accepting connections again");
+	sv->web_stuck = !ok;
+	dd_timer_arm(sv->watchdog, dd_time_shifted(now, sv->watchdog_ns));
+}
+
 static int on_terminate(sd_event_source *s, const struct signalfd_siginfo *si, void *user)
 {
 	(void)user;
@@ -391,6 +413,7 @@ static void usage(void)
 static int setup_loop(struct serve *sv)
 {
 	sigset_t mask;
+	uint64_t usec = 0;
 	int rc;
 
 	sigemptyset(&mask);
@@ -417,13 +440,18 @@ static int setup_loop(struct serve *sv)
 	if (!(sv->web_timer = dd_timer_new(sv->clock, on_web_timer, sv)) ||
 	    !(sv->fusion_timer = dd_timer_new(sv->clock, on_fusion_timer, sv)) ||
 	    !(sv->keepalive = dd_timer_new(sv->clock, on_keepalive, sv)) ||
+	    !(sv->watchdog = dd_timer_new(sv->clock, on_watchdog, sv)) ||
 	    !(sv->restart = dd_timer_new(sv->clock, dd_serve_on_restart, sv)) ||
 	    !(sv->raw_flush = dd_timer_new(sv->clock, dd_serve_on_raw_flush, sv)) ||
 	    !(sv->challenge = dd_timer_new(sv->clock, dd_serve_on_challenge_end, sv)))
 		return -errno;
 	dd_timer_arm(sv->keepalive, dd_time_shifted(dd_clock_now(sv->clock), dd_clock_span(sv->clock, KEEPALIVE_NS)));
-	/* Pings WATCHDOG=1 by itself when systemd set WatchdogSec. */
-	sd_event_set_watchdog(sv->ev, 1);
+	/* Under systemd's WatchdogSec: a ping at half the period, while the
+	 * server accepts (on_watchdog). */
+	if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) {
+		sv->watchdog_ns = dd_clock_span(sv->clock, (int64_t)(usec / 2) * 1000);
+		dd_timer_arm(sv->watchdog, dd_clock_now(sv->clock));
+	}
 	return 0;
 }
 
@@ -599,6 +627,7 @@ free_loop:
 	dd_timer_free(sv->challenge);
 	dd_timer_free(sv->raw_flush);
 	dd_timer_free(sv->restart);
+	dd_timer_free(sv->watchdog);
 	dd_timer_free(sv->keepalive);
 	dd_timer_free(sv->fusion_timer);
 	dd_timer_free(sv->web_timer);

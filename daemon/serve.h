@@ -67,6 +67,10 @@ struct serve {
 	struct dd_timer *web_timer;	/* the server's own timeouts */
 	struct dd_timer *fusion_timer;	/* settle / timeout of the throw */
 	struct dd_timer *keepalive;	/* SSE ping events (2 s) */
+	struct dd_timer *watchdog;	/* WATCHDOG=1 while the server accepts; armed
+					 * only under systemd's WatchdogSec */
+	int64_t watchdog_ns;		/* its period: half of WATCHDOG_USEC (sv->clock) */
+	bool web_stuck;			/* the server stopped accepting: said once */
 	struct dd_timer *restart;	/* --sim: next match, armed while one is due */
 	struct dd_timer *raw_flush;	/* stores the kept edges within RAW_FLUSH_NS */
 	struct dd_timer *challenge;	/* takes the challenge replay off the wall, armed while one shows */

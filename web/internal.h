@@ -171,6 +171,10 @@ struct web_server {
 					 * run MHD at once (web_server_timeout_ms 0) */
 	size_t anon_cap;		/* connections not the console's before the
 					 * oldest idle is closed for a new one */
+	int listen_fd;			/* MHD's listen socket (borrowed) */
+	uint64_t accepted;		/* connections accepted since start */
+	uint64_t accepted_seen;		/* that at the last web_server_accepting() */
+	int64_t stuck_since_ms;		/* since when a backlog waits unaccepted; -1 none */
 };
 
 /* server.c: CLOCK_MONOTONIC milliseconds. */

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 			conn_cut(c);	/* no memory to keep its deadline */
 			return;
 		}
+		s->accepted++;
 		cn->mhd = c;
 		cn->waiting_ms = web_now_ms();
 		/* The peer's key: behind the proxy the caps per address are the
@@ -474,6 +476,9 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 	}
 	info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_EPOLL_FD);
 	s->epoll_fd = info ? info->epoll_fd : -1;
+	info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_LISTEN_FD);
+	s->listen_fd = info ? info->listen_fd : -1;
+	s->stuck_since_ms = -1;
 	info = MHD_get_daemon_info(s->mhd, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = info ? info->port : cfg->port;
 	if (s->epoll_fd < 0) {
@@ -572,6 +577,24 @@ int web_server_process(struct web_server *s)
 	web_sse_deadline(s, true);
 	conns_deadline(s, true);
 	return MHD_run(s->mhd) == MHD_YES ? 0 : -EIO;
+}
+
+bool web_server_accepting(struct web_server *s, int64_t now_ms, int64_t limit_ms)
+{
+	struct pollfd p = { .fd = s->listen_fd, .events = POLLIN };
+	bool waiting = s->listen_fd >= 0 && poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+
+	/* Any accept since the last call, or nobody waiting: taking them. A
+	 * busy server accepts something every run; a wedged one (its listen
+	 * socket out of every epoll set) never does, the backlog full. */
+	if (!waiting || s->accepted != s->accepted_seen) {
+		s->accepted_seen = s->accepted;
+		s->stuck_since_ms = -1;
+		return true;
+	}
+	if (s->stuck_since_ms < 0)
+		s->stuck_since_ms = now_ms;
+	return now_ms - s->stuck_since_ms < limit_ms;
 }
 
 void web_server_set_house(struct web_server *s, const struct bd_house *house)

@@ -232,6 +232,13 @@ int64_t web_server_timeout_ms(struct web_server *s);
 /* Does whatever work is ready, without blocking. 0 or -EIO. */
 int web_server_process(struct web_server *s);
 
+/* Whether the server still takes connections: false once connections
+ * have waited in the listen backlog for limit_ms with none accepted
+ * between two calls (now_ms and limit_ms on the caller's clock; call every
+ * second or so). For the watchdog: a loop that still turns must not keep a
+ * server alive that no longer accepts. */
+bool web_server_accepting(struct web_server *s, int64_t now_ms, int64_t limit_ms);
+
 /* Queues a server-sent event (event name, one line of JSON data) to every
  * /api/events client. A client that falls too far behind is dropped. The
  * bytes leave on the next web_server_process(): web_server_timeout_ms()

@@ -1,7 +1,9 @@
 #!/bin/bash
 # systemd integration without systemd: a datagram socket stands in for
 # NOTIFY_SOCKET. The daemon says READY=1 once it listens, pings WATCHDOG=1
-# at half the WATCHDOG_USEC period, and says STOPPING=1 on SIGTERM.
+# at half the WATCHDOG_USEC period while its server accepts connections
+# (web_server_accepting; the wedge itself: test_web_sse), and says
+# STOPPING=1 on SIGTERM.
 set -eu
 command -v python3 >/dev/null || { echo "python3 is not installed (plays systemd's notify socket)"; exit 77; }
 . "$(dirname "$0")/lib/daemon.sh"

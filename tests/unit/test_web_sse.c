@@ -114,6 +114,37 @@ static int open_stream(struct fx *f, const char *client)
 	return open_stream_as(f, client, NULL);
 }
 
+/* The watchdog's witness (web_server_accepting): a connection left in the
+ * backlog with nothing accepted is a wedge once it has waited the limit,
+ * and taking it clears that. The server's loop is not turned until then:
+ * the kernel holds the connection as it would for a wedged server. */
+static void test_web_server_accepting_false_once_a_backlog_waits(void **state)
+{
+	struct fx *f = *state;
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(web_server_port(f->s)) };
+	int fd;
+
+	assert_true(web_server_accepting(f->s, 0, 5000));
+	assert_true(web_server_accepting(f->s, 60000, 5000));	/* nobody waits: alive */
+	assert_int_equal(inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr), 1);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	f->fds[f->n_fds++] = fd;
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_true(web_server_accepting(f->s, 100000, 5000));	/* waiting since now */
+	assert_true(web_server_accepting(f->s, 104999, 5000));
+	assert_false(web_server_accepting(f->s, 105000, 5000));
+	assert_false(web_server_accepting(f->s, 200000, 5000));
+	for (int i = 0; i < 500 && f->s->accepted == 0; i++) {
+		struct pollfd p = { .fd = web_server_fd(f->s), .events = POLLIN };
+
+		poll(&p, 1, 50);
+		assert_int_equal(web_server_process(f->s), 0);
+	}
+	assert_int_equal(f->s->accepted, 1);
+	assert_true(web_server_accepting(f->s, 200001, 5000));
+}
+
 /* A bar's Wi-Fi is one /64: a player's phone opening streams until it is
  * refused leaves the wall screen beside it its own WEB_SSE_PER_CLIENT. */
 static void test_web_sse_two_addresses_of_one_64_each_get_their_own(void **state)
@@ -179,6 +210,7 @@ static void test_web_sse_console_is_not_held_by_its_64(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_web_server_accepting_false_once_a_backlog_waits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_web_sse_two_addresses_of_one_64_each_get_their_own,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_web_sse_64_has_a_cap_of_its_own, setup, teardown),

@@ -116,3 +116,27 @@ function throwWords(r, names) {
   if (drinks.length) s += ": " + drinks.join(", ");
   return s;
 }
+// The event stream, kept open: the browser retries by itself after a drop,
+// but gives up for good on an answer that is not a stream (429 past the
+// server's caps, a restart's 503); then a new one after a growing, jittered
+// wait (2 s doubling to 30 s), so a reconnecting crowd does not come back
+// at once. Every stream starts with the whole state: nothing is lost.
+// on: { event name: handler }, plus optional onopen and onerror. Gives
+// { close() }, which ends it for good.
+function openEvents(on) {
+  let wait = 2000, es = null, closed = false;
+  function open() {
+    if (closed) return;
+    es = new EventSource("/api/events");
+    for (const k of Object.keys(on)) if (k !== "onopen" && k !== "onerror") es.addEventListener(k, on[k]);
+    es.onopen = () => { wait = 2000; if (on.onopen) on.onopen(); };
+    es.onerror = () => {
+      if (on.onerror) on.onerror();
+      if (es.readyState !== EventSource.CLOSED) return;
+      setTimeout(open, wait / 2 + Math.random() * wait / 2);
+      wait = Math.min(wait * 2, 30000);
+    };
+  }
+  open();
+  return { close() { closed = true; es.close(); } };
+}

@@ -940,5 +940,4 @@ wire();
 document.body.dataset.ready = "1";
 fetch("/console/session", { credentials: "same-origin" }).then((r) => r.ok ? r.json() : null)
   .then((j) => { if (j) { csrf = j.csrf; showDesk(j.official); } });
-const es = new EventSource("/api/events");
-es.addEventListener("state", (e) => render(JSON.parse(e.data)));
+const es = openEvents({ state: (e) => render(JSON.parse(e.data)) });

@@ -281,12 +281,10 @@ function checkOnline() {
   }
 }
 setInterval(checkOnline, 500);
-function connect() {
-  const es = new EventSource("/api/events");
-  es.addEventListener("state", (e) => { streamDown = false; render(JSON.parse(e.data)); });
-  es.addEventListener("ping", () => { streamDown = false; heard(); });
-  es.onopen = () => { streamDown = false; };
-  es.onerror = () => { streamDown = true; checkOnline(); };
-}
 fetch("/api/state").then((r) => r.json()).then(render).catch(() => {});
-connect();
+openEvents({
+  state: (e) => { streamDown = false; render(JSON.parse(e.data)); },
+  ping: () => { streamDown = false; heard(); },
+  onopen: () => { streamDown = false; },
+  onerror: () => { streamDown = true; checkOnline(); },
+});

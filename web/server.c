@@ -226,7 +226,7 @@ static void conns_make_room(struct web_server *s, struct conn *fresh)
 		conn_evict(old_same);
 	else if (same_net > PER_NET_CONNECTIONS && old_net)
 		conn_evict(old_net);
-	else if (all > s->cfg.max_connections && old_all)
+	else if (all > s->anon_cap && old_all)
 		conn_evict(old_all);
 }
 

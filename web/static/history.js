@@ -35,6 +35,7 @@ function table(cols, rows) {
       const td = hel("td");
       td.dataset.label = cols[i];
       if (v instanceof Node) td.appendChild(v); else td.textContent = v === undefined || v === null ? "" : String(v);
+      if (!td.textContent) td.classList.add("empty");	/* a phone shows no label without a value */
       tr.appendChild(td);
     });
     tb.appendChild(tr);

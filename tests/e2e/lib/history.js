@@ -37,6 +37,11 @@ async function run(s, w, h) {
   await waitFor(s, "location.pathname + ' ' + " + ready, "/matches/25 1", "the match page after the click");
   await waitFor(s, "document.querySelectorAll('a.replay-link').length > 3", true, "throws with replay links");
   await waitFor(s, "document.querySelector('a.csv-link').getAttribute('href')", "/matches/25.csv", "the CSV link");
+  // A label shown with no value beside it ("Notes:" on a phone) reads as missing data.
+  await waitFor(s, "[...document.querySelectorAll('.hist-table td')].filter(td => " +
+    "td.offsetParent !== null && getComputedStyle(td, '::before').content !== 'none' && " +
+    "getComputedStyle(td, '::before').content !== 'normal' && !td.textContent.trim()).length", 0,
+    "no label shown without a value at " + w);
   await checkPage(s, w, h, "match", "/matches/25");
   await click(s, "a.replay-link", "a throw's replay");
   await waitFor(s, "location.pathname + location.search + ' ' + document.body.dataset.ready", "/replay/1?match=25 1",

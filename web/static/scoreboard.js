@@ -196,6 +196,7 @@ function render(state) {
     // Messages from a device often name it already ("camera: no camera found").
     const name = k === "store" ? "log" : k;
     e.textContent = h.text.startsWith(k + ":") ? h.text : name + ": " + h.text;
+    e.title = e.textContent;	/* whole, where the strip cuts it short */
     e.classList.toggle("bad", !h.ok);
     e.classList.toggle("ok", !!h.ok);
   }
@@ -287,4 +288,12 @@ openEvents({
   ping: () => { streamDown = false; heard(); },
   onopen: () => { streamDown = false; },
   onerror: () => { streamDown = true; checkOnline(); },
+});
+
+// The strip's links appear while a mouse moves, for 10 s after it stops.
+let pointerTimer = 0;
+document.addEventListener("mousemove", () => {
+  document.body.classList.add("pointer");
+  clearTimeout(pointerTimer);
+  pointerTimer = setTimeout(() => document.body.classList.remove("pointer"), 10000);
 });

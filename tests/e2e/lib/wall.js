@@ -97,7 +97,15 @@ async function main() {
   if (m.small.length) die("text under 40 px: " + JSON.stringify(m.small));
   const of = await evaluate(s, OVERFLOW);
   if (of.length) die("off the screen at 1920x1080: " + JSON.stringify(of));
+  // The health strip on one line at 1920x1080 (it wrapped with its links);
+  // the links come while a mouse moves.
+  const strip = "(() => { const h = document.getElementById('health'); return h.clientHeight < 2 * parseFloat(getComputedStyle(h).fontSize); })()";
+  await waitFor(s, strip, true, "the health strip on one line at 1920x1080");
+  await waitFor(s, "document.querySelector('#health a').getClientRects().length", 0, "no links on the wall without a mouse");
   await screenshot(s, "wall-play.png");
+  await send("Input.dispatchMouseEvent", { type: "mouseMoved", x: 500, y: 500 }, s);
+  await waitFor(s, "document.querySelector('#health a').getClientRects().length > 0", true, "the links while a mouse moves");
+  await waitFor(s, strip, true, "the health strip on one line with its links");
 
   // A correction: throw 1 was on the floor after all.
   const before = (await state()).score;

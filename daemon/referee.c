@@ -94,6 +94,7 @@ void dd_referee_free(struct dd_referee *r)
 		return;
 	dd_ref_loaded_free(&r->m);
 	drop_pending(r);
+	json_decref(r->last_won);
 	free(r);
 }
 
@@ -500,6 +501,26 @@ int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 	return rc;
 }
 
+/* What the win screen shows of the match under way, kept past its end so
+ * that a wall loaded between matches shows it too (NULL when not won, or
+ * out of memory: the screen then shows no winner, as before a match). */
+static void keep_won(struct dd_referee *r)
+{
+	static const char *const keys[] = { "match", "team_names", "colors", "score", "winner", "duties" };
+	json_t *st = NULL, *won;
+
+	json_decref(r->last_won);
+	r->last_won = NULL;
+	if (!r->m.res.state.over || dd_referee_state(r, &st))
+		return;
+	won = json_object();
+	for (size_t i = 0; won && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_get(st, keys[i]))
+			json_object_set(won, keys[i], json_object_get(st, keys[i]));
+	json_decref(st);
+	r->last_won = won;
+}
+
 int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 {
 	int rc;
@@ -516,6 +537,7 @@ int dd_referee_end(struct dd_referee *r, char *err, size_t errlen)
 			return rc;
 	}
 	bd_final(&r->m.log->cfg, &r->m.res.state, &r->last_final);
+	keep_won(r);
 	dd_ref_loaded_free(&r->m);
 	drop_pending(r);
 	return 0;

@@ -53,6 +53,9 @@ struct dd_referee {
 	char dice_game[32];		/* its game ("yatzy", ...) */
 	bool dice_over;			/* its sheet is complete, not ended yet */
 	struct bd_final last_final;	/* final of the last ended match */
+	json_t *last_won;		/* owned: the last match ended won, as the
+					 * win screen needs it (/api/state's
+					 * "previous"), or NULL */
 	dd_snapshot_fn snapshot;	/* the throw's picture, or NULL */
 	void *snapshot_user;		/* for snapshot */
 };

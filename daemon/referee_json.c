@@ -270,6 +270,8 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 		if (o && r->last_final.over)
 			json_object_set_new(o, "previous_winner",
 					    json_string(r->last_final.winner == BD_TEAM_A ? "A" : "B"));
+		if (o && r->last_won)
+			json_object_set(o, "previous", r->last_won);
 		/* Between Beer Die matches the screen shows the newest dice
 		 * game's sheet, when the newest match is one. */
 		if (o && db_matches(r->db, &ms, &nm, err, sizeof(err)) == 0 && nm &&

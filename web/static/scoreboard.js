@@ -161,6 +161,8 @@ function renderWin(state) {
   if (state.dice_match) won = null;
   else if (state.match !== null && state.match !== undefined && !state.over) won = null;
   else if (state.over) won = state;
+  // Loaded between matches: the last one's win, until the next starts.
+  else if (!won && state.previous && state.previous.winner) won = state.previous;
   if (!won) { w.classList.add("hidden"); return; }
   setColors(won.colors);
   $("win-text").textContent = teamName(won.team_names, won.winner, true) + " win!";

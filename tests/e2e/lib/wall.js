@@ -162,6 +162,11 @@ async function main() {
   await command({ cmd: "end" });
   await sleep(slow(300));
   await waitFor(s, "document.getElementById('win').classList.contains('hidden')", false, "the win screen after END");
+  // A wall loaded between matches (a reload, a TV switched on) shows it too.
+  await send("Page.reload", {}, s);
+  await waitFor(s, "document.body.dataset.ready", "1", "wall reloaded");
+  await waitFor(s, text("win-text"), wname + " win!", "the win screen after a reload");
+  await waitFor(s, text("win-score"), won.score.A + " - " + won.score.B, "the final score after a reload");
 
   // A dice game: the current player highlighted, the last move in words.
   await command({ cmd: "start", game: "yatzy", players: ["ann", "bob"] });

@@ -122,28 +122,59 @@ const struct dd_pstats *dd_stats_find(const struct dd_stats *st, const char *nam
 	return NULL;
 }
 
-int dd_stats_collect(struct db *db, struct dd_stats *st, char *err, size_t errlen)
+/* Match mi as a line of name's list of matches: the team they played
+ * for, its score and whether it won (null: not over). NULL when name did
+ * not play in it (or out of memory: the list is the shorter). */
+static json_t *played_item(const struct db_match_info *mi, const struct mlog_bd *log,
+			   const struct mlog_bd_result *res, const char *name)
+{
+	int team = -1;
+
+	for (int i = 0; i < BD_PLAYERS && team < 0; i++)
+		if (!strcmp(log->cfg.players[i], name))
+			team = i / 2;
+	if (team < 0)
+		return NULL;
+	return json_pack("{s:I,s:I,s:s,s:s,s:s,s:{s:i,s:i},s:o}", "match", (json_int_t)mi->id,
+			 "start_wall_ms", (json_int_t)mi->start_wall_ms, "team", team ? "B" : "A",
+			 "team_name", log->team_names[team], "against", log->team_names[!team],
+			 "score", "A", res->final.score[0], "B", res->final.score[1],
+			 "won", res->final.over && res->final.winner >= 0
+				? json_boolean(res->final.winner == team) : json_null());
+}
+
+/* Folds every stored Beer Die match into st, one in memory at a time
+ * (bounded by the largest match); with played, also name's matches,
+ * newest first, at most DD_PLAYED_MAX of them. */
+static int stats_walk(struct db *db, struct dd_stats *st, const char *name, json_t *played,
+		      char *err, size_t errlen)
 {
 	struct db_match_info *ms = NULL;
 	size_t n = 0;
 	int rc = db_matches(db, &ms, &n, err, errlen);
 
-	for (size_t i = 0; !rc && i < n; i++) {
+	for (size_t i = n; !rc && i-- > 0;) {
 		struct mlog_bd *log = NULL;
 		struct mlog_bd_result res = { 0 };
 
 		if (strcmp(ms[i].game, "beerdie"))
 			continue;
-		/* One match in memory at a time: bounded by the largest match. */
 		rc = db_bd_load(db, ms[i].id, &log, &res, err, errlen);
 		if (!rc)
 			rc = dd_stats_add(st, log, &res);
+		if (!rc && played && json_array_size(played) < DD_PLAYED_MAX)
+			json_array_append_new(played, played_item(&ms[i], log, &res, name));
 		mlog_bd_result_free(&res);
 		mlog_bd_free(log);
 	}
 	free(ms);
 	dd_stats_sort(st);
 	return rc;
+}
+
+int dd_stats_collect(struct db *db, struct dd_stats *st, char *err, size_t errlen)
+{
+	return stats_walk(db, st, NULL, NULL, err, errlen);
 }
 
 void dd_csv_field(FILE *out, const char *s)
@@ -274,8 +305,8 @@ static int dump(json_t *o, char **json)
 int dd_history_players(struct db *db, const char *name, char **json, char *err, size_t errlen)
 {
 	struct dd_stats st = { 0 };
-	json_t *o = NULL;
-	int rc = dd_stats_collect(db, &st, err, errlen);
+	json_t *o = NULL, *played = name ? json_array() : NULL;
+	int rc = name && !played ? -ENOMEM : stats_walk(db, &st, name, played, err, errlen);
 
 	*json = NULL;
 	if (rc)
@@ -287,6 +318,8 @@ int dd_history_players(struct db *db, const char *name, char **json, char *err, 
 		if (!p)
 			goto out;
 		o = stats_json(p);
+		if (o)
+			json_object_set(o, "played", played);
 	} else {
 		json_t *arr = json_array();
 
@@ -296,6 +329,7 @@ int dd_history_players(struct db *db, const char *name, char **json, char *err, 
 	}
 	rc = dump(o, json);
 out:
+	json_decref(played);
 	dd_stats_free(&st);
 	return rc;
 }

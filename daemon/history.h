@@ -37,6 +37,9 @@ struct dd_stats {
 int dd_stats_add(struct dd_stats *st, const struct mlog_bd *log, const struct mlog_bd_result *res);
 void dd_stats_sort(struct dd_stats *st);
 void dd_stats_free(struct dd_stats *st);
+/* The most matches /api/players/NAME lists ("played", newest first). */
+#define DD_PLAYED_MAX 50
+
 /* The figures of every stored Beer Die match. 0 or a db_ error. */
 int dd_stats_collect(struct db *db, struct dd_stats *st, char *err, size_t errlen);
 /* The player named name, or NULL. */

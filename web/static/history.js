@@ -153,6 +153,15 @@ function showPlayer(body, title, name) {
     const dl = hel("dl", "hist-figs");
     FIGS.forEach(f => { dl.appendChild(hel("dt", null, f[1])); dl.appendChild(hel("dd", null, p[f[0]])); });
     body.appendChild(dl);
+    const played = p.played || [];
+    const sec = hel("section", "hist-played");
+    sec.appendChild(hel("h2", null, played.length < p.matches ? "The last " + played.length + " of " + p.matches + " matches" : "Matches"));
+    sec.appendChild(table(["Match", "Date", "Team", "Against", "Score", "Result"], played.map(m => {
+      const own = m.score[m.team], other = m.score[m.team === "A" ? "B" : "A"];
+      return [link("/matches/" + m.match, "Match " + m.match, "match-link"), when(m.start_wall_ms), m.team_name || m.team,
+              m.against, own + "-" + other, m.won === null ? "not over" : m.won ? "won" : "lost"];
+    })));
+    body.appendChild(sec);
   });
 }
 

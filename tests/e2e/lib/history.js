@@ -55,6 +55,10 @@ async function run(s, w, h) {
   await waitFor(s, "decodeURIComponent(location.pathname) + ' ' + " + ready, "/players/" + name + " 1", "the player's page");
   await waitFor(s, "document.getElementById('title').textContent", name, "the player's name as the title");
   await waitFor(s, "document.querySelectorAll('.hist-figs dt').length", 9, "nine figures");
+  // Their matches, each a link, as many as the figures count.
+  const played = await evaluate(s, "Number(document.querySelectorAll('.hist-figs dd')[0].textContent)");
+  await waitFor(s, "document.querySelectorAll('.hist-played a.match-link').length", Math.min(played, 50), "the player's matches listed");
+  await waitFor(s, "/^(won|lost|not over)$/.test(document.querySelector('.hist-played td[data-label=Result]').textContent)", true, "a result in words");
   await checkPage(s, w, h, "player", "a player's page");
   await send("Page.navigate", { url: base + "/players" }, s);
   await waitFor(s, ready, "1", "/players loaded");

@@ -176,6 +176,17 @@ async function main() {
   await waitFor(s, "document.querySelector('#sheet th.turn') && document.querySelector('#sheet th.turn').textContent", "bob", "whose roll, highlighted");
   await screenshot(s, "wall-dice.png");
 
+  // A dice game played to its end: who lost and buys, as the title, large.
+  await command({ cmd: "end" });
+  const horse = require("fs").readFileSync(__dirname + "/../../data/dice/horse-full.jsonl", "utf8")
+    .split("\n").filter((l) => l).map((l) => JSON.parse(l));
+  await command({ cmd: "start", game: "horse", players: horse[0].players });
+  for (const move of horse.slice(1)) await command({ cmd: "dice", move });
+  await waitFor(s, text("sheet-title"), "bob loses horse and buys!", "the dice game's loser on the wall");
+  const title = await evaluate(s, "parseFloat(getComputedStyle(document.getElementById('sheet-title')).fontSize)");
+  if (!(title >= 90)) die("the dice game's result is " + title + " px at 1080");
+  await screenshot(s, "wall-dice-over.png");
+
   // Offline: the daemon killed, the wall says so within 5 s.
   await waitFor(s, text("h-live"), "live", "live before the kill");
   const t0 = Date.now();
@@ -185,7 +196,7 @@ async function main() {
   await waitFor(s, "document.querySelectorAll('#health .h.ok').length", 0, "no health item green when unknown");
   await screenshot(s, "wall-offline.png");
   await send("Browser.close").catch(() => {});
-  console.log("ok: sizes, colours, a table stop, a sink, a correction, an undo, a review, match point, the win screen, a dice game, offline");
+  console.log("ok: sizes, colours, a table stop, a sink, a correction, an undo, a review, match point, the win screen, a dice game, a dice game's loser, offline");
   process.exit(0);
 }
 function pointFor(st) {

@@ -51,7 +51,7 @@ def probe(src):
     """The status line of GET /api/state within 1 s (times SLOW), or why not."""
     try:
         with connect(src, SLOW) as s:
-            s.sendall(b"GET /api/state HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             return s.recv(12).decode(errors="replace")
     except OSError as e:
         return repr(e)
@@ -65,7 +65,7 @@ def probes_after(what):
 
 
 addrs = ["127.0.72.%d" % i for i in range(1, 65)]
-held = burst(addrs, 8, b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+held = burst(addrs, 8, b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 if len(held) < 400:
     fail("only %d of 512 event streams connected" % len(held))
 time.sleep(3)

@@ -575,6 +575,7 @@ int dd_cmd_serve(int argc, char **argv)
 	memset(&wc, 0, sizeof(wc));
 	wc.bind = sv->sc.bind;
 	wc.trusted_proxy = sv->sc.trusted_proxy[0] ? sv->sc.trusted_proxy : NULL;
+	wc.hosts = sv->sc.hosts;
 	wc.port = sv->sc.port;
 	wc.pin = sv->sc.pin;
 	wc.house = &sv->sc.ref.house;

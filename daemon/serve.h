@@ -23,6 +23,7 @@
 struct dd_serve_config {
 	char bind[64];			/* [web] bind */
 	char trusted_proxy[64];		/* [web] trusted_proxy, "" none */
+	char hosts[1024];		/* [web] hosts: more names for the Host header, "" none */
 	unsigned port;			/* [web] port; 0 any free port */
 	char pin[16];			/* [web] pin, "" locks the console */
 	char db_path[480];		/* [db] path */

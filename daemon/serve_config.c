@@ -12,6 +12,7 @@
 #include "daemon/referee.h"
 #include "daemon/serve.h"
 #include "sim/sim.h"
+#include "web/web.h"
 
 /* msg as one more line of buf (size bytes), cut where it is full. */
 static void add_line(char *buf, size_t size, const char *msg)
@@ -149,6 +150,21 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 	get_ip(sc, cfg, "trusted_proxy", sc->trusted_proxy, sizeof(sc->trusted_proxy));
 	get_int(sc, cfg, "web", "port", 0, 65535, &port);
 	sc->port = (unsigned)port;
+	v = dd_config_get(cfg, "web", "hosts", &line);
+	if (v) {
+		char names[WEB_HOSTS_MAX][WEB_HOST_MAX], why[128];
+		size_t n;
+
+		if (strlen(v) >= sizeof(sc->hosts))
+			snprintf(why, sizeof(why), "longer than %zu bytes", sizeof(sc->hosts) - 1);
+		if (strlen(v) >= sizeof(sc->hosts) ||
+		    web_parse_hosts(v, names, WEB_HOSTS_MAX, &n, why, sizeof(why))) {
+			snprintf(msg, sizeof(msg), "%s:%d: web.hosts: %s", cfg->path, line, why);
+			problem(sc, msg);
+		} else {
+			snprintf(sc->hosts, sizeof(sc->hosts), "%s", v);
+		}
+	}
 	v = dd_config_get(cfg, "web", "pin", &line);
 	if (v) {
 		size_t len = strlen(v);

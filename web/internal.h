@@ -175,6 +175,10 @@ struct web_server {
 	uint64_t accepted;		/* connections accepted since start */
 	uint64_t accepted_seen;		/* that at the last web_server_accepting() */
 	int64_t stuck_since_ms;		/* since when a backlog waits unaccepted; -1 none */
+	/* Names a Host may give (web_host_name's form): cfg.hosts and the
+	 * defaults (web_hosts_init). */
+	char hosts[WEB_HOSTS_MAX + 6][WEB_HOST_MAX];
+	size_t n_hosts;
 };
 
 /* server.c: CLOCK_MONOTONIC milliseconds. */
@@ -196,6 +200,24 @@ void web_common_headers(struct MHD_Response *r, const char *type, int no_store);
 
 /* route.c: {"error": why} with status. */
 enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const char *why);
+
+/* route.c: web_send_error, and the connection closed after it. */
+enum MHD_Result web_send_error_close(struct MHD_Connection *c, unsigned status, const char *why);
+
+/* hygiene.c: s->hosts from list (web_config.hosts, may be NULL) and the
+ * defaults. 0; -EINVAL with err. */
+int web_hosts_init(struct web_server *s, const char *list, char *err, size_t errlen);
+
+/* hygiene.c: whether the request's head is refused, answered (*ret) and
+ * its connection closed: 400 for a body framed more than one way (two
+ * Content-Length headers, one not a number, or one with
+ * Transfer-Encoding), 421 for a Host that is not one of the server's
+ * names. Call once, when the head is in. */
+bool web_hygiene_refuse(struct web_server *s, struct MHD_Connection *c, enum MHD_Result *ret);
+
+/* hygiene.c: web_cross_site() of the request's headers: every console
+ * write, the login too, is refused when true. */
+bool web_request_cross_site(struct MHD_Connection *c);
 
 /* route.c: the console session of the request's cookie, or NULL. */
 const struct web_session *web_session_of(struct web_server *s, struct MHD_Connection *c);

@@ -40,9 +40,10 @@ void web_common_headers(struct MHD_Response *r, const char *type, int no_store)
 		MHD_add_response_header(r, "Cache-Control", "no-store");
 }
 
-/* Sends body (taken: freed by MHD) with status. */
-static enum MHD_Result send_owned(struct MHD_Connection *c, unsigned status, const char *type,
-				  char *body, size_t len, const char *cookie)
+/* Sends body (taken: freed by MHD) with status, and with the headers
+ * extra names (name, value pairs ending in NULL; may be NULL). */
+static enum MHD_Result send_with(struct MHD_Connection *c, unsigned status, const char *type,
+				 char *body, size_t len, const char *const *extra)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -53,11 +54,20 @@ static enum MHD_Result send_owned(struct MHD_Connection *c, unsigned status, con
 		return MHD_NO;
 	}
 	web_common_headers(r, type, 1);
-	if (cookie)
-		MHD_add_response_header(r, "Set-Cookie", cookie);
+	for (size_t i = 0; extra && extra[i]; i += 2)
+		MHD_add_response_header(r, extra[i], extra[i + 1]);
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+/* send_with() and one Set-Cookie (NULL: none). */
+static enum MHD_Result send_owned(struct MHD_Connection *c, unsigned status, const char *type,
+				  char *body, size_t len, const char *cookie)
+{
+	const char *extra[] = { "Set-Cookie", cookie, NULL };
+
+	return send_with(c, status, type, body, len, cookie ? extra : NULL);
 }
 
 static enum MHD_Result send_static(struct MHD_Connection *c, const struct web_file *f)
@@ -95,8 +105,9 @@ static enum MHD_Result send_csv(struct MHD_Connection *c, char *body, const char
 	return ret;
 }
 
-/* {"error": why} with status. */
-enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const char *why)
+/* {"error": why} with status and the headers extra (send_with's). */
+static enum MHD_Result send_error_with(struct MHD_Connection *c, unsigned status, const char *why,
+				       const char *const *extra)
 {
 	json_t *o = json_pack("{s:s}", "error", why);
 	char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -106,7 +117,19 @@ enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const 
 	if (!text)
 		return MHD_NO;
 	n = strlen(text);
-	return send_owned(c, status, "application/json", text, n, NULL);
+	return send_with(c, status, "application/json", text, n, extra);
+}
+
+enum MHD_Result web_send_error(struct MHD_Connection *c, unsigned status, const char *why)
+{
+	return send_error_with(c, status, why, NULL);
+}
+
+enum MHD_Result web_send_error_close(struct MHD_Connection *c, unsigned status, const char *why)
+{
+	static const char *const close_it[] = { "Connection", "close", NULL };
+
+	return send_error_with(c, status, why, close_it);
 }
 
 /* A handler's answer: a body, or an errno mapped to a status. The message
@@ -194,13 +217,6 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	char *text;
 	int rc;
 
-	/* A page on another site can make the official's browser post here
-	 * (a form needs no CORS). Refused before the PIN is read, so it does
-	 * not spend that address's tries. */
-	if (web_cross_site(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site"),
-			   MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
-			   MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host")))
-		return web_send_error(c, MHD_HTTP_FORBIDDEN, "cross-site login refused");
 	if (!content_type_is(c, "application/x-www-form-urlencoded"))
 		return web_send_error(c, MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
 				      "Content-Type: expected application/x-www-form-urlencoded");
@@ -511,6 +527,13 @@ enum MHD_Result web_route_get(struct web_server *s, struct MHD_Connection *c, co
 enum MHD_Result web_route_post(struct web_server *s, struct MHD_Connection *c, const char *url,
 			       const struct request *rq)
 {
+	/* A page on another site can make the official's browser post here
+	 * (a form needs no CORS), with the cookie when SameSite is not kept.
+	 * Refused before anything is read: a login's PIN does not spend that
+	 * address's tries, a command's token is not even compared. */
+	if (!strncmp(url, "/console/", 9) && web_request_cross_site(c))
+		return web_send_error(c, MHD_HTTP_FORBIDDEN, !strcmp(url, "/console/login")
+				      ? "cross-site login refused" : "cross-site request refused");
 	if (!strcmp(url, "/console/login"))
 		return console_login(s, c, rq);
 	if (!strcmp(url, "/console/logout")) {

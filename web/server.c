@@ -314,6 +314,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 
 	(void)version;
 	if (!rq) {
+		enum MHD_Result ret;
+
+		if (web_hygiene_refuse(s, c, &ret))
+			return ret;	/* on its head alone: its body is never read */
 		rq = calloc(1, sizeof(*rq));
 		if (!rq)
 			return MHD_NO;
@@ -418,6 +422,11 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 		goto free_server;
 	}
 	s->cfg.bind = s->bind;
+	if (web_hosts_init(s, cfg->hosts, err, errlen)) {
+		e = EINVAL;
+		goto free_server;
+	}
+	s->cfg.hosts = NULL;
 	s->cfg.pin = NULL;
 	s->cfg.trusted_proxy = NULL;
 	if (cfg->trusted_proxy) {

@@ -56,6 +56,23 @@ int web_parse_forwarded_for(const char *header, size_t len, struct sockaddr_stor
  * cross-site (curl; browsers send one of them on every POST). */
 bool web_cross_site(const char *sec_fetch_site, const char *origin, const char *host);
 
+#define WEB_HOST_MAX 256	/* bytes of a host name, with the NUL */
+#define WEB_HOSTS_MAX 16	/* names web_config.hosts may list */
+
+/* One host name of len bytes (no NUL needed), as a Host header gives it
+ * (port_ok: "name:port", "[v6]:port") or a configuration lists it (a
+ * bare IPv6 literal too): the name lower-cased, a trailing dot dropped, an
+ * IP literal in inet_ntop's form, brackets dropped, into out. 0; -EINVAL
+ * for anything but letters, digits, '-', '.', '_' or an IP literal, a bad
+ * port, or a name of WEB_HOST_MAX bytes or more. */
+int web_host_name(const char *v, size_t len, bool port_ok, char *out, size_t outlen);
+
+/* A list of names separated by commas or spaces (web_host_name's, no
+ * ports), at most max, into names and *n. 0; -EINVAL or -E2BIG with err
+ * naming the bad entry. */
+int web_parse_hosts(const char *list, char (*names)[WEB_HOST_MAX], size_t max, size_t *n,
+		    char *err, size_t errlen);
+
 /* The console's state-changing requests, as JSON objects with "cmd". */
 enum web_cmd_kind {
 	WEB_CMD_START,		/* start a match: teams, players, house rules */
@@ -150,6 +167,12 @@ struct web_config {
 	const char *bind;		/* IPv4 or IPv6 literal; "127.0.0.1" when NULL */
 	const char *trusted_proxy;	/* IP literal of a reverse proxy whose connections count
 					 * as their last X-Forwarded-For address; NULL: none */
+	/* Names the Host header may give, separated by commas (a proxy's
+	 * public name, the Pi's address in DNS), besides the defaults:
+	 * localhost, 127.0.0.1, ::1, bind, the machine's hostname and
+	 * hostname.local, and always the address the client connected to;
+	 * another gets 421. NULL: the defaults only. */
+	const char *hosts;
 	unsigned port;			/* 0: any free port (see web_server_port) */
 	const char *pin;		/* console PIN; NULL or "" locks the console */
 	unsigned max_connections;	/* 0: 512 */

@@ -18,7 +18,7 @@ for i in range(1, 65):
             s.settimeout(2 * SLOW)
             s.bind(("127.0.72.%d" % i, 0))
             s.connect(("127.0.0.1", port))
-            s.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+            s.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             held.append(s)
         except OSError:
             pass

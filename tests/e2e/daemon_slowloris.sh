@@ -54,7 +54,7 @@ def get(src, path="/"):
     """The status line of GET path from src within 5 s (times SLOW), or what went wrong."""
     try:
         with connect(src) as s:
-            s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % path).encode())
+            s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" % path).encode())
             return s.recv(12).decode(errors="replace")
     except OSError as e:
         return repr(e)
@@ -70,7 +70,7 @@ for src in ("127.0.0.2", "127.0.0.3"):
     for _ in range(256):
         try:
             s = connect(src)
-            s.send(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            s.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             held.append(s)
         except OSError:
             pass
@@ -89,7 +89,7 @@ for src in ("127.0.0.2", "127.0.0.3"):
 
 # A slow but honest request: its head over 3 s, answered.
 honest = connect("127.0.0.4")
-for part in (b"GET /api/sta", b"te HTTP/1.1\r\nHo", b"st: x\r\n\r\n"):
+for part in (b"GET /api/sta", b"te HTTP/1.1\r\nHo", b"st: 127.0.0.1\r\n\r\n"):
     honest.send(part)
     time.sleep(1)
 status = honest.recv(12).decode(errors="replace")

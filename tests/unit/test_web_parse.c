@@ -90,6 +90,48 @@ static void test_web_forwarded_for_takes_the_last_bare_address(void **state)
 	assert_int_equal(web_parse_forwarded_for("1.2.3.4\0", 8, &a), -EINVAL);
 }
 
+/* A Host header's name, as the DNS-rebinding check compares it: lower
+ * case, no port, no trailing dot, IP literals in one spelling. */
+static void test_web_host_name_normalises_and_refuses_junk(void **state)
+{
+	static const char *const good[][2] = {
+		{ "Pi.Local:8080", "pi.local" }, { "pi.local.", "pi.local" },
+		{ "127.0.0.1:80", "127.0.0.1" }, { "[::1]:8080", "::1" },
+		{ "[FD00:0::1]", "fd00::1" }, { "dyeref_1", "dyeref_1" },
+	};
+	static const char *const bad[] = {
+		"", ":80", "pi:", "pi:123456", "pi:8o", "a b", "pi/x", "[::1", "[1.2.3.4]",
+		"[::1]x", ".", ".pi", "pi:80:80",
+	};
+	char out[WEB_HOST_MAX], names[WEB_HOSTS_MAX][WEB_HOST_MAX], err[128], big[WEB_HOST_MAX + 1];
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		assert_int_equal(web_host_name(good[i][0], strlen(good[i][0]), true, out, sizeof(out)), 0);
+		assert_string_equal(out, good[i][1]);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (web_host_name(bad[i], strlen(bad[i]), true, out, sizeof(out)) != -EINVAL)
+			fail_msg("'%s' taken as '%s'", bad[i], out);
+	assert_int_equal(web_host_name("evil\0.pi", 9, true, out, sizeof(out)), -EINVAL);
+	memset(big, 'a', WEB_HOST_MAX);
+	big[WEB_HOST_MAX] = '\0';
+	assert_int_equal(web_host_name(big, WEB_HOST_MAX, true, out, sizeof(out)), -EINVAL);
+	/* The configuration's list: no ports, bare IPv6 literals. */
+	assert_int_equal(web_host_name("pi:80", 5, false, out, sizeof(out)), -EINVAL);
+	assert_int_equal(web_parse_hosts(" A.example, fd00::0:1 ,10.0.0.5", names, WEB_HOSTS_MAX, &n,
+					 err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "a.example");
+	assert_string_equal(names[1], "fd00::1");
+	assert_string_equal(names[2], "10.0.0.5");
+	assert_int_equal(web_parse_hosts("ok, bad/name", names, WEB_HOSTS_MAX, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "'bad/name'"));
+	assert_int_equal(web_parse_hosts("a b c", names, 2, &n, err, sizeof(err)), -E2BIG);
+}
+
 /* A console login from another site's page is refused before its PIN is
  * read; the console's own page, and curl, are not. */
 static void test_web_cross_site_by_fetch_metadata_else_origin(void **state)
@@ -440,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_web_form_rejects_bad_escapes_and_nul),
 		cmocka_unit_test(test_web_cookie_finds_value_among_others),
 		cmocka_unit_test(test_web_forwarded_for_takes_the_last_bare_address),
+		cmocka_unit_test(test_web_host_name_normalises_and_refuses_junk),
 		cmocka_unit_test(test_web_cross_site_by_fetch_metadata_else_origin),
 		cmocka_unit_test(test_web_command_call_catch),
 		cmocka_unit_test(test_web_command_start_applies_house_over_defaults),

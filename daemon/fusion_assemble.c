@@ -360,6 +360,29 @@ static int deaf_landings(const struct dd_fusion *f, int64_t at[], bool excused[]
 	return moved;
 }
 
+/* Whether the throw rests on single-line discs alone: every observation
+ * is the piezo's, none of them a table impact (a landing, or a shake the
+ * table lines heard), so no camera, no person at the console or a button
+ * and no table disc saw it. A floor strip, cup or mine disc is one line
+ * each: a loose wire or a floating input makes such a throw out of
+ * nothing, and it would use up a thrower's turn (BD-T3) even where it
+ * scores nothing (BD-P14); a real one (a die straight into a cup, BD-P7)
+ * is rare enough to ask an official about. */
+static bool lone_lines_only(const struct dd_fusion *f)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < f->cur.n_obs; i++) {
+		const struct dd_obs *o = &f->cur.obs[i];
+
+		if (o->source != DD_SRC_PIEZO || o->kind == DD_OBS_TABLE_DEAF ||
+		    (o->kind == DD_OBS_EVENT && o->ev.kind == BD_EV_TABLE))
+			return false;
+		any |= o->kind == DD_OBS_EVENT;
+	}
+	return any;
+}
+
 void dd_fusion_assemble(const struct dd_fusion *f, bool timed_out, int64_t now_ns,
 			struct dd_fused *out)
 {
@@ -597,4 +620,7 @@ void dd_fusion_assemble(const struct dd_fusion *f, bool timed_out, int64_t now_n
 	}
 	if (f->cur.overflow)
 		add_reason(out, "observations were dropped");
+	if (lone_lines_only(f))
+		add_reason(out, "only floor, cup or mine sensors felt it: no table landing, camera "
+			   "or call (a loose line can make such a throw; BD-P14, BD-T3)");
 }

@@ -21,7 +21,7 @@ int dd_cmd_matches(int argc, char **argv)
 	status = dd_db_args("matches", USAGE, "d", argc, argv, &a, &help);
 	if (status || help)
 		return status;
-	db = dd_db_open("matches", a.db, 0, &status);
+	db = dd_db_open("matches", a.db, DB_OPEN_NOCHECK, &status);
 	if (!db)
 		return status;
 	ret = db_matches(db, &v, &n, err, sizeof(err));

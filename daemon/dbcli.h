@@ -31,7 +31,7 @@ int dd_db_args(const char *cmd, const char *usage, const char *allowed, int argc
  * input, 1 otherwise). */
 struct db *dd_db_open(const char *cmd, const char *path, unsigned flags, int *status);
 
-/* Opens a->db read-only, runs fill into memory and, only when it succeeds
+/* Opens a->db to read (DB_OPEN_NOCHECK), runs fill into memory and, only when it succeeds
  * whole, writes that to stdout: an error leaves stdout empty. fill returns
  * 0 or a db_ error with a message in err. Returns the exit status after a
  * one-line "cmd: why" for any failure. */

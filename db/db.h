@@ -50,17 +50,34 @@ struct db;
 
 enum db_open_flags {
 	DB_OPEN_CREATE = 1 << 0,	/* create the file when it does not exist */
-	DB_OPEN_READONLY = 1 << 1,	/* no writes; no migration (an old file is refused) */
+	DB_OPEN_READONLY = 1 << 1,	/* no writes; no migration (an old file is refused); no check */
+	DB_OPEN_NOCHECK = 1 << 2,	/* no quick_check even after a writer left the file
+					 * open: readers (export, matches, replay), and callers
+					 * that check later (db_left_open, db_check) */
 };
 
-/* Opens (or with DB_OPEN_CREATE creates) a dyeref database: checks it with
- * PRAGMA quick_check, then turns on WAL and migrates an older schema
- * forward. A file that is not a dyeref database, is corrupt or has a newer
- * schema is refused and left byte for byte as it was: NULL, errno set
+/* Opens (or with DB_OPEN_CREATE creates) a dyeref database, then turns on
+ * WAL and migrates an older schema forward. When a writer left the file
+ * without closing it (a crash, a power cut: its -wal is still there), the
+ * file is first checked with PRAGMA quick_check, which reads every page,
+ * unless the flags say no check; a file closed cleanly is not read whole,
+ * so opening takes the same time at any size. A file that is not a
+ * dyeref database, is found corrupt or has a newer schema is refused and
+ * left byte for byte as it was: NULL, errno set
  * (ENOENT missing, EACCES permission denied, ENOTSUP non-dyeref, EILSEQ
  * corrupt, EPROTO newer, ENOSPC, EROFS, EIO)
- * and "FILE: reason" in err. Free with db_close(). */
+ * and "FILE: reason" (one line) in err. Free with db_close(). */
 struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen);
+
+/* Whether, when db_open() found it, a writer had left the file without
+ * closing it (its -wal was there): what a DB_OPEN_NOCHECK caller should
+ * db_check() (the daemon does it in the background). */
+bool db_left_open(const struct db *db);
+
+/* PRAGMA quick_check now (it reads every page: seconds for a large file):
+ * 0, or -EILSEQ with "FILE: corrupt database (quick_check: why)" on one
+ * line in err, or the store's own error (-EBUSY, -ENOMEM...). */
+int db_check(struct db *db, char *err, size_t errlen);
 
 /* Commits pending raw inputs (best effort) and closes. NULL is a no-op. */
 void db_close(struct db *db);

@@ -14,6 +14,7 @@ struct db {
 	char *path;		/* owned copy of the path opened */
 	bool readonly;		/* opened with DB_OPEN_READONLY */
 	bool opening;		/* inside db_open: a missing file is the caller's path */
+	bool left_open;		/* a writer left the file without closing it (db_left_open) */
 	bool in_batch;		/* a raw-input transaction is open (db_raw_flush ends it) */
 	bool hold;		/* a multi-step write (import, correction) owns the transaction: no commits */
 	sqlite3_stmt *raw_ins;	/* cached INSERT INTO raw_inputs */

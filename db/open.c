@@ -138,11 +138,26 @@ static int query_int(sqlite3 *h, const char *sql, int64_t *out)
 	return rc;
 }
 
-/* PRAGMA quick_check: 0 when "ok", else -EILSEQ with its first complaint. */
-static int quick_check(struct db *db, char *err, size_t errlen)
+/* quick_check's complaint on one line: SQLite puts "*** in database main
+ * ***" and a newline before the first, and newlines between several. */
+static void one_line(char *out, size_t outlen, const char *r)
+{
+	static const char head[] = "*** in database main ***";
+	size_t n = 0;
+
+	if (!strncmp(r, head, sizeof(head) - 1))
+		r += sizeof(head) - 1;
+	r += strspn(r, " \r\n");
+	for (; *r && n + 1 < outlen; r++)
+		out[n++] = *r == '\n' || *r == '\r' ? ' ' : *r;
+	out[n] = 0;
+}
+
+int db_check(struct db *db, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(db->h, "PRAGMA quick_check(1)", -1, &st, NULL);
+	char why[200];
 	int ret = 0;
 
 	if (rc != SQLITE_OK) {
@@ -153,17 +168,41 @@ static int quick_check(struct db *db, char *err, size_t errlen)
 	if (rc == SQLITE_ROW) {
 		const char *r = (const char *)sqlite3_column_text(st, 0);
 		if (!r || strcmp(r, "ok")) {
-			db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path,
-			       r ? r : "no answer");
+			one_line(why, sizeof(why), r ? r : "no answer");
+			db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path, why);
 			ret = -EILSEQ;
 		}
 	} else {
-		db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path,
-		       sqlite3_errmsg(db->h));
+		one_line(why, sizeof(why), sqlite3_errmsg(db->h));
+		db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path, why);
 		ret = -EILSEQ;
 	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+bool db_left_open(const struct db *db)
+{
+	return db->left_open;
+}
+
+/* Whether a writer left path without closing it: SQLite deletes the -wal
+ * when the last connection closes, so one with content at open was left
+ * by a crash or a power cut, or belongs to a program that has the file
+ * open now (then the check is only slower than it needs to be). */
+static bool wal_left(const char *path)
+{
+	size_t n = strlen(path) + sizeof("-wal");
+	char *wal = malloc(n);
+	struct stat sb;
+	bool left;
+
+	if (!wal)
+		return true;	/* cannot tell: check */
+	snprintf(wal, n, "%s-wal", path);
+	left = stat(wal, &sb) == 0 && sb.st_size > 0;
+	free(wal);
+	return left;
 }
 
 /* Reads what decides whether the file is ours, writing nothing. *fresh:
@@ -284,6 +323,7 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 	}
 	db->readonly = flags & DB_OPEN_READONLY;
 	db->opening = true;
+	db->left_open = wal_left(path);
 	oflags = db->readonly ? SQLITE_OPEN_READONLY
 			      : SQLITE_OPEN_READWRITE | ((flags & DB_OPEN_CREATE) ? SQLITE_OPEN_CREATE : 0);
 	rc = sqlite3_open_v2(path, &db->h, oflags | SQLITE_OPEN_NOMUTEX, NULL);
@@ -293,6 +333,9 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 	}
 	sqlite3_extended_result_codes(db->h, 1);
 	sqlite3_busy_timeout(db->h, 5000);
+	/* A refused file keeps a -wal left beside it: closing must not
+	 * checkpoint it into the file (nor delete it) until the open succeeds. */
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 
 	ret = inspect(db, &fresh, &version, err, errlen);
 	if (ret)
@@ -302,8 +345,11 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 		ret = -ENOTSUP;
 		goto close_db;
 	}
-	if (!fresh) {
-		ret = quick_check(db, err, errlen);
+	/* Reading every page costs start-up time in proportion to the file
+	 * (tens of seconds for 2 GiB on an SD card): only after a writer that
+	 * did not close it, and only for callers that check now. */
+	if (!fresh && db->left_open && !(flags & (DB_OPEN_NOCHECK | DB_OPEN_READONLY))) {
+		ret = db_check(db, err, errlen);
 		if (ret)
 			goto close_db;
 	}
@@ -338,6 +384,9 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 	ret = prepare_cached(db, err, errlen);
 	if (ret)
 		goto close_db;
+	/* From here a clean close checkpoints and deletes the -wal, so the
+	 * next open knows the file was closed (wal_left). */
+	sqlite3_db_config(db->h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	db->opening = false;
 	return db;
 

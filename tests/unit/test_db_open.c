@@ -37,6 +37,14 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+static size_t slurp_len(const char *path)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return (size_t)sb.st_size;
+}
+
 static void spit(const char *path, const void *buf, size_t len)
 {
 	FILE *fp = fopen(path, "wb");
@@ -142,26 +150,144 @@ static void test_db_refuses_a_newer_schema_untouched(void **state)
 	assert_refused_untouched(f->path, EPROTO, "newer");
 }
 
-static void test_db_refuses_a_corrupt_file_untouched(void **state)
+/* Leaves path as a writer killed mid-match would: a commit in its -wal,
+ * never checkpointed (a child writes page 1 again and exits without
+ * closing). */
+static void leave_open(const char *path)
 {
-	struct db_test_fx *f = *state;
-	size_t len;
-	char *buf;
-	sqlite3 *h;
+	pid_t pid = fork();
+	int st;
 
-	make_dyeref_db(f->path);
-	/* Rollback journal mode, so that the file alone is the database. */
-	assert_int_equal(sqlite3_open(f->path, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(h, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(h);
-	buf = slurp(f->path, &len);
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		sqlite3 *h;
+		char sql[80];
+
+		snprintf(sql, sizeof(sql), "BEGIN IMMEDIATE; PRAGMA user_version = %d; COMMIT",
+			 DB_SCHEMA_VERSION);
+		if (sqlite3_open(path, &h) != SQLITE_OK || sqlite3_exec(h, sql, NULL, NULL, NULL))
+			_exit(3);
+		_exit(0);	/* no sqlite3_close: the -wal stays */
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* Scribbles over pages 3 to 6 of path (b-tree pages of the log). */
+static void scribble(const char *path)
+{
+	size_t len;
+	char *buf = slurp(path, &len);
+
 	assert_true(len > 8 * 4096);
-	/* Scribble over pages 3 to 6: b-tree pages of the log. */
 	for (size_t i = 2 * 4096; i < 6 * 4096; i++)
 		buf[i] = (char)(0x5a ^ (i * 7));
-	spit(f->path, buf, len);
+	spit(path, buf, len);
 	free(buf);
-	assert_refused_untouched(f->path, EILSEQ, "corrupt");
+}
+
+/* After an unclean shutdown (a -wal left behind) db_open checks every
+ * page: a corrupt file is refused, in one line naming it and why, and both
+ * the file and its -wal are left byte for byte as they were (closing does
+ * not checkpoint the one into the other). */
+static void test_db_refuses_a_corrupt_file_left_open_untouched(void **state)
+{
+	struct db_test_fx *f = *state;
+	char wal[128], err[256];
+	size_t len, wlen, len2, wlen2;
+	char *file, *walbuf, *file2, *walbuf2;
+
+	make_dyeref_db(f->path);
+	scribble(f->path);
+	leave_open(f->path);
+	snprintf(wal, sizeof(wal), "%s-wal", f->path);
+	file = slurp(f->path, &len);
+	walbuf = slurp(wal, &wlen);
+	assert_true(wlen > 0);
+	for (int i = 0; i < 2; i++) {
+		errno = 0;
+		assert_null(db_open(f->path, i ? DB_OPEN_CREATE : 0, err, sizeof(err)));
+		assert_int_equal(errno, EILSEQ);
+		assert_non_null(strstr(err, f->path));
+		assert_non_null(strstr(err, "corrupt database (quick_check: "));
+		assert_null(strchr(err, '\n'));
+		assert_null(strstr(err, "***"));
+	}
+	file2 = slurp(f->path, &len2);
+	walbuf2 = slurp(wal, &wlen2);
+	assert_int_equal(len, len2);
+	assert_memory_equal(file, file2, len);
+	assert_int_equal(wlen, wlen2);
+	assert_memory_equal(walbuf, walbuf2, wlen);
+	free(file);
+	free(file2);
+	free(walbuf);
+	free(walbuf2);
+}
+
+/* Pages the connection read from the file since it opened. */
+static int pages_read(struct db *db)
+{
+	int cur = 0, hi = 0;
+
+	assert_int_equal(sqlite3_db_status(db_handle(db), SQLITE_DBSTATUS_CACHE_MISS, &cur, &hi, 0),
+			 SQLITE_OK);
+	return cur;
+}
+
+/* Start-up must not grow with the file: a file closed cleanly is opened
+ * without reading it whole (quick_check reads every page), so a corrupt
+ * page is found by the read that meets it or by db_check(), whose
+ * complaint is one line; after an unclean shutdown every page is read
+ * before the open returns, unless the caller checks later
+ * (DB_OPEN_NOCHECK, as the readers do) or only reads. */
+static void test_db_open_reads_the_whole_file_only_after_an_unclean_shutdown(void **state)
+{
+	struct db_test_fx *f = *state;
+	char err[256], wal[128];
+	struct db *db;
+	int pages;
+
+	make_dyeref_db(f->path);
+	snprintf(wal, sizeof(wal), "%s-wal", f->path);
+	assert_int_not_equal(access(wal, F_OK), 0);	/* closed cleanly: no -wal */
+	db = db_open(f->path, 0, err, sizeof(err));
+	assert_non_null(db);
+	assert_false(db_left_open(db));
+	pages = (int)(slurp_len(f->path) / 4096);
+	assert_true(pages > 12);
+	assert_true(pages_read(db) <= 4);
+	db_close(db);
+
+	leave_open(f->path);
+	db = db_open(f->path, 0, err, sizeof(err));
+	assert_non_null(db);
+	assert_true(db_left_open(db));
+	assert_true(pages_read(db) >= pages - 1);
+	db_close(db);
+	assert_int_not_equal(access(wal, F_OK), 0);	/* closed cleanly again */
+
+	for (int i = 0; i < 2; i++) {
+		leave_open(f->path);
+		db = db_open(f->path, i ? DB_OPEN_NOCHECK : DB_OPEN_READONLY, err, sizeof(err));
+		assert_non_null(db);
+		assert_true(db_left_open(db));
+		assert_true(pages_read(db) <= 4);
+		db_close(db);
+	}
+	assert_int_not_equal(access(wal, F_OK), 0);	/* the writer's close checkpointed it */
+
+	/* Corrupt, closed cleanly: opens; the check says so on one line. */
+	scribble(f->path);
+	db = db_open(f->path, 0, err, sizeof(err));
+	if (!db)
+		fail_msg("%s", err);
+	assert_int_equal(db_check(db, err, sizeof(err)), -EILSEQ);
+	assert_non_null(strstr(err, f->path));
+	assert_non_null(strstr(err, "corrupt database (quick_check: "));
+	assert_null(strchr(err, '\n'));
+	db_close(db);
 }
 
 static void test_db_refuses_a_truncated_header(void **state)
@@ -342,7 +468,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_refuses_another_programs_sqlite_file_untouched, db_test_setup_dir, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_refuses_an_empty_file_without_create, db_test_setup_dir, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_refuses_a_newer_schema_untouched, db_test_setup_dir, db_test_teardown),
-		cmocka_unit_test_setup_teardown(test_db_refuses_a_corrupt_file_untouched, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_refuses_a_corrupt_file_left_open_untouched, db_test_setup_dir, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_open_reads_the_whole_file_only_after_an_unclean_shutdown, db_test_setup_dir, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_refuses_a_truncated_header, db_test_setup_dir, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_migrates_every_earlier_version_keeping_its_data, db_test_setup_dir, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_cantopen_missing_directory_is_named_missing, db_test_setup_dir, db_test_teardown),

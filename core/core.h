@@ -740,7 +740,8 @@ int mlog_dice_sheet_json(const struct dice_sheet *sheet, char **out, size_t *out
 
 /* Limits of a match log. */
 #define MLOG_COLOR_MAX   8		/* bytes of a team colour's name, with the NUL */
-#define MLOG_MAX_INPUT   (64u << 20)	/* bytes the CLI reads of one log */
+#define MLOG_MAX_INPUT   (64u << 20)	/* bytes the CLI reads of a log it holds whole */
+#define MLOG_LINE_MAX    (64u << 10)	/* bytes of one line, without its '\n' */
 #define MLOG_SOURCE_MAX  16		/* bytes of an event's source, with the NUL */
 
 #define MLOG_OFFICIAL_MAX 33		/* bytes of an official's name, with the NUL */
@@ -914,10 +915,56 @@ int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen);
  * names and line numbers are not compared. */
 bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b);
 
+/* A Beer Die log judged line by line, in memory bounded by the match
+ * (its configuration, the fold's state, the latest correction of each
+ * corrected throw), not by the log: `dyeref judge` of any length.
+ *
+ * The caller reads the log in passes, each from the first line: feeds
+ * every line to mlog_bd_stream_line(), then calls mlog_bd_stream_end(),
+ * which says what comes next. MLOG_PASS_READ checks every line; JUDGE
+ * (only when the log has corrections) judges with all of them known;
+ * WRITE hands out the output, each ruling line from the throw's line and
+ * the final line from the end of the pass. Nothing is handed out before
+ * the whole log has been checked and judged, so bad input gives no
+ * output at all. Pure: lines in, lines out. */
+enum mlog_pass { MLOG_PASS_READ, MLOG_PASS_JUDGE, MLOG_PASS_WRITE, MLOG_PASS_DONE };
+
+struct mlog_bd_stream;
+
+/* A stream for the log named name (copied; NULL: "log"). NULL with errno
+ * ENOMEM. Free with mlog_bd_stream_free(). */
+struct mlog_bd_stream *mlog_bd_stream_new(const char *name);
+void mlog_bd_stream_free(struct mlog_bd_stream *s);	/* NULL is fine */
+
+/* The next line of this pass, line[0..len) without its '\n' (a '\r'
+ * before it is allowed), blank lines included so that numbers match.
+ * In WRITE, *out (*outlen bytes, with its '\n'; borrowed until the next
+ * call) is the line's ruling, or NULL when it gives none. 0; -EINVAL with
+ * "NAME:LINE: FIELD: problem" in err (a line over MLOG_LINE_MAX bytes is
+ * refused so); -ENOMEM. After an error the stream is done with. */
+int mlog_bd_stream_line(struct mlog_bd_stream *s, const char *line, size_t len,
+			const char **out, size_t *outlen, char *err, size_t errlen);
+
+/* Ends the pass: returns the next (MLOG_PASS_JUDGE or MLOG_PASS_WRITE:
+ * read the log again from its first line), or MLOG_PASS_DONE after WRITE
+ * with the final line in *out (borrowed as above); or the errors of
+ * mlog_bd_stream_line (an empty log, a throw the rules cannot judge:
+ * "NAME:LINE: throw N: why"). */
+int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outlen,
+		       char *err, size_t errlen);
+
+/* The match as read so far (cfg, roll-off, names; entries: none kept). */
+const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s);
+
 /* The "game" of a log's first (non-blank) line: "beerdie", "yatzy", ...
  * copied into game[0..gamelen). 0, or -EINVAL with "NAME:LINE: ..." in err. */
 int mlog_game(const char *name, const char *buf, size_t len,
 	      char *game, size_t gamelen, char *err, size_t errlen);
+
+/* The same of one line, line number no, the log's first but blank ones:
+ * 1 when it is blank too (the game is still to come). */
+int mlog_game_line(const char *name, const char *line, size_t len, int no,
+		   char *game, size_t gamelen, char *err, size_t errlen);
 
 /* Judges any match log: reads the first line's "game" and hands the log to
  * that game's judge (the one dispatch table is in core/mlog.c). Output and

@@ -148,6 +148,32 @@ int mlog_fail(char *err, size_t errlen, const char *name, int line,
 	return -EINVAL;
 }
 
+const char *mlog_json_why(const json_error_t *jerr, bool *oom)
+{
+	bool none = json_error_code(jerr) == json_error_out_of_memory || !jerr->text[0];
+
+	/* jansson leaves the text empty when an allocation fails. */
+	if (oom)
+		*oom = none;
+	return none ? "out of memory" : jerr->text;
+}
+
+int mlog_json_fail(char *err, size_t errlen, const char *name, int line,
+		   const json_error_t *jerr)
+{
+	bool oom;
+	const char *why = mlog_json_why(jerr, &oom);
+
+	if (oom) {
+		mlog_fail(err, errlen, name, line, NULL, "out of memory");
+		return -ENOMEM;
+	}
+	if (jerr->column < 1)
+		return mlog_fail(err, errlen, name, line, NULL, "bad JSON: %s", why);
+	return mlog_fail(err, errlen, name, line, NULL, "column %d: bad JSON: %s",
+			 jerr->column, why);
+}
+
 bool mlog_next_line(const char *buf, size_t len, size_t *pos, int *no,
 		    struct mlog_line *line)
 {
@@ -182,27 +208,19 @@ const char *mlog_team_name(int team)
 	return team == BD_TEAM_A ? "A" : "B";
 }
 
-/* mlog_game(), also giving the line the game was named on. */
-static int read_game(const char *name, const char *buf, size_t len,
-		     char *game, size_t gamelen, int *lineno, char *err, size_t errlen)
+int mlog_game_line(const char *name, const char *buf, size_t len, int no,
+		   char *game, size_t gamelen, char *err, size_t errlen)
 {
-	struct mlog_line line;
+	struct mlog_line line = { .start = buf, .len = len, .no = no };
 	json_error_t jerr;
 	json_t *root, *type, *g;
-	size_t pos = 0;
-	int no = 0, rc;
+	int rc;
 
-	do {
-		if (!mlog_next_line(buf, len, &pos, &no, &line))
-			return mlog_fail(err, errlen, name, no ? no : 1, NULL,
-					 "empty log: the first line must be a \"match\" line");
-	} while (mlog_line_blank(&line));
-	*lineno = line.no;
-
+	if (mlog_line_blank(&line))
+		return 1;
 	root = json_loadb(line.start, line.len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return mlog_fail(err, errlen, name, line.no, NULL,
-				 "column %d: bad JSON: %s", jerr.column, jerr.text);
+		return mlog_json_fail(err, errlen, name, line.no, &jerr);
 	rc = -EINVAL;
 	if (!json_is_object(root)) {
 		mlog_fail(err, errlen, name, line.no, NULL, "expected a JSON object");
@@ -231,6 +249,23 @@ static int read_game(const char *name, const char *buf, size_t len,
 free_root:
 	json_decref(root);
 	return rc;
+}
+
+/* mlog_game(), also giving the line the game was named on. */
+static int read_game(const char *name, const char *buf, size_t len,
+		     char *game, size_t gamelen, int *lineno, char *err, size_t errlen)
+{
+	struct mlog_line line;
+	size_t pos = 0;
+	int no = 0;
+
+	do {
+		if (!mlog_next_line(buf, len, &pos, &no, &line))
+			return mlog_fail(err, errlen, name, no ? no : 1, NULL,
+					 "empty log: the first line must be a \"match\" line");
+	} while (mlog_line_blank(&line));
+	*lineno = line.no;
+	return mlog_game_line(name, line.start, line.len, line.no, game, gamelen, err, errlen);
 }
 
 int mlog_game(const char *name, const char *buf, size_t len,

@@ -282,6 +282,17 @@ bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b)
 
 /* ---- judging ---- */
 
+int mlog_bd_fold_fail(char *err, size_t errlen, const char *name, int line, size_t no,
+		      const struct bd_state *s, const char *msg)
+{
+	if (no > 1 && s->over)
+		return mlog_fail(err, errlen, name, line, NULL,
+				 "throw %zu: after the end of the game (%s won %d-%d with throw %zu)",
+				 no, mlog_team_name(s->winner), s->score[0], s->score[1], no - 1);
+	return mlog_fail(err, errlen, name, line, NULL, "throw %zu: %s", no,
+			 msg && msg[0] ? msg : "cannot be judged");
+}
+
 int mlog_bd_replay(const struct mlog_bd *log, struct mlog_bd_result *res,
 		   char *err, size_t errlen)
 {
@@ -321,21 +332,18 @@ int mlog_bd_replay(const struct mlog_bd *log, struct mlog_bd_result *res,
 			res->corrected[e->throw_no - 1] = true;
 	}
 	rc = bd_fold(&log->cfg, throws, n, &res->state, res->rulings, &bad, msg, sizeof(msg));
-	if (rc && bad > 0 && bad < n) {
+	if (rc) {
 		struct bd_state before;
 		char ignored[64];
 		size_t bad_before;
 
-		/* Say how the game ended when that is why the throw is refused. */
-		if (!bd_fold(&log->cfg, throws, bad, &before, res->rulings, &bad_before, ignored,
-			     sizeof(ignored)) && before.over)
-			snprintf(msg, sizeof(msg), "after the end of the game (%s won %d-%d with throw %zu)",
-				 mlog_team_name(before.winner), before.score[0], before.score[1], bad);
-	}
-	if (rc) {
+		/* The state before the refused throw, to say how the game ended
+		 * when that is why. */
+		if (bd_fold(&log->cfg, throws, bad, &before, res->rulings, &bad_before, ignored,
+			    sizeof(ignored)))
+			before.over = false;
 		if (bad < n)
-			mlog_fail(err, errlen, log->name, from[bad]->line, NULL, "throw %zu: %s",
-				  bad + 1, msg[0] ? msg : "cannot be judged");
+			mlog_bd_fold_fail(err, errlen, log->name, from[bad]->line, bad + 1, &before, msg);
 		else
 			snprintf(err, errlen, "%s: %s", log->name, msg[0] ? msg : "cannot be judged");
 		rc = rc == -ENOMEM ? rc : -EINVAL;
@@ -384,7 +392,7 @@ static void put_duties(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 	mlog_buf_puts(b, "]");
 }
 
-static void put_ruling(struct mlog_buf *b, const struct bd_match_cfg *cfg,
+void mlog_bd_put_ruling(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 		       const struct bd_ruling *r, bool corrected)
 {
 	mlog_buf_printf(b, "{\"type\":\"ruling\",\"throw\":%d,\"thrower\":", r->throw_no);
@@ -415,7 +423,7 @@ static void put_ruling(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 	mlog_buf_puts(b, "}\n");
 }
 
-static void put_final(struct mlog_buf *b, const struct bd_match_cfg *cfg,
+void mlog_bd_put_final(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 		      const struct bd_final *f)
 {
 	mlog_buf_printf(b, "{\"type\":\"final\",\"score\":{\"A\":%d,\"B\":%d},\"over\":%s,\"winner\":",
@@ -434,7 +442,7 @@ int mlog_bd_ruling_line(const struct bd_match_cfg *cfg, const struct bd_ruling *
 {
 	struct mlog_buf b = { 0 };
 
-	put_ruling(&b, cfg, r, corrected);
+	mlog_bd_put_ruling(&b, cfg, r, corrected);
 	return mlog_buf_finish(&b, out, outlen);
 }
 
@@ -443,7 +451,7 @@ int mlog_bd_final_line(const struct bd_match_cfg *cfg, const struct bd_final *f,
 {
 	struct mlog_buf b = { 0 };
 
-	put_final(&b, cfg, f);
+	mlog_bd_put_final(&b, cfg, f);
 	return mlog_buf_finish(&b, out, outlen);
 }
 
@@ -461,8 +469,8 @@ int mlog_bd_judge(const struct mlog_bd *log, char **out, size_t *outlen,
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < res.n; i++)
-		put_ruling(&b, &log->cfg, &res.rulings[i], res.corrected[i]);
-	put_final(&b, &log->cfg, &res.final);
+		mlog_bd_put_ruling(&b, &log->cfg, &res.rulings[i], res.corrected[i]);
+	mlog_bd_put_final(&b, &log->cfg, &res.final);
 	mlog_bd_result_free(&res);
 	rc = mlog_buf_finish(&b, out, outlen);
 	if (rc)

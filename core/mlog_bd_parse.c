@@ -16,20 +16,10 @@
 
 #define FIELD_MAX 64	/* bytes of a field's path ("events[31].over_table") */
 
-struct parser {
-	const char *name;	/* the log's name, for messages */
-	int line;		/* the line being read */
-	char *err;		/* the caller's message buffer */
-	size_t errlen;
-	struct mlog_bd *log;	/* being filled */
-	struct bd_table table;	/* bounds for table coordinates */
-	int rolloff_line;	/* line of the roll-off, 0 before one */
-};
-
-static int fail(struct parser *p, const char *field, const char *fmt, ...)
+static int fail(struct mlog_bd_parser *p, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct parser *p, const char *field, const char *fmt, ...)
+static int fail(struct mlog_bd_parser *p, const char *field, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -64,7 +54,7 @@ static bool in_list(const char *key, const char *const *keys)
 
 /* Rejects any key of obj not in keys (NULL-terminated): what lines of this
  * kind take is listed in the message. */
-static int check_keys(struct parser *p, json_t *obj, const char *prefix,
+static int check_keys(struct mlog_bd_parser *p, json_t *obj, const char *prefix,
 		      const char *what, const char *const *keys)
 {
 	const char *key;
@@ -94,7 +84,7 @@ static int check_keys(struct parser *p, json_t *obj, const char *prefix,
 }
 
 /* A string without NUL or control characters, shorter than max bytes. */
-static int get_string(struct parser *p, json_t *v, const char *field,
+static int get_string(struct mlog_bd_parser *p, json_t *v, const char *field,
 		      char *dst, size_t max)
 {
 	const char *s;
@@ -115,7 +105,7 @@ static int get_string(struct parser *p, json_t *v, const char *field,
 	return 0;
 }
 
-static int get_bool(struct parser *p, json_t *obj, const char *prefix,
+static int get_bool(struct mlog_bd_parser *p, json_t *obj, const char *prefix,
 		    const char *key, bool dflt, bool *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -132,7 +122,7 @@ static int get_bool(struct parser *p, json_t *obj, const char *prefix,
 }
 
 /* An integer in [min, max]; -ENOENT when absent (no message). */
-static int get_int(struct parser *p, json_t *obj, const char *prefix,
+static int get_int(struct mlog_bd_parser *p, json_t *obj, const char *prefix,
 		   const char *key, json_int_t min, json_int_t max, json_int_t *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -148,7 +138,7 @@ static int get_int(struct parser *p, json_t *obj, const char *prefix,
 }
 
 /* A number in [min, max]; -ENOENT when absent (no message). */
-static int get_real(struct parser *p, json_t *obj, const char *prefix,
+static int get_real(struct mlog_bd_parser *p, json_t *obj, const char *prefix,
 		    const char *key, double min, double max, const char *unit, double *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -172,7 +162,7 @@ static int find_player(const struct bd_match_cfg *cfg, const char *s)
 
 /* A player named by the match line; *out BD_NOBODY when absent and not
  * required. */
-static int get_player(struct parser *p, json_t *obj, const char *prefix,
+static int get_player(struct mlog_bd_parser *p, json_t *obj, const char *prefix,
 		      const char *key, bool required, int *out)
 {
 	const struct bd_match_cfg *cfg = &p->log->cfg;
@@ -203,7 +193,7 @@ static int get_player(struct parser *p, json_t *obj, const char *prefix,
 }
 
 /* "A" or "B" (teams), 0 or 1 into *out. */
-static int get_team(struct parser *p, json_t *v, const char *field, int *out)
+static int get_team(struct mlog_bd_parser *p, json_t *v, const char *field, int *out)
 {
 	const char *s = json_is_string(v) ? json_string_value(v) : "";
 
@@ -216,7 +206,7 @@ static int get_team(struct parser *p, json_t *v, const char *field, int *out)
 	return 0;
 }
 
-static int parse_teams(struct parser *p, json_t *teams)
+static int parse_teams(struct mlog_bd_parser *p, json_t *teams)
 {
 	static const char *const keys[] = { "A", "B", NULL };
 	struct bd_match_cfg *cfg = &p->log->cfg;
@@ -252,7 +242,7 @@ static int parse_teams(struct parser *p, json_t *teams)
 
 /* "names": the teams' display names, each optional (scoreboards show them;
  * judging ignores them). */
-static int parse_names(struct parser *p, json_t *names)
+static int parse_names(struct mlog_bd_parser *p, json_t *names)
 {
 	static const char *const keys[] = { "A", "B", NULL };
 	char f[FIELD_MAX];
@@ -274,7 +264,7 @@ static int parse_names(struct parser *p, json_t *names)
 }
 
 /* "colors": the teams' colours, each optional, from mlog_bd_palette. */
-static int parse_colors(struct parser *p, json_t *colors)
+static int parse_colors(struct mlog_bd_parser *p, json_t *colors)
 {
 	static const char *const keys[] = { "A", "B", NULL };
 	char f[FIELD_MAX];
@@ -304,7 +294,7 @@ static int parse_colors(struct parser *p, json_t *colors)
 	return 0;
 }
 
-static int parse_house(struct parser *p, json_t *house)
+static int parse_house(struct mlog_bd_parser *p, json_t *house)
 {
 	static const char *const keys[] = {
 		"target_points", "win_by", "kill_every", "min_toss_height_m", "low_call",
@@ -369,7 +359,7 @@ static int parse_house(struct parser *p, json_t *house)
 	return 0;
 }
 
-static int parse_match(struct parser *p, json_t *root)
+static int parse_match(struct mlog_bd_parser *p, json_t *root)
 {
 	static const char *const keys[] = { "type", "game", "teams", "names", "colors", "house",
 					    NULL };
@@ -400,7 +390,7 @@ static int parse_match(struct parser *p, json_t *root)
 	return 0;
 }
 
-static int parse_rolloff(struct parser *p, json_t *root)
+static int parse_rolloff(struct mlog_bd_parser *p, json_t *root)
 {
 	static const char *const keys[] = { "type", "value", "call", NULL };
 	static const char *const call_keys[] = { "team", "call", NULL };
@@ -411,7 +401,7 @@ static int parse_rolloff(struct parser *p, json_t *root)
 
 	if (p->rolloff_line)
 		return fail(p, "type", "a second roll-off (the first is on line %d)", p->rolloff_line);
-	if (p->log->n_entries)
+	if (p->n_seen)
 		return fail(p, "type", "the roll-off must come before the first throw");
 	rc = check_keys(p, root, NULL, "\"rolloff\" lines", keys);
 	if (rc)
@@ -466,7 +456,7 @@ static const char *const ev_keys[][9] = {
 };
 #undef COMMON
 
-static int parse_table_event(struct parser *p, json_t *o, const char *pre, struct bd_event *e)
+static int parse_table_event(struct mlog_bd_parser *p, json_t *o, const char *pre, struct bd_event *e)
 {
 	json_t *half = json_object_get(o, "half");
 	char f[FIELD_MAX];
@@ -501,7 +491,7 @@ static int parse_table_event(struct parser *p, json_t *o, const char *pre, struc
 	return 0;
 }
 
-static int parse_event(struct parser *p, json_t *o, int idx, struct bd_event *e)
+static int parse_event(struct mlog_bd_parser *p, json_t *o, int idx, struct bd_event *e)
 {
 	char pre[FIELD_MAX], f[FIELD_MAX], what[32];
 	json_t *at, *v;
@@ -590,7 +580,7 @@ static int parse_event(struct parser *p, json_t *o, int idx, struct bd_event *e)
 
 /* "audit": {"official":..,"wall_ms":..,"reason":..} into the log's last
  * entry; absent is fine unless required. */
-static int parse_audit(struct parser *p, json_t *root, bool required)
+static int parse_audit(struct mlog_bd_parser *p, json_t *root, bool required)
 {
 	static const char *const keys[] = { "official", "wall_ms", "reason", NULL };
 	struct mlog_audit a;
@@ -625,7 +615,7 @@ static int parse_audit(struct parser *p, json_t *root, bool required)
 }
 
 /* A "confirm" line: an official agreed with a throw's ruling. */
-static int parse_confirm(struct parser *p, json_t *root)
+static int parse_confirm(struct mlog_bd_parser *p, json_t *root)
 {
 	static const char *const keys[] = { "type", "throw", "audit", NULL };
 	struct mlog_audit none = { 0 };
@@ -647,7 +637,7 @@ static int parse_confirm(struct parser *p, json_t *root)
 }
 
 /* A "duty" line: an official marked a duty done (or took the mark back). */
-static int parse_duty(struct parser *p, json_t *root)
+static int parse_duty(struct mlog_bd_parser *p, json_t *root)
 {
 	static const char *const keys[] = { "type", "duty", "done", "audit", NULL };
 	struct mlog_audit none = { 0 };
@@ -673,7 +663,7 @@ static int parse_duty(struct parser *p, json_t *root)
 	return parse_audit(p, root, true);
 }
 
-static int parse_throw(struct parser *p, json_t *root, bool correct)
+static int parse_throw(struct mlog_bd_parser *p, json_t *root, bool correct)
 {
 	static const char *const throw_keys[] = {
 		"type", "thrower", "dye_up", "apex_m", "apex_sd_m", "events", NULL
@@ -753,7 +743,7 @@ static int parse_throw(struct parser *p, json_t *root, bool correct)
 }
 
 /* One non-blank line. */
-static int parse_line(struct parser *p, const struct mlog_line *line, bool first)
+static int parse_line(struct mlog_bd_parser *p, const struct mlog_line *line, bool first)
 {
 	json_error_t jerr;
 	json_t *root, *type;
@@ -762,7 +752,7 @@ static int parse_line(struct parser *p, const struct mlog_line *line, bool first
 
 	root = json_loadb(line->start, line->len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return fail(p, NULL, "column %d: bad JSON: %s", jerr.column, jerr.text);
+		return mlog_json_fail(p->err, p->errlen, p->name, p->line, &jerr);
 	rc = -EINVAL;
 	if (!json_is_object(root)) {
 		fail(p, NULL, "expected a JSON object {\"type\":...}");
@@ -797,43 +787,67 @@ free_root:
 	return rc;
 }
 
+void mlog_bd_parser_init(struct mlog_bd_parser *p, struct mlog_bd *log)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = log->name;
+	p->log = log;
+	p->first = true;
+	bd_table_defaults(&p->table);
+}
+
+int mlog_bd_parser_line(struct mlog_bd_parser *p, const struct mlog_line *line,
+			char *err, size_t errlen)
+{
+	size_t before = p->log->n_entries;
+	int rc;
+
+	p->err = err;
+	p->errlen = errlen;
+	if (mlog_line_blank(line))
+		return 0;
+	p->line = line->no;
+	rc = parse_line(p, line, p->first);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s:%d: out of memory", p->name, p->line);
+	if (rc)
+		return rc;
+	p->first = false;
+	p->n_seen += p->log->n_entries - before;
+	return 0;
+}
+
 int mlog_bd_parse(const char *name, const char *buf, size_t len,
 		  struct mlog_bd **out, char *err, size_t errlen)
 {
 	struct bd_match_cfg cfg;
 	struct mlog_line line;
-	struct parser p = { .name = name ? name : "log", .err = err, .errlen = errlen };
+	struct mlog_bd_parser p;
+	struct mlog_bd *log;
 	size_t pos = 0;
 	int no = 0, rc = 0;
-	bool first = true;
 
 	*out = NULL;
 	bd_match_cfg_init(&cfg);
-	bd_table_defaults(&p.table);
-	p.log = mlog_bd_new(p.name, &cfg);
-	if (!p.log) {
-		snprintf(err, errlen, "%s: out of memory", p.name);
+	log = mlog_bd_new(name ? name : "log", &cfg);
+	if (!log) {
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
 		return -ENOMEM;
 	}
+	mlog_bd_parser_init(&p, log);
 	while (mlog_next_line(buf, len, &pos, &no, &line)) {
-		if (mlog_line_blank(&line))
-			continue;
-		p.line = line.no;
-		rc = parse_line(&p, &line, first);
+		rc = mlog_bd_parser_line(&p, &line, err, errlen);
 		if (rc)
 			goto free_log;
-		first = false;
 	}
-	if (first) {
+	if (p.first) {
 		rc = mlog_fail(err, errlen, p.name, no ? no : 1, NULL,
 			       "empty log: the first line must be a \"match\" line");
 		goto free_log;
 	}
-	*out = p.log;
+	*out = log;
 	return 0;
 free_log:
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "%s:%d: out of memory", p.name, p.line);
-	mlog_bd_free(p.log);
+	mlog_bd_free(log);
 	return rc;
 }

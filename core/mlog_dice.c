@@ -462,6 +462,7 @@ static int fold(const char *name, const char *buf, size_t len, struct mlog_dice_
 	while (mlog_next_line(buf, len, &pos, &line, &l)) {
 		json_error_t jerr;
 		json_t *obj;
+		bool oom;
 
 		if (mlog_line_blank(&l))
 			continue;
@@ -469,8 +470,8 @@ static int fold(const char *name, const char *buf, size_t len, struct mlog_dice_
 		if (!obj) {
 			char b[160];
 
-			snprintf(err, errlen, "%s:%d: json: %s", name, line, shown_n(jerr.text, b, sizeof(b)));
-			return -EINVAL;
+			snprintf(err, errlen, "%s:%d: json: %s", name, line, shown_n(mlog_json_why(&jerr, &oom), b, sizeof(b)));
+			return oom ? -ENOMEM : -EINVAL;
 		}
 		if (!json_is_object(obj)) {
 			snprintf(msg, sizeof(msg), "type: each line is a JSON object");

@@ -55,6 +55,55 @@ bool mlog_next_line(const char *buf, size_t len, size_t *pos, int *no,
 /* True when a line holds nothing but blanks (spaces, tabs, CR). */
 bool mlog_line_blank(const struct mlog_line *line);
 
+/* Why jansson refused a line, never empty: its own text, or "out of
+ * memory" for a failed allocation (then *oom is set when oom is not NULL). */
+struct json_error_t;
+const char *mlog_json_why(const struct json_error_t *jerr, bool *oom);
+
+/* "NAME:LINE: column C: bad JSON: why" for a line jansson refused (the
+ * column left out when jansson knows none). -EINVAL, or -ENOMEM with
+ * "NAME:LINE: out of memory" when an allocation failed. */
+int mlog_json_fail(char *err, size_t errlen, const char *name, int line,
+		   const struct json_error_t *jerr);
+
+/* The Beer Die parser's state from line to line (mlog_bd_parse.c): the
+ * whole-log parse keeps every entry in log->entries; the stream
+ * (mlog_bd_stream.c) takes each line's entry and empties the list. */
+struct mlog_bd_parser {
+	const char *name;	/* the log's name, for messages */
+	int line;		/* the line being read */
+	char *err;		/* the caller's message buffer */
+	size_t errlen;
+	struct mlog_bd *log;	/* being filled */
+	struct bd_table table;	/* bounds for table coordinates */
+	int rolloff_line;	/* line of the roll-off, 0 before one */
+	size_t n_seen;		/* entries parsed, those the stream dropped included */
+	bool first;		/* the match line is still to come */
+};
+
+/* Starts parsing into log (the caller's, from mlog_bd_new()). */
+void mlog_bd_parser_init(struct mlog_bd_parser *p, struct mlog_bd *log);
+
+/* Parses line (its number in line->no): a blank line gives nothing, the
+ * first other line must be the match line, every later one appends its
+ * entry (if any) to p->log. 0, -EINVAL with the message in err, -ENOMEM. */
+int mlog_bd_parser_line(struct mlog_bd_parser *p, const struct mlog_line *line,
+			char *err, size_t errlen);
+
+/* A ruling line and the final line of the judge's output, appended to b
+ * (mlog_bd.c), each with its '\n'. */
+void mlog_bd_put_ruling(struct mlog_buf *b, const struct bd_match_cfg *cfg,
+			const struct bd_ruling *r, bool corrected);
+void mlog_bd_put_final(struct mlog_buf *b, const struct bd_match_cfg *cfg,
+		       const struct bd_final *f);
+
+/* Why throw number no (1-based) could not be judged, with the state s
+ * before it ("after the end of the game (A won 10-6 with throw 26)" when
+ * the game was over, else msg, bd_judge's word), as "NAME:LINE: throw N:
+ * why" in err. Returns -EINVAL. */
+int mlog_bd_fold_fail(char *err, size_t errlen, const char *name, int line, size_t no,
+		      const struct bd_state *s, const char *msg);
+
 /* The "at" of each event kind, indexed by enum bd_ev_kind. */
 extern const char *const mlog_ev_names[BD_EV_RETOSS + 1];
 

@@ -42,6 +42,11 @@ static char *dice_line(const char *path, int *status, char *err, size_t errlen)
 	prm.keep_unreadable = 1;
 	int n = vis_dice_find(img, &prm, dice, MAX_DICE, err, errlen);
 	if (n < 0) {
+		char why[128];
+
+		/* The reader's message says what is wrong, not with which file. */
+		snprintf(why, sizeof(why), "%.*s", (int)sizeof(why) - 1, err);
+		snprintf(err, errlen, "%s: %s", path, why);
 		*status = n == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
 		goto free_dice;
 	}

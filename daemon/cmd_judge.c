@@ -1,9 +1,12 @@
 /*
  * dyeref judge [--table] [FILE|-]: judges a match log (docs/match-log.md).
  *
- * The whole input is read and the whole output built in memory before a
- * byte goes to stdout, so bad input gives a one-line message, exit 2 and
- * an empty stdout: never half an answer.
+ * Bad input gives a one-line message, exit 2 and an empty stdout: never
+ * half an answer. A Beer Die log is judged line by line in passes
+ * (mlog_bd_stream), the output written only in the last, after every line
+ * was checked and judged, so memory does not grow with the log. Dice
+ * logs and --table are read whole (at most MLOG_MAX_INPUT bytes) and
+ * their output built in memory first.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -192,6 +195,179 @@ free_log:
 	return rc;
 }
 
+/* The log of a game other than Beer Die, whose first lines (blank blank
+ * lines, then first[0..len)) are already read: the rest is read whole, as
+ * mlog_judge() takes it. */
+static int judge_whole(struct dd_lines *r, const char *name, int blank, const char *first,
+		       size_t len, char **out, size_t *outlen, char *err, size_t errlen)
+{
+	struct { char *p; size_t n, cap; } b = { 0 };
+	const char *line = first;
+	int rc = 1;
+
+	for (; rc == 1; rc = dd_lines_next(r, &line, &len, err, errlen)) {
+		size_t need = (blank > 0 ? (size_t)blank : 0) + len + 1;
+
+		if (b.n + need > MLOG_MAX_INPUT) {
+			snprintf(err, errlen, "%s: larger than %u MiB, not a match log", name,
+				 MLOG_MAX_INPUT >> 20);
+			rc = -EFBIG;
+			break;
+		}
+		if (b.n + need > b.cap) {
+			size_t cap = b.cap ? b.cap : 64 * 1024;
+			char *p;
+
+			while (cap < b.n + need)
+				cap *= 2;
+			if (!(p = realloc(b.p, cap))) {
+				snprintf(err, errlen, "%s: out of memory", name);
+				rc = -ENOMEM;
+				break;
+			}
+			b.p = p;
+			b.cap = cap;
+		}
+		for (; blank > 0; blank--)
+			b.p[b.n++] = '\n';
+		memcpy(b.p + b.n, line, len);
+		b.n += len;
+		b.p[b.n++] = '\n';
+	}
+	if (!rc)
+		rc = mlog_judge(name, b.p, b.n, out, outlen, err, errlen);
+	free(b.p);
+	return rc;
+}
+
+/* fwrite of one piece of the output; false after "judge: stdout: why". */
+static bool put(const char *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, stdout) != n) {
+		dd_log(DD_LOG_ERR, "judge: stdout: %s", strerror(errno ? errno : EIO));
+		return false;
+	}
+	return true;
+}
+
+/* Beer Die in passes over the lines; the first line (no, after blank
+ * ones) is read. The exit status. */
+static int judge_passes(struct dd_lines *r, const char *name, const char *line, size_t len,
+			char *err, size_t errlen)
+{
+	struct mlog_bd_stream *s = mlog_bd_stream_new(name);
+	const char *out;
+	size_t outlen;
+	int rc = 0, pass = MLOG_PASS_READ, first = dd_lines_no(r);
+
+	if (!s) {
+		dd_log(DD_LOG_ERR, "judge: %s: out of memory", name);
+		return DD_EXIT_FAIL;
+	}
+	/* The blank lines before the match line, so that numbers match. */
+	for (int i = 1; i < first && !rc; i++)
+		rc = mlog_bd_stream_line(s, "", 0, &out, &outlen, err, errlen);
+	while (!rc && pass != MLOG_PASS_DONE) {
+		int got = 1;
+
+		for (; got == 1 && !rc; got = dd_lines_next(r, &line, &len, err, errlen)) {
+			rc = mlog_bd_stream_line(s, line, len, &out, &outlen, err, errlen);
+			if (!rc && !put(out, outlen))
+				goto free_stream;
+		}
+		if (got < 0)
+			rc = got;
+		if (rc)
+			break;
+		pass = mlog_bd_stream_end(s, &out, &outlen, err, errlen);
+		if (pass < 0) {
+			rc = pass;
+			break;
+		}
+		if (pass == MLOG_PASS_DONE) {
+			if (!put(out, outlen))
+				goto free_stream;
+		} else if ((rc = dd_lines_rewind(r, err, errlen)) == 0) {
+			got = dd_lines_next(r, &line, &len, err, errlen);
+			if (got < 0)
+				rc = got;
+			else if (got == 0)
+				len = 0, line = "";	/* cannot happen: the log had lines */
+		}
+	}
+	mlog_bd_stream_free(s);
+	if (rc) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		return dd_input_status(rc);
+	}
+	if (fflush(stdout)) {
+		dd_log(DD_LOG_ERR, "judge: stdout: %s", strerror(errno ? errno : EIO));
+		return DD_EXIT_FAIL;
+	}
+	return DD_EXIT_OK;
+free_stream:
+	mlog_bd_stream_free(s);
+	return DD_EXIT_FAIL;
+}
+
+/* judge without --table: Beer Die line by line, other games whole. */
+static int judge_log(const char *path)
+{
+	static char obuf[64 * 1024];
+	struct dd_lines *r;
+	const char *name = "stdin", *line = NULL;
+	char err[512] = "", game[32], *out = NULL;
+	size_t len = 0, outlen = 0;
+	FILE *f = stdin;
+	int rc, status;
+
+	if (path && strcmp(path, "-")) {
+		name = path;
+		f = fopen(path, "rb");
+		if (!f) {
+			int e = errno;
+
+			dd_log(DD_LOG_ERR, "judge: %s: %s", path, strerror(e));
+			return dd_input_status(-e);
+		}
+	}
+	r = dd_lines_new(f, name, MLOG_LINE_MAX);
+	if (!r) {
+		dd_log(DD_LOG_ERR, "judge: %s: out of memory", name);
+		status = DD_EXIT_FAIL;
+		goto close_file;
+	}
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	do {
+		rc = dd_lines_next(r, &line, &len, err, sizeof(err));
+		if (rc == 0) {
+			snprintf(err, sizeof(err), "%s:%d: empty log: the first line must be a "
+				 "\"match\" line", name, dd_lines_no(r) ? dd_lines_no(r) : 1);
+			rc = -EINVAL;
+		} else if (rc == 1)
+			rc = mlog_game_line(name, line, len, dd_lines_no(r), game, sizeof(game), err,
+					    sizeof(err));
+	} while (rc == 1);
+	if (rc) {
+		dd_log(DD_LOG_ERR, "%s", err);
+		status = dd_input_status(rc);
+	} else if (!strcmp(game, "beerdie")) {
+		status = judge_passes(r, name, line, len, err, sizeof(err));
+	} else {
+		rc = judge_whole(r, name, dd_lines_no(r) - 1, line, len, &out, &outlen, err,
+				 sizeof(err));
+		if (rc)
+			dd_log(DD_LOG_ERR, "%s", err);
+		status = rc ? dd_input_status(rc) : dd_write_stdout("judge", out, outlen);
+		free(out);
+	}
+	dd_lines_free(r);
+close_file:
+	if (f != stdin)
+		fclose(f);
+	return status;
+}
+
 static void usage(void)
 {
 	printf("usage: dyeref judge [--table] [FILE|-]\n"
@@ -224,10 +400,12 @@ int dd_cmd_judge(int argc, char **argv)
 			path = argv[i];
 		}
 	}
+	if (!table)
+		return judge_log(path);
 	status = dd_read_input("judge", path, &buf, &len, &name);
 	if (status)
 		return status;
-	if (table) {
+	{
 		rc = mlog_game(name, buf, len, game, sizeof(game), err, sizeof(err));
 		if (!rc && strcmp(game, "beerdie")) {
 			snprintf(err, sizeof(err), "judge: --table: only Beer Die logs (this is %s)", game);
@@ -235,8 +413,6 @@ int dd_cmd_judge(int argc, char **argv)
 		}
 		if (!rc)
 			rc = scoreboard(name, buf, len, &out, &outlen, err, sizeof(err));
-	} else {
-		rc = mlog_judge(name, buf, len, &out, &outlen, err, sizeof(err));
 	}
 	if (rc) {
 		dd_log(DD_LOG_ERR, "%s", err);

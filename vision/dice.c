@@ -359,10 +359,14 @@ typedef int (*reading_fn)(const struct vis_image *img, void *arg, const struct v
 /* Whether vis_dice_find can read img, with a message when not. */
 static int image_ok(const struct vis_image *img, char *err, size_t errlen)
 {
-	if (!img || !img->data || img->width < 8 || img->height < 8 ||
-	    (img->format != VIS_GRAY8 && img->format != VIS_RGB24) ||
-	    img->width > VIS_MAX_SIDE || img->height > VIS_MAX_SIDE) {
-		snprintf(err, errlen, "dice: image missing, below 8x8 or of an unknown format");
+	if (!img || !img->data || (img->format != VIS_GRAY8 && img->format != VIS_RGB24)) {
+		snprintf(err, errlen, "dice: no image, or of an unknown format");
+		return 0;
+	}
+	if (img->width < 8 || img->height < 8 || img->width > VIS_MAX_SIDE ||
+	    img->height > VIS_MAX_SIDE) {
+		snprintf(err, errlen, "dice: %dx%d pixels, below 8x8 or above %dx%d",
+			 img->width, img->height, VIS_MAX_SIDE, VIS_MAX_SIDE);
 		return 0;
 	}
 	return 1;

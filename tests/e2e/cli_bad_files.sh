@@ -83,4 +83,13 @@ for bad in 'bogus = 1' 'port = 99999'; do
 	rm -f "$tmp/serve.db"*
 done
 
+# Images that decode but are too small to hold a die: the message names
+# the file and its size, not only what the reader refuses.
+for wh in "1 1" "4 4" "7 100" "100 7"; do
+	set -- $wh
+	f="$tmp/small-$1x$2.pgm"
+	{ printf 'P5\n%d %d\n255\n' "$1" "$2"; head -c $(($1 * $2)) /dev/zero; } > "$f"
+	expect_error "$f: dice: $1x$2 pixels, below 8x8" dice "$f"
+done
+
 finish "cli bad files"

@@ -61,13 +61,14 @@ rc=$?
 rc=$?
 [ "$rc" -eq 2 ] || bad "two files: exit $rc, want 2"
 
-# Past the size limit: a clear message, exit 2, nothing written.
+# A line past the line limit (64 KiB; here 64 MiB of blanks): refused at
+# its first byte past it, a clear message, exit 2, nothing written.
 head -c $((64 * 1024 * 1024 + 1)) /dev/zero | tr '\0' ' ' |
 	"$dyeref" judge > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || bad "oversized input: exit $rc, want 2"
 [ -s "$tmp/out" ] && bad "oversized input: wrote to stdout"
-grep -q 'stdin: larger than 64 MiB' "$tmp/err" || bad "oversized input: $(cat "$tmp/err")"
+grep -q 'stdin:1: longer than 65536 bytes' "$tmp/err" || bad "oversized input: $(cat "$tmp/err")"
 
 # The readable scoreboard of the sample match: every throw, the rule texts,
 # the final score.

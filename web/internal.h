@@ -12,16 +12,26 @@
 #define WEB_TOKEN_HEX 64		/* hex digits of a session or CSRF token */
 #define WEB_SESSIONS_MAX 32		/* officials' phones, tablets, a laptop */
 #define WEB_SESSION_TTL_S (12 * 3600)	/* a long evening */
-#define WEB_LOGIN_FAILS 5		/* wrong PINs from one address before a lockout */
+/* Wrong PINs: a browser that has logged in holds a device cookie and is
+ * counted alone (OWASP's device cookies); any other is an unknown device,
+ * counted by address, IPv6 /64 and all together. */
+#define WEB_LOGIN_FAILS 5		/* wrong PINs from one unknown address before a lockout */
 #define WEB_LOGIN_NET_FAILS 20		/* from one IPv6 /64 (any of its addresses) */
-#define WEB_LOGIN_LOCK_S 30		/* seconds the lockout lasts */
+#define WEB_LOGIN_DEVICE_FAILS 5	/* from one known device, wherever it is */
+#define WEB_LOGIN_LOCK_S 30		/* the first lockout of a count; each next one doubles */
+#define WEB_LOGIN_LOCK_DOUBLINGS 5	/* ... up to 30 s x 2^5 = 16 min */
 /* Seconds without a wrong PIN after which a count forgets its wrong PINs:
- * as long as a lockout, so pacing tries to dodge one is no faster than
- * sitting it out, and the age at which the table may evict the entry. */
+ * as long as a first lockout, so pacing tries to dodge one is no faster
+ * than sitting it out, and the age at which the table may evict the entry. */
 #define WEB_LOGIN_FORGET_S WEB_LOGIN_LOCK_S
-#define WEB_LOGIN_ALL_FAILS 20		/* wrong PINs from all clients together ... */
-#define WEB_LOGIN_ALL_S 60		/* ... in this many seconds: then every login waits */
+#define WEB_LOGIN_LEVEL_FORGET_S 3600	/* quiet seconds after which lockouts start at 30 s again */
+#define WEB_LOGIN_ALL_FAILS 20		/* wrong PINs from all unknown devices together ... */
+#define WEB_LOGIN_ALL_S 60		/* ... in this many seconds: then unknown ones wait */
 #define WEB_LOGIN_CLIENTS 64		/* addresses and /64s whose wrong PINs are counted */
+#define WEB_LOGIN_DEVICES 32		/* known devices whose wrong PINs are counted */
+#define WEB_DEVICE_ID 16		/* bytes of a device's random id */
+#define WEB_DEVICE_COOKIE_HEX 64	/* hex digits of a device cookie: its id, its MAC */
+#define WEB_DEVICE_TTL_S (400 * 24 * 3600)	/* the cookie's Max-Age: browsers cap it there */
 #define WEB_CLIENT_KEY 16		/* bytes of a client key (web_auth_client_key) */
 #define WEB_SSE_PER_CLIENT 8		/* open /api/events streams per client address */
 /* ... and per IPv6 /64, any of its addresses: one host rotating through
@@ -41,13 +51,16 @@ struct web_session {
 	char official[WEB_OFFICIAL_MAX];	/* who logged in ("official" unnamed) */
 };
 
-/* Wrong PINs from one client address, or from one IPv6 /64. */
+/* Wrong PINs from one client address, one IPv6 /64, or one known device. */
 struct web_login_client {
-	unsigned char key[WEB_CLIENT_KEY];	/* web_auth_client_key() or _net() */
+	unsigned char key[WEB_CLIENT_KEY];	/* web_auth_client_key() or _net(), or
+					 * the device's id */
 	int used;			/* 0: a free entry */
 	int net;			/* 1: an IPv6 /64 (budget WEB_LOGIN_NET_FAILS) */
 	int fails;			/* wrong PINs since its last success or lock, none
 					 * of them WEB_LOGIN_FORGET_S before the next */
+	int lockouts;			/* since WEB_LOGIN_LEVEL_FORGET_S quiet: the
+					 * next lasts WEB_LOGIN_LOCK_S << lockouts */
 	int64_t last_s;			/* its last wrong PIN, CLOCK_MONOTONIC seconds */
 	int64_t locked_until_s;		/* CLOCK_MONOTONIC seconds */
 };
@@ -55,18 +68,28 @@ struct web_login_client {
 struct web_auth {
 	char *pin;			/* owned; NULL: the console is locked */
 	struct web_session sessions[WEB_SESSIONS_MAX];	/* open sessions */
-	/* Lockouts are per client, so a guessing guest does not lock out the
-	 * official; a fixed table, so hostile clients cannot grow memory. */
+	/* Signs device cookies: random, in memory like the sessions, new with
+	 * a new PIN (a restart forgets every device). */
+	unsigned char device_key[32];
+	/* Lockouts of unknown devices are per client, so a guessing guest
+	 * does not lock out the official; a fixed table, so hostile clients
+	 * cannot grow memory. */
 	struct web_login_client clients[WEB_LOGIN_CLIENTS];
-	/* The times of the last wrong PINs from anyone, a ring: however many
-	 * addresses guess, together they get WEB_LOGIN_ALL_FAILS tries in
-	 * WEB_LOGIN_ALL_S (a 4-digit PIN takes hours, not minutes). */
+	/* Known devices' own counts: only a browser that had the PIN holds a
+	 * cookie, so guessers cannot fill it. */
+	struct web_login_client devices[WEB_LOGIN_DEVICES];
+	/* The times of the last wrong PINs from unknown devices, a ring:
+	 * however many addresses guess, together they get WEB_LOGIN_ALL_FAILS
+	 * tries in WEB_LOGIN_ALL_S (a 4-digit PIN takes hours, not minutes);
+	 * known devices are not held back by it. */
 	int64_t wrong_s[WEB_LOGIN_ALL_FAILS];	/* CLOCK_MONOTONIC seconds */
 	size_t n_wrong;			/* entries of wrong_s filled */
 	size_t next_wrong;		/* the next to write: the oldest once full */
 };
 
-/* 0; -ENOMEM. The PIN is copied; NULL or "" locks the console. */
+/* 0; -ENOMEM; -EIO no randomness. The PIN is copied; NULL or "" locks
+ * the console. Sessions and counts end; devices too when the PIN is a new
+ * one (a new device key). */
 int web_auth_set_pin(struct web_auth *a, const char *pin);
 void web_auth_free(struct web_auth *a);
 
@@ -80,19 +103,39 @@ void web_auth_client_key(const struct sockaddr *sa, unsigned char key[WEB_CLIENT
  * the key, and false. net may be key. */
 bool web_auth_client_net(const unsigned char key[WEB_CLIENT_KEY], unsigned char net[WEB_CLIENT_KEY]);
 
+/* The device cookie's value for a device id: its hex and the hex of its
+ * MAC under a's device key (128 bits of HMAC-SHA-256), NUL-terminated. */
+void web_auth_device_cookie(const struct web_auth *a, const unsigned char id[WEB_DEVICE_ID],
+			    char out[WEB_DEVICE_COOKIE_HEX + 1]);
+
+/* Whether value is a device cookie a signed (with this key): true and its
+ * id. Constant time in the MAC. */
+bool web_auth_device_check(const struct web_auth *a, const char *value,
+			   unsigned char id[WEB_DEVICE_ID]);
+
 /* Checks a PIN from the client with this key (web_auth_client_key) and
- * opens a session. 0 with *s the new session; -EPERM wrong PIN or console
- * locked; -EAGAIN that address is locked out after WEB_LOGIN_FAILS wrong
- * PINs, or its IPv6 /64 after WEB_LOGIN_NET_FAILS from any of its
- * addresses, or WEB_LOGIN_ALL_FAILS wrong PINs came from anyone in the
- * last WEB_LOGIN_ALL_S, or every entry of the table had a wrong PIN in the
- * last WEB_LOGIN_FORGET_S and this client has none (the last two: a
- * guessing attack from many addresses); its PIN is not even checked then.
- * A right PIN forgives its address's wrong PINs, not its /64's;
- * WEB_LOGIN_FORGET_S without one forgets either count. -EIO no randomness. now_s is CLOCK_MONOTONIC
- * seconds. */
-int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY],
-		   const char *pin, int64_t now_s, const struct web_session **s);
+ * the device cookie it sent (NULL none), and opens a session. 0 with *s
+ * the new session and device_out the device cookie to set (the same
+ * device, or a new one for a client that had none or a bad one). -EPERM
+ * wrong PIN or console locked. -EAGAIN refused before the PIN is compared:
+ * a known device after WEB_LOGIN_DEVICE_FAILS wrong PINs of its own, and
+ * nothing else; an unknown one after WEB_LOGIN_FAILS from its address, or
+ * WEB_LOGIN_NET_FAILS from its IPv6 /64, or when WEB_LOGIN_ALL_FAILS came
+ * from unknown devices in the last WEB_LOGIN_ALL_S, or the table had no
+ * room for its address (a guessing attack from many addresses). Each
+ * lockout of a count lasts twice its last (WEB_LOGIN_LOCK_S up to
+ * WEB_LOGIN_LOCK_DOUBLINGS times), back to WEB_LOGIN_LOCK_S after
+ * WEB_LOGIN_LEVEL_FORGET_S without a wrong PIN. A right PIN forgives its
+ * device's or address's wrong PINs, not its /64's; WEB_LOGIN_FORGET_S
+ * without one forgets a count's wrong PINs. -EIO no randomness. now_s is
+ * CLOCK_MONOTONIC seconds. */
+int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY], const char *device,
+		   const char *pin, int64_t now_s, const struct web_session **s,
+		   char device_out[WEB_DEVICE_COOKIE_HEX + 1]);
+
+/* HMAC-SHA-256 of msg under key (hmac.c). */
+void web_hmac_sha256(const unsigned char *key, size_t klen, const unsigned char *msg, size_t mlen,
+		     unsigned char out[32]);
 
 /* Names the official of s, a session of a (web_auth_login's), name a
  * checked one (1..WEB_OFFICIAL_MAX - 1 bytes). */

@@ -15,6 +15,7 @@
 #include "web/web.h"
 
 #define COOKIE_NAME "dyeref_session"
+#define DEVICE_COOKIE "dyeref_device"	/* a browser that has logged in (web_auth_login) */
 
 static int64_t now_s(void)
 {
@@ -210,7 +211,9 @@ static bool official_name_ok(const char *name, size_t n)
 static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection *c,
 				     const struct request *rq)
 {
-	char pin[64], cookie[160], name[WEB_OFFICIAL_MAX];
+	char pin[64], cookie[160], name[WEB_OFFICIAL_MAX], device[WEB_DEVICE_COOKIE_HEX + 1];
+	char device_out[WEB_DEVICE_COOKIE_HEX + 1], device_cookie[200];
+	const char *jar = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Cookie");
 	unsigned char key[WEB_CLIENT_KEY];
 	const struct web_session *ss;
 	json_t *o;
@@ -230,7 +233,9 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 		return web_send_error(c, MHD_HTTP_BAD_REQUEST, "name: 1 to 32 bytes of printable "
 				      "UTF-8 text (the official's name)");
 	web_client_key(s, c, key);
-	rc = web_auth_login(&s->auth, key, pin, now_s(), &ss);
+	if (!jar || web_parse_cookie(jar, strlen(jar), DEVICE_COOKIE, device, sizeof(device)) < 0)
+		device[0] = '\0';
+	rc = web_auth_login(&s->auth, key, device[0] ? device : NULL, pin, now_s(), &ss, device_out);
 	if (rc == -EAGAIN)
 		return web_send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
 	if (rc == -EPERM)
@@ -240,12 +245,18 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	web_auth_set_official(&s->auth, ss, name);
 	snprintf(cookie, sizeof(cookie), COOKIE_NAME "=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d",
 		 ss->token, WEB_SESSION_TTL_S);
+	/* Sent back to the login only: it says this browser once had the PIN,
+	 * so others' guessing never holds it back. */
+	snprintf(device_cookie, sizeof(device_cookie),
+		 DEVICE_COOKIE "=%s; Path=/console/login; HttpOnly; SameSite=Strict; Max-Age=%d",
+		 device_out, WEB_DEVICE_TTL_S);
 	o = json_pack("{s:s,s:s}", "csrf", ss->csrf, "official", ss->official);
 	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);
 	if (!text)
 		return MHD_NO;
-	return send_owned(c, MHD_HTTP_OK, "application/json", text, strlen(text), cookie);
+	return send_with(c, MHD_HTTP_OK, "application/json", text, strlen(text),
+			 (const char *const[]){ "Set-Cookie", cookie, "Set-Cookie", device_cookie, NULL });
 }
 
 /* A state-changing console request: a session and its CSRF token. */

@@ -1,7 +1,8 @@
 /* libFuzzer: the web parsers on hostile bytes (form bodies, cookies,
- * console commands, X-Forwarded-For, a player's name in a path). The
- * first byte picks the parser: 'F' X-Forwarded-For, 'N' a name (bytes no
- * other kept input starts with), else by its value mod 3. */
+ * console commands, X-Forwarded-For, a player's name in a path, a Host).
+ * The first byte picks the parser: 'F' X-Forwarded-For, 'N' a name, 'H'
+ * and 'h' a Host header and a configured host (bytes no other kept input
+ * starts with), else by its value mod 3. */
 #include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!web_parse_name((const char *)data + 1, size - 1, name, sizeof(name)))
 			for (const char *p = name; *p; p++)
 				if (*p == '/' || (unsigned char)*p < 0x20)
+					abort();
+		return 0;
+	}
+	if (data[0] == 'H' || data[0] == 'h') {
+		char host[WEB_HOST_MAX];
+
+		/* What it lets through is one plain name to compare. */
+		if (!web_host_name((const char *)data + 1, size - 1, data[0] == 'H', host, sizeof(host)))
+			for (const char *p = host; *p; p++)
+				if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789.-_:", *p))
 					abort();
 		return 0;
 	}

@@ -1,8 +1,10 @@
 /*
- * Console login lockouts (web/auth.c): wrong PINs are counted per client
- * address, so one guessing guest locks out only itself, and per IPv6 /64
- * with a larger budget, in a table of fixed size that hostile clients
- * cannot grow or flush.
+ * Console login lockouts (web/auth.c), on an injected clock: a browser
+ * that has logged in holds a device cookie and its wrong PINs count
+ * against it alone, never held back by others' guessing; an unknown
+ * device's are counted per client address, so one guessing guest locks
+ * out only itself, per IPv6 /64 with a larger budget, and all together,
+ * in tables of fixed size that hostile clients cannot grow or flush.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,14 +37,28 @@ static void key_v6(const char *ip, unsigned char key[WEB_CLIENT_KEY])
 	web_auth_client_key((const struct sockaddr *)&sa, key);
 }
 
-static int login(struct web_auth *a, const unsigned char *key, const char *pin, int64_t now)
+/* A login from a browser holding the device cookie device (NULL: none);
+ * a right one leaves the cookie to keep in out (may be NULL). */
+static int login_device(struct web_auth *a, const unsigned char *key, const char *device,
+			const char *pin, int64_t now, char *out)
 {
 	const struct web_session *s = NULL;
-	int rc = web_auth_login(a, key, pin, now, &s);
+	char cookie[WEB_DEVICE_COOKIE_HEX + 1];
+	int rc = web_auth_login(a, key, device, pin, now, &s, cookie);
 
-	if (rc == 0)
+	if (rc == 0) {
 		assert_non_null(s);
+		assert_int_equal(strlen(cookie), WEB_DEVICE_COOKIE_HEX);
+		if (out)
+			memcpy(out, cookie, sizeof(cookie));
+	}
 	return rc;
+}
+
+/* A login from an unknown device. */
+static int login(struct web_auth *a, const unsigned char *key, const char *pin, int64_t now)
+{
+	return login_device(a, key, NULL, pin, now, NULL);
 }
 
 /* A guest's WEB_LOGIN_FAILS wrong PINs lock out the guest for a while,
@@ -305,6 +321,191 @@ static void test_web_new_pin_clears_lockouts(void **state)
 	web_auth_free(&a);
 }
 
+/* The device cookie of a browser that logged in from 10.5.0.1 at time t. */
+static void official_device(struct web_auth *a, int64_t t, char cookie[WEB_DEVICE_COOKIE_HEX + 1])
+{
+	unsigned char k[WEB_CLIENT_KEY];
+
+	key_v4("10.5.0.1", k);
+	assert_int_equal(login_device(a, k, NULL, PIN, t, cookie), 0);
+}
+
+/* OWASP's device cookies: guessing from many addresses fills everyone's
+ * cap and the table, and locks out the official's own address; the
+ * official's browser, holding its device cookie, logs in from there and
+ * from a new address alike, and keeps its device. */
+static void test_web_known_device_is_never_held_back_by_others_guessing(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY], official[WEB_CLIENT_KEY];
+	char dev[WEB_DEVICE_COOKIE_HEX + 1], again[WEB_DEVICE_COOKIE_HEX + 1];
+	char ip[32];
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	official_device(&a, 10, dev);
+	for (int i = 0; i < 200; i++) {
+		snprintf(ip, sizeof(ip), "10.6.%d.%d", i / 250, i % 250 + 1);
+		key_v4(ip, k);
+		login(&a, k, "0000", 20 + i / 50);
+	}
+	key_v4("10.5.0.1", official);
+	for (int i = 0; i < WEB_LOGIN_FAILS; i++)
+		login(&a, official, "0000", 25);
+	/* Unknown devices wait: a new address, and the official's locked one. */
+	key_v4("10.7.0.1", k);
+	assert_int_equal(login(&a, k, PIN, 25), -EAGAIN);
+	assert_int_equal(login(&a, official, PIN, 25), -EAGAIN);
+	/* The known device does not, from either. */
+	assert_int_equal(login_device(&a, official, dev, PIN, 25, again), 0);
+	assert_string_equal(again, dev);
+	assert_int_equal(login_device(&a, k, dev, PIN, 25, NULL), 0);
+	web_auth_free(&a);
+}
+
+/* A known device's wrong PINs count against that device alone, with its
+ * own budget: not against its address, not against another device. */
+static void test_web_known_device_counts_only_its_own_wrong_pins(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY];
+	char dev[WEB_DEVICE_COOKIE_HEX + 1], other[WEB_DEVICE_COOKIE_HEX + 1];
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	official_device(&a, 10, dev);
+	key_v4("10.8.0.2", k);
+	assert_int_equal(login_device(&a, k, NULL, PIN, 10, other), 0);
+	for (int i = 0; i < WEB_LOGIN_DEVICE_FAILS; i++)
+		assert_int_equal(login_device(&a, k, dev, "0000", 20, NULL), -EPERM);
+	assert_int_equal(login_device(&a, k, dev, PIN, 21, NULL), -EAGAIN);
+	assert_int_equal(login_device(&a, k, other, PIN, 21, NULL), 0);
+	assert_int_equal(login(&a, k, PIN, 21), 0);
+	/* Its lockout ends as an address's does. */
+	assert_int_equal(login_device(&a, k, dev, PIN, 20 + WEB_LOGIN_LOCK_S, NULL), 0);
+	web_auth_free(&a);
+}
+
+/* A cookie with a wrong MAC, or one signed before the PIN changed, is an
+ * unknown device; a reload with the same PIN keeps the devices. */
+static void test_web_forged_or_stale_device_cookie_is_unknown(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY], id[WEB_DEVICE_ID];
+	char dev[WEB_DEVICE_COOKIE_HEX + 1], forged[WEB_DEVICE_COOKIE_HEX + 1];
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	official_device(&a, 10, dev);
+	assert_true(web_auth_device_check(&a, dev, id));
+	memcpy(forged, dev, sizeof(forged));
+	forged[WEB_DEVICE_COOKIE_HEX - 1] = forged[WEB_DEVICE_COOKIE_HEX - 1] == '0' ? '1' : '0';
+	assert_false(web_auth_device_check(&a, forged, id));
+	forged[WEB_DEVICE_COOKIE_HEX - 1] = '\0';
+	assert_false(web_auth_device_check(&a, forged, id));
+	assert_false(web_auth_device_check(&a, "", id));
+	forged[0] = 'G';
+	assert_false(web_auth_device_check(&a, forged, id));
+	/* Every unknown device waiting: the forged cookie waits too. */
+	key_v4("10.9.0.1", k);
+	for (int i = 0; i < WEB_LOGIN_ALL_FAILS; i++) {
+		unsigned char g[WEB_CLIENT_KEY];
+		char ip[32];
+
+		snprintf(ip, sizeof(ip), "10.9.1.%d", i + 1);
+		key_v4(ip, g);
+		assert_int_equal(login(&a, g, "0000", 30), -EPERM);
+	}
+	memcpy(forged, dev, sizeof(forged));
+	forged[5] = forged[5] == 'a' ? 'b' : 'a';
+	assert_int_equal(login_device(&a, k, forged, PIN, 31, NULL), -EAGAIN);
+	assert_int_equal(login_device(&a, k, dev, PIN, 31, NULL), 0);
+	/* SIGHUP with the same PIN: still known (the counts start afresh). */
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	assert_true(web_auth_device_check(&a, dev, id));
+	/* A new PIN: no device is known. */
+	assert_int_equal(web_auth_set_pin(&a, "98765"), 0);
+	assert_false(web_auth_device_check(&a, dev, id));
+	web_auth_free(&a);
+}
+
+/* The lockout at which a count's wrong PIN n lands, in seconds from
+ * then: each lockout of the same address twice the last, up to 16 min;
+ * a long quiet spell starts over. */
+static void test_web_lockouts_double_and_are_forgotten_after_a_quiet_hour(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY];
+	int64_t t = 1000, want = WEB_LOGIN_LOCK_S;
+
+	(void)state;
+	key_v4("10.10.0.1", k);
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int round = 0; round < WEB_LOGIN_LOCK_DOUBLINGS + 2; round++) {
+		for (int i = 0; i < WEB_LOGIN_FAILS; i++)
+			assert_int_equal(login(&a, k, "0000", t), -EPERM);
+		assert_int_equal(login(&a, k, "0000", t + want - 1), -EAGAIN);
+		t += want;
+		if (round < WEB_LOGIN_LOCK_DOUBLINGS)
+			want *= 2;
+	}
+	assert_int_equal(want, (int64_t)WEB_LOGIN_LOCK_S << WEB_LOGIN_LOCK_DOUBLINGS);
+	assert_int_equal(want, 960);
+	/* An hour without a wrong PIN: back to the first lockout's 30 s. */
+	t += WEB_LOGIN_LEVEL_FORGET_S;
+	for (int i = 0; i < WEB_LOGIN_FAILS; i++)
+		assert_int_equal(login(&a, k, "0000", t), -EPERM);
+	assert_int_equal(login(&a, k, PIN, t + WEB_LOGIN_LOCK_S - 1), -EAGAIN);
+	assert_int_equal(login(&a, k, PIN, t + WEB_LOGIN_LOCK_S), 0);
+	web_auth_free(&a);
+}
+
+/* More known devices with wrong PINs than the table holds: the oldest
+ * count goes, memory stays the table's, each device still counts. */
+static void test_web_device_table_is_bounded_and_evicts_the_oldest(void **state)
+{
+	struct web_auth a = { 0 };
+	unsigned char k[WEB_CLIENT_KEY];
+	char dev[WEB_LOGIN_DEVICES + 1][WEB_DEVICE_COOKIE_HEX + 1];
+
+	(void)state;
+	key_v4("10.11.0.1", k);
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	for (int i = 0; i <= WEB_LOGIN_DEVICES; i++)
+		assert_int_equal(login_device(&a, k, NULL, PIN, 1, dev[i]), 0);
+	for (int i = 0; i < WEB_LOGIN_FAILS - 1; i++)
+		assert_int_equal(login_device(&a, k, dev[0], "0000", 2, NULL), -EPERM);
+	for (int i = 1; i <= WEB_LOGIN_DEVICES; i++)
+		assert_int_equal(login_device(&a, k, dev[i], "0000", 3 + i, NULL), -EPERM);
+	/* dev[0]'s count was the oldest: evicted, so one more does not lock. */
+	assert_int_equal(login_device(&a, k, dev[0], "0000", 40, NULL), -EPERM);
+	assert_int_equal(login_device(&a, k, dev[0], PIN, 40, NULL), 0);
+	web_auth_free(&a);
+}
+
+/* RFC 4231 test cases 2 and 6 (a key longer than a block). */
+static void test_web_hmac_sha256_matches_rfc_4231(void **state)
+{
+	static const unsigned char want2[32] = {
+		0x5b, 0xdc, 0xc1, 0x46, 0xbf, 0x60, 0x75, 0x4e, 0x6a, 0x04, 0x24, 0x26, 0x08, 0x95, 0x75, 0xc7,
+		0x5a, 0x00, 0x3f, 0x08, 0x9d, 0x27, 0x39, 0x83, 0x9d, 0xec, 0x58, 0xb9, 0x64, 0xec, 0x38, 0x43,
+	};
+	static const unsigned char want6[32] = {
+		0x60, 0xe4, 0x31, 0x59, 0x1e, 0xe0, 0xb6, 0x7f, 0x0d, 0x8a, 0x26, 0xaa, 0xcb, 0xf5, 0xb7, 0x7f,
+		0x8e, 0x0b, 0xc6, 0x21, 0x37, 0x28, 0xc5, 0x14, 0x05, 0x46, 0x04, 0x0f, 0x0e, 0xe3, 0x7f, 0x54,
+	};
+	static const char msg6[] = "Test Using Larger Than Block-Size Key - Hash Key First";
+	unsigned char key6[131], out[32];
+
+	(void)state;
+	web_hmac_sha256((const unsigned char *)"Jefe", 4,
+			(const unsigned char *)"what do ya want for nothing?", 28, out);
+	assert_memory_equal(out, want2, 32);
+	memset(key6, 0xaa, sizeof(key6));
+	web_hmac_sha256(key6, sizeof(key6), (const unsigned char *)msg6, sizeof(msg6) - 1, out);
+	assert_memory_equal(out, want6, 32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +520,12 @@ int main(void)
 		cmocka_unit_test(test_web_wrong_pins_spread_out_do_not_add_up_to_a_lockout),
 		cmocka_unit_test(test_web_wrong_pins_within_the_forget_time_still_lock),
 		cmocka_unit_test(test_web_ipv6_64_forgets_wrong_pins_spread_out),
+		cmocka_unit_test(test_web_known_device_is_never_held_back_by_others_guessing),
+		cmocka_unit_test(test_web_known_device_counts_only_its_own_wrong_pins),
+		cmocka_unit_test(test_web_forged_or_stale_device_cookie_is_unknown),
+		cmocka_unit_test(test_web_lockouts_double_and_are_forgotten_after_a_quiet_hour),
+		cmocka_unit_test(test_web_device_table_is_bounded_and_evicts_the_oldest),
+		cmocka_unit_test(test_web_hmac_sha256_matches_rfc_4231),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,7 @@
 #include "daemon/match_step.h"
 #include "daemon/referee.h"
 #include "daemon/obs_time.h"
+#include "daemon/history.h"
 #include "daemon/serve.h"
 #include "db/db.h"
 #include "web/web.h"
@@ -553,6 +554,11 @@ int dd_cmd_serve(int argc, char **argv)
 		dd_log(DD_LOG_ERR, "referee: %s", strerror(errno));
 		goto close_db;
 	}
+	sv->history = dd_history_new();
+	if (!sv->history) {
+		dd_log(DD_LOG_ERR, "history: %s", strerror(ENOMEM));
+		goto free_referee;
+	}
 	/* A match the referee cannot read back (a log this version's judge
 	 * refuses, a read error) must not keep the table without a referee:
 	 * exiting would only make systemd restart into the same refusal. The
@@ -639,6 +645,7 @@ free_loop:
 	dd_serve_invalidate(sv);
 	free(sv->keep);
 free_referee:
+	dd_history_free(sv->history);
 	dd_referee_free(sv->ref);
 close_db:
 	db_close(sv->db);

@@ -62,6 +62,7 @@ struct serve {
 	struct web_server *web;		/* owned */
 	struct db *db;			/* owned: the event log */
 	struct dd_referee *ref;		/* owned */
+	struct dd_history *history;	/* owned: the history pages' folds */
 	struct dd_fusion fusion;	/* the throw under way */
 	struct dd_demo *demo;		/* --sim feeder, owned */
 	sd_event_source *web_io;	/* the server's epoll fd */

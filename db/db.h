@@ -144,6 +144,13 @@ int db_matches(struct db *db, struct db_match_info **out, size_t *n,
 int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
 		 char *err, size_t errlen);
 
+/* The newest match, or with unended the newest not ended (the daemon's
+ * match under way), without listing every match (start-up and the
+ * scoreboard between matches must not grow with the log); -ENOENT when
+ * there is none. */
+int db_match_newest(struct db *db, bool unended, struct db_match_info *info,
+		    char *err, size_t errlen);
+
 /* ---- The log of a match: throws, rulings, corrections ---------------- */
 
 /* One observation assembled into a throw: what a sensor, the camera or the

@@ -539,6 +539,9 @@ int dd_cmd_serve(int argc, char **argv)
 
 	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE, err, sizeof(err));
 	if (!sv->db) {
+		/* A full disk is the owner's to clear: restarting cannot. */
+		if (errno == ENOSPC)
+			status = DD_EXIT_USAGE;
 		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_config;
 	}
@@ -584,6 +587,8 @@ int dd_cmd_serve(int argc, char **argv)
 		goto free_referee;
 	}
 	rc = setup_loop(sv);
+	if (rc >= 0)
+		rc = dd_serve_store_watch(sv);	/* from here: what restoring said stands */
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "event loop: %s", strerror(-rc));
 		goto free_loop;
@@ -632,6 +637,7 @@ free_loop:
 	dd_timer_free(sv->fusion_timer);
 	dd_timer_free(sv->web_timer);
 	dd_clock_free(sv->clock);
+	sd_event_source_unref(sv->store_watch);
 	sd_event_source_unref(sv->web_io);
 	web_server_free(sv->web);
 	sd_event_unref(sv->ev);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <systemd/sd-event.h>
 
 #include "daemon/clock.h"
 #include "daemon/daemon.h"
@@ -45,6 +46,7 @@ void dd_serve_store_health(struct serve *sv, struct store_mark before, int rc, c
 	unsigned long faults;
 	const char *why = db_fault(sv->db, &faults);
 
+	sv->store_seen = dd_serve_store_mark(sv);	/* said here: not again by the watch */
 	if (faults != before.faults) {
 		dd_health_set(&sv->storage, false, "write failed: %s", why);
 		if (rc == 0) {
@@ -59,6 +61,38 @@ void dd_serve_store_health(struct serve *sv, struct store_mark before, int rc, c
 		dd_health_set(&sv->storage, true, "ok");
 		dd_log(DD_LOG_INFO, "store: writing again");
 	}
+}
+
+/* The loop's post source: what failed or reached the file since the
+ * strip last spoke, said by nobody else (dd_serve_store_health speaks
+ * for the requests, the throws and the kept edges). */
+static int on_store_watch(sd_event_source *s, void *user)
+{
+	struct serve *sv = user;
+	struct store_mark now = dd_serve_store_mark(sv), seen = sv->store_seen;
+	const char *why = db_fault(sv->db, NULL);
+
+	(void)s;
+	sv->store_seen = now;
+	if (now.faults != seen.faults) {
+		dd_health_set(&sv->storage, false, "write failed: %s", why);
+		dd_health_detail(&sv->storage, "write failed: %s: %s (the daemon's log says what)",
+				 sv->sc.db_path, why);
+	} else if (now.commits != seen.commits && !sv->storage.ok) {
+		dd_health_set(&sv->storage, true, "ok");
+		dd_log(DD_LOG_INFO, "store: writing again");
+	} else {
+		return 0;
+	}
+	dd_serve_push_state(sv);
+	dd_serve_rearm(sv);
+	return 0;
+}
+
+int dd_serve_store_watch(struct serve *sv)
+{
+	sv->store_seen = dd_serve_store_mark(sv);
+	return sd_event_add_post(sv->ev, &sv->store_watch, on_store_watch, sv);
 }
 
 /* Stores the kept edges in their match's raw inputs; unless wait, without

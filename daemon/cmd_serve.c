@@ -537,7 +537,9 @@ int dd_cmd_serve(int argc, char **argv)
 		goto free_config;
 	}
 
-	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE, err, sizeof(err));
+	/* Checked whole while serving (dd_serve_store_check_start), so
+	 * start-up does not grow with the log. */
+	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE | DB_OPEN_NOCHECK, err, sizeof(err));
 	if (!sv->db) {
 		/* A full disk is the owner's to clear: restarting cannot. */
 		if (errno == ENOSPC)
@@ -589,6 +591,8 @@ int dd_cmd_serve(int argc, char **argv)
 	rc = setup_loop(sv);
 	if (rc >= 0)
 		rc = dd_serve_store_watch(sv);	/* from here: what restoring said stands */
+	if (rc >= 0)
+		dd_serve_store_check_start(sv);
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "event loop: %s", strerror(-rc));
 		goto free_loop;
@@ -629,6 +633,7 @@ int dd_cmd_serve(int argc, char **argv)
 free_inputs:
 	detach_inputs(sv);
 free_loop:
+	dd_serve_store_check_stop(sv);
 	dd_timer_free(sv->challenge);
 	dd_timer_free(sv->raw_flush);
 	dd_timer_free(sv->restart);

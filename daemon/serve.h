@@ -100,6 +100,8 @@ struct serve {
 	struct dd_health_item camera;
 	struct dd_health_item storage;
 	struct store_mark store_seen;	/* the log's counts the strip's "store" last said */
+	bool store_corrupt;		/* the check found the log corrupt: red for good */
+	struct dd_store_check *check;	/* owned: the check of the whole log under way, or NULL */
 	sd_event_source *store_watch;	/* after each event: a failure nobody reported (dd_serve_store_watch) */
 	int64_t last_processing_ns;	/* dead die settled -> ruling on its way to clients */
 	int64_t last_edge_to_push_ns;	/* last sensor edge -> ruling on its way */
@@ -144,6 +146,11 @@ void dd_serve_store_health(struct serve *sv, struct store_mark before, int rc, c
  * snapshot: whoever wrote) turns its "store" red at once, and a write
  * that reached the file turns it green again. 0 or sd-event's error. */
 int dd_serve_store_watch(struct serve *sv);
+/* Checks the whole log (quick_check) in a worker thread while serving:
+ * a corrupt one turns the strip's "store" red for good. Stop joins it,
+ * interrupting the check; both are no-ops when there is none. */
+void dd_serve_store_check_start(struct serve *sv);
+void dd_serve_store_check_stop(struct serve *sv);
 /* Stores the kept edges (unless wait, not waiting for another program's
  * lock). 0 or the store's error. */
 int dd_serve_store_kept(struct serve *sv, bool wait);

@@ -75,9 +75,14 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen);
 bool db_left_open(const struct db *db);
 
 /* PRAGMA quick_check now (it reads every page: seconds for a large file):
- * 0, or -EILSEQ with "FILE: corrupt database (quick_check: why)" on one
+ * 0, -EINTR when db_interrupt() stopped it, or -EILSEQ with "FILE: corrupt database (quick_check: why)" on one
  * line in err, or the store's own error (-EBUSY, -ENOMEM...). */
 int db_check(struct db *db, char *err, size_t errlen);
+
+/* Makes the statement db runs on another thread (a db_check) stop soon:
+ * it fails with -EINTR. The one call that may be made from a thread not
+ * db's own, while db is open. */
+void db_interrupt(struct db *db);
 
 /* Commits pending raw inputs (best effort) and closes. NULL is a no-op. */
 void db_close(struct db *db);

@@ -182,6 +182,9 @@ int db_check(struct db *db, char *err, size_t errlen)
 			db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path, why);
 			ret = -EILSEQ;
 		}
+	} else if ((rc & 0xff) == SQLITE_INTERRUPT) {
+		db_msg(err, errlen, "%s: quick_check: interrupted", db->path);
+		ret = -EINTR;
 	} else {
 		one_line(why, sizeof(why), sqlite3_errmsg(db->h));
 		db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path, why);
@@ -189,6 +192,11 @@ int db_check(struct db *db, char *err, size_t errlen)
 	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+void db_interrupt(struct db *db)
+{
+	sqlite3_interrupt(db->h);
 }
 
 bool db_left_open(const struct db *db)

@@ -538,8 +538,13 @@ int dd_cmd_serve(int argc, char **argv)
 		goto free_config;
 	}
 
-	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE, err, sizeof(err));
+	/* Checked whole while serving (dd_serve_store_check_start), so
+	 * start-up does not grow with the log. */
+	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE | DB_OPEN_NOCHECK, err, sizeof(err));
 	if (!sv->db) {
+		/* A full disk is the owner's to clear: restarting cannot. */
+		if (errno == ENOSPC)
+			status = DD_EXIT_USAGE;
 		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_config;
 	}
@@ -591,6 +596,10 @@ int dd_cmd_serve(int argc, char **argv)
 		goto free_referee;
 	}
 	rc = setup_loop(sv);
+	if (rc >= 0)
+		rc = dd_serve_store_watch(sv);	/* from here: what restoring said stands */
+	if (rc >= 0)
+		dd_serve_store_check_start(sv);
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "event loop: %s", strerror(-rc));
 		goto free_loop;
@@ -631,6 +640,7 @@ int dd_cmd_serve(int argc, char **argv)
 free_inputs:
 	detach_inputs(sv);
 free_loop:
+	dd_serve_store_check_stop(sv);
 	dd_timer_free(sv->challenge);
 	dd_timer_free(sv->raw_flush);
 	dd_timer_free(sv->restart);
@@ -639,6 +649,7 @@ free_loop:
 	dd_timer_free(sv->fusion_timer);
 	dd_timer_free(sv->web_timer);
 	dd_clock_free(sv->clock);
+	sd_event_source_unref(sv->store_watch);
 	sd_event_source_unref(sv->web_io);
 	web_server_free(sv->web);
 	sd_event_unref(sv->ev);

@@ -307,29 +307,51 @@ finalize:
 	return 0;
 }
 
-int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
-		 char *err, size_t errlen)
+/* The one match the tail of matches_sql (tail, with match for its ?
+ * when it has one) selects; -ENOENT, saying "none", when there is none. */
+static int match_one(struct db *db, const char *tail, int64_t match, const char *none,
+		     struct db_match_info *info, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	char sql[sizeof(matches_sql) + 32];
+	char sql[sizeof(matches_sql) + 160];
 	int rc, ret = 0;
 
-	snprintf(sql, sizeof(sql), "%s WHERE m.id = ?", matches_sql);
+	snprintf(sql, sizeof(sql), "%s %s", matches_sql, tail);
 	rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return db_fail(db, rc, "reading the match", err, errlen);
-	sqlite3_bind_int64(st, 1, match);
+	if (strchr(tail, '?'))
+		sqlite3_bind_int64(st, 1, match);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		match_row(st, info);
 	} else if (rc == SQLITE_DONE) {
-		db_msg(err, errlen, "%s: no match %lld", db->path, (long long)match);
+		db_msg(err, errlen, "%s: %s", db->path, none);
 		ret = -ENOENT;
 	} else {
 		ret = db_fail(db, rc, "reading the match", err, errlen);
 	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
+		 char *err, size_t errlen)
+{
+	char none[48];
+
+	snprintf(none, sizeof(none), "no match %lld", (long long)match);
+	return match_one(db, "WHERE m.id = ?", match, none, info, err, errlen);
+}
+
+int db_match_newest(struct db *db, bool unended, struct db_match_info *info,
+		    char *err, size_t errlen)
+{
+	/* Newest first, so the scan stops at the first that qualifies. */
+	return unended ? match_one(db, "WHERE NOT EXISTS (SELECT 1 FROM match_ends e WHERE"
+				   " e.match_id = m.id) ORDER BY m.id DESC LIMIT 1", 0,
+				   "no match under way", info, err, errlen)
+		       : match_one(db, "ORDER BY m.id DESC LIMIT 1", 0, "no match", info, err, errlen);
 }
 
 /*

@@ -36,7 +36,7 @@
 
 /* The schema this build writes; files from earlier versions are migrated
  * forward on open, files from later ones are refused. */
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 /* PRAGMA application_id of a dyeref database: "DYER". */
 #define DB_APPLICATION_ID 0x44594552
 /* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */
@@ -334,7 +334,10 @@ int db_retention_run(struct db *db, int64_t budget, struct db_retention_report *
  * match: its lines as given (blank lines dropped), each throw with the
  * ruling it had when it was logged, each correction with the rulings it
  * recomputed, and the final line. One transaction: a bad log stores
- * nothing (-EINVAL, "NAME:LINE: ..." in err). *match gets the new id. */
+ * nothing (-EINVAL, "NAME:LINE: ..." in err). *match gets the new id.
+ * A log whose lines (blank ones dropped, line ends as export writes
+ * them) are those of a match already stored is not stored again:
+ * -EEXIST, "NAME: already stored as match N", *match N. */
 int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	      int64_t t_ns, int64_t *match, char *err, size_t errlen);
 

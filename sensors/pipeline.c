@@ -12,6 +12,7 @@
 #define JUDGED_MAX 16		/* cup/mine/floor observations waiting for their line's check */
 #define NOISE_HIST 32		/* fits whose residuals measure the table's timing noise */
 #define NOISE_MIN_FITS 8	/* fewer than this: the configured noise stands */
+#define NOISE_MAX_SCALE 3.0	/* the measured noise counts up to this many times the configured */
 
 struct line_state {
 	bool any;		/* an edge was accepted */
@@ -310,7 +311,9 @@ static double noise_scale(const struct sens_pipeline *p)
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
-	return sqrt(fmin(fmax(1.0, v[p->n_red / 2]), 100.0));	/* 10x: beyond, the config is wrong, not noisy */
+	/* 3x at most: beyond, the config is wrong, not noisy, and a fix
+	 * should not hang on so much of what came before */
+	return sqrt(fmin(fmax(1.0, v[p->n_red / 2]), NOISE_MAX_SCALE * NOISE_MAX_SCALE));
 }
 
 static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n, double scale)
@@ -319,6 +322,8 @@ static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n
 
 	if (n < 4 || !(f->red_chi2 > 0))
 		return;	/* exactly determined: no residual */
+	if (f->dropped >= 0 || f->swapped >= 0 || f->no_point)
+		return;	/* a late or false arrival is no measure of the jitter */
 	/* the median of chi-square over d degrees of freedom, per degree
 	 * (Wilson-Hilferty): 0.455 for one */
 	med = pow(1 - 2 / (9 * dof), 3);

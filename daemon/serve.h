@@ -1,8 +1,8 @@
 /* Private to `dyeref serve` (cmd_serve.c: options, setup, the loop and the
  * throw; serve_config.c; serve_web.c: the web handlers and the state;
- * serve_store.c: the store's health and the kept edges; serve_demo.c:
- * --sim's feeders and matches): not a contract. Every function here runs
- * on serve's loop. */
+ * serve_store.c: the store's health, its check and the kept edges;
+ * serve_demo.c: --sim's feeders and matches): not a contract. Every
+ * function here runs on serve's loop. */
 #ifndef DYEREF_DAEMON_SERVE_H
 #define DYEREF_DAEMON_SERVE_H
 

@@ -953,6 +953,11 @@ int mlog_bd_stream_line(struct mlog_bd_stream *s, const char *line, size_t len,
 int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outlen,
 		       char *err, size_t errlen);
 
+/* Whether the log in buf[0..len) judges, any game, without its output:
+ * 0, or the errors of mlog_judge(). A Beer Die log is checked by the
+ * stream, in memory bounded by the match. */
+int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t errlen);
+
 /* The match as read so far (cfg, roll-off, names; entries: none kept). */
 const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s);
 

@@ -277,3 +277,45 @@ int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outle
 	}
 	return MLOG_PASS_DONE;
 }
+
+/* One pass of s over buf's lines; the next pass or an error. */
+static int check_pass(struct mlog_bd_stream *s, const char *buf, size_t len,
+		      char *err, size_t errlen)
+{
+	struct mlog_line line;
+	const char *out;
+	size_t pos = 0, outlen;
+	int no = 0, rc;
+
+	while (mlog_next_line(buf, len, &pos, &no, &line))
+		if ((rc = mlog_bd_stream_line(s, line.start, line.len, &out, &outlen, err, errlen)))
+			return rc;
+	return mlog_bd_stream_end(s, &out, &outlen, err, errlen);
+}
+
+int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t errlen)
+{
+	struct mlog_bd_stream *s;
+	char game[32], *out = NULL;
+	size_t outlen;
+	int rc = mlog_game(name, buf, len, game, sizeof(game), err, errlen);
+
+	if (rc)
+		return rc;
+	if (strcmp(game, "beerdie")) {
+		rc = mlog_judge(name, buf, len, &out, &outlen, err, errlen);
+		free(out);
+		return rc;
+	}
+	s = mlog_bd_stream_new(name);
+	if (!s) {
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
+		return -ENOMEM;
+	}
+	/* READ, then JUDGE when the log has corrections: WRITE only formats. */
+	rc = check_pass(s, buf, len, err, errlen);
+	if (rc == MLOG_PASS_JUDGE)
+		rc = check_pass(s, buf, len, err, errlen);
+	mlog_bd_stream_free(s);
+	return rc < 0 ? rc : 0;
+}

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon/clock.h"
@@ -35,6 +36,9 @@
 #define TOSS_GAP_NS 2000000000LL
 #define AFTER_DEAD_NS 1000000000LL
 #define RATE_WINDOW_NS 2000000000LL	/* frames counted for the strip's rate */
+/* A video file that could not be read is tried again this often (on the
+ * daemon's clock): a file put back turns the camera green by itself. */
+#define REOPEN_NS 1000000000LL
 
 static const char *const corner_keys[4] = {
 	"corner_a_left", "corner_a_right", "corner_b_right", "corner_b_left",
@@ -58,6 +62,9 @@ struct dd_camera {
 	struct vis_y4m *y4m;		/* owned: the file source, or NULL */
 	int64_t y4m_period_ns;		/* the file's frame interval */
 	int64_t file_due_ns;		/* the file's next frame, on the clock */
+	bool reopen;			/* the file failed: the timer tries it again (REOPEN_NS) */
+	bool failed_in;			/* it failed within its frames, not at opening ... */
+	struct stat failed_st;		/* ... then: the file as it was (tried again once changed) */
 	struct vis_tracker *trk;	/* owned */
 	int width, height;		/* low-resolution frame size */
 	int learned;			/* frames learned as the empty table */
@@ -576,6 +583,63 @@ static int on_frames(sd_event_source *s, int fd, uint32_t revents, void *user)
 	return 0;
 }
 
+/* Whether the file is the one that failed within its frames (the same
+ * inode, size and time): played again it would fail again, so it is
+ * tried once it changes. */
+static bool unchanged(const struct dd_camera *g)
+{
+	struct stat st;
+
+	return g->failed_in && stat(g->cfg.y4m, &st) == 0 && st.st_ino == g->failed_st.st_ino &&
+	       st.st_dev == g->failed_st.st_dev && st.st_size == g->failed_st.st_size &&
+	       st.st_mtim.tv_sec == g->failed_st.st_mtim.tv_sec &&
+	       st.st_mtim.tv_nsec == g->failed_st.st_mtim.tv_nsec;
+}
+
+/* Opens the file again from its start, with a new tracker (the stream
+ * starts again on an empty table). 0, or -errno with why in err: not
+ * there, not a video, or frames of another size than the tracker's. */
+static int reopen_file(struct dd_camera *g, char *err, size_t errlen)
+{
+	struct vis_tracker *t;
+	int w, h, fn, fd;
+
+	vis_y4m_close(g->y4m);
+	g->y4m = vis_y4m_open(g->cfg.y4m, err, errlen);
+	if (!g->y4m)
+		return errno ? -errno : -EIO;
+	vis_y4m_info(g->y4m, &w, &h, &fn, &fd);
+	if (w != g->width || h != g->height) {
+		snprintf(err, errlen, "%s: %dx%d frames, not the %dx%d it had: restart the daemon",
+			 g->cfg.y4m, w, h, g->width, g->height);
+		vis_y4m_close(g->y4m);
+		g->y4m = NULL;
+		return -EINVAL;
+	}
+	t = vis_tracker_new(&g->tcfg, g->width, g->height);
+	if (t) {
+		vis_tracker_free(g->trk);
+		g->trk = t;
+		g->learned = 0;
+	}
+	return 0;
+}
+
+/* The file could not be read: red, and tried again every REOPEN_NS. The
+ * first failure is logged, not every try. */
+static void file_failed(struct dd_camera *g, const char *err)
+{
+	if (!g->reopen)
+		dd_log(DD_LOG_ERR, "camera: %s (trying it again every %lld s)", err,
+		       REOPEN_NS / 1000000000LL);
+	dd_health_set(g->health, false, "camera: the video file could not be read");
+	dd_health_detail(g->health, "camera: %s", err);
+	/* a file open and failing within its frames waits for a change */
+	g->failed_in = g->y4m && stat(g->cfg.y4m, &g->failed_st) == 0;
+	g->reopen = true;
+	dd_timer_arm(g->timer, dd_time_shifted(dd_clock_now(g->clock), REOPEN_NS));
+}
+
 /* The file source: the next frame on the daemon's clock, looping at the end
  * (a new tracker each pass: the stream starts again on an empty table). */
 static void on_file_frame(void *user)
@@ -585,27 +649,29 @@ static void on_file_frame(void *user)
 	char err[256];
 	int rc;
 
-	rc = vis_y4m_read(g->y4m, &img, err, sizeof(err));
+	if (g->reopen && unchanged(g)) {
+		dd_timer_arm(g->timer, dd_time_shifted(dd_clock_now(g->clock), REOPEN_NS));
+		return;
+	}
+	/* Tried again from its start, or at the end of a pass: the loop. */
+	rc = g->reopen ? 0 : vis_y4m_read(g->y4m, &img, err, sizeof(err));
 	if (rc == 0) {
-		struct vis_tracker *t = vis_tracker_new(&g->tcfg, g->width, g->height);
-
-		if (t) {
-			vis_tracker_free(g->trk);
-			g->trk = t;
-			g->learned = 0;
-		}
-		vis_y4m_close(g->y4m);
-		g->y4m = vis_y4m_open(g->cfg.y4m, err, sizeof(err));
-		if (g->y4m)
+		rc = reopen_file(g, err, sizeof(err));
+		if (rc == 0)
 			rc = vis_y4m_read(g->y4m, &img, err, sizeof(err));
-		else
-			rc = -EIO;
+		if (rc == 0)
+			snprintf(err, sizeof(err), "%s: no frames", g->cfg.y4m);
 	}
 	if (rc != 1) {
-		dd_log(DD_LOG_ERR, "camera: %s", err);
-		dd_health_set(g->health, false, "camera: the video file could not be read");
-		dd_health_detail(g->health, "camera: %s", err);
-		return;	/* the timer stays off */
+		file_failed(g, err);
+		return;
+	}
+	if (g->reopen) {
+		dd_log(DD_LOG_INFO, "camera: %s reads again", g->cfg.y4m);
+		g->reopen = false;
+		g->rate_t0_ns = 0;
+		g->file_due_ns = dd_clock_now(g->clock);
+		say_running(g, 0);
 	}
 	/* The frame's due time, not when the loop got to it: a busy loop
 	 * must not bunch the frames up and fake the die's speed. */

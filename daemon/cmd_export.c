@@ -5,7 +5,12 @@
  * history pages' figures). On stdout, built in memory first: an error
  * leaves stdout empty.
  */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/core.h"
 
 #include "daemon/dbcli.h"
 #include "daemon/daemon.h"
@@ -13,9 +18,36 @@
 
 #define USAGE "export --db FILE --match N [--csv] | export --db FILE --players --csv"
 
+/* The stored log, judged before it is written: rows that SQLite keeps
+ * but the judge refuses (a damaged or doctored database) are bad input,
+ * not a log that `dyeref judge` would then refuse. */
 static int fill(struct db *db, const struct dd_db_args *a, FILE *out, char *err, size_t errlen)
 {
-	return db_export(db, a->match, out, err, errlen);
+	char name[48], why[400], *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int ret;
+
+	if (!mem) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = db_export(db, a->match, mem, err, errlen);
+	if (fclose(mem) && !ret) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "match %lld", (long long)a->match);
+	if (!ret && (ret = mlog_check(name, buf, len, why, sizeof(why))) != 0) {
+		snprintf(err, errlen, "%s (the stored rows do not judge; nothing exported)", why);
+		ret = ret == -ENOMEM ? ret : -EILSEQ;
+	}
+	if (!ret && fwrite(buf, 1, len, out) != len) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+	}
+	free(buf);
+	return ret;
 }
 
 static int fill_csv(struct db *db, const struct dd_db_args *a, FILE *out, char *err, size_t errlen)

@@ -1,7 +1,9 @@
 /*
  * dyeref import --db FILE [LOG]: stores a match log (LOG, or stdin when it
  * is absent or "-") as a new match and prints its id. The log is judged
- * whole before anything is stored: a bad log stores nothing.
+ * whole before anything is stored: a bad log stores nothing. A log already
+ * stored (the same lines) is not stored again: its match's id on stdout,
+ * "import: LOG: already stored as match N" on stderr, exit 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +76,12 @@ int dd_cmd_import(int argc, char **argv)
 			&match, err, sizeof(err));
 	free(buf);
 	db_close(db);
+	if (ret == -EEXIST) {
+		/* Importing is safe to repeat: the match's id, as the first time,
+		 * and a word that nothing was stored. */
+		dd_log(DD_LOG_WARN, "import: %s", err);
+		ret = 0;
+	}
 	if (ret) {
 		if (created)
 			remove_created(a.db);

@@ -120,11 +120,16 @@ static void print_health(struct run *r, int64_t now)
 	       "%" PRIu64 " edges on unconfigured lines\n", r->edges, r->impacts, r->located,
 	       sens_pipeline_unknown_edges(r->pipe));
 	for (size_t i = 0; i < n; i++) {
-		printf("  line %-4u %-8s %-10s edges %" PRIu64 " (ringing/chatter dropped %" PRIu64 ")"
-		       "%s", h[i].offset, h[i].name, sens_health_name(h[i].state), h[i].edges,
-		       h[i].suppressed, h[i].role == SENS_ROLE_TABLE ? "" : "\n");
+		printf("  line %-4u %-8s %-10s edges %" PRIu64 " (ringing/chatter dropped %" PRIu64 ")",
+		       h[i].offset, h[i].name, sens_health_name(h[i].state), h[i].edges,
+		       h[i].suppressed);
 		if (h[i].role == SENS_ROLE_TABLE)
-			printf(", in %" PRIu64 " impacts, missed %" PRIu64 "\n", h[i].impacts, h[i].missed);
+			printf(", in %" PRIu64 " impacts, missed %" PRIu64, h[i].impacts, h[i].missed);
+		/* the line check's (docs/sensors.md "Line check") */
+		if (h[i].quarantined)
+			printf(", %" PRIu64 " quarantined%s%s", h[i].quarantined, *h[i].why ? ": " : "",
+			       h[i].why);
+		printf("\n");
 	}
 }
 

@@ -26,6 +26,7 @@
 #include "daemon/match_step.h"
 #include "daemon/referee.h"
 #include "daemon/obs_time.h"
+#include "daemon/history.h"
 #include "daemon/serve.h"
 #include "db/db.h"
 #include "web/web.h"
@@ -538,8 +539,13 @@ int dd_cmd_serve(int argc, char **argv)
 		goto free_config;
 	}
 
-	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE, err, sizeof(err));
+	/* Checked whole while serving (dd_serve_store_check_start), so
+	 * start-up does not grow with the log. */
+	sv->db = db_open(sv->sc.db_path, DB_OPEN_CREATE | DB_OPEN_NOCHECK, err, sizeof(err));
 	if (!sv->db) {
+		/* A full disk is the owner's to clear: restarting cannot. */
+		if (errno == ENOSPC)
+			status = DD_EXIT_USAGE;
 		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_config;
 	}
@@ -553,6 +559,11 @@ int dd_cmd_serve(int argc, char **argv)
 	if (!sv->ref) {
 		dd_log(DD_LOG_ERR, "referee: %s", strerror(errno));
 		goto close_db;
+	}
+	sv->history = dd_history_new();
+	if (!sv->history) {
+		dd_log(DD_LOG_ERR, "history: %s", strerror(ENOMEM));
+		goto free_referee;
 	}
 	/* A match the referee cannot read back (a log this version's judge
 	 * refuses, a read error) must not keep the table without a referee:
@@ -589,6 +600,10 @@ int dd_cmd_serve(int argc, char **argv)
 	}
 	dd_serve_key_keep(sv);
 	rc = setup_loop(sv);
+	if (rc >= 0)
+		rc = dd_serve_store_watch(sv);	/* from here: what restoring said stands */
+	if (rc >= 0)
+		dd_serve_store_check_start(sv);
 	if (rc < 0) {
 		dd_log(DD_LOG_ERR, "event loop: %s", strerror(-rc));
 		goto free_loop;
@@ -629,6 +644,7 @@ int dd_cmd_serve(int argc, char **argv)
 free_inputs:
 	detach_inputs(sv);
 free_loop:
+	dd_serve_store_check_stop(sv);
 	dd_timer_free(sv->challenge);
 	dd_timer_free(sv->raw_flush);
 	dd_timer_free(sv->restart);
@@ -637,12 +653,14 @@ free_loop:
 	dd_timer_free(sv->fusion_timer);
 	dd_timer_free(sv->web_timer);
 	dd_clock_free(sv->clock);
+	sd_event_source_unref(sv->store_watch);
 	sd_event_source_unref(sv->web_io);
 	web_server_free(sv->web);
 	sd_event_unref(sv->ev);
 	dd_serve_invalidate(sv);
 	free(sv->keep);
 free_referee:
+	dd_history_free(sv->history);
 	dd_referee_free(sv->ref);
 close_db:
 	db_close(sv->db);

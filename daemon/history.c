@@ -122,59 +122,28 @@ const struct dd_pstats *dd_stats_find(const struct dd_stats *st, const char *nam
 	return NULL;
 }
 
-/* Match mi as a line of name's list of matches: the team they played
- * for, its score and whether it won (null: not over). NULL when name did
- * not play in it (or out of memory: the list is the shorter). */
-static json_t *played_item(const struct db_match_info *mi, const struct mlog_bd *log,
-			   const struct mlog_bd_result *res, const char *name)
-{
-	int team = -1;
-
-	for (int i = 0; i < BD_PLAYERS && team < 0; i++)
-		if (!strcmp(log->cfg.players[i], name))
-			team = i / 2;
-	if (team < 0)
-		return NULL;
-	return json_pack("{s:I,s:I,s:s,s:s,s:s,s:{s:i,s:i},s:o}", "match", (json_int_t)mi->id,
-			 "start_wall_ms", (json_int_t)mi->start_wall_ms, "team", team ? "B" : "A",
-			 "team_name", log->team_names[team], "against", log->team_names[!team],
-			 "score", "A", res->final.score[0], "B", res->final.score[1],
-			 "won", res->final.over && res->final.winner >= 0
-				? json_boolean(res->final.winner == team) : json_null());
-}
-
-/* Folds every stored Beer Die match into st, one in memory at a time
- * (bounded by the largest match); with played, also name's matches,
- * newest first, at most DD_PLAYED_MAX of them. */
-static int stats_walk(struct db *db, struct dd_stats *st, const char *name, json_t *played,
-		      char *err, size_t errlen)
+int dd_stats_collect(struct db *db, struct dd_stats *st, char *err, size_t errlen)
 {
 	struct db_match_info *ms = NULL;
 	size_t n = 0;
 	int rc = db_matches(db, &ms, &n, err, errlen);
 
-	for (size_t i = n; !rc && i-- > 0;) {
+	for (size_t i = 0; !rc && i < n; i++) {
 		struct mlog_bd *log = NULL;
 		struct mlog_bd_result res = { 0 };
 
 		if (strcmp(ms[i].game, "beerdie"))
 			continue;
+		/* One match in memory at a time: bounded by the largest match. */
 		rc = db_bd_load(db, ms[i].id, &log, &res, err, errlen);
 		if (!rc)
 			rc = dd_stats_add(st, log, &res);
-		if (!rc && played && json_array_size(played) < DD_PLAYED_MAX)
-			json_array_append_new(played, played_item(&ms[i], log, &res, name));
 		mlog_bd_result_free(&res);
 		mlog_bd_free(log);
 	}
 	free(ms);
 	dd_stats_sort(st);
 	return rc;
-}
-
-int dd_stats_collect(struct db *db, struct dd_stats *st, char *err, size_t errlen)
-{
-	return stats_walk(db, st, NULL, NULL, err, errlen);
 }
 
 void dd_csv_field(FILE *out, const char *s)
@@ -283,110 +252,4 @@ int dd_match_csv(struct db *db, int64_t match, FILE *out, char *err, size_t errl
 	mlog_bd_result_free(&res);
 	mlog_bd_free(log);
 	return 0;
-}
-
-/* ---- JSON ---------------------------------------------------------------- */
-
-static json_t *stats_json(const struct dd_pstats *p)
-{
-	return json_pack("{s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i,s:i}", "name", p->name,
-			 "matches", p->matches, "won", p->won, "points", p->points,
-			 "sinks", p->sinks, "cup_hits", p->cup_hits, "catches", p->catches,
-			 "drops", p->drops, "fives", p->fives, "kill_n_fills", p->kill_n_fills);
-}
-
-static int dump(json_t *o, char **json)
-{
-	*json = o ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	return *json ? 0 : -ENOMEM;
-}
-
-int dd_history_players(struct db *db, const char *name, char **json, char *err, size_t errlen)
-{
-	struct dd_stats st = { 0 };
-	json_t *o = NULL, *played = name ? json_array() : NULL;
-	int rc = name && !played ? -ENOMEM : stats_walk(db, &st, name, played, err, errlen);
-
-	*json = NULL;
-	if (rc)
-		goto out;
-	if (name) {
-		const struct dd_pstats *p = dd_stats_find(&st, name);
-
-		rc = -ENOENT;
-		if (!p)
-			goto out;
-		o = stats_json(p);
-		if (o)
-			json_object_set(o, "played", played);
-	} else {
-		json_t *arr = json_array();
-
-		for (size_t i = 0; arr && i < st.n; i++)
-			json_array_append_new(arr, stats_json(&st.p[i]));
-		o = json_pack("{s:o*}", "players", arr);
-	}
-	rc = dump(o, json);
-out:
-	json_decref(played);
-	dd_stats_free(&st);
-	return rc;
-}
-
-/* One match of a page: what the list shows. */
-static json_t *page_item(struct db *db, const struct db_match_info *mi)
-{
-	json_t *m = json_pack("{s:I,s:s,s:b,s:i,s:i,s:I}", "match", (json_int_t)mi->id,
-			      "game", mi->game, "ended", mi->ended, "throws", mi->throws,
-			      "corrections", mi->corrections, "start_wall_ms",
-			      (json_int_t)mi->start_wall_ms);
-	struct mlog_bd *log = NULL;
-	struct mlog_bd_result res = { 0 };
-	char err[256];
-
-	if (!m)
-		return NULL;
-	if (mi->score[0])
-		json_object_set_new(m, "score", json_loads(mi->score, 0, NULL));
-	if (strcmp(mi->game, "beerdie") || db_bd_load(db, mi->id, &log, &res, err, sizeof(err)))
-		return m;
-	json_object_set_new(m, "teams", json_pack("{s:s,s:s}", "A", log->team_names[0],
-						  "B", log->team_names[1]));
-	json_object_set_new(m, "players", json_pack("{s:[s,s],s:[s,s]}",
-		"A", log->cfg.players[0], log->cfg.players[1],
-		"B", log->cfg.players[2], log->cfg.players[3]));
-	json_object_set_new(m, "score", json_pack("{s:i,s:i}", "A", res.final.score[0],
-						  "B", res.final.score[1]));
-	json_object_set_new(m, "winner", res.final.over && res.final.winner >= 0
-				 ? json_string(res.final.winner ? "B" : "A") : json_null());
-	mlog_bd_result_free(&res);
-	mlog_bd_free(log);
-	return m;
-}
-
-int dd_history_page(struct db *db, long page, long per, char **json, char *err, size_t errlen)
-{
-	struct db_match_info *ms = NULL;
-	size_t n = 0, pages;
-	json_t *arr;
-	int rc = db_matches(db, &ms, &n, err, errlen);
-
-	*json = NULL;
-	if (rc)
-		return rc;
-	pages = n ? (n + (size_t)per - 1) / (size_t)per : 1;
-	if ((size_t)page > pages) {
-		free(ms);
-		snprintf(err, errlen, "page %ld: there are %zu", page, pages);
-		return -ENOENT;
-	}
-	arr = json_array();
-	/* Newest first: page 1 is the last per matches stored. */
-	for (size_t k = (size_t)(page - 1) * (size_t)per; arr && k < n && k < (size_t)page * (size_t)per; k++)
-		json_array_append_new(arr, page_item(db, &ms[n - 1 - k]));
-	free(ms);
-	return dump(json_pack("{s:I,s:I,s:I,s:I,s:o*}", "total", (json_int_t)n, "page",
-			      (json_int_t)page, "per", (json_int_t)per, "pages",
-			      (json_int_t)pages, "matches", arr), json);
 }

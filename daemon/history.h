@@ -56,9 +56,40 @@ int dd_match_csv(struct db *db, int64_t match, FILE *out, char *err, size_t errl
 
 
 
+/*
+ * What the history pages show of each stored Beer Die match, folded once
+ * and kept (history_cache.c): each request folds only the matches whose
+ * log changed since (a throw, a correction or undo, an end), so the
+ * player figures cost a list of the matches and a sum, not a fold of
+ * every match. Some 420 bytes a match. One per daemon, not thread-safe.
+ */
+struct dd_history;
+
+struct dd_history *dd_history_new(void);	/* NULL: out of memory */
+void dd_history_free(struct dd_history *h);	/* NULL is fine */
+/* Matches one request folds at most (some 0.9 ms each on a desktop core,
+ * a few on a Pi): a database of thousands is read over several requests,
+ * each answered 503 "try again" until the last, so that no request holds
+ * the referee's loop for seconds. */
+#define DD_HISTORY_FOLDS 100
+
+/* Brings h up to what db holds, folding at most max_folds matches; what
+ * is folded is kept. A match that does not fold is left out (and tried
+ * again next time). 0; -EAGAIN with more to fold (err says how many);
+ * -ENOMEM or db_matches()'s error. */
+int dd_history_refresh(struct dd_history *h, struct db *db, size_t max_folds, char *err,
+		       size_t errlen);
+/* Adds up h's figures into st (empty, the caller's: dd_stats_free()),
+ * sorted by name. 0, -ENOMEM, or the error of a match left out at the
+ * last refresh (figures without it would be wrong). */
+int dd_history_stats(const struct dd_history *h, struct dd_stats *st, char *err, size_t errlen);
+
 /* The JSON behind the history pages (web_handlers matches_page and
- * player_stats); *json malloc'd. -ENOENT past the last page or for an
+ * player_stats), h refreshed first (DD_HISTORY_FOLDS; -EAGAIN while
+ * more is left); *json malloc'd. -ENOENT past the last page or for an
  * unknown player. */
-int dd_history_page(struct db *db, long page, long per, char **json, char *err, size_t errlen);
-int dd_history_players(struct db *db, const char *name, char **json, char *err, size_t errlen);
+int dd_history_page(struct dd_history *h, struct db *db, long page, long per, char **json,
+		    char *err, size_t errlen);
+int dd_history_players(struct dd_history *h, struct db *db, const char *name, char **json,
+		       char *err, size_t errlen);
 #endif /* DYEREF_DAEMON_HISTORY_H */

@@ -67,6 +67,12 @@ $(BUILD)/bench/daemon_old_match: $(BUILD)/bench/daemon_old_match.o $(BUILD)/test
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(BUILD)/tests/support/db_sim.o \
 		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(LDLIBS)
 
+# Start-up against the database's size: databases made with the db
+# tests' simulated throws, the daemon launched on each.
+$(BUILD)/bench/daemon_startup: $(BUILD)/bench/daemon_startup.o $(BUILD)/tests/support/db_sim.o $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(BUILD)/tests/support/db_sim.o $(LINK_LIBS) $(LDLIBS)
+
 # The simulated table's impact lateness: the live feeder (daemon/sim_feed.c)
 # on a real event loop.
 $(BUILD)/bench/daemon_sim_impacts: $(BUILD)/bench/daemon_sim_impacts.o $$(DAEMON_TEST_LIB) $$(LIBS)

@@ -473,31 +473,24 @@ free_text:
 
 int dd_referee_restore(struct dd_referee *r, char *err, size_t errlen)
 {
-	struct db_match_info *ms = NULL;
-	size_t n = 0;
+	struct db_match_info m;
 	int rc;
 
 	if (!r->db || r->m.log)
 		return 0;
-	rc = db_matches(r->db, &ms, &n, err, errlen);
-	if (rc)
-		return rc;
 	/* The match under way is the newest match not ended. */
-	for (size_t i = n; i-- > 0;) {
-		if (ms[i].ended)
-			continue;
-		if (!strcmp(ms[i].game, "beerdie")) {
-			rc = load_match(r, ms[i].id, &r->m, err, errlen);
-			if (rc == 0)
-				restore_held(r);
-		} else {
-			r->dice_id = ms[i].id;
-			snprintf(r->dice_game, sizeof(r->dice_game), "%s", ms[i].game);
-			dd_ref_dice_read_over(r);
-		}
-		break;
+	rc = db_match_newest(r->db, true, &m, err, errlen);
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	if (!strcmp(m.game, "beerdie")) {
+		rc = load_match(r, m.id, &r->m, err, errlen);
+		if (rc == 0)
+			restore_held(r);
+	} else {
+		r->dice_id = m.id;
+		snprintf(r->dice_game, sizeof(r->dice_game), "%s", m.game);
+		dd_ref_dice_read_over(r);
 	}
-	free(ms);
 	return rc;
 }
 

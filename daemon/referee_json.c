@@ -262,8 +262,7 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 		return o ? 0 : -ENOMEM;
 	}
 	if (!m->log) {
-		struct db_match_info *ms = NULL;
-		size_t nm = 0;
+		struct db_match_info newest;
 		char err[256];
 
 		o = json_pack("{s:n,s:s,s:n}", "match", "game", "beerdie", "last");
@@ -274,11 +273,10 @@ int dd_referee_state(struct dd_referee *r, json_t **out)
 			json_object_set(o, "previous", r->last_won);
 		/* Between Beer Die matches the screen shows the newest dice
 		 * game's sheet, when the newest match is one. */
-		if (o && db_matches(r->db, &ms, &nm, err, sizeof(err)) == 0 && nm &&
-		    strcmp(ms[nm - 1].game, "beerdie"))
+		if (o && db_match_newest(r->db, false, &newest, err, sizeof(err)) == 0 &&
+		    strcmp(newest.game, "beerdie"))
 			json_object_set_new(o, "dice_match",
-					    dd_ref_dice_state(r, ms[nm - 1].id, ms[nm - 1].game));
-		free(ms);
+					    dd_ref_dice_state(r, newest.id, newest.game));
 		*out = o;
 		return o ? 0 : -ENOMEM;
 	}

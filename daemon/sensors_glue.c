@@ -33,7 +33,33 @@ struct dd_sensors {
 	dd_edges_sink keep;		/* the event log's entry, or NULL */
 	void *keep_user;		/* for keep */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
+	enum sens_health was[SENS_MAX_LINES];	/* each line's state when last looked at */
 };
+
+/* A line the line check holds in quarantine (docs/sensors.md "Line check"). */
+static bool quarantined(enum sens_health h)
+{
+	return h == SENS_HEALTH_FLOATING || h == SENS_HEALTH_STUCK || h == SENS_HEALTH_CHATTERING;
+}
+
+/* The log says when a line is quarantined and when it is trusted again:
+ * the owner finds the loose wire by the time. */
+static void log_quarantines(struct dd_sensors *g, const struct sens_line_health *h, size_t n)
+{
+	struct sens_linecheck_cfg lc;
+
+	sens_linecheck_defaults(&lc, SENS_ROLE_FLOOR);
+	for (size_t i = 0; i < n && i < SENS_MAX_LINES; i++) {
+		if (quarantined(h[i].state) && h[i].state != g->was[i])
+			dd_log(DD_LOG_WARN, "sensors: %s (line %u) %s: %s; its edges reach no impact "
+			       "until it has looked sane for %.0f s", h[i].name, h[i].offset,
+			       sens_health_name(h[i].state), h[i].why, (double)lc.settle_ns / 1e9);
+		else if (!quarantined(h[i].state) && quarantined(g->was[i]))
+			dd_log(DD_LOG_INFO, "sensors: %s (line %u) has looked sane for %.0f s: trusted "
+			       "again", h[i].name, h[i].offset, (double)lc.settle_ns / 1e9);
+		g->was[i] = h[i].state;
+	}
+}
 
 /* What the pipeline completed, to fusion. */
 static void deliver(struct dd_sensors *g, const struct sens_obs *so, size_t n)
@@ -48,24 +74,33 @@ static void deliver(struct dd_sensors *g, const struct sens_obs *so, size_t n)
 
 /* The strip's words name the lines as configured and their state (which
  * disc to look at); the chip, its path and the fix are the console's. */
-static void update_health(struct dd_sensors *g, int64_t now)
+/* Returns when a quarantine ends (INT64_MAX: none is on). */
+static int64_t update_health(struct dd_sensors *g, int64_t now)
 {
 	struct sens_line_health h[SENS_MAX_LINES];
 	size_t n = sens_pipeline_health(g->pipe, now, h, SENS_MAX_LINES), ok = 0;
 	const struct sens_line_health *bad = NULL;
 	const char *warning = sens_source_warning(g->src);
+	int64_t ends = INT64_MAX;
 
+	log_quarantines(g, h, n);
 	for (size_t i = 0; i < n && i < SENS_MAX_LINES; i++) {
 		if (h[i].state == SENS_HEALTH_OK || h[i].state == SENS_HEALTH_UNTESTED)
 			ok++;
-		else if (!bad)
-			bad = &h[i];
+		else if (!bad || (quarantined(h[i].state) && !quarantined(bad->state)))
+			bad = &h[i];	/* a quarantine first: its edges are being thrown away */
 	}
 	if (bad) {
 		dd_health_set(g->health, false, "%zu of %zu piezo lines ok; %.16s %.16s", ok, n,
 			      bad->name, sens_health_name(bad->state));
-		dd_health_detail(g->health, "%zu of %zu piezo lines ok; %s (%s line %u) %s", ok, n,
-				 bad->name, g->cfg.chip, bad->offset, sens_health_name(bad->state));
+		if (quarantined(bad->state))
+			dd_health_detail(g->health, "%zu of %zu piezo lines ok; %s (%s line %u) %s: %s, "
+					 "quarantined", ok, n, bad->name, g->cfg.chip, bad->offset,
+					 sens_health_name(bad->state), bad->why);
+		else
+			dd_health_detail(g->health, "%zu of %zu piezo lines ok; %s (%s line %u) %s", ok,
+					 n, bad->name, g->cfg.chip, bad->offset,
+					 sens_health_name(bad->state));
 	} else if (*warning) {
 		/* probably the wrong pins: the owner looks at the strip, not the log */
 		dd_health_set(g->health, false, "%zu piezo lines, on a chip that is not the Pi's "
@@ -76,6 +111,19 @@ static void update_health(struct dd_sensors *g, int64_t now)
 		dd_health_detail(g->health, "%zu piezo lines ok on %s (%s)", n, g->cfg.chip,
 				 sens_gpio_backend());
 	}
+	for (size_t i = 0; i < n && i < SENS_MAX_LINES; i++)
+		if (quarantined(h[i].state) && h[i].trusted_at_ns < ends)
+			ends = h[i].trusted_at_ns;
+	return ends;
+}
+
+/* The next look at the lines' health: every HEALTH_EVERY_NS, and when a
+ * quarantine ends (ends), so a line that settled turns green then. */
+static void rearm_health(struct dd_sensors *g, int64_t ends)
+{
+	int64_t next = dd_time_shifted(dd_clock_now(g->clock), HEALTH_EVERY_NS);
+
+	dd_timer_arm(g->health_timer, ends < next ? ends : next);
 }
 
 static void on_flush(void *user)
@@ -116,19 +164,20 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 		deliver(g, out, k);
 	}
 	/* The impact completes once its window has passed without more edges. */
-	if (n > 0)
+	if (n > 0) {
 		dd_timer_arm(g->flush, dd_time_shifted(dd_clock_now(g->clock),
 						       sens_config_group_window_ns(&g->cfg) + 1000));
+		/* a line quarantined by these edges is named at once */
+		rearm_health(g, update_health(g, dd_clock_now(g->clock)));
+	}
 	return 0;
 }
 
 static void on_health(void *user)
 {
 	struct dd_sensors *g = user;
-	int64_t now = dd_clock_now(g->clock);
 
-	update_health(g, now);
-	dd_timer_arm(g->health_timer, dd_time_shifted(now, HEALTH_EVERY_NS));
+	rearm_health(g, update_health(g, dd_clock_now(g->clock)));
 }
 
 int dd_sensors_check_config(struct dd_config *cfg, char *err, size_t errlen)

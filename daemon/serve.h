@@ -50,6 +50,16 @@ int dd_serve_config_first_problem(const struct dd_serve_config *sc, char *err, s
 
 /* ---- The daemon (cmd_serve.c) ---- */
 
+/* The event log's counts before a write: compared after it, the failures
+ * (db_fault) tell the store's from a request refused, the commits
+ * (db_commits) a write that reached the file from a request that wrote
+ * nothing. */
+struct store_mark {
+	unsigned long faults;	/* db_fault's count */
+	unsigned long commits;	/* db_commits */
+};
+
+
 struct serve {
 	const char *config_path;	/* --config, or NULL */
 	bool sim;			/* --sim */
@@ -62,6 +72,7 @@ struct serve {
 	struct web_server *web;		/* owned */
 	struct db *db;			/* owned: the event log */
 	struct dd_referee *ref;		/* owned */
+	struct dd_history *history;	/* owned: the history pages' folds */
 	struct dd_fusion fusion;	/* the throw under way */
 	struct dd_demo *demo;		/* --sim feeder, owned */
 	sd_event_source *web_io;	/* the server's epoll fd */
@@ -90,6 +101,10 @@ struct serve {
 	struct dd_health_item sensors;	/* health strip */
 	struct dd_health_item camera;
 	struct dd_health_item storage;
+	struct store_mark store_seen;	/* the log's counts the strip's "store" last said */
+	bool store_corrupt;		/* the check found the log corrupt: red for good */
+	struct dd_store_check *check;	/* owned: the check of the whole log under way, or NULL */
+	sd_event_source *store_watch;	/* after each event: a failure nobody reported (dd_serve_store_watch) */
 	int64_t last_processing_ns;	/* dead die settled -> ruling on its way to clients */
 	int64_t last_edge_to_push_ns;	/* last sensor edge -> ruling on its way */
 	int64_t last_edge_ns;		/* CLOCK_MONOTONIC of that edge (benchmarks) */
@@ -97,15 +112,6 @@ struct serve {
 	char *state_cache;		/* owned: /api/state until something changes */
 	unsigned char device_key[32];	/* the web's device key (WEB_DEVICE_KEY) ... */
 	bool key_stored;		/* ... as its file holds it (serve_key.c) */
-};
-
-/* The event log's counts before a write: compared after it, the failures
- * (db_fault) tell the store's from a request refused, the commits
- * (db_commits) a write that reached the file from a request that wrote
- * nothing. */
-struct store_mark {
-	unsigned long faults;	/* db_fault's count */
-	unsigned long commits;	/* db_commits */
 };
 
 /* o into fusion through the match step; the timers rearmed. */
@@ -139,6 +145,16 @@ struct store_mark dd_serve_store_mark(const struct serve *sv);
 /* The strip's "store" after a request begun at before that returned rc
  * (err its message). */
 void dd_serve_store_health(struct serve *sv, struct store_mark before, int rc, const char *err);
+/* Watches the log after every event the loop dispatches: any write that
+ * failed since the strip last spoke (the demo's own, a match's end, a
+ * snapshot: whoever wrote) turns its "store" red at once, and a write
+ * that reached the file turns it green again. 0 or sd-event's error. */
+int dd_serve_store_watch(struct serve *sv);
+/* Checks the whole log (quick_check) in a worker thread while serving:
+ * a corrupt one turns the strip's "store" red for good. Stop joins it,
+ * interrupting the check; both are no-ops when there is none. */
+void dd_serve_store_check_start(struct serve *sv);
+void dd_serve_store_check_stop(struct serve *sv);
 /* Stores the kept edges (unless wait, not waiting for another program's
  * lock). 0 or the store's error. */
 int dd_serve_store_kept(struct serve *sv, bool wait);

@@ -465,7 +465,7 @@ static int on_players(void *user, char names[BD_PLAYERS][BD_NAME_MAX])
  * through core/. */
 static int history_rc(int rc, const char *what, const char *err)
 {
-	if (rc && rc != -ENOENT && rc != -EINVAL && err[0])
+	if (rc && rc != -ENOENT && rc != -EINVAL && rc != -EAGAIN && err[0])
 		dd_log(DD_LOG_WARN, "%s: %s", what, err);
 	return rc;
 }
@@ -477,7 +477,7 @@ static int on_matches_page(void *user, long page, long per, char **json)
 
 	if (!sv->db)
 		return -ENOENT;
-	return history_rc(dd_history_page(sv->db, page, per, json, err, sizeof(err)), "matches", err);
+	return history_rc(dd_history_page(sv->history, sv->db, page, per, json, err, sizeof(err)), "matches", err);
 }
 
 static int on_player_stats(void *user, const char *name, char **json)
@@ -487,7 +487,7 @@ static int on_player_stats(void *user, const char *name, char **json)
 
 	if (!sv->db)
 		return -ENOENT;
-	return history_rc(dd_history_players(sv->db, name, json, err, sizeof(err)), "players", err);
+	return history_rc(dd_history_players(sv->history, sv->db, name, json, err, sizeof(err)), "players", err);
 }
 
 static int csv_into(struct serve *sv, long match, char **csv)
@@ -506,7 +506,8 @@ static int csv_into(struct serve *sv, long match, char **csv)
 		return -ENOMEM;
 	if (match)
 		rc = dd_match_csv(sv->db, match, f, err, sizeof(err));
-	else if (!(rc = dd_stats_collect(sv->db, &st, err, sizeof(err))))
+	else if (!(rc = dd_history_refresh(sv->history, sv->db, DD_HISTORY_FOLDS, err, sizeof(err))) &&
+		 !(rc = dd_history_stats(sv->history, &st, err, sizeof(err))))
 		dd_stats_csv(&st, f);
 	dd_stats_free(&st);
 	if (fclose(f) && !rc)

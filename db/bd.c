@@ -186,6 +186,27 @@ static void free_events(struct db_observation *obs, char **details, size_t n)
 	free(details);
 }
 
+/* -EEXIST with "NAME: already stored as match N" (*match N) when a match
+ * with these lines is stored (their identity, digest.c), else 0. */
+static int stored_as(struct db *db, const char *name, const struct line *lines, size_t n,
+		     int64_t *match, char *err, size_t errlen)
+{
+	char hex[DB_DIGEST_HEX];
+	struct db_digest d;
+	int64_t id;
+
+	db_digest_init(&d);
+	for (size_t i = 0; i < n; i++)
+		db_digest_line(&d, lines[i].p, lines[i].len);
+	db_digest_hex(&d, hex);
+	id = db_match_by_digest(db, hex, err, errlen);
+	if (id <= 0)
+		return (int)id;
+	*match = id;
+	db_msg(err, errlen, "%s: already stored as match %lld", name, (long long)id);
+	return -EEXIST;
+}
+
 /*
  * Rulings as they were shown: a throw's ruling depends only on the lines
  * before it (the fold is causal), so for Beer Die one judgement of the log
@@ -209,17 +230,20 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	if (ret)
 		return ret;
 	bd = !strcmp(game, "beerdie");
-	/* The whole log is judged before anything is written (a bad log
-	 * stores nothing) and that judgement serves the last stretch too. */
-	ret = judge_prefix(name, buf, len, &whole_text, &whole, &nw, err, errlen);
-	if (ret)
-		return ret;
 	ret = split_lines(buf, len, &lines, &n);
 	if (ret || n == 0) {
 		db_msg(err, errlen, "%s: empty log", name);
 		ret = ret ? ret : -EINVAL;
 		goto free_lines;
 	}
+	ret = stored_as(db, name, lines, n, match, err, errlen);
+	if (ret)
+		goto free_lines;
+	/* The whole log is judged before anything is written (a bad log
+	 * stores nothing) and that judgement serves the last stretch too. */
+	ret = judge_prefix(name, buf, len, &whole_text, &whole, &nw, err, errlen);
+	if (ret)
+		goto free_lines;
 	header = dup_line(&lines[0]);
 	if (!header) {
 		ret = -ENOMEM;

@@ -36,7 +36,7 @@
 
 /* The schema this build writes; files from earlier versions are migrated
  * forward on open, files from later ones are refused. */
-#define DB_SCHEMA_VERSION 3
+#define DB_SCHEMA_VERSION 4
 /* PRAGMA application_id of a dyeref database: "DYER". */
 #define DB_APPLICATION_ID 0x44594552
 /* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */
@@ -75,9 +75,14 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen);
 bool db_left_open(const struct db *db);
 
 /* PRAGMA quick_check now (it reads every page: seconds for a large file):
- * 0, or -EILSEQ with "FILE: corrupt database (quick_check: why)" on one
+ * 0, -EINTR when db_interrupt() stopped it, or -EILSEQ with "FILE: corrupt database (quick_check: why)" on one
  * line in err, or the store's own error (-EBUSY, -ENOMEM...). */
 int db_check(struct db *db, char *err, size_t errlen);
+
+/* Makes the statement db runs on another thread (a db_check) stop soon:
+ * it fails with -EINTR. The one call that may be made from a thread not
+ * db's own, while db is open. */
+void db_interrupt(struct db *db);
 
 /* Commits pending raw inputs (best effort) and closes. NULL is a no-op. */
 void db_close(struct db *db);
@@ -143,6 +148,13 @@ int db_matches(struct db *db, struct db_match_info **out, size_t *n,
 /* One match; -ENOENT if there is none with that id. */
 int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
 		 char *err, size_t errlen);
+
+/* The newest match, or with unended the newest not ended (the daemon's
+ * match under way), without listing every match (start-up and the
+ * scoreboard between matches must not grow with the log); -ENOENT when
+ * there is none. */
+int db_match_newest(struct db *db, bool unended, struct db_match_info *info,
+		    char *err, size_t errlen);
 
 /* ---- The log of a match: throws, rulings, corrections ---------------- */
 
@@ -322,7 +334,10 @@ int db_retention_run(struct db *db, int64_t budget, struct db_retention_report *
  * match: its lines as given (blank lines dropped), each throw with the
  * ruling it had when it was logged, each correction with the rulings it
  * recomputed, and the final line. One transaction: a bad log stores
- * nothing (-EINVAL, "NAME:LINE: ..." in err). *match gets the new id. */
+ * nothing (-EINVAL, "NAME:LINE: ..." in err). *match gets the new id.
+ * A log whose lines (blank ones dropped, line ends as export writes
+ * them) are those of a match already stored is not stored again:
+ * -EEXIST, "NAME: already stored as match N", *match N. */
 int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	      int64_t t_ns, int64_t *match, char *err, size_t errlen);
 

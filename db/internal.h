@@ -5,6 +5,8 @@
 #ifndef DYEREF_DB_INTERNAL_H
 #define DYEREF_DB_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <sqlite3.h>
 
 #include "db/db.h"
@@ -63,5 +65,24 @@ sqlite3 *db_handle(struct db *db);
 /* Writes "fmt..." into err (when err is not NULL), always NUL-terminated. */
 void db_msg(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* SHA-256 of a match log, line by line (digest.c): its identity. */
+#define DB_DIGEST_HEX 65	/* hex digits and the NUL */
+struct db_digest {
+	uint32_t h[8];		/* the state */
+	uint64_t len;		/* bytes added */
+	unsigned char buf[64];	/* a block being filled */
+	size_t n;		/* bytes in buf */
+};
+void db_digest_init(struct db_digest *d);
+void db_digest_add(struct db_digest *d, const void *data, size_t len);
+/* line[0..len) and its "\n", as export writes it. */
+void db_digest_line(struct db_digest *d, const char *line, size_t len);
+/* Ends it: 64 hex digits and a NUL into hex. */
+void db_digest_hex(struct db_digest *d, char hex[DB_DIGEST_HEX]);
+
+/* The match already stored under digest (lowest id), 0 when none, or a
+ * negative errno as db_fail. */
+int64_t db_match_by_digest(struct db *db, const char *digest, char *err, size_t errlen);
 
 #endif /* DYEREF_DB_INTERNAL_H */

@@ -194,9 +194,33 @@ free_json:
 	return ret;
 }
 
+/* The identity of match's log as stored (digest.c): its lines as export
+ * writes them. */
+static int match_digest(struct db *db, int64_t match, char digest[DB_DIGEST_HEX],
+			char *err, size_t errlen)
+{
+	struct db_digest d;
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db->h, LOG_LINES_SQL, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "reading the log", err, errlen);
+	db_digest_init(&d);
+	sqlite3_bind_int64(st, 1, match);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		db_digest_line(&d, (const char *)sqlite3_column_text(st, 0),
+			       (size_t)sqlite3_column_bytes(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, rc, "reading the log", err, errlen);
+	db_digest_hex(&d, digest);
+	return 0;
+}
+
 int db_match_end(struct db *db, int64_t match, const char *final_line,
 		 int64_t t_ns, char *err, size_t errlen)
 {
+	char digest[DB_DIGEST_HEX];
 	const char *type;
 	sqlite3_stmt *st = NULL;
 	json_t *j;
@@ -211,6 +235,13 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 		goto free_json;
 	}
 	ret = match_open(db, match, err, errlen);
+	if (!ret)
+		ret = match_digest(db, match, digest, err, errlen);
+	/* The end and the log's identity in one transaction. */
+	if (!ret)
+		ret = db_batch_begin(db, err, errlen);
+	if (!ret)
+		ret = db_exec(db, "SAVEPOINT ending", err, errlen);
 	if (ret)
 		goto free_json;
 	rc = sqlite3_prepare_v2(db->h,
@@ -223,11 +254,25 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 		sqlite3_bind_int64(st, 4, db_wall_ms());
 		rc = sqlite3_step(st);
 	}
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		st = NULL;
+		rc = sqlite3_prepare_v2(db->h,
+			"INSERT INTO match_digests (match_id, digest) VALUES (?, ?)", -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, match);
+			sqlite3_bind_text(st, 2, digest, -1, SQLITE_STATIC);
+			rc = sqlite3_step(st);
+		}
+	}
 	if (rc != SQLITE_DONE) {
 		ret = db_fail(db, rc, "ending the match", err, errlen);
 		if (sqlite3_get_autocommit(db->h))
 			db->in_batch = false;
+		else
+			sqlite3_exec(db->h, "ROLLBACK TO ending; RELEASE ending", NULL, NULL, NULL);
 	} else {
+		sqlite3_exec(db->h, "RELEASE ending", NULL, NULL, NULL);
 		ret = db_wrote(db, "ending the match", err, errlen);
 	}
 	sqlite3_finalize(st);
@@ -307,29 +352,51 @@ finalize:
 	return 0;
 }
 
-int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
-		 char *err, size_t errlen)
+/* The one match the tail of matches_sql (tail, with match for its ?
+ * when it has one) selects; -ENOENT, saying "none", when there is none. */
+static int match_one(struct db *db, const char *tail, int64_t match, const char *none,
+		     struct db_match_info *info, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	char sql[sizeof(matches_sql) + 32];
+	char sql[sizeof(matches_sql) + 160];
 	int rc, ret = 0;
 
-	snprintf(sql, sizeof(sql), "%s WHERE m.id = ?", matches_sql);
+	snprintf(sql, sizeof(sql), "%s %s", matches_sql, tail);
 	rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return db_fail(db, rc, "reading the match", err, errlen);
-	sqlite3_bind_int64(st, 1, match);
+	if (strchr(tail, '?'))
+		sqlite3_bind_int64(st, 1, match);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		match_row(st, info);
 	} else if (rc == SQLITE_DONE) {
-		db_msg(err, errlen, "%s: no match %lld", db->path, (long long)match);
+		db_msg(err, errlen, "%s: %s", db->path, none);
 		ret = -ENOENT;
 	} else {
 		ret = db_fail(db, rc, "reading the match", err, errlen);
 	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int db_match_get(struct db *db, int64_t match, struct db_match_info *info,
+		 char *err, size_t errlen)
+{
+	char none[48];
+
+	snprintf(none, sizeof(none), "no match %lld", (long long)match);
+	return match_one(db, "WHERE m.id = ?", match, none, info, err, errlen);
+}
+
+int db_match_newest(struct db *db, bool unended, struct db_match_info *info,
+		    char *err, size_t errlen)
+{
+	/* Newest first, so the scan stops at the first that qualifies. */
+	return unended ? match_one(db, "WHERE NOT EXISTS (SELECT 1 FROM match_ends e WHERE"
+				   " e.match_id = m.id) ORDER BY m.id DESC LIMIT 1", 0,
+				   "no match under way", info, err, errlen)
+		       : match_one(db, "ORDER BY m.id DESC LIMIT 1", 0, "no match", info, err, errlen);
 }
 
 /*

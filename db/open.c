@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "db/internal.h"
 
@@ -48,6 +49,13 @@ static int cantopen_errno(struct db *db)
 	}
 }
 
+/* A full disk often comes back as "disk I/O error" (SQLITE_IOERR: the
+ * -shm or -wal could not grow), and only the OS's errno says why. */
+static bool full_disk(struct db *db)
+{
+	return sqlite3_system_errno(db->h) == ENOSPC;
+}
+
 static int errno_of(struct db *db, int rc)
 {
 	switch (rc & 0xff) {
@@ -59,7 +67,7 @@ static int errno_of(struct db *db, int rc)
 	case SQLITE_READONLY: return -EROFS;
 	case SQLITE_NOMEM: return -ENOMEM;
 	case SQLITE_CANTOPEN: return cantopen_errno(db);
-	default: return -EIO;
+	default: return full_disk(db) ? -ENOSPC : -EIO;
 	}
 }
 
@@ -68,6 +76,8 @@ int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen)
 	int sys = sqlite3_system_errno(db->h);
 
 	db->faults++;
+	if ((rc & 0xff) == SQLITE_IOERR && full_disk(db))
+		rc = SQLITE_FULL;
 	if ((rc & 0xff) == SQLITE_CANTOPEN && sys)
 		snprintf(db->fault, sizeof(db->fault), "cannot open the file: %s", strerror(sys));
 	else	/* SQLite's words for the code: sqlite3_errmsg may say more */
@@ -172,6 +182,9 @@ int db_check(struct db *db, char *err, size_t errlen)
 			db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path, why);
 			ret = -EILSEQ;
 		}
+	} else if ((rc & 0xff) == SQLITE_INTERRUPT) {
+		db_msg(err, errlen, "%s: quick_check: interrupted", db->path);
+		ret = -EINTR;
 	} else {
 		one_line(why, sizeof(why), sqlite3_errmsg(db->h));
 		db_msg(err, errlen, "%s: corrupt database (quick_check: %s)", db->path, why);
@@ -179,6 +192,11 @@ int db_check(struct db *db, char *err, size_t errlen)
 	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+void db_interrupt(struct db *db)
+{
+	sqlite3_interrupt(db->h);
 }
 
 bool db_left_open(const struct db *db)
@@ -285,6 +303,58 @@ static int migrate(struct db *db, int version, char *why, size_t whylen)
 	return ret;
 }
 
+/* The files an open may create: the database itself and those SQLite
+ * keeps beside it. */
+static const char *const side_files[] = { "", "-wal", "-shm", "-journal" };
+#define N_SIDE_FILES (sizeof(side_files) / sizeof(side_files[0]))
+
+/* Which of them exist (bit i: side_files[i]); all when it cannot tell. */
+static unsigned files_present(const char *path)
+{
+	size_t n = strlen(path) + sizeof("-journal");
+	char *name = malloc(n);
+	unsigned have = 0;
+	struct stat sb;
+
+	if (!name)
+		return ~0u;
+	for (size_t i = 0; i < N_SIDE_FILES; i++) {
+		snprintf(name, n, "%s%s", path, side_files[i]);
+		if (lstat(name, &sb) == 0)
+			have |= 1u << i;
+	}
+	free(name);
+	return have;
+}
+
+/* Removes what a failed open created (those not in before): a new
+ * database with its side files, or beside an old one an empty -wal and
+ * its -shm, so that a refusal or a full disk leaves nothing behind. A
+ * -wal with frames in it is kept with its -shm: a checkpoint may have
+ * begun copying them into the file, which is whole only with them. Only
+ * this open could have made them: another program opening the same file
+ * in that instant is not provided for. */
+static void remove_created(const char *path, unsigned before)
+{
+	unsigned now = files_present(path), gone;
+	size_t n = strlen(path) + sizeof("-journal");
+	struct stat sb;
+	char *name;
+
+	if (now == ~0u || !(now & ~before) || !(name = malloc(n)))
+		return;
+	gone = now & ~before;
+	snprintf(name, n, "%s-wal", path);
+	if ((before & 1) && stat(name, &sb) == 0 && sb.st_size > 0)
+		gone &= ~(2u | 4u);
+	for (size_t i = 0; i < N_SIDE_FILES; i++)
+		if (gone & (1u << i)) {
+			snprintf(name, n, "%s%s", path, side_files[i]);
+			unlink(name);
+		}
+	free(name);
+}
+
 /* Frees db and what it holds, with no flush: db_open's failures and db_close. */
 static void release(struct db *db)
 {
@@ -303,6 +373,8 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 	struct stat sb;
 	bool fresh = false;
 	int version = 0, oflags, rc, ret = 0;
+	unsigned before;
+	bool had_data = false;
 
 	if (stat(path, &sb) != 0) {
 		if (errno != ENOENT || !(flags & DB_OPEN_CREATE) || (flags & DB_OPEN_READONLY)) {
@@ -313,7 +385,10 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 		db_msg(err, errlen, "%s: not a dyeref database (not a regular file)", path);
 		errno = ENOTSUP;
 		return NULL;
+	} else {
+		had_data = sb.st_size > 0;
 	}
+	before = files_present(path);
 	db = calloc(1, sizeof(*db));
 	if (!db || !(db->path = strdup(path))) {
 		free(db);
@@ -392,6 +467,11 @@ struct db *db_open(const char *path, unsigned flags, char *err, size_t errlen)
 
 close_db:
 	release(db);
+	remove_created(path, before);
+	if (ret == -ENOSPC)	/* whatever step met it: the owner must free space */
+		db_msg(err, errlen, "%s: disk full: the database cannot be %s (%s)", path,
+		       had_data ? "opened" : "created",
+		       before & 1 ? "the file is as it was" : "no file was left");
 	errno = -ret;
 	return NULL;
 }

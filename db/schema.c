@@ -104,6 +104,17 @@ static const char *const migrations[DB_SCHEMA_VERSION + 1] = {
 	 * not by reading every stored throw (both are few). */
 	"CREATE INDEX entries_correct ON entries(match_id) WHERE type = 'correct';"
 	"CREATE INDEX rulings_review ON rulings(match_id, throw_no) WHERE review;",
+
+	[4] =
+	/* A match log's identity (db/digest.c: SHA-256 of the lines export
+	 * writes), recorded when the match ends, so that importing a log
+	 * already stored stores nothing. Matches ended before v4 have none. */
+	"CREATE TABLE match_digests ("
+	" match_id INTEGER PRIMARY KEY REFERENCES matches(id),"
+	" digest TEXT NOT NULL);"		/* 64 hex digits */
+	"CREATE INDEX match_digests_digest ON match_digests(digest);"
+	"CREATE TRIGGER match_digests_append_only_u BEFORE UPDATE ON match_digests BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER match_digests_append_only_d BEFORE DELETE ON match_digests BEGIN SELECT RAISE(ABORT, 'append-only'); END;",
 };
 
 int db_schema_migrate(sqlite3 *h, int from, int to, char *err, size_t errlen)

@@ -91,8 +91,7 @@ static void normal_eq(const struct problem *pb, const double p[4], double JTJ[4]
  * table (and a margin), with t0 solved in closed form at each. The cost
  * surface of TDOA has hyperbolic valleys; 10 cm lands in the right one
  * (a 5 cm grid measured the same accuracy at 4x the time). */
-static void grid_start(const struct problem *pb, const struct bd_table *t, const double *avoid,
-		       double p[4])
+static void grid_start(const struct problem *pb, const struct bd_table *t, double p[4])
 {
 	const double step = 0.10, margin = 0.05;
 	double best = INFINITY;
@@ -101,8 +100,6 @@ static void grid_start(const struct problem *pb, const struct bd_table *t, const
 		for (double y = -margin; y <= t->width_m + margin + 1e-9; y += step) {
 			double d[MAX_ARR], T = 0, cost = 0;
 
-			if (avoid && hypot(x - avoid[0], y - avoid[1]) < 0.25)
-				continue;
 
 			for (size_t i = 0; i < pb->n; i++) {
 				d[i] = hypot(x - pb->sx[i], y - pb->sy[i]);
@@ -121,6 +118,81 @@ static void grid_start(const struct problem *pb, const struct bd_table *t, const
 				p[3] = 0;
 			}
 		}
+}
+
+/* The starts for a fit of three arrivals, which may fit two points
+ * (their hyperbolae cross twice): the local minima of the same 10 cm grid,
+ * best first, at most max of them. One start, the grid's best 25 cm or
+ * more from the first point, missed the second next to a disc, where the
+ * cost is a cusp (a late disc's other explanation, on the other half). */
+#define GRID_NX 32
+#define GRID_NY 20
+static size_t grid_minima(const struct problem *pb, const struct bd_table *t, double (*p)[4],
+			  size_t max)
+{
+	const double step = 0.10, margin = 0.05;
+	double cost[GRID_NX][GRID_NY], T[GRID_NX][GRID_NY];
+	int nx = 0, ny = 0;
+	size_t nb = 0;
+
+	for (double x = -margin; x <= t->length_m + margin + 1e-9 && nx < GRID_NX; x += step, nx++) {
+		ny = 0;
+		for (double y = -margin; y <= t->width_m + margin + 1e-9 && ny < GRID_NY; y += step, ny++) {
+			double d[MAX_ARR], tt = 0, c = 0;
+
+			for (size_t i = 0; i < pb->n; i++) {
+				d[i] = hypot(x - pb->sx[i], y - pb->sy[i]);
+				tt += pb->tau[i] - d[i];
+			}
+			tt /= (double)pb->n;
+			for (size_t i = 0; i < pb->n; i++)
+				c += (pb->tau[i] - tt - d[i]) * (pb->tau[i] - tt - d[i]);
+			cost[nx][ny] = c;
+			T[nx][ny] = tt;
+		}
+	}
+	/* the local minima, then the best max of them */
+	double mc[GRID_NX * GRID_NY];
+	int mi[GRID_NX * GRID_NY], mj[GRID_NX * GRID_NY];
+	size_t nm = 0;
+
+	for (int i = 0; i < nx; i++)
+		for (int j = 0; j < ny; j++) {
+			bool low = true;
+
+			for (int di = -1; di <= 1; di++)
+				for (int dj = -1; dj <= 1; dj++) {
+					int u = i + di, v = j + dj;
+
+					if ((di || dj) && u >= 0 && u < nx && v >= 0 && v < ny &&
+					    cost[u][v] < cost[i][j])
+						low = false;
+				}
+			if (low) {
+				mc[nm] = cost[i][j];
+				mi[nm] = i;
+				mj[nm++] = j;
+			}
+		}
+	for (; nb < max && nb < nm; nb++) {
+		size_t k = nb;
+
+		for (size_t q = nb + 1; q < nm; q++)
+			if (mc[q] < mc[k])
+				k = q;
+		double c = mc[k];
+		int ki = mi[k], kj = mj[k];
+
+		mc[k] = mc[nb];
+		mi[k] = mi[nb];
+		mj[k] = mj[nb];
+		mc[nb] = c;
+		p[nb][0] = -margin + ki * step;
+		p[nb][1] = -margin + kj * step;
+		p[nb][2] = T[ki][kj];
+		p[nb][3] = 0;
+	}
+	return nb;
 }
 
 /* Levenberg-Marquardt from p; returns the final chi2. */
@@ -188,14 +260,27 @@ struct solution {
 	bool ok;		/* converged to a finite point, covariance exists */
 };
 
-static void solve(const struct problem *pb, const struct bd_table *t, const double *avoid,
+/* The fit from start p0 (NULL: the grid's best). */
+static void solve(const struct problem *pb, const struct bd_table *t, const double *p0,
 		  struct solution *s)
 {
 	double JTJ[4][4], JTr[4];
 
-	grid_start(pb, t, avoid, s->p);
+	if (p0)
+		memcpy(s->p, p0, sizeof(s->p));
+	else
+		grid_start(pb, t, s->p);
 	s->chi2 = refine(pb, s->p);
 	normal_eq(pb, s->p, JTJ, JTr, &s->chi2);
+	/* The die is on the table: a uniform prior over it (variance
+	 * length^2 / 12) bounds a direction the arrivals leave open. A point
+	 * on the line through two discs, beyond one of them, has the same
+	 * arrival difference all along it: three arrivals there leave the
+	 * point loose along the line, and without the prior that explanation
+	 * (often a late disc's right one, beside a side disc) was dropped as
+	 * no point. Elsewhere it changes the covariance by 1e-5. */
+	JTJ[0][0] += 12 / (t->length_m * t->length_m);
+	JTJ[1][1] += 12 / (t->width_m * t->width_m);
 	s->ok = invert4(JTJ, s->C) == 0 && isfinite(s->p[0]) && isfinite(s->p[1]);
 }
 
@@ -262,6 +347,11 @@ static double p_on_half(const struct bd_table *t, double x, double sx, enum bd_h
  * the wave. */
 #define ALT_Q 0.5
 #define ALT_RING_S 2e-3
+/* The stated sigma covers every explanation with this much of the
+ * posterior or more: each lies within COVER_K sigma of the reported point
+ * along its own direction (docs/sensors.md "Late and missing discs"). */
+#define COVER_W 1e-3
+#define COVER_K 3.0
 #define MAX_MODES (2 * (MAX_ARR + 1) + 1 + MAX_ARR)	/* two points per hypothesis, "unknown", swaps */
 #define N_SCALES 2		/* timing noise x1 and x2 */
 
@@ -338,17 +428,49 @@ static size_t add_modes(const struct problem *pb, const struct bd_table *t, int 
 
 	leave_out(pb, skip < 0 ? SIZE_MAX : (size_t)skip, &sub);
 	solve(&sub, t, NULL, &s);
-	if (!s.ok || !fixes_a_point(&s, t) || nm >= MAX_MODES)
+	if (sub.n != 3) {
+		if (s.ok && fixes_a_point(&s, t) && nm < MAX_MODES)
+			m[nm++] = (struct mode){ .s = s, .skip = skip, .swap = -1, .n_arr = sub.n };
 		return nm;
-	m[nm++] = (struct mode){ .s = s, .skip = skip, .swap = -1, .n_arr = sub.n };
-	if (sub.n == 3 && nm < MAX_MODES) {
-		/* Three hyperbolae may cross twice: the other point too. */
-		struct solution alt;
-
-		solve(&sub, t, s.p, &alt);
-		if (alt.ok && fixes_a_point(&alt, t) && hypot(alt.p[0] - s.p[0], alt.p[1] - s.p[1]) > 0.05)
-			m[nm++] = (struct mode){ .s = alt, .skip = skip, .swap = -1, .n_arr = sub.n };
 	}
+	/* Three hyperbolae may cross twice: the two best points fitted from
+	 * the grid's best, its other minima and beside the disc that heard
+	 * it first (inward: a point that near a disc lies in a cusp the grid
+	 * steps over, and a late disc's other explanation may be there). */
+	double starts[5][4];
+	size_t ns = grid_minima(&sub, t, starts, 4), first = 0;
+	struct solution best[2] = { { .ok = false }, { .ok = false } }, alt;
+
+	for (size_t i = 1; i < sub.n; i++)
+		if (sub.tau[i] < sub.tau[first])
+			first = i;
+	double cx = t->length_m / 2 - sub.sx[first], cy = t->width_m / 2 - sub.sy[first];
+	double r = fmax(hypot(cx, cy), 1e-9);
+
+	starts[ns][0] = sub.sx[first] + 0.03 * cx / r;
+	starts[ns][1] = sub.sy[first] + 0.03 * cy / r;
+	starts[ns][2] = sub.tau[first] - 0.03;
+	starts[ns++][3] = 0;
+	for (size_t k = 0; k <= ns; k++) {
+		if (k > 0)
+			solve(&sub, t, starts[k - 1], &alt);
+		else
+			alt = s;
+		if (!alt.ok || !fixes_a_point(&alt, t))
+			continue;
+		if (best[0].ok && hypot(alt.p[0] - best[0].p[0], alt.p[1] - best[0].p[1]) <= 0.05) {
+			if (alt.chi2 < best[0].chi2)
+				best[0] = alt;
+		} else if (!best[0].ok || alt.chi2 < best[0].chi2) {
+			best[1] = best[0];
+			best[0] = alt;
+		} else if (!best[1].ok || alt.chi2 < best[1].chi2) {
+			best[1] = alt;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (best[k].ok && nm < MAX_MODES)
+			m[nm++] = (struct mode){ .s = best[k], .skip = skip, .swap = -1, .n_arr = 3 };
 	return nm;
 }
 
@@ -382,7 +504,7 @@ static void add_unknown_half(const struct bd_table *t, double w, double p_half[3
 /* Posterior of the halves over the explanations m (p_half out, summing to
  * 1); returns the index of the explanation whose point is reported. */
 static size_t posterior(const struct problem *pb, const struct bd_table *t, double window_m,
-			const struct mode *m, size_t nm, double p_half[3])
+			const struct mode *m, size_t nm, double p_half[3], double *w_out)
 {
 	static const double scale[N_SCALES] = { 1, 2 }, prior[N_SCALES] = { 0.85, 0.15 };
 	const double log_out = log(OUTLIER_P / (1 - OUTLIER_P)) +
@@ -463,6 +585,8 @@ static size_t posterior(const struct problem *pb, const struct bd_table *t, doub
 		if (p_half[h] > p_half[likely])
 			likely = h;
 	}
+	for (size_t i = 0; i < nm; i++)
+		w_out[i] = wsum[i] / sum;
 	/* The point reported: the most probable explanation on the most
 	 * probable half (the one the ruling takes), else the most probable. */
 	for (int pass = 0; pass < 2 && best_w < 0; pass++)
@@ -544,7 +668,8 @@ int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
 	if (nm == 0)
 		return -EDOM;
 	double window_m = (double)sens_config_group_window_ns(c) * 1e-9 * v0;
-	bi = posterior(&pb, t, window_m, modes, nm, fix->p_half);
+	double w[MAX_MODES];
+	bi = posterior(&pb, t, window_m, modes, nm, fix->p_half, w);
 
 	/* The residual of the fit to every arrival: the pipeline's measure
 	 * of the table's noise (a wild arrival among them is rare, and its
@@ -610,6 +735,21 @@ int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
 		cxy += 4 * hx * hy;
 		quality *= 0.5;
 	}
+	/* Every explanation that fits (COVER_W of the posterior or more)
+	 * is within 3 sigma of the point, and one on another half is doubt:
+	 * a late disc that fits another point as well as no fault does. */
+	bool doubt = false;
+	for (size_t i = 0; i < nm; i++) {
+		double dx = modes[i].s.p[0] - x, dy = modes[i].s.p[1] - y;
+
+		if (i == bi || modes[i].unknown || !(w[i] >= COVER_W))
+			continue;
+		cxx += dx * dx / (COVER_K * COVER_K);
+		cyy += dy * dy / (COVER_K * COVER_K);
+		cxy += dx * dy / (COVER_K * COVER_K);
+		if (bd_table_half(t, modes[i].s.p[0]) != bd_table_half(t, x))
+			doubt = true;
+	}
 	double tr = cxx + cyy, det = cxx * cyy - cxy * cxy;
 	double lmax = tr / 2 + sqrt(fmax(0, tr * tr / 4 - det));
 
@@ -646,7 +786,7 @@ int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
 	fix->half = bd_table_half(t, x);
 	fix->confidence = fix->p_half[fix->half];
 	fix->near_line = fix->half == BD_HALF_LINE || fabs(x - mid) <= half_w + c->near_line_m ||
-			 fix->p_half[fix->half] < c->near_line_p;
+			 fix->p_half[fix->half] < c->near_line_p || doubt;
 	return 0;
 }
 

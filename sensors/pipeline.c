@@ -9,19 +9,17 @@
 
 #define QUEUE_MAX 64		/* completed observations waiting for the caller */
 #define HELD_MAX  16		/* non-table observations held while an impact is open */
-#define CHATTER_EDGES 10.0	/* suppressed edges per hit, on average, that mean chatter */
-#define STUCK_RUN 10		/* back-to-back re-triggers that mean a stuck line */
+#define JUDGED_MAX 16		/* cup/mine/floor observations waiting for their line's check */
 #define NOISE_HIST 32		/* fits whose residuals measure the table's timing noise */
 #define NOISE_MIN_FITS 8	/* fewer than this: the configured noise stands */
+#define NOISE_MAX_SCALE 3.0	/* the measured noise counts up to this many times the configured */
 
 struct line_state {
 	bool any;		/* an edge was accepted */
 	int64_t last_accept_ns;	/* the hold-off runs from here */
 	int64_t last_ns;	/* last edge of any kind */
 	uint64_t edges, accepted, suppressed, impacts, missed;	/* counters, see sens_line_health */
-	uint32_t supp_since_accept;	/* suppressed since the last accepted edge */
-	double chatter_avg;	/* running mean of suppressed edges per accepted edge */
-	int quick_run;		/* accepted edges each just after the previous hold-off */
+	uint64_t quarantined;	/* edges of the line while its check held it in quarantine */
 	uint8_t miss_hist;	/* bit 0 = latest impact: 1 missed it */
 	uint8_t hist_n;		/* impacts in miss_hist (max 8) */
 };
@@ -36,8 +34,19 @@ struct group {
 					 * away after it within the window, or 0 */
 };
 
+/* A cup, mine or floor observation waiting for its line's check: the
+ * burst it begins may turn out to be a floating input's. */
+struct judged {
+	struct sens_obs o;	/* the observation */
+	int64_t release_ns;	/* its edge + the check's float_ns: judged by then */
+};
+
 struct sens_pipeline {
 	struct sens_config cfg;	/* a copy */
+	struct sens_linecheck *check[SENS_MAX_LINES];	/* owned, per piezo line; NULL for buttons */
+	struct judged judged[JUDGED_MAX];	/* in edge order */
+	size_t n_judged;	/* in judged[] */
+	int64_t look_ns;	/* the checks' float_ns: how long a judged observation waits */
 	int64_t debounce_ns;	/* cfg.button_debounce_s in ns */
 	int64_t repeat_ns;	/* cfg.button_repeat_s in ns */
 	int64_t window_ns;	/* one impact's edges fall within this */
@@ -71,7 +80,26 @@ struct sens_pipeline *sens_pipeline_new(const struct sens_config *c)
 	if (!p)
 		return NULL;
 	p->cfg = *c;
+	for (size_t i = 0; i < c->n_lines; i++) {
+		struct sens_linecheck_cfg lc;
+
+		if (c->lines[i].role == SENS_ROLE_BUTTON)
+			continue;	/* debounced as a button: bounce is normal */
+		sens_linecheck_defaults(&lc, c->lines[i].role);
+		p->look_ns = lc.float_ns;
+		p->check[i] = sens_linecheck_new(&lc);
+		if (!p->check[i]) {
+			sens_pipeline_free(p);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
 	p->window_ns = sens_config_group_window_ns(c);
+	/* Callers complete an impact a window after its last edge (the
+	 * daemon's timer, the simulated table's feed): a judged observation
+	 * must be out by then too. */
+	if (p->look_ns > p->window_ns)
+		p->look_ns = p->window_ns;
 	p->holdoff_ns = (int64_t)(c->holdoff_s * 1e9);
 	p->debounce_ns = (int64_t)(c->button_debounce_s * 1e9);
 	p->repeat_ns = (int64_t)(c->button_repeat_s * 1e9);
@@ -87,6 +115,10 @@ struct sens_pipeline *sens_pipeline_new(const struct sens_config *c)
 
 void sens_pipeline_free(struct sens_pipeline *p)
 {
+	if (!p)
+		return;
+	for (size_t i = 0; i < SENS_MAX_LINES; i++)
+		sens_linecheck_free(p->check[i]);
 	free(p);
 }
 
@@ -144,6 +176,64 @@ static void emit(struct sens_pipeline *p, const struct sens_obs *o)
 		p->held[p->n_held++] = *o;
 	else
 		enqueue(p, o);
+}
+
+/* A cup, mine or floor observation, once its line's check has seen the
+ * float_ns after its edge (a floating input shows within them). */
+static void judge(struct sens_pipeline *p, const struct sens_obs *o)
+{
+	struct judged *j;
+
+	if (p->n_judged == JUDGED_MAX) {
+		/* a burst of lines at once: the oldest has waited longest */
+		emit(p, &p->judged[0].o);
+		memmove(&p->judged[0], &p->judged[1], (JUDGED_MAX - 1) * sizeof(p->judged[0]));
+		p->n_judged--;
+	}
+	j = &p->judged[p->n_judged++];
+	j->o = *o;
+	if (__builtin_add_overflow(o->ev.t_ns, p->look_ns, &j->release_ns))
+		j->release_ns = INT64_MAX;
+}
+
+/* Emits the judged observations whose time is up at now_ns. */
+static void release_judged(struct sens_pipeline *p, int64_t now_ns)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n_judged; i++) {
+		if (now_ns == INT64_MAX || p->judged[i].release_ns <= now_ns)
+			emit(p, &p->judged[i].o);
+		else
+			p->judged[k++] = p->judged[i];
+	}
+	p->n_judged = k;
+}
+
+/* Line idx was just quarantined: what it gave within the check's look
+ * reaches no impact (its arrival in the open one, its observations
+ * waiting to be judged). */
+static void quarantine(struct sens_pipeline *p, int idx)
+{
+	struct group *g = &p->g;
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n_judged; i++)
+		if (p->judged[i].o.line != idx)
+			p->judged[k++] = p->judged[i];
+	p->n_judged = k;
+	k = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->line[i] != idx) {
+			g->line[k] = g->line[i];
+			g->ts[k] = g->ts[i];
+			g->alt[k] = g->alt[i];
+			k++;
+		}
+	g->n = k;
+	for (size_t i = 0; i < g->n; i++)
+		if (i == 0 || g->ts[i] < g->start_ns)
+			g->start_ns = g->ts[i];
 }
 
 /* abs(later - earlier), saturated. */
@@ -221,7 +311,9 @@ static double noise_scale(const struct sens_pipeline *p)
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
-	return sqrt(fmin(fmax(1.0, v[p->n_red / 2]), 100.0));	/* 10x: beyond, the config is wrong, not noisy */
+	/* 3x at most: beyond, the config is wrong, not noisy, and a fix
+	 * should not hang on so much of what came before */
+	return sqrt(fmin(fmax(1.0, v[p->n_red / 2]), NOISE_MAX_SCALE * NOISE_MAX_SCALE));
 }
 
 static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n, double scale)
@@ -230,6 +322,8 @@ static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n
 
 	if (n < 4 || !(f->red_chi2 > 0))
 		return;	/* exactly determined: no residual */
+	if (f->dropped >= 0 || f->swapped >= 0 || f->no_point)
+		return;	/* a late or false arrival is no measure of the jitter */
 	/* the median of chi-square over d degrees of freedom, per degree
 	 * (Wilson-Hilferty): 0.455 for one */
 	med = pow(1 - 2 / (9 * dof), 3);
@@ -406,6 +500,10 @@ static void close_group(struct sens_pipeline *p)
 size_t sens_pipeline_flush(struct sens_pipeline *p, int64_t now_ns,
 			   struct sens_obs *out, size_t cap)
 {
+	/* Judged first: an observation released now still joins the open
+	 * impact's batch in time order. INT64_MIN only drains. */
+	if (now_ns != INT64_MIN)
+		release_judged(p, now_ns);
 	/* INT64_MAX is the end of time: it also closes an impact that began
 	 * within one window of it, whose window's end no int64 can reach. */
 	if (p->g.open && (now_ns == INT64_MAX || span(p->g.start_ns, now_ns) > p->window_ns))
@@ -428,6 +526,7 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		p->started = true;
 		p->start_ns = e->ts_ns;
 	}
+	release_judged(p, e->ts_ns);
 	/* An edge beyond the open impact's window, either way, starts the
 	 * next one (far earlier: a source out of order; it stands alone). */
 	if (p->g.open && (span(p->g.start_ns, e->ts_ns) > p->window_ns ||
@@ -442,6 +541,15 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	}
 	ls->edges++;
 	ls->last_ns = e->ts_ns;
+	/* A line whose edges no impact makes reaches no impact (docs/sensors.md
+	 * "Line check"): from the edge that shows it, and what it gave within
+	 * the check's look before. */
+	if (sens_linecheck_edge(p->check[idx], e->ts_ns) != SENS_LINE_SANE)
+		quarantine(p, idx);
+	if (sens_linecheck_fault(p->check[idx], e->ts_ns) != SENS_LINE_SANE) {
+		ls->quarantined++;
+		return drain(p, out, cap);
+	}
 	/* Hold-off by timestamp, not by arrival order or a kernel debounce:
 	 * the same on libgpiod v1 (no debounce) and v2, and on replays. */
 	int64_t since = ls->any ? span(ls->last_accept_ns, e->ts_ns) : INT64_MAX;
@@ -451,18 +559,10 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 	if ((since < p->holdoff_ns && since > -p->holdoff_ns) ||
 	    (l->role == SENS_ROLE_TABLE && in_group(&p->g, idx))) {
 		ls->suppressed++;
-		ls->supp_since_accept++;
 		if (l->role == SENS_ROLE_TABLE)
 			keep_alt(p, idx, e->ts_ns);
 		return drain(p, out, cap);
 	}
-	if (ls->any && ls->accepted >= 1)
-		ls->chatter_avg = ls->chatter_avg * 0.75 + ls->supp_since_accept * 0.25;
-	ls->supp_since_accept = 0;
-	if (ls->any && since >= 0 && since <= p->holdoff_ns * 3 / 2)
-		ls->quick_run++;
-	else
-		ls->quick_run = 0;
 	ls->any = true;
 	ls->last_accept_ns = e->ts_ns;
 	ls->accepted++;
@@ -492,7 +592,7 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 		o.line = idx;
 		if (l->role == SENS_ROLE_CUP)
 			o.ev.player = l->owner;
-		emit(p, &o);
+		judge(p, &o);
 	}
 	return drain(p, out, cap);
 }
@@ -519,6 +619,7 @@ size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
 		const struct sens_line_cfg *l = &p->cfg.lines[i];
 		struct sens_line_health *h = &out[i];
 		unsigned last5 = ls->miss_hist & 0x1fu;
+		enum sens_line_fault fault;
 
 		memset(h, 0, sizeof(*h));
 		snprintf(h->name, sizeof(h->name), "%s", l->name);
@@ -530,12 +631,20 @@ size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
 		h->impacts = ls->impacts;
 		h->missed = ls->missed;
 		h->last_ns = ls->last_ns;
+		h->quarantined = ls->quarantined;
+		fault = p->check[i] ? sens_linecheck_fault(p->check[i], now_ns) : SENS_LINE_SANE;
+		if (fault != SENS_LINE_SANE) {
+			h->trusted_at_ns = sens_linecheck_until(p->check[i]);
+			snprintf(h->why, sizeof(h->why), "%s", sens_linecheck_why(p->check[i]));
+		}
 		if (l->role == SENS_ROLE_BUTTON)
 			/* Bounce is normal and a button may rest for a whole match. */
 			h->state = ls->edges ? SENS_HEALTH_OK : SENS_HEALTH_UNTESTED;
-		else if (ls->quick_run >= STUCK_RUN)
+		else if (fault == SENS_LINE_FLOATING)
+			h->state = SENS_HEALTH_FLOATING;
+		else if (fault == SENS_LINE_STUCK)
 			h->state = SENS_HEALTH_STUCK;
-		else if (ls->accepted >= 3 && ls->chatter_avg >= CHATTER_EDGES)
+		else if (fault == SENS_LINE_CHATTERING)
 			h->state = SENS_HEALTH_CHATTERING;
 		else if (l->role == SENS_ROLE_TABLE && ls->edges == 0 && p->table_impacts >= 3)
 			h->state = SENS_HEALTH_SILENT;
@@ -565,6 +674,7 @@ const char *sens_health_name(enum sens_health h)
 	case SENS_HEALTH_STUCK: return "stuck";
 	case SENS_HEALTH_CHATTERING: return "chattering";
 	case SENS_HEALTH_MISSING: return "missing";
+	case SENS_HEALTH_FLOATING: return "floating";
 	}
 	return "?";
 }

@@ -333,13 +333,82 @@ struct sens_obs {
  * shake was too weak to be heard first. Neither is the cup's shake. */
 #define SENS_SHAKE_SYNC_NS 1000000LL
 
+/* ---- Line check: edges that no impact makes -------------------------- *
+ *
+ * A line is trusted only while its edges look like impacts (docs/sensors.md
+ * "Line check", with the figures measured on the simulated table the
+ * defaults come from). Judged on the edges' own timestamps, never a clock:
+ * - floating: float_edges edges within float_ns (an input left open picks
+ *   up edges microseconds apart);
+ * - stuck: hits (an edge hit_ns or more after the last hit began) each
+ *   within 1.5 hit_ns of the last, for stuck_ns: it fires on and on, far
+ *   longer than a die's bounces last;
+ * - chattering: chatter_hits hits in a row of chatter_edges edges or more
+ *   each (a comparator at its threshold), or rate_hits hits within a
+ *   second (more than a die makes).
+ * A line that shows one is quarantined until it has shown none for
+ * settle_ns: its edges reach no impact. */
+enum sens_line_fault {
+	SENS_LINE_SANE,		/* its edges look like impacts */
+	SENS_LINE_FLOATING,	/* bursts of many edges microseconds apart */
+	SENS_LINE_STUCK,	/* fires on and on, far longer than any hit */
+	SENS_LINE_CHATTERING,	/* more edges a hit, or hits a second, than impacts make */
+};
+
+#define SENS_FLOAT_RING 64	/* the most float_edges can be */
+
+struct sens_linecheck_cfg {
+	int64_t float_ns;	/* 2 ms */
+	unsigned float_edges;	/* 16 (2..SENS_FLOAT_RING) */
+	int64_t hit_ns;		/* 20 ms: one hit's edges, its ringing */
+	unsigned chatter_edges;	/* 7: edges of one hit that mean chatter ... */
+	unsigned chatter_hits;	/* 3: ... that many hits in a row (1..8) */
+	unsigned rate_hits;	/* hits within a second that no die makes: 8 on a cup, mine
+				 * or floor line, 24 on a table line (2..64) */
+	int64_t stuck_ns;	/* 200 ms */
+	int64_t settle_ns;	/* 10 s: sane this long, trusted again */
+};
+
+/* The defaults for a line of that role (the figures above). */
+void sens_linecheck_defaults(struct sens_linecheck_cfg *c, enum sens_role role);
+
+/* One line's check. Opaque. */
+struct sens_linecheck;
+
+/* A check with cfg (copied). NULL and errno (EINVAL for a cfg out of
+ * range, ENOMEM). Free with sens_linecheck_free(); NULL is fine there. */
+struct sens_linecheck *sens_linecheck_new(const struct sens_linecheck_cfg *cfg);
+void sens_linecheck_free(struct sens_linecheck *lc);
+
+/* Feeds the line's next edge (in time order; an earlier one counts as at
+ * the latest time seen). Returns what the edge shows (SENS_LINE_SANE:
+ * nothing wrong); a fault quarantines the line until settle_ns after its
+ * latest faulty edge. */
+enum sens_line_fault sens_linecheck_edge(struct sens_linecheck *lc, int64_t ts_ns);
+
+/* The fault that holds the line in quarantine at now_ns, SENS_LINE_SANE
+ * when it is trusted. */
+enum sens_line_fault sens_linecheck_fault(const struct sens_linecheck *lc, int64_t now_ns);
+
+/* When the quarantine ends unless the line shows a fault again
+ * (INT64_MIN: never quarantined). */
+int64_t sens_linecheck_until(const struct sens_linecheck *lc);
+
+/* The latest fault in figures, for people: "16 edges in 0.015 ms", "9
+ * hits in 0.16 s", "3 hits of 8 edges in a row", "firing for 0.21 s";
+ * "" before any fault. Owned by lc. */
+const char *sens_linecheck_why(const struct sens_linecheck *lc);
+
+const char *sens_line_fault_name(enum sens_line_fault f);	/* "sane", "floating", ... */
+
 enum sens_health {
 	SENS_HEALTH_UNTESTED,	/* no edge yet, and too early to call it silent */
 	SENS_HEALTH_OK,
 	SENS_HEALTH_SILENT,	/* no edge at all while the table saw impacts / for silent_after_s */
-	SENS_HEALTH_STUCK,	/* fires continuously: re-triggers as soon as each hold-off ends */
-	SENS_HEALTH_CHATTERING,	/* many edges per hit: comparator threshold too close to noise */
+	SENS_HEALTH_STUCK,	/* quarantined: fires on and on (sens_linecheck) */
+	SENS_HEALTH_CHATTERING,	/* quarantined: many edges a hit, or hits a second */
 	SENS_HEALTH_MISSING,	/* table line absent from most recent impacts the others saw */
+	SENS_HEALTH_FLOATING,	/* quarantined: bursts of edges microseconds apart */
 };
 
 struct sens_line_health {
@@ -354,6 +423,10 @@ struct sens_line_health {
 	uint64_t impacts;	/* TABLE: impacts it took part in */
 	uint64_t missed;	/* TABLE: impacts others saw without it */
 	int64_t last_ns;	/* last edge, or 0 */
+	uint64_t quarantined;	/* edges that reached no impact: the line was quarantined */
+	int64_t trusted_at_ns;	/* FLOATING, STUCK, CHATTERING: when the quarantine ends
+				 * unless it shows a fault again; else 0 */
+	char why[48];		/* then: the fault in figures (sens_linecheck_why) */
 };
 
 struct sens_pipeline;

@@ -145,6 +145,12 @@ static enum MHD_Result send_result(struct MHD_Connection *c, int rc, char *body,
 	if (rc == 0 && body)
 		return send_owned(c, MHD_HTTP_OK, type, body, strlen(body), NULL);
 	free(body);
+	if (rc == -EAGAIN) {	/* a handler doing its work in slices (history) */
+		static const char *const retry[] = { "Retry-After", "1", NULL };
+
+		snprintf(why, sizeof(why), "%.200s: still reading the stored matches: try again", where ? where : "");
+		return send_error_with(c, MHD_HTTP_SERVICE_UNAVAILABLE, why, retry);
+	}
 	switch (rc) {
 	case -ENOENT: status = MHD_HTTP_NOT_FOUND; word = "not found"; break;
 	case -EINVAL: status = MHD_HTTP_BAD_REQUEST; word = "bad request"; break;
@@ -437,7 +443,8 @@ enum MHD_Result web_route_get(struct web_server *s, struct MHD_Connection *c, co
 			return web_send_error(c, MHD_HTTP_BAD_REQUEST,
 					      rc == -E2BIG ? "player: name too long" : "player: not a name");
 		rc = s->h.player_stats ? s->h.player_stats(s->user, name, &body) : -ENOENT;
-		if (api || rc)
+		/* Still reading (-EAGAIN): the page, whose script asks again. */
+		if (api || (rc && rc != -EAGAIN))
 			return send_result(c, rc, body, "application/json", NULL, "player");
 		/* The page for a player who is there, else a 404 like the API's. */
 		free(body);

@@ -5,7 +5,8 @@
 # referees; a Y4M file as the camera: a rendered throw's frames go through
 # the tracker into fusion (camera observations in the throw) and the ruled
 # throw gets a JPEG snapshot served for the replay; the health strip shows
-# the rate frames come at. The strip (public) says what is wrong in a few
+# the rate frames come at; a file removed turns it red, put back green
+# again by itself. The strip (public) says what is wrong in a few
 # words; the whole message, with the file's path, is the console's
 # (/console/api/status).
 set -eu
@@ -111,5 +112,25 @@ state | grep -qF "$WORK" && fail "the public state names the file: $(state)"
 login
 console_status | grep -qF "\"detail\":\"camera: $WORK/cut.y4m: frame 11: truncated\"" ||
 	fail "the console does not name the file and the frame: $(console_status)"
+stop_daemon
+
+# --- a camera that comes back turns green by itself: the file removed is
+# red once its pass (3.3 s, played from the open file) ends; put back, it
+# is tried within a second and plays again.
+cp "$WORK/throw.y4m" "$WORK/live.y4m"
+write_config "$WORK/live.ini" "[camera]" "y4m = $WORK/live.y4m"
+start_daemon --config "$WORK/live.ini"
+cam_ok() { curl -s --max-time "$(slow 10)" "$BASE/api/state" | grep -q "\"camera\":{\"ok\":$1,"; }
+cam_ok true || fail "file camera not up: $(state)"
+rm "$WORK/live.y4m"
+poll_until 10 cam_ok false || fail "the camera stayed green with its file gone: $(state)"
+state | grep -q '"camera":{"ok":false,"text":"camera: the video file could not be read"}' ||
+	fail "no 'camera: the video file could not be read' on the strip: $(state)"
+login
+console_status | grep -qF "\"detail\":\"camera: $WORK/live.y4m: No such file or directory\"" ||
+	fail "the console does not say the file is gone: $(console_status)"
+cp "$WORK/throw.y4m" "$WORK/live.y4m"
+poll_until 5 cam_ok true || fail "the camera stayed red with its file back: $(state)"
+grep -qF "camera: $WORK/live.y4m reads again" "$WORK/daemon.log" || fail "the log does not say the file reads again"
 stop_daemon
 echo ok

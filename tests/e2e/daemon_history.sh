@@ -180,5 +180,25 @@ st=$(status_of "$BASE/matches/101.csv"); [ "$st" = 400 ] || fail "/matches/101.c
 get /api/players | cmp -s - "$WORK/players.json" || fail "a dice match changed the player table"
 rc=0; "$DYEREF" export --db "$WORK/dyeref.db" --match 101 --csv > "$WORK/d.csv" 2> "$WORK/e3" || rc=$?
 [ "$rc" = 2 ] && [ ! -s "$WORK/d.csv" ] && [ "$(wc -l < "$WORK/e3")" = 1 ] || fail "export --csv of a dice match: $rc $(cat "$WORK/e3")"
+# The figures are kept between requests and refolded only where a match
+# changed: a new match, its throws, a correction and its end all show, as
+# the CLI (which folds every match afresh) counts them.
+same_as_cli() {
+	get /players.csv > "$WORK/players.csv"
+	"$DYEREF" export --db "$WORK/dyeref.db" --players --csv > "$WORK/players-cli.csv" || fail "export --players --csv"
+	cmp -s "$WORK/players.csv" "$WORK/players-cli.csv" || fail "/players.csv after $1: $(diff "$WORK/players.csv" "$WORK/players-cli.csv" | head -n 4)"
+}
+login
+command_ok '{"cmd":"start","teams":{"A":["Newcomer","Ann"],"B":["Cy","Di"]}}'
+same_as_cli "a new match"
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"cup","owner":"b1","sink":true}]}'
+command_ok '{"cmd":"throw","events":[{"at":"table","half":"A"},{"at":"floor"}]}'
+same_as_cli "two throws"
+get /players.csv | grep -q '^Newcomer,1,0,2,1,' || fail "the newcomer's sink: $(get /players.csv | grep Newcomer)"
+command_ok '{"cmd":"correct","throw":1,"events":[{"at":"table","half":"B"},{"at":"floor"}]}'
+same_as_cli "a correction"
+get /api/players/Newcomer | grep -q '"sinks":0' || fail "the correction is not in the figures: $(get /api/players/Newcomer)"
+command_ok '{"cmd":"end"}'
+same_as_cli "the end"
 stop_daemon
 echo ok

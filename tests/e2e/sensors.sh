@@ -72,6 +72,17 @@ printf '0 17\n0 27\n0 22\n0 23\n' > "$tmp/zero.edges"
 "$DYEREF" sensors --replay "$tmp/zero.edges" > "$tmp/zero.out" 2>&1 || fail "edges at 0: exit $?"
 grep -qE '^-0\.0[0-9]{8}  table x=' "$tmp/zero.out" || fail "negative time: $(grep ' table x=' "$tmp/zero.out")"
 
+# The issue's floating floor strip replayed (one edge, then 1,499 edges 1
+# us apart): no floor observation, and the line named floating with why
+# (docs/sensors.md "Line check").
+printf '[sensors]\nfloor0 = 24\n' > "$tmp/floor.ini"
+awk 'BEGIN { for (k = 0; k < 1500; k++) print 1000000000 + k * 1000, 24 }' > "$tmp/floating.edges"
+"$DYEREF" sensors --config "$tmp/floor.ini" --replay "$tmp/floating.edges" > "$tmp/floating.out" 2>&1 \
+	|| fail "floating replay: exit $?: $(cat "$tmp/floating.out")"
+grep -qE '^[0-9.]+  floor$' "$tmp/floating.out" && fail "the floating line gave a floor hit: $(cat "$tmp/floating.out")"
+grep -q 'line 24   floor0   floating   edges 1500 (ringing/chatter dropped 14), 1485 quarantined: 16 edges in 0.015 ms' \
+	"$tmp/floating.out" || fail "floor0 not named floating: $(grep floor0 "$tmp/floating.out")"
+
 # A bad config: exit 2 with file:line: key.
 printf '[sensors]\ntable0 = 17\ntable1 = 27\ntable2 = 22\ncup_a1 = 22\n' > "$tmp/bad.ini"
 "$DYEREF" sensors --config "$tmp/bad.ini" --sim --impacts 1 > /dev/null 2> "$tmp/cfg.err"

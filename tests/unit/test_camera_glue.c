@@ -386,6 +386,111 @@ static void test_camera_calibration_taken_to_the_frames(void **state)
 	assert_non_null(strstr(err, "calibrated on 1280x960, frames 640x360: another shape"));
 }
 
+/* A small grey Y4M of n frames (64x36 mono, 30 fps) at path; with cut,
+ * its last frame is cut short. */
+static void write_grey(const char *path, int n, bool cut)
+{
+	FILE *f = fopen(path, "wb");
+	unsigned char px[64 * 36];
+
+	assert_non_null(f);
+	memset(px, 90, sizeof(px));
+	fprintf(f, "YUV4MPEG2 W64 H36 F30:1 Ip A1:1 Cmono\n");
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "FRAME\n");
+		fwrite(px, 1, i == n - 1 && cut ? sizeof(px) / 2 : sizeof(px), f);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Steps the manual clock by ms, running every timer due. */
+static void step(struct play *p, int64_t ms)
+{
+	int64_t to = dd_clock_now(p->clock) + ms * MS;
+
+	while (dd_clock_next_due(p->clock) <= to)
+		dd_clock_advance(p->clock, dd_clock_next_due(p->clock));
+	dd_clock_advance(p->clock, to);
+}
+
+static void ignore_obs(void *user, const struct dd_obs *o)
+{
+	(void)user;
+	(void)o;
+}
+
+/* A camera that comes back turns green by itself: the video file removed
+ * is red at the end of its pass (its frames were read from the open file
+ * till then), tried again every second on the daemon's clock, and green
+ * within a second of being put back; a file that fails within its frames
+ * (cut short) is not played again until it changes, so the strip does not
+ * flicker green on its good frames; rewritten whole, it is. The old glue
+ * stayed red for good. */
+static void test_camera_file_put_back_turns_green_again(void **state)
+{
+	struct play *p = *state;
+	struct dd_health_item h;
+	char text[256], err[256];
+
+	snprintf(p->dir, sizeof(p->dir), "/tmp/dyeref-glue-XXXXXX");
+	assert_non_null(mkdtemp(p->dir));
+	snprintf(p->file, sizeof(p->file), "%s/live.y4m", p->dir);
+	write_grey(p->file, 15, false);	/* half a second a pass */
+	snprintf(text, sizeof(text), "[camera]\ny4m = %s\n", p->file);
+	assert_int_equal(dd_config_load_string(&p->cfg, "t.ini", text, err, sizeof(err)), 0);
+	p->have_cfg = true;
+	assert_int_equal(sd_event_new(&p->ev), 0);
+	p->clock = dd_clock_new_manual(1000 * MS);
+	assert_non_null(p->clock);
+	memset(&h, 0, sizeof(h));
+	p->cam = dd_camera_new(&p->cfg, p->ev, p->clock, false, ignore_obs, NULL, &h, err, sizeof(err));
+	assert_non_null(p->cam);
+	step(p, 1200);
+	assert_true(h.ok);
+
+	assert_int_equal(unlink(p->file), 0);
+	step(p, 600);	/* past the pass's end */
+	assert_false(h.ok);
+	assert_string_equal(h.text, "camera: the video file could not be read");
+	assert_non_null(strstr(h.detail, "live.y4m"));
+	step(p, 3000);
+	assert_false(h.ok);
+	write_grey(p->file, 15, false);
+	step(p, 1000);
+	assert_true(h.ok);
+	assert_non_null(strstr(h.text, "camera 64x36"));
+
+	/* cut short: red at its cut frame, and stays so while it is as it was */
+	write_grey(p->file, 15, true);
+	step(p, 1100);
+	assert_false(h.ok);
+	assert_non_null(strstr(h.detail, "frame 15"));
+	for (int i = 0; i < 5; i++) {
+		step(p, 1000);
+		assert_false(h.ok);
+	}
+	write_grey(p->file, 15, false);
+	step(p, 1000);
+	assert_true(h.ok);
+	/* frames of another size are refused, the reason named */
+	unlink(p->file);
+	step(p, 1000);
+	assert_false(h.ok);
+	{
+		FILE *f = fopen(p->file, "wb");
+
+		assert_non_null(f);
+		fprintf(f, "YUV4MPEG2 W32 H18 F30:1 Cmono\nFRAME\n");
+		for (int i = 0; i < 32 * 18; i++)
+			fputc(90, f);
+		assert_int_equal(fclose(f), 0);
+	}
+	step(p, 1000);
+	assert_false(h.ok);
+	assert_non_null(strstr(h.detail, "32x18 frames, not the 64x36 it had"));
+	play_stop(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +500,8 @@ int main(void)
 		cmocka_unit_test(test_camera_bd_o2_five_below_review_below_goes_to_review),
 		cmocka_unit_test(test_camera_reads_a_die_off_its_located_point),
 		cmocka_unit_test_setup_teardown(test_camera_calibration_taken_to_the_frames,
+						play_setup, play_teardown),
+		cmocka_unit_test_setup_teardown(test_camera_file_put_back_turns_green_again,
 						play_setup, play_teardown),
 	};
 

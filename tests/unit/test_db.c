@@ -287,6 +287,34 @@ static void test_db_match_end_stores_final_and_closes_the_match(void **state)
 	free(out);
 }
 
+/* The daemon's start-up and the scoreboard between matches ask for the
+ * newest match (not ended: the one under way) without listing them all. */
+static void test_db_match_newest_finds_the_newest_and_the_newest_not_ended(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct db_match_info info;
+	char err[256];
+	int64_t a, b, c;
+
+	assert_int_equal(db_match_newest(f->db, false, &info, err, sizeof(err)), -ENOENT);
+	assert_int_equal(db_match_newest(f->db, true, &info, err, sizeof(err)), -ENOENT);
+	a = two_throws(f->db);
+	b = two_throws(f->db);
+	c = two_throws(f->db);
+	assert_int_equal(db_match_end(f->db, c, FINAL, 8000, err, sizeof(err)), 0);
+	assert_int_equal(db_match_newest(f->db, false, &info, err, sizeof(err)), 0);
+	assert_int_equal(info.id, c);
+	assert_true(info.ended);
+	assert_int_equal(info.throws, 2);
+	assert_int_equal(db_match_newest(f->db, true, &info, err, sizeof(err)), 0);
+	assert_int_equal(info.id, b);
+	assert_false(info.ended);
+	assert_int_equal(db_match_end(f->db, b, FINAL, 8000, err, sizeof(err)), 0);
+	assert_int_equal(db_match_end(f->db, a, FINAL, 8000, err, sizeof(err)), 0);
+	assert_int_equal(db_match_newest(f->db, true, &info, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no match under way"));
+}
+
 static void test_db_replay_gives_a_throws_inputs_in_time_order(void **state)
 {
 	struct db_test_fx *f = *state;
@@ -723,6 +751,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_log_rows_cannot_be_updated_or_deleted, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_export_is_the_lines_in_order, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_match_end_stores_final_and_closes_the_match, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_match_newest_finds_the_newest_and_the_newest_not_ended, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_replay_gives_a_throws_inputs_in_time_order, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_replay_names_a_missing_match, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_raw_tagged_gives_a_throw_not_yet_logged, db_test_setup, db_test_teardown),

@@ -1,6 +1,7 @@
 /*
  * daemon/history.c: the player figures folded from a judged log (core's
- * mlog_bd_replay, as db_bd_load runs it), the CSV writer's RFC 4180
+ * mlog_bd_replay, as db_bd_load runs it), the history kept between
+ * requests and folded in slices (history_cache.c), the CSV writer's RFC 4180
  * quoting, and web_parse_name, the check on a player's name in a path.
  */
 #include <errno.h>
@@ -13,8 +14,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <unistd.h>
+
 #include "core/core.h"
 #include "daemon/history.h"
+#include "db/db.h"
 #include "web/web.h"
 
 #define HEADER "{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"ann\",\"bo\"],\"B\":[\"cy\",\"d, \\\"i\\\"\"]}}\n"
@@ -93,6 +97,63 @@ static char *csv_of(const char *field)
 	dd_csv_field(f, field);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+/* Five stored matches (the log above, each with its own team name) read
+ * two folds at a time: -EAGAIN saying how far, then the same figures as
+ * a fold of every match; a match changed later is folded again, the rest
+ * not (a refresh allowed no fold at all still succeeds). */
+static void test_cache_slices(void **state)
+{
+	char dir[] = "/tmp/dyeref-history-XXXXXX", path[64], err[256], text[sizeof(log_text) + 64];
+	struct dd_stats all = { 0 }, kept = { 0 };
+	struct dd_history *h = dd_history_new();
+	struct db *db;
+	int64_t id = 0;
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/h.db", dir);
+	db = db_open(path, DB_OPEN_CREATE, err, sizeof(err));
+	assert_non_null(db);
+	for (int i = 0; i < 5; i++) {
+		/* The header without its closing brace and newline, then a name. */
+		int n = snprintf(text, sizeof(text), "%.*s,\"names\":{\"A\":\"T%d\"}}\n%s",
+				 (int)strlen(HEADER) - 2, HEADER, i, log_text + strlen(HEADER));
+
+		assert_int_equal(db_import(db, "t.jsonl", text, (size_t)n, 0, &id, err, sizeof(err)), 0);
+	}
+	assert_int_equal(dd_history_refresh(h, db, 2, err, sizeof(err)), -EAGAIN);
+	assert_non_null(strstr(err, "(2 of 5)"));
+	assert_int_equal(dd_history_refresh(h, db, 2, err, sizeof(err)), -EAGAIN);
+	assert_non_null(strstr(err, "(4 of 5)"));
+	assert_int_equal(dd_history_refresh(h, db, 2, err, sizeof(err)), 0);
+	assert_int_equal(dd_history_refresh(h, db, 0, err, sizeof(err)), 0);
+	assert_int_equal(dd_history_stats(h, &kept, err, sizeof(err)), 0);
+	assert_int_equal(dd_stats_collect(db, &all, err, sizeof(err)), 0);
+	assert_int_equal(kept.n, all.n);
+	assert_int_equal(kept.n, 4);
+	assert_memory_equal(kept.p, all.p, all.n * sizeof(all.p[0]));
+	assert_int_equal(dd_stats_find(&kept, "ann")->matches, 5);
+	dd_stats_free(&kept);
+	dd_stats_free(&all);
+	/* One more stored: only it needs a fold. */
+	assert_int_equal(db_import(db, "t.jsonl", log_text, strlen(log_text), 0, &id, err, sizeof(err)), 0);
+	assert_int_equal(dd_history_refresh(h, db, 0, err, sizeof(err)), -EAGAIN);
+	assert_non_null(strstr(err, "(5 of 6)"));
+	assert_int_equal(dd_history_refresh(h, db, 1, err, sizeof(err)), 0);
+	assert_int_equal(dd_history_stats(h, &kept, err, sizeof(err)), 0);
+	assert_int_equal(dd_stats_find(&kept, "ann")->matches, 6);
+	dd_stats_free(&kept);
+	dd_history_free(h);
+	db_close(db);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/h.db-wal", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/h.db-shm", dir);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void test_csv_field(void **state)
@@ -176,6 +237,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_figures),
+		cmocka_unit_test(test_cache_slices),
 		cmocka_unit_test(test_csv_field),
 		cmocka_unit_test(test_stats_csv),
 		cmocka_unit_test(test_parse_name),

@@ -3,9 +3,19 @@
 // /log, /api/players[/NAME]).
 "use strict";
 
-function hget(url) {
+// A 503 is the daemon reading a large history in slices: ask again (a
+// minute at most), saying so.
+function hget(url, tries) {
+  tries = tries || 0;
   return fetch(url, { cache: "no-store" }).then(r => {
+    if (r.status === 503 && tries < 60) {
+      const msg = document.getElementById("msg");
+      if (msg) msg.textContent = "Reading the stored matches\u2026";
+      return new Promise(ok => setTimeout(ok, 1000)).then(() => hget(url, tries + 1));
+    }
     if (!r.ok) return r.json().catch(() => ({})).then(j => { throw new Error(j.error || (url + ": " + r.status)); });
+    const msg = document.getElementById("msg");
+    if (msg && tries) msg.textContent = "";
     return (r.headers.get("Content-Type") || "").startsWith("application/json") ? r.json() : r.text();
   });
 }

@@ -6,6 +6,7 @@
 #                   (normal build, then an ASan+UBSan build, then fuzz regressions)
 #   make bench      run the benchmarks in bench/
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make deb        the Debian package, into build-deb/ (debian/module.mk)
 #
 # Each module folder may hold a `module.mk` that adds to the variables below
 # (extra sources to leave out, flags, special test rules): modules own their

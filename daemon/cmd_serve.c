@@ -629,9 +629,9 @@ int dd_cmd_serve(int argc, char **argv)
 	sv->sensors.changed = sv->camera.changed = dd_serve_on_health_changed;
 	sv->sensors.user = sv->camera.user = sv;
 	rearm_timers(sv);
-	dd_log(DD_LOG_INFO, "listening on http://%s%s%s:%u/ (sensors: %s; camera: %s)",
+	dd_log(DD_LOG_INFO, "listening on http://%s%s%s:%u/ (version %s; sensors: %s; camera: %s)",
 	       strchr(sv->sc.bind, ':') ? "[" : "", sv->sc.bind, strchr(sv->sc.bind, ':') ? "]" : "",
-	       web_server_port(sv->web), sv->sensors.text, sv->camera.text);
+	       web_server_port(sv->web), dd_version(), sv->sensors.text, sv->camera.text);
 	sd_notifyf(0, "READY=1\nSTATUS=serving on port %u", web_server_port(sv->web));
 	rc = sd_event_loop(sv->ev);
 	status = rc < 0 ? DD_EXIT_FAIL : DD_EXIT_OK;

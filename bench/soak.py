@@ -207,7 +207,7 @@ def watch():
                                     with lock:
                                         shown[(st["match"], h["throw"])] = h["score"]
             s.close()
-        except (OSError, ValueError):
+        except (OSError, ValueError, TypeError):	# TypeError: killed between the check and connect
             time.sleep(0.05)
 
 

@@ -130,14 +130,17 @@ static void grid_start(const struct problem *pb, const struct bd_table *t, doubl
 static size_t grid_minima(const struct problem *pb, const struct bd_table *t, double (*p)[4],
 			  size_t max)
 {
-	const double step = 0.10, margin = 0.05;
+	const double margin = 0.05;
+	/* 10 cm, coarser on a table too large for the grid's cells */
+	const double sx = fmax(0.10, (t->length_m + 2 * margin) / (GRID_NX - 1));
+	const double sy = fmax(0.10, (t->width_m + 2 * margin) / (GRID_NY - 1));
 	double cost[GRID_NX][GRID_NY], T[GRID_NX][GRID_NY];
 	int nx = 0, ny = 0;
 	size_t nb = 0;
 
-	for (double x = -margin; x <= t->length_m + margin + 1e-9 && nx < GRID_NX; x += step, nx++) {
+	for (double x = -margin; x <= t->length_m + margin + 1e-9 && nx < GRID_NX; x += sx, nx++) {
 		ny = 0;
-		for (double y = -margin; y <= t->width_m + margin + 1e-9 && ny < GRID_NY; y += step, ny++) {
+		for (double y = -margin; y <= t->width_m + margin + 1e-9 && ny < GRID_NY; y += sy, ny++) {
 			double d[MAX_ARR], tt = 0, c = 0;
 
 			for (size_t i = 0; i < pb->n; i++) {
@@ -187,8 +190,8 @@ static size_t grid_minima(const struct problem *pb, const struct bd_table *t, do
 		mi[k] = mi[nb];
 		mj[k] = mj[nb];
 		mc[nb] = c;
-		p[nb][0] = -margin + ki * step;
-		p[nb][1] = -margin + kj * step;
+		p[nb][0] = -margin + ki * sx;
+		p[nb][1] = -margin + kj * sy;
 		p[nb][2] = T[ki][kj];
 		p[nb][3] = 0;
 	}

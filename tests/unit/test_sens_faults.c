@@ -79,6 +79,15 @@ static void test_sens_faults_issue_reproduction(void **state)
 	assert_true(right_or_doubtful(&c, &f, 1.19));	/* BD-P1 */
 }
 
+static size_t n_table(const struct sens_config *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->n_lines; i++)
+		n += c->lines[i].role == SENS_ROLE_TABLE;
+	return n;
+}
+
 /* Points 1, 3 and 5 cm from the line's edges, on both halves, across the
  * table's width. */
 static const double from_line_cm[] = { 1, 3, 5 };
@@ -93,8 +102,8 @@ static double at(const struct sens_config *c, double cm, int side)
 
 /* The points above with table sensor `disc` late by late_s (missing:
  * left out instead); returns how many fixes were the wrong half at P >=
- * 0.99 or not doubtful, printing each. */
-static int sweep(const struct sens_config *c, int disc, double late_s, bool missing)
+ * 0.99 or not doubtful (strict: not right), printing each. */
+static int sweep(const struct sens_config *c, int disc, double late_s, bool missing, bool strict)
 {
 	int bad = 0;
 
@@ -102,17 +111,17 @@ static int sweep(const struct sens_config *c, int disc, double late_s, bool miss
 		for (int side = 0; side < 2; side++)
 			for (size_t k = 0; k < sizeof(ys) / sizeof(ys[0]); k++) {
 				double x = at(c, from_line_cm[d], side);
-				struct sens_arrival a[4];
+				struct sens_arrival a[SENS_MAX_TABLE];
 				struct sens_fix f;
 				size_t n = exact(c, x, ys[k], missing ? -1 : disc, late_s,
 						 missing ? disc : -1, a);
 
-				assert_int_equal(n, missing ? 3 : 4);
+				assert_int_equal(n, n_table(c) - (missing ? 1 : 0));
 				if (sens_locate(c, a, n, &f) != 0) {
 					assert_true(missing);	/* not located: the pipeline's guess is 0.3 */
 					continue;
 				}
-				if (!right_or_doubtful(c, &f, x)) {
+				if (strict ? f.half != bd_table_half(&c->table, x) : !right_or_doubtful(c, &f, x)) {
 					char what[64];
 
 					snprintf(what, sizeof(what), "table%d %.0f us late%s", disc,
@@ -124,32 +133,59 @@ static int sweep(const struct sens_config *c, int disc, double late_s, bool miss
 	return bad;
 }
 
+/* Every disc of c late by 0.2 to 1 ms, then every disc missing: the
+ * fixes that were not right or doubtful. */
+static int sweep_all(const struct sens_config *c, bool missing, bool strict)
+{
+	static const double late_s[] = { 0.2e-3, 0.35e-3, 0.5e-3, 0.75e-3, 1.0e-3 };
+	int bad = 0;
+
+	for (int disc = 0; disc < (int)n_table(c); disc++)
+		for (size_t l = 0; l < (missing ? 1 : sizeof(late_s) / sizeof(late_s[0])); l++)
+			bad += sweep(c, disc, missing ? 0 : late_s[l], missing, strict);
+	return bad;
+}
+
 /* Each disc late by 0.2 to 1 ms: BD-P1, BD-P6. */
 static void test_sens_faults_each_disc_late(void **state)
 {
-	static const double late_s[] = { 0.2e-3, 0.35e-3, 0.5e-3, 0.75e-3, 1.0e-3 };
 	struct sens_config c;
-	int bad = 0;
 
 	(void)state;
 	sens_config_defaults(&c);
-	for (int disc = 0; disc < 4; disc++)
-		for (size_t l = 0; l < sizeof(late_s) / sizeof(late_s[0]); l++)
-			bad += sweep(&c, disc, late_s[l], false);
-	assert_int_equal(bad, 0);
+	assert_int_equal(sweep_all(&c, false, false), 0);
 }
 
 /* Each disc missing: three arrivals. */
 static void test_sens_faults_each_disc_missing(void **state)
 {
 	struct sens_config c;
-	int bad = 0;
 
 	(void)state;
 	sens_config_defaults(&c);
-	for (int disc = 0; disc < 4; disc++)
-		bad += sweep(&c, disc, 0, true);
-	assert_int_equal(bad, 0);
+	assert_int_equal(sweep_all(&c, true, false), 0);
+}
+
+/* The recommended six discs (the diamond and two on the long axis 45 cm
+ * either side of the line, docs/sensors.md "More discs"): any one late or
+ * missing, and the half stays right, not merely doubtful. */
+static void test_sens_faults_six_discs_keep_the_half(void **state)
+{
+	static const double ax[2] = { 0.77, 1.67 };
+	struct sens_config c;
+
+	(void)state;
+	sens_config_defaults(&c);
+	for (int i = 0; i < 2; i++) {
+		struct sens_line_cfg *l = &c.lines[c.n_lines++];
+
+		*l = (struct sens_line_cfg){ .role = SENS_ROLE_TABLE, .offset = 24 + (unsigned)i,
+					     .x = ax[i], .y = 0.61, .owner = -1 };
+		snprintf(l->name, sizeof(l->name), "table%d", 4 + i);
+	}
+	assert_int_equal(sens_config_check(&c, NULL, 0), 0);
+	assert_int_equal(sweep_all(&c, false, true), 0);
+	assert_int_equal(sweep_all(&c, true, true), 0);
 }
 
 /* Calibration over generated impacts (tests/support/piezo_gen.h, the
@@ -248,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_sens_faults_issue_reproduction),
 		cmocka_unit_test(test_sens_faults_each_disc_late),
 		cmocka_unit_test(test_sens_faults_each_disc_missing),
+		cmocka_unit_test(test_sens_faults_six_discs_keep_the_half),
 		cmocka_unit_test(test_sens_faults_calibration_10us),
 		cmocka_unit_test(test_sens_faults_calibration_20us),
 		cmocka_unit_test(test_sens_faults_alone_as_in_a_recording),

@@ -276,20 +276,6 @@ int mlog_game(const char *name, const char *buf, size_t len,
 	return read_game(name, buf, len, game, gamelen, &lineno, err, errlen);
 }
 
-static int judge_beerdie(const char *name, const char *buf, size_t len,
-			 char **out, size_t *outlen, char *err, size_t errlen)
-{
-	struct mlog_bd *log;
-	int rc;
-
-	rc = mlog_bd_parse(name, buf, len, &log, err, errlen);
-	if (rc)
-		return rc;
-	rc = mlog_bd_judge(log, out, outlen, err, errlen);
-	mlog_bd_free(log);
-	return rc;
-}
-
 /* The games a log may name, and their judges. NULL: known, not built yet
  * (the dice games' judge, mlog_dice_judge, plugs in here). */
 static const struct {
@@ -297,7 +283,7 @@ static const struct {
 	int (*judge)(const char *name, const char *buf, size_t len,
 		     char **out, size_t *outlen, char *err, size_t errlen);
 } judges[] = {
-	{ "beerdie", judge_beerdie },
+	{ "beerdie", mlog_bd_stream_judge },
 	{ "yatzy", mlog_dice_judge },
 	{ "yatzy-joker", mlog_dice_judge },
 	{ "dreiermann", mlog_dice_judge },

@@ -278,24 +278,73 @@ int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outle
 	return MLOG_PASS_DONE;
 }
 
-/* One pass of s over buf's lines; the next pass or an error. */
-static int check_pass(struct mlog_bd_stream *s, const char *buf, size_t len,
-		      char *err, size_t errlen)
+/* One pass of s over buf's lines, appending what it hands out to out
+ * (NULL: nothing); the next pass or an error. */
+static int run_pass(struct mlog_bd_stream *s, const char *buf, size_t len, struct mlog_buf *out,
+		    char *err, size_t errlen)
 {
 	struct mlog_line line;
-	const char *out;
-	size_t pos = 0, outlen;
+	const char *got;
+	size_t pos = 0, gotlen;
 	int no = 0, rc;
 
-	while (mlog_next_line(buf, len, &pos, &no, &line))
-		if ((rc = mlog_bd_stream_line(s, line.start, line.len, &out, &outlen, err, errlen)))
+	while (mlog_next_line(buf, len, &pos, &no, &line)) {
+		rc = mlog_bd_stream_line(s, line.start, line.len, &got, &gotlen, err, errlen);
+		if (rc)
 			return rc;
-	return mlog_bd_stream_end(s, &out, &outlen, err, errlen);
+		if (out && got)
+			mlog_buf_put(out, got, gotlen);
+	}
+	rc = mlog_bd_stream_end(s, &got, &gotlen, err, errlen);
+	if (out && got)
+		mlog_buf_put(out, got, gotlen);
+	return rc;
+}
+
+/* The stream's passes over buf: all of them with out, READ and JUDGE
+ * (WRITE only formats) without. 0 or an error. */
+static int run_all(const char *name, const char *buf, size_t len, struct mlog_buf *out,
+		   char *err, size_t errlen)
+{
+	struct mlog_bd_stream *s = mlog_bd_stream_new(name);
+	int rc;
+
+	if (!s) {
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
+		return -ENOMEM;
+	}
+	do
+		rc = run_pass(s, buf, len, out, err, errlen);
+	while (rc == MLOG_PASS_JUDGE || (out && rc == MLOG_PASS_WRITE));
+	mlog_bd_stream_free(s);
+	if (out && out->oom && rc >= 0) {
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
+		return -ENOMEM;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int mlog_bd_stream_judge(const char *name, const char *buf, size_t len,
+			 char **out, size_t *outlen, char *err, size_t errlen)
+{
+	struct mlog_buf b = { 0 };
+	int rc = run_all(name, buf, len, &b, err, errlen);
+
+	if (rc) {
+		mlog_buf_release(&b);
+		*out = NULL;
+		if (outlen)
+			*outlen = 0;
+		return rc;
+	}
+	rc = mlog_buf_finish(&b, out, outlen);
+	if (rc)
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
+	return rc;
 }
 
 int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t errlen)
 {
-	struct mlog_bd_stream *s;
 	char game[32], *out = NULL;
 	size_t outlen;
 	int rc = mlog_game(name, buf, len, game, sizeof(game), err, errlen);
@@ -307,15 +356,5 @@ int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t 
 		free(out);
 		return rc;
 	}
-	s = mlog_bd_stream_new(name);
-	if (!s) {
-		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
-		return -ENOMEM;
-	}
-	/* READ, then JUDGE when the log has corrections: WRITE only formats. */
-	rc = check_pass(s, buf, len, err, errlen);
-	if (rc == MLOG_PASS_JUDGE)
-		rc = check_pass(s, buf, len, err, errlen);
-	mlog_bd_stream_free(s);
-	return rc < 0 ? rc : 0;
+	return run_all(name, buf, len, NULL, err, errlen);
 }

@@ -964,6 +964,14 @@ int mlog_bd_stream_judge(const char *name, const char *buf, size_t len,
  * stream, in memory bounded by the match. */
 int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t errlen);
 
+/* In WRITE, after a line that handed out a ruling line: that ruling as
+ * a structure (borrowed until the next call), *corrected whether a
+ * correction replaced its throw. */
+const struct bd_ruling *mlog_bd_stream_ruling(const struct mlog_bd_stream *s, bool *corrected);
+
+/* After mlog_bd_stream_end() said MLOG_PASS_DONE: the final line's content. */
+const struct bd_final *mlog_bd_stream_final(const struct mlog_bd_stream *s);
+
 /* The match as read so far (cfg, roll-off, names; entries: none kept). */
 const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s);
 

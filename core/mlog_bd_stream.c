@@ -44,6 +44,8 @@ struct mlog_bd_stream {
 	size_t next_held;		/* JUDGE, WRITE: the next held correction to apply */
 	struct bd_throw t;		/* the throw being judged */
 	struct bd_ruling r;		/* its ruling */
+	bool corrected;			/* WRITE: r's throw was replaced by a correction */
+	struct bd_final final;		/* DONE: the final line's content */
 	struct mlog_buf out;		/* WRITE: the line handed out */
 };
 
@@ -83,6 +85,17 @@ void mlog_bd_stream_free(struct mlog_bd_stream *s)
 const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s)
 {
 	return s->log;
+}
+
+const struct bd_ruling *mlog_bd_stream_ruling(const struct mlog_bd_stream *s, bool *corrected)
+{
+	*corrected = s->corrected;
+	return &s->r;
+}
+
+const struct bd_final *mlog_bd_stream_final(const struct mlog_bd_stream *s)
+{
+	return &s->final;
 }
 
 /* Keeps e's observations as throw e->throw_no's latest correction. */
@@ -167,6 +180,7 @@ static int judge_throw(struct mlog_bd_stream *s, const struct mlog_bd_entry *e,
 		corrected = true;
 	}
 	rc = fold(s, line, err, errlen);
+	s->corrected = corrected;
 	if (rc || s->pass != MLOG_PASS_WRITE)
 		return rc;
 	mlog_bd_put_ruling(&s->out, &s->log->cfg, &s->r, corrected);
@@ -263,6 +277,7 @@ int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outle
 		return rewind_to(s, MLOG_PASS_WRITE);
 	case MLOG_PASS_WRITE:
 		bd_final(&s->log->cfg, &s->state, &f);
+		s->final = f;
 		mlog_bd_put_final(&s->out, &s->log->cfg, &f);
 		if (s->out.oom) {
 			snprintf(err, errlen, "%s: out of memory", s->log->name);

@@ -150,9 +150,10 @@ int mlog_fail(char *err, size_t errlen, const char *name, int line,
 
 const char *mlog_json_why(const json_error_t *jerr, bool *oom)
 {
-	bool none = json_error_code(jerr) == json_error_out_of_memory || !jerr->text[0];
+	/* jansson may leave the text empty when an allocation fails (and
+	 * the code byte unset then: the text is read first). */
+	bool none = !jerr->text[0] || json_error_code(jerr) == json_error_out_of_memory;
 
-	/* jansson leaves the text empty when an allocation fails. */
 	if (oom)
 		*oom = none;
 	return none ? "out of memory" : jerr->text;

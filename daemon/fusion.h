@@ -63,6 +63,12 @@ struct dd_obs {
 	int arrival_sensor[DD_OBS_ARRIVALS];	/* piezo: sensor index */
 	int64_t arrival_ns[DD_OBS_ARRIVALS];	/* piezo: edge time */
 	bool no_point;		/* piezo: arrivals no one impact explains (two at once?) */
+	bool half_doubtful;	/* piezo: the fix's half is in doubt (fix.near_line: on or within
+				 * near_line_cm of the line, P(half) below near_line_p, or an
+				 * explanation that fits puts it on the other half): a first
+				 * landing so reported goes to review unless a camera landing
+				 * on the same half backs it */
+	double half_p;		/* piezo: the fix's P(half), for the reason (0 unknown) */
 	bool player_guessed;	/* ev.player stands for an end: a button knows its end, not the hand */
 	char snapshot[48];	/* camera: snapshot id for the replay, or "" */
 };

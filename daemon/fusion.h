@@ -5,9 +5,10 @@
  * and the camera's view of the same landing, and turns disagreement and
  * missing witnesses into lowered confidences. It asks for review itself only
  * for what it alone knows (witnesses in conflict or missing on the first
- * landing, a kicked die on the floor with no landing felt, a throw nobody
- * saw end, dropped observations, a throw that floor, cup or mine discs alone
- * felt); thin evidence on
+ * landing, a first landing whose piezo fix doubts its half (half_doubtful)
+ * and no camera landing on that half backs, a kicked die on the floor with
+ * no landing felt, a throw nobody saw end, dropped observations, a throw
+ * that floor, cup or mine discs alone felt); thin evidence on
  * the events that decide the ruling is bd_judge's to flag (review_below).
  * No I/O, no clock: times come in on the observations and on tick().
  *

@@ -59,6 +59,11 @@ struct tourn {
 	int *order;		/* n + 1 */
 	bool *used;		/* n + 1 */
 	int *pairs;		/* 2 * per_round */
+	int *bl;		/* 7 * (n + 1): the blossom algorithm's arrays */
+	/* Swiss: each round's pairs, kept until a result before the round changes
+	 * (they depend on nothing else), so a fold pairs only what it must. */
+	int *cache;		/* rounds * 2 * per_round */
+	bool *cached;		/* rounds */
 };
 
 static void say(char *err, size_t errlen, const char *fmt, ...)
@@ -514,32 +519,144 @@ static void standings(struct tourn *t, int limit, struct tourn_standing *rows)
 
 /* ---- Swiss pairing ---- */
 
+static bool can_meet(const struct tourn *t, int i, int j)
+{
+	return i != j && !t->used[i] && !t->used[j] &&
+	       !t->met[t->order[i] * (t->n + 1) + t->order[j]];
+}
+
+/* Edmonds' blossom algorithm on the positions of order[] not used, edges
+ * between teams that have not met: true when they can all be paired. */
+static int lca(struct tourn *t, int a, int b)
+{
+	int w = t->n + 1;
+	int *match = t->bl, *p = t->bl + w, *base = t->bl + 2 * w, *mark = t->bl + 6 * w;
+
+	memset(mark, 0, (size_t)(t->n + 1) * sizeof(int));
+	for (;;) {
+		a = base[a];
+		mark[a] = 1;
+		if (match[a] < 0)
+			break;
+		a = p[match[a]];
+	}
+	for (;;) {
+		b = base[b];
+		if (mark[b])
+			return b;
+		b = p[match[b]];
+	}
+}
+
+static void mark_path(struct tourn *t, int v, int b, int child)
+{
+	int w = t->n + 1;
+	int *match = t->bl, *p = t->bl + w, *base = t->bl + 2 * w, *blossom = t->bl + 4 * w;
+
+	while (base[v] != b) {
+		blossom[base[v]] = blossom[base[match[v]]] = 1;
+		p[v] = child;
+		child = match[v];
+		v = p[match[v]];
+	}
+}
+
+static int find_path(struct tourn *t, int np, int root)
+{
+	int w = t->n + 1;
+	int *match = t->bl, *p = t->bl + w, *base = t->bl + 2 * w, *q = t->bl + 3 * w;
+	int *blossom = t->bl + 4 * w, *seen = t->bl + 5 * w;
+	int head = 0, tail = 0;
+
+	for (int i = 0; i < np; i++) {
+		p[i] = -1;
+		base[i] = i;
+		seen[i] = 0;
+	}
+	seen[root] = 1;
+	q[tail++] = root;
+	while (head < tail) {
+		int v = q[head++];
+
+		for (int to = 0; to < np; to++) {
+			if (!can_meet(t, v, to) || base[v] == base[to] || match[v] == to)
+				continue;
+			if (to == root || (match[to] >= 0 && p[match[to]] >= 0)) {
+				int cb = lca(t, v, to);
+
+				memset(blossom, 0, (size_t)w * sizeof(int));
+				mark_path(t, v, cb, to);
+				mark_path(t, to, cb, v);
+				for (int i = 0; i < np; i++) {
+					if (!blossom[base[i]])
+						continue;
+					base[i] = cb;
+					if (!seen[i]) {
+						seen[i] = 1;
+						q[tail++] = i;
+					}
+				}
+			} else if (p[to] < 0) {
+				p[to] = v;
+				if (match[to] < 0)
+					return to;
+				seen[match[to]] = 1;
+				q[tail++] = match[to];
+			}
+		}
+	}
+	return -1;
+}
+
+static bool can_all_pair(struct tourn *t, int np)
+{
+	int *match = t->bl, *p = t->bl + t->n + 1;
+
+	for (int i = 0; i < np; i++)
+		match[i] = -1;
+	for (int i = 0; i < np; i++) {
+		if (t->used[i] || match[i] >= 0)
+			continue;
+		int v = find_path(t, np, i);
+
+		if (v < 0)
+			return false;
+		while (v >= 0) {
+			int pv = p[v], ppv = match[pv];
+
+			match[v] = pv;
+			match[pv] = v;
+			v = ppv;
+		}
+	}
+	return true;
+}
+
 /* Pairs order[] (best first, used[] marks the taken) top down, each with
- * the best-placed team it has not met; backtracks when the rest cannot be
- * paired. Depth is at most n/2. */
+ * the best-placed team it has not met such that the rest can still be
+ * paired (the blossom check): the pairing a full backtracking search would
+ * find first, in polynomial time. */
 static bool pair_rest(struct tourn *t, int np, int *out)
 {
-	int i = 0;
-
-	while (i < np && t->used[i])
-		i++;
-	if (i == np)
-		return true;
-	t->used[i] = true;
-	for (int j = i + 1; j < np; j++) {
-		int a = t->order[i], b = t->order[j];
-
-		if (t->used[j] || t->met[a * (t->n + 1) + b])
+	if (!can_all_pair(t, np))
+		return false;
+	for (int i = 0; i < np; i++) {
+		if (t->used[i])
 			continue;
-		t->used[j] = true;
-		out[0] = a;
-		out[1] = b;
-		if (pair_rest(t, np, out + 2))
-			return true;
-		t->used[j] = false;
+		t->used[i] = true;
+		for (int j = i + 1; j < np; j++) {
+			if (t->used[j] || t->met[t->order[i] * (t->n + 1) + t->order[j]])
+				continue;
+			t->used[j] = true;
+			if (can_all_pair(t, np)) {
+				*out++ = t->order[i];
+				*out++ = t->order[j];
+				break;
+			}
+			t->used[j] = false;
+		}
 	}
-	t->used[i] = false;
-	return false;
+	return true;
 }
 
 /* Round r's pairs into t->pairs (the bye last, as (team, TOURN_BYE)), from
@@ -631,8 +748,19 @@ static void fold_swiss(struct tourn *t)
 
 		for (int i = 0; i < t->per_round; i++)
 			t->s[base + i].m.team[0] = t->s[base + i].m.team[1] = TOURN_NONE;
-		if (open && swiss_pair(t, r))
+		int *keep = t->cache + (size_t)r * 2 * (size_t)t->per_round;
+		size_t bytes = 2 * (size_t)t->per_round * sizeof(int);
+
+		if (!open) {
+			t->cached[r] = false;
+		} else if (t->cached[r]) {
+			memcpy(t->pairs, keep, bytes);
 			swiss_place(t, r);
+		} else if (swiss_pair(t, r)) {
+			memcpy(keep, t->pairs, bytes);
+			t->cached[r] = true;
+			swiss_place(t, r);
+		}
 		for (int i = 0; i < t->per_round; i++) {
 			decide(t, base + i);
 			if (!decided(&t->s[base + i].m))
@@ -759,8 +887,11 @@ struct tourn *tourn_new(const struct tourn_cfg *cfg, const char *const *teams, i
 	t->order = calloc((size_t)n + 1, sizeof(*t->order));
 	t->used = calloc((size_t)n + 1, sizeof(*t->used));
 	t->pairs = calloc(2 * (size_t)(t->per_round + 1), sizeof(*t->pairs));
+	t->bl = calloc(7 * ((size_t)n + 1), sizeof(*t->bl));
+	t->cache = calloc((size_t)t->rounds * 2 * (size_t)t->per_round + 1, sizeof(*t->cache));
+	t->cached = calloc((size_t)t->rounds + 1, sizeof(*t->cached));
 	if (!t->r || !t->stage || !t->table || !t->rows || !t->group || !t->met || !t->order ||
-	    !t->used || !t->pairs)
+	    !t->used || !t->pairs || !t->bl || !t->cache || !t->cached)
 		goto free_tourn;
 	fold(t);
 	return t;
@@ -788,6 +919,9 @@ void tourn_free(struct tourn *t)
 	free(t->order);
 	free(t->used);
 	free(t->pairs);
+	free(t->bl);
+	free(t->cache);
+	free(t->cached);
 	free(t);
 }
 
@@ -887,6 +1021,8 @@ int tourn_result(struct tourn *t, int id, int score_a, int score_b, char *err, s
 	r->team[1] = m->team[1];
 	r->score[0] = score_a;
 	r->score[1] = score_b;
+	for (int later = id / (t->per_round ? t->per_round : 1) + 1; later < t->rounds; later++)
+		t->cached[later] = false;
 	fold(t);
 	return 0;
 }

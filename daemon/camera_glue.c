@@ -4,7 +4,9 @@
  * through vision's tracker, its observations handed to fusion, faces read
  * from the full-resolution stream off the loop (daemon/face_reader.c), and
  * the latest telling frame kept so the referee can store it as the throw's
- * snapshot. A missing camera is reported on the health strip, not fatal. */
+ * snapshot. A missing camera is reported on the health strip, not fatal.
+ * This file opens and closes it; the stages are files of their own
+ * (daemon/camera_internal.h names them). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -194,6 +194,10 @@ void dd_serve_start_demo_match(struct serve *sv);
 void dd_serve_demo_end_own(struct serve *sv);
 /* Arms the next match [sim] pause_s after this one ended, when it has. */
 void dd_serve_sim_next_match_due(struct serve *sv);
+/* After a console command: a next match due while the game it follows
+ * has been reopened (an undo or correction of its last throw or move) is
+ * called off; the game's next end sets it due again, a whole pause later. */
+void dd_serve_sim_reopened(struct serve *sv);
 /* The next match's timer (user: the serve). */
 void dd_serve_on_restart(void *user);
 

@@ -452,6 +452,8 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 	if ((!dd_referee_current_id(sv->ref) && dd_sim_feed_spent(sv->simfeed)) ||
 	    dd_referee_over(sv->ref) || dd_referee_dice_over(sv->ref))
 		dd_serve_sim_next_match_due(sv);
+	else
+		dd_serve_sim_reopened(sv);
 	return 0;
 }
 

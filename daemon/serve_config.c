@@ -1,4 +1,4 @@
-/* Configuration of `dyeref serve`: [web], [db], [house], [fusion], [sim]. */
+/* Configuration of `dyeref serve`: [web], [db], [house], [fusion], [sim], [table] id and name. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -11,6 +11,7 @@
 #include "daemon/fusion.h"
 #include "daemon/referee.h"
 #include "daemon/serve.h"
+#include "db/db.h"
 #include "sim/sim.h"
 #include "web/web.h"
 
@@ -114,6 +115,45 @@ void dd_serve_config_defaults(struct dd_serve_config *sc)
 	sc->sim_pause_s = 30;
 	sc->sim_speed = 1;
 	sc->challenge_s = 15;
+	snprintf(sc->ref.table_id, sizeof(sc->ref.table_id), "table");
+}
+
+/* [table] id and name: the table's identity in every match header, API
+ * answer and MQTT topic, so only what a topic and a file name can carry. */
+static void read_table(struct dd_config *cfg, struct dd_serve_config *sc)
+{
+	int line = 0;
+	const char *v = dd_config_get(cfg, "table", "id", &line);
+	char msg[256];
+
+	if (v && !mlog_table_id_ok(v)) {
+		snprintf(msg, sizeof(msg), "%s:%d: table.id: expected 1 to %d of a-z, 0-9 and '-', got '%.40s'",
+			 cfg->path, line, MLOG_TABLE_ID_MAX - 1, v);
+		problem(sc, msg);
+	} else if (v) {
+		snprintf(sc->ref.table_id, sizeof(sc->ref.table_id), "%s", v);
+	}
+	v = dd_config_get(cfg, "table", "name", &line);
+	if (!v)
+		return;
+	for (const unsigned char *c = (const unsigned char *)v; *c; ) {
+		size_t k = db_utf8_seq(c, strlen((const char *)c));
+
+		if (!k || *c < 0x20 || *c == 0x7f) {
+			snprintf(msg, sizeof(msg), "%s:%d: table.name: %s", cfg->path, line,
+				 k ? "control character" : "not UTF-8");
+			problem(sc, msg);
+			return;
+		}
+		c += k;
+	}
+	if (!*v || strlen(v) >= sizeof(sc->ref.table_name)) {
+		snprintf(msg, sizeof(msg), "%s:%d: table.name: expected 1 to %zu bytes", cfg->path, line,
+			 sizeof(sc->ref.table_name) - 1);
+		problem(sc, msg);
+		return;
+	}
+	snprintf(sc->ref.table_name, sizeof(sc->ref.table_name), "%s", v);
 }
 
 /* [web] key as one IPv4 or IPv6 literal into out (outlen bytes); a
@@ -198,6 +238,7 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 		}
 	}
 	read_house(cfg, &sc->ref.house, sc);
+	read_table(cfg, sc);
 	v = dd_config_get(cfg, "fusion", "review", &line);
 	if (v && !strcmp(v, "wait"))
 		sc->ref.review = DD_REVIEW_WAIT;

@@ -36,7 +36,7 @@
 
 /* The schema this build writes; files from earlier versions are migrated
  * forward on open, files from later ones are refused. */
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 /* PRAGMA application_id of a dyeref database: "DYER". */
 #define DB_APPLICATION_ID 0x44594552
 /* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */
@@ -132,6 +132,7 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 struct db_match_info {
 	int64_t id;		/* the match id (db_match_start) */
 	char game[32];		/* "beerdie", "yatzy", ... */
+	char table_id[33];	/* the header's "table"."id", "" none */
 	int64_t start_ns;	/* CLOCK_MONOTONIC at the start */
 	int64_t start_wall_ms;	/* wall clock at the start, ms since 1970, for display */
 	bool ended;		/* db_match_end() was called */

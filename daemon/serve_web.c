@@ -92,6 +92,8 @@ void dd_serve_push_state(struct serve *sv)
 		web_server_broadcast(sv->web, "state", text);
 		sv->state_cache = text;
 	}
+	/* Committed, so the outbox holds every ruling this change made. */
+	dd_mqtt_changed(sv->mqtt, text);
 }
 
 /* A glue's health item changed on its own, off any request (the camera's

@@ -327,6 +327,31 @@ int64_t db_bytes_used(struct db *db);
 int db_retention_run(struct db *db, int64_t budget, struct db_retention_report *rep,
 		     char *err, size_t errlen);
 
+/* ---- The MQTT outbox (db/outbox.c) ------------------------------------ */
+
+/* A ruling as a message: every ruling row is one (a throw's, each one a
+ * correction or an undo recomputed), numbered by its row id, which runs
+ * 1, 2, ... without a gap as rulings are never deleted. */
+struct db_outbox_msg {
+	int64_t seq;		/* the ruling row's id */
+	int64_t match;		/* its match */
+	int throw_no;		/* its slot (a Beer Die throw's number) */
+	int revision;		/* 1 for the slot's first ruling, 2 for the next, ... */
+	char kind[16];		/* "ruling" (a throw or turn), "correction" or "undo" */
+	char *line;		/* owned: the ruling line as stored */
+};
+
+/* The first ruling after sequence number after into *m (free its line with
+ * db_outbox_msg_free); -ENOENT when there is none yet. */
+int db_outbox_next(struct db *db, int64_t after, struct db_outbox_msg *m, char *err, size_t errlen);
+void db_outbox_msg_free(struct db_outbox_msg *m);
+/* The last sequence number the broker acknowledged (0 none yet). */
+int db_mqtt_acked_get(struct db *db, int64_t *seq, char *err, size_t errlen);
+/* Keeps seq as acknowledged, unless a later one already is; committed
+ * with the open batch of raw inputs when there is one (a crash before
+ * that only sends a few messages again). */
+int db_mqtt_acked_set(struct db *db, int64_t seq, char *err, size_t errlen);
+
 /* ---- Match logs through the codec (core/ mlog_) ------------------------ */
 
 #include "core/core.h"

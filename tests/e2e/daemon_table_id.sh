@@ -4,17 +4,8 @@
 # history page, the stored match header (export) and `dyeref matches`.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
+. "$(dirname "$0")/lib/refused.sh"
 
-refused() { # LINE-PATTERN CONFIG-LINES...: --check-config exits 2 naming it
-	local want=$1
-	shift
-	write_config "$WORK/bad.ini" "$@"
-	local rc=0
-	"$DYEREF" serve --config "$WORK/bad.ini" --check-config > "$WORK/out" 2>&1 || rc=$?
-	[ "$rc" = 2 ] || fail "$*: exit $rc, want 2: $(cat "$WORK/out")"
-	grep -q "bad.ini:$want" "$WORK/out" || fail "$*: no 'bad.ini:$want' in: $(cat "$WORK/out")"
-	[ "$(grep -vc 'warning: ' "$WORK/out")" = 1 ] || fail "$*: more than one error: $(cat "$WORK/out")"
-}
 # write_config puts 6 lines before these: [table] is line 7.
 refused "8: table.id: expected 1 to 32 of a-z, 0-9 and '-', got 'Bar 3'" "[table]" "id = Bar 3"
 refused "8: table.id" "[table]" "id = dyeref/#"

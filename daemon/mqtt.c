@@ -325,7 +325,6 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 			    struct dd_clock *clock, struct db *db, char *err, size_t errlen)
 {
 	struct dd_mqtt *m = calloc(1, sizeof(*m));
-	struct db_outbox_msg om;
 	char id[64];
 	int rc;
 
@@ -356,10 +355,10 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 	}
 	dd_mq_window_init(&m->w, m->w.acked);
 	/* The newest ruling now: what comes after is live (its events go out). */
-	m->live_from = m->w.acked;
-	while (db_outbox_next(db, m->live_from, &om, NULL, 0) == 0) {
-		m->live_from = om.seq;
-		db_outbox_msg_free(&om);
+	rc = db_outbox_last(db, &m->live_from, err, errlen);
+	if (rc) {
+		errno = -rc;
+		goto free_m;
 	}
 	snprintf(id, sizeof(id), "dyeref-%s", table);
 	/* A clean session: what the broker kept of the last one is resent

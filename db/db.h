@@ -345,6 +345,8 @@ struct db_outbox_msg {
  * db_outbox_msg_free); -ENOENT when there is none yet. */
 int db_outbox_next(struct db *db, int64_t after, struct db_outbox_msg *m, char *err, size_t errlen);
 void db_outbox_msg_free(struct db_outbox_msg *m);
+/* The newest ruling's sequence number (0 none), at once at any size. */
+int db_outbox_last(struct db *db, int64_t *seq, char *err, size_t errlen);
 /* The last sequence number the broker acknowledged (0 none yet). */
 int db_mqtt_acked_get(struct db *db, int64_t *seq, char *err, size_t errlen);
 /* Keeps seq as acknowledged, unless a later one already is; committed

@@ -60,6 +60,19 @@ void db_outbox_msg_free(struct db_outbox_msg *m)
 	m->line = NULL;
 }
 
+int db_outbox_last(struct db *db, int64_t *seq, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db->h, "SELECT coalesce(max(id), 0) FROM rulings", -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "reading the outbox", err, errlen);
+	rc = sqlite3_step(st);
+	*seq = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(db, rc, "reading the outbox", err, errlen);
+}
+
 int db_mqtt_acked_get(struct db *db, int64_t *seq, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;

@@ -35,9 +35,11 @@ static void test_db_outbox_numbers_every_ruling_once_in_order(void **state)
 	};
 	struct db_outbox_msg m;
 	char err[256];
-	int64_t match, after = 0;
+	int64_t match, after = 0, last = -1;
 	size_t n = 0;
 
+	assert_int_equal(db_outbox_last(f->db, &last, err, sizeof(err)), 0);
+	assert_int_equal(last, 0);
 	assert_int_equal(db_import(f->db, "t.jsonl", LOG, sizeof(LOG) - 1, 1, &match, err, sizeof(err)), 0);
 	while (db_outbox_next(f->db, after, &m, err, sizeof(err)) == 0) {
 		assert_true(n < sizeof(want) / sizeof(want[0]));
@@ -52,6 +54,8 @@ static void test_db_outbox_numbers_every_ruling_once_in_order(void **state)
 		n++;
 	}
 	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(db_outbox_last(f->db, &last, err, sizeof(err)), 0);
+	assert_int_equal(last, after);
 	assert_int_equal(db_outbox_next(f->db, after, &m, err, sizeof(err)), -ENOENT);
 	/* From the middle, as after a reconnect. */
 	assert_int_equal(db_outbox_next(f->db, 3, &m, err, sizeof(err)), 0);

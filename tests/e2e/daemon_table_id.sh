@@ -26,6 +26,12 @@ command_ok '{"cmd":"start","teams":{"A":["Al","Bo"],"B":["Cy","Di"]}}'
 command_ok '{"cmd":"throw","events":[{"at":"table","half":"B"},{"at":"floor"}]}'
 curl -s --max-time "$(slow 10)" "$BASE/api/matches" | grep -q '"table":"bar-3"' ||
 	fail "match list without the table: $(curl -s "$BASE/api/matches")"
+# A dice game's header carries it too.
+command_ok '{"cmd":"end"}'
+command_ok '{"cmd":"start","game":"yatzy","players":["ann","bob"]}'
+curl -s --max-time "$(slow 10)" "$BASE/api/matches/2/log" | head -n 1 |
+	grep -q '"table":{"id":"bar-3","name":"Bar Three"}' ||
+	fail "dice header without the table: $(curl -s "$BASE/api/matches/2/log")"
 curl -s --max-time "$(slow 10)" "$BASE/api/matches?page=1" | grep -q '"table":"bar-3"' ||
 	fail "match page without the table: $(curl -s "$BASE/api/matches?page=1")"
 stop_daemon

@@ -105,9 +105,11 @@ static void publish_plain(struct dd_mqtt *m, const char *topic, const char *payl
 		dd_log(DD_LOG_DEBUG, "mqtt: %s not published: %s", topic, mosquitto_strerror(rc));
 }
 
+/* Only once the socket has taken what went before: a broker that stops
+ * reading gets one state, not one per change queued in memory. */
 static void publish_state(struct dd_mqtt *m)
 {
-	if (m->connected && m->state && !m->state_sent) {
+	if (m->connected && m->state && !m->state_sent && !mosquitto_want_write(m->mosq)) {
 		publish_plain(m, m->t_state, m->state, true);
 		m->state_sent = true;
 	}
@@ -201,8 +203,8 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	dd_log(DD_LOG_INFO, "mqtt: connected to %s:%u as table %s; publishing from ruling %" PRId64,
 	       m->cfg.host, m->cfg.port, m->table, m->w.acked + 1);
 	publish_plain(m, m->t_status, DD_MQ_ONLINE, true);
+	publish_state(m);	/* now or once the socket took the status (on_io) */
 	m->state_sent = false;
-	publish_state(m);
 	dd_mq_window_restart(&m->w);
 	pump(m);
 }
@@ -291,8 +293,10 @@ static int on_io(sd_event_source *s, int fd, uint32_t revents, void *user)
 		rc = mosquitto_loop_write(m->mosq, 1);
 	if (rc != MOSQ_ERR_SUCCESS && (m->connected || m->connecting))
 		lost(m, rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
-	else if (m->connected || m->connecting)
+	else if (m->connected || m->connecting) {
+		publish_state(m);	/* one held back while the socket was full */
 		watch(m);
+	}
 	return 0;
 }
 

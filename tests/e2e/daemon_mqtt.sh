@@ -135,6 +135,18 @@ start_daemon --config "$WORK/c.ini" --sim=table
 more_throws 5
 poll_until 60 all_received || fail "after the table's restart: stored $(stored), received $(received)"
 
+# The broker goes, the table rules on and is killed before the broker is
+# back (a power cut in a Wi-Fi outage): restarted, it sends from its database.
+kill_broker
+more_throws 3
+kill -9 "$DAEMON_PID"
+wait "$DAEMON_PID" 2> /dev/null || true
+DAEMON_PID=
+start_broker
+poll_until 20 subscribed || fail "the subscriber did not come back"
+start_daemon --config "$WORK/c.ini" --sim=table
+poll_until 60 all_received || fail "after the outage and the kill: stored $(stored), received $(received)"
+
 # Stopped, then started without the simulator: it sends what its stop left
 # unacknowledged, and nothing is ruled any more.
 stop_daemon

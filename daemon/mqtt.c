@@ -23,6 +23,9 @@
 /* Reconnect after 1 s, doubling to 8 s while the broker stays away. */
 #define RETRY_MIN_NS SECOND_NS
 #define RETRY_MAX_NS (8 * SECOND_NS)
+/* The acknowledged number reaches the database at most this often: each
+ * write is a sync, and a crash in between only sends a few again. */
+#define ACK_KEEP_NS (100 * 1000000LL)
 /* A CONNECT not answered in this long is given up and tried again. */
 #define CONNECT_LIMIT_NS (10 * SECOND_NS)
 
@@ -37,6 +40,8 @@ struct dd_mqtt {
 	struct mosquitto *mosq;		/* owned */
 	sd_event_source *io;		/* owned: the socket, while there is one */
 	struct dd_timer *misc;		/* loop_misc, the connect's limit, the retry */
+	struct dd_timer *keep;		/* writes w.acked to the database, armed while it moved */
+	int64_t kept;			/* the number the database holds */
 	bool connecting;		/* a CONNECT is out, no CONNACK yet */
 	bool connected;			/* CONNACK 0 */
 	int64_t since_ns;		/* when connecting started (clock) */
@@ -209,15 +214,34 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	pump(m);
 }
 
+static void keep_acked(struct dd_mqtt *m)
+{
+	char err[512];
+	int rc;
+
+	if (m->w.acked == m->kept)
+		return;
+	rc = db_mqtt_acked_set(m->db, m->w.acked, err, sizeof(err));
+	db_trouble(m, rc, err);
+	if (!rc)
+		m->kept = m->w.acked;
+}
+
+static void on_keep(void *user)
+{
+	keep_acked(user);
+}
+
 static void on_publish(struct mosquitto *mosq, void *user, int mid)
 {
 	struct dd_mqtt *m = user;
-	char err[512];
 
 	(void)mosq;
 	if (!dd_mq_window_ack(&m->w, mid))
 		return;
-	db_trouble(m, db_mqtt_acked_set(m->db, m->w.acked, err, sizeof(err)), err);
+	if (dd_timer_due(m->keep) == INT64_MAX)
+		dd_timer_arm(m->keep, dd_time_shifted(dd_clock_now(m->clock),
+						      dd_clock_span(m->clock, ACK_KEEP_NS)));
 	pump(m);
 }
 
@@ -358,6 +382,7 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 		goto free_m;
 	}
 	dd_mq_window_init(&m->w, m->w.acked);
+	m->kept = m->w.acked;
 	/* The newest ruling now: what comes after is live (its events go out). */
 	rc = db_outbox_last(db, &m->live_from, err, errlen);
 	if (rc) {
@@ -387,7 +412,8 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 		goto free_mosq;
 	}
 	m->misc = dd_timer_new(clock, on_misc, m);
-	if (!m->misc) {
+	m->keep = dd_timer_new(clock, on_keep, m);
+	if (!m->misc || !m->keep) {
 		snprintf(err, errlen, "mqtt: %s", strerror(errno));
 		goto free_mosq;
 	}
@@ -395,6 +421,8 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 	return m;
 
 free_mosq:
+	dd_timer_free(m->keep);
+	dd_timer_free(m->misc);
 	mosquitto_destroy(m->mosq);
 free_m:
 	free(m);
@@ -434,6 +462,8 @@ void dd_mqtt_free(struct dd_mqtt *m)
 				break;
 	}
 	m->io = sd_event_source_disable_unref(m->io);
+	keep_acked(m);
+	dd_timer_free(m->keep);
 	dd_timer_free(m->misc);
 	mosquitto_destroy(m->mosq);
 	free(m->state);

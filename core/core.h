@@ -291,6 +291,8 @@ const char *bd_rule_id(size_t i);
 
 /* Limits of a match log. */
 #define MLOG_COLOR_MAX   8		/* bytes of a team colour's name, with the NUL */
+#define MLOG_TABLE_ID_MAX   33		/* bytes of a table's id ([a-z0-9-], 1-32), with the NUL */
+#define MLOG_TABLE_NAME_MAX 65		/* bytes of a table's display name, with the NUL */
 #define MLOG_MAX_INPUT   (64u << 20)	/* bytes the CLI reads of a log it holds whole */
 #define MLOG_LINE_MAX    (64u << 10)	/* bytes of one line, without its '\n' */
 #define MLOG_SOURCE_MAX  16		/* bytes of an event's source, with the NUL */
@@ -350,6 +352,8 @@ struct mlog_bd {
 	char team_names[2][BD_NAME_MAX];	/* "names": teams A, B as shown; "" unnamed */
 	char colors[2][MLOG_COLOR_MAX];	/* "colors": teams A, B's palette colours; "" the
 					 * default (orange, blue: mlog_bd_color()) */
+	char table_id[MLOG_TABLE_ID_MAX];	/* "table"."id": the table that played it; "" unknown */
+	char table_name[MLOG_TABLE_NAME_MAX];	/* "table"."name": as shown; "" none */
 	int match_line;			/* line of the "match" line (1 unless blank lines lead) */
 	size_t n_throws;		/* THROW entries (a throw's number is its rank among them) */
 	size_t n_entries;		/* entries in log order */
@@ -375,6 +379,9 @@ struct mlog_bd *mlog_bd_new(const char *name, const struct bd_match_cfg *cfg);
 extern const char *const mlog_bd_palette[];
 /* Whether name is one of mlog_bd_palette. */
 bool mlog_bd_color_ok(const char *name);
+/* Whether id is a table id: 1 to MLOG_TABLE_ID_MAX - 1 bytes of a-z, 0-9
+ * and '-' (it names MQTT topics and files, so nothing else). */
+bool mlog_table_id_ok(const char *id);
 /* Team team's (BD_TEAM_A, BD_TEAM_B) colour in log: its "colors" entry,
  * else the default, "orange" for A and "blue" for B. */
 const char *mlog_bd_color(const struct mlog_bd *log, int team);

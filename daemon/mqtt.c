@@ -104,12 +104,18 @@ static void watch(struct dd_mqtt *m)
 	sd_event_source_set_io_events(m->io, want);
 }
 
-static void publish_plain(struct dd_mqtt *m, const char *topic, const char *payload, bool retain)
+static void publish_qos(struct dd_mqtt *m, const char *topic, const char *payload, int qos,
+			bool retain)
 {
-	int rc = mosquitto_publish(m->mosq, NULL, topic, (int)strlen(payload), payload, 1, retain);
+	int rc = mosquitto_publish(m->mosq, NULL, topic, (int)strlen(payload), payload, qos, retain);
 
 	if (rc != MOSQ_ERR_SUCCESS)
 		dd_log(DD_LOG_DEBUG, "mqtt: %s not published: %s", topic, mosquitto_strerror(rc));
+}
+
+static void publish_plain(struct dd_mqtt *m, const char *topic, const char *payload, bool retain)
+{
+	publish_qos(m, topic, payload, 1, retain);
 }
 
 /* Only once the socket has taken what went before: a broker that stops
@@ -209,9 +215,11 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	m->retry_ns = dd_clock_span(m->clock, RETRY_MIN_NS);
 	dd_log(DD_LOG_INFO, "mqtt: connected to %s:%u as table %s; publishing from ruling %" PRId64,
 	       m->cfg.host, m->cfg.port, m->table, m->w.acked + 1);
-	/* Retained, so that a Home Assistant started later finds them. */
+	/* Retained, so that a Home Assistant started later finds them; QoS 0,
+	 * so that they take none of libmosquitto's 20 messages in flight from
+	 * the rulings' window: every connect sends them again anyway. */
 	for (int i = 0; m->cfg.homeassistant && i < DD_MQ_HA_CONFIGS; i++)
-		publish_plain(m, m->ha[i].topic, m->ha[i].payload, true);
+		publish_qos(m, m->ha[i].topic, m->ha[i].payload, 0, true);
 	publish_plain(m, m->t_status, DD_MQ_ONLINE, true);
 	publish_state(m);	/* now or once the socket took the status (on_io) */
 	m->state_sent = false;

@@ -614,8 +614,8 @@ int dd_cmd_serve(int argc, char **argv)
 	if (sv->sc.mqtt.enabled) {
 		/* Without a broker the table still referees: MQTT is told of
 		 * everything later, from the database. */
-		sv->mqtt = dd_mqtt_new(&sv->sc.mqtt, sv->sc.ref.table_id, sv->ev, sv->clock, sv->db,
-				       err, sizeof(err));
+		sv->mqtt = dd_mqtt_new(&sv->sc.mqtt, sv->sc.ref.table_id, sv->sc.ref.table_name,
+				       sv->ev, sv->clock, sv->db, err, sizeof(err));
 		if (!sv->mqtt)
 			dd_log(DD_LOG_ERR, "%s (running without MQTT)", err);
 	}

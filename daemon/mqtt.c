@@ -51,6 +51,7 @@ struct dd_mqtt {
 	struct dd_mq_window w;		/* ruling messages in flight */
 	int64_t live_from;		/* the newest ruling at start: events only after it */
 	int64_t events_done;		/* the newest ruling whose events went out */
+	struct dd_mq_ha_config ha[DD_MQ_HA_CONFIGS];	/* owned: discovery configs, with homeassistant */
 	char *state;			/* owned: the state payload last built */
 	bool state_sent;		/* ... and published since the last connect */
 	bool db_failing;		/* the outbox could not be read or kept: said once */
@@ -63,6 +64,7 @@ void dd_mqtt_cfg_defaults(struct dd_mqtt_cfg *c)
 	snprintf(c->host, sizeof(c->host), "localhost");
 	c->port = 1883;
 	c->keepalive = 60;
+	snprintf(c->discovery_prefix, sizeof(c->discovery_prefix), "homeassistant");
 }
 
 static void lost(struct dd_mqtt *m, const char *why);
@@ -102,12 +104,18 @@ static void watch(struct dd_mqtt *m)
 	sd_event_source_set_io_events(m->io, want);
 }
 
-static void publish_plain(struct dd_mqtt *m, const char *topic, const char *payload, bool retain)
+static void publish_qos(struct dd_mqtt *m, const char *topic, const char *payload, int qos,
+			bool retain)
 {
-	int rc = mosquitto_publish(m->mosq, NULL, topic, (int)strlen(payload), payload, 1, retain);
+	int rc = mosquitto_publish(m->mosq, NULL, topic, (int)strlen(payload), payload, qos, retain);
 
 	if (rc != MOSQ_ERR_SUCCESS)
 		dd_log(DD_LOG_DEBUG, "mqtt: %s not published: %s", topic, mosquitto_strerror(rc));
+}
+
+static void publish_plain(struct dd_mqtt *m, const char *topic, const char *payload, bool retain)
+{
+	publish_qos(m, topic, payload, 1, retain);
 }
 
 /* Only once the socket has taken what went before: a broker that stops
@@ -207,6 +215,11 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	m->retry_ns = dd_clock_span(m->clock, RETRY_MIN_NS);
 	dd_log(DD_LOG_INFO, "mqtt: connected to %s:%u as table %s; publishing from ruling %" PRId64,
 	       m->cfg.host, m->cfg.port, m->table, m->w.acked + 1);
+	/* Retained, so that a Home Assistant started later finds them; QoS 0,
+	 * so that they take none of libmosquitto's 20 messages in flight from
+	 * the rulings' window: every connect sends them again anyway. */
+	for (int i = 0; m->cfg.homeassistant && i < DD_MQ_HA_CONFIGS; i++)
+		publish_qos(m, m->ha[i].topic, m->ha[i].payload, 0, true);
 	publish_plain(m, m->t_status, DD_MQ_ONLINE, true);
 	publish_state(m);	/* now or once the socket took the status (on_io) */
 	m->state_sent = false;
@@ -349,8 +362,9 @@ static void on_misc(void *user)
 	arm(m);
 }
 
-struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd_event *ev,
-			    struct dd_clock *clock, struct db *db, char *err, size_t errlen)
+struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, const char *name,
+			    sd_event *ev, struct dd_clock *clock, struct db *db, char *err,
+			    size_t errlen)
 {
 	struct dd_mqtt *m = calloc(1, sizeof(*m));
 	char id[64];
@@ -376,10 +390,17 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 		errno = EINVAL;
 		goto free_m;
 	}
+	if (cfg->homeassistant &&
+	    dd_mq_ha_configs(&(struct dd_mq_ha){ .prefix = cfg->discovery_prefix, .table = table,
+						 .name = name, .version = dd_version() }, m->ha)) {
+		snprintf(err, errlen, "mqtt: out of memory");
+		errno = ENOMEM;
+		goto free_m;
+	}
 	rc = db_mqtt_acked_get(db, &m->w.acked, err, errlen);
 	if (rc) {
 		errno = -rc;
-		goto free_m;
+		goto free_ha;
 	}
 	dd_mq_window_init(&m->w, m->w.acked);
 	m->kept = m->w.acked;
@@ -387,7 +408,7 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 	rc = db_outbox_last(db, &m->live_from, err, errlen);
 	if (rc) {
 		errno = -rc;
-		goto free_m;
+		goto free_ha;
 	}
 	snprintf(id, sizeof(id), "dyeref-%s", table);
 	/* A clean session: what the broker kept of the last one is resent
@@ -395,7 +416,7 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd
 	m->mosq = mosquitto_new(id, true, m);
 	if (!m->mosq) {
 		snprintf(err, errlen, "mqtt: %s", strerror(errno));
-		goto free_m;
+		goto free_ha;
 	}
 	mosquitto_connect_callback_set(m->mosq, on_connect);
 	mosquitto_disconnect_callback_set(m->mosq, on_disconnect);
@@ -424,6 +445,8 @@ free_mosq:
 	dd_timer_free(m->keep);
 	dd_timer_free(m->misc);
 	mosquitto_destroy(m->mosq);
+free_ha:
+	dd_mq_ha_free(m->ha);
 free_m:
 	free(m);
 	mosquitto_lib_cleanup();
@@ -467,6 +490,7 @@ void dd_mqtt_free(struct dd_mqtt *m)
 	dd_timer_free(m->misc);
 	mosquitto_destroy(m->mosq);
 	free(m->state);
+	dd_mq_ha_free(m->ha);
 	free(m);
 	mosquitto_lib_cleanup();
 }

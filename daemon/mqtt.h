@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <systemd/sd-event.h>
 
+#include "daemon/mqtt_msg.h"
+
 struct db;
 struct dd_clock;
 
@@ -24,19 +26,23 @@ struct dd_mqtt_cfg {
 	char password[128];		/* password, "" none */
 	char cafile[480];		/* cafile: TLS with this CA, "" plain TCP */
 	int keepalive;			/* keepalive, seconds (60) */
+	bool homeassistant;		/* homeassistant: discovery configs on each connect (false) */
+	char discovery_prefix[DD_MQ_HA_PREFIX_MAX];	/* discovery_prefix ("homeassistant") */
 };
 
 void dd_mqtt_cfg_defaults(struct dd_mqtt_cfg *c);
 
 struct dd_mqtt;
 
-/* Starts connecting to cfg's broker as table (its id), on ev and clock,
+/* Starts connecting to cfg's broker as table (its id; name, its display
+ * name, "" none, for Home Assistant's device), on ev and clock,
  * publishing from db's outbox: all three borrowed, and must outlive it.
  * A broker that is down is not an error: it retries until one answers.
  * NULL with errno and a message (ENOMEM, or libmosquitto refusing the
  * settings). Free with dd_mqtt_free(). */
-struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, sd_event *ev,
-			    struct dd_clock *clock, struct db *db, char *err, size_t errlen);
+struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, const char *name,
+			    sd_event *ev, struct dd_clock *clock, struct db *db, char *err,
+			    size_t errlen);
 /* Something was committed: publishes the rulings not yet sent and, when
  * state_json (the rendered /api/state; NULL: unchanged) differs from the
  * last one published, the state. */

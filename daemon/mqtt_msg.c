@@ -123,19 +123,20 @@ nomem:
 	return -ENOMEM;
 }
 
+const char *const dd_mq_state_keys[] = { "table", "match", "game", "team_names", "players",
+					 "score", "throws", "over", "winner", "next", "health", NULL };
+
 char *dd_mq_state_msg(const char *state_json)
 {
-	static const char *const keys[] = { "table", "match", "game", "team_names", "players",
-					    "score", "throws", "over", "winner", "next", "health" };
 	json_t *st = load_object(state_json), *o;
 
 	if (!st)
 		return NULL;
 	o = json_object();
-	for (size_t i = 0; o && i < sizeof(keys) / sizeof(keys[0]); i++) {
-		json_t *v = json_object_get(st, keys[i]);
+	for (size_t i = 0; o && dd_mq_state_keys[i]; i++) {
+		json_t *v = json_object_get(st, dd_mq_state_keys[i]);
 
-		if (v && json_object_set(o, keys[i], v)) {
+		if (v && json_object_set(o, dd_mq_state_keys[i], v)) {
 			json_decref(o);
 			o = NULL;
 		}
@@ -197,4 +198,149 @@ bool dd_mq_window_ack(struct dd_mq_window *w, int mid)
 void dd_mq_window_restart(struct dd_mq_window *w)
 {
 	dd_mq_window_init(w, w->acked);
+}
+
+bool dd_mq_ha_prefix_ok(const char *p)
+{
+	size_t n = strlen(p);
+
+	if (!n || n >= DD_MQ_HA_PREFIX_MAX || p[0] == '/' || p[n - 1] == '/' || strstr(p, "//"))
+		return false;
+	return strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-/") == n;
+}
+
+/* A new string of PREFIX/component/dyeref-TABLE/object/config. */
+static char *ha_topic(const struct dd_mq_ha *ha, const char *component, const char *object)
+{
+	const char *fmt = "%s/%s/dyeref-%s/%s/config";
+	int n = snprintf(NULL, 0, fmt, ha->prefix, component, ha->table, object);
+	char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+
+	if (s)
+		snprintf(s, (size_t)n + 1, fmt, ha->prefix, component, ha->table, object);
+	return s;
+}
+
+/* The device every config names: Home Assistant groups them under it. */
+static json_t *ha_device(const struct dd_mq_ha *ha, const char *node)
+{
+	return json_pack("{s:[s],s:s,s:s,s:s,s:s}", "identifiers", node, "name",
+			 ha->name && ha->name[0] ? ha->name : ha->table, "manufacturer", "dyeref",
+			 "model", "dyeref", "sw_version", ha->version);
+}
+
+/* The entities, on the state topic unless noted. Templates are Home
+ * Assistant's (Jinja, the payload as value_json) and name only fields of
+ * dd_mq_state_keys: between matches there is no score or next, and the
+ * defaults keep a sensor's state a number or a name. */
+static const struct ha_entity {
+	const char *component, *object, *name, *tmpl, *icon;
+	bool score;		/* a number: state_class measurement */
+	bool match_state;	/* an enum of idle, playing, over */
+} HA_ENTITIES[] = {
+	{ "sensor", "score_a", "Team A score", "{{ (value_json.score or {}).A | default(0) }}",
+	  "mdi:scoreboard", true, false },
+	{ "sensor", "score_b", "Team B score", "{{ (value_json.score or {}).B | default(0) }}",
+	  "mdi:scoreboard", true, false },
+	{ "sensor", "next_thrower", "Whose throw",
+	  "{{ (value_json.next or {}).player | default('none') }}", "mdi:account-arrow-right",
+	  false, false },
+	{ "sensor", "match_state", "Match state",
+	  "{{ 'idle' if value_json.match is none else ('over' if value_json.over else 'playing') }}",
+	  "mdi:dice-1", false, true },
+};
+
+/* The events of dyeref/TABLE/event (dd_mq_events), one trigger each. */
+static const char *const HA_EVENTS[] = { "sink", "five", "kill_n_fill", "win" };
+
+static json_t *ha_entity(const struct dd_mq_ha *ha, const char *node, const struct ha_entity *e)
+{
+	char state[DD_MQ_TOPIC_MAX], status[DD_MQ_TOPIC_MAX], uid[96];
+	json_t *o;
+
+	if (dd_mq_topic(state, sizeof(state), ha->table, "state") ||
+	    dd_mq_topic(status, sizeof(status), ha->table, "status"))
+		return NULL;
+	snprintf(uid, sizeof(uid), "%s-%s", node, e->object);
+	o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:o}", "name", e->name, "unique_id", uid,
+		      "state_topic", state, "value_template", e->tmpl, "icon", e->icon,
+		      "availability_topic", status, "payload_available", DD_MQ_ONLINE,
+		      "payload_not_available", DD_MQ_OFFLINE, "qos", 1, "device", ha_device(ha, node));
+	if (o && e->score && json_object_set_new(o, "state_class", json_string("measurement")))
+		goto free_o;
+	if (o && e->match_state &&
+	    (json_object_set_new(o, "device_class", json_string("enum")) ||
+	     json_object_set_new(o, "options", json_pack("[s,s,s]", "idle", "playing", "over"))))
+		goto free_o;
+	return o;
+free_o:
+	json_decref(o);
+	return NULL;
+}
+
+/* Connectivity is the status topic itself: no availability of its own,
+ * so that a table gone reads "disconnected", not "unavailable". */
+static json_t *ha_online(const struct dd_mq_ha *ha, const char *node)
+{
+	char status[DD_MQ_TOPIC_MAX], uid[96];
+
+	if (dd_mq_topic(status, sizeof(status), ha->table, "status"))
+		return NULL;
+	snprintf(uid, sizeof(uid), "%s-online", node);
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:o}", "name", "Online", "unique_id", uid,
+			 "state_topic", status, "payload_on", DD_MQ_ONLINE, "payload_off", DD_MQ_OFFLINE,
+			 "device_class", "connectivity", "entity_category", "diagnostic", "qos", 1,
+			 "device", ha_device(ha, node));
+}
+
+/* A device trigger fires when its value_template, applied to a message
+ * on topic, yields payload: every event shares one topic, told apart by
+ * its "event" field. */
+static json_t *ha_trigger(const struct dd_mq_ha *ha, const char *node, const char *event)
+{
+	char topic[DD_MQ_TOPIC_MAX];
+
+	if (dd_mq_topic(topic, sizeof(topic), ha->table, "event"))
+		return NULL;
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:o}", "automation_type", "trigger",
+			 "topic", topic, "type", event, "subtype", "table", "payload", event,
+			 "value_template", "{{ value_json.event }}", "qos", 1,
+			 "device", ha_device(ha, node));
+}
+
+int dd_mq_ha_configs(const struct dd_mq_ha *ha, struct dd_mq_ha_config out[DD_MQ_HA_CONFIGS])
+{
+	const size_t n_ent = sizeof(HA_ENTITIES) / sizeof(HA_ENTITIES[0]);
+	char node[48];
+	size_t i;
+
+	_Static_assert(sizeof(HA_ENTITIES) / sizeof(HA_ENTITIES[0]) + 1 +
+		       sizeof(HA_EVENTS) / sizeof(HA_EVENTS[0]) == DD_MQ_HA_CONFIGS,
+		       "DD_MQ_HA_CONFIGS counts every config");
+	memset(out, 0, DD_MQ_HA_CONFIGS * sizeof(*out));
+	snprintf(node, sizeof(node), "dyeref-%s", ha->table);
+	for (i = 0; i < DD_MQ_HA_CONFIGS; i++) {
+		const struct ha_entity *e = i < n_ent ? &HA_ENTITIES[i] : NULL;
+		const char *event = i > n_ent ? HA_EVENTS[i - n_ent - 1] : NULL;
+
+		out[i].topic = e ? ha_topic(ha, e->component, e->object)
+			     : event ? ha_topic(ha, "device_automation", event)
+			     : ha_topic(ha, "binary_sensor", "online");
+		out[i].payload = dump(e ? ha_entity(ha, node, e) : event ? ha_trigger(ha, node, event)
+				      : ha_online(ha, node));
+		if (!out[i].topic || !out[i].payload) {
+			dd_mq_ha_free(out);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void dd_mq_ha_free(struct dd_mq_ha_config c[DD_MQ_HA_CONFIGS])
+{
+	for (int i = 0; i < DD_MQ_HA_CONFIGS; i++) {
+		free(c[i].topic);
+		free(c[i].payload);
+		c[i].topic = c[i].payload = NULL;
+	}
 }

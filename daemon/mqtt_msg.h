@@ -53,6 +53,40 @@ int dd_mq_events(const char *table, const struct dd_mq_ruling *r, char **out, in
  * throw) and health, as there. NULL with errno EINVAL (not a JSON
  * object) or ENOMEM. */
 char *dd_mq_state_msg(const char *state_json);
+/* The fields dd_mq_state_msg keeps, NULL at the end (what a Home
+ * Assistant template may name). */
+extern const char *const dd_mq_state_keys[];
+
+/* Home Assistant's MQTT discovery (docs/mqtt.md, "Home Assistant"): the
+ * retained config messages that announce the table as a device, its
+ * sensors (each team's score, whose throw, the match's state, on
+ * dyeref/TABLE/state), its connectivity (dyeref/TABLE/status) and one
+ * device trigger per event of dyeref/TABLE/event. */
+#define DD_MQ_HA_PREFIX_MAX 64	/* a discovery prefix's bytes, with the NUL */
+#define DD_MQ_HA_CONFIGS 9	/* config messages, always this many */
+
+struct dd_mq_ha {
+	const char *prefix;	/* the discovery prefix ("homeassistant") */
+	const char *table;	/* table.id */
+	const char *name;	/* table.name; NULL or "": the id */
+	const char *version;	/* dyeref's, the device's sw_version */
+};
+
+/* One config message: both strings the caller's (dd_mq_ha_free). */
+struct dd_mq_ha_config {
+	char *topic;
+	char *payload;
+};
+
+/* Whether p can be a discovery prefix: 1 to DD_MQ_HA_PREFIX_MAX - 1 of
+ * A-Z, a-z, 0-9, '_', '-' and '/', no '/' first, last or twice in a row
+ * (no wildcard, no empty topic level). */
+bool dd_mq_ha_prefix_ok(const char *p);
+/* The DD_MQ_HA_CONFIGS config messages into out: 0, or -ENOMEM with
+ * nothing in out. */
+int dd_mq_ha_configs(const struct dd_mq_ha *ha, struct dd_mq_ha_config out[DD_MQ_HA_CONFIGS]);
+/* Frees what dd_mq_ha_configs put in c (NULLs are fine). */
+void dd_mq_ha_free(struct dd_mq_ha_config c[DD_MQ_HA_CONFIGS]);
 
 /* The outbox's window: sequence numbers acked+1 .. next-1 are sent and
  * wait for the broker's acknowledgement (PUBACK). */

@@ -176,6 +176,14 @@ static void read_mqtt(struct dd_config *cfg, struct dd_serve_config *sc)
 			 strerror(errno));
 		problem(sc, msg);
 	}
+	get_bool(sc, cfg, "mqtt", "homeassistant", &m->homeassistant);
+	get_text(sc, cfg, "discovery_prefix", false, m->discovery_prefix, sizeof(m->discovery_prefix));
+	if (!dd_mq_ha_prefix_ok(m->discovery_prefix)) {
+		dd_config_get(cfg, "mqtt", "discovery_prefix", &line);
+		snprintf(msg, sizeof(msg), "%s:%d: mqtt.discovery_prefix: expected A-Z, a-z, 0-9, '_', '-' "
+			 "and '/' between levels, got '%.63s'", cfg->path, line, m->discovery_prefix);
+		problem(sc, msg);
+	}
 }
 
 /* [table] id and name: the table's identity in every match header, API

@@ -8,11 +8,7 @@
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 . "$(dirname "$0")/lib/refused.sh"
-MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-[ -x "$MOSQUITTO" ] || { echo "mosquitto is not installed"; exit 77; }
-command -v mosquitto_sub > /dev/null && command -v mosquitto_pub > /dev/null ||
-	{ echo "mosquitto-clients is not installed"; exit 77; }
-command -v python3 > /dev/null || { echo "python3 is not installed"; exit 77; }
+. "$(dirname "$0")/lib/broker.sh"
 
 # write_config puts 6 lines before these: [mqtt] is line 7.
 refused "8: mqtt.port" "[mqtt]" "port = 99999"
@@ -24,30 +20,6 @@ refused "8: mqtt.keepalive" "[mqtt]" "keepalive = 1"
 refused "8: mqtt.password: without mqtt.username" "[mqtt]" "password = x"
 refused "8: mqtt.cafile: $WORK/none.pem: No such file or directory" "[mqtt]" "cafile = $WORK/none.pem"
 
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-MQ_PORT=$(free_port)
-printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$MQ_PORT" > "$WORK/mosquitto.conf"
-BROKER_PID=
-SUB_PID=
-stop_all() {
-	[ -n "$BROKER_PID" ] && kill -9 "$BROKER_PID" 2> /dev/null || true
-	[ -n "$SUB_PID" ] && kill "$SUB_PID" 2> /dev/null || true
-	cleanup
-}
-trap stop_all EXIT
-pub() { mosquitto_pub -h 127.0.0.1 -p "$MQ_PORT" -q 1 "$@" 2> /dev/null; }
-start_broker() {
-	"$MOSQUITTO" -c "$WORK/mosquitto.conf" >> "$WORK/broker.log" 2>&1 &
-	BROKER_PID=$!
-	poll_until 10 pub -t dyeref-test/ping -m up || fail "the broker did not start: $(cat "$WORK/broker.log")"
-}
-kill_broker() {
-	kill -9 "$BROKER_PID"
-	wait "$BROKER_PID" 2> /dev/null || true
-	BROKER_PID=
-}
 # The subscriber is back (it resubscribes when it reconnects) once a probe
 # published after the broker started reaches it.
 PROBE=0

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "daemon/mqtt_msg.h"
 
@@ -176,6 +177,180 @@ static void test_mq_window_restart_sends_everything_unacknowledged_again(void **
 	assert_int_equal(w.acked, 1);
 }
 
+static void test_mq_ha_prefix_is_a_plain_topic(void **state)
+{
+	char longest[DD_MQ_HA_PREFIX_MAX + 1];
+
+	(void)state;
+	assert_true(dd_mq_ha_prefix_ok("homeassistant"));
+	assert_true(dd_mq_ha_prefix_ok("bar/Home_Assistant-2"));
+	assert_false(dd_mq_ha_prefix_ok(""));
+	assert_false(dd_mq_ha_prefix_ok("/homeassistant"));
+	assert_false(dd_mq_ha_prefix_ok("homeassistant/"));
+	assert_false(dd_mq_ha_prefix_ok("bar//ha"));
+	assert_false(dd_mq_ha_prefix_ok("ha/#"));
+	assert_false(dd_mq_ha_prefix_ok("ha/+/x"));
+	assert_false(dd_mq_ha_prefix_ok("home assistant"));
+	assert_false(dd_mq_ha_prefix_ok("ha\n"));
+	memset(longest, 'h', sizeof(longest));
+	longest[DD_MQ_HA_PREFIX_MAX - 1] = '\0';
+	assert_true(dd_mq_ha_prefix_ok(longest));
+	longest[DD_MQ_HA_PREFIX_MAX - 1] = 'h';
+	longest[DD_MQ_HA_PREFIX_MAX] = '\0';
+	assert_false(dd_mq_ha_prefix_ok(longest));
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	if (!v)
+		fail_msg("no string \"%s\"", key);
+	return v;
+}
+
+/* Every value_json.FIELD the template names is one of keys (NULL-ended). */
+static void assert_template_names(const char *tmpl, const char *const *keys)
+{
+	int named = 0;
+
+	for (const char *p = strstr(tmpl, "value_json."); p; p = strstr(p + 1, "value_json.")) {
+		size_t n = strspn(p + 11, "abcdefghijklmnopqrstuvwxyz_");
+		bool known = false;
+
+		for (int i = 0; keys[i] && !known; i++)
+			known = strlen(keys[i]) == n && !strncmp(keys[i], p + 11, n);
+		if (!known)
+			fail_msg("'%s' names %.*s, not a field of its message", tmpl, (int)n, p + 11);
+		named++;
+	}
+	assert_true(named > 0);
+}
+
+static const char FIVE[] =
+	"{\"type\":\"ruling\",\"throw\":8,\"thrower\":\"b1\",\"team\":\"B\",\"points\":{\"A\":0,\"B\":0},"
+	"\"score\":{\"A\":10,\"B\":4},\"why\":[\"BD-O2\"],\"duties\":[]}";
+
+static void test_mq_ha_configs_announce_the_table(void **state)
+{
+	static const char *const topics[DD_MQ_HA_CONFIGS] = {
+		"homeassistant/sensor/dyeref-bar-3/score_a/config",
+		"homeassistant/sensor/dyeref-bar-3/score_b/config",
+		"homeassistant/sensor/dyeref-bar-3/next_thrower/config",
+		"homeassistant/sensor/dyeref-bar-3/match_state/config",
+		"homeassistant/binary_sensor/dyeref-bar-3/online/config",
+		"homeassistant/device_automation/dyeref-bar-3/sink/config",
+		"homeassistant/device_automation/dyeref-bar-3/five/config",
+		"homeassistant/device_automation/dyeref-bar-3/kill_n_fill/config",
+		"homeassistant/device_automation/dyeref-bar-3/win/config",
+	};
+	static const char *const event_keys[] = { "table", "match", "throw", "seq", "event", "team",
+						  "thrower", "player", NULL };
+	struct dd_mq_ha ha = { .prefix = "homeassistant", .table = "bar-3", .name = "Bar Three",
+			       .version = "0.1.0" };
+	struct dd_mq_ha_config c[DD_MQ_HA_CONFIGS];
+	struct dd_mq_ruling r = { .seq = 42, .match = 3, .throw_no = 7, .revision = 1,
+				  .kind = "ruling", .line = SINK };
+	char *ev[DD_MQ_EVENTS_MAX];
+	int n_ev, triggered = 0;
+
+	(void)state;
+	assert_int_equal(dd_mq_ha_configs(&ha, c), 0);
+	/* What the table publishes as events, each matched by one trigger. */
+	n_ev = dd_mq_events("bar-3", &r, ev, DD_MQ_EVENTS_MAX);
+	assert_int_equal(n_ev, 3);
+	r.line = FIVE;
+	assert_int_equal(dd_mq_events("bar-3", &r, ev + n_ev, DD_MQ_EVENTS_MAX - n_ev), 1);
+	n_ev++;
+	for (int i = 0; i < DD_MQ_HA_CONFIGS; i++) {
+		json_error_t jerr;
+		json_t *o = json_loads(c[i].payload, JSON_REJECT_DUPLICATES, &jerr), *dev;
+
+		assert_string_equal(c[i].topic, topics[i]);
+		if (!json_is_object(o))
+			fail_msg("%s: not a JSON object: %s", c[i].topic, jerr.text);
+		dev = json_object_get(o, "device");
+		assert_int_equal(json_array_size(json_object_get(dev, "identifiers")), 1);
+		assert_string_equal(json_string_value(json_array_get(json_object_get(dev, "identifiers"), 0)),
+				    "dyeref-bar-3");
+		assert_string_equal(str(dev, "name"), "Bar Three");
+		assert_string_equal(str(dev, "manufacturer"), "dyeref");
+		assert_string_equal(str(dev, "model"), "dyeref");
+		assert_string_equal(str(dev, "sw_version"), "0.1.0");
+		if (strstr(c[i].topic, "/device_automation/")) {
+			const char *event = str(o, "payload");
+			int matched = 0;
+
+			assert_string_equal(str(o, "automation_type"), "trigger");
+			assert_string_equal(str(o, "topic"), "dyeref/bar-3/event");
+			assert_string_equal(str(o, "type"), event);
+			assert_string_equal(str(o, "subtype"), "table");
+			assert_non_null(strstr(c[i].topic, event));
+			assert_string_equal(str(o, "value_template"), "{{ value_json.event }}");
+			assert_template_names(str(o, "value_template"), event_keys);
+			/* Home Assistant applies the template ({{ value_json.event }})
+			 * and compares the result with payload. */
+			for (int k = 0; k < n_ev; k++) {
+				json_t *e = json_loads(ev[k], 0, NULL);
+
+				matched += !strcmp(str(e, "event"), event);
+				json_decref(e);
+			}
+			assert_int_equal(matched, 1);
+			triggered += matched;
+		} else {
+			const char *object = strrchr(c[i].topic, '/') - 1;
+			char uid[64];
+
+			while (object[-1] != '/')
+				object--;
+			snprintf(uid, sizeof(uid), "dyeref-bar-3-%.*s",
+				 (int)(strrchr(c[i].topic, '/') - object), object);
+			assert_string_equal(str(o, "unique_id"), uid);
+			assert_non_null(json_object_get(o, "name"));
+			if (strstr(c[i].topic, "/binary_sensor/")) {
+				assert_string_equal(str(o, "state_topic"), "dyeref/bar-3/status");
+				assert_string_equal(str(o, "payload_on"), "online");
+				assert_string_equal(str(o, "payload_off"), "offline");
+				assert_string_equal(str(o, "device_class"), "connectivity");
+			} else {
+				assert_string_equal(str(o, "state_topic"), "dyeref/bar-3/state");
+				assert_string_equal(str(o, "availability_topic"), "dyeref/bar-3/status");
+				assert_string_equal(str(o, "payload_available"), "online");
+				assert_string_equal(str(o, "payload_not_available"), "offline");
+				assert_template_names(str(o, "value_template"), dd_mq_state_keys);
+			}
+		}
+		json_decref(o);
+	}
+	assert_int_equal(triggered, n_ev);
+	for (int k = 0; k < n_ev; k++)
+		free(ev[k]);
+	dd_mq_ha_free(c);
+	dd_mq_ha_free(c);	/* twice is harmless: freed ones are NULL */
+}
+
+static void test_mq_ha_configs_under_another_prefix_and_without_a_name(void **state)
+{
+	struct dd_mq_ha ha = { .prefix = "bar/ha", .table = "0123456789abcdefghijklmnopqrstuv",
+			       .name = "", .version = "9.9.9" };
+	struct dd_mq_ha_config c[DD_MQ_HA_CONFIGS];
+
+	(void)state;
+	assert_int_equal(dd_mq_ha_configs(&ha, c), 0);
+	for (int i = 0; i < DD_MQ_HA_CONFIGS; i++) {
+		json_t *o = json_loads(c[i].payload, 0, NULL);
+
+		assert_non_null(o);
+		assert_memory_equal(c[i].topic, "bar/ha/", 7);
+		assert_non_null(strstr(c[i].topic, "/dyeref-0123456789abcdefghijklmnopqrstuv/"));
+		assert_string_equal(str(json_object_get(o, "device"), "name"),
+				    "0123456789abcdefghijklmnopqrstuv");
+		json_decref(o);
+	}
+	dd_mq_ha_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +360,9 @@ int main(void)
 		cmocka_unit_test(test_mq_state_msg_keeps_what_a_board_shows),
 		cmocka_unit_test(test_mq_window_acks_in_order_and_bounds_what_is_in_flight),
 		cmocka_unit_test(test_mq_window_restart_sends_everything_unacknowledged_again),
+		cmocka_unit_test(test_mq_ha_prefix_is_a_plain_topic),
+		cmocka_unit_test(test_mq_ha_configs_announce_the_table),
+		cmocka_unit_test(test_mq_ha_configs_under_another_prefix_and_without_a_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

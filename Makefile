@@ -31,7 +31,7 @@ say = @true
 endif
 
 # Libraries every build links (DESIGN.md "Chosen dependencies").
-PKGS      := jansson sqlite3 libmicrohttpd inih libsystemd libturbojpeg spng libgpiod
+PKGS      := jansson sqlite3 libmicrohttpd inih libsystemd libturbojpeg spng libgpiod libmosquitto
 TEST_PKGS := cmocka
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)

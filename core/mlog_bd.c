@@ -23,6 +23,16 @@ bool mlog_bd_color_ok(const char *name)
 	return false;
 }
 
+bool mlog_table_id_ok(const char *id)
+{
+	size_t n = 0;
+
+	for (; id[n]; n++)
+		if (!((id[n] >= 'a' && id[n] <= 'z') || (id[n] >= '0' && id[n] <= '9') || id[n] == '-'))
+			return false;
+	return n > 0 && n < MLOG_TABLE_ID_MAX;
+}
+
 const char *mlog_bd_color(const struct mlog_bd *log, int team)
 {
 	if (log->colors[team][0])
@@ -258,6 +268,8 @@ bool mlog_bd_equal(const struct mlog_bd *a, const struct mlog_bd *b)
 	if (strcmp(a->team_names[0], b->team_names[0]) || strcmp(a->team_names[1], b->team_names[1]))
 		return false;
 	if (strcmp(a->colors[0], b->colors[0]) || strcmp(a->colors[1], b->colors[1]))
+		return false;
+	if (strcmp(a->table_id, b->table_id) || strcmp(a->table_name, b->table_name))
 		return false;
 	if (a->cfg.first_team != b->cfg.first_team || !house_equal(&a->cfg.house, &b->cfg.house) ||
 	    a->rolloff.present != b->rolloff.present)
@@ -738,6 +750,15 @@ int mlog_bd_write(const struct mlog_bd *log, char **out, size_t *outlen)
 	mlog_buf_puts(&b, "]}");
 	put_per_team(&b, "names", log->team_names[0], log->team_names[1]);
 	put_per_team(&b, "colors", log->colors[0], log->colors[1]);
+	if (log->table_id[0]) {
+		mlog_buf_puts(&b, ",\"table\":{\"id\":");
+		mlog_buf_str(&b, log->table_id);
+		if (log->table_name[0]) {
+			mlog_buf_puts(&b, ",\"name\":");
+			mlog_buf_str(&b, log->table_name);
+		}
+		mlog_buf_puts(&b, "}");
+	}
 	put_house(&b, &cfg->house);
 	mlog_buf_puts(&b, "}\n");
 	if (log->rolloff.present)

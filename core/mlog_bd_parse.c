@@ -294,6 +294,30 @@ static int parse_colors(struct mlog_bd_parser *p, json_t *colors)
 	return 0;
 }
 
+/* "table": the table that played the match, {"id":slug,"name":text}
+ * (name optional); judging ignores it. */
+static int parse_table(struct mlog_bd_parser *p, json_t *table)
+{
+	static const char *const keys[] = { "id", "name", NULL };
+	json_t *id, *name;
+	int rc;
+
+	if (!json_is_object(table))
+		return fail(p, "table", "expected {\"id\":id,\"name\":name}");
+	rc = check_keys(p, table, "table", "tables", keys);
+	if (rc)
+		return rc;
+	id = json_object_get(table, "id");
+	if (!json_is_string(id) || !mlog_table_id_ok(json_string_value(id)))
+		return fail(p, "table.id", "expected 1 to %d of a-z, 0-9 and '-'",
+			    MLOG_TABLE_ID_MAX - 1);
+	memcpy(p->log->table_id, json_string_value(id), json_string_length(id) + 1);
+	name = json_object_get(table, "name");
+	if (name && (rc = get_string(p, name, "table.name", p->log->table_name, MLOG_TABLE_NAME_MAX)))
+		return rc;
+	return 0;
+}
+
 static int parse_house(struct mlog_bd_parser *p, json_t *house)
 {
 	static const char *const keys[] = {
@@ -361,8 +385,8 @@ static int parse_house(struct mlog_bd_parser *p, json_t *house)
 
 static int parse_match(struct mlog_bd_parser *p, json_t *root)
 {
-	static const char *const keys[] = { "type", "game", "teams", "names", "colors", "house",
-					    NULL };
+	static const char *const keys[] = { "type", "game", "teams", "names", "colors", "table",
+					    "house", NULL };
 	json_t *game, *v;
 	int rc;
 
@@ -382,6 +406,9 @@ static int parse_match(struct mlog_bd_parser *p, json_t *root)
 		return rc;
 	v = json_object_get(root, "colors");
 	if (v && (rc = parse_colors(p, v)))
+		return rc;
+	v = json_object_get(root, "table");
+	if (v && (rc = parse_table(p, v)))
 		return rc;
 	v = json_object_get(root, "house");
 	if (v && (rc = parse_house(p, v)))

@@ -314,9 +314,39 @@ static int read_house(json_t *house, const struct house_key *keys, enum dice_gam
 	return 0;
 }
 
+/* "table", as a Beer Die match line has it (docs/match-log.md): where
+ * the game was played; judging ignores it. */
+static int read_table(json_t *t, char *err, size_t errlen)
+{
+	static const char *const fields[] = { "id", "name", NULL };
+	json_t *id = json_object_get(t, "id"), *name = json_object_get(t, "name");
+
+	if (!json_is_object(t)) {
+		snprintf(err, errlen, "table: expected {\"id\":id,\"name\":name}");
+		return -EINVAL;
+	}
+	if (mlog_dice_check_fields(t, fields, err, errlen))
+		return -EINVAL;
+	if (!json_is_string(id) || !mlog_table_id_ok(json_string_value(id))) {
+		snprintf(err, errlen, "table.id: expected 1 to %d of a-z, 0-9 and '-'", MLOG_TABLE_ID_MAX - 1);
+		return -EINVAL;
+	}
+	if (name && (!json_is_string(name) || !json_string_length(name) ||
+		     json_string_length(name) >= MLOG_TABLE_NAME_MAX)) {
+		snprintf(err, errlen, "table.name: a name of 1 to %d bytes", MLOG_TABLE_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	for (const char *c = name ? json_string_value(name) : ""; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			snprintf(err, errlen, "table.name: a name without control characters");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static int read_match(json_t *obj, struct mlog_dice_match *m, char *err, size_t errlen)
 {
-	static const char *const fields[] = { "type", "game", "players", "house", NULL };
+	static const char *const fields[] = { "type", "game", "players", "house", "table", NULL };
 	json_t *game = json_object_get(obj, "game"), *players = json_object_get(obj, "players"), *v;
 	json_t *house = json_object_get(obj, "house");
 	size_t i, min_players = 1;
@@ -324,6 +354,8 @@ static int read_match(json_t *obj, struct mlog_dice_match *m, char *err, size_t 
 
 	memset(m, 0, sizeof(*m));
 	if (mlog_dice_check_fields(obj, fields, err, errlen))
+		return -EINVAL;
+	if (json_object_get(obj, "table") && read_table(json_object_get(obj, "table"), err, errlen))
 		return -EINVAL;
 	if (!json_is_string(game)) {
 		snprintf(err, errlen, "game: missing: one of yatzy, yatzy-joker, dreiermann, horse");

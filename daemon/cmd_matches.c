@@ -30,8 +30,8 @@ int dd_cmd_matches(int argc, char **argv)
 		db_close(db);
 		return dd_input_status(ret);
 	}
-	printf("%-5s %-12s %-20s %6s %5s %6s %-8s %s\n", "ID", "GAME", "STARTED (UTC)",
-	       "THROWS", "CORR", "REVIEW", "STATE", "SCORE");
+	printf("%-5s %-12s %-20s %6s %5s %6s %-8s %-16s %s\n", "ID", "GAME", "STARTED (UTC)",
+	       "THROWS", "CORR", "REVIEW", "STATE", "SCORE", "TABLE");
 	for (size_t i = 0; i < n; i++) {
 		time_t t = (time_t)(v[i].start_wall_ms / 1000);
 		struct tm tm;
@@ -39,9 +39,10 @@ int dd_cmd_matches(int argc, char **argv)
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-		printf("%-5lld %-12s %-20s %6d %5d %6d %-8s %s\n", (long long)v[i].id, v[i].game,
+		printf("%-5lld %-12s %-20s %6d %5d %6d %-8s %-16s %s\n", (long long)v[i].id, v[i].game,
 		       when, v[i].throws, v[i].corrections, v[i].reviews,
-		       v[i].ended ? "ended" : "open", v[i].score[0] ? v[i].score : "-");
+		       v[i].ended ? "ended" : "open", v[i].score[0] ? v[i].score : "-",
+		       v[i].table_id[0] ? v[i].table_id : "-");
 	}
 	free(v);
 	db_close(db);

@@ -286,6 +286,9 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 	web_server_set_house(sv->web, &sc.ref.house);
 	if (strcmp(sc.bind, sv->sc.bind) || sc.port != sv->sc.port || strcmp(sc.db_path, sv->sc.db_path))
 		dd_log(DD_LOG_WARN, "reload: web.bind, web.port and db.path change on restart only");
+	if (memcmp(&sc.mqtt, &sv->sc.mqtt, sizeof(sc.mqtt)) || strcmp(sc.ref.table_id, sv->sc.ref.table_id))
+		dd_log(DD_LOG_WARN, "reload: [mqtt] and table.id change on restart only");
+	snprintf(sc.ref.table_id, sizeof(sc.ref.table_id), "%s", sv->sc.ref.table_id);
 	snprintf(sv->sc.pin, sizeof(sv->sc.pin), "%s", sc.pin);
 	sv->sc.ref = sc.ref;
 	sv->sc.sim_max_throws = sc.sim_max_throws;
@@ -627,6 +630,14 @@ int dd_cmd_serve(int argc, char **argv)
 		dd_log(DD_LOG_ERR, "event loop: %s", strerror(-rc));
 		goto free_loop;
 	}
+	if (sv->sc.mqtt.enabled) {
+		/* Without a broker the table still referees: MQTT is told of
+		 * everything later, from the database. */
+		sv->mqtt = dd_mqtt_new(&sv->sc.mqtt, sv->sc.ref.table_id, sv->ev, sv->clock, sv->db,
+				       err, sizeof(err));
+		if (!sv->mqtt)
+			dd_log(DD_LOG_ERR, "%s (running without MQTT)", err);
+	}
 	if (attach_inputs(sv, &cfg)) {
 		fputs(sv->sc.problems, stderr);
 		status = DD_EXIT_USAGE;
@@ -647,6 +658,8 @@ int dd_cmd_serve(int argc, char **argv)
 	/* From here: what attaching said is in the first state rendered. */
 	sv->sensors.changed = sv->camera.changed = dd_serve_on_health_changed;
 	sv->sensors.user = sv->camera.user = sv;
+	if (sv->mqtt)
+		dd_serve_push_state(sv);	/* the retained state, before the first change */
 	rearm_timers(sv);
 	dd_log(DD_LOG_INFO, "listening on http://%s%s%s:%u/ (version %s; sensors: %s; camera: %s)",
 	       strchr(sv->sc.bind, ':') ? "[" : "", sv->sc.bind, strchr(sv->sc.bind, ':') ? "]" : "",
@@ -663,6 +676,8 @@ int dd_cmd_serve(int argc, char **argv)
 free_inputs:
 	detach_inputs(sv);
 free_loop:
+	dd_mqtt_free(sv->mqtt);
+	sv->mqtt = NULL;
 	dd_serve_store_check_stop(sv);
 	dd_timer_free(sv->challenge);
 	dd_timer_free(sv->raw_flush);

@@ -272,9 +272,9 @@ out:
 /* One match of a page: what the list shows; a Beer Die one from h. */
 static json_t *page_item(const struct dd_history *h, const struct db_match_info *mi)
 {
-	json_t *m = json_pack("{s:I,s:s,s:b,s:i,s:i,s:I}", "match", (json_int_t)mi->id,
-			      "game", mi->game, "ended", mi->ended, "throws", mi->throws,
-			      "corrections", mi->corrections, "start_wall_ms",
+	json_t *m = json_pack("{s:I,s:s,s:s,s:b,s:i,s:i,s:I}", "match", (json_int_t)mi->id,
+			      "game", mi->game, "table", mi->table_id, "ended", mi->ended,
+			      "throws", mi->throws, "corrections", mi->corrections, "start_wall_ms",
 			      (json_int_t)mi->start_wall_ms);
 	const struct hist_match *hm = NULL;
 	const char *pl[BD_PLAYERS] = { "", "", "", "" };

@@ -79,7 +79,7 @@ void dd_sensors_keep_edges(struct dd_sensors *s, dd_edges_sink sink, void *user)
 struct sens_obs;
 void dd_sensors_obs_to_fusion(const struct sens_obs *so, struct dd_obs *o);
 
-/* ---- The camera (daemon/camera_glue.c) ---- */
+/* ---- The camera (daemon/camera_glue.c and its camera_*.c) ---- */
 struct dd_camera;
 
 /* [camera] read and checked: 0, or -EINVAL with "file:line: why". */

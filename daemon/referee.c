@@ -302,6 +302,9 @@ int dd_referee_start(struct dd_referee *r, const struct bd_match_cfg *cfg,
 		if (colors && colors[t][0] && mlog_bd_color_ok(colors[t]))
 			snprintf(m.log->colors[t], sizeof(m.log->colors[t]), "%s", colors[t]);
 	}
+	/* So is the table: a log carried elsewhere still says where it was played. */
+	snprintf(m.log->table_id, sizeof(m.log->table_id), "%s", r->cfg.table_id);
+	snprintf(m.log->table_name, sizeof(m.log->table_name), "%s", r->cfg.table_name);
 	if (mlog_bd_write(m.log, &head, &len)) {
 		rc = -ENOMEM;
 		snprintf(err, errlen, "out of memory");

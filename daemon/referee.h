@@ -23,6 +23,8 @@ enum dd_review_mode { DD_REVIEW_WAIT, DD_REVIEW_COUNT };
 struct dd_referee_cfg {
 	struct bd_house house;		/* defaults for a new match */
 	enum dd_review_mode review;	/* what a doubtful ruling does */
+	char table_id[MLOG_TABLE_ID_MAX];	/* [table] id: written into each new match's header */
+	char table_name[MLOG_TABLE_NAME_MAX];	/* [table] name, "" none */
 };
 
 struct dd_referee;

@@ -55,7 +55,7 @@ static int dice_judge(const char *name, const char *buf, size_t len, char **text
 
 int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, size_t errlen)
 {
-	char *text = NULL, *buf = NULL, **out = NULL, name[32];
+	char *text = NULL, *buf = NULL, **out = NULL, *tabled = NULL, name[32];
 	size_t n, len = strlen(header);
 	json_t *h;
 	int rc;
@@ -70,14 +70,31 @@ int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, s
 	h = json_loads(header, 0, NULL);
 	snprintf(name, sizeof(name), "%s", json_string_value(json_object_get(h, "game")) ?
 		 json_string_value(json_object_get(h, "game")) : "");
+	/* The table rides in the match line, as a Beer Die match's does. */
+	if (json_is_object(h) && !json_object_get(h, "table") && r->cfg.table_id[0]) {
+		json_t *t = json_pack("{s:s}", "id", r->cfg.table_id);
+
+		if (t && r->cfg.table_name[0])
+			json_object_set_new(t, "name", json_string(r->cfg.table_name));
+		if (!t || json_object_set_new(h, "table", t) ||
+		    !(tabled = json_dumps(h, JSON_COMPACT | JSON_PRESERVE_ORDER))) {
+			json_decref(h);
+			return -ENOMEM;
+		}
+		header = tabled;
+		len = strlen(header);
+	}
 	json_decref(h);
 	if (dice_game_parse(name) < 0) {
 		snprintf(err, errlen, "game: expected yatzy, yatzy-joker, dreiermann or horse");
+		free(tabled);
 		return -EINVAL;
 	}
 	buf = malloc(len + 2);
-	if (!buf)
+	if (!buf) {
+		free(tabled);
 		return -ENOMEM;
+	}
 	memcpy(buf, header, len);
 	memcpy(buf + len, "\n", 2);
 	/* The engine reads the match line first: players and house rules. */
@@ -89,6 +106,7 @@ int dd_referee_dice_start(struct dd_referee *r, const char *header, char *err, s
 	free(out);
 	free(text);
 	free(buf);
+	free(tabled);
 	return rc;
 }
 

@@ -434,6 +434,8 @@ int dd_referee_matches(struct dd_referee *r, char **out)
 
 		if (m && ms[i].score[0])
 			json_object_set_new(m, "score", json_loads(ms[i].score, 0, NULL));
+		if (m)
+			json_object_set_new(m, "table", json_string(ms[i].table_id));
 		json_array_append_new(arr, m);
 	}
 	free(ms);

@@ -346,7 +346,10 @@ int dd_sensors_config_file(const char *path, struct sens_config *out, char *err,
 	for (size_t i = 0; i < cfg.n; i++) {
 		const struct dd_config_entry *e = &cfg.entries[i];
 
-		if (!e->claimed && (!strcmp(e->section, "sensors") || !strcmp(e->section, "table"))) {
+		/* table.id and table.name are serve's (serve_config.c). */
+		if (!e->claimed && (!strcmp(e->section, "sensors") ||
+				    (!strcmp(e->section, "table") && strcmp(e->key, "id") &&
+				     strcmp(e->key, "name")))) {
 			snprintf(err, errlen, "%s:%d: unknown key %s.%s", cfg.path, e->line,
 				 e->section, e->key);
 			rc = -EINVAL;

@@ -15,6 +15,7 @@
 #include "daemon/config.h"
 #include "daemon/fusion.h"
 #include "daemon/health.h"
+#include "daemon/mqtt.h"
 #include "daemon/referee.h"
 #include "daemon/sensors_db.h"
 
@@ -33,6 +34,7 @@ struct dd_serve_config {
 	double sim_pause_s;		/* [sim] pause_s: --sim's pause between matches, real seconds (30) */
 	double sim_speed;		/* [sim] speed: --sim's clock, times real time (1); rulings are the same at any */
 	double challenge_s;		/* [web] challenge_s: how long a challenge replay stays on the wall (15) */
+	struct dd_mqtt_cfg mqtt;	/* [mqtt]: enabled by any key of it */
 	int n_problems;			/* problems found */
 	char problems[4096];		/* one "file:line: why" a line */
 	char warnings[1024];		/* the same, for what works but is unwise */
@@ -110,6 +112,7 @@ struct serve {
 	int64_t last_edge_ns;		/* CLOCK_MONOTONIC of that edge (benchmarks) */
 	unsigned long rulings;		/* pushed since start */
 	char *state_cache;		/* owned: /api/state until something changes */
+	struct dd_mqtt *mqtt;		/* owned: the MQTT publisher, NULL without [mqtt] */
 	unsigned char device_key[32];	/* the web's device key (WEB_DEVICE_KEY) ... */
 	bool key_stored;		/* ... as its file holds it (serve_key.c) */
 };
@@ -194,6 +197,10 @@ void dd_serve_start_demo_match(struct serve *sv);
 void dd_serve_demo_end_own(struct serve *sv);
 /* Arms the next match [sim] pause_s after this one ended, when it has. */
 void dd_serve_sim_next_match_due(struct serve *sv);
+/* After a console command: a next match due while the game it follows
+ * has been reopened (an undo or correction of its last throw or move) is
+ * called off; the game's next end sets it due again, a whole pause later. */
+void dd_serve_sim_reopened(struct serve *sv);
 /* The next match's timer (user: the serve). */
 void dd_serve_on_restart(void *user);
 

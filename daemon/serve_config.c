@@ -1,16 +1,19 @@
-/* Configuration of `dyeref serve`: [web], [db], [house], [fusion], [sim]. */
+/* Configuration of `dyeref serve`: [web], [db], [house], [fusion], [sim],
+ * [table] id and name, [mqtt]. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/daemon.h"
 #include "daemon/config.h"
 #include "daemon/fusion.h"
 #include "daemon/referee.h"
 #include "daemon/serve.h"
+#include "db/db.h"
 #include "sim/sim.h"
 #include "web/web.h"
 
@@ -114,6 +117,103 @@ void dd_serve_config_defaults(struct dd_serve_config *sc)
 	sc->sim_pause_s = 30;
 	sc->sim_speed = 1;
 	sc->challenge_s = 15;
+	snprintf(sc->ref.table_id, sizeof(sc->ref.table_id), "table");
+	dd_mqtt_cfg_defaults(&sc->mqtt);
+}
+
+/* [mqtt] key as text into out (len bytes): 1 to len-1 bytes, none of them
+ * a control character (or, with no_space, a space); a problem otherwise. */
+static void get_text(struct dd_serve_config *sc, struct dd_config *cfg, const char *key,
+		     bool no_space, char *out, size_t len)
+{
+	int line = 0;
+	const char *v = dd_config_get(cfg, "mqtt", key, &line);
+	bool ok;
+	char msg[256];
+
+	if (!v)
+		return;
+	ok = *v && strlen(v) < len;
+	for (const unsigned char *c = (const unsigned char *)v; ok && *c; c++)
+		ok = *c >= 0x20 && *c != 0x7f && !(no_space && *c == ' ');
+	if (!ok) {
+		snprintf(msg, sizeof(msg), "%s:%d: mqtt.%s: expected 1 to %zu bytes without control "
+			 "characters%s", cfg->path, line, key, len - 1, no_space ? " or spaces" : "");
+		problem(sc, msg);
+		return;
+	}
+	snprintf(out, len, "%s", v);
+}
+
+/* [mqtt]: any key of it turns publishing on (daemon/mqtt.h). */
+static void read_mqtt(struct dd_config *cfg, struct dd_serve_config *sc)
+{
+	struct dd_mqtt_cfg *m = &sc->mqtt;
+	long port = m->port, keepalive = m->keepalive;
+	int line = 0;
+	char msg[600];
+
+	for (size_t i = 0; i < cfg->n && !m->enabled; i++)
+		m->enabled = !strcmp(cfg->entries[i].section, "mqtt");
+	if (!m->enabled)
+		return;
+	get_text(sc, cfg, "host", true, m->host, sizeof(m->host));
+	get_int(sc, cfg, "mqtt", "port", 1, 65535, &port);
+	get_int(sc, cfg, "mqtt", "keepalive", 5, 3600, &keepalive);
+	m->port = (unsigned)port;
+	m->keepalive = (int)keepalive;
+	get_text(sc, cfg, "username", false, m->username, sizeof(m->username));
+	get_text(sc, cfg, "password", false, m->password, sizeof(m->password));
+	if (m->password[0] && !m->username[0] && dd_config_get(cfg, "mqtt", "password", &line)) {
+		snprintf(msg, sizeof(msg), "%s:%d: mqtt.password: without mqtt.username", cfg->path, line);
+		problem(sc, msg);
+	}
+	get_text(sc, cfg, "cafile", false, m->cafile, sizeof(m->cafile));
+	/* TLS fails only at the first connect otherwise, in the journal. */
+	if (m->cafile[0] && access(m->cafile, R_OK)) {
+		dd_config_get(cfg, "mqtt", "cafile", &line);
+		snprintf(msg, sizeof(msg), "%s:%d: mqtt.cafile: %.400s: %s", cfg->path, line, m->cafile,
+			 strerror(errno));
+		problem(sc, msg);
+	}
+}
+
+/* [table] id and name: the table's identity in every match header, API
+ * answer and MQTT topic, so only what a topic and a file name can carry. */
+static void read_table(struct dd_config *cfg, struct dd_serve_config *sc)
+{
+	int line = 0;
+	const char *v = dd_config_get(cfg, "table", "id", &line);
+	char msg[256];
+
+	if (v && !mlog_table_id_ok(v)) {
+		snprintf(msg, sizeof(msg), "%s:%d: table.id: expected 1 to %d of a-z, 0-9 and '-', got '%.40s'",
+			 cfg->path, line, MLOG_TABLE_ID_MAX - 1, v);
+		problem(sc, msg);
+	} else if (v) {
+		snprintf(sc->ref.table_id, sizeof(sc->ref.table_id), "%s", v);
+	}
+	v = dd_config_get(cfg, "table", "name", &line);
+	if (!v)
+		return;
+	for (const unsigned char *c = (const unsigned char *)v; *c; ) {
+		size_t k = db_utf8_seq(c, strlen((const char *)c));
+
+		if (!k || *c < 0x20 || *c == 0x7f) {
+			snprintf(msg, sizeof(msg), "%s:%d: table.name: %s", cfg->path, line,
+				 k ? "control character" : "not UTF-8");
+			problem(sc, msg);
+			return;
+		}
+		c += k;
+	}
+	if (!*v || strlen(v) >= sizeof(sc->ref.table_name)) {
+		snprintf(msg, sizeof(msg), "%s:%d: table.name: expected 1 to %zu bytes", cfg->path, line,
+			 sizeof(sc->ref.table_name) - 1);
+		problem(sc, msg);
+		return;
+	}
+	snprintf(sc->ref.table_name, sizeof(sc->ref.table_name), "%s", v);
 }
 
 /* [web] key as one IPv4 or IPv6 literal into out (outlen bytes); a
@@ -198,6 +298,8 @@ int dd_serve_config_read(struct dd_config *cfg, struct dd_serve_config *sc)
 		}
 	}
 	read_house(cfg, &sc->ref.house, sc);
+	read_table(cfg, sc);
+	read_mqtt(cfg, sc);
 	v = dd_config_get(cfg, "fusion", "review", &line);
 	if (v && !strcmp(v, "wait"))
 		sc->ref.review = DD_REVIEW_WAIT;

@@ -49,6 +49,22 @@ void dd_serve_sim_next_match_due(struct serve *sv)
 	dd_timer_arm(sv->restart, dd_time_shifted(dd_clock_now(sv->clock), pause_ns));
 }
 
+void dd_serve_sim_reopened(struct serve *sv)
+{
+	bool dice;
+
+	if (!sv->sim || dd_timer_due(sv->restart) == INT64_MAX ||
+	    dd_referee_current_id(sv->ref) != sv->restart_for)
+		return;
+	dice = dd_referee_current_id(sv->ref) && !dd_referee_in_match(sv->ref) &&
+	       !dd_referee_dice_over(sv->ref);
+	if (!dice && !sim_match_plays_on(sv))
+		return;
+	dd_timer_arm(sv->restart, INT64_MAX);
+	dd_log(DD_LOG_INFO, "demo: %smatch %lld reopened from the console, plays on",
+	       dice ? "dice " : "", (long long)sv->restart_for);
+}
+
 /* --sim: the simulator's virtual table (--sim=table) or the built-in
  * sample match. */
 bool dd_serve_feeder_start(struct serve *sv, char *err, size_t errlen)

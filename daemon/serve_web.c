@@ -51,6 +51,8 @@ static int render_state(struct serve *sv, char **out)
 	json_object_set_new(o, "health", json_pack("{s:o,s:o,s:o}",
 		"sensors", health_json(&sv->sensors), "camera", health_json(&sv->camera),
 		"store", health_json(&sv->storage)));
+	json_object_set_new(o, "table", json_pack("{s:s,s:s}", "id", sv->sc.ref.table_id, "name",
+		sv->sc.ref.table_name[0] ? sv->sc.ref.table_name : sv->sc.ref.table_id));
 	json_object_set_new(o, "mode", json_string(sv->sim ? "sim" : "live"));
 	json_object_set_new(o, "version", json_string(dd_version()));
 	json_object_set_new(o, "in_flight", json_boolean(dd_fusion_active(&sv->fusion)));
@@ -90,6 +92,8 @@ void dd_serve_push_state(struct serve *sv)
 		web_server_broadcast(sv->web, "state", text);
 		sv->state_cache = text;
 	}
+	/* Committed, so the outbox holds every ruling this change made. */
+	dd_mqtt_changed(sv->mqtt, text);
 }
 
 /* A glue's health item changed on its own, off any request (the camera's
@@ -452,6 +456,8 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 	if ((!dd_referee_current_id(sv->ref) && dd_sim_feed_spent(sv->simfeed)) ||
 	    dd_referee_over(sv->ref) || dd_referee_dice_over(sv->ref))
 		dd_serve_sim_next_match_due(sv);
+	else
+		dd_serve_sim_reopened(sv);
 	return 0;
 }
 

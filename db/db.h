@@ -36,7 +36,7 @@
 
 /* The schema this build writes; files from earlier versions are migrated
  * forward on open, files from later ones are refused. */
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 /* PRAGMA application_id of a dyeref database: "DYER". */
 #define DB_APPLICATION_ID 0x44594552
 /* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */
@@ -132,6 +132,7 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 struct db_match_info {
 	int64_t id;		/* the match id (db_match_start) */
 	char game[32];		/* "beerdie", "yatzy", ... */
+	char table_id[33];	/* the header's "table"."id", "" none */
 	int64_t start_ns;	/* CLOCK_MONOTONIC at the start */
 	int64_t start_wall_ms;	/* wall clock at the start, ms since 1970, for display */
 	bool ended;		/* db_match_end() was called */
@@ -325,6 +326,33 @@ int64_t db_bytes_used(struct db *db);
  * everything of unfinished matches are never pruned. rep may be NULL. */
 int db_retention_run(struct db *db, int64_t budget, struct db_retention_report *rep,
 		     char *err, size_t errlen);
+
+/* ---- The MQTT outbox (db/outbox.c) ------------------------------------ */
+
+/* A ruling as a message: every ruling row is one (a throw's, each one a
+ * correction or an undo recomputed), numbered by its row id, which runs
+ * 1, 2, ... without a gap as rulings are never deleted. */
+struct db_outbox_msg {
+	int64_t seq;		/* the ruling row's id */
+	int64_t match;		/* its match */
+	int throw_no;		/* its slot (a Beer Die throw's number) */
+	int revision;		/* 1 for the slot's first ruling, 2 for the next, ... */
+	char kind[16];		/* "ruling" (a throw or turn), "correction" or "undo" */
+	char *line;		/* owned: the ruling line as stored */
+};
+
+/* The first ruling after sequence number after into *m (free its line with
+ * db_outbox_msg_free); -ENOENT when there is none yet. */
+int db_outbox_next(struct db *db, int64_t after, struct db_outbox_msg *m, char *err, size_t errlen);
+void db_outbox_msg_free(struct db_outbox_msg *m);
+/* The newest ruling's sequence number (0 none), at once at any size. */
+int db_outbox_last(struct db *db, int64_t *seq, char *err, size_t errlen);
+/* The last sequence number the broker acknowledged (0 none yet). */
+int db_mqtt_acked_get(struct db *db, int64_t *seq, char *err, size_t errlen);
+/* Keeps seq as acknowledged, unless a later one already is; committed
+ * with the open batch of raw inputs when there is one (a crash before
+ * that only sends a few messages again). */
+int db_mqtt_acked_set(struct db *db, int64_t seq, char *err, size_t errlen);
 
 /* ---- Match logs through the codec (core/ mlog_) ------------------------ */
 

@@ -154,8 +154,8 @@ static void undo(struct db *db)
 int db_match_start(struct db *db, const char *header_line, int64_t t_ns,
 		   int64_t *match, char *err, size_t errlen)
 {
-	const char *type;
-	json_t *j, *g;
+	const char *type, *table = "";
+	json_t *j, *g, *t;
 	sqlite3_stmt *st = NULL;
 	int rc, ret = 0;
 
@@ -163,6 +163,9 @@ int db_match_start(struct db *db, const char *header_line, int64_t t_ns,
 	if (!j)
 		return -EINVAL;
 	g = json_object_get(j, "game");
+	t = json_object_get(json_object_get(j, "table"), "id");
+	if (json_is_string(t) && json_string_length(t) < sizeof(((struct db_match_info *)0)->table_id))
+		table = json_string_value(t);
 	if (strcmp(type, "match") || !json_is_string(g) || !json_string_length(g) ||
 	    json_string_length(g) >= sizeof(((struct db_match_info *)0)->game)) {
 		db_msg(err, errlen, "match header: needs \"type\":\"match\" and a short \"game\"");
@@ -170,10 +173,11 @@ int db_match_start(struct db *db, const char *header_line, int64_t t_ns,
 		goto free_json;
 	}
 	rc = sqlite3_prepare_v2(db->h,
-		"INSERT INTO matches (game, header, start_ns, start_wall_ms) VALUES (?, ?, ?, ?)",
-		-1, &st, NULL);
+		"INSERT INTO matches (game, header, start_ns, start_wall_ms, table_id)"
+		" VALUES (?, ?, ?, ?, ?)", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, json_string_value(g), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 5, table, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(st, 2, header_line, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, t_ns);
 		sqlite3_bind_int64(st, 4, db_wall_ms());
@@ -294,7 +298,8 @@ static const char matches_sql[] =
 	" (SELECT count(*) FROM entries WHERE match_id = m.id AND type = 'correct'),"
 	" (SELECT count(*) FROM rulings r WHERE r.match_id = m.id AND r.review"
 	"   AND r.id = (SELECT max(id) FROM rulings r2 WHERE r2.match_id = m.id AND r2.throw_no = r.throw_no)),"
-	" (SELECT score FROM rulings WHERE match_id = m.id ORDER BY throw_no DESC, id DESC LIMIT 1)"
+	" (SELECT score FROM rulings WHERE match_id = m.id ORDER BY throw_no DESC, id DESC LIMIT 1),"
+	" m.table_id"
 	" FROM matches m";
 
 static void match_row(sqlite3_stmt *st, struct db_match_info *m)
@@ -313,6 +318,8 @@ static void match_row(sqlite3_stmt *st, struct db_match_info *m)
 	m->reviews = sqlite3_column_int(st, 7);
 	s = (const char *)sqlite3_column_text(st, 8);
 	snprintf(m->score, sizeof(m->score), "%s", s ? s : "");
+	s = (const char *)sqlite3_column_text(st, 9);
+	snprintf(m->table_id, sizeof(m->table_id), "%s", s ? s : "");
 }
 
 int db_matches(struct db *db, struct db_match_info **out, size_t *n, char *err, size_t errlen)

@@ -115,6 +115,18 @@ static const char *const migrations[DB_SCHEMA_VERSION + 1] = {
 	"CREATE INDEX match_digests_digest ON match_digests(digest);"
 	"CREATE TRIGGER match_digests_append_only_u BEFORE UPDATE ON match_digests BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
 	"CREATE TRIGGER match_digests_append_only_d BEFORE DELETE ON match_digests BEGIN SELECT RAISE(ABORT, 'append-only'); END;",
+
+	[5] =
+	/* The table that played a match (its header's "table"."id"), for
+	 * lists that gather many tables' matches; '' before v5 or unnamed. */
+	"ALTER TABLE matches ADD COLUMN table_id TEXT NOT NULL DEFAULT '';"
+	/* MQTT's outbox is the rulings table itself (a ruling's id is its
+	 * message's sequence number: rows are never deleted, so the numbers
+	 * run on without a gap); this one row is the last number the broker
+	 * acknowledged, the only state that is updated in place. */
+	"CREATE TABLE mqtt_acked ("
+	" id INTEGER PRIMARY KEY CHECK (id = 1),"
+	" seq INTEGER NOT NULL);",
 };
 
 int db_schema_migrate(sqlite3 *h, int from, int to, char *err, size_t errlen)

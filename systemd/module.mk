@@ -9,5 +9,5 @@ define INSTALL_EXTRA +=
 		> $(DESTDIR)$(SYSTEMD_UNIT_DIR)/dyeref.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_UNIT_DIR)/dyeref.service
 	install -m 0644 systemd/dyeref.conf.example $(DESTDIR)$(DOC_DIR)/dyeref.conf.example
-	for d in daemon api pages; do [ ! -f docs/$$d.md ] || install -m 0644 docs/$$d.md $(DESTDIR)$(DOC_DIR)/$$d.md; done
+	for d in daemon api pages mqtt; do [ ! -f docs/$$d.md ] || install -m 0644 docs/$$d.md $(DESTDIR)$(DOC_DIR)/$$d.md; done
 endef

@@ -1,12 +1,11 @@
 #!/bin/bash
 # dyeref serve --sim=table: a dice game an official starts from the console
-# between the demo's matches stands, as a Beer Die match would. Before, the
-# demo took it for an empty table: its next match, due pause_s after the
-# official's End, set the dice game aside (the next move 404), and so did
-# the first simulated throw in the middle of the game. And once the dice
+# between the demo's matches stands, as a Beer Die match would: neither
+# the demo's next match, due pause_s after the official's End, nor a
+# simulated throw in the middle of the game sets it aside. Once the dice
 # game ends, the demo's next match follows, also from a spent simulator;
 # a dice game played to its last move stays open for corrections pause_s,
-# then the demo ends it and moves on.
+# then the demo ends it and moves on; an undo in that pause reopens it.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
@@ -90,5 +89,34 @@ until_ok 30 "no demo match after the dice game's last move" current 3 beerdie
 matches | grep -q '{"match":2,"game":"horse","current":false,"ended":true' ||
 	fail "the finished dice game was not ended by the demo: $(matches)"
 grep -q 'set aside' "$WORK/daemon.log" && fail "$(grep 'set aside' "$WORK/daemon.log")"
+stop_daemon
+
+# The official undoes the Horse game's last move in the pause after it: the
+# game is open again and the demo's next match is called off until the
+# game is complete again, a whole pause after that.
+rm -f "$WORK/dyeref.db"*
+pause=$(slow 4)
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = $pause" "speed = 4"
+start_daemon --config "$WORK/c.ini" --sim=table
+login
+until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'
+command_ok '{"cmd":"end"}'
+command_ok '{"cmd":"start","game":"horse","players":["ann","bob","cid","dan"]}'
+until_ok 15 "no word of the dice game standing" stands
+tail -n +2 "$top/tests/data/dice/horse-full.jsonl" | while IFS= read -r line; do
+	command_ok "{\"cmd\":\"dice\",\"move\":$line}"
+done
+command_ok '{"cmd":"undo"}'
+grep -q 'demo: dice match 2 reopened from the console, plays on' "$WORK/daemon.log" ||
+	fail "no word of the reopened dice game"
+# Past the pause the last move began: nothing may have ended the game.
+sleep "$(awk -v p="$pause" 'BEGIN { print p + 1 }')"
+matches | grep -q '{"match":2,"game":"horse","current":true,"ended":false' ||
+	fail "the reopened dice game did not stay open: $(matches)"
+command_ok "{\"cmd\":\"dice\",\"move\":$(tail -n 1 "$top/tests/data/dice/horse-full.jsonl")}"
+until_ok 30 "no demo match after the dice game's last move, again" current 3 beerdie
+curl -s --max-time "$(slow 10)" "$BASE/api/matches/2/log" | "$DYEREF" judge > "$WORK/horse" ||
+	fail "match 2's log does not judge: $(cat "$WORK/horse")"
+tail -n 1 "$WORK/horse" | grep -q '"over":true' || fail "match 2 ended before its last move again: $(tail -n 2 "$WORK/horse")"
 stop_daemon
 echo "ok"

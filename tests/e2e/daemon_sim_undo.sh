@@ -1,14 +1,15 @@
 #!/bin/bash
 # dyeref serve --sim=table: an official who undoes the throw that won the
 # demo's match (BD-W1) reopens it, and the simulator's throws, still coming,
-# play it on. Before, the demo's next match, due pause_s (here 8 s) after the win, came
-# all the same and ended the reopened match at the score the undo left.
+# play it on: the demo's next match, due pause_s (here 8 real seconds)
+# after a win, waits for the reopened match to be won again.
 # [house] target_points = 1: the first point wins; the simulator's own
 # match goes to 10, so it is not spent, and the next point is its to make.
+# [sim] speed = 4: the table plays four times faster (the pause stays real).
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
-write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1" "[sim]" "pause_s = 8"
+write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1" "[sim]" "pause_s = 8" "speed = 4"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 won() { state | grep -q '"match":1,.*"over":true'; }

@@ -1,6 +1,6 @@
 /*
  * The camera glue compares an observation's time with the last toss and
- * the last dead die (daemon/camera_glue.c, deliver()) to tell a new throw
+ * the last dead die (daemon/camera_track.c, deliver()) to tell a new throw
  * from the same die found again. Camera times come from outside and may be
  * anywhere in int64: a time near one end, after one near the other, is far
  * later (daemon/obs_time.h), never wrapped round to just before. The

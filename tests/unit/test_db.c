@@ -91,6 +91,25 @@ static void test_db_open_missing_without_create_is_enoent(void **state)
 	assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/* The header's "table"."id" is the match's table in every list; a header
+ * without one (an old log, another program's) has "". */
+static void test_db_match_keeps_its_table(void **state)
+{
+	struct db_test_fx *f = *state;
+	char err[256];
+	int64_t a, b;
+	struct db_match_info info;
+
+	assert_int_equal(db_match_start(f->db, "{\"type\":\"match\",\"game\":\"beerdie\","
+					"\"table\":{\"id\":\"bar-3\",\"name\":\"Bar 3\"}}", 1, &a,
+					err, sizeof(err)), 0);
+	assert_int_equal(db_match_start(f->db, HEADER, 2, &b, err, sizeof(err)), 0);
+	assert_int_equal(db_match_get(f->db, a, &info, err, sizeof(err)), 0);
+	assert_string_equal(info.table_id, "bar-3");
+	assert_int_equal(db_match_get(f->db, b, &info, err, sizeof(err)), 0);
+	assert_string_equal(info.table_id, "");
+}
+
 static void test_db_match_start_rejects_a_bad_header(void **state)
 {
 	struct db_test_fx *f = *state;
@@ -763,6 +782,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_disk_full_fails_clearly_and_keeps_earlier_data, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_fault_counts_the_files_failures_not_refused_requests, db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_commits_counts_writes_that_reached_the_file, db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_match_keeps_its_table, db_test_setup, db_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -471,6 +471,45 @@ static void test_mlog_team_colors_round_trip_and_are_checked(void **state)
 		  "t.jsonl:1: colors.C: unknown field (teams take A, B)");
 }
 
+/* "table" (where the match was played) round-trips after "colors";
+ * an id that is no slug, or a field it does not take, is refused. */
+static void test_mlog_table_round_trips_and_is_checked(void **state)
+{
+	static const char tabled[] =
+		"{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],"
+		"\"B\":[\"b1\",\"b2\"]},\"table\":{\"id\":\"bar-3\",\"name\":\"Bar 3\"}}\n";
+	struct mlog_bd *log = parse_ok(tabled), *again;
+	char *out = NULL;
+
+	(void)state;
+	assert_string_equal(log->table_id, "bar-3");
+	assert_string_equal(log->table_name, "Bar 3");
+	assert_int_equal(mlog_bd_write(log, &out, NULL), 0);
+	assert_string_equal(out, tabled);
+	again = parse_ok(out);
+	assert_true(mlog_bd_equal(log, again));
+	snprintf(again->table_id, sizeof(again->table_id), "bar-4");
+	assert_false(mlog_bd_equal(log, again));
+	free(out);
+	mlog_bd_free(again);
+	mlog_bd_free(log);
+	assert_true(mlog_table_id_ok("a"));
+	assert_true(mlog_table_id_ok("0123456789abcdefghijklmnopqrstuv"));
+	assert_false(mlog_table_id_ok("0123456789abcdefghijklmnopqrstuvw"));
+	assert_false(mlog_table_id_ok(""));
+	assert_false(mlog_table_id_ok("Bar"));
+	assert_false(mlog_table_id_ok("a/b"));
+	assert_false(mlog_table_id_ok("a+#"));
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"table\":{\"id\":\"a/#\"}}\n",
+		  "t.jsonl:1: table.id: expected 1 to 32 of a-z, 0-9 and '-'");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"table\":{\"name\":\"x\"}}\n",
+		  "t.jsonl:1: table.id: expected 1 to 32 of a-z, 0-9 and '-'");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"table\":{\"id\":\"a\",\"seat\":1}}\n",
+		  "t.jsonl:1: table.seat: unknown field (tables take id, name)");
+	parse_bad("{\"type\":\"match\",\"game\":\"beerdie\",\"table\":\"a\"}\n",
+		  "t.jsonl:1: table: expected {\"id\":id,\"name\":name}");
+}
+
 static void test_mlog_write_normalises_to_canonical(void **state)
 {
 	struct mlog_bd *log = parse_ok(
@@ -778,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_mlog_bd_w1_throw_after_game_over_names_its_line),
 		cmocka_unit_test(test_mlog_built_in_memory_matches_parsed),
 		cmocka_unit_test(test_mlog_duty_lines_round_trip_and_do_not_judge),
+		cmocka_unit_test(test_mlog_table_round_trips_and_is_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

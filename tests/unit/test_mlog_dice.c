@@ -125,6 +125,24 @@ static void test_mlog_dice_bad_lines_name_line_and_field(void **state)
 }
 
 /* DM-7 with DESIGN.md's turn-level "share", and its limits. */
+/* "table" in a dice match line, as in a Beer Die one: taken, judging
+ * ignores it; a bad one is refused. */
+static void test_mlog_dice_match_line_names_its_table(void **state)
+{
+	char *out = judge_ok("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"ann\",\"bob\"],"
+			     "\"table\":{\"id\":\"bar-3\",\"name\":\"Bar 3\"}}\n");
+
+	(void)state;
+	assert_non_null(strstr(out, "\"type\":\"final\""));
+	free(out);
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"ann\"],\"table\":{\"id\":\"Bar 3\"}}\n",
+		  "t.jsonl:1: table.id: expected 1 to 32 of a-z, 0-9 and '-'");
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"ann\"],\"table\":{\"id\":\"a\",\"x\":1}}\n",
+		  "t.jsonl:1: x: unknown field for this line");
+	judge_bad("{\"type\":\"match\",\"game\":\"yatzy\",\"players\":[\"ann\"],\"table\":{\"id\":\"a\",\"name\":\"\"}}\n",
+		  "t.jsonl:1: table.name: a name of 1 to 64 bytes");
+}
+
 static void test_mlog_dice_dm7_turn_level_share(void **state)
 {
 	char *out;
@@ -345,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_mlog_dice_undo_and_replace_refold),
 		cmocka_unit_test(test_mlog_dice_undo_and_replace_refused),
 		cmocka_unit_test(test_mlog_dice_sheet_turns_last_and_input),
+		cmocka_unit_test(test_mlog_dice_match_line_names_its_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

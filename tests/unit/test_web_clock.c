@@ -4,7 +4,8 @@
  * connection's opening or of its last answer, and a PIN lockout all end
  * when a fake clock is stepped, with no real waiting. The real server on
  * loopback; the loop is turned a bounded number of times, each poll at
- * most 20 ms (a bound that only catches a hang).
+ * most 20 ms: 5 s of them (times DYEREF_TEST_SLOWDOWN), a bound that only
+ * catches a hang.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "tests/support/slowdown.h"
 #include "web/internal.h"
 #include "web/web.h"
 
@@ -27,7 +29,7 @@
 #define MS_NS 1000000LL
 #define STREAM_MAX_S 60
 #define PIN "246813"
-#define TURNS 100		/* turns of the loop waiting for one thing */
+#define TURN_MS 20		/* the longest poll of one turn of the loop */
 
 struct fx {
 	struct web_server *s;	/* owned */
@@ -96,6 +98,12 @@ static void dial(struct fx *f, const char *req)
 	assert_int_equal(write(f->fd, req, n), (ssize_t)n);
 }
 
+/* Turns of the loop waiting for one thing. */
+static int turns(void)
+{
+	return dyt_slow_ms(5000) / TURN_MS;
+}
+
 /* One turn of the server's loop, then what the client has into f->got. */
 static void turn(struct fx *f)
 {
@@ -104,7 +112,7 @@ static void turn(struct fx *f)
 		{ .fd = f->fd, .events = POLLIN },
 	};
 
-	poll(p, 2, 20);
+	poll(p, 2, TURN_MS);
 	assert_int_equal(web_server_process(f->s), 0);
 	if (!f->eof && (p[1].revents & (POLLIN | POLLHUP | POLLERR))) {
 		ssize_t r = read(f->fd, f->got + f->len, sizeof(f->got) - 1 - f->len);
@@ -118,10 +126,10 @@ static void turn(struct fx *f)
 }
 
 /* Turns the loop until the client has got text (NULL: until the server
- * closed the connection), at most TURNS times; whether it came. */
+ * closed the connection), at most turns() times; whether it came. */
 static bool turn_until(struct fx *f, const char *text)
 {
-	for (int i = 0; i < TURNS; i++) {
+	for (int i = 0, n = turns(); i < n; i++) {
 		if (text ? strstr(f->got, text) != NULL : f->eof)
 			return true;
 		turn(f);
@@ -150,7 +158,7 @@ static void test_web_stream_ends_at_stream_max_s_on_the_clock(void **state)
 	/* What is left of its life, for the loop's timer: 1 ms. */
 	assert_true(web_server_timeout_ms(f->s) <= 1);
 	f->now_ns += MS_NS;
-	for (int i = 0; i < TURNS && web_server_sse_clients(f->s) > 0; i++)
+	for (int i = 0, n = turns(); i < n && web_server_sse_clients(f->s) > 0; i++)
 		turn(f);
 	assert_int_equal(web_server_sse_clients(f->s), 0);
 	/* The stream's last chunk: the page reconnects. */
@@ -163,7 +171,7 @@ static void test_web_slow_request_cut_on_the_clock(void **state)
 	struct fx *f = *state;
 
 	dial(f, "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-	for (int i = 0; i < TURNS && f->s->accepted == 0; i++)
+	for (int i = 0, n = turns(); i < n && f->s->accepted == 0; i++)
 		turn(f);
 	assert_int_equal(f->s->accepted, 1);
 	f->now_ns += 10 * SEC_NS - MS_NS;

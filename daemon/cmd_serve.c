@@ -184,6 +184,23 @@ static int on_web_io(sd_event_source *s, int fd, uint32_t revents, void *user)
 	return 0;
 }
 
+/* The web server's deadlines (a request's, a stream's lifetime, the
+ * lockouts) read the one clock, measured as a client waits: a faster
+ * clock's time over its speed. CLOCK_MONOTONIC while there is no clock
+ * (before it is made, after it is freed). */
+static int64_t web_clock_ns(void *user)
+{
+	const struct serve *sv = user;
+	double speed;
+
+	if (!sv->clock)
+		return dd_mono_ns();
+	speed = dd_clock_speed(sv->clock);
+	if (speed == 1)
+		return dd_clock_now(sv->clock);
+	return (int64_t)((double)dd_clock_now(sv->clock) / speed);
+}
+
 static void on_web_timer(void *user)
 {
 	on_web_io(NULL, -1, 0, user);
@@ -594,6 +611,8 @@ int dd_cmd_serve(int argc, char **argv)
 	wc.port = sv->sc.port;
 	wc.pin = sv->sc.pin;
 	wc.house = &sv->sc.ref.house;
+	wc.now_ns = web_clock_ns;
+	wc.clock_user = sv;
 	dd_serve_key_load(sv);
 	wc.device_key = sv->key_stored ? sv->device_key : NULL;
 	sv->web = web_server_new(&wc, &wh, sv, err, sizeof(err));
@@ -668,6 +687,7 @@ free_loop:
 	dd_timer_free(sv->fusion_timer);
 	dd_timer_free(sv->web_timer);
 	dd_clock_free(sv->clock);
+	sv->clock = NULL;	/* web_server_free's last run reads web_clock_ns */
 	sd_event_source_unref(sv->store_watch);
 	sd_event_source_unref(sv->web_io);
 	web_server_free(sv->web);

@@ -69,6 +69,18 @@ $(WRAP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $$(T
 	$(Q)$(LINK) $(LDFLAGS) $(addprefix -Wl$(comma)--wrap=,$(WRAP)) -o $@ $< $(TEST_SUPPORT) \
 		-Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) -Wl,--end-group $(TEST_LIBS) $(LDLIBS)
 
+# test_sensors_glue_chip: the sensors glue on the libgpiod stub's fake
+# chip; the stub's objects come first, so they define the gpiod_* symbols
+# libsensors calls and the real libgpiod is never reached.
+EXCLUDE += tests/unit/test_sensors_glue_chip.c
+EXTRA_TEST_BINS += $(BUILD)/tests/test_sensors_glue_chip
+$(BUILD)/tests/test_sensors_glue_chip: $(BUILD)/tests/unit/test_sensors_glue_chip.o \
+		$(BUILD)/stubs/gpiod_v$$(GPIOD_MAJOR)_stub.o $(BUILD)/stubs/gpiod_script.o \
+		$$(TEST_SUPPORT) $$(DAEMON_TEST_LIB) $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $(filter %.o,$^) -Wl,--start-group $(DAEMON_TEST_LIB) $(LIBS) \
+		-Wl,--end-group $(TEST_LIBS) $(LDLIBS)
+
 # The old-match pages' benchmark: the referee over a database of stored
 # matches (the db tests' simulated throws).
 $(BUILD)/bench/daemon_old_match: $(BUILD)/bench/daemon_old_match.o $(BUILD)/tests/support/db_sim.o \

@@ -126,34 +126,23 @@ static void rearm_health(struct dd_sensors *g, int64_t ends)
 	dd_timer_arm(g->health_timer, ends < next ? ends : next);
 }
 
-static void on_flush(void *user)
+/* Reads what the source has and takes it through the pipeline: the edges
+ * read (0: none was waiting), or -1 when the read failed (the source is
+ * then off the loop). */
+static ssize_t read_edges(struct dd_sensors *g)
 {
-	struct dd_sensors *g = user;
-	struct sens_obs out[8];
-	size_t n;
-
-	while ((n = sens_pipeline_flush(g->pipe, dd_clock_now(g->clock), out, 8)) > 0)
-		deliver(g, out, n);
-}
-
-static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
-{
-	struct dd_sensors *g = user;
 	struct sens_edge edges[EDGES_AT_ONCE];
 	struct sens_obs out[8];
 	char err[256];
 	ssize_t n;
 
-	(void)s;
-	(void)fd;
-	(void)revents;
 	n = sens_source_read(g->src, edges, EDGES_AT_ONCE, NULL, err, sizeof(err));
 	if (n < 0) {
 		dd_log(DD_LOG_ERR, "sensors: %s", err);
 		dd_health_set(g->health, false, "read failed: %s", strerror((int)-n));
 		dd_health_detail(g->health, "read failed: %s", err);
 		sd_event_source_set_enabled(g->io, SD_EVENT_OFF);
-		return 0;
+		return -1;
 	}
 	/* As read, ringing and all: a replay runs the pipeline again. */
 	if (n > 0 && g->keep)
@@ -170,7 +159,32 @@ static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
 		/* a line quarantined by these edges is named at once */
 		rearm_health(g, update_health(g, dd_clock_now(g->clock)));
 	}
+	return n;
+}
+
+static int on_edges(sd_event_source *s, int fd, uint32_t revents, void *user)
+{
+	(void)s;
+	(void)fd;
+	(void)revents;
+	read_edges(user);
 	return 0;
+}
+
+static void on_flush(void *user)
+{
+	struct dd_sensors *g = user;
+	struct sens_obs out[8];
+	int on = SD_EVENT_OFF;
+	size_t n;
+
+	/* Edges still waiting came before now: while there are, the flush
+	 * waits (reading them re-arms it), so what completes does not depend
+	 * on whether the loop ran this timer or the read first. */
+	if (sd_event_source_get_enabled(g->io, &on) >= 0 && on != SD_EVENT_OFF && read_edges(g) > 0)
+		return;
+	while ((n = sens_pipeline_flush(g->pipe, dd_clock_now(g->clock), out, 8)) > 0)
+		deliver(g, out, n);
 }
 
 static void on_health(void *user)

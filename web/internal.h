@@ -47,7 +47,7 @@
 struct web_session {
 	char token[WEB_TOKEN_HEX + 1];	/* the cookie's value; "" = free slot */
 	char csrf[WEB_TOKEN_HEX + 1];	/* sent back in X-CSRF-Token */
-	int64_t expires_s;		/* CLOCK_MONOTONIC seconds */
+	int64_t expires_s;		/* web_now_ms seconds */
 	char official[WEB_OFFICIAL_MAX];	/* who logged in ("official" unnamed) */
 };
 
@@ -61,8 +61,8 @@ struct web_login_client {
 					 * of them WEB_LOGIN_FORGET_S before the next */
 	int lockouts;			/* since WEB_LOGIN_LEVEL_FORGET_S quiet: the
 					 * next lasts WEB_LOGIN_LOCK_S << lockouts */
-	int64_t last_s;			/* its last wrong PIN, CLOCK_MONOTONIC seconds */
-	int64_t locked_until_s;		/* CLOCK_MONOTONIC seconds */
+	int64_t last_s;			/* its last wrong PIN, web_now_ms seconds */
+	int64_t locked_until_s;		/* web_now_ms seconds */
 };
 
 struct web_auth {
@@ -85,7 +85,7 @@ struct web_auth {
 	 * however many addresses guess, together they get WEB_LOGIN_ALL_FAILS
 	 * tries in WEB_LOGIN_ALL_S (a 4-digit PIN takes hours, not minutes);
 	 * known devices are not held back by it. */
-	int64_t wrong_s[WEB_LOGIN_ALL_FAILS];	/* CLOCK_MONOTONIC seconds */
+	int64_t wrong_s[WEB_LOGIN_ALL_FAILS];	/* web_now_ms seconds */
 	size_t n_wrong;			/* entries of wrong_s filled */
 	size_t next_wrong;		/* the next to write: the oldest once full */
 };
@@ -134,7 +134,7 @@ bool web_auth_device_check(const struct web_auth *a, const char *value,
  * WEB_LOGIN_LEVEL_FORGET_S without a wrong PIN. A right PIN forgives its
  * device's or address's wrong PINs, not its /64's; WEB_LOGIN_FORGET_S
  * without one forgets a count's wrong PINs. -EIO no randomness. now_s is
- * CLOCK_MONOTONIC seconds. */
+ * seconds of the server's clock (web_now_ms). */
 int web_auth_login(struct web_auth *a, const unsigned char key[WEB_CLIENT_KEY], const char *device,
 		   const char *pin, int64_t now_s, const struct web_session **s,
 		   char device_out[WEB_DEVICE_COOKIE_HEX + 1]);
@@ -185,7 +185,7 @@ struct sse_client {
 	char *buf;			/* owned: bytes not yet sent */
 	size_t len, off;		/* filled, sent */
 	size_t cap;			/* allocated */
-	int64_t opened_ms;		/* CLOCK_MONOTONIC: it ends stream_max_s after */
+	int64_t opened_ms;		/* web_now_ms: it ends stream_max_s after */
 	int fd;				/* its socket, watched in web_server.outer_fd
 					 * while suspended */
 	int suspended;			/* waiting for data */
@@ -230,8 +230,9 @@ struct web_server {
 	size_t n_hosts;
 };
 
-/* server.c: CLOCK_MONOTONIC milliseconds. */
-int64_t web_now_ms(void);
+/* server.c: the clock's milliseconds (web_config.now_ns, else
+ * CLOCK_MONOTONIC). */
+int64_t web_now_ms(const struct web_server *s);
 
 /* server.c: ties a connection to its event stream, both ways (cl->owner),
  * so the caps may close the stream to make room. */

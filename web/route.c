@@ -9,21 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "web/internal.h"
 #include "web/web.h"
 
 #define COOKIE_NAME "dyeref_session"
 #define DEVICE_COOKIE "dyeref_device"	/* a browser that has logged in (web_auth_login) */
-
-static int64_t now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
 
 /* ---- Responses --------------------------------------------------------- */
 
@@ -196,7 +187,7 @@ const struct web_session *web_session_of(struct web_server *s, struct MHD_Connec
 	if (!cookie ||
 	    web_parse_cookie(cookie, strlen(cookie), COOKIE_NAME, token, sizeof(token)) < 0)
 		return NULL;
-	return web_auth_find(&s->auth, token, now_s());
+	return web_auth_find(&s->auth, token, web_now_ms(s) / 1000);
 }
 
 /* An official's name as the match log keeps it: UTF-8 (jansson checks
@@ -241,7 +232,8 @@ static enum MHD_Result console_login(struct web_server *s, struct MHD_Connection
 	web_client_key(s, c, key);
 	if (!jar || web_parse_cookie(jar, strlen(jar), DEVICE_COOKIE, device, sizeof(device)) < 0)
 		device[0] = '\0';
-	rc = web_auth_login(&s->auth, key, device[0] ? device : NULL, pin, now_s(), &ss, device_out);
+	rc = web_auth_login(&s->auth, key, device[0] ? device : NULL, pin, web_now_ms(s) / 1000, &ss,
+			    device_out);
 	if (rc == -EAGAIN)
 		return web_send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, "too many wrong PINs: wait");
 	if (rc == -EPERM)

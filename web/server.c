@@ -38,17 +38,19 @@ struct conn {
 	struct conn *next, *prev;	/* in web_server.conns */
 	struct MHD_Connection *mhd;	/* its connection */
 	unsigned char key[WEB_CLIENT_KEY];	/* its peer (web_auth_client_key) */
-	int64_t waiting_ms;		/* CLOCK_MONOTONIC ms since which a request is
+	int64_t waiting_ms;		/* web_now_ms since which a request is
 					 * awaited; 0: it is being answered */
 	struct sse_client *stream;	/* its event stream, or NULL */
 	bool console;			/* it carried a live console session */
 	bool cut;			/* shut down (deadline, cap), MHD to close it */
 };
 
-int64_t web_now_ms(void)
+int64_t web_now_ms(const struct web_server *s)
 {
 	struct timespec ts;
 
+	if (s->cfg.now_ns)
+		return s->cfg.now_ns(s->cfg.clock_user) / 1000000;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
@@ -201,7 +203,7 @@ static void conns_make_room(struct web_server *s, struct conn *fresh)
 	bool v6 = web_auth_client_net(fresh->key, net);
 	size_t all = 0, same = 0, same_net = 0;
 	struct conn *old_all = NULL, *old_same = NULL, *old_net = NULL;
-	int64_t now = web_now_ms(), i_all = -1, i_same = -1, i_net = -1, idle;
+	int64_t now = web_now_ms(s), i_all = -1, i_same = -1, i_net = -1, idle;
 
 	for (struct conn *cn = s->conns; cn; cn = cn->next) {
 		bool is_same, is_net;
@@ -245,7 +247,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 		}
 		s->accepted++;
 		cn->mhd = c;
-		cn->waiting_ms = web_now_ms();
+		cn->waiting_ms = web_now_ms(s);
 		/* The peer's key: behind the proxy the caps per address are the
 		 * global one, as X-Forwarded-For is not in yet. */
 		info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -283,7 +285,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
  * past it. */
 static int64_t conns_deadline(struct web_server *s, bool cut)
 {
-	int64_t now = web_now_ms(), next = -1;
+	int64_t now = web_now_ms(s), next = -1;
 
 	for (struct conn *cn = s->conns; cn; cn = cn->next) {
 		int64_t left;
@@ -358,11 +360,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	struct request *rq = *con_cls;
 	struct conn *cn = conn_of(c);
 
-	(void)cls;
 	(void)toe;
 	/* Kept alive: the next request has the same time to come in full. */
 	if (cn)
-		cn->waiting_ms = web_now_ms();
+		cn->waiting_ms = web_now_ms(cls);
 	if (rq) {
 		free(rq->body);
 		free(rq);

@@ -127,7 +127,7 @@ void web_server_keepalive(struct web_server *s)
 
 int64_t web_sse_deadline(struct web_server *s, bool cut)
 {
-	int64_t now = web_now_ms(), next = -1;
+	int64_t now = web_now_ms(s), next = -1;
 
 	for (struct sse_client *cl = s->clients; cl; cl = cl->next) {
 		int64_t left = cl->opened_ms + (int64_t)s->cfg.stream_max_s * 1000 - now;
@@ -207,7 +207,7 @@ enum MHD_Result web_sse_open(struct web_server *s, struct MHD_Connection *c)
 	cl->server = s;
 	cl->conn = c;
 	cl->console = console;
-	cl->opened_ms = web_now_ms();
+	cl->opened_ms = web_now_ms(s);
 	cl->fd = info ? info->connect_fd : -1;
 	/* The current state first, so a new screen shows the score at once. */
 	if (s->h.state && s->h.state(s->user, &state) == 0 && state) {

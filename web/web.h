@@ -193,6 +193,13 @@ struct web_config {
 	size_t max_request;		/* per-connection buffer for the request line and
 					 * headers; 0: 16 KiB */
 	const struct bd_house *house;	/* copied: a console START's defaults; NULL: RULES.md's */
+	/* The owner's clock in ns, on CLOCK_MONOTONIC's scale (the daemon's
+	 * injected one, a test's fake): the request deadline, an event
+	 * stream's lifetime, the sessions and the PIN lockouts read it, so a
+	 * test steps them. NULL: CLOCK_MONOTONIC. libmicrohttpd's own idle
+	 * timeout (timeout_s) keeps CLOCK_MONOTONIC. */
+	int64_t (*now_ns)(void *clock_user);
+	void *clock_user;		/* for now_ns */
 };
 
 /* What the daemon renders for the server. Each returns 0 and a body the

@@ -425,6 +425,70 @@ static void test_gpio_script_plays_its_edges_in_time(void **state)
 	unlink(path);
 }
 
+/* Edges before the script's "now" came before the lines were requested:
+ * they wait, stamped in the past, as the kernel's queue holds them; each
+ * instant comes alone, one a read, however many are due; the rest come in
+ * their time. */
+static void test_gpio_script_now_queues_the_past_one_instant_a_read(void **state)
+{
+	static const char text[] = "17 rising 0\n"
+				   "17 rising 0 # the same instant\n"
+				   "17 falling 0.5\n"
+				   "17 rising 0.5\n"
+				   "17 rising 1\n"
+				   "now 10000\n"
+				   "17 rising 10005 # 5 ms after the request\n";
+	static const size_t per_read[] = { 2, 1, 1 };
+	struct sens_config c;
+	struct sens_source *s;
+	struct sens_edge e[8];
+	char path[64], err[256];
+	int64_t before, opened;
+	size_t n = 0;
+
+	(void)state;
+	sens_config_defaults(&c);
+	script_file(path, text, sizeof(text) - 1);
+	assert_int_equal(gpiod_stub_script_load(path, err, sizeof(err)), 0);
+	before = now_ns();
+	s = sens_gpio_open(&c, err, sizeof(err));
+	assert_non_null(s);
+	opened = now_ns();
+	for (size_t i = 0; i < 3; i++) {
+		struct pollfd p = { .fd = sens_source_fd(s), .events = POLLIN };
+
+		assert_int_equal(poll(&p, 1, 0), 1);
+		assert_int_equal(sens_source_read(s, e + n, 8 - n, NULL, err, sizeof(err)), per_read[i]);
+		n += per_read[i];
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(e[i].line, 17);
+	assert_int_equal(e[1].ts_ns, e[0].ts_ns);
+	assert_int_equal(e[2].ts_ns - e[1].ts_ns, 1000000);
+	assert_int_equal(e[3].ts_ns - e[2].ts_ns, 1000000);
+	/* the request came 10 s after the last of them */
+	assert_true(e[3].ts_ns + 10000000000LL >= before);
+	assert_true(e[3].ts_ns + 10000000000LL <= opened);
+	for (int i = 0; i < 500; i++) {
+		struct pollfd p = { .fd = sens_source_fd(s), .events = POLLIN };
+		ssize_t got;
+
+		/* a wait, not a measurement: 5 ms are due */
+		assert_int_equal(poll(&p, 1, 10000), 1);
+		got = sens_source_read(s, e + 4, 4, NULL, err, sizeof(err));
+		assert_true(got >= 0);
+		if (got) {
+			assert_int_equal(got, 1);
+			break;
+		}
+	}
+	assert_int_equal(e[4].ts_ns - e[3].ts_ns, 10005000000LL);
+	assert_false(readable(sens_source_fd(s)));
+	sens_source_close(s);
+	assert_all_released();
+	unlink(path);
+}
+
 /* Every malformed script is refused naming its file and line, and leaves
  * no script behind. */
 static void test_gpio_script_malformed_is_refused_with_its_line(void **state)
@@ -446,6 +510,10 @@ static void test_gpio_script_malformed_is_refused_with_its_line(void **state)
 		BAD("17 rising 1 2\n", "1: expected OFFSET rising|falling DELAY_MS, and nothing after it"),
 		BAD("-17 rising 1\n", "1: offset '-17'"),
 		BAD("17 rising 1\n22 rising\0 1\n", "2: holds a NUL byte"),
+		BAD("17 rising 1\nnow\n", "2: expected now DELAY_MS"),
+		BAD("now 1 2\n", "1: expected now DELAY_MS"),
+		BAD("now 0\n17 rising 1\nnow 1\n", "3: a second now line"),
+		BAD("now -1\n", "1: delay '-1': expected milliseconds"),
 #undef BAD
 	};
 	char path[64], err[256], want[160], longline[300];
@@ -489,6 +557,7 @@ int main(void)
 		cmocka_unit_test_setup(test_gpio_read_error_is_reported, setup),
 		cmocka_unit_test_setup(test_gpio_ringing_removed_by_holdoff_on_this_backend, setup),
 		cmocka_unit_test_setup(test_gpio_script_plays_its_edges_in_time, setup),
+		cmocka_unit_test_setup(test_gpio_script_now_queues_the_past_one_instant_a_read, setup),
 		cmocka_unit_test_setup(test_gpio_script_malformed_is_refused_with_its_line, setup),
 	};
 

@@ -6,7 +6,8 @@
  * strip a chip that is not the Pi's header.
  *
  * DYEREF_FAKE_GPIO_EVENTS names a script of edges (gpiod_stub.h) that the
- * lines then see in real time from their request on
+ * lines then see in real time from their request on, each stamped with its
+ * scripted time and read alone
  * (tests/e2e/daemon_gpio_buttons.sh). A script that cannot be read or
  * does not parse is named on stderr ("path:line: why") and the chip
  * refuses to open (EIO): the daemon runs without sensors rather than on a

@@ -1,7 +1,11 @@
 /* Scripted edges for the libgpiod stubs (gpiod_stub.h): a test's file of
  * edges, read and checked here, and played in real time through timerfds
  * that the stubs hand out as their event descriptors, so the code under
- * test waits on them as on the kernel's. Shared by both stubs' versions. */
+ * test waits on them as on the kernel's. Each edge is stamped with its
+ * scripted time and handed over with those of the same instant only, in
+ * the script's order, so what the code under test reads, and in which
+ * reads, is the script's and not the machine's speed. Shared by both
+ * stubs' versions. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +23,11 @@
 static struct {
 	bool on;			/* a script was loaded */
 	bool started;			/* its clock runs */
-	int64_t base_ns;		/* CLOCK_MONOTONIC when it started */
+	int64_t base_ns;		/* CLOCK_MONOTONIC at the script's time 0 */
+	bool has_now;			/* a "now" line was read */
+	int64_t now_ns;			/* the script's time at the first request */
+	uint64_t held;			/* lines a stub's descriptor watches (bit i: offset i) */
+	size_t first;			/* ev[0..first) are all taken */
 	size_t n;			/* edges in ev */
 	struct gpiod_stub_edge ev[STUB_MAX_SCRIPT];	/* in time order; at_ns from base */
 	bool taken[STUB_MAX_SCRIPT];	/* handed to a stub */
@@ -150,6 +158,41 @@ static int parse_edge(char *text, struct gpiod_stub_edge *e, int64_t *t_ns, char
 	return 0;
 }
 
+/* Whether a script line (comment gone, not blank) is a "now" line. */
+static bool is_now(const char *text)
+{
+	text += strspn(text, " \t\r");
+	return !strncmp(text, "now", 3) && strchr(" \t\r", text[3]);
+}
+
+/* A "now" line: the first request comes its delay after the edge before
+ * it (t_ns); 0, or -1 with why in err. */
+static int parse_now(char *text, int64_t t_ns, char *err, size_t errlen)
+{
+	static const char *const blank = " \t\r";
+	char *save = NULL, *delay;
+	int64_t d;
+
+	strtok_r(text, blank, &save);
+	delay = strtok_r(NULL, blank, &save);
+	if (!delay || strtok_r(NULL, blank, &save)) {
+		snprintf(err, errlen, "expected now DELAY_MS");
+		return -1;
+	}
+	if (script.has_now) {
+		snprintf(err, errlen, "a second now line");
+		return -1;
+	}
+	if (!parse_delay(delay, &d)) {
+		snprintf(err, errlen, "delay '%.32s': expected milliseconds, 0 to %lld, with at most %d "
+			 "decimals", delay, DELAY_MS_MAX, DELAY_DECIMALS);
+		return -1;
+	}
+	script.has_now = true;
+	script.now_ns = t_ns + d;
+	return 0;
+}
+
 int gpiod_stub_script_load(const char *path, char *err, size_t errlen)
 {
 	char buf[SCRIPT_LINE_MAX + 1], why[160];
@@ -177,6 +220,11 @@ int gpiod_stub_script_load(const char *path, char *err, size_t errlen)
 			*hash = '\0';
 		if (buf[strspn(buf, " \t\r")] == '\0')
 			continue;
+		if (is_now(buf)) {
+			if (parse_now(buf, t_ns, why, sizeof(why)) < 0)
+				goto refuse;
+			continue;
+		}
 		if (script.n == STUB_MAX_SCRIPT) {
 			snprintf(why, sizeof(why), "more than %d edges", STUB_MAX_SCRIPT);
 			goto refuse;
@@ -206,8 +254,11 @@ refuse:
 void gpiod_stub_script_start(void)
 {
 	if (script.on && !script.started) {
+		int64_t now = mono_ns();
+
 		script.started = true;
-		script.base_ns = mono_ns();
+		/* Never before the clock's 0: an edge is stamped after it. */
+		script.base_ns = now > script.now_ns ? now - script.now_ns : 0;
 	}
 }
 
@@ -218,16 +269,25 @@ static bool on_lines(unsigned offset, uint64_t lines)
 
 size_t gpiod_stub_script_take(uint64_t lines, struct gpiod_stub_edge *out, size_t cap)
 {
-	int64_t now = mono_ns();
-	size_t n = 0;
+	size_t i, n = 0;
 
-	if (!script.started)
+	if (!script.started || cap == 0)
 		return 0;
-	for (size_t i = 0; i < script.n && n < cap; i++) {
-		if (script.taken[i] || !on_lines(script.ev[i].offset, lines))
-			continue;
-		if (script.base_ns + script.ev[i].at_ns > now)
-			break;	/* in time order: the rest are later */
+	while (script.first < script.n && script.taken[script.first])
+		script.first++;
+	/* The script's next edge that a descriptor watches (on another line
+	 * none does, it is never seen). */
+	for (i = script.first; i < script.n; i++)
+		if (!script.taken[i] && on_lines(script.ev[i].offset, script.held))
+			break;
+	if (i == script.n || !on_lines(script.ev[i].offset, lines) ||
+	    script.base_ns + script.ev[i].at_ns > mono_ns())
+		return 0;
+	/* With it, the edges right after it at the same time on lines: the
+	 * kernel queues edges of one instant together. */
+	for (int64_t at = script.ev[i].at_ns;
+	     n < cap && i < script.n && script.ev[i].at_ns == at && on_lines(script.ev[i].offset, lines);
+	     i++) {
 		script.taken[i] = true;
 		out[n] = script.ev[i];
 		out[n++].at_ns += script.base_ns;
@@ -268,7 +328,14 @@ int gpiod_stub_script_fd(uint64_t lines)
 		errno = e;
 		return -1;
 	}
+	if (fd >= 0)
+		script.held |= lines;
 	return fd;
+}
+
+void gpiod_stub_script_release(uint64_t lines)
+{
+	script.held &= ~lines;
 }
 
 void gpiod_stub_drained(int fd, uint64_t lines)

@@ -48,16 +48,27 @@ int gpiod_stub_event(unsigned offset, int64_t ts_ns, bool rising);
  * A script is a text file, one edge a line:
  *     OFFSET rising|falling DELAY_MS
  * the line's offset on the fake chip, the edge, and the milliseconds (up
- * to 6 decimals, at most an hour) after the previous edge, or for the
- * first after the lines were first requested, when the script's clock
- * starts. Spaces or tabs between fields; '#' starts a comment; blank lines
- * are allowed; lines up to 256 bytes; at most STUB_MAX_SCRIPT edges.
- * Each edge is delivered when its time comes, stamped with that time
- * (CLOCK_MONOTONIC), as the kernel stamps it: with a script loaded, the
- * stubs' event descriptors are timerfds that turn readable then. As the
- * kernel, a stub delivers an edge only on a requested line and of the kind
- * requested (v1: rising; v2: as the settings' edge detection says); the
- * rest are never seen. gpiod_stub_event() does not work with a script. */
+ * to 6 decimals, at most an hour) after the previous edge (the first's:
+ * after the script's time 0). Besides, at most once:
+ *     now DELAY_MS
+ * the lines are first requested DELAY_MS after the edge before it (or
+ * time 0): the edges before that time came while nobody read, and wait in
+ * the queue as the kernel's would, stamped in the past, so a test need not
+ * wait them out; the next edge's delay still counts from the edge before
+ * it. Without it the first request is time 0. Spaces or tabs
+ * between fields; '#' starts a comment; blank lines are allowed; lines up
+ * to 256 bytes; at most STUB_MAX_SCRIPT edges.
+ * Each edge is delivered once its time has come (with a script loaded, the
+ * stubs' event descriptors are timerfds that turn readable then), stamped
+ * with that time (CLOCK_MONOTONIC), as the kernel stamps it, and with the
+ * edges of the same instant only: a read takes one instant (or as much of
+ * it as the reader asks), in the script's order across the lines, so the
+ * code under test sees the same edges in the same reads however slow the
+ * machine. As
+ * the kernel, a stub delivers an edge only on a requested line and of the
+ * kind requested (v1: rising; v2: as the settings' edge detection says);
+ * the rest are never seen. gpiod_stub_event() does not work with a
+ * script. */
 struct gpiod_stub_edge {
 	unsigned offset;	/* line */
 	bool rising;		/* else falling */
@@ -75,14 +86,18 @@ bool gpiod_stub_script_on(void);
 /* For the stubs. Starts the script's clock (the first request does). */
 void gpiod_stub_script_start(void);
 /* A timerfd armed for the first edge on lines (bit i: offset i), after
- * the clock started; -1 with errno. */
+ * the clock started; -1 with errno. The lines are watched from then on. */
 int gpiod_stub_script_fd(uint64_t lines);
+/* The lines are watched no longer (released): their edges are never seen. */
+void gpiod_stub_script_release(uint64_t lines);
 /* Nothing waits on fd, a stub's descriptor for lines: it is no longer
  * readable (an eventfd cleared), and a script's timer waits for the next
  * edge not yet taken on lines (disarmed when there is none). */
 void gpiod_stub_drained(int fd, uint64_t lines);
-/* The edges on lines that are due now and not yet taken, oldest first, at
- * most cap of them; each is taken. */
+/* The script's next instant: its next edge not yet taken on a watched
+ * line, when that is on lines and due now, and the edges right after it
+ * at the same time on lines; at most cap of them, into out, each taken.
+ * How many (0: none). */
 size_t gpiod_stub_script_take(uint64_t lines, struct gpiod_stub_edge *out, size_t cap);
 
 #endif

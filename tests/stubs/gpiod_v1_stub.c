@@ -135,6 +135,7 @@ void gpiod_line_release(struct gpiod_line *line)
 {
 	if (!line->requested)
 		return;
+	gpiod_stub_script_release(1ULL << line->offset);
 	close(line->fd);
 	line->requested = false;
 	line->n_ev = 0;
@@ -150,22 +151,27 @@ int gpiod_line_event_get_fd(struct gpiod_line *line)
 	return line->fd;
 }
 
-/* The script's edges on line that are due, into its queue: rising ones
- * only, as requested (gpiod_line_request_rising_edge_events_flags). */
+/* The script's next instant, when it is due and on line, into its empty
+ * queue (one instant a read): rising edges only, as requested
+ * (gpiod_line_request_rising_edge_events_flags); an instant of falling
+ * ones is never queued, the next is taken instead. */
 static void take_scripted(struct gpiod_line *line)
 {
 	struct gpiod_stub_edge e[STUB_MAX_EVENTS];
-	size_t n = gpiod_stub_script_take(1ULL << line->offset, e, STUB_MAX_EVENTS - line->n_ev);
+	size_t n;
 
-	for (size_t i = 0; i < n; i++) {
-		struct gpiod_line_event *ev = &line->ev[line->n_ev];
+	while (line->n_ev == 0 &&
+	       (n = gpiod_stub_script_take(1ULL << line->offset, e, STUB_MAX_EVENTS))) {
+		for (size_t i = 0; i < n; i++) {
+			struct gpiod_line_event *ev = &line->ev[line->n_ev];
 
-		if (!e[i].rising)
-			continue;
-		ev->ts.tv_sec = e[i].at_ns / 1000000000;
-		ev->ts.tv_nsec = e[i].at_ns % 1000000000;
-		ev->event_type = GPIOD_LINE_EVENT_RISING_EDGE;
-		line->n_ev++;
+			if (!e[i].rising)
+				continue;
+			ev->ts.tv_sec = e[i].at_ns / 1000000000;
+			ev->ts.tv_nsec = e[i].at_ns % 1000000000;
+			ev->event_type = GPIOD_LINE_EVENT_RISING_EDGE;
+			line->n_ev++;
+		}
 	}
 }
 

@@ -300,6 +300,7 @@ struct gpiod_line_request *gpiod_chip_request_lines(struct gpiod_chip *c,
 void gpiod_line_request_release(struct gpiod_line_request *request)
 {
 	gpiod_stub.lines_held -= (int)request->n;
+	gpiod_stub_script_release(request->lines);
 	close(request->fd);
 	if (live_request == request)
 		live_request = NULL;
@@ -318,20 +319,24 @@ static bool detected(const struct gpiod_line_request *r, bool rising)
 	       r->edge == (rising ? GPIOD_LINE_EDGE_RISING : GPIOD_LINE_EDGE_FALLING);
 }
 
-/* The script's edges on the request's lines that are due, into the queue. */
+/* The script's next instant, when it is due and on the request's lines,
+ * into the empty queue: one instant a read. An instant of edges the
+ * request does not detect is never queued: the next is taken instead. */
 static void take_scripted(const struct gpiod_line_request *r)
 {
 	struct gpiod_stub_edge e[STUB_MAX_EVENTS];
-	size_t n = gpiod_stub_script_take(r->lines, e, STUB_MAX_EVENTS - n_queued);
+	size_t n;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!detected(r, e[i].rising))
-			continue;
-		queued[n_queued].type = e[i].rising ? GPIOD_EDGE_EVENT_RISING_EDGE :
-						      GPIOD_EDGE_EVENT_FALLING_EDGE;
-		queued[n_queued].ts_ns = (uint64_t)e[i].at_ns;
-		queued[n_queued].offset = e[i].offset;
-		n_queued++;
+	while (n_queued == 0 && (n = gpiod_stub_script_take(r->lines, e, STUB_MAX_EVENTS))) {
+		for (size_t i = 0; i < n; i++) {
+			if (!detected(r, e[i].rising))
+				continue;
+			queued[n_queued].type = e[i].rising ? GPIOD_EDGE_EVENT_RISING_EDGE :
+							      GPIOD_EDGE_EVENT_FALLING_EDGE;
+			queued[n_queued].ts_ns = (uint64_t)e[i].at_ns;
+			queued[n_queued].offset = e[i].offset;
+			n_queued++;
+		}
 	}
 }
 

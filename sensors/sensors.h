@@ -531,6 +531,8 @@ struct sens_calibration {
 	double delay_s[SENS_MAX_TABLE];	/* fitted per table sensor, mean zero */
 	double rms_s;		/* residual rms of the arrival times */
 	double rms_cm;		/* the same as a distance at the fitted speed */
+	double timing_sigma_s;	/* sd of one arrival's time: the residuals over their degrees
+				 * of freedom (arrivals less the taps' starts, speed and delays) */
 	double median_err_cm;	/* taps re-located with the fit vs where they were tapped */
 	double max_err_cm;	/* the worst tap, same */
 	size_t n_taps;		/* taps used */

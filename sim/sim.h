@@ -47,6 +47,11 @@ struct sim_piezo {
 	double speed_spread;	/* relative sd of one impact's wave speed (0.05) */
 	double p_miss;		/* chance a table sensor misses an impact (0) */
 	double p_false;		/* chance, per impact and table line, of a false edge in its window (0) */
+	double p_late;		/* chance a table disc fires late, per impact and disc (0): its
+				 * comparator misses the weak first arrival and trips on a
+				 * later cycle */
+	double late_min_s;	/* that delay, uniform in [min, max] */
+	double late_max_s;	/* (0.2e-3 .. 1e-3) */
 	int ring_max;		/* ringing: up to this many extra edges after each real one (0) */
 	double ring_period_s;	/* spacing of ringing edges (0.8e-3) */
 	uint32_t dead;		/* bit i: config line i never fires */

@@ -41,6 +41,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A tap's earliest arrival among its nt sensors: times are taken from it. */
+static int64_t first_arrival(const struct sens_tap *t, size_t nt)
+{
+	int64_t ref = INT64_MAX;
+
+	for (size_t j = 0; j < nt; j++)
+		if (t->seen[j] && t->ts_ns[j] < ref)
+			ref = t->ts_ns[j];
+	return ref;
+}
+
 /* The timing noise of the taps: each tap's arrivals, less the fitted
  * delays, against distance (its own start and speed: taps differ in speed
  * by a percent or so, 25 us over a metre, more than the jitter), so the
@@ -56,11 +67,7 @@ static double tap_jitter(const struct sens_tap *taps, const size_t *use, size_t 
 	for (size_t kk = 0; kk < K; kk++) {
 		const struct sens_tap *t = &taps[use[kk]];
 		double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, n = 0;
-		int64_t ref = INT64_MAX;
-
-		for (size_t j = 0; j < nt; j++)
-			if (t->seen[j] && t->ts_ns[j] < ref)
-				ref = t->ts_ns[j];
+		int64_t ref = first_arrival(t, nt);
 		for (size_t j = 0; j < nt; j++) {
 			if (!t->seen[j])
 				continue;
@@ -147,11 +154,8 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 	}
 	for (size_t kk = 0; kk < K; kk++) {
 		const struct sens_tap *t = &taps[use[kk]];
-		int64_t ref = INT64_MAX;
+		int64_t ref = first_arrival(t, nt);
 
-		for (size_t j = 0; j < nt; j++)
-			if (t->seen[j] && t->ts_ns[j] < ref)
-				ref = t->ts_ns[j];
 		for (size_t j = 0; j < nt; j++) {
 			double row[1 + SENS_MAX_TABLE + 1];
 			size_t col[3] = { 0, 1 + j, 1 + nt + kk };
@@ -210,12 +214,9 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 			const struct sens_tap *t = &taps[use[kk]];
 			struct sens_arrival arr[SENS_MAX_TABLE];
 			struct sens_fix fix;
-			int64_t ref = INT64_MAX;
+			int64_t ref = first_arrival(t, nt);
 			size_t na = 0;
 
-			for (size_t j = 0; j < nt; j++)
-				if (t->seen[j] && t->ts_ns[j] < ref)
-					ref = t->ts_ns[j];
 			for (size_t j = 0; j < nt; j++) {
 				if (!t->seen[j])
 					continue;

@@ -37,10 +37,10 @@ static void print_jitter(const struct sens_config *c, const struct sens_jitter *
 {
 	if (sens_jitter_sigma_s(j) == 0) {
 		printf("timing noise: not measured (%" PRIu64 " fits of 5+ arrivals; %d needed), "
-		       "config %.0f us\n", j->fits, SENS_JITTER_MIN_FITS, c->timing_sigma_s * 1e6);
+		       "config %.3g us\n", j->fits, SENS_JITTER_MIN_FITS, c->timing_sigma_s * 1e6);
 		return;
 	}
-	printf("timing noise: measured %.1f us over the last %zu fits, config %.0f us",
+	printf("timing noise: measured %.1f us over the last %zu fits, config %.3g us",
 	       sens_jitter_sigma_s(j) * 1e6, j->n, c->timing_sigma_s * 1e6);
 	if (sens_jitter_noisier(j))
 		printf(": the table is noisier than configured (dyeref calibrate piezo measures it)");
@@ -182,9 +182,6 @@ static int pump(struct run *r, struct sens_source *src, bool live, double durati
 	return DD_EXIT_OK;
 }
 
-/* The simulated table: random impacts (and now and then a cup, the mine,
- * the floor), fed through a memory source. With --watch they come in real
- * time, one a second; otherwise n of them as fast as they compute. */
 /* --sim's table faults (docs/simulator.md "Piezo faults"); negative:
  * the model's default. */
 struct sim_faults {
@@ -192,6 +189,10 @@ struct sim_faults {
 	double p_late;		/* --late */
 	double p_miss;		/* --missing */
 };
+
+/* The simulated table: random impacts (and now and then a cup, the mine,
+ * the floor), fed through a memory source. With --watch they come in real
+ * time, one a second; otherwise n of them as fast as they compute. */
 
 static int run_sim(struct run *r, uint64_t seed, long n, bool live, double duration_s,
 		   const struct sim_faults *f)

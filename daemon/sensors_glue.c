@@ -112,10 +112,10 @@ static int64_t update_health(struct dd_sensors *g, int64_t now)
 		const struct sens_jitter *j = sens_pipeline_jitter(g->pipe);
 
 		dd_health_set(g->health, false, "%zu piezo lines ok; timing noise %.0f us, the "
-			      "config says %.0f", n, sens_jitter_sigma_s(j) * 1e6,
+			      "config says %.3g", n, sens_jitter_sigma_s(j) * 1e6,
 			      g->cfg.timing_sigma_s * 1e6);
 		dd_health_detail(g->health, "%zu piezo lines ok on %s; timing noise measured %.1f us "
-				 "over the last %zu fits, [sensors] timing_sigma_us %.0f: run dyeref "
+				 "over the last %zu fits, [sensors] timing_sigma_us %.3g: run dyeref "
 				 "calibrate piezo", n, g->cfg.chip, sens_jitter_sigma_s(j) * 1e6, j->n,
 				 g->cfg.timing_sigma_s * 1e6);
 	} else {

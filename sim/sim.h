@@ -35,7 +35,7 @@ double sim_rng_normal(struct sim_rng *r);		/* mean 0, sd 1 */
 /* What the piezo discs under a table would report: arrival = impact time
  * + distance / speed + the channel's delay + the Pi's interrupt latency,
  * with timing jitter, a per-impact speed (dispersion), missed edges,
- * false triggers and ringing. The truth (sensor positions, delays, speed)
+ * late triggers (off by default), false triggers and ringing. The truth (sensor positions, delays, speed)
  * is a struct sens_config: tests hand the same or a perturbed one to the
  * localiser. */
 #include "sensors/sensors.h"

@@ -14,6 +14,9 @@
  * glass, sigma 2.5 cm; ALTo, 4 piezos on a table, 1.45 cm (x) / 2.72 cm
  * (y). For errors a ratio < 1 beats the reference.
  *
+ * A last block runs sim/piezo.c's faults (late and missing discs, a
+ * config whose sigma is wrong), its figures apart from those above.
+ *
  *   build/bench/sensors_localise [N]   (N impacts per row, default 20000) */
 #include <math.h>
 #include <stdio.h>
@@ -53,14 +56,26 @@ struct result {
 	double flagged_far;	/* beyond 3 cm: share flagged (review load) */
 	double not_located;	/* share without a fix */
 	double proc_us, span_us, read_us;
+	size_t wrong99, wrong99_silent;	/* wrong halves at p >= 0.99; of them not sent to review */
+	double beyond3s;	/* share of located impacts with an error beyond 3 stated sigma */
+	double jitter_us;	/* the pipeline's measured timing noise at the end (0: none) */
+	bool noisier;		/* and whether it called the table noisier than configured */
 };
 
-static void run(struct sens_config *cfg, double jitter_us, double spread, size_t N, uint64_t seed,
-		struct result *res)
+/* The table discs' faults, sim/piezo.c's model (the faults run). */
+struct faults {
+	double p_late;		/* a disc 0.2-1 ms late, per impact and disc */
+	double p_miss;		/* a disc missing, per impact and disc */
+	double config_us;	/* > 0: the config's timing_sigma_us, whatever the table's */
+};
+
+static void run_faults(struct sens_config *cfg, double jitter_us, double spread, size_t N,
+		       uint64_t seed, const struct faults *f, struct result *res)
 {
 	double *err = calloc(N, sizeof(double)), *ex = calloc(N, sizeof(double));
 	double *ey = calloc(N, sizeof(double));
 	size_t n_far = 0, far_right = 0, n_near = 0, near_flag = 0, far_flag = 0, lost = 0;
+	size_t wrong99 = 0, wrong99_silent = 0, beyond3s = 0, located = 0;
 	double t_proc = 0, span_sum = 0, t_read = 0;
 	struct sim_piezo m;
 	struct sim_rng rng;
@@ -73,6 +88,12 @@ static void run(struct sens_config *cfg, double jitter_us, double spread, size_t
 	 * the jitter and the latency's own spread (13 us / sqrt(12)). */
 	cfg->timing_sigma_s = sqrt(m.jitter_s * m.jitter_s + 3.75e-6 * 3.75e-6);
 	cfg->speed_spread = spread > 0.001 ? spread : 0.001;
+	if (f) {
+		m.p_late = f->p_late;
+		m.p_miss = f->p_miss;
+		if (f->config_us > 0)
+			cfg->timing_sigma_s = f->config_us * 1e-6;
+	}
 	p = sens_pipeline_new(cfg);
 	if (!p || !err || !ex || !ey) {
 		perror("sensors_localise");
@@ -118,9 +139,16 @@ static void run(struct sens_config *cfg, double jitter_us, double spread, size_t
 				n_far++;
 			continue;
 		}
+		located++;
+		if (o[0].fix.confidence >= 0.99 &&
+		    o[0].ev.half != bd_table_half(&cfg->table, x)) {
+			wrong99++;
+			wrong99_silent += !o[0].fix.near_line;
+		}
 		ex[i] = fabs(o[0].ev.x - x);
 		ey[i] = fabs(o[0].ev.y - y);
 		err[i] = hypot(o[0].ev.x - x, o[0].ev.y - y);
+		beyond3s += err[i] > 3 * o[0].fix.sigma_m;
 		if (fabs(from_line) > 0.03) {
 			n_far++;
 			far_right += o[0].ev.half == (from_line < 0 ? BD_HALF_A : BD_HALF_B);
@@ -143,6 +171,11 @@ static void run(struct sens_config *cfg, double jitter_us, double spread, size_t
 	res->flagged_near = n_near ? (double)near_flag / (double)n_near : 0;
 	res->flagged_far = (double)far_flag / (double)n_far;
 	res->not_located = (double)lost / (double)N;
+	res->wrong99 = wrong99;
+	res->wrong99_silent = wrong99_silent;
+	res->beyond3s = located ? (double)beyond3s / (double)located : 0;
+	res->jitter_us = sens_jitter_sigma_s(sens_pipeline_jitter(p)) * 1e6;
+	res->noisier = sens_jitter_noisier(sens_pipeline_jitter(p));
 	res->proc_us = t_proc / (double)N * 1e6;
 	res->span_us = span_sum / (double)N * 1e6;
 	res->read_us = t_read / (double)N * 1e6;
@@ -150,6 +183,27 @@ static void run(struct sens_config *cfg, double jitter_us, double spread, size_t
 	free(err);
 	free(ex);
 	free(ey);
+}
+
+static void run(struct sens_config *cfg, double jitter_us, double spread, size_t N, uint64_t seed,
+		struct result *res)
+{
+	run_faults(cfg, jitter_us, spread, N, seed, NULL, res);
+}
+
+/* Two more discs on the long axis 45 cm either side of the line
+ * (docs/sensors.md "More discs"). */
+static void six_discs(struct sens_config *c)
+{
+	for (size_t q = 0; q < 2 && c->n_lines < SENS_MAX_LINES; q++) {
+		struct sens_line_cfg *l = &c->lines[c->n_lines++];
+
+		*l = c->lines[0];
+		snprintf(l->name, sizeof(l->name), "table%zu", 4 + q);
+		l->offset = 24 + (unsigned)q;
+		l->x = q ? 1.67 : 0.77;
+		l->y = 0.61;
+	}
 }
 
 static void quarters(struct sens_config *c, double in)
@@ -216,6 +270,32 @@ int main(int argc, char **argv)
 	for (double s = 0; s <= 0.0501; s += 0.025) {
 		run(&cfg, 10, s, N / 2, 9, &r);
 		printf("  spread %.1f %%: median %.2f cm, p95 %.2f cm\n", s * 100, r.median_cm, r.p95_cm);
+	}
+
+	/* The discs' faults, apart from the figures above: sim/piezo.c's
+	 * model, 0.5 % of discs late and 0.5 % missing per impact (2 % of
+	 * four-disc impacts each), and a config whose sigma is wrong. */
+	static const struct { double jitter_us, config_us; } rows[] = { { 10, 0 }, { 20, 0 }, { 20, 10 } };
+	printf("faults (sim/piezo.c): 0.5 %% of discs 0.2-1 ms late, 0.5 %% missing, per impact and "
+	       "disc; %zu impacts a row:\n", N);
+	for (int layout = 0; layout < 2; layout++) {
+		sens_config_defaults(&cfg);
+		if (layout)
+			six_discs(&cfg);
+		for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+			struct faults f = { 0.005, 0.005, rows[k].config_us };
+			char said[32] = "";
+
+			if (rows[k].config_us > 0)
+				snprintf(said, sizeof(said), ", config %.0f us", rows[k].config_us);
+			run_faults(&cfg, rows[k].jitter_us, 0.05, N, 11 + k, &f, &r);
+			printf("  %-7s jitter %2.0f us%-15s median %.2f cm, p95 %.2f cm, half right beyond "
+			       "3 cm %.3f %%, wrong at p >= 0.99 %zu (%zu not reviewed), beyond 3 sigma "
+			       "%.2f %%; measured jitter %.1f us%s\n", layout ? "6 discs" : "diamond",
+			       rows[k].jitter_us, said, r.median_cm, r.p95_cm, r.half_right * 100,
+			       r.wrong99, r.wrong99_silent, r.beyond3s * 100, r.jitter_us,
+			       r.noisier ? " (noisier than configured)" : "");
+		}
 	}
 	return 0;
 }

@@ -169,12 +169,17 @@ static struct sens_source *sim_taps(const struct session *s, uint64_t seed, stru
 static int write_result(const char *path, const struct sens_config *c,
 			const struct sens_calibration *cal)
 {
-	char vals[1 + SENS_MAX_TABLE][32], names[SENS_MAX_TABLE][40], err[512];
-	const char *keys[1 + SENS_MAX_TABLE], *values[1 + SENS_MAX_TABLE];
+	char vals[2 + SENS_MAX_TABLE][32], names[SENS_MAX_TABLE][40], err[512];
+	const char *keys[2 + SENS_MAX_TABLE], *values[2 + SENS_MAX_TABLE];
 	size_t n = 0, j = 0;
 
 	keys[n] = "wave_speed";
 	snprintf(vals[n], sizeof(vals[n]), "%.1f", cal->wave_speed_mps);
+	values[n] = vals[n];
+	n++;
+	/* what the taps measured; the loader takes 0.1 us at least */
+	keys[n] = "timing_sigma_us";
+	snprintf(vals[n], sizeof(vals[n]), "%.1f", fmax(0.1, cal->timing_sigma_s * 1e6));
 	values[n] = vals[n];
 	n++;
 	for (size_t i = 0; i < c->n_lines && j < cal->n_table; i++) {
@@ -191,7 +196,7 @@ static int write_result(const char *path, const struct sens_config *c,
 		dd_log(DD_LOG_ERR, "%s", err);
 		return DD_EXIT_FAIL;
 	}
-	printf("written to %s [sensors]: wave_speed and %zu delays\n", path, j);
+	printf("written to %s [sensors]: wave_speed, timing_sigma_us and %zu delays\n", path, j);
 	return DD_EXIT_OK;
 }
 
@@ -365,6 +370,8 @@ static int calibrate_piezo(int argc, char **argv)
 	printf("fit error: arrival times rms %.1f us (%.2f cm at this speed); taps re-located "
 	       "median %.2f cm, worst %.2f cm\n", cal.rms_s * 1e6, cal.rms_cm, cal.median_err_cm,
 	       cal.max_err_cm);
+	printf("timing noise: %.1f us an arrival (config %.0f us)\n", cal.timing_sigma_s * 1e6,
+	       cfg.timing_sigma_s * 1e6);
 	if (cal.max_err_cm > 5.0)
 		printf("warning: a tap re-located more than 5 cm from its point: check the sensor "
 		       "positions in the config, or tap again\n");

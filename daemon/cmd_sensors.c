@@ -29,7 +29,23 @@ struct run {
 	int record_fd;		/* --record, or -1 */
 	uint64_t edges, impacts, located;	/* totals for the summary */
 	int64_t last_ns;	/* latest edge: "now" for a replay's health */
+	bool noisier;		/* --watch: the table was last said noisier than configured */
 };
+
+/* The measured timing noise against the config's (struct sens_jitter). */
+static void print_jitter(const struct sens_config *c, const struct sens_jitter *j)
+{
+	if (sens_jitter_sigma_s(j) == 0) {
+		printf("timing noise: not measured (%" PRIu64 " fits of 5+ arrivals; %d needed), "
+		       "config %.3g us\n", j->fits, SENS_JITTER_MIN_FITS, c->timing_sigma_s * 1e6);
+		return;
+	}
+	printf("timing noise: measured %.1f us over the last %zu fits, config %.3g us",
+	       sens_jitter_sigma_s(j) * 1e6, j->n, c->timing_sigma_s * 1e6);
+	if (sens_jitter_noisier(j))
+		printf(": the table is noisier than configured (dyeref calibrate piezo measures it)");
+	printf("\n");
+}
 
 /* Seconds.nanoseconds, signed: an impact's fitted time comes before its
  * first edge, so edges near 0 give negative times. */
@@ -42,6 +58,7 @@ static void print_time(int64_t ns)
 
 static void print_obs(struct run *r, const struct sens_obs *o, size_t n)
 {
+	const struct sens_jitter *j = sens_pipeline_jitter(r->pipe);
 	char line[200];
 
 	for (size_t i = 0; i < n; i++) {
@@ -52,6 +69,11 @@ static void print_obs(struct run *r, const struct sens_obs *o, size_t n)
 			r->impacts++;
 			r->located += o[i].has_fix;
 		}
+	}
+	/* said when it turns, not on every impact */
+	if (r->watch && sens_jitter_noisier(j) != r->noisier) {
+		r->noisier = !r->noisier;
+		print_jitter(r->cfg, j);
 	}
 	fflush(stdout);
 }
@@ -131,6 +153,7 @@ static void print_health(struct run *r, int64_t now)
 			       h[i].why);
 		printf("\n");
 	}
+	print_jitter(r->cfg, sens_pipeline_jitter(r->pipe));
 }
 
 /* Reads a source to its end (replay) or until stopped (live). */
@@ -159,10 +182,20 @@ static int pump(struct run *r, struct sens_source *src, bool live, double durati
 	return DD_EXIT_OK;
 }
 
+/* --sim's table faults (docs/simulator.md "Piezo faults"); negative:
+ * the model's default. */
+struct sim_faults {
+	double jitter_us;	/* --jitter-us */
+	double p_late;		/* --late */
+	double p_miss;		/* --missing */
+};
+
 /* The simulated table: random impacts (and now and then a cup, the mine,
  * the floor), fed through a memory source. With --watch they come in real
  * time, one a second; otherwise n of them as fast as they compute. */
-static int run_sim(struct run *r, uint64_t seed, long n, bool live, double duration_s)
+
+static int run_sim(struct run *r, uint64_t seed, long n, bool live, double duration_s,
+		   const struct sim_faults *f)
 {
 	const struct sens_config *c = r->cfg;
 	struct sim_piezo m;
@@ -178,6 +211,12 @@ static int run_sim(struct run *r, uint64_t seed, long n, bool live, double durat
 	}
 	sim_piezo_defaults(&m);
 	m.ring_max = 3;
+	if (f->jitter_us >= 0)
+		m.jitter_s = f->jitter_us * 1e-6;
+	if (f->p_late >= 0)
+		m.p_late = f->p_late;
+	if (f->p_miss >= 0)
+		m.p_miss = f->p_miss;
 	sim_rng_seed(&rng, seed);
 	for (long i = 0; (live || i < n) && !dd_sens_stop; i++) {
 		struct sens_edge e[64];
@@ -251,7 +290,12 @@ static void usage(void)
 	printf("usage: dyeref sensors [--config FILE] [--watch] [--duration S] [--record FILE]\n"
 		"       dyeref sensors [--config FILE] --replay FILE [--watch]\n"
 		"       dyeref sensors [--config FILE] --replay-db FILE --match N [--throw K] [--watch]\n"
-		"       dyeref sensors [--config FILE] --sim [--impacts N] [--seed S] [--watch]\n");
+		"       dyeref sensors [--config FILE] --sim [--impacts N] [--seed S] [--watch]\n"
+		"                      [--jitter-us US] [--late P] [--missing P]\n"
+		"  --jitter-us US  the simulated edges' timing jitter (default 10; the config's\n"
+		"                  timing_sigma_us is what the fit is told)\n"
+		"  --late P        chance a table disc fires 0.2-1 ms late, per impact (default 0)\n"
+		"  --missing P     chance a table disc misses an impact (default 0)\n");
 }
 
 int dd_cmd_sensors(int argc, char **argv)
@@ -268,10 +312,15 @@ int dd_cmd_sensors(int argc, char **argv)
 		{ "replay-db", required_argument, NULL, 'D' },
 		{ "match", required_argument, NULL, 'm' },
 		{ "throw", required_argument, NULL, 't' },
+		{ "jitter-us", required_argument, NULL, 'J' },
+		{ "late", required_argument, NULL, 'L' },
+		{ "missing", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL, *replay = NULL, *record = NULL, *replay_db = NULL;
+	struct sim_faults faults = { -1, -1, -1 };
+	bool fault_set = false;
 	long long match = 0, throw_no = 0;
 	bool watch = false, sim = false;
 	long impacts = 20;
@@ -320,6 +369,21 @@ int dd_cmd_sensors(int argc, char **argv)
 				return DD_EXIT_USAGE;
 			}
 			break;
+		case 'J':
+		case 'L':
+		case 'M': {
+			double v = strtod(optarg, &end), hi = c == 'J' ? 1000 : 1;
+
+			if (*end || !*optarg || !(v >= 0 && v <= hi)) {
+				dd_log(DD_LOG_ERR, "sensors: --%s: expected %s, got '%s'",
+				       c == 'J' ? "jitter-us" : c == 'L' ? "late" : "missing",
+				       c == 'J' ? "microseconds 0..1000" : "a chance 0..1", optarg);
+				return DD_EXIT_USAGE;
+			}
+			*(c == 'J' ? &faults.jitter_us : c == 'L' ? &faults.p_late : &faults.p_miss) = v;
+			fault_set = true;
+			break;
+		}
 		case 'h':
 			usage();
 			return DD_EXIT_OK;
@@ -331,6 +395,10 @@ int dd_cmd_sensors(int argc, char **argv)
 		return DD_EXIT_USAGE;
 	if ((!!replay + !!sim + !!replay_db) > 1) {
 		dd_log(DD_LOG_ERR, "sensors: --replay, --replay-db and --sim: one at a time");
+		return DD_EXIT_USAGE;
+	}
+	if (fault_set && !sim) {
+		dd_log(DD_LOG_ERR, "sensors: --jitter-us, --late and --missing: only with --sim");
 		return DD_EXIT_USAGE;
 	}
 	if (replay_db && !match) {
@@ -372,7 +440,7 @@ int dd_cmd_sensors(int argc, char **argv)
 		rc = replay_from_db(&r, replay_db, match, (int)throw_no);
 	} else if (sim) {
 		print_lines(&cfg);
-		rc = run_sim(&r, seed, impacts, watch, duration);
+		rc = run_sim(&r, seed, impacts, watch, duration, &faults);
 		print_health(&r, r.last_ns);
 	} else {
 		struct sens_source *src = sens_gpio_open(&cfg, err, sizeof(err));

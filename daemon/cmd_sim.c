@@ -1,5 +1,5 @@
 /* `dyeref sim --matches N --seed S --out DIR [--noise K] [--trigger-speed M_PER_S]
- * [--frames]`: plays matches on
+ * [--frames] [--late P] [--missing P] [--jitter-us US]`: plays matches on
  * the virtual table and writes, per match, what the instruments saw and
  * the truth (docs/simulator.md, "Output"). */
 #include <errno.h>
@@ -257,7 +257,11 @@ static void usage(FILE *to)
 		"  --noise K          every instrument's noise times K, 0..10 (default 1)\n"
 		"  --trigger-speed V  the discs' comparator threshold: contacts softer than V m/s\n"
 		"                     trip no sensor, 0..10 (default 0.25)\n"
-		"  --frames           also write each throw's low-resolution camera stream\n");
+		"  --frames           also write each throw's low-resolution camera stream\n"
+		"  --late P           chance a table disc fires 0.2-1 ms late, per impact (default 0)\n"
+		"  --missing P        chance a table disc misses an impact (default 0.01 x K)\n"
+		"  --jitter-us US     the table edges' timing jitter (default 10 x K); the\n"
+		"                     referee's config still says 10 us\n");
 }
 
 int dd_cmd_sim(int argc, char **argv)
@@ -269,6 +273,9 @@ int dd_cmd_sim(int argc, char **argv)
 		{ "noise", required_argument, NULL, 'n' },
 		{ "frames", no_argument, NULL, 'f' },
 		{ "trigger-speed", required_argument, NULL, 't' },
+		{ "late", required_argument, NULL, 'L' },
+		{ "missing", required_argument, NULL, 'M' },
+		{ "jitter-us", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -281,6 +288,7 @@ int dd_cmd_sim(int argc, char **argv)
 	long matches = -1;
 	unsigned long long seed = 0;
 	double k = 1, trigger = -1;	/* trigger < 0: the noise model's own */
+	double fault[3] = { -1, -1, -1 };	/* --late, --missing, --jitter-us; < 0: the model's */
 	bool have_seed = false, frames = false;
 	int c, rc;
 
@@ -324,6 +332,21 @@ int dd_cmd_sim(int argc, char **argv)
 				return DD_EXIT_USAGE;
 			}
 			break;
+		case 'L':
+		case 'M':
+		case 'J': {
+			int i = c == 'L' ? 0 : c == 'M' ? 1 : 2;
+			double v = strtod(optarg, &end), hi = i == 2 ? 1000 : 1;
+
+			if (errno || *end || !*optarg || !(v >= 0 && v <= hi)) {
+				dd_log(DD_LOG_ERR, "sim: --%s: '%s' is not %s",
+				       i == 0 ? "late" : i == 1 ? "missing" : "jitter-us", optarg,
+				       i == 2 ? "microseconds 0..1000" : "a chance 0..1");
+				return DD_EXIT_USAGE;
+			}
+			fault[i] = v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return DD_EXIT_OK;
@@ -352,6 +375,12 @@ int dd_cmd_sim(int argc, char **argv)
 	sim_noise_defaults(&noise, k);
 	if (trigger >= 0)
 		noise.min_strength = trigger;
+	if (fault[0] >= 0)
+		noise.piezo.p_late = fault[0];
+	if (fault[1] >= 0)
+		noise.piezo.p_miss = fault[1];
+	if (fault[2] >= 0)
+		noise.piezo.jitter_s = fault[2] * 1e-6;
 	sim_sens_config(&sc);
 	/* Play and sensing draw from separate streams: the same seed plays the
 	 * same matches at every noise level. */
@@ -364,8 +393,17 @@ int dd_cmd_sim(int argc, char **argv)
 			return DD_EXIT_FAIL;
 		}
 	}
-	snprintf(meta, sizeof(meta), "{\"matches\":%ld,\"seed\":%llu,\"noise\":%g,\"trigger_speed\":%g}\n",
-		 matches, seed, k, noise.min_strength);
+	{
+		int w = snprintf(meta, sizeof(meta), "{\"matches\":%ld,\"seed\":%llu,\"noise\":%g,"
+				 "\"trigger_speed\":%g", matches, seed, k, noise.min_strength);
+
+		/* the faults only when asked for: the default's file stays */
+		if (fault[0] >= 0 || fault[1] >= 0 || fault[2] >= 0)
+			w += snprintf(meta + w, sizeof(meta) - (size_t)w, ",\"piezo_late\":%g,"
+				      "\"piezo_missing\":%g,\"piezo_jitter_us\":%g",
+				      noise.piezo.p_late, noise.piezo.p_miss, noise.piezo.jitter_s * 1e6);
+		snprintf(meta + w, sizeof(meta) - (size_t)w, "}\n");
+	}
 	snprintf(path, sizeof(path), "%s/sim.json", out);	/* fits: out was checked */
 	if (sim_write_file(path, meta, strlen(meta), err, sizeof(err)) < 0) {
 		log_error(err);

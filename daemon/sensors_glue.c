@@ -106,6 +106,18 @@ static int64_t update_health(struct dd_sensors *g, int64_t now)
 		dd_health_set(g->health, false, "%zu piezo lines, on a chip that is not the Pi's "
 			      "header", n);
 		dd_health_detail(g->health, "%zu piezo lines: %s", n, warning);
+	} else if (sens_jitter_noisier(sens_pipeline_jitter(g->pipe))) {
+		/* The fits weigh the configured noise: on a noisier table their
+		 * p and sigma claim too much (docs/sensors.md "The measured jitter") */
+		const struct sens_jitter *j = sens_pipeline_jitter(g->pipe);
+
+		dd_health_set(g->health, false, "%zu piezo lines ok; timing noise %.0f us, the "
+			      "config says %.3g", n, sens_jitter_sigma_s(j) * 1e6,
+			      g->cfg.timing_sigma_s * 1e6);
+		dd_health_detail(g->health, "%zu piezo lines ok on %s; timing noise measured %.1f us "
+				 "over the last %zu fits, [sensors] timing_sigma_us %.3g: run dyeref "
+				 "calibrate piezo", n, g->cfg.chip, sens_jitter_sigma_s(j) * 1e6, j->n,
+				 g->cfg.timing_sigma_s * 1e6);
 	} else {
 		dd_health_set(g->health, true, "%zu piezo lines ok (%s)", n, sens_gpio_backend());
 		dd_health_detail(g->health, "%zu piezo lines ok on %s (%s)", n, g->cfg.chip,

@@ -41,6 +41,56 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A tap's earliest arrival among its nt sensors: times are taken from it. */
+static int64_t first_arrival(const struct sens_tap *t, size_t nt)
+{
+	int64_t ref = INT64_MAX;
+
+	for (size_t j = 0; j < nt; j++)
+		if (t->seen[j] && t->ts_ns[j] < ref)
+			ref = t->ts_ns[j];
+	return ref;
+}
+
+/* The timing noise of the taps: each tap's arrivals, less the fitted
+ * delays, against distance (its own start and speed: taps differ in speed
+ * by a percent or so, 25 us over a metre, more than the jitter), so the
+ * rest is the edges' own jitter; its sum of squares over what is left of
+ * its degrees of freedom (two a tap, and the delays'). fallback when too
+ * few are left. */
+static double tap_jitter(const struct sens_tap *taps, const size_t *use, size_t K, size_t nt,
+			 const struct sens_line_cfg *const *tl, const double *delay, double fallback)
+{
+	double ss = 0;
+	long dof = 1 - (long)nt;	/* the delays, mean zero */
+
+	for (size_t kk = 0; kk < K; kk++) {
+		const struct sens_tap *t = &taps[use[kk]];
+		double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, n = 0;
+		int64_t ref = first_arrival(t, nt);
+		for (size_t j = 0; j < nt; j++) {
+			if (!t->seen[j])
+				continue;
+			double d = hypot(t->x - tl[j]->x, t->y - tl[j]->y);
+			double y = (double)(t->ts_ns[j] - ref) * 1e-9 - delay[j];
+
+			sx += d;
+			sy += y;
+			sxx += d * d;
+			sxy += d * y;
+			syy += y * y;
+			n++;
+		}
+		double vxx = sxx - sx * sx / n, vxy = sxy - sx * sy / n, vyy = syy - sy * sy / n;
+
+		if (n < 3 || !(vxx > 0))
+			continue;
+		ss += fmax(0, vyy - vxy * vxy / vxx);
+		dof += (long)n - 2;
+	}
+	return dof >= 4 ? sqrt(ss / (double)dof) : fallback;
+}
+
 int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, size_t n,
 		   struct sens_calibration *out, char *err, size_t errlen)
 {
@@ -104,11 +154,8 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 	}
 	for (size_t kk = 0; kk < K; kk++) {
 		const struct sens_tap *t = &taps[use[kk]];
-		int64_t ref = INT64_MAX;
+		int64_t ref = first_arrival(t, nt);
 
-		for (size_t j = 0; j < nt; j++)
-			if (t->seen[j] && t->ts_ns[j] < ref)
-				ref = t->ts_ns[j];
 		for (size_t j = 0; j < nt; j++) {
 			double row[1 + SENS_MAX_TABLE + 1];
 			size_t col[3] = { 0, 1 + j, 1 + nt + kk };
@@ -167,12 +214,9 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 			const struct sens_tap *t = &taps[use[kk]];
 			struct sens_arrival arr[SENS_MAX_TABLE];
 			struct sens_fix fix;
-			int64_t ref = INT64_MAX;
+			int64_t ref = first_arrival(t, nt);
 			size_t na = 0;
 
-			for (size_t j = 0; j < nt; j++)
-				if (t->seen[j] && t->ts_ns[j] < ref)
-					ref = t->ts_ns[j];
 			for (size_t j = 0; j < nt; j++) {
 				if (!t->seen[j])
 					continue;
@@ -192,6 +236,7 @@ int sens_calibrate(const struct sens_config *c, const struct sens_tap *taps, siz
 				errs[ne++] = hypot(fix.x - t->x, fix.y - t->y) * 100;
 		}
 		out->rms_s = sqrt(ss / (double)m);
+		out->timing_sigma_s = tap_jitter(taps, use, K, nt, tl, out->delay_s, out->rms_s);
 		out->rms_cm = out->rms_s * out->wave_speed_mps * 100;
 		if (ne) {
 			qsort(errs, ne, sizeof(double), cmp_double);

@@ -64,6 +64,7 @@ struct sens_pipeline {
 	uint64_t table_impacts;	/* impacts located (3+ sensors) */
 	double red_hist[NOISE_HIST];	/* recent fits' chi-square per dof, at the configured noise */
 	size_t n_red, red_pos;	/* entries in red_hist; next slot */
+	struct sens_jitter jitter;	/* the measured timing noise, reported (not used by the fits) */
 	bool started;		/* start_ns is set */
 	int64_t start_ns;	/* first edge seen: silence is measured from here */
 };
@@ -81,6 +82,7 @@ struct sens_pipeline *sens_pipeline_new(const struct sens_config *c)
 	if (!p)
 		return NULL;
 	p->cfg = *c;
+	sens_jitter_init(&p->jitter, c->timing_sigma_s);
 	for (size_t i = 0; i < c->n_lines; i++) {
 		struct sens_linecheck_cfg lc;
 
@@ -332,6 +334,7 @@ static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n
 		return;	/* exactly determined: no residual */
 	if (f->dropped >= 0 || f->swapped >= 0 || f->no_point)
 		return;	/* a late or false arrival is no measure of the jitter */
+	sens_jitter_add(&p->jitter, f->rms_s, f->n_used);
 	/* the median of chi-square over d degrees of freedom, per degree
 	 * (Wilson-Hilferty): 0.455 for one */
 	med = pow(1 - 2 / (9 * dof), 3);
@@ -608,6 +611,11 @@ size_t sens_pipeline_push(struct sens_pipeline *p, const struct sens_edge *e,
 uint64_t sens_pipeline_unknown_edges(const struct sens_pipeline *p)
 {
 	return p->unknown;
+}
+
+const struct sens_jitter *sens_pipeline_jitter(const struct sens_pipeline *p)
+{
+	return &p->jitter;
 }
 
 static int popcount8(unsigned v)

@@ -283,6 +283,52 @@ int sens_locate_alt(const struct sens_config *c, const struct sens_arrival *a,
 enum bd_half sens_half_of_two(const struct sens_config *c, const struct sens_arrival a[2],
 			      double p_half[3]);
 
+/* ---- The table's timing noise, measured ------------------------------ *
+ *
+ * A fit to five or more arrivals that all came as the wave (none left out
+ * as late, missing or false; a point that fits) has residuals beyond what
+ * x, y, start and speed take: their sum of squares per degree of freedom
+ * (n - 4) measures one edge's timing noise, the speed spread's share
+ * left out. Four discs leave none (their one degree of freedom is the
+ * speed prior's, which the speed spread fills 70 times over the jitter):
+ * the diamond cannot measure its jitter, six discs can. The estimate is
+ * the median over the last SENS_JITTER_FITS such fits (the odd wild
+ * arrival does not move it): bounded in memory and in how far back it
+ * looks (docs/sensors.md "The measured jitter"). A plain struct, the
+ * caller's; no allocation. The pipeline's fits do not use it. */
+#define SENS_JITTER_FITS 128	/* fits the estimate looks back over */
+#define SENS_JITTER_MIN_FITS 16	/* fewer: no estimate (0) */
+#define SENS_JITTER_FLAG_FITS 64	/* fits before the table can be called noisier */
+#define SENS_JITTER_FLAG_RATIO 1.5	/* measured over configured beyond this: noisier */
+
+struct sens_jitter {
+	double configured_s;	/* the config's timing_sigma_s */
+	double v[SENS_JITTER_FITS];	/* per fit: its variance estimate over the median of
+					 * chi-square per dof for its dof, s^2 */
+	size_t n, pos;		/* entries in v; next slot */
+	uint64_t fits;		/* fits counted since init */
+};
+
+/* Empties e for a table configured at configured_sigma_s. */
+void sens_jitter_init(struct sens_jitter *e, double configured_sigma_s);
+
+/* Counts one consistent fit: rms_s the rms of its n arrivals' residuals
+ * (struct sens_fix rms_s, n_used). Fewer than 5 arrivals, or no residual,
+ * is not counted. */
+void sens_jitter_add(struct sens_jitter *e, double rms_s, int n);
+
+/* The measured sd of one edge's timestamp, seconds; 0 before
+ * SENS_JITTER_MIN_FITS fits. */
+double sens_jitter_sigma_s(const struct sens_jitter *e);
+
+/* The same over the configured (about 1 as configured); 0 before. */
+double sens_jitter_ratio(const struct sens_jitter *e);
+
+/* Whether the table is noisier than configured: at least
+ * SENS_JITTER_FLAG_FITS fits in the window and a ratio above
+ * SENS_JITTER_FLAG_RATIO. */
+bool sens_jitter_noisier(const struct sens_jitter *e);
+
 /* ---- The pipeline: edges in, observations out ------------------------- */
 
 enum sens_obs_kind {
@@ -456,6 +502,10 @@ size_t sens_pipeline_flush(struct sens_pipeline *p, int64_t now_ns,
 size_t sens_pipeline_health(const struct sens_pipeline *p, int64_t now_ns,
 			    struct sens_line_health *out, size_t cap);
 
+/* The measured timing noise of the table (struct sens_jitter), from the
+ * fits of impacts so far. Owned by p. */
+const struct sens_jitter *sens_pipeline_jitter(const struct sens_pipeline *p);
+
 /* Edges on lines that are not configured. */
 uint64_t sens_pipeline_unknown_edges(const struct sens_pipeline *p);
 
@@ -481,6 +531,8 @@ struct sens_calibration {
 	double delay_s[SENS_MAX_TABLE];	/* fitted per table sensor, mean zero */
 	double rms_s;		/* residual rms of the arrival times */
 	double rms_cm;		/* the same as a distance at the fitted speed */
+	double timing_sigma_s;	/* sd of one arrival's time: the residuals over their degrees
+				 * of freedom (arrivals less the taps' starts, speed and delays) */
 	double median_err_cm;	/* taps re-located with the fit vs where they were tapped */
 	double max_err_cm;	/* the worst tap, same */
 	size_t n_taps;		/* taps used */

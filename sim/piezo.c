@@ -12,6 +12,8 @@ void sim_piezo_defaults(struct sim_piezo *m)
 	m->latency_max_s = 20e-6;
 	m->speed_spread = 0.05;
 	m->ring_period_s = 0.8e-3;
+	m->late_min_s = 0.2e-3;
+	m->late_max_s = 1e-3;
 	/* A die striking a cup (a few hundred grams with its beer) hands its
 	 * momentum to the top through the cup's base, spread over the
 	 * cup's rocking rather than a die corner's tens of microseconds: a
@@ -68,6 +70,9 @@ size_t sim_piezo_table_hit(const struct sim_piezo *m, const struct sens_config *
 		if (m->p_miss > 0 && sim_rng_uniform(rng) < m->p_miss)
 			continue;
 		double t = hypot(x - l->x, y - l->y) / v + l->delay_s;
+		/* drawn only when asked for: the default's figures stay */
+		if (m->p_late > 0 && sim_rng_uniform(rng) < m->p_late)
+			t += m->late_min_s + (m->late_max_s - m->late_min_s) * sim_rng_uniform(rng);
 		fire(m, rng, l->offset, t, t0_ns, out, cap, &n);
 	}
 	sens_edges_sort(out, n < cap ? n : cap);

@@ -35,7 +35,7 @@ double sim_rng_normal(struct sim_rng *r);		/* mean 0, sd 1 */
 /* What the piezo discs under a table would report: arrival = impact time
  * + distance / speed + the channel's delay + the Pi's interrupt latency,
  * with timing jitter, a per-impact speed (dispersion), missed edges,
- * false triggers and ringing. The truth (sensor positions, delays, speed)
+ * late triggers (off by default), false triggers and ringing. The truth (sensor positions, delays, speed)
  * is a struct sens_config: tests hand the same or a perturbed one to the
  * localiser. */
 #include "sensors/sensors.h"
@@ -47,6 +47,11 @@ struct sim_piezo {
 	double speed_spread;	/* relative sd of one impact's wave speed (0.05) */
 	double p_miss;		/* chance a table sensor misses an impact (0) */
 	double p_false;		/* chance, per impact and table line, of a false edge in its window (0) */
+	double p_late;		/* chance a table disc fires late, per impact and disc (0): its
+				 * comparator misses the weak first arrival and trips on a
+				 * later cycle */
+	double late_min_s;	/* that delay, uniform in [min, max] */
+	double late_max_s;	/* (0.2e-3 .. 1e-3) */
 	int ring_max;		/* ringing: up to this many extra edges after each real one (0) */
 	double ring_period_s;	/* spacing of ringing edges (0.8e-3) */
 	uint32_t dead;		/* bit i: config line i never fires */

@@ -109,6 +109,9 @@ fitted=$(sed -n 's/^wave_speed = //p' "$tmp/t.ini")
 awk -v a="$truth" -v b="$fitted" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; exit !(d < 0.015) }' \
 	|| fail "fitted $fitted m/s, truth $truth m/s"
 grep -q '^table3_delay_us = ' "$tmp/t.ini" || fail "delays not written"
+# the taps' timing noise: the simulated taps' jitter 5 us and latency 7-20 us, 6.3 us
+sigma=$(sed -n 's/^timing_sigma_us = //p' "$tmp/t.ini")
+awk -v s="$sigma" 'BEGIN { exit !(s >= 4 && s <= 9) }' || fail "timing_sigma_us '$sigma', want 4..9 us"
 grep -q '^# garage table$' "$tmp/t.ini" && grep -q '^port = 8080$' "$tmp/t.ini" \
 	&& grep -q '^target_points = 11$' "$tmp/t.ini" || fail "other lines lost: $(cat "$tmp/t.ini")"
 [ "$(ls "$tmp" | grep -c 't.ini')" -eq 1 ] || fail "temporary file left"

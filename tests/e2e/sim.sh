@@ -100,6 +100,17 @@ cmp -s "$tmp/a/match-001/truth.jsonl" "$tmp/t/match-001/truth.jsonl" || bad "--t
 ea=$(cat "$tmp"/a/match-*/edges.txt | wc -l) et=$(cat "$tmp"/t/match-*/edges.txt | wc -l)
 [ "$et" -lt "$ea" ] || bad "--trigger-speed 1.4: $et edges, not fewer than $ea"
 grep -q '"trigger_speed":1.4' "$tmp/t/sim.json" || bad "sim.json: $(cat "$tmp/t/sim.json")"
+# The discs' faults (late, missing, jitter): off unless asked for (sim.json
+# as before); on, the same truth, other edges, and sim.json says so.
+! grep -q piezo_ "$tmp/a/sim.json" || bad "faults in a default sim.json: $(cat "$tmp/a/sim.json")"
+"$dyeref" sim --matches 2 --seed 7 --late 0.05 --missing 0.05 --jitter-us 20 --out "$tmp/f" > /dev/null ||
+	bad "sim with faults exit $?"
+cmp -s "$tmp/a/match-001/truth.jsonl" "$tmp/f/match-001/truth.jsonl" || bad "the faults changed the truth"
+cmp -s "$tmp/a/match-001/edges.txt" "$tmp/f/match-001/edges.txt" && bad "the faults changed no edge"
+grep -q '"piezo_late":0.05,"piezo_missing":0.05,"piezo_jitter_us":20}' "$tmp/f/sim.json" ||
+	bad "sim.json: $(cat "$tmp/f/sim.json")"
+expect_error "sim: --late: '1.5' is not a chance 0..1" sim --matches 1 --seed 1 --late 1.5 --out "$tmp/g"
+expect_error "sim: --jitter-us: 'x' is not microseconds 0..1000" sim --matches 1 --seed 1 --jitter-us x --out "$tmp/g"
 "$dyeref" evaluate "$tmp/nothing" 2> /dev/null; [ $? = 2 ] || bad "empty dir not exit 2"
 "$dyeref" evaluate --track-frames "$tmp/a" > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] || bad "--track-frames without frames: exit $rc"

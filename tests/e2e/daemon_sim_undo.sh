@@ -1,7 +1,7 @@
 #!/bin/bash
 # dyeref serve --sim=table: an official who undoes the throw that won the
 # demo's match (BD-W1) reopens it, and the simulator's throws, still coming,
-# play it on: the demo's next match, due pause_s (here 8 real seconds)
+# play it on: the demo's next match, due pause_s (here 8 real seconds, times the slowdown)
 # after a win, waits for the reopened match to be won again.
 # [house] target_points = 1: the first point wins; the simulator's own
 # match goes to 10, so it is not spent, and the next point is its to make.
@@ -9,7 +9,7 @@
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 matches() { curl -s --max-time "$(slow 10)" "$BASE/api/matches"; }
-write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1" "[sim]" "pause_s = 8" "speed = 4"
+write_config "$WORK/c.ini" "[house]" "target_points = 1" "win_by = 1" "[sim]" "pause_s = $(slow 8)" "speed = 4"
 start_daemon --config "$WORK/c.ini" --sim=table
 login
 won() { state | grep -q '"match":1,.*"over":true'; }

@@ -1,13 +1,13 @@
 #!/bin/bash
 # The wall screen in a real headless chromium (lib/wall.js) at 1920x1080:
-# type sizes read from 5 m, each throw, correction, undo and review named
+# the table's name, type sizes read from 5 m, each throw, correction, undo and review named
 # as what it is, team colours chosen at START, a win screen that stays
 # until the next match, a dice game's sheet, the 1280x720 and portrait
 # layouts on screen, and "offline" within 5 s of the daemon's death.
 # Screenshots stay in tests/artefacts/wall/ (gitignored).
 set -eu
 . "$(dirname "$0")/lib/browser.sh" wall
-write_config "$WORK/c.ini"
+write_config "$WORK/c.ini" "[table]" "name = Table 2"
 start_daemon --config "$WORK/c.ini"
 node "$(dirname "$0")/lib/wall.js" "$chromium" "$BASE" "$out" 4321 "$DAEMON_PID" || fail "browser"
 # wall.js killed the daemon (SIGKILL) to see the wall go offline.

@@ -202,10 +202,13 @@ function render(state) {
     e.classList.toggle("bad", !h.ok);
     e.classList.toggle("ok", !!h.ok);
   }
+  // A bar with several tables: each wall says which one it is ([table] name).
+  const table = state.table && state.table.name ? state.table.name : "";
+  document.title = table ? table + " - dyeref scoreboard" : "dyeref scoreboard";
   if (state.match === null || state.match === undefined || state.dice_match) {
     $("next").textContent = state.dice_match ? "" : "No match under way";
     $("next").style.color = "";
-    $("last").textContent = ""; $("target").textContent = ""; $("point").textContent = "";
+    $("last").textContent = ""; $("target").textContent = state.dice_match ? "" : table; $("point").textContent = "";
     clear($("rules")); clear($("duties")); clear($("strip"));
     $("review").classList.add("hidden"); $("announce").classList.add("hidden");
     fitStatus();
@@ -228,7 +231,7 @@ function render(state) {
     nx.appendChild(document.createTextNode(" to throw" + (state.in_flight ? ": in the air" : "")));
     nx.style.color = "var(--c" + state.next.team.toLowerCase() + ")";
   }
-  $("target").textContent = "Match " + state.match + ": " + targetWords(state.house);
+  $("target").textContent = (table ? table + " - " : "") + "Match " + state.match + ": " + targetWords(state.house);
   const gp = state.over ? [] : pointFor(state);
   $("point").textContent = gp.map((t) => "Match point: " + teamName(state.team_names, t, true)).join(" - ");
   $("last").textContent = state.last ? "Throw " + state.last.throw + " by " + state.last.thrower + ": " + throwWords(state.last, state.team_names) : "";

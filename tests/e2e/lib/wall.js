@@ -71,7 +71,9 @@ async function main() {
   await viewport(s, 1920, 1080);
   await waitFor(s, "document.body.dataset.ready", "1", "wall loaded");
   await waitFor(s, "document.body.dataset.colorA + ' ' + document.body.dataset.colorB", "green purple", "team colours");
-  await waitFor(s, text("target") + ".startsWith('Match 1: to 5, win by 2')", true, "the match's target");
+  // The table's [table] name leads the line and names the tab: a bar has several walls.
+  await waitFor(s, text("target") + ".startsWith('Table 2 - Match 1: to 5, win by 2')", true, "the table's name and the match's target");
+  await waitFor(s, "document.title", "Table 2 - dyeref scoreboard", "the table's name in the title");
   await waitFor(s, "getComputedStyle(document.getElementById('name-A')).color", "rgb(61, 220, 132)", "team A in green");
   await waitFor(s, "getComputedStyle(document.getElementById('name-B')).color", "rgb(195, 155, 255)", "team B in purple");
 

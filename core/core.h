@@ -975,6 +975,22 @@ const struct bd_final *mlog_bd_stream_final(const struct mlog_bd_stream *s);
 /* The match as read so far (cfg, roll-off, names; entries: none kept). */
 const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s);
 
+/* The entry of the line just given to mlog_bd_stream_line() (a throw,
+ * correction, confirmation or duty mark; borrowed until the next call),
+ * NULL for a line without one (blank, the match line, the roll-off). */
+const struct mlog_bd_entry *mlog_bd_stream_entry(const struct mlog_bd_stream *s);
+
+/* The fold after this pass's throws so far: in WRITE (and JUDGE) every
+ * throw's, in READ those before the first correction. */
+const struct bd_state *mlog_bd_stream_state(const struct mlog_bd_stream *s);
+
+/* Why throw number no (1-based) could not be judged, with the state s
+ * before it ("after the end of the game (A won 10-6 with throw 26)" when
+ * the game was over, else msg, bd_judge's word), as "NAME:LINE: throw N:
+ * why" in err. Returns -EINVAL. */
+int mlog_bd_fold_fail(char *err, size_t errlen, const char *name, int line, size_t no,
+		      const struct bd_state *s, const char *msg);
+
 /* The "game" of a log's first (non-blank) line: "beerdie", "yatzy", ...
  * copied into game[0..gamelen). 0, or -EINVAL with "NAME:LINE: ..." in err. */
 int mlog_game(const char *name, const char *buf, size_t len,

@@ -56,23 +56,23 @@ enum bd_ev_kind {
 
 /* One observation, in the order it happened. Fields beyond kind are read
  * only for the kinds named in their comment. */
-struct bd_event {
+struct bd_event {	/* widest fields first: 96 bytes, not 104 with padding */
+	double x, y;		/* TABLE: metres, from team A's end, left edge */
+	double confidence;	/* 0..1; 1 when not given */
+	int64_t t_ns;		/* CLOCK_MONOTONIC ns when known, else 0 */
 	enum bd_ev_kind kind;	/* what happened */
 	enum bd_half half;	/* TABLE: which half, or the centre line */
-	bool has_xy;		/* TABLE: x and y are measured */
-	double x, y;		/* TABLE: metres, from team A's end, left edge */
 	int player;		/* CUP owner; CATCH, KICK, LOW_CALL by; or BD_NOBODY */
-	bool sink;		/* CUP: the die stayed in the cup */
-	bool popout;		/* CUP: went in and bounced back out (BD-R1); overrides sink */
 	int face;		/* REST: 1..6 */
 	int hands;		/* CATCH: 1 or 2 */
+	bool has_xy;		/* TABLE: x and y are measured */
+	bool sink;		/* CUP: the die stayed in the cup */
+	bool popout;		/* CUP: went in and bounced back out (BD-R1); overrides sink */
 	bool trapped;		/* CATCH: stopped against the body or an object */
 	bool over_table;	/* CATCH: caught above the table (BD-P10) */
-	char part[16];		/* KICK: body part, "foot", "thigh", ... */
 	bool has_confidence;	/* confidence was given */
-	double confidence;	/* 0..1; 1 when not given */
+	char part[16];		/* KICK: body part, "foot", "thigh", ... */
 	char source[16];	/* "piezo", "camera", "console", ... or "" */
-	int64_t t_ns;		/* CLOCK_MONOTONIC ns when known, else 0 */
 };
 
 struct bd_throw {

@@ -59,23 +59,23 @@ enum bd_ev_kind {
 
 /* One observation, in the order it happened. Fields beyond kind are read
  * only for the kinds named in their comment. */
-struct bd_event {
+struct bd_event {	/* widest fields first: 96 bytes, not 104 with padding */
+	double x, y;		/* TABLE: metres, from team A's end, left edge */
+	double confidence;	/* 0..1; 1 when not given */
+	int64_t t_ns;		/* CLOCK_MONOTONIC ns when known, else 0 */
 	enum bd_ev_kind kind;	/* what happened */
 	enum bd_half half;	/* TABLE: which half, or the centre line */
-	bool has_xy;		/* TABLE: x and y are measured */
-	double x, y;		/* TABLE: metres, from team A's end, left edge */
 	int player;		/* CUP owner; CATCH, KICK, LOW_CALL by; or BD_NOBODY */
-	bool sink;		/* CUP: the die stayed in the cup */
-	bool popout;		/* CUP: went in and bounced back out (BD-R1); overrides sink */
 	int face;		/* REST: 1..6 */
 	int hands;		/* CATCH: 1 or 2 */
+	bool has_xy;		/* TABLE: x and y are measured */
+	bool sink;		/* CUP: the die stayed in the cup */
+	bool popout;		/* CUP: went in and bounced back out (BD-R1); overrides sink */
 	bool trapped;		/* CATCH: stopped against the body or an object */
 	bool over_table;	/* CATCH: caught above the table (BD-P10) */
-	char part[16];		/* KICK: body part, "foot", "thigh", ... */
 	bool has_confidence;	/* confidence was given */
-	double confidence;	/* 0..1; 1 when not given */
+	char part[16];		/* KICK: body part, "foot", "thigh", ... */
 	char source[16];	/* "piezo", "camera", "console", ... or "" */
-	int64_t t_ns;		/* CLOCK_MONOTONIC ns when known, else 0 */
 };
 
 struct bd_throw {
@@ -532,6 +532,22 @@ const struct bd_final *mlog_bd_stream_final(const struct mlog_bd_stream *s);
 
 /* The match as read so far (cfg, roll-off, names; entries: none kept). */
 const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s);
+
+/* The entry of the line just given to mlog_bd_stream_line() (a throw,
+ * correction, confirmation or duty mark; borrowed until the next call),
+ * NULL for a line without one (blank, the match line, the roll-off). */
+const struct mlog_bd_entry *mlog_bd_stream_entry(const struct mlog_bd_stream *s);
+
+/* The fold after this pass's throws so far: in WRITE (and JUDGE) every
+ * throw's, in READ those before the first correction. */
+const struct bd_state *mlog_bd_stream_state(const struct mlog_bd_stream *s);
+
+/* Why throw number no (1-based) could not be judged, with the state s
+ * before it ("after the end of the game (A won 10-6 with throw 26)" when
+ * the game was over, else msg, bd_judge's word), as "NAME:LINE: throw N:
+ * why" in err. Returns -EINVAL. */
+int mlog_bd_fold_fail(char *err, size_t errlen, const char *name, int line, size_t no,
+		      const struct bd_state *s, const char *msg);
 
 /* The "game" of a log's first (non-blank) line: "beerdie", "yatzy", ...
  * copied into game[0..gamelen). 0, or -EINVAL with "NAME:LINE: ..." in err. */

@@ -98,6 +98,16 @@ const struct bd_final *mlog_bd_stream_final(const struct mlog_bd_stream *s)
 	return &s->final;
 }
 
+const struct mlog_bd_entry *mlog_bd_stream_entry(const struct mlog_bd_stream *s)
+{
+	return s->log->n_entries ? &s->log->entries[0] : NULL;
+}
+
+const struct bd_state *mlog_bd_stream_state(const struct mlog_bd_stream *s)
+{
+	return &s->state;
+}
+
 /* Keeps e's observations as throw e->throw_no's latest correction. */
 static int hold(struct mlog_bd_stream *s, const struct mlog_bd_entry *e)
 {

@@ -97,13 +97,6 @@ void mlog_bd_put_ruling(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 void mlog_bd_put_final(struct mlog_buf *b, const struct bd_match_cfg *cfg,
 		       const struct bd_final *f);
 
-/* Why throw number no (1-based) could not be judged, with the state s
- * before it ("after the end of the game (A won 10-6 with throw 26)" when
- * the game was over, else msg, bd_judge's word), as "NAME:LINE: throw N:
- * why" in err. Returns -EINVAL. */
-int mlog_bd_fold_fail(char *err, size_t errlen, const char *name, int line, size_t no,
-		      const struct bd_state *s, const char *msg);
-
 /* The "at" of each event kind, indexed by enum bd_ev_kind. */
 extern const char *const mlog_ev_names[BD_EV_RETOSS + 1];
 

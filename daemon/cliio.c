@@ -11,44 +11,6 @@
 #include "daemon/cliio.h"
 #include "daemon/daemon.h"
 
-/* All of f into *buf (malloc'd): 0; -EFBIG past MLOG_MAX_INPUT; -ENOMEM;
- * -EIO with errno kept for the message. */
-static int read_all(FILE *f, char **buf, size_t *len)
-{
-	size_t cap = 64 * 1024, n = 0, got;
-	char *p = malloc(cap), *q;
-
-	if (!p)
-		return -ENOMEM;
-	while ((got = fread(p + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n > MLOG_MAX_INPUT)
-			goto too_big;
-		if (n == cap) {
-			q = realloc(p, cap * 2);
-			if (!q) {
-				free(p);
-				return -ENOMEM;
-			}
-			p = q;
-			cap *= 2;
-		}
-	}
-	if (ferror(f)) {
-		int e = errno;
-
-		free(p);
-		errno = e;
-		return -EIO;
-	}
-	*buf = p;
-	*len = n;
-	return 0;
-too_big:
-	free(p);
-	return -EFBIG;
-}
-
 int dd_input_status(int err)
 {
 	switch (-err) {
@@ -58,46 +20,6 @@ int dd_input_status(int err)
 	default:
 		return DD_EXIT_FAIL;
 	}
-}
-
-int dd_read_input(const char *cmd, const char *path, char **buf, size_t *len,
-		  const char **name)
-{
-	FILE *f = stdin;
-	int rc;
-
-	*name = "stdin";
-	if (path && strcmp(path, "-")) {
-		*name = path;
-		f = fopen(path, "rb");
-		if (!f) {
-			int e = errno;
-
-			dd_log(DD_LOG_ERR, "%s: %s: %s", cmd, path, strerror(e));
-			return dd_input_status(-e);
-		}
-	}
-	errno = 0;
-	rc = read_all(f, buf, len);
-	if (f != stdin) {
-		int e = errno;
-
-		fclose(f);
-		errno = e;
-	}
-	if (rc == -EFBIG) {
-		dd_log(DD_LOG_ERR, "%s: %s: larger than %u MiB, not a match log",
-		       cmd, *name, MLOG_MAX_INPUT >> 20);
-		return DD_EXIT_USAGE;
-	}
-	if (rc) {
-		int e = rc == -ENOMEM ? ENOMEM : errno ? errno : EIO;
-
-		dd_log(DD_LOG_ERR, "%s: %s: %s", cmd, *name,
-		       e == ENOMEM ? "out of memory" : strerror(e));
-		return dd_input_status(-e);	/* a directory: EISDIR, the name's fault */
-	}
-	return DD_EXIT_OK;
 }
 
 int dd_write_stdout(const char *cmd, const char *buf, size_t len)
@@ -126,6 +48,7 @@ struct dd_lines {
 	off_t origin;		/* src's position of the first line */
 	FILE *spool;		/* owned: the copy of a src that cannot seek, or NULL */
 	bool replay;		/* this pass reads spool, not src */
+	bool once;		/* no second pass: no spool */
 };
 
 struct dd_lines *dd_lines_new(FILE *f, const char *name, size_t max)
@@ -158,6 +81,11 @@ void dd_lines_free(struct dd_lines *r)
 		fclose(r->spool);
 	free(r->buf);
 	free(r);
+}
+
+void dd_lines_once(struct dd_lines *r)
+{
+	r->once = true;
 }
 
 int dd_lines_no(const struct dd_lines *r)
@@ -217,7 +145,7 @@ static int lines_fill(struct dd_lines *r, char *err, size_t errlen)
 		r->eof = true;
 		return 0;
 	}
-	if (!r->replay && !r->seekable) {
+	if (!r->replay && !r->seekable && !r->once) {
 		if (!r->spool && !(r->spool = spool_open())) {
 			int e = errno ? errno : EIO;
 

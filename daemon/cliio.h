@@ -1,8 +1,8 @@
 /*
  * How the commands that turn one input into one answer (judge, import,
  * export, replay) read and write, so that bad input leaves stdout empty:
- * whole input in and whole output out, or a log line by line in passes
- * (judge). Private to daemon/cmd_*.c, daemon/dbcli.c and
+ * whole input in and whole output out, or a log line by line (import)
+ * or in passes (judge). Private to daemon/cmd_*.c, daemon/dbcli.c and
  * daemon/sensors_cli.c.
  */
 #ifndef DYEREF_CLIIO_H
@@ -21,15 +21,6 @@
  * the file is there but this user may not read it). */
 int dd_input_status(int err);
 
-/* Reads all of path, or of stdin when path is NULL or "-", at most
- * MLOG_MAX_INPUT bytes. *name is what messages call the input (path, or
- * "stdin"). Returns DD_EXIT_OK with *buf (malloc'd, the caller frees it)
- * and *len; otherwise, after a one-line "cmd: name: why", the exit status
- * of dd_input_status (input past the limit: DD_EXIT_USAGE), *buf
- * untouched. */
-int dd_read_input(const char *cmd, const char *path, char **buf, size_t *len,
-		  const char **name);
-
 /* Writes buf[0..len) to stdout and flushes it. DD_EXIT_OK, or DD_EXIT_FAIL
  * after "cmd: stdout: why". buf stays the caller's. */
 int dd_write_stdout(const char *cmd, const char *buf, size_t len);
@@ -46,6 +37,10 @@ struct dd_lines;
  * NULL with errno ENOMEM. Free with dd_lines_free(). */
 struct dd_lines *dd_lines_new(FILE *f, const char *name, size_t max);
 void dd_lines_free(struct dd_lines *r);	/* NULL is fine; f stays open */
+
+/* The input is read once (import): a pipe is not copied, and
+ * dd_lines_rewind() is not called. */
+void dd_lines_once(struct dd_lines *r);
 
 /* The next line: 1 with *line (borrowed until the next call; not
  * NUL-terminated) and *len (without the '\n'; the last line need not have

@@ -1,9 +1,11 @@
 /*
  * dyeref import --db FILE [LOG]: stores a match log (LOG, or stdin when it
- * is absent or "-") as a new match and prints its id. The log is judged
- * whole before anything is stored: a bad log stores nothing. A log already
- * stored (the same lines) is not stored again: its match's id on stdout,
- * "import: LOG: already stored as match N" on stderr, exit 0.
+ * is absent or "-") as a new match and prints its id. The log is read and
+ * stored line by line (db_import_line), in memory bounded by the match,
+ * not by the log: a bad line anywhere stores nothing (the transaction is
+ * rolled back). A log already stored (the same lines) is not stored
+ * again: its match's id on stdout, "import: LOG: already stored as match
+ * N" on stderr, exit 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +19,7 @@
 #include "daemon/cliio.h"
 #include "daemon/dbcli.h"
 #include "daemon/daemon.h"
+#include "db/db.h"
 
 #define USAGE "import --db FILE [LOG]"
 
@@ -45,36 +48,65 @@ static void remove_created(const char *path)
 			unlink(side);
 }
 
+/* Gives each line of r to im, then ends it: 0, or the negative errno of
+ * the line (or read) that failed, with its message in err. */
+static int import_lines(struct dd_lines *r, struct db_import *im, int64_t *match, char *err,
+			size_t errlen)
+{
+	const char *line;
+	size_t len;
+	int rc;
+
+	while ((rc = dd_lines_next(r, &line, &len, err, errlen)) == 1)
+		if ((rc = db_import_line(im, line, len, err, errlen)))
+			return rc;
+	return rc ? rc : db_import_end(im, match, err, errlen);
+}
+
 int dd_cmd_import(int argc, char **argv)
 {
 	struct dd_db_args a;
+	struct dd_lines *r = NULL;
+	struct db_import *im = NULL;
 	struct db *db;
-	const char *name;
-	char err[512], *buf, id[24];
-	size_t len;
-	int64_t match;
+	const char *name = "stdin";
+	char err[512] = "", id[24];
+	int64_t match = 0;
 	int help, status, ret, created;
+	FILE *f = stdin;
 
 	status = dd_db_args("import", USAGE, "di", argc, argv, &a, &help);
 	if (status || help)
 		return status;
-	status = dd_read_input("import", a.input, &buf, &len, &name);
-	if (status)
-		return status;
-	/* db_import judges the log before it writes anything; a database
-	 * file this import created is removed when the log is refused, so
-	 * a refused log leaves nothing behind (and is judged once). */
+	if (a.input && strcmp(a.input, "-")) {
+		name = a.input;
+		f = fopen(name, "rb");
+		if (!f) {
+			int e = errno;
+
+			dd_log(DD_LOG_ERR, "import: %s: %s", name, strerror(e));
+			return dd_input_status(-e);
+		}
+	}
+	/* The log is stored as it is read, in one transaction that only a
+	 * good log commits; a database file this import created is removed
+	 * when the log is refused, so a refused log leaves nothing behind. */
 	created = create_new(a.db);
 	db = dd_db_open("import", a.db, DB_OPEN_CREATE, &status);
 	if (!db) {
-		free(buf);
 		if (created)
 			remove_created(a.db);
-		return status;
+		goto close_input;
 	}
-	ret = db_import(db, name, buf, len, dd_mono_ns(),
-			&match, err, sizeof(err));
-	free(buf);
+	r = dd_lines_new(f, name, MLOG_LINE_MAX);
+	im = r ? db_import_new(db, name, dd_mono_ns()) : NULL;
+	if (r)
+		dd_lines_once(r);
+	ret = im ? import_lines(r, im, &match, err, sizeof(err)) : -ENOMEM;
+	if (ret == -ENOMEM && !im)
+		snprintf(err, sizeof(err), "%s: out of memory", name);
+	db_import_free(im);
+	dd_lines_free(r);
 	db_close(db);
 	if (ret == -EEXIST) {
 		/* Importing is safe to repeat: the match's id, as the first time,
@@ -86,8 +118,13 @@ int dd_cmd_import(int argc, char **argv)
 		if (created)
 			remove_created(a.db);
 		dd_log(DD_LOG_ERR, "import: %s", err);
-		return dd_input_status(ret);
+		status = dd_input_status(ret);
+		goto close_input;
 	}
 	snprintf(id, sizeof(id), "%lld\n", (long long)match);
-	return dd_write_stdout("import", id, strlen(id));
+	status = dd_write_stdout("import", id, strlen(id));
+close_input:
+	if (f != stdin)
+		fclose(f);
+	return status;
 }

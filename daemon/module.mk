@@ -20,7 +20,8 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 
 # Unit tests that replace a function through the linker's --wrap (WRAP,
 # per test): each has a link line of its own.
-#  test_import_once: `dyeref import` judges a log once (mlog_judge counted).
+#  test_import_once: `dyeref import` reads a log once, no whole judgement
+#    (mlog_judge, mlog_bd_stream_new counted).
 #  test_referee_db_fault: the database failing under the web pages
 #    (db_matches, db_match_get, db_bd_load, db_replay fail on demand;
 #    dd_log caught).
@@ -49,7 +50,7 @@ WRAP_TESTS := test_import_once test_referee_db_fault test_config_write test_serv
 	test_serve_demo_restart test_camera_glue_times
 EXCLUDE += $(WRAP_TESTS:%=tests/unit/%.c)
 EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
-$(BUILD)/tests/test_import_once: WRAP := mlog_judge
+$(BUILD)/tests/test_import_once: WRAP := mlog_judge mlog_bd_stream_new
 $(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get db_bd_load db_replay dd_log
 $(BUILD)/tests/test_config_write: WRAP := fsync
 SENSORS_FAKE := dd_sensors_new dd_sensors_free dd_sensors_keep_edges dd_sensors_mine_wired

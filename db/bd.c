@@ -21,7 +21,7 @@ static char *chomp(char *s, size_t len)
 }
 
 /* Opens a transaction that the steps below do not commit. */
-static int hold_begin(struct db *db, char *err, size_t errlen)
+int db_hold_begin(struct db *db, char *err, size_t errlen)
 {
 	int ret = db_batch_begin(db, err, errlen);
 
@@ -31,7 +31,7 @@ static int hold_begin(struct db *db, char *err, size_t errlen)
 }
 
 /* Ends it: commits when ok, else rolls everything back (pending raw inputs too). */
-static int hold_end(struct db *db, int ret, const char *what, char *err, size_t errlen)
+int db_hold_end(struct db *db, int ret, const char *what, char *err, size_t errlen)
 {
 	db->hold = false;
 	if (!ret)
@@ -50,9 +50,7 @@ struct line {
 	int no;			/* 1-based line number */
 };
 
-/* Whether buf[i..end) is blank as the judge sees it (mlog_line_blank):
- * only spaces, tabs and carriage returns. */
-static bool blank(const char *buf, size_t i, size_t end)
+bool db_line_blank(const char *buf, size_t i, size_t end)
 {
 	for (; i < end; i++)
 		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\r')
@@ -75,7 +73,7 @@ static int split_lines(const char *buf, size_t len, struct line **out, size_t *n
 		no++;
 		if (stop > i && buf[stop - 1] == '\r')
 			stop--;
-		if (!blank(buf, i, stop)) {
+		if (!db_line_blank(buf, i, stop)) {
 			if (k == cap) {
 				cap = cap ? 2 * cap : 256;
 				nv = realloc(v, cap * sizeof(*v));
@@ -136,11 +134,11 @@ static void line_type(const struct line *l, char *type, size_t n)
 }
 
 /* The events of an imported throw line as observations (source "log"
- * when the event names none). Free with free_events(), also on failure. */
-static int events_of(const struct line *l, int64_t t_ns, struct db_observation **obs,
-		     char ***details, size_t *n)
+ * when the event names none). Free with db_events_free(), also on failure. */
+int db_events_of(const char *p, size_t len, int64_t t_ns, struct db_observation **obs,
+		 char ***details, size_t *n)
 {
-	json_t *j = json_loadb(l->p, l->len, 0, NULL), *evs = json_object_get(j, "events");
+	json_t *j = json_loadb(p, len, 0, NULL), *evs = json_object_get(j, "events");
 	size_t k = json_is_array(evs) ? json_array_size(evs) : 0;
 	int ret = 0;
 
@@ -173,7 +171,7 @@ static int events_of(const struct line *l, int64_t t_ns, struct db_observation *
 	return ret;
 }
 
-static void free_events(struct db_observation *obs, char **details, size_t n)
+void db_events_free(struct db_observation *obs, char **details, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(details[i]);
@@ -193,13 +191,19 @@ static int stored_as(struct db *db, const char *name, const struct line *lines, 
 {
 	char hex[DB_DIGEST_HEX];
 	struct db_digest d;
-	int64_t id;
 
 	db_digest_init(&d);
 	for (size_t i = 0; i < n; i++)
 		db_digest_line(&d, lines[i].p, lines[i].len);
 	db_digest_hex(&d, hex);
-	id = db_match_by_digest(db, hex, err, errlen);
+	return db_stored_as(db, name, hex, match, err, errlen);
+}
+
+int db_stored_as(struct db *db, const char *name, const char *digest, int64_t *match,
+		 char *err, size_t errlen)
+{
+	int64_t id = db_match_by_digest(db, digest, err, errlen);
+
 	if (id <= 0)
 		return (int)id;
 	*match = id;
@@ -208,28 +212,23 @@ static int stored_as(struct db *db, const char *name, const struct line *lines, 
 }
 
 /*
- * Rulings as they were shown: a throw's ruling depends only on the lines
- * before it (the fold is causal), so for Beer Die one judgement of the log
- * up to just before each correction (and of the whole log) gives the ruling
- * of every throw in that stretch, and a correction's recomputed rulings
- * come from the judgement of the stretch it opens. Other games rule lines
- * of several kinds (choose, roll-off, turn): each line is judged as a
- * prefix and gets the rulings its judgement adds (their logs are short).
+ * A dice game's log, held whole (db/import.c gives it here): the rulings
+ * as they were shown. Its lines rule lines of several kinds (choose,
+ * roll-off, turn), so each line is judged as a prefix and gets the
+ * rulings its judgement adds; the whole log is judged first, before
+ * anything is written, and that judgement serves the last line. A dice
+ * game is short (its players' boxes or rounds), the log at most
+ * MLOG_MAX_INPUT bytes.
  */
-int db_import(struct db *db, const char *name, const char *buf, size_t len,
-	      int64_t t_ns, int64_t *match, char *err, size_t errlen)
+int db_import_whole(struct db *db, const char *name, const char *buf, size_t len,
+		    int64_t t_ns, int64_t *match, char *err, size_t errlen)
 {
 	struct line *lines = NULL, *judged = NULL, *whole = NULL, *cur;
-	size_t n = 0, nj = 0, nw = 0, ncur, i, stretch_end;
-	char *header = NULL, *text = NULL, *whole_text = NULL, *final = NULL, game[32];
+	size_t n = 0, nj = 0, nw = 0, ncur, i;
+	char *header = NULL, *text = NULL, *whole_text = NULL, *final = NULL;
 	size_t done = 0;	/* rulings stored so far (the slots filled) */
-	int ret, throws = 0;
-	bool bd;
+	int ret;
 
-	ret = mlog_game(name, buf, len, game, sizeof(game), err, errlen);
-	if (ret)
-		return ret;
-	bd = !strcmp(game, "beerdie");
 	ret = split_lines(buf, len, &lines, &n);
 	if (ret || n == 0) {
 		db_msg(err, errlen, "%s: empty log", name);
@@ -239,8 +238,6 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	ret = stored_as(db, name, lines, n, match, err, errlen);
 	if (ret)
 		goto free_lines;
-	/* The whole log is judged before anything is written (a bad log
-	 * stores nothing) and that judgement serves the last stretch too. */
 	ret = judge_prefix(name, buf, len, &whole_text, &whole, &nw, err, errlen);
 	if (ret)
 		goto free_lines;
@@ -249,96 +246,66 @@ int db_import(struct db *db, const char *name, const char *buf, size_t len,
 		ret = -ENOMEM;
 		goto free_lines;
 	}
-	ret = hold_begin(db, err, errlen);
+	ret = db_hold_begin(db, err, errlen);
 	if (ret)
 		goto free_lines;
 	ret = db_match_start(db, header, t_ns, match, err, errlen);
-	for (i = 1; i < n && !ret; i = stretch_end) {
-		char type[16];
-		size_t given;
+	for (i = 1; i < n && !ret; i++) {
+		struct db_entry e = { .t_ns = t_ns, .t_start_ns = 0 };
+		char *line = dup_line(&lines[i]), **rs = NULL, **details = NULL, type[16];
+		struct db_observation *obs = NULL;
+		size_t lo = done, hi, n_obs = 0;	/* cur[lo..hi): this line's rulings */
 
-		/* Beer Die: a stretch runs to the next correction. Other games:
-		 * one line, whose rulings are what its judgement adds. */
-		for (stretch_end = i + 1; bd && stretch_end < n; stretch_end++) {
-			line_type(&lines[stretch_end], type, sizeof(type));
-			if (!strcmp(type, "correct"))
-				break;
-		}
 		free(text);
 		free(judged);
 		text = NULL;
 		judged = NULL;
 		cur = whole;
 		ncur = nw;
-		if (stretch_end < n) {
-			ret = judge_prefix(name, buf, (size_t)(lines[stretch_end].p - buf),
+		if (i + 1 < n) {
+			ret = judge_prefix(name, buf, (size_t)(lines[i + 1].p - buf),
 					   &text, &judged, &nj, err, errlen);
 			cur = judged;
 			ncur = nj;
 		}
-		given = ret ? 0 : ncur - 1;	/* rulings in this judgement */
-		for (size_t k = i; k < stretch_end && !ret; k++) {
-			struct db_entry e = { .t_ns = t_ns, .t_start_ns = 0 };
-			char *line = dup_line(&lines[k]), **rs = NULL, **details = NULL;
-			struct db_observation *obs = NULL;
-			size_t lo = 0, hi = 0, n_obs = 0;	/* judged[lo..hi): this line's rulings */
-
-			line_type(&lines[k], type, sizeof(type));
-			if (!bd) {
-				lo = done;
-				hi = given;
-			} else if (!strcmp(type, "throw")) {
-				lo = (size_t)throws++;
-				hi = lo + 1;
-			} else if (!strcmp(type, "correct")) {
-				json_t *j = json_loadb(lines[k].p, lines[k].len, 0, NULL);
-				json_int_t from = json_integer_value(json_object_get(j, "throw"));
-
-				json_decref(j);
-				lo = from >= 1 && from <= throws ? (size_t)from - 1 : 0;
-				hi = (size_t)throws;
-			}
-			if (hi > given || lo > hi) {
-				db_msg(err, errlen, "%s:%d: the judge gave no ruling for it", name, lines[k].no);
-				ret = -EINVAL;
-			} else if (hi > lo && !(rs = calloc(hi - lo, sizeof(*rs)))) {
-				ret = -ENOMEM;
-			}
-			for (size_t r = lo; !ret && r < hi; r++)
-				if (!(rs[r - lo] = dup_line(&cur[r])))
-					ret = -ENOMEM;
-			if (!ret && !line)
-				ret = -ENOMEM;
-			if (!ret && (!strcmp(type, "throw") || !strcmp(type, "turn")))
-				ret = events_of(&lines[k], t_ns, &obs, &details, &n_obs);
-			if (!ret) {
-				e.line = line;
-				e.rulings = (const char *const *)rs;
-				e.n_rulings = hi - lo;
-				e.obs = obs;
-				e.n_obs = n_obs;
-				ret = db_append(db, *match, &e, NULL, err, errlen);
-				if (ret) {
-					char why[256];
-
-					snprintf(why, sizeof(why), "%s", err ? err : "");
-					db_msg(err, errlen, "%s:%d: %s", name, lines[k].no, why);
-				}
-			}
-			done = hi > done ? hi : done;
-			free_events(obs, details, n_obs);
-			for (size_t r = 0; rs && r < hi - lo; r++)
-				free(rs[r]);
-			free(rs);
-			free(line);
+		hi = ret ? 0 : ncur - 1;	/* rulings in this judgement */
+		line_type(&lines[i], type, sizeof(type));
+		if (!ret && lo > hi) {
+			db_msg(err, errlen, "%s:%d: the judge gave no ruling for it", name, lines[i].no);
+			ret = -EINVAL;
+		} else if (!ret && hi > lo && !(rs = calloc(hi - lo, sizeof(*rs)))) {
+			ret = -ENOMEM;
 		}
+		for (size_t r = lo; !ret && r < hi; r++)
+			if (!(rs[r - lo] = dup_line(&cur[r])))
+				ret = -ENOMEM;
+		if (!ret && !line)
+			ret = -ENOMEM;
+		if (!ret && !strcmp(type, "turn"))
+			ret = db_events_of(lines[i].p, lines[i].len, t_ns, &obs, &details, &n_obs);
+		if (!ret) {
+			e.line = line;
+			e.rulings = (const char *const *)rs;
+			e.n_rulings = hi - lo;
+			e.obs = obs;
+			e.n_obs = n_obs;
+			ret = db_append(db, *match, &e, NULL, err, errlen);
+			if (ret)
+				db_at_line(name, lines[i].no, err, errlen);
+		}
+		done = hi > done ? hi : done;
+		db_events_free(obs, details, n_obs);
+		for (size_t r = 0; rs && r < hi - lo; r++)
+			free(rs[r]);
+		free(rs);
+		free(line);
 	}
 	if (!ret) {
-		/* The final line closes it (also a log with no throws). */
+		/* The final line closes it (also a log with no turns). */
 		final = dup_line(&whole[nw - 1]);
 		ret = final ? db_match_end(db, *match, final, t_ns, err, errlen) : -ENOMEM;
 	}
-	ret = hold_end(db, ret, "importing", err, errlen);
+	ret = db_hold_end(db, ret, "importing", err, errlen);
 free_lines:
 	if (ret == -ENOMEM)
 		db_msg(err, errlen, "%s: out of memory", name);
@@ -350,6 +317,14 @@ free_lines:
 	free(header);
 	free(lines);
 	return ret;
+}
+
+void db_at_line(const char *name, int no, char *err, size_t errlen)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "%s", err ? err : "");
+	db_msg(err, errlen, "%s:%d: %s", name, no, why);
 }
 
 /* ---- Beer Die ----------------------------------------------------------- */
@@ -372,7 +347,7 @@ int db_bd_start(struct db *db, const struct mlog_bd *log, int64_t t_ns,
 	}
 	header = dup_line(&lines[0]);
 	rolloff = n > 1 ? dup_line(&lines[1]) : NULL;
-	ret = hold_begin(db, err, errlen);
+	ret = db_hold_begin(db, err, errlen);
 	if (!ret) {
 		ret = db_match_start(db, header, t_ns, match, err, errlen);
 		if (!ret && rolloff) {
@@ -380,7 +355,7 @@ int db_bd_start(struct db *db, const struct mlog_bd *log, int64_t t_ns,
 
 			ret = db_append(db, *match, &e, NULL, err, errlen);
 		}
-		ret = hold_end(db, ret, "starting a match", err, errlen);
+		ret = db_hold_end(db, ret, "starting a match", err, errlen);
 	}
 	free(header);
 	free(rolloff);
@@ -471,12 +446,12 @@ static int load_log(struct db *db, int64_t match, struct mlog_bd **log, char *er
  * failure nothing is held. */
 static int hold_log(struct db *db, int64_t match, struct mlog_bd **log, char *err, size_t errlen)
 {
-	int ret = hold_begin(db, err, errlen);
+	int ret = db_hold_begin(db, err, errlen);
 
 	if (ret)
 		return ret;
 	ret = load_log(db, match, log, err, errlen);
-	return ret ? hold_end(db, ret, "reading", err, errlen) : 0;
+	return ret ? db_hold_end(db, ret, "reading", err, errlen) : 0;
 }
 
 int db_bd_load(struct db *db, int64_t match, struct mlog_bd **log,
@@ -553,7 +528,7 @@ int db_bd_correct_audited(struct db *db, int64_t match, int throw_no, const stru
 	mlog_bd_result_free(&res);
 free_log:
 	mlog_bd_free(log);
-	return hold_end(db, ret, "correcting", err, errlen);
+	return db_hold_end(db, ret, "correcting", err, errlen);
 }
 
 /* Appends log's last entry (an official's line with no ruling: confirm,
@@ -574,7 +549,7 @@ static int append_last_entry(struct db *db, int64_t match, struct mlog_bd *log, 
 	}
 	free(line);
 	mlog_bd_free(log);
-	return hold_end(db, ret, what, err, errlen);
+	return db_hold_end(db, ret, what, err, errlen);
 }
 
 int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_audit *audit,
@@ -588,7 +563,7 @@ int db_bd_confirm(struct db *db, int64_t match, int throw_no, const struct mlog_
 	if (mlog_bd_add_confirm(log, throw_no, audit)) {
 		db_msg(err, errlen, "confirm: match %lld has no throw %d", (long long)match, throw_no);
 		mlog_bd_free(log);
-		return hold_end(db, -EINVAL, "confirming", err, errlen);
+		return db_hold_end(db, -EINVAL, "confirming", err, errlen);
 	}
 	return append_last_entry(db, match, log, t_ns, "confirming", err, errlen);
 }
@@ -604,7 +579,7 @@ int db_bd_duty(struct db *db, int64_t match, const char *duty, bool done,
 	if (mlog_bd_add_duty(log, duty, done, audit)) {
 		db_msg(err, errlen, "duty: not a duty's id");
 		mlog_bd_free(log);
-		return hold_end(db, -EINVAL, "marking a duty", err, errlen);
+		return db_hold_end(db, -EINVAL, "marking a duty", err, errlen);
 	}
 	return append_last_entry(db, match, log, t_ns, "marking a duty", err, errlen);
 }

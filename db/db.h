@@ -369,6 +369,35 @@ int db_mqtt_acked_set(struct db *db, int64_t seq, char *err, size_t errlen);
 int db_import(struct db *db, const char *name, const char *buf, size_t len,
 	      int64_t t_ns, int64_t *match, char *err, size_t errlen);
 
+/* The same as the log is read, line by line (`dyeref import` of a log of
+ * any length): a Beer Die log is checked, judged and stored a line at a
+ * time inside one transaction, committed by db_import_end() only once the
+ * whole log was good and is not stored yet; memory is bounded by the
+ * match (its state, the latest correction of each corrected throw), not
+ * by the log. A correction refolds the match from the lines stored so
+ * far (its time grows with the match). Other games' logs are held whole,
+ * at most MLOG_MAX_INPUT bytes (a dice game is short), and stored at the
+ * end. While an import is under way the database's write lock is its. */
+struct db_import;
+
+/* An import into db (borrowed) of the log named name (copied) for
+ * messages, its match started at t_ns. NULL with errno ENOMEM. */
+struct db_import *db_import_new(struct db *db, const char *name, int64_t t_ns);
+
+/* The next line, line[0..len) without its '\n' (a '\r' before it is
+ * fine), blank lines included so that numbers match. 0, or db_import()'s
+ * errors ("NAME:LINE: why"); -EFBIG past MLOG_MAX_INPUT (other games).
+ * After an error the import is done with: free it (nothing is stored). */
+int db_import_line(struct db_import *im, const char *line, size_t len,
+		   char *err, size_t errlen);
+
+/* The end of the log: stores the final line and commits (*match the new
+ * id), or -EEXIST as db_import() (nothing stored), or its errors. */
+int db_import_end(struct db_import *im, int64_t *match, char *err, size_t errlen);
+
+/* Rolls back whatever db_import_end() did not commit. NULL is fine. */
+void db_import_free(struct db_import *im);
+
 /* Starts a Beer Die match: the header (and roll-off line, when log has
  * one) in canonical form from log's cfg and rolloff; its entries are
  * ignored. */

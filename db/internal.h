@@ -11,8 +11,17 @@
 
 #include "db/db.h"
 
+/* Statements of db_append() kept prepared (db_stmt): an import appends
+ * hundreds of thousands of lines, and compiling each statement again was
+ * most of an append's time. */
+enum db_stmt_id {
+	DB_ST_MATCH_STATE, DB_ST_THROWS, DB_ST_SEQ, DB_ST_SLOTS, DB_ST_ENTRY_INS,
+	DB_ST_OBS_INS, DB_ST_RULING_INS, DB_ST_COUNT
+};
+
 struct db {
 	sqlite3 *h;		/* the connection */
+	sqlite3_stmt *stmts[DB_ST_COUNT];	/* owned: db_stmt's, NULL until first used */
 	char *path;		/* owned copy of the path opened */
 	bool readonly;		/* opened with DB_OPEN_READONLY */
 	bool opening;		/* inside db_open: a missing file is the caller's path */
@@ -41,6 +50,12 @@ int db_fail(struct db *db, int rc, const char *what, char *err, size_t errlen);
 
 /* "PATH: out of memory" into err, counted as a fault (db_fault); -ENOMEM. */
 int db_nomem(struct db *db, char *err, size_t errlen);
+
+/* The statement id with sql (the same text for an id, always), prepared
+ * on first use and kept until db_close, reset with its bindings cleared:
+ * SQLite's result code, *st set on SQLITE_OK. The caller resets it when
+ * done (sqlite3_reset; never finalize), so that no read stays open. */
+int db_stmt(struct db *db, enum db_stmt_id id, const char *sql, sqlite3_stmt **st);
 
 /* Runs SQL without results; on failure as db_fail. */
 int db_exec(struct db *db, const char *sql, char *err, size_t errlen);
@@ -81,5 +96,53 @@ void db_digest_hex(struct db_digest *d, char hex[DB_DIGEST_HEX]);
 /* The match already stored under digest (lowest id), 0 when none, or a
  * negative errno as db_fail. */
 int64_t db_match_by_digest(struct db *db, const char *digest, char *err, size_t errlen);
+
+/* db_append(), its n_rulings rulings from next() one at a time (each
+ * line borrowed until the next call) rather than from e->rulings: an
+ * import's correction of an early throw recomputes every later ruling,
+ * more of them than memory should hold at once. next's error (a negative
+ * errno, its message in err) undoes the entry. */
+int db_append_each(struct db *db, int64_t match, const struct db_entry *e, size_t n_rulings,
+		   int (*next)(void *ctx, const char **line, char *err, size_t errlen),
+		   void *ctx, int *throw_no, char *err, size_t errlen);
+
+/* db_match_end() with the log's identity already known (digest: 64 hex
+ * digits, as db_digest_hex; NULL: read from the stored lines), so that an
+ * import does not read back every line it has just stored. */
+int db_match_end_as(struct db *db, int64_t match, const char *final_line, const char *digest,
+		    int64_t t_ns, char *err, size_t errlen);
+
+/* ---- Import (bd.c, import.c) ---- */
+
+/* A transaction that the steps inside it do not commit (db->hold):
+ * db_hold_end() commits it when ret is 0, else rolls everything back
+ * (pending raw inputs too), and returns ret or the commit's error. */
+int db_hold_begin(struct db *db, char *err, size_t errlen);
+int db_hold_end(struct db *db, int ret, const char *what, char *err, size_t errlen);
+
+/* Whether buf[i..end) is blank as the judge sees it (mlog_line_blank):
+ * only spaces, tabs and carriage returns. */
+bool db_line_blank(const char *buf, size_t i, size_t end);
+
+/* The events of a throw or turn line p[0..len) as observations at t_ns
+ * (source "log" when the event names none). Free with db_events_free(),
+ * also on failure (-ENOMEM). */
+int db_events_of(const char *p, size_t len, int64_t t_ns, struct db_observation **obs,
+		 char ***details, size_t *n);
+void db_events_free(struct db_observation *obs, char **details, size_t n);
+
+/* -EEXIST with "NAME: already stored as match N" in err and *match N when
+ * a match of that identity (digest, db_digest_hex) is stored, else 0 or
+ * the store's error. */
+int db_stored_as(struct db *db, const char *name, const char *digest, int64_t *match,
+		 char *err, size_t errlen);
+
+/* Puts "NAME:NO: " before the message in err. */
+void db_at_line(const char *name, int no, char *err, size_t errlen);
+
+/* A log of a game other than Beer Die, held whole, stored as db_import()
+ * says (bd.c). */
+int db_import_whole(struct db *db, const char *name, const char *buf, size_t len,
+		    int64_t t_ns, int64_t *match, char *err, size_t errlen);
 
 #endif /* DYEREF_DB_INTERNAL_H */

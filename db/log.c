@@ -58,9 +58,9 @@ static bool is_throw_type(const char *type)
 static int match_state(struct db *db, int64_t match, bool *ended, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db->h,
+	int rc = db_stmt(db, DB_ST_MATCH_STATE,
 		"SELECT (SELECT count(*) FROM match_ends WHERE match_id = m.id) FROM matches m WHERE id = ?",
-		-1, &st, NULL);
+		&st);
 	int ret = 0;
 
 	if (rc != SQLITE_OK)
@@ -75,7 +75,7 @@ static int match_state(struct db *db, int64_t match, bool *ended, char *err, siz
 	} else {
 		ret = db_fail(db, rc, "reading the match", err, errlen);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return ret;
 }
 
@@ -92,12 +92,12 @@ static int match_open(struct db *db, int64_t match, char *err, size_t errlen)
 	return ret;
 }
 
-static int64_t scalar(struct db *db, const char *sql, int64_t a, int *rc)
+static int64_t scalar(struct db *db, enum db_stmt_id id, const char *sql, int64_t a, int *rc)
 {
 	sqlite3_stmt *st;
 	int64_t v = 0;
 
-	*rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+	*rc = db_stmt(db, id, sql, &st);
 	if (*rc != SQLITE_OK)
 		return 0;
 	sqlite3_bind_int64(st, 1, a);
@@ -106,7 +106,7 @@ static int64_t scalar(struct db *db, const char *sql, int64_t a, int *rc)
 		v = sqlite3_column_int64(st, 0);
 		*rc = SQLITE_OK;
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return v;
 }
 
@@ -224,6 +224,12 @@ static int match_digest(struct db *db, int64_t match, char digest[DB_DIGEST_HEX]
 int db_match_end(struct db *db, int64_t match, const char *final_line,
 		 int64_t t_ns, char *err, size_t errlen)
 {
+	return db_match_end_as(db, match, final_line, NULL, t_ns, err, errlen);
+}
+
+int db_match_end_as(struct db *db, int64_t match, const char *final_line, const char *known,
+		    int64_t t_ns, char *err, size_t errlen)
+{
 	char digest[DB_DIGEST_HEX];
 	const char *type;
 	sqlite3_stmt *st = NULL;
@@ -239,7 +245,9 @@ int db_match_end(struct db *db, int64_t match, const char *final_line,
 		goto free_json;
 	}
 	ret = match_open(db, match, err, errlen);
-	if (!ret)
+	if (!ret && known)
+		snprintf(digest, sizeof(digest), "%s", known);
+	else if (!ret)
 		ret = match_digest(db, match, digest, err, errlen);
 	/* The end and the log's identity in one transaction. */
 	if (!ret)
@@ -507,10 +515,11 @@ static int insert_ruling(struct db *db, sqlite3_stmt *st, int64_t entry, int64_t
 static int insert_observations(struct db *db, int64_t entry, const struct db_entry *e,
 			       char *err, size_t errlen)
 {
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db->h,
+	sqlite3_stmt *st = NULL;
+	int rc = db_stmt(db, DB_ST_OBS_INS,
 		"INSERT INTO observations (entry_id, t_ns, kind, source, confidence, detail)"
-		" VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+		" VALUES (?, ?, ?, ?, ?, ?)", &st);
+	int ret;
 
 	for (size_t i = 0; rc == SQLITE_OK && i < e->n_obs; i++) {
 		const struct db_observation *o = &e->obs[i];
@@ -528,13 +537,37 @@ static int insert_observations(struct db *db, int64_t entry, const struct db_ent
 		rc = sqlite3_step(st);
 		rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_OK ? 0 : db_fail(db, rc, "storing observations", err, errlen);
+	ret = rc == SQLITE_OK ? 0 : db_fail(db, rc, "storing observations", err, errlen);
+	sqlite3_reset(st);
+	return ret;
+}
+
+/* The rulings of a db_entry, handed out one at a time. */
+static int next_of_entry(void *ctx, const char **line, char *err, size_t errlen)
+{
+	struct db_entry *e = ctx;
+
+	(void)err;
+	(void)errlen;
+	*line = e->rulings[e->n_rulings++];	/* n_rulings: those handed out */
+	return 0;
 }
 
 int db_append(struct db *db, int64_t match, const struct db_entry *e,
 	      int *throw_no, char *err, size_t errlen)
 {
+	struct db_entry it = *e;
+
+	it.n_rulings = 0;
+	return db_append_each(db, match, e, e->n_rulings, next_of_entry, &it, throw_no,
+			      err, errlen);
+}
+
+int db_append_each(struct db *db, int64_t match, const struct db_entry *e, size_t n_rulings,
+		   int (*next)(void *ctx, const char **line, char *err, size_t errlen),
+		   void *ctx, int *throw_no, char *err, size_t errlen)
+{
+	struct db_entry checked = *e;
 	sqlite3_stmt *st = NULL, *rst = NULL;
 	json_t *line = NULL;
 	const char *kind;
@@ -556,25 +589,27 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 	/* Throws and turns are numbered 1..n (check_entry): the newest number
 	 * is their count, one step down entries_throw, where a count(*) read
 	 * every row of the match (an import was quadratic in its throws). */
-	throws = (int)scalar(db, "SELECT coalesce((SELECT throw_no FROM entries WHERE match_id = ?1"
+	throws = (int)scalar(db, DB_ST_THROWS, "SELECT coalesce((SELECT throw_no FROM entries WHERE match_id = ?1"
 			     " AND type IN ('throw', 'turn') ORDER BY throw_no DESC LIMIT 1), 0)",
 			     match, &rc);
 	if (rc == SQLITE_OK)
-		seq = scalar(db, "SELECT coalesce(max(seq), 0) + 1 FROM entries WHERE match_id = ?", match, &rc);
+		seq = scalar(db, DB_ST_SEQ, "SELECT coalesce(max(seq), 0) + 1 FROM entries WHERE match_id = ?", match, &rc);
 	if (rc == SQLITE_OK)
-		slots = (int)scalar(db, "SELECT coalesce(max(throw_no), 0) FROM rulings WHERE match_id = ?",
+		slots = (int)scalar(db, DB_ST_SLOTS, "SELECT coalesce(max(throw_no), 0) FROM rulings WHERE match_id = ?",
 				    match, &rc);
 	if (rc != SQLITE_OK) {
 		ret = db_fail(db, rc, "appending", err, errlen);
 		goto undo;
 	}
+	checked.n_rulings = n_rulings;
+	e = &checked;
 	ret = check_entry(e, throws, slots, &number, &kind, &line, err, errlen);
 	if (ret)
 		goto undo;
 
-	rc = sqlite3_prepare_v2(db->h,
+	rc = db_stmt(db, DB_ST_ENTRY_INS,
 		"INSERT INTO entries (match_id, seq, type, throw_no, t_start_ns, t_ns, line)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
+		" VALUES (?, ?, ?, ?, ?, ?, ?)", &st);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, match);
 		sqlite3_bind_int64(st, 2, seq);
@@ -596,17 +631,20 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 	ret = insert_observations(db, entry, e, err, errlen);
 	if (ret)
 		goto undo;
-	rc = sqlite3_prepare_v2(db->h,
+	rc = db_stmt(db, DB_ST_RULING_INS,
 		"INSERT INTO rulings (entry_id, match_id, throw_no, review, score, line)"
-		" VALUES (?, ?, ?, ?, ?, ?)", -1, &rst, NULL);
+		" VALUES (?, ?, ?, ?, ?, ?)", &rst);
 	if (rc != SQLITE_OK) {
 		ret = db_fail(db, rc, "storing a ruling", err, errlen);
 		goto undo;
 	}
 	for (size_t i = 0; i < e->n_rulings; i++) {
 		int slot = (strcmp(kind, "correct") ? slots + 1 : number) + (int)i;
+		const char *ruling = NULL;
 
-		ret = insert_ruling(db, rst, entry, match, e->rulings[i], slot, err, errlen);
+		ret = next(ctx, &ruling, err, errlen);
+		if (!ret)
+			ret = insert_ruling(db, rst, entry, match, ruling, slot, err, errlen);
 		if (ret)
 			goto undo;
 	}
@@ -619,8 +657,8 @@ int db_append(struct db *db, int64_t match, const struct db_entry *e,
 undo:
 	undo(db);
 finalize:
-	sqlite3_finalize(st);
-	sqlite3_finalize(rst);
+	sqlite3_reset(st);	/* db_stmt's: kept for the next append */
+	sqlite3_reset(rst);
 	json_decref(line);
 	return ret;
 }

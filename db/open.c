@@ -356,8 +356,25 @@ static void remove_created(const char *path, unsigned before)
 }
 
 /* Frees db and what it holds, with no flush: db_open's failures and db_close. */
+int db_stmt(struct db *db, enum db_stmt_id id, const char *sql, sqlite3_stmt **st)
+{
+	int rc = SQLITE_OK;
+
+	if (!db->stmts[id])
+		rc = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->stmts[id],
+					NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_reset(db->stmts[id]);
+	sqlite3_clear_bindings(db->stmts[id]);
+	*st = db->stmts[id];
+	return SQLITE_OK;
+}
+
 static void release(struct db *db)
 {
+	for (int i = 0; i < DB_ST_COUNT; i++)
+		sqlite3_finalize(db->stmts[i]);
 	sqlite3_finalize(db->raw_ins);
 	sqlite3_finalize(db->snap_ins);
 	sqlite3_finalize(db->raw_begin);

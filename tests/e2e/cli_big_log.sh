@@ -10,6 +10,8 @@
 set -u
 # shellcheck source=tests/e2e/lib/cli.sh
 . "$(dirname "$0")/lib/cli.sh"
+# shellcheck source=tests/e2e/lib/big_log.sh
+. "$(dirname "$0")/lib/big_log.sh"
 
 command -v python3 > /dev/null || { echo "skip: no python3 to generate the log"; exit 77; }
 # The sanitizers reserve terabytes of address space: no ulimit -v there.
@@ -17,46 +19,6 @@ case "${LABEL:-}" in asan*) echo "skip: ulimit -v under the sanitizer build"; ex
 # The generated log and the copy of a pipe live in the test's own folder.
 export TMPDIR="$tmp"
 limit_kb=200000
-
-# gen BYTES [correct]: a valid log of about BYTES bytes on stdout, blocks of
-# four throws (a1 scores, a2 caught, b1 scores, b2 caught), so no lead
-# ever reaches 2 and the game never ends; "score A B" of the final line on
-# fd 3. With "correct", a last line corrects the last throw into B's point.
-gen() {
-	python3 - "$@" <<'EOF'
-import os, sys
-target = int(sys.argv[1]); correct = len(sys.argv) > 2
-out = sys.stdout.buffer
-def throw(half, x, last):
-    return ('{"type":"throw","events":[{"at":"table","half":"%s","x":%s,"y":0.61,'
-            '"source":"piezo","confidence":0.97,"t_ns":%%d},%s]}\n' % (half, x, last))
-block = [throw("B", "1.9", '{"at":"floor","source":"piezo"}'),
-         throw("B", "1.9", '{"at":"catch","by":"b1","source":"console"}'),
-         throw("A", "0.5", '{"at":"floor","source":"piezo"}'),
-         throw("A", "0.5", '{"at":"catch","by":"a1","source":"console"}')]
-head = b'{"type":"match","game":"beerdie"}\n'
-out.write(head)
-n, k, t, chunk = len(head), 0, 1000, []
-while n < target:
-    for line in block:
-        s = (line % t).encode()
-        t += 1000000
-        n += len(s)
-        chunk.append(s)
-    k += 1
-    if len(chunk) >= 4096:
-        out.write(b"".join(chunk))
-        chunk = []
-out.write(b"".join(chunk))
-a, b = k, k
-if correct:
-    out.write(('{"type":"correct","throw":%d,"events":[{"at":"table","half":"A"},'
-               '{"at":"floor"}]}\n' % (4 * k)).encode())
-    b += 1
-out.flush()
-os.write(3, b"%d %d\n" % (a, b))
-EOF
-}
 
 # final_ok OUT WANT: the last line of OUT is the final line with score WANT ("A B").
 final_ok() {
@@ -71,7 +33,7 @@ final_ok() {
 judge_file() {
 	local f="$tmp/big.jsonl" timer=() secs
 	rss=0
-	gen $(($1 * 1000000)) > "$f" 3> "$tmp/big.score" || bad "generating the $1 MB log"
+	big_log $(($1 * 1000000)) > "$f" 3> "$tmp/big.score" || bad "generating the $1 MB log"
 	[ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%M %e" -o "$tmp/big.time")
 	rm -f "$tmp/big.time"
 	(ulimit -v "$limit_kb" && exec "${timer[@]}" "$dyeref" judge "$f") \
@@ -101,7 +63,7 @@ fi
 
 # 30 MB through a pipe, with a correction that only the last line makes:
 # read again from its copy, which goes with the process.
-gen 30000000 correct 3> "$tmp/pipe.score" |
+big_log 30000000 correct 3> "$tmp/pipe.score" |
 	(ulimit -v "$limit_kb" && exec "$dyeref" judge -) 2> "$tmp/err" > "$tmp/pipe.out"
 rc=${PIPESTATUS[1]}
 [ "$rc" -eq 0 ] || bad "judge - of 30 MB with a correction: exit $rc: $(head -c 300 "$tmp/err")"
@@ -114,7 +76,7 @@ left=$(find "$tmp" -name 'dyeref-log-*' | wc -l)
 rm -f "$tmp/pipe.out"
 
 # The scoreboard in words reads the log the same way.
-gen 5000000 3> "$tmp/table.score" |
+big_log 5000000 3> "$tmp/table.score" |
 	(ulimit -v "$limit_kb" && exec "$dyeref" judge --table -) 2> "$tmp/err" | tail -n 1 > "$tmp/out"
 read -r a b < "$tmp/table.score"
 grep -qx "  Final: A $a - $b B, not over" "$tmp/out" ||

@@ -1,10 +1,11 @@
 /*
- * `dyeref import` judges a log once: mlog_judge is wrapped (linked with
- * -Wl,--wrap=mlog_judge, daemon/module.mk) and its calls are counted.
- * A Beer Die log is judged once per stretch between corrections (the
- * rulings as they were shown, db/bd.c), the last stretch by the one
- * judgement of the whole log that also checks it before anything is
- * written; a refused log leaves no new database behind.
+ * `dyeref import` reads a Beer Die log once, folding it as it goes:
+ * mlog_judge and mlog_bd_stream_new are wrapped (linked with
+ * -Wl,--wrap=..., daemon/module.mk) and their calls counted. No whole
+ * log is judged (that would hold it); one stream checks the lines as they
+ * come, and each correction folds the stored match again in one stream of
+ * its own (the rulings as they were shown, db/import.c); a refused log
+ * leaves no new database behind.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,14 +26,23 @@ int __real_mlog_judge(const char *name, const char *buf, size_t len,
 		      char **out, size_t *outlen, char *err, size_t errlen);
 int __wrap_mlog_judge(const char *name, const char *buf, size_t len,
 		      char **out, size_t *outlen, char *err, size_t errlen);
+struct mlog_bd_stream *__real_mlog_bd_stream_new(const char *name);
+struct mlog_bd_stream *__wrap_mlog_bd_stream_new(const char *name);
 
-static int judged;	/* mlog_judge calls since the test reset it */
+static int judged;	/* mlog_judge calls since the test reset them */
+static int streams;	/* mlog_bd_stream_new calls, the same */
 
 int __wrap_mlog_judge(const char *name, const char *buf, size_t len,
 		      char **out, size_t *outlen, char *err, size_t errlen)
 {
 	judged++;
 	return __real_mlog_judge(name, buf, len, out, outlen, err, errlen);
+}
+
+struct mlog_bd_stream *__wrap_mlog_bd_stream_new(const char *name)
+{
+	streams++;
+	return __real_mlog_bd_stream_new(name);
 }
 
 #define HEADER "{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"maja\",\"jonas\"],\"B\":[\"freja\",\"oskar\"]}}\n" \
@@ -62,56 +72,59 @@ static int run_import(struct db_test_fx *f, const char *log_text)
 
 	snprintf(log, sizeof(log), "%s/in.jsonl", f->dir);
 	write_file(log, log_text);
-	judged = 0;
+	judged = streams = 0;
 	return dd_cmd_import(4, argv);
 }
 
-/* The daemon's import path as the CLI runs it: before the fix the command
- * judged the log, db_import judged it whole and then its one stretch. */
-static void test_import_judges_a_log_without_corrections_once(void **state)
+/* The CLI's import of a log without corrections: one stream, no whole
+ * judgement (before, the log was held and judged whole, then again). */
+static void test_import_reads_a_log_without_corrections_once(void **state)
 {
 	struct db_test_fx *f = *state;
 
 	assert_int_equal(run_import(f, plain_log), DD_EXIT_OK);
-	assert_int_equal(judged, 1);
+	assert_int_equal(judged, 0);
+	assert_int_equal(streams, 1);
 	assert_int_equal(access(f->path, F_OK), 0);
 }
 
-/* One correction: two stretches, two judgements (the first as shown
- * before the correction, the last the whole log's). */
-static void test_import_judges_once_per_stretch_between_corrections(void **state)
+/* One correction: the log's stream and the correction's refold. */
+static void test_import_refolds_once_per_correction(void **state)
 {
 	struct db_test_fx *f = *state;
 
 	assert_int_equal(run_import(f, corrected_log), DD_EXIT_OK);
-	assert_int_equal(judged, 2);
+	assert_int_equal(judged, 0);
+	assert_int_equal(streams, 2);
 }
 
-/* db_import on its own: the same count, and a stored match. */
-static void test_db_import_judges_once_per_stretch(void **state)
+/* db_import on its own: the same counts, and a stored match. */
+static void test_db_import_refolds_once_per_correction(void **state)
 {
 	struct db_test_fx *f = *state;
 	char err[256];
 	int64_t m = 0;
 
-	judged = 0;
+	judged = streams = 0;
 	assert_int_equal(db_import(f->db, "plain", plain_log, sizeof(plain_log) - 1, 1, &m,
 				   err, sizeof(err)), 0);
-	assert_int_equal(judged, 1);
+	assert_int_equal(judged, 0);
+	assert_int_equal(streams, 1);
 	assert_int_equal(m, 1);
-	judged = 0;
+	judged = streams = 0;
 	assert_int_equal(db_import(f->db, "corrected", corrected_log, sizeof(corrected_log) - 1,
 				   1, &m, err, sizeof(err)), 0);
-	assert_int_equal(judged, 2);
+	assert_int_equal(judged, 0);
+	assert_int_equal(streams, 2);
 }
 
-/* A refused log: exit 2, judged once, and no database file left. */
+/* A refused log: exit 2, one stream, and no database file left. */
 static void test_import_of_a_refused_log_leaves_no_new_database(void **state)
 {
 	struct db_test_fx *f = *state;
 
 	assert_int_equal(run_import(f, bad_log), DD_EXIT_USAGE);
-	assert_int_equal(judged, 1);
+	assert_int_equal(streams, 1);
 	assert_int_equal(access(f->path, F_OK), -1);
 }
 
@@ -128,11 +141,11 @@ static void test_import_of_a_refused_log_keeps_an_existing_database(void **state
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_import_judges_a_log_without_corrections_once,
+		cmocka_unit_test_setup_teardown(test_import_reads_a_log_without_corrections_once,
 						db_test_setup_dir, db_test_teardown),
-		cmocka_unit_test_setup_teardown(test_import_judges_once_per_stretch_between_corrections,
+		cmocka_unit_test_setup_teardown(test_import_refolds_once_per_correction,
 						db_test_setup_dir, db_test_teardown),
-		cmocka_unit_test_setup_teardown(test_db_import_judges_once_per_stretch,
+		cmocka_unit_test_setup_teardown(test_db_import_refolds_once_per_correction,
 						db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_import_of_a_refused_log_leaves_no_new_database,
 						db_test_setup_dir, db_test_teardown),

@@ -4,6 +4,7 @@
 #   make demo       install what is missing, build, run the main job
 #   make check      install what is missing, build, run every test
 #                   (normal build, then an ASan+UBSan build, then fuzz regressions)
+#   make cross ARCH=arm64|armhf: cross.mk
 #   make bench      run the benchmarks in bench/
 #   make install    PREFIX=/usr/local DESTDIR=
 #
@@ -57,6 +58,7 @@ endif
 LIB_MODULES := web sim db vision sensors core
 EXCLUDE     :=
 -include $(wildcard */module.mk)
+include cross.mk
 
 mod_srcs = $(filter-out $(EXCLUDE),$(wildcard $(1)/*.c) $(wildcard $(1)/*.cpp))
 mod_objs = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1))))
@@ -99,7 +101,7 @@ $(BUILD)/dyeref: $(DAEMON_OBJS) $(LIBS)
 $(BUILD)/lib%.a:
 	$(call say,AR,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 define lib_rule
 $(BUILD)/lib$(1).a: $(call mod_objs,$(1))

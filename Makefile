@@ -8,6 +8,7 @@
 #   make cross ARCH=arm64|armhf, make check-arm64: cross.mk
 #   make bench      run the benchmarks in bench/
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make deb        the Debian package, into build-deb/ (debian/module.mk)
 #
 # Each module folder may hold a `module.mk` that adds to the variables below
 # (extra sources to leave out, flags, special test rules): modules own their

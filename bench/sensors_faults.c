@@ -13,7 +13,9 @@
  * given at p >= 0.99 <= 1 in 1000). For each a ratio <= 1 meets it
  * (right halves: the wrong share against the 0.1 % allowed). Rows: the
  * faults as the issue has them, every impact with a late disc, every
- * impact with a missing disc, and none.
+ * impact with a missing disc, and none; the faults on a 20 us table whose
+ * config still says 10 us; then layouts of 5 and 6 discs (the diamond and
+ * discs near the line, where a late or missing one does harm).
  *
  *   build/bench/sensors_faults [N]   (N impacts per row, default 20000) */
 #include <stdio.h>
@@ -22,8 +24,25 @@
 #include "sensors/sensors.h"
 #include "tests/support/piezo_gen.h"
 
-static void row(const char *what, double jitter_us, double p_late, double p_missing, size_t n,
-		uint64_t seed)
+/* Extra table discs beyond the diamond: n_extra of them at xy (x, y
+ * pairs), on unused lines. */
+static void add_discs(struct sens_config *c, const double *xy, size_t n_extra)
+{
+	for (size_t i = 0; i < n_extra && c->n_lines < SENS_MAX_LINES; i++) {
+		struct sens_line_cfg *l = &c->lines[c->n_lines++];
+
+		*l = (struct sens_line_cfg){ .role = SENS_ROLE_TABLE, .offset = 40 + (unsigned)i,
+					     .x = xy[2 * i], .y = xy[2 * i + 1], .owner = -1 };
+		snprintf(l->name, sizeof(l->name), "table%u", 4 + (unsigned)(i % 4));
+	}
+}
+
+static const double *layout_xy;	/* extra discs of the rows that follow, or NULL */
+static size_t layout_n;
+
+/* told_us: the timing sigma the config states, 0 the one measured */
+static void row(const char *what, double jitter_us, double told_us, double p_late, double p_missing,
+		size_t n, uint64_t seed)
 {
 	struct sens_config c;
 	struct pzg g;
@@ -31,10 +50,11 @@ static void row(const char *what, double jitter_us, double p_late, double p_miss
 	double *err = malloc(n * sizeof(double));
 
 	sens_config_defaults(&c);
+	add_discs(&c, layout_xy, layout_n);
 	pzg_defaults(&g, seed, jitter_us * 1e-6);
 	g.p_late = p_late;
 	g.p_missing = p_missing;
-	c.timing_sigma_s = pzg_sigma_s(&g);
+	c.timing_sigma_s = told_us > 0 ? told_us * 1e-6 : pzg_sigma_s(&g);
 	if (!err || pzg_run(&g, &c, n, err, &st) < 0) {
 		fprintf(stderr, "sensors_faults: the run failed\n");
 		exit(1);
@@ -62,10 +82,37 @@ int main(int argc, char **argv)
 	printf("sensors_faults: %zu impacts per row (half within 10 cm of the line), 4-disc diamond; "
 	       "ratios against the targets (<= 1 meets)\n", n);
 	for (int j = 10; j <= 20; j += 10) {
-		row("2 % late + 2 % missing", j, 0.02, 0.02, n, 31 + (uint64_t)j);
-		row("a late disc always", j, 1.0, 0, n / 2, 131 + (uint64_t)j);
-		row("a missing disc always", j, 0, 1.0, n / 2, 231 + (uint64_t)j);
-		row("no fault", j, 0, 0, n / 2, 331 + (uint64_t)j);
+		row("2 % late + 2 % missing", j, 0, 0.02, 0.02, n, 31 + (uint64_t)j);
+		row("a late disc always", j, 0, 1.0, 0, n / 2, 131 + (uint64_t)j);
+		row("a missing disc always", j, 0, 0, 1.0, n / 2, 231 + (uint64_t)j);
+		row("no fault", j, 0, 0, 0, n / 2, 331 + (uint64_t)j);
 	}
+	/* the installer's 10 us left in the config of a 20 us table */
+	row("faults, config says 10", 20, 10, 0.02, 0.02, n, 431);
+
+	/* More discs where a late or missing one does harm: near the line. */
+	static const struct {
+		const char *what;
+		size_t n;
+		double xy[4];
+	} layouts[] = {
+		{ "+2 on the axis 45 cm from the line", 2, { 0.77, 0.61, 1.67, 0.61 } },
+		{ "+2 beside the line's ends", 2, { 1.07, 0.05, 1.37, 1.17 } },
+		{ "+2 at the line's ends, 30 cm in", 2, { 1.22, 0.35, 1.22, 0.87 } },
+		{ "+1 on the line, middle", 1, { 1.22, 0.61 } },
+	};
+	printf("layouts, 2 %% late + 2 %% missing, 10 us:\n");
+	for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++) {
+		layout_xy = layouts[k].xy;
+		layout_n = layouts[k].n;
+		row(layouts[k].what, 10, 0, 0.02, 0.02, n, 31 + 10);
+		row("  and a late disc always", 10, 0, 1.0, 0, n / 2, 131 + 10);
+		if (k == 0) {
+			row("  a missing disc always", 10, 0, 0, 1.0, n / 2, 231 + 10);
+			row("  faults, 20 us", 20, 0, 0.02, 0.02, n, 31 + 20);
+		}
+	}
+	layout_xy = NULL;
+	layout_n = 0;
 	return 0;
 }

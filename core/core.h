@@ -953,10 +953,24 @@ int mlog_bd_stream_line(struct mlog_bd_stream *s, const char *line, size_t len,
 int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outlen,
 		       char *err, size_t errlen);
 
+/* mlog_bd_judge() of the log in buf[0..len) by the stream's passes: the
+ * same output and errors, in memory bounded by the match and the output
+ * (mlog_judge() judges Beer Die so). */
+int mlog_bd_stream_judge(const char *name, const char *buf, size_t len,
+			 char **out, size_t *outlen, char *err, size_t errlen);
+
 /* Whether the log in buf[0..len) judges, any game, without its output:
  * 0, or the errors of mlog_judge(). A Beer Die log is checked by the
  * stream, in memory bounded by the match. */
 int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t errlen);
+
+/* In WRITE, after a line that handed out a ruling line: that ruling as
+ * a structure (borrowed until the next call), *corrected whether a
+ * correction replaced its throw. */
+const struct bd_ruling *mlog_bd_stream_ruling(const struct mlog_bd_stream *s, bool *corrected);
+
+/* After mlog_bd_stream_end() said MLOG_PASS_DONE: the final line's content. */
+const struct bd_final *mlog_bd_stream_final(const struct mlog_bd_stream *s);
 
 /* The match as read so far (cfg, roll-off, names; entries: none kept). */
 const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s);

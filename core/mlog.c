@@ -150,9 +150,10 @@ int mlog_fail(char *err, size_t errlen, const char *name, int line,
 
 const char *mlog_json_why(const json_error_t *jerr, bool *oom)
 {
-	bool none = json_error_code(jerr) == json_error_out_of_memory || !jerr->text[0];
+	/* jansson may leave the text empty when an allocation fails (and
+	 * the code byte unset then: the text is read first). */
+	bool none = !jerr->text[0] || json_error_code(jerr) == json_error_out_of_memory;
 
-	/* jansson leaves the text empty when an allocation fails. */
 	if (oom)
 		*oom = none;
 	return none ? "out of memory" : jerr->text;
@@ -276,20 +277,6 @@ int mlog_game(const char *name, const char *buf, size_t len,
 	return read_game(name, buf, len, game, gamelen, &lineno, err, errlen);
 }
 
-static int judge_beerdie(const char *name, const char *buf, size_t len,
-			 char **out, size_t *outlen, char *err, size_t errlen)
-{
-	struct mlog_bd *log;
-	int rc;
-
-	rc = mlog_bd_parse(name, buf, len, &log, err, errlen);
-	if (rc)
-		return rc;
-	rc = mlog_bd_judge(log, out, outlen, err, errlen);
-	mlog_bd_free(log);
-	return rc;
-}
-
 /* The games a log may name, and their judges. NULL: known, not built yet
  * (the dice games' judge, mlog_dice_judge, plugs in here). */
 static const struct {
@@ -297,7 +284,7 @@ static const struct {
 	int (*judge)(const char *name, const char *buf, size_t len,
 		     char **out, size_t *outlen, char *err, size_t errlen);
 } judges[] = {
-	{ "beerdie", judge_beerdie },
+	{ "beerdie", mlog_bd_stream_judge },
 	{ "yatzy", mlog_dice_judge },
 	{ "yatzy-joker", mlog_dice_judge },
 	{ "dreiermann", mlog_dice_judge },

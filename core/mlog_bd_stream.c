@@ -44,6 +44,8 @@ struct mlog_bd_stream {
 	size_t next_held;		/* JUDGE, WRITE: the next held correction to apply */
 	struct bd_throw t;		/* the throw being judged */
 	struct bd_ruling r;		/* its ruling */
+	bool corrected;			/* WRITE: r's throw was replaced by a correction */
+	struct bd_final final;		/* DONE: the final line's content */
 	struct mlog_buf out;		/* WRITE: the line handed out */
 };
 
@@ -83,6 +85,17 @@ void mlog_bd_stream_free(struct mlog_bd_stream *s)
 const struct mlog_bd *mlog_bd_stream_log(const struct mlog_bd_stream *s)
 {
 	return s->log;
+}
+
+const struct bd_ruling *mlog_bd_stream_ruling(const struct mlog_bd_stream *s, bool *corrected)
+{
+	*corrected = s->corrected;
+	return &s->r;
+}
+
+const struct bd_final *mlog_bd_stream_final(const struct mlog_bd_stream *s)
+{
+	return &s->final;
 }
 
 /* Keeps e's observations as throw e->throw_no's latest correction. */
@@ -167,6 +180,7 @@ static int judge_throw(struct mlog_bd_stream *s, const struct mlog_bd_entry *e,
 		corrected = true;
 	}
 	rc = fold(s, line, err, errlen);
+	s->corrected = corrected;
 	if (rc || s->pass != MLOG_PASS_WRITE)
 		return rc;
 	mlog_bd_put_ruling(&s->out, &s->log->cfg, &s->r, corrected);
@@ -263,6 +277,7 @@ int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outle
 		return rewind_to(s, MLOG_PASS_WRITE);
 	case MLOG_PASS_WRITE:
 		bd_final(&s->log->cfg, &s->state, &f);
+		s->final = f;
 		mlog_bd_put_final(&s->out, &s->log->cfg, &f);
 		if (s->out.oom) {
 			snprintf(err, errlen, "%s: out of memory", s->log->name);
@@ -278,24 +293,73 @@ int mlog_bd_stream_end(struct mlog_bd_stream *s, const char **out, size_t *outle
 	return MLOG_PASS_DONE;
 }
 
-/* One pass of s over buf's lines; the next pass or an error. */
-static int check_pass(struct mlog_bd_stream *s, const char *buf, size_t len,
-		      char *err, size_t errlen)
+/* One pass of s over buf's lines, appending what it hands out to out
+ * (NULL: nothing); the next pass or an error. */
+static int run_pass(struct mlog_bd_stream *s, const char *buf, size_t len, struct mlog_buf *out,
+		    char *err, size_t errlen)
 {
 	struct mlog_line line;
-	const char *out;
-	size_t pos = 0, outlen;
+	const char *got;
+	size_t pos = 0, gotlen;
 	int no = 0, rc;
 
-	while (mlog_next_line(buf, len, &pos, &no, &line))
-		if ((rc = mlog_bd_stream_line(s, line.start, line.len, &out, &outlen, err, errlen)))
+	while (mlog_next_line(buf, len, &pos, &no, &line)) {
+		rc = mlog_bd_stream_line(s, line.start, line.len, &got, &gotlen, err, errlen);
+		if (rc)
 			return rc;
-	return mlog_bd_stream_end(s, &out, &outlen, err, errlen);
+		if (out && got)
+			mlog_buf_put(out, got, gotlen);
+	}
+	rc = mlog_bd_stream_end(s, &got, &gotlen, err, errlen);
+	if (out && got)
+		mlog_buf_put(out, got, gotlen);
+	return rc;
+}
+
+/* The stream's passes over buf: all of them with out, READ and JUDGE
+ * (WRITE only formats) without. 0 or an error. */
+static int run_all(const char *name, const char *buf, size_t len, struct mlog_buf *out,
+		   char *err, size_t errlen)
+{
+	struct mlog_bd_stream *s = mlog_bd_stream_new(name);
+	int rc;
+
+	if (!s) {
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
+		return -ENOMEM;
+	}
+	do
+		rc = run_pass(s, buf, len, out, err, errlen);
+	while (rc == MLOG_PASS_JUDGE || (out && rc == MLOG_PASS_WRITE));
+	mlog_bd_stream_free(s);
+	if (out && out->oom && rc >= 0) {
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
+		return -ENOMEM;
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int mlog_bd_stream_judge(const char *name, const char *buf, size_t len,
+			 char **out, size_t *outlen, char *err, size_t errlen)
+{
+	struct mlog_buf b = { 0 };
+	int rc = run_all(name, buf, len, &b, err, errlen);
+
+	if (rc) {
+		mlog_buf_release(&b);
+		*out = NULL;
+		if (outlen)
+			*outlen = 0;
+		return rc;
+	}
+	rc = mlog_buf_finish(&b, out, outlen);
+	if (rc)
+		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
+	return rc;
 }
 
 int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t errlen)
 {
-	struct mlog_bd_stream *s;
 	char game[32], *out = NULL;
 	size_t outlen;
 	int rc = mlog_game(name, buf, len, game, sizeof(game), err, errlen);
@@ -307,15 +371,5 @@ int mlog_check(const char *name, const char *buf, size_t len, char *err, size_t 
 		free(out);
 		return rc;
 	}
-	s = mlog_bd_stream_new(name);
-	if (!s) {
-		snprintf(err, errlen, "%s: out of memory", name ? name : "log");
-		return -ENOMEM;
-	}
-	/* READ, then JUDGE when the log has corrections: WRITE only formats. */
-	rc = check_pass(s, buf, len, err, errlen);
-	if (rc == MLOG_PASS_JUDGE)
-		rc = check_pass(s, buf, len, err, errlen);
-	mlog_bd_stream_free(s);
-	return rc < 0 ? rc : 0;
+	return run_all(name, buf, len, NULL, err, errlen);
 }

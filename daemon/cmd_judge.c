@@ -2,10 +2,10 @@
  * dyeref judge [--table] [FILE|-]: judges a match log (docs/match-log.md).
  *
  * Bad input gives a one-line message, exit 2 and an empty stdout: never
- * half an answer. A Beer Die log is judged line by line in passes
- * (mlog_bd_stream), the output written only in the last, after every line
- * was checked and judged, so memory does not grow with the log. Dice
- * logs and --table are read whole (at most MLOG_MAX_INPUT bytes) and
+ * half an answer. A Beer Die log (also with --table) is judged line by
+ * line in passes (mlog_bd_stream), the output written only in the last,
+ * after every line was checked and judged, so memory does not grow with
+ * the log. Dice logs are read whole (at most MLOG_MAX_INPUT bytes) and
  * their output built in memory first.
  */
 #include <errno.h>
@@ -103,31 +103,14 @@ static void put_house_words(FILE *b, const struct bd_house *h)
 	fputs(sep[0] ? "\n" : "the defaults (docs/beer-die-rules.md)\n", b);
 }
 
-/* The scoreboard in words: who plays, each throw's ruling with its rules
- * and duties, the final score. */
-static int scoreboard(const char *name, const char *buf, size_t len,
-		      char **out, size_t *outlen, char *err, size_t errlen)
+/* The scoreboard in words (--table): who plays, each throw's ruling with
+ * its rules and duties, the final score. Its head, once the log is read;
+ * *w gets the width of the thrower column. */
+static void table_head(FILE *b, const char *name, const struct mlog_bd *log, int *w)
 {
-	struct mlog_bd_result res;
-	struct mlog_bd *log;
-	FILE *b;
-	const struct bd_match_cfg *cfg;
+	const struct bd_match_cfg *cfg = &log->cfg;
 	char ta[2 * BD_NAME_MAX + 8], tb[2 * BD_NAME_MAX + 8];
-	int rc, w = 7;	/* width of the thrower column */
 
-	rc = mlog_bd_parse(name, buf, len, &log, err, errlen);
-	if (rc)
-		return rc;
-	rc = mlog_bd_replay(log, &res, err, errlen);
-	if (rc)
-		goto free_log;
-	b = open_memstream(out, outlen);
-	if (!b) {
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", name);
-		goto free_result;
-	}
-	cfg = &log->cfg;
 	fprintf(b, "Beer Die: %s\n", name);
 	fprintf(b, "  Team A: %s\n  Team B: %s\n", team_players(cfg, 0, ta, sizeof(ta)),
 			team_players(cfg, 1, tb, sizeof(tb)));
@@ -139,60 +122,59 @@ static int scoreboard(const char *name, const char *buf, size_t len,
 	else
 		fprintf(b, "  No roll-off: team A throws first\n");
 	put_house_words(b, &cfg->house);
+	*w = 7;
 	for (int i = 0; i < BD_PLAYERS; i++)
-		if ((int)strlen(cfg->players[i]) > w)
-			w = (int)strlen(cfg->players[i]);
-	fprintf(b, "\n  throw  %-*s  team  points     score\n", w, "thrower");
-	for (size_t i = 0; i < res.n; i++) {
-		const struct bd_ruling *r = &res.rulings[i];
-		const char *who = r->thrower >= 0 && r->thrower < BD_PLAYERS ?
-				  cfg->players[r->thrower] : "?";
-		char pts[32];
+		if ((int)strlen(cfg->players[i]) > *w)
+			*w = (int)strlen(cfg->players[i]);
+	fprintf(b, "\n  throw  %-*s  team  points     score\n", *w, "thrower");
+}
 
-		fprintf(b, "  %5d  %-*s  %-4s  %-9s  %2d-%d%s%s%s%s%s\n", r->throw_no, w, who,
-			r->team ? "B" : "A", points_words(r->points, pts, sizeof(pts)),
-			r->score[0], r->score[1], r->dead ? "  DEAD" : "",
-			r->retoss ? "  RE-TOSS" : "", r->review ? "  REVIEW" : "",
-			res.corrected[i] ? "  CORRECTED" : "",
-			r->over ? (r->winner ? "  GAME: B wins" : "  GAME: A wins") : "");
-		for (size_t k = 0; k < r->n_why; k++) {
-			char text[BD_RULE_TEXT_MAX];
+/* One throw's rows: its ruling, the rules in words, its duties. */
+static void table_row(FILE *b, const struct bd_match_cfg *cfg, const struct bd_ruling *r,
+		      bool corrected, int w)
+{
+	const char *who = r->thrower >= 0 && r->thrower < BD_PLAYERS ? cfg->players[r->thrower] : "?";
+	char pts[32];
 
-			bd_rule_text(r->why[k], &cfg->house, text, sizeof(text));
-			fprintf(b, "         %-7s %s\n", r->why[k], text);
-		}
-		for (size_t k = 0; k < r->n_duties; k++) {
-			fputs("         -> ", b);
-			put_duty_words(b, cfg, &r->duties[k]);
-			fputs("\n", b);
-		}
+	fprintf(b, "  %5d  %-*s  %-4s  %-9s  %2d-%d%s%s%s%s%s\n", r->throw_no, w, who,
+		r->team ? "B" : "A", points_words(r->points, pts, sizeof(pts)),
+		r->score[0], r->score[1], r->dead ? "  DEAD" : "",
+		r->retoss ? "  RE-TOSS" : "", r->review ? "  REVIEW" : "",
+		corrected ? "  CORRECTED" : "",
+		r->over ? (r->winner ? "  GAME: B wins" : "  GAME: A wins") : "");
+	for (size_t k = 0; k < r->n_why; k++) {
+		char text[BD_RULE_TEXT_MAX];
+
+		bd_rule_text(r->why[k], &cfg->house, text, sizeof(text));
+		fprintf(b, "         %-7s %s\n", r->why[k], text);
 	}
-	fprintf(b, "\n  Final: A %d - %d B, ", res.final.score[0], res.final.score[1]);
-	if (res.final.over)
-		fprintf(b, "team %s (%s) wins\n", res.final.winner ? "B" : "A",
-				res.final.winner ? tb : ta);
+	for (size_t k = 0; k < r->n_duties; k++) {
+		fputs("         -> ", b);
+		put_duty_words(b, cfg, &r->duties[k]);
+		fputs("\n", b);
+	}
+}
+
+/* The final score and the duties of the end. */
+static void table_final(FILE *b, const struct bd_match_cfg *cfg, const struct bd_final *f)
+{
+	char t[2 * BD_NAME_MAX + 8];
+
+	fprintf(b, "\n  Final: A %d - %d B, ", f->score[0], f->score[1]);
+	if (f->over)
+		fprintf(b, "team %s (%s) wins\n", f->winner ? "B" : "A",
+			team_players(cfg, f->winner ? 1 : 0, t, sizeof(t)));
 	else
 		fputs("not over\n", b);
-	for (size_t k = 0; k < res.final.n_duties; k++) {
+	for (size_t k = 0; k < f->n_duties; k++) {
 		char text[BD_RULE_TEXT_MAX];
 
 		fputs("         -> ", b);
-		put_duty_words(b, cfg, &res.final.duties[k]);
-		if (bd_rule_text(res.final.duties[k].why, &cfg->house, text, sizeof(text)))
+		put_duty_words(b, cfg, &f->duties[k]);
+		if (bd_rule_text(f->duties[k].why, &cfg->house, text, sizeof(text)))
 			fprintf(b, ": %s", text);
 		fputs("\n", b);
 	}
-	if (fclose(b)) {
-		free(*out);
-		*out = NULL;
-		rc = -ENOMEM;
-		snprintf(err, errlen, "%s: out of memory", name);
-	}
-free_result:
-	mlog_bd_result_free(&res);
-free_log:
-	mlog_bd_free(log);
-	return rc;
 }
 
 /* The log of a game other than Beer Die, whose first lines (blank blank
@@ -240,25 +222,34 @@ static int judge_whole(struct dd_lines *r, const char *name, int blank, const ch
 	return rc;
 }
 
-/* fwrite of one piece of the output; false after "judge: stdout: why". */
-static bool put(const char *p, size_t n)
+/* What the last pass hands out goes to stdout: the judge's lines, or
+ * with table the scoreboard in words. */
+static void emit(const struct mlog_bd_stream *s, bool table, int pass, int w,
+		 const char *out, size_t outlen)
 {
-	if (n && fwrite(p, 1, n, stdout) != n) {
-		dd_log(DD_LOG_ERR, "judge: stdout: %s", strerror(errno ? errno : EIO));
-		return false;
+	const struct bd_match_cfg *cfg = &mlog_bd_stream_log(s)->cfg;
+	const struct bd_ruling *r;
+	bool corrected;
+
+	if (!table) {
+		fwrite(out, 1, outlen, stdout);
+	} else if (pass == MLOG_PASS_DONE) {
+		table_final(stdout, cfg, mlog_bd_stream_final(s));
+	} else {
+		r = mlog_bd_stream_ruling(s, &corrected);
+		table_row(stdout, cfg, r, corrected, w);
 	}
-	return true;
 }
 
 /* Beer Die in passes over the lines; the first line (no, after blank
  * ones) is read. The exit status. */
 static int judge_passes(struct dd_lines *r, const char *name, const char *line, size_t len,
-			char *err, size_t errlen)
+			bool table, char *err, size_t errlen)
 {
 	struct mlog_bd_stream *s = mlog_bd_stream_new(name);
 	const char *out;
 	size_t outlen;
-	int rc = 0, pass = MLOG_PASS_READ, first = dd_lines_no(r);
+	int rc = 0, pass = MLOG_PASS_READ, first = dd_lines_no(r), w = 0;
 
 	if (!s) {
 		dd_log(DD_LOG_ERR, "judge: %s: out of memory", name);
@@ -272,8 +263,8 @@ static int judge_passes(struct dd_lines *r, const char *name, const char *line, 
 
 		for (; got == 1 && !rc; got = dd_lines_next(r, &line, &len, err, errlen)) {
 			rc = mlog_bd_stream_line(s, line, len, &out, &outlen, err, errlen);
-			if (!rc && !put(out, outlen))
-				goto free_stream;
+			if (!rc && out)
+				emit(s, table, pass, w, out, outlen);
 		}
 		if (got < 0)
 			rc = got;
@@ -285,9 +276,11 @@ static int judge_passes(struct dd_lines *r, const char *name, const char *line, 
 			break;
 		}
 		if (pass == MLOG_PASS_DONE) {
-			if (!put(out, outlen))
-				goto free_stream;
-		} else if ((rc = dd_lines_rewind(r, err, errlen)) == 0) {
+			emit(s, table, pass, w, out, outlen);
+		} else if (pass == MLOG_PASS_WRITE && table) {
+			table_head(stdout, name, mlog_bd_stream_log(s), &w);
+		}
+		if (pass != MLOG_PASS_DONE && (rc = dd_lines_rewind(r, err, errlen)) == 0) {
 			got = dd_lines_next(r, &line, &len, err, errlen);
 			if (got < 0)
 				rc = got;
@@ -300,18 +293,15 @@ static int judge_passes(struct dd_lines *r, const char *name, const char *line, 
 		dd_log(DD_LOG_ERR, "%s", err);
 		return dd_input_status(rc);
 	}
-	if (fflush(stdout)) {
+	if (fflush(stdout) || ferror(stdout)) {
 		dd_log(DD_LOG_ERR, "judge: stdout: %s", strerror(errno ? errno : EIO));
 		return DD_EXIT_FAIL;
 	}
 	return DD_EXIT_OK;
-free_stream:
-	mlog_bd_stream_free(s);
-	return DD_EXIT_FAIL;
 }
 
-/* judge without --table: Beer Die line by line, other games whole. */
-static int judge_log(const char *path)
+/* Beer Die line by line, other games whole (not with --table). */
+static int judge_log(const char *path, bool table)
 {
 	static char obuf[64 * 1024];
 	struct dd_lines *r;
@@ -352,7 +342,10 @@ static int judge_log(const char *path)
 		dd_log(DD_LOG_ERR, "%s", err);
 		status = dd_input_status(rc);
 	} else if (!strcmp(game, "beerdie")) {
-		status = judge_passes(r, name, line, len, err, sizeof(err));
+		status = judge_passes(r, name, line, len, table, err, sizeof(err));
+	} else if (table) {
+		dd_log(DD_LOG_ERR, "judge: --table: only Beer Die logs (this is %s)", game);
+		status = DD_EXIT_USAGE;
 	} else {
 		rc = judge_whole(r, name, dd_lines_no(r) - 1, line, len, &out, &outlen, err,
 				 sizeof(err));
@@ -377,11 +370,8 @@ static void usage(void)
 
 int dd_cmd_judge(int argc, char **argv)
 {
-	const char *path = NULL, *name;
-	char err[512] = "", *buf = NULL, *out = NULL, game[32];
-	size_t len = 0, outlen = 0;
+	const char *path = NULL;
 	bool table = false;
-	int rc, status;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--table")) {
@@ -400,28 +390,5 @@ int dd_cmd_judge(int argc, char **argv)
 			path = argv[i];
 		}
 	}
-	if (!table)
-		return judge_log(path);
-	status = dd_read_input("judge", path, &buf, &len, &name);
-	if (status)
-		return status;
-	{
-		rc = mlog_game(name, buf, len, game, sizeof(game), err, sizeof(err));
-		if (!rc && strcmp(game, "beerdie")) {
-			snprintf(err, sizeof(err), "judge: --table: only Beer Die logs (this is %s)", game);
-			rc = -ENOTSUP;
-		}
-		if (!rc)
-			rc = scoreboard(name, buf, len, &out, &outlen, err, sizeof(err));
-	}
-	if (rc) {
-		dd_log(DD_LOG_ERR, "%s", err);
-		status = rc == -ENOMEM ? DD_EXIT_FAIL : DD_EXIT_USAGE;
-		goto free_buf;
-	}
-	status = dd_write_stdout("judge", out, outlen);
-	free(out);
-free_buf:
-	free(buf);
-	return status;
+	return judge_log(path, table);
 }

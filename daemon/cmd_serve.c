@@ -265,6 +265,7 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 	dd_referee_set_defaults(sv->ref, &sc.ref);
 	if (web_server_set_pin(sv->web, sc.pin))
 		dd_log(DD_LOG_ERR, "reload: out of memory for the PIN");
+	dd_serve_key_keep(sv);	/* a new PIN's new key */
 	web_server_set_house(sv->web, &sc.ref.house);
 	if (strcmp(sc.bind, sv->sc.bind) || sc.port != sv->sc.port || strcmp(sc.db_path, sv->sc.db_path))
 		dd_log(DD_LOG_WARN, "reload: web.bind, web.port and db.path change on restart only");
@@ -590,11 +591,14 @@ int dd_cmd_serve(int argc, char **argv)
 	wc.port = sv->sc.port;
 	wc.pin = sv->sc.pin;
 	wc.house = &sv->sc.ref.house;
+	dd_serve_key_load(sv);
+	wc.device_key = sv->key_stored ? sv->device_key : NULL;
 	sv->web = web_server_new(&wc, &wh, sv, err, sizeof(err));
 	if (!sv->web) {
 		dd_log(DD_LOG_ERR, "%s", err);
 		goto free_referee;
 	}
+	dd_serve_key_keep(sv);
 	rc = setup_loop(sv);
 	if (rc >= 0)
 		rc = dd_serve_store_watch(sv);	/* from here: what restoring said stands */
@@ -625,9 +629,9 @@ int dd_cmd_serve(int argc, char **argv)
 	sv->sensors.changed = sv->camera.changed = dd_serve_on_health_changed;
 	sv->sensors.user = sv->camera.user = sv;
 	rearm_timers(sv);
-	dd_log(DD_LOG_INFO, "listening on http://%s%s%s:%u/ (sensors: %s; camera: %s)",
+	dd_log(DD_LOG_INFO, "listening on http://%s%s%s:%u/ (version %s; sensors: %s; camera: %s)",
 	       strchr(sv->sc.bind, ':') ? "[" : "", sv->sc.bind, strchr(sv->sc.bind, ':') ? "]" : "",
-	       web_server_port(sv->web), sv->sensors.text, sv->camera.text);
+	       web_server_port(sv->web), dd_version(), sv->sensors.text, sv->camera.text);
 	sd_notifyf(0, "READY=1\nSTATUS=serving on port %u", web_server_port(sv->web));
 	rc = sd_event_loop(sv->ev);
 	status = rc < 0 ? DD_EXIT_FAIL : DD_EXIT_OK;

@@ -82,4 +82,14 @@ int dd_config_set_keys(const char *path, const char *section, const char *const 
  * give. */
 int dd_config_check_writable(const char *path, char *err, size_t errlen);
 
+/* A new temporary file beside path, mode 0600, its name in tmp (len
+ * bytes): the new content is written there, then replaces path in one
+ * rename(2), so a crash leaves either the old file or the new. The fd, or
+ * a negative errno with a message. */
+int dd_config_open_beside(const char *path, char *tmp, size_t len, char *err, size_t errlen);
+/* fsync of the directory holding path, after a rename into it: the
+ * rename itself is on disk, so a power cut after this returns cannot bring
+ * back the old file (or none). 0 or a negative errno. */
+int dd_config_sync_dir(const char *path);
+
 #endif /* DYEREF_DAEMON_CONFIG_H */

@@ -100,9 +100,7 @@ too_long:
 	return -ENAMETOOLONG;
 }
 
-/* fsync of the directory holding path: the rename itself is on disk, so a
- * power cut after we return cannot bring back the old file (or none). */
-static int sync_dir(const char *path)
+int dd_config_sync_dir(const char *path)
 {
 	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -123,11 +121,7 @@ static int sync_dir(const char *path)
 	return rc;
 }
 
-/* A new temporary file beside path (its name in tmp): the new config is
- * written there, then replaces it in one rename(2), so a crash leaves
- * either the old file or the new. The fd, or a negative errno with a
- * message. */
-static int open_beside(const char *path, char *tmp, size_t len, char *err, size_t errlen)
+int dd_config_open_beside(const char *path, char *tmp, size_t len, char *err, size_t errlen)
 {
 	int fd;
 
@@ -152,7 +146,7 @@ int dd_config_check_writable(const char *shown, char *err, size_t errlen)
 	rc = resolve(shown, path, sizeof(path), err, errlen);
 	if (rc)
 		return rc;
-	fd = open_beside(path, tmp, sizeof(tmp), err, errlen);
+	fd = dd_config_open_beside(path, tmp, sizeof(tmp), err, errlen);
 	if (fd < 0)
 		return fd;
 	close(fd);
@@ -187,7 +181,7 @@ int dd_config_set_keys(const char *shown, const char *section, const char *const
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return rc;
 	}
-	fd = open_beside(path, tmp, sizeof(tmp), err, errlen);
+	fd = dd_config_open_beside(path, tmp, sizeof(tmp), err, errlen);
 	if (fd < 0) {
 		rc = fd;
 		goto close_in;
@@ -278,7 +272,7 @@ int dd_config_set_keys(const char *shown, const char *section, const char *const
 		snprintf(err, errlen, "%s: cannot replace it: %s", path, strerror(-rc));
 		goto remove_tmp;
 	}
-	rc = sync_dir(path);
+	rc = dd_config_sync_dir(path);
 	if (rc)
 		snprintf(err, errlen, "%s: written, but syncing its directory failed (a power cut "
 			 "may lose the change): %s", path, strerror(-rc));

@@ -25,6 +25,10 @@ void dd_log(enum dd_log_level level, const char *fmt, ...)
  * tools. */
 int64_t dd_mono_ns(void);
 
+/* The version dyeref was built as (the VERSION file at the top): a static
+ * string, never freed. */
+const char *dd_version(void);
+
 /* Exit statuses of a command. */
 #define DD_EXIT_OK    0
 #define DD_EXIT_FAIL  1

@@ -33,6 +33,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: dyeref COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %s\n", commands[i].usage);
+	fprintf(f, "  version                       print dyeref's version (also --version)\n");
 	fprintf(f, "\ndyeref COMMAND --help shows a command's options.\n");
 }
 
@@ -44,6 +45,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
+		return DD_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+		printf("dyeref %s\n", dd_version());
 		return DD_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

@@ -1,6 +1,16 @@
 # daemon/: linked as objects into build/dyeref (the Makefile does that).
 .SECONDEXPANSION:
 
+# The version, from the VERSION file alone (a tarball has no git): one
+# object carries it and is rebuilt when the file changes. `override`: a
+# packager's EXTRA_CFLAGS on the command line must not drop it.
+DYEREF_VERSION := $(shell cat VERSION 2>/dev/null)
+ifeq ($(DYEREF_VERSION),)
+$(error VERSION: missing or empty (it holds dyeref's version, e.g. 0.1.0))
+endif
+$(BUILD)/daemon/version.o: VERSION
+$(BUILD)/daemon/version.o: override EXTRA_CFLAGS += -DDYEREF_VERSION='"$(DYEREF_VERSION)"'
+
 # One rendered throw as a Y4M camera stream, for the camera glue's
 # end-to-end test (a whole `dyeref sim --frames` match takes too long).
 EXTRA_TEST_BINS += $(BUILD)/tests/cam_throw

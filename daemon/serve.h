@@ -1,8 +1,8 @@
 /* Private to `dyeref serve` (cmd_serve.c: options, setup, the loop and the
  * throw; serve_config.c; serve_web.c: the web handlers and the state;
- * serve_store.c: the store's health and the kept edges; serve_demo.c:
- * --sim's feeders and matches): not a contract. Every function here runs
- * on serve's loop. */
+ * serve_store.c: the store's health, its check and the kept edges;
+ * serve_demo.c: --sim's feeders and matches): not a contract. Every
+ * function here runs on serve's loop. */
 #ifndef DYEREF_DAEMON_SERVE_H
 #define DYEREF_DAEMON_SERVE_H
 
@@ -110,6 +110,8 @@ struct serve {
 	int64_t last_edge_ns;		/* CLOCK_MONOTONIC of that edge (benchmarks) */
 	unsigned long rulings;		/* pushed since start */
 	char *state_cache;		/* owned: /api/state until something changes */
+	unsigned char device_key[32];	/* the web's device key (WEB_DEVICE_KEY) ... */
+	bool key_stored;		/* ... as its file holds it (serve_key.c) */
 };
 
 /* o into fusion through the match step; the timers rearmed. */
@@ -161,6 +163,23 @@ void dd_serve_on_raw_flush(void *user);
 /* The sensors' edges sink (user: the serve): kept for the match's raw inputs. */
 void dd_serve_on_edges(void *user, const struct sens_config *cfg, const struct sens_edge *e,
 		       size_t n);
+
+/* ---- The device key (serve_key.c) ---- */
+
+/* The key file at path: 0 and key; -ENOENT none; else a negative errno
+ * and a one-line "path: why" in err (unreadable, not a regular file,
+ * open to group or others, not exactly WEB_DEVICE_KEY bytes). */
+int dd_serve_key_read(const char *path, unsigned char *key, char *err, size_t errlen);
+/* Writes key (WEB_DEVICE_KEY bytes) to path: a 0600 temporary file
+ * beside it, synced, renamed over it, the directory synced; never half
+ * written. 0, or a negative errno with a message. */
+int dd_serve_key_write(const char *path, const unsigned char *key, char *err, size_t errlen);
+/* At start: sv->device_key from "<db path>.key" for web_config.device_key
+ * when key_stored; a bad file is a warning (a fresh key). */
+void dd_serve_key_load(struct serve *sv);
+/* After web_server_new and each PIN set: the web's key written to the
+ * file when it is not what the file holds; a failure is a warning. */
+void dd_serve_key_keep(struct serve *sv);
 
 /* ---- --sim (serve_demo.c) ---- */
 

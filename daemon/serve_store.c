@@ -1,14 +1,15 @@
-/* dyeref serve's event log: the health strip's "store" after each write,
- * and the chip's edges kept for the match's raw inputs, stored in batches
- * off the throw's path. */
+/* dyeref serve's event log: the health strip's "store" after each write
+ * (and after every event, for the writes nobody reported), the check of
+ * the whole log in the background, and the chip's edges kept for the
+ * match's raw inputs, stored in batches off the throw's path. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>

@@ -52,6 +52,7 @@ static int render_state(struct serve *sv, char **out)
 		"sensors", health_json(&sv->sensors), "camera", health_json(&sv->camera),
 		"store", health_json(&sv->storage)));
 	json_object_set_new(o, "mode", json_string(sv->sim ? "sim" : "live"));
+	json_object_set_new(o, "version", json_string(dd_version()));
 	json_object_set_new(o, "in_flight", json_boolean(dd_fusion_active(&sv->fusion)));
 	json_object_set_new(o, "waiting", json_boolean(dd_referee_waiting(sv->ref)));
 	if (sv->challenge_match) {

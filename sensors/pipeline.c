@@ -13,6 +13,7 @@
 #define NOISE_HIST 32		/* fits whose residuals measure the table's timing noise */
 #define NOISE_MIN_FITS 8	/* fewer than this: the configured noise stands */
 #define NOISE_MAX_SCALE 3.0	/* the measured noise counts up to this many times the configured */
+#define NOISE_TRUST 3.0		/* chi-square per dof the last fits must show, at least, to count */
 
 struct line_state {
 	bool any;		/* an edge was accepted */
@@ -311,9 +312,16 @@ static double noise_scale(const struct sens_pipeline *p)
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
-	/* 3x at most: beyond, the config is wrong, not noisy, and a fix
-	 * should not hang on so much of what came before */
-	return sqrt(fmin(fmax(1.0, v[p->n_red / 2]), NOISE_MAX_SCALE * NOISE_MAX_SCALE));
+	/* The median of 32 scatters by +-40 % on a table as noisy as the
+	 * config says: below NOISE_TRUST it is that scatter, and the
+	 * configured noise stands (an impact then comes out as it would
+	 * alone). 3x at most: beyond, the config is wrong, not noisy, and a
+	 * fix should not hang on so much of what came before. */
+	double m = v[p->n_red / 2];
+
+	if (!(m >= NOISE_TRUST))
+		return 1.0;
+	return sqrt(fmin(m, NOISE_MAX_SCALE * NOISE_MAX_SCALE));
 }
 
 static void note_fit(struct sens_pipeline *p, const struct sens_fix *f, size_t n, double scale)

@@ -20,6 +20,22 @@ int web_auth_equal(const char *x, const char *y)
 	return diff == 0;
 }
 
+/* The signing key of a's secret and PIN. */
+static void derive_key(struct web_auth *a)
+{
+	const char *pin = a->pin ? a->pin : "";
+
+	web_hmac_sha256(a->device_secret, sizeof(a->device_secret), (const unsigned char *)pin,
+			strlen(pin), a->device_key);
+}
+
+void web_auth_set_secret(struct web_auth *a, const unsigned char secret[WEB_DEVICE_KEY])
+{
+	memcpy(a->device_secret, secret, sizeof(a->device_secret));
+	derive_key(a);
+	memset(a->devices, 0, sizeof(a->devices));
+}
+
 int web_auth_set_pin(struct web_auth *a, const char *pin)
 {
 	char *copy = NULL;
@@ -34,7 +50,8 @@ int web_auth_set_pin(struct web_auth *a, const char *pin)
 	 * it typed) holds no known device now. A reload with the same PIN
 	 * keeps them: the official is not made a stranger mid-match. */
 	if (!same) {
-		if (getrandom(a->device_key, sizeof(a->device_key), 0) != (ssize_t)sizeof(a->device_key)) {
+		if (getrandom(a->device_secret, sizeof(a->device_secret), 0) !=
+		    (ssize_t)sizeof(a->device_secret)) {
 			free(copy);
 			return -EIO;
 		}
@@ -42,6 +59,7 @@ int web_auth_set_pin(struct web_auth *a, const char *pin)
 	}
 	free(a->pin);
 	a->pin = copy;
+	derive_key(a);
 	memset(a->sessions, 0, sizeof(a->sessions));
 	memset(a->clients, 0, sizeof(a->clients));
 	a->n_wrong = a->next_wrong = 0;

@@ -68,8 +68,11 @@ struct web_login_client {
 struct web_auth {
 	char *pin;			/* owned; NULL: the console is locked */
 	struct web_session sessions[WEB_SESSIONS_MAX];	/* open sessions */
-	/* Signs device cookies: random, in memory like the sessions, new with
-	 * a new PIN (a restart forgets every device). */
+	/* Random, new with a new PIN; the daemon keeps it across restarts
+	 * (web_config.device_key), so a restart forgets no device. */
+	unsigned char device_secret[WEB_DEVICE_KEY];
+	/* Signs device cookies: HMAC of the PIN under device_secret, so a PIN
+	 * changed while the daemon was down ends every device too. */
 	unsigned char device_key[32];
 	/* Lockouts of unknown devices are per client, so a guessing guest
 	 * does not lock out the official; a fixed table, so hostile clients
@@ -89,8 +92,11 @@ struct web_auth {
 
 /* 0; -ENOMEM; -EIO no randomness. The PIN is copied; NULL or "" locks
  * the console. Sessions and counts end; devices too when the PIN is a new
- * one (a new device key). */
+ * one (a new random device_secret). */
 int web_auth_set_pin(struct web_auth *a, const char *pin);
+/* Replaces device_secret with secret (copied; a kept one from the last
+ * run), under the PIN set: devices it signed for this PIN are known. */
+void web_auth_set_secret(struct web_auth *a, const unsigned char secret[WEB_DEVICE_KEY]);
 void web_auth_free(struct web_auth *a);
 
 /* The key of a client address: an IPv4 address (also IPv4-mapped IPv6) as

@@ -421,6 +421,9 @@ struct web_server *web_server_new(const struct web_config *cfg, const struct web
 		e = ENOMEM;
 		goto free_server;
 	}
+	if (cfg->device_key)
+		web_auth_set_secret(&s->auth, cfg->device_key);
+	s->cfg.device_key = NULL;
 	s->cfg.bind = s->bind;
 	if (web_hosts_init(s, cfg->hosts, err, errlen)) {
 		e = EINVAL;
@@ -614,4 +617,9 @@ void web_server_set_house(struct web_server *s, const struct bd_house *house)
 int web_server_set_pin(struct web_server *s, const char *pin)
 {
 	return web_auth_set_pin(&s->auth, pin);
+}
+
+void web_server_device_key(const struct web_server *s, unsigned char key[WEB_DEVICE_KEY])
+{
+	memcpy(key, s->auth.device_secret, WEB_DEVICE_KEY);
 }

@@ -163,6 +163,8 @@ const char *web_slot_name(int player);
 
 /* ---- The server ------------------------------------------------------ */
 
+#define WEB_DEVICE_KEY 32	/* bytes of the secret that signs device cookies */
+
 struct web_config {
 	const char *bind;		/* IPv4 or IPv6 literal; "127.0.0.1" when NULL */
 	const char *trusted_proxy;	/* IP literal of a reverse proxy whose connections count
@@ -175,6 +177,11 @@ struct web_config {
 	const char *hosts;
 	unsigned port;			/* 0: any free port (see web_server_port) */
 	const char *pin;		/* console PIN; NULL or "" locks the console */
+	/* WEB_DEVICE_KEY bytes (copied): the secret that, with the PIN,
+	 * signs the console's device cookies, as web_server_device_key gave
+	 * it to the last run, so a restart forgets no device; NULL: a fresh
+	 * random one. */
+	const unsigned char *device_key;
 	unsigned max_connections;	/* 0: 512 */
 	unsigned max_per_ip;		/* 0: 32 (a screen, a console, event streams);
 					 * max_connections with a trusted_proxy */
@@ -272,9 +279,16 @@ void web_server_broadcast(struct web_server *s, const char *event, const char *d
  * keep the stream open; call every ~15 s. */
 void web_server_keepalive(struct web_server *s);
 
-/* Replaces the console PIN (SIGHUP) and ends every console session.
- * 0 or -ENOMEM. */
+/* Replaces the console PIN (SIGHUP) and ends every console session; a
+ * PIN other than the last draws a new device key (every device is a
+ * stranger again). 0, -ENOMEM, or -EIO (no randomness). */
 int web_server_set_pin(struct web_server *s, const char *pin);
+
+/* The device key in use into key (the caller's), for the caller to keep:
+ * it changes only with web_server_new and a new PIN. Secret: with it,
+ * known devices can be minted (a short PIN is no obstacle offline), each
+ * with wrong PINs of its own to spend. */
+void web_server_device_key(const struct web_server *s, unsigned char key[WEB_DEVICE_KEY]);
 
 /* New defaults for a console START's house rules (SIGHUP); copied. */
 void web_server_set_house(struct web_server *s, const struct bd_house *house);

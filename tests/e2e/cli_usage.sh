@@ -9,6 +9,15 @@ set -u
 "$dyeref" --help > "$tmp/out" 2> "$tmp/err" || bad "dyeref --help: exit $?"
 grep -q -- '--help shows' "$tmp/out" || bad "dyeref --help does not point at COMMAND --help"
 
+# The version is the VERSION file's, whichever way it is asked for.
+want="dyeref $(cat VERSION)"
+for v in --version version; do
+	"$dyeref" $v > "$tmp/out" 2> "$tmp/err" || bad "dyeref $v: exit $?"
+	[ "$(cat "$tmp/out")" = "$want" ] || bad "dyeref $v: '$(cat "$tmp/out")', want '$want'"
+	[ -s "$tmp/err" ] && bad "dyeref $v: wrote to stderr: $(cat "$tmp/err")"
+done
+"$dyeref" help | grep -q '^  version ' || bad "dyeref help does not list version"
+
 for cmd in serve judge score dice matches export import replay sensors "calibrate piezo" \
 	   "calibrate camera" calibrate sim evaluate; do
 	for h in --help -h; do

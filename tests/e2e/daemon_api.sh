@@ -13,6 +13,9 @@ s=$(state)
 echo "$s" | grep -q '"match":1' || fail "state has no match: $s"
 echo "$s" | grep -q '"throws":0' || fail "a fresh match has throws: $s"
 echo "$s" | grep -q '"health":{' || fail "no health strip: $s"
+version=$(cat "$(dirname "$0")/../../VERSION")
+echo "$s" | grep -qF "\"version\":\"$version\"" || fail "state lacks version $version: $s"
+grep -qF "(version $version;" "$WORK/daemon.log" || fail "start-up log lacks the version: $(cat "$WORK/daemon.log")"
 
 # The first simulated throw lands some 5 s in: wait for its ruling.
 for _ in $(seq 1 "$(slow_n 200)"); do

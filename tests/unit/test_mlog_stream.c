@@ -1,6 +1,6 @@
 /*
  * A Beer Die log judged line by line (core mlog_bd_stream): the same
- * output and the same errors as the whole-log judge (mlog_judge) for the
+ * output and the same errors as the whole-log judge (mlog_bd_judge) for the
  * fixture logs, corrections included; no output before the end; a JSON
  * error always with a reason, also when jansson runs out of memory.
  */
@@ -75,6 +75,25 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* The whole-log judge: parse, then fold every throw (mlog_bd_judge). */
+static int whole_judge(const char *name, const char *buf, size_t len, char **out,
+		       size_t *outlen, char *err, size_t errlen)
+{
+	struct mlog_bd *log;
+	char game[32];
+	int rc = mlog_game(name, buf, len, game, sizeof(game), err, errlen);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	rc = mlog_bd_parse(name, buf, len, &log, err, errlen);
+	if (rc)
+		return rc;
+	rc = mlog_bd_judge(log, out, outlen, err, errlen);
+	mlog_bd_free(log);
+	return rc;
+}
+
 /* Every Beer Die fixture of dir: the stream says what the whole judge
  * says, output or error, byte for byte. Returns how many were compared. */
 static int compare_dir(const char *dir)
@@ -102,7 +121,7 @@ static int compare_dir(const char *dir)
 			free(buf);
 			continue;
 		}
-		r1 = mlog_judge(d->d_name, buf, len, &a, &alen, err1, sizeof(err1));
+		r1 = whole_judge(d->d_name, buf, len, &a, &alen, err1, sizeof(err1));
 		r2 = stream_judge(d->d_name, buf, len, &b, &blen, err2, sizeof(err2));
 		assert_int_equal(r1, r2);
 		if (r1) {
@@ -145,7 +164,7 @@ static void test_a_late_correction_decides_earlier_rulings(void **state)
 	size_t alen, blen;
 
 	(void)state;
-	assert_int_equal(mlog_judge("g", good, strlen(good), &a, &alen, err1, sizeof(err1)), 0);
+	assert_int_equal(whole_judge("g", good, strlen(good), &a, &alen, err1, sizeof(err1)), 0);
 	assert_int_equal(stream_judge("g", good, strlen(good), &b, &blen, err2, sizeof(err2)), 0);
 	assert_string_equal(a, b);
 	assert_non_null(strstr(b, "\"throw\":1,") && strstr(b, "\"corrected\":true"));

@@ -31,18 +31,16 @@
 #define GOLDEN "tests/data/dice-photos-golden.txt"
 
 /* Measured when the floors were set (the face net weighed against the
- * pips, tools/fnet/, and two guesses of the typical die): tuning 94.5 %
- * read (the net was trained on those photos, the rules tuned on them: a
- * regression guard, not evidence), held out 92.3 %; 1 and 1 stray
- * detections (7 and 4 while a die found twice was kept twice).
- * Wrong faces at >= 0.9: 0 and 2, both label errors
- * (IMG_20191209_095954's 3 at 240,339 labelled 2, IMG_20191209_095439's 4
- * at 332,386 labelled 5), so at most 2 per split. Before the net: 77.2
- * and 88.7 % read, 9 and 12 strays. */
+ * pips, tools/fnet/, and two guesses of the typical die; the labels as
+ * corrected in tests/data/dice-photos/README.md): tuning 94.5 % read (the
+ * net was trained on those photos, the rules tuned on them: a regression
+ * guard, not evidence), held out 92.9 %; 1 and 1 stray detections.
+ * Wrong faces at >= 0.9: 0 and 0; one is allowed per split for the
+ * sanitizer build, whose -O1 moves confidences in the last digits. */
 #define FLOOR_READ_TUNING   0.92
 #define FLOOR_READ_HELDOUT  0.89
 #define MAX_STRAY           4	/* per split */
-#define MAX_SURE_WRONG      2	/* wrong face with confidence >= 0.9, per split */
+#define MAX_SURE_WRONG      1	/* wrong face with confidence >= 0.9, per split */
 /* Dice found but unreadable (keep_unreadable, as `dyeref dice` reports
  * them): of the 51 labelled dice not read, 21 were found unreadable (19
  * of 37 since the second guess of the typical die reads more), and 3

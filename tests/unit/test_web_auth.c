@@ -506,6 +506,31 @@ static void test_web_hmac_sha256_matches_rfc_4231(void **state)
 	assert_memory_equal(out, want6, 32);
 }
 
+/* A restart with the kept secret (web_config.device_key): the devices of
+ * before are known under the same PIN, and strangers under another (a PIN
+ * changed while the daemon was down). */
+static void test_web_kept_secret_keeps_devices_for_the_same_pin_only(void **state)
+{
+	struct web_auth a = { 0 }, b = { 0 }, c = { 0 };
+	unsigned char id[WEB_DEVICE_ID];
+	char dev[WEB_DEVICE_COOKIE_HEX + 1];
+
+	(void)state;
+	assert_int_equal(web_auth_set_pin(&a, PIN), 0);
+	official_device(&a, 10, dev);
+	/* A new start draws a secret of its own: strangers, as before. */
+	assert_int_equal(web_auth_set_pin(&b, PIN), 0);
+	assert_false(web_auth_device_check(&b, dev, id));
+	web_auth_set_secret(&b, a.device_secret);
+	assert_true(web_auth_device_check(&b, dev, id));
+	assert_int_equal(web_auth_set_pin(&c, "98765"), 0);
+	web_auth_set_secret(&c, a.device_secret);
+	assert_false(web_auth_device_check(&c, dev, id));
+	web_auth_free(&a);
+	web_auth_free(&b);
+	web_auth_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_web_lockouts_double_and_are_forgotten_after_a_quiet_hour),
 		cmocka_unit_test(test_web_device_table_is_bounded_and_evicts_the_oldest),
 		cmocka_unit_test(test_web_hmac_sha256_matches_rfc_4231),
+		cmocka_unit_test(test_web_kept_secret_keeps_devices_for_the_same_pin_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

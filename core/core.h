@@ -11,7 +11,7 @@
  * (err, errlen), write a one-line message for people there.
  *
  * Sections: Beer Die (bd_), dice games (dice_), match log codec (mlog_),
- * and one numeric helper the other modules share (core_).
+ * and the helpers the other modules share (core_: a solver, SHA-256).
  */
 #ifndef DYEREF_CORE_H
 #define DYEREF_CORE_H
@@ -1002,5 +1002,24 @@ int mlog_judge(const char *name, const char *buf, size_t len,
  * partly written. tiny is the caller's, as only it knows its system's
  * scale (homographies on normalised points, seconds of TDOA, ...). */
 int core_solve(double *a, double *b, double *x, size_t n, double tiny);
+
+/* ======================================================================
+ * SHA-256 (FIPS 180-4; core/sha256.c), for db/ and web/
+ * ====================================================================== */
+
+#define CORE_SHA256_LEN 32	/* bytes of a digest */
+
+/* A hash being computed: the caller's, on its stack or in its object. */
+struct core_sha256 {
+	uint32_t h[8];			/* the chaining state */
+	unsigned char block[64];	/* bytes not yet compressed */
+	size_t fill;			/* of block */
+	uint64_t bytes;			/* hashed so far */
+};
+
+void core_sha256_init(struct core_sha256 *c);
+void core_sha256_add(struct core_sha256 *c, const void *data, size_t n);
+/* Ends it: the digest into out; c must be initialised again for reuse. */
+void core_sha256_end(struct core_sha256 *c, unsigned char out[CORE_SHA256_LEN]);
 
 #endif /* DYEREF_CORE_H */

@@ -232,7 +232,8 @@ static void emit(const struct mlog_bd_stream *s, bool table, int pass, int w,
 	bool corrected;
 
 	if (!table) {
-		fwrite(out, 1, outlen, stdout);
+		if (outlen)	/* a pass may hand out nothing, and NULL */
+			fwrite(out, 1, outlen, stdout);
 	} else if (pass == MLOG_PASS_DONE) {
 		table_final(stdout, cfg, mlog_bd_stream_final(s));
 	} else {

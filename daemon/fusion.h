@@ -5,9 +5,10 @@
  * and the camera's view of the same landing, and turns disagreement and
  * missing witnesses into lowered confidences. It asks for review itself only
  * for what it alone knows (witnesses in conflict or missing on the first
- * landing, a kicked die on the floor with no landing felt, a throw nobody
- * saw end, dropped observations, a throw that floor, cup or mine discs alone
- * felt); thin evidence on
+ * landing, a first landing whose piezo fix doubts its half (half_doubtful)
+ * and no camera landing on that half backs, a kicked die on the floor with
+ * no landing felt, a throw nobody saw end, dropped observations, a throw
+ * that floor, cup or mine discs alone felt); thin evidence on
  * the events that decide the ruling is bd_judge's to flag (review_below).
  * No I/O, no clock: times come in on the observations and on tick().
  *
@@ -63,6 +64,12 @@ struct dd_obs {
 	int arrival_sensor[DD_OBS_ARRIVALS];	/* piezo: sensor index */
 	int64_t arrival_ns[DD_OBS_ARRIVALS];	/* piezo: edge time */
 	bool no_point;		/* piezo: arrivals no one impact explains (two at once?) */
+	bool half_doubtful;	/* piezo: the fix's half is in doubt (fix.near_line: on or within
+				 * near_line_cm of the line, P(half) below near_line_p, or an
+				 * explanation that fits puts it on the other half): a first
+				 * landing so reported goes to review unless a camera landing
+				 * on the same half backs it */
+	double half_p;		/* piezo: the fix's P(half), for the reason (0 unknown) */
 	bool player_guessed;	/* ev.player stands for an end: a button knows its end, not the hand */
 	char snapshot[48];	/* camera: snapshot id for the replay, or "" */
 };

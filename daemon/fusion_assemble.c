@@ -170,6 +170,32 @@ static const struct dd_obs *witness_on(const struct dd_obs *a, const struct dd_o
 	return other->ev.half == h ? other : NULL;
 }
 
+/* Where a witness put a landing, in words. */
+static const char *half_words(enum bd_half h)
+{
+	return h == BD_HALF_A ? "A's half" : h == BD_HALF_B ? "B's half" : "the line";
+}
+
+/* A first landing whose piezo fix doubts its half (fix.near_line: a late
+ * or missing disc, the line near): the discs alone, or against another
+ * witness's half, cannot settle BD-P1's half, so an official looks. other
+ * is the witness paired with it, or NULL; one on the same half backs it,
+ * and it stands on both (half_posterior). buf: the caller's, len bytes. */
+static void doubtful_half(struct dd_fused *out, const struct dd_obs *pz, const struct dd_obs *other,
+			  char *buf, size_t len)
+{
+	double p = pz->half_p > 0 ? pz->half_p : pz->confidence;
+
+	if (pz->source != DD_SRC_PIEZO || !pz->half_doubtful || (other && other->ev.half == pz->ev.half))
+		return;
+	if (other)
+		snprintf(buf, len, "table impact near the line: half doubtful (p %.3g), and the %s "
+			 "saw it land on %s", p, dd_source_name(other->source), half_words(other->ev.half));
+	else
+		snprintf(buf, len, "table impact near the line: half doubtful (p %.3g)", p);
+	add_reason(out, buf);
+}
+
 /* A throw nobody saw end whose die the camera saw leave the table: the
  * floor is inferred when nothing after the exit brought it back (a table,
  * cup or mine contact), the official had time to enter a catch of the
@@ -496,6 +522,9 @@ void dd_fusion_assemble(const struct dd_fusion *f, bool timed_out, int64_t now_n
 					 dd_source_name(o->source), dd_source_name(p->source));
 				if (o->ev.half != p->ev.half && !landed)	/* a later bounce changes nothing (BD-P3) */
 					add_note(out, why);
+				if (!landed)
+					doubtful_half(out, o->source == DD_SRC_PIEZO ? o : p,
+						      o->source == DD_SRC_PIEZO ? p : o, why, sizeof(why));
 			} else {
 				/* Two independent witnesses that it happened: it
 				 * did unless both are wrong. */
@@ -527,6 +556,7 @@ void dd_fusion_assemble(const struct dd_fusion *f, bool timed_out, int64_t now_n
 					   "a hit's shake held the table sensors off" :
 					   "the table sensors felt no landing");
 			}
+			doubtful_half(out, o, NULL, why, sizeof(why));
 			set_event(&ev, o, conf, src);
 		} else {
 			set_event(&ev, o, conf, src);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct dd_pstats *player(struct dd_stats *st, const char *name)
+struct dd_pstats *dd_stats_player(struct dd_stats *st, const char *name)
 {
 	for (size_t i = 0; i < st->n; i++)
 		if (!strcmp(st->p[i].name, name))
@@ -52,7 +52,7 @@ int dd_stats_add(struct dd_stats *st, const struct mlog_bd *log, const struct ml
 
 		for (int j = 0; j < i; j++)
 			seen |= !strcmp(log->cfg.players[j], log->cfg.players[i]);
-		ps[i] = player(st, log->cfg.players[i]);
+		ps[i] = dd_stats_player(st, log->cfg.players[i]);
 		if (!ps[i])
 			return -ENOMEM;
 		if (!seen) {

@@ -35,6 +35,9 @@ struct dd_stats {
 /* Adds one judged match (its log and the fold of it) to st. Retossed
  * throws count for nothing; corrections count as corrected. 0 or -ENOMEM. */
 int dd_stats_add(struct dd_stats *st, const struct mlog_bd *log, const struct mlog_bd_result *res);
+/* The entry of the player named name, added (all figures 0) when st has
+ * none; NULL: out of memory. */
+struct dd_pstats *dd_stats_player(struct dd_stats *st, const char *name);
 void dd_stats_sort(struct dd_stats *st);
 void dd_stats_free(struct dd_stats *st);
 /* The most matches /api/players/NAME lists ("played", newest first). */

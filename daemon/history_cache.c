@@ -180,25 +180,10 @@ int dd_history_stats(const struct dd_history *h, struct dd_stats *st, char *err,
 	for (size_t i = 0; i < h->n; i++)
 		for (size_t j = 0; j < h->m[i].n_part; j++) {
 			const struct dd_pstats *a = &h->m[i].part[j];
-			struct dd_pstats *p = NULL;
+			struct dd_pstats *p = dd_stats_player(st, a->name);
 
-			for (size_t q = 0; q < st->n && !p; q++)
-				if (!strcmp(st->p[q].name, a->name))
-					p = &st->p[q];
-			if (!p) {
-				if (st->n == st->cap) {
-					size_t cap = st->cap ? st->cap * 2 : 16;
-					struct dd_pstats *np = realloc(st->p, cap * sizeof(*np));
-
-					if (!np)
-						return -ENOMEM;
-					st->p = np;
-					st->cap = cap;
-				}
-				p = &st->p[st->n++];
-				*p = (struct dd_pstats){ 0 };
-				memcpy(p->name, a->name, sizeof(p->name));
-			}
+			if (!p)
+				return -ENOMEM;
 			p->matches += a->matches;
 			p->won += a->won;
 			p->points += a->points;

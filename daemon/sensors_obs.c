@@ -10,8 +10,9 @@
 #include "sensors/sensors.h"
 
 /* The fields every observation carries: source piezo, the located
- * point's sigma, the arrivals behind it and whether one point explains
- * them (fix.no_point). */
+ * point's sigma, the arrivals behind it, whether one point explains
+ * them (fix.no_point) and whether its half is in doubt (fix.near_line,
+ * with its P(half): fusion asks an official unless the camera backs it). */
 static void obs_from_sens(const struct sens_obs *so, struct dd_obs *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -31,6 +32,9 @@ static void obs_from_sens(const struct sens_obs *so, struct dd_obs *o)
 			}
 		o->n_arrivals = k;
 		o->no_point = so->fix.no_point;
+		o->half_doubtful = so->fix.near_line;
+		if ((unsigned)so->fix.half <= BD_HALF_LINE)
+			o->half_p = so->fix.p_half[so->fix.half];
 	}
 }
 

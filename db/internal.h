@@ -69,10 +69,7 @@ void db_msg(char *err, size_t errlen, const char *fmt, ...)
 /* SHA-256 of a match log, line by line (digest.c): its identity. */
 #define DB_DIGEST_HEX 65	/* hex digits and the NUL */
 struct db_digest {
-	uint32_t h[8];		/* the state */
-	uint64_t len;		/* bytes added */
-	unsigned char buf[64];	/* a block being filled */
-	size_t n;		/* bytes in buf */
+	struct core_sha256 sha;
 };
 void db_digest_init(struct db_digest *d);
 void db_digest_add(struct db_digest *d, const void *data, size_t len);

@@ -60,15 +60,15 @@ s=$(command_status '{"cmd":"throw","events":[{"at":"table","half":"B","x":"far"}
 # may hold unsent state) gets 429 beyond 8; the wall screen at another
 # address still gets its stream.
 streams=()
-for _ in 1 2 3 4 5 6 7 8; do
-	curl -s -N --interface 127.0.0.2 -o /dev/null "$BASE/api/events" &
+for i in 1 2 3 4 5 6 7 8; do
+	curl -s -N --interface 127.0.0.2 -o "$WORK/stream$i" "$BASE/api/events" &
 	streams+=("$!")
 done
-for _ in $(seq 1 "$(slow_n 50)"); do
-	s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 2)" --interface 127.0.0.2 "$BASE/api/events" || true)
-	[ "$s" = 429 ] && break
-	sleep 0.1
-done
+# All eight open (each has its first state) before the 9th is tried: a
+# probe that raced them would take a slot and leave a stream refused.
+opened() { local i; for i in 1 2 3 4 5 6 7 8; do grep -q '^retry:' "$WORK/stream$i" 2>/dev/null || return 1; done; }
+poll_until 20 opened || fail "the eight event streams from 127.0.0.2 did not all open"
+s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 2)" --interface 127.0.0.2 "$BASE/api/events" || true)
 [ "$s" = 429 ] || fail "a 9th event stream from one address -> '$s', want 429"
 s=$(curl -s -o /dev/null -w '%{http_code}' --max-time "$(slow 1)" --interface 127.0.0.1 "$BASE/api/events" || true)
 [ "$s" = 200 ] || fail "another address's event stream -> '$s', want 200"

@@ -41,7 +41,8 @@ static int stream_judge(const char *name, const char *buf, size_t len, char **ou
 			rc = mlog_bd_stream_line(s, buf + pos, l, &got, &gotlen, err, errlen);
 			if (!rc) {
 				assert_true(pass == MLOG_PASS_WRITE || !got);
-				fwrite(got, 1, gotlen, o);
+				if (gotlen)
+					fwrite(got, 1, gotlen, o);
 			}
 			pos += l + (nl ? 1 : 0);
 		}
@@ -52,7 +53,7 @@ static int stream_judge(const char *name, const char *buf, size_t len, char **ou
 			rc = pass;
 			break;
 		}
-		if (pass == MLOG_PASS_DONE)
+		if (pass == MLOG_PASS_DONE && gotlen)	/* fwrite's buffer may not be NULL */
 			fwrite(got, 1, gotlen, o);
 	}
 	fclose(o);

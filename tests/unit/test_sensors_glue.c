@@ -142,6 +142,36 @@ static void test_glue_catch_from_no_team_names_nobody(void **state)
 	assert_int_equal(o.ev.player, 3);
 }
 
+/* A fix that doubts its half (near_line: a late disc near the line,
+ * docs/sensors.md) reaches fusion as half_doubtful with its P(half), which
+ * fusion names when it asks an official (test_fusion_doubt.c); one that
+ * does not, without. */
+static void test_glue_bd_p1_doubtful_half_reaches_fusion(void **state)
+{
+	struct sens_obs so;
+	struct dd_obs o;
+
+	(void)state;
+	memset(&so, 0, sizeof(so));
+	so.kind = SENS_OBS_IMPACT;
+	so.shaken_by = -1;
+	so.ev.kind = BD_EV_TABLE;
+	so.ev.half = BD_HALF_B;
+	so.ev.has_confidence = true;
+	so.ev.confidence = 0.89;
+	so.has_fix = true;
+	so.fix.half = BD_HALF_B;
+	so.fix.p_half[BD_HALF_A] = 0.11;
+	so.fix.p_half[BD_HALF_B] = 0.89;
+	so.fix.near_line = true;
+	dd_sensors_obs_to_fusion(&so, &o);
+	assert_true(o.half_doubtful);
+	assert_true(o.half_p > 0.889 && o.half_p < 0.891);
+	so.fix.near_line = false;
+	dd_sensors_obs_to_fusion(&so, &o);
+	assert_false(o.half_doubtful);
+}
+
 /* An edge on a line the config does not name is no observation at all,
  * and leaves the buttons' debounce alone. */
 static void test_glue_unconfigured_line_gives_nothing(void **state)
@@ -233,6 +263,7 @@ static void test_glue_bd_p1_arrivals_fitting_no_one_point_reach_fusion(void **st
 	assert_int_equal(o.kind, DD_OBS_EVENT);
 	assert_int_equal(o.ev.kind, BD_EV_TABLE);
 	assert_true(o.no_point);
+	assert_true(o.half_doubtful);	/* no_point sets near_line */
 	assert_true(o.confidence < 0.8);
 	assert_int_equal(o.n_arrivals, 4);
 	for (int k = 0; k < o.n_arrivals; k++)
@@ -761,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_glue_cup_mine_and_table_lines_are_piezo_impacts),
 		cmocka_unit_test(test_glue_cup_hit_shaking_the_table_is_a_deaf_window),
 		cmocka_unit_test(test_glue_bd_p1_arrivals_fitting_no_one_point_reach_fusion),
+		cmocka_unit_test(test_glue_bd_p1_doubtful_half_reaches_fusion),
 		cmocka_unit_test(test_glue_bd_p4_catch_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_and_bd_p9_retoss_buttons_in_the_ruling),
 		cmocka_unit_test(test_glue_bd_p5_low_button_counts_from_the_defenders_end_only),

@@ -42,10 +42,17 @@ TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror
+# 64-bit file offsets and inode numbers on a 32-bit target (armhf, natively
+# or cross): without them readdir() and stat() fail with EOVERFLOW on a
+# filesystem with 64-bit inodes. Nothing changes on a 64-bit one. Not
+# _TIME_BITS=64: bookworm's 32-bit libraries are built with a 32-bit time_t
+# (libgpiod's struct gpiod_line_event holds a struct timespec), and ours
+# must agree with theirs.
+LFS      := -D_FILE_OFFSET_BITS=64
 CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
-ALL_CFLAGS   = -std=c17 $(WARN) -D_GNU_SOURCE -I. $(PKG_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP
-ALL_CXXFLAGS = -std=c++17 $(WARN) -I. $(PKG_CFLAGS) $(EXTRA_CXXFLAGS) $(CXXFLAGS) -MMD -MP
+ALL_CFLAGS   = -std=c17 $(WARN) -D_GNU_SOURCE $(LFS) -I. $(PKG_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_CXXFLAGS = -std=c++17 $(WARN) $(LFS) -I. $(PKG_CFLAGS) $(EXTRA_CXXFLAGS) $(CXXFLAGS) -MMD -MP
 LDLIBS   += $(PKG_LIBS) -lm -lpthread
 
 # SAN=1: AddressSanitizer + UndefinedBehaviorSanitizer, stop at the first report.

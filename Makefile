@@ -4,7 +4,7 @@
 #   make demo       install what is missing, build, run the main job
 #   make check      install what is missing, build, run every test
 #                   (normal build, then an ASan+UBSan build, then fuzz
-#                   regressions, then the arm64 unit tests under qemu)
+#                   regressions; .ci/run adds the arm64 unit tests)
 #   make cross ARCH=arm64|armhf, make check-arm64: cross.mk
 #   make bench      run the benchmarks in bench/
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -155,7 +155,6 @@ check: deps-check
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-normal
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-asan
 	$(Q)$(MAKE) --no-print-directory -j$(JOBS) fuzz-regress
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-cross
 	$(Q)tests/summary
 
 check-normal:

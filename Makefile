@@ -3,7 +3,9 @@
 #   make            build build/dyeref and one static library per module
 #   make demo       install what is missing, build, run the main job
 #   make check      install what is missing, build, run every test
-#                   (normal build, then an ASan+UBSan build, then fuzz regressions)
+#                   (normal build, then an ASan+UBSan build, then fuzz
+#                   regressions; .ci/run adds the arm64 unit tests)
+#   make cross ARCH=arm64|armhf, make check-arm64: cross.mk
 #   make bench      run the benchmarks in bench/
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deb        the Debian package, into build-deb/ (debian/module.mk)
@@ -40,10 +42,17 @@ TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS   := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
 
 WARN     := -Wall -Wextra -Werror
+# 64-bit file offsets and inode numbers on a 32-bit target (armhf, natively
+# or cross): without them readdir() and stat() fail with EOVERFLOW on a
+# filesystem with 64-bit inodes. Nothing changes on a 64-bit one. Not
+# _TIME_BITS=64: bookworm's 32-bit libraries are built with a 32-bit time_t
+# (libgpiod's struct gpiod_line_event holds a struct timespec), and ours
+# must agree with theirs.
+LFS      := -D_FILE_OFFSET_BITS=64
 CFLAGS   ?= -O2 -g
 CXXFLAGS ?= -O2 -g
-ALL_CFLAGS   = -std=c17 $(WARN) -D_GNU_SOURCE -I. $(PKG_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP
-ALL_CXXFLAGS = -std=c++17 $(WARN) -I. $(PKG_CFLAGS) $(EXTRA_CXXFLAGS) $(CXXFLAGS) -MMD -MP
+ALL_CFLAGS   = -std=c17 $(WARN) -D_GNU_SOURCE $(LFS) -I. $(PKG_CFLAGS) $(EXTRA_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_CXXFLAGS = -std=c++17 $(WARN) $(LFS) -I. $(PKG_CFLAGS) $(EXTRA_CXXFLAGS) $(CXXFLAGS) -MMD -MP
 LDLIBS   += $(PKG_LIBS) -lm -lpthread
 
 # SAN=1: AddressSanitizer + UndefinedBehaviorSanitizer, stop at the first report.
@@ -58,6 +67,7 @@ endif
 LIB_MODULES := web sim db vision sensors core
 EXCLUDE     :=
 -include $(wildcard */module.mk)
+include cross.mk
 
 mod_srcs = $(filter-out $(EXCLUDE),$(wildcard $(1)/*.c) $(wildcard $(1)/*.cpp))
 mod_objs = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1))))
@@ -100,7 +110,7 @@ $(BUILD)/dyeref: $(DAEMON_OBJS) $(LIBS)
 $(BUILD)/lib%.a:
 	$(call say,AR,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 define lib_rule
 $(BUILD)/lib$(1).a: $(call mod_objs,$(1))

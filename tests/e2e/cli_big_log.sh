@@ -2,8 +2,9 @@
 # `dyeref judge` in memory bounded by the match, not by the log (issue 27,
 # finding 6): generated valid Beer Die logs of 10 MB and 100 MB
 # (DYEREF_BIG_LOG_MB; 1000 for the 1 GB of the issue) judged under
-# `ulimit -v 200000` (about 195 MiB of address space) with the final score
-# the generator knows, peak RSS under 20 MB and the same at both sizes; a
+# `ulimit -v 200000` (about 195 MiB of address space; under emulation the
+# guest's, below) with the final score the generator knows, peak RSS under
+# 20 MB and the same at both sizes; a
 # 30 MB log piped in with a correction at its end (the pipe read again
 # from its copy in $TMPDIR); `judge --table` of a 5 MB pipe;
 # and a 62 MB single line refused at once with a one-line error, exit 2.
@@ -29,23 +30,26 @@ final_ok() {
 
 # judge_file MB: a log of MB megabytes judged from a file under the
 # address-space limit, with the right final score; its peak RSS in kB in
-# $rss where /usr/bin/time is installed (else 0).
+# $rss where /usr/bin/time is installed (else 0), less $rss_base. MB 0: a
+# one-line log.
+rss_base=0
 judge_file() {
 	local f="$tmp/big.jsonl" timer=() secs
 	rss=0
 	big_log $(($1 * 1000000)) > "$f" 3> "$tmp/big.score" || bad "generating the $1 MB log"
 	[ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%M %e" -o "$tmp/big.time")
 	rm -f "$tmp/big.time"
-	(ulimit -v "$limit_kb" && exec "${timer[@]}" "$dyeref" judge "$f") \
+	(limited "${timer[@]}" "$dyeref" judge "$f") \
 		2> "$tmp/err" | tail -n 1 > "$tmp/out"
 	rc=${PIPESTATUS[0]}
-	[ "$rc" -eq 0 ] || bad "judge of $1 MB under ulimit -v $limit_kb: exit $rc: $(head -c 300 "$tmp/err")"
+	[ "$rc" -eq 0 ] || bad "judge of $1 MB in $limit_kb kB of address space: exit $rc: $(head -c 300 "$tmp/err")"
 	final_ok "$tmp/out" "$(cat "$tmp/big.score")" ||
 		bad "$1 MB: final line $(cat "$tmp/out"), want score $(cat "$tmp/big.score")"
 	if [ -s "$tmp/big.time" ]; then
 		read -r rss secs < <(tail -n 1 "$tmp/big.time")
 		echo "$1 MB log: peak RSS $rss kB, $secs s"
-		[ "$rss" -lt 20000 ] || bad "$1 MB: peak RSS $rss kB, want under 20000"
+		rss=$((rss - rss_base))
+		[ "$1" -eq 0 ] || [ "$rss" -lt 20000 ] || bad "$1 MB: peak RSS $rss kB, want under 20000"
 	fi
 	rm -f "$f"
 }
@@ -54,6 +58,15 @@ judge_file() {
 # with the log. A 1 GB log takes about 70 s on a busy 2-core machine
 # (12 MB RSS, as at 10 MB): DYEREF_BIG_LOG_MB=1000 runs that; the default
 # keeps the suite quick.
+# Emulated, the peak RSS is qemu's (translation buffer, its own heap) and the
+# guest's together: what a one-line log takes is counted as qemu's and taken
+# off each figure (dyeref's fixed share goes with it, so the 20 MB there is
+# looser by that; the growth with the log is measured the same).
+if [ -n "$emulated" ] && [ -x /usr/bin/time ]; then
+	judge_file 0
+	rss_base=$rss
+	echo "emulated: $rss_base kB (a one-line log) taken off each peak RSS"
+fi
 judge_file 10
 small=$rss
 judge_file "${DYEREF_BIG_LOG_MB:-100}"
@@ -64,7 +77,7 @@ fi
 # 30 MB through a pipe, with a correction that only the last line makes:
 # read again from its copy, which goes with the process.
 big_log 30000000 correct 3> "$tmp/pipe.score" |
-	(ulimit -v "$limit_kb" && exec "$dyeref" judge -) 2> "$tmp/err" > "$tmp/pipe.out"
+	(limited "$dyeref" judge -) 2> "$tmp/err" > "$tmp/pipe.out"
 rc=${PIPESTATUS[1]}
 [ "$rc" -eq 0 ] || bad "judge - of 30 MB with a correction: exit $rc: $(head -c 300 "$tmp/err")"
 final_ok "$tmp/pipe.out" "$(cat "$tmp/pipe.score")" ||
@@ -77,7 +90,7 @@ rm -f "$tmp/pipe.out"
 
 # The scoreboard in words reads the log the same way.
 big_log 5000000 3> "$tmp/table.score" |
-	(ulimit -v "$limit_kb" && exec "$dyeref" judge --table -) 2> "$tmp/err" | tail -n 1 > "$tmp/out"
+	(limited "$dyeref" judge --table -) 2> "$tmp/err" | tail -n 1 > "$tmp/out"
 read -r a b < "$tmp/table.score"
 grep -qx "  Final: A $a - $b B, not over" "$tmp/out" ||
 	bad "judge --table of 5 MB: $(cat "$tmp/out") $(head -c 300 "$tmp/err")"
@@ -86,7 +99,7 @@ grep -qx "  Final: A $a - $b B, not over" "$tmp/out" ||
 # (not after reading it), one line, exit 2, nothing on stdout.
 start=$SECONDS
 head -c 62000000 /dev/zero | tr '\0' 'x' |
-	(ulimit -v "$limit_kb" && exec "$dyeref" judge -) > "$tmp/out" 2> "$tmp/err"
+	(limited "$dyeref" judge -) > "$tmp/out" 2> "$tmp/err"
 rc=${PIPESTATUS[2]}
 [ "$rc" -eq 2 ] || bad "62 MB line: exit $rc, want 2"
 [ -s "$tmp/out" ] && bad "62 MB line: wrote to stdout"

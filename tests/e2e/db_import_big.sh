@@ -19,10 +19,10 @@ set -u
 command -v python3 > /dev/null || { echo "skip: no python3 to generate the log"; exit 77; }
 export TMPDIR="$tmp"
 db="$tmp/big.db"
-big_mb=${DYEREF_BIG_IMPORT_MB:-24} small_mb=3 pipe_mb=4 limit=(ulimit -v 200000)
+big_mb=${DYEREF_BIG_IMPORT_MB:-24} small_mb=3 pipe_mb=4 limit_kb=200000
 timer=()
 [ -x /usr/bin/time ] && timer=(/usr/bin/time -f "%M %e" -o "$tmp/time")
-case "${LABEL:-}" in asan*) big_mb=2 small_mb=1 pipe_mb=1 limit=(true) timer=() ;; esac
+case "${LABEL:-}" in asan*) big_mb=2 small_mb=1 pipe_mb=1 limit_kb= timer=() ;; esac
 
 # import NAME ARGS...: `dyeref import --db $db ARGS` under the limit;
 # its exit status in $rc, peak RSS in kB in $rss (0 without /usr/bin/time).
@@ -30,7 +30,7 @@ import() {
 	local name=$1 secs
 	shift
 	rm -f "$tmp/time"
-	("${limit[@]}" && exec "${timer[@]}" "$dyeref" import --db "$db" "$@") \
+	(limited "${timer[@]}" "$dyeref" import --db "$db" "$@") \
 		> "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	rss=0
@@ -60,7 +60,8 @@ import "${big_mb} MB" "$tmp/big.jsonl"
 [ "$(cat "$tmp/out")" = 1 ] || bad "import of ${big_mb} MB printed '$(cat "$tmp/out")', want 1"
 [ -s "$tmp/err" ] && bad "import of ${big_mb} MB said: $(head -c 300 "$tmp/err")"
 if [ "$rss" -gt 0 ]; then
-	[ "$rss" -lt 30000 ] || bad "${big_mb} MB: peak RSS $rss kB, want under 30000"
+	# Under emulation qemu adds its own ~27 MB: the comparison below holds.
+	[ -n "$emulated" ] || [ "$rss" -lt 30000 ] || bad "${big_mb} MB: peak RSS $rss kB, want under 30000"
 	[ "$rss" -le $((small + 1024)) ] ||
 		bad "peak RSS grew with the log: $small kB at ${small_mb} MB, $rss kB at ${big_mb} MB"
 fi
@@ -99,7 +100,7 @@ rm -f "$tmp/big.jsonl"
 # (the last throw's recomputed ruling stored with it); a pipe read once is
 # not copied to $TMPDIR.
 big_log $((pipe_mb * 1000000)) correct 3> "$tmp/pipe.score" |
-	("${limit[@]}" && exec "$dyeref" import --db "$db") > "$tmp/out" 2> "$tmp/err"
+	(limited "$dyeref" import --db "$db") > "$tmp/out" 2> "$tmp/err"
 rc=${PIPESTATUS[1]}
 read -r a b < "$tmp/pipe.score"
 [ "$rc" -eq 0 ] || bad "pipe with a correction: exit $rc: $(head -c 300 "$tmp/err")"

@@ -1,5 +1,25 @@
 # Shared by the big-log scripts (cli_big_log.sh, db_import_big.sh): a
-# valid Beer Die log of any length, generated on the fly. Needs python3.
+# valid Beer Die log of any length, generated on the fly (needs python3),
+# and a bound on the address space that holds under emulation too.
+
+# An arm64 or armhf build run here goes through qemu-user (binfmt_misc):
+# the process is qemu, and a ulimit -v bounds qemu's own 128 MiB translation
+# buffer, which it cannot allocate, not dyeref. There the bound goes to the
+# guest alone: QEMU_RESERVED_VA is the guest's whole address space (binary,
+# libraries, stack, heap), as ulimit -v is a native process's.
+# Source after lib/cli.sh ($dyeref).
+elf_machine() { od -An -tx1 -j18 -N2 "$1" | tr -d ' \n'; }
+emulated=""
+[ "$(elf_machine "$dyeref")" = "$(elf_machine "$BASH")" ] || emulated=1
+# limited COMMAND...: exec COMMAND with its address space bounded to
+# $limit_kb (in a subshell; none when limit_kb is empty).
+limited() {
+	[ -n "${limit_kb:-}" ] || exec "$@"
+	if [ -n "$emulated" ]; then
+		QEMU_RESERVED_VA=${limit_kb}K exec "$@"
+	fi
+	ulimit -v "$limit_kb" && exec "$@"
+}
 
 # big_log BYTES [correct]: a valid log of about BYTES bytes on stdout,
 # blocks of four throws (a1 scores, a2 caught, b1 scores, b2 caught), so

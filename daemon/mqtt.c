@@ -56,6 +56,7 @@ struct dd_mqtt {
 	bool state_sent;		/* ... and published since the last connect */
 	bool db_failing;		/* the outbox could not be read or kept: said once */
 	bool closing;			/* dd_mqtt_free under way: a disconnect is ours */
+	bool used;			/* mosq connected once: the next connect makes a new one */
 };
 
 void dd_mqtt_cfg_defaults(struct dd_mqtt_cfg *c)
@@ -69,6 +70,9 @@ void dd_mqtt_cfg_defaults(struct dd_mqtt_cfg *c)
 
 static void lost(struct dd_mqtt *m, const char *why);
 static void pump(struct dd_mqtt *m);
+static void on_connect(struct mosquitto *mosq, void *user, int rc);
+static void on_disconnect(struct mosquitto *mosq, void *user, int rc);
+static void on_publish(struct mosquitto *mosq, void *user, int mid);
 
 static void db_trouble(struct dd_mqtt *m, int rc, const char *err)
 {
@@ -119,11 +123,13 @@ static void publish_plain(struct dd_mqtt *m, const char *topic, const char *payl
 }
 
 /* Only once the socket has taken what went before: a broker that stops
- * reading gets one state, not one per change queued in memory. */
+ * reading gets one state, not one per change queued in memory. QoS 0:
+ * none is kept waiting for a PUBACK (a broker slow to answer would pile
+ * them up), and every connect sends the newest again. */
 static void publish_state(struct dd_mqtt *m)
 {
 	if (m->connected && m->state && !m->state_sent && !mosquitto_want_write(m->mosq)) {
-		publish_plain(m, m->t_state, m->state, true);
+		publish_qos(m, m->t_state, m->state, 0, true);
 		m->state_sent = true;
 	}
 }
@@ -216,8 +222,7 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	dd_log(DD_LOG_INFO, "mqtt: connected to %s:%u as table %s; publishing from ruling %" PRId64,
 	       m->cfg.host, m->cfg.port, m->table, m->w.acked + 1);
 	/* Retained, so that a Home Assistant started later finds them; QoS 0,
-	 * so that they take none of libmosquitto's 20 messages in flight from
-	 * the rulings' window: every connect sends them again anyway. */
+	 * so that none waits for a PUBACK: every connect sends them again. */
 	for (int i = 0; m->cfg.homeassistant && i < DD_MQ_HA_CONFIGS; i++)
 		publish_qos(m, m->ha[i].topic, m->ha[i].payload, 0, true);
 	publish_plain(m, m->t_status, DD_MQ_ONLINE, true);
@@ -299,13 +304,66 @@ static void lost(struct dd_mqtt *m, const char *why)
 	arm(m);
 }
 
+/* A new libmosquitto client, set up from the configuration: 0, or
+ * -errno with a message. */
+static int client_new(struct dd_mqtt *m, char *err, size_t errlen)
+{
+	char id[64];
+	int rc;
+
+	snprintf(id, sizeof(id), "dyeref-%s", m->table);
+	/* A clean session: what the broker kept of the last one is resent
+	 * from the database instead. */
+	m->mosq = mosquitto_new(id, true, m);
+	if (!m->mosq) {
+		rc = -errno;
+		snprintf(err, errlen, "mqtt: %s", strerror(errno));
+		return rc;
+	}
+	mosquitto_connect_callback_set(m->mosq, on_connect);
+	mosquitto_disconnect_callback_set(m->mosq, on_disconnect);
+	mosquitto_publish_callback_set(m->mosq, on_publish);
+	/* No limit of libmosquitto's own (20): the window bounds the rulings,
+	 * and the few others go out at once instead of waiting behind them. */
+	rc = mosquitto_max_inflight_messages_set(m->mosq, 0);
+	if (rc == MOSQ_ERR_SUCCESS)
+		rc = mosquitto_will_set(m->mosq, m->t_status, (int)strlen(DD_MQ_OFFLINE),
+					DD_MQ_OFFLINE, 1, true);
+	if (rc == MOSQ_ERR_SUCCESS && m->cfg.username[0])
+		rc = mosquitto_username_pw_set(m->mosq, m->cfg.username,
+					       m->cfg.password[0] ? m->cfg.password : NULL);
+	if (rc == MOSQ_ERR_SUCCESS && m->cfg.cafile[0])
+		rc = mosquitto_tls_set(m->mosq, m->cfg.cafile, NULL, NULL, NULL, NULL);
+	if (rc != MOSQ_ERR_SUCCESS) {
+		snprintf(err, errlen, "mqtt: %s", mosquitto_strerror(rc));
+		mosquitto_destroy(m->mosq);
+		m->mosq = NULL;
+		return rc == MOSQ_ERR_NOMEM ? -ENOMEM : -EINVAL;
+	}
+	return 0;
+}
+
 static void connect_now(struct dd_mqtt *m)
 {
+	char err[256];
 	int rc;
 
 	m->retry_at = INT64_MAX;
 	if (m->io)
 		m->io = sd_event_source_disable_unref(m->io);
+	/* A client of its own for each connection: libmosquitto keeps the
+	 * QoS 1 messages not acknowledged and sends them again after the next
+	 * CONNACK, clean session or not, so the old one's events would go out
+	 * twice; the rulings are sent again from the database anyway. */
+	if (m->used) {
+		mosquitto_destroy(m->mosq);
+		m->mosq = NULL;
+		if (client_new(m, err, sizeof(err))) {
+			lost(m, err);
+			return;
+		}
+	}
+	m->used = true;
 	m->since_ns = dd_clock_now(m->clock);
 	m->connecting = true;
 	rc = mosquitto_connect_async(m->mosq, m->cfg.host, (int)m->cfg.port, m->cfg.keepalive);
@@ -367,7 +425,6 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, co
 			    size_t errlen)
 {
 	struct dd_mqtt *m = calloc(1, sizeof(*m));
-	char id[64];
 	int rc;
 
 	if (!m) {
@@ -410,27 +467,10 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, co
 		errno = -rc;
 		goto free_ha;
 	}
-	snprintf(id, sizeof(id), "dyeref-%s", table);
-	/* A clean session: what the broker kept of the last one is resent
-	 * from the database instead. */
-	m->mosq = mosquitto_new(id, true, m);
-	if (!m->mosq) {
-		snprintf(err, errlen, "mqtt: %s", strerror(errno));
+	rc = client_new(m, err, errlen);
+	if (rc) {
+		errno = -rc;
 		goto free_ha;
-	}
-	mosquitto_connect_callback_set(m->mosq, on_connect);
-	mosquitto_disconnect_callback_set(m->mosq, on_disconnect);
-	mosquitto_publish_callback_set(m->mosq, on_publish);
-	rc = mosquitto_will_set(m->mosq, m->t_status, (int)strlen(DD_MQ_OFFLINE), DD_MQ_OFFLINE, 1, true);
-	if (rc == MOSQ_ERR_SUCCESS && cfg->username[0])
-		rc = mosquitto_username_pw_set(m->mosq, cfg->username,
-					       cfg->password[0] ? cfg->password : NULL);
-	if (rc == MOSQ_ERR_SUCCESS && cfg->cafile[0])
-		rc = mosquitto_tls_set(m->mosq, cfg->cafile, NULL, NULL, NULL, NULL);
-	if (rc != MOSQ_ERR_SUCCESS) {
-		snprintf(err, errlen, "mqtt: %s", mosquitto_strerror(rc));
-		errno = EINVAL;
-		goto free_mosq;
 	}
 	m->misc = dd_timer_new(clock, on_misc, m);
 	m->keep = dd_timer_new(clock, on_keep, m);

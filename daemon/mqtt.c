@@ -69,6 +69,7 @@ void dd_mqtt_cfg_defaults(struct dd_mqtt_cfg *c)
 }
 
 static void lost(struct dd_mqtt *m, const char *why);
+static void gone(struct dd_mqtt *m, const char *what, const char *why);
 static void pump(struct dd_mqtt *m);
 static void on_connect(struct mosquitto *mosq, void *user, int rc);
 static void on_disconnect(struct mosquitto *mosq, void *user, int rc);
@@ -211,9 +212,7 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	(void)mosq;
 	m->connecting = false;
 	if (rc) {
-		dd_log(DD_LOG_WARN, "mqtt: %s:%u refused the connection: %s", m->cfg.host, m->cfg.port,
-		       mosquitto_connack_string(rc));
-		lost(m, NULL);
+		gone(m, "refused by", mosquitto_connack_string(rc));
 		return;
 	}
 	m->connected = true;
@@ -268,9 +267,8 @@ static void on_disconnect(struct mosquitto *mosq, void *user, int rc)
 	struct dd_mqtt *m = user;
 
 	(void)mosq;
-	(void)rc;
 	if (!m->closing)
-		lost(m, NULL);
+		lost(m, rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
 }
 
 static void arm(struct dd_mqtt *m)
@@ -282,8 +280,9 @@ static void arm(struct dd_mqtt *m)
 }
 
 /* Not connected any more (or never): the socket is forgotten and a retry
- * armed. why: libmosquitto's reason, said once an outage. */
-static void lost(struct dd_mqtt *m, const char *why)
+ * armed. what: how the broker is gone ("refused by"; NULL: lost, or
+ * cannot reach), why: the reason, said once an outage. */
+static void gone(struct dd_mqtt *m, const char *what, const char *why)
 {
 	bool was = m->connected;
 
@@ -298,10 +297,15 @@ static void lost(struct dd_mqtt *m, const char *why)
 	}
 	if (was || !m->told_down)
 		dd_log(DD_LOG_WARN, "mqtt: %s %s:%u%s%s: retrying (rulings wait in the database)",
-		       was ? "lost" : "cannot reach", m->cfg.host, m->cfg.port, why ? ": " : "",
-		       why ? why : "");
+		       what ? what : was ? "lost" : "cannot reach", m->cfg.host, m->cfg.port,
+		       why ? ": " : "", why ? why : "");
 	m->told_down = true;
 	arm(m);
+}
+
+static void lost(struct dd_mqtt *m, const char *why)
+{
+	gone(m, NULL, why);
 }
 
 /* A new libmosquitto client, set up from the configuration: 0, or

@@ -225,8 +225,8 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	for (int i = 0; m->cfg.homeassistant && i < DD_MQ_HA_CONFIGS; i++)
 		publish_qos(m, m->ha[i].topic, m->ha[i].payload, 0, true);
 	publish_plain(m, m->t_status, DD_MQ_ONLINE, true);
+	m->state_sent = false;	/* a new connection: the state goes out again */
 	publish_state(m);	/* now or once the socket took the status (on_io) */
-	m->state_sent = false;
 	dd_mq_window_restart(&m->w);
 	pump(m);
 }

@@ -87,12 +87,14 @@ static void db_trouble(struct dd_mqtt *m, int rc, const char *err)
 }
 
 /* The socket's events as libmosquitto needs them now: the source is
- * made for a new socket and dropped when there is none. */
+ * made for a new socket and dropped when there is none, or when the
+ * connection was given up (libmosquitto still holds that socket until the
+ * next connect: a late CONNACK on it must not revive it). */
 static int on_io(sd_event_source *s, int fd, uint32_t revents, void *user);
 
 static void watch(struct dd_mqtt *m)
 {
-	int fd = m->mosq ? mosquitto_socket(m->mosq) : -1;
+	int fd = m->mosq && (m->connected || m->connecting) ? mosquitto_socket(m->mosq) : -1;
 	uint32_t want = EPOLLIN | (fd >= 0 && mosquitto_want_write(m->mosq) ? EPOLLOUT : 0);
 
 	if (m->io && (fd < 0 || sd_event_source_get_io_fd(m->io) != fd))
@@ -210,12 +212,15 @@ static void on_connect(struct mosquitto *mosq, void *user, int rc)
 	struct dd_mqtt *m = user;
 
 	(void)mosq;
+	if (!m->connecting)
+		return;		/* a connection already given up */
 	m->connecting = false;
 	if (rc) {
 		gone(m, "refused by", mosquitto_connack_string(rc));
 		return;
 	}
 	m->connected = true;
+	m->retry_at = INT64_MAX;	/* the next loss waits its backoff again */
 	m->told_down = false;
 	m->retry_ns = dd_clock_span(m->clock, RETRY_MIN_NS);
 	dd_log(DD_LOG_INFO, "mqtt: connected to %s:%u as table %s; publishing from ruling %" PRId64,

@@ -138,16 +138,17 @@ static void publish_state(struct dd_mqtt *m)
 }
 
 /* The events of a ruling made while serving, once (a resend after a
- * reconnect does not light the bar twice). */
-static void publish_events(struct dd_mqtt *m, const struct dd_mq_ruling *r)
+ * reconnect does not light the bar twice), and only of this table's
+ * matches (not of another table's imported into its database). */
+static void publish_events(struct dd_mqtt *m, const struct dd_mq_ruling *r, const char *table)
 {
 	char *ev[DD_MQ_EVENTS_MAX];
 	int n;
 
-	if (r->seq <= m->live_from || r->seq <= m->events_done)
+	if (r->seq <= m->live_from || r->seq <= m->events_done || strcmp(table, m->table))
 		return;
 	m->events_done = r->seq;
-	n = dd_mq_events(m->table, r, ev, DD_MQ_EVENTS_MAX);
+	n = dd_mq_events(table, r, ev, DD_MQ_EVENTS_MAX);
 	for (int i = 0; i < n; i++) {
 		publish_plain(m, m->t_event, ev[i], false);
 		free(ev[i]);
@@ -162,6 +163,7 @@ static void pump(struct dd_mqtt *m)
 	while (m->connected && dd_mq_window_room(&m->w)) {
 		struct db_outbox_msg om;
 		struct dd_mq_ruling r;
+		const char *table;
 		char *msg;
 		int mid = 0, rc = db_outbox_next(m->db, m->w.next - 1, &om, err, sizeof(err));
 
@@ -184,12 +186,16 @@ static void pump(struct dd_mqtt *m)
 		}
 		r = (struct dd_mq_ruling){ .seq = om.seq, .match = om.match, .throw_no = om.throw_no,
 					   .revision = om.revision, .kind = om.kind, .line = om.line };
-		msg = dd_mq_ruling_msg(m->table, &r);
+		/* Under its match's own table id: a match imported from another
+		 * table (dyeref import) is not this table's; "" (a match from
+		 * before table ids) is. */
+		table = om.table_id[0] ? om.table_id : m->table;
+		msg = dd_mq_ruling_msg(table, &r);
 		if (!msg) {
 			/* A line that is not JSON (never written so): its number
 			 * still goes out, so that none is missing. */
 			r.line = "{}";
-			msg = dd_mq_ruling_msg(m->table, &r);
+			msg = dd_mq_ruling_msg(table, &r);
 		}
 		rc = msg ? mosquitto_publish(m->mosq, &mid, m->t_ruling, (int)strlen(msg), msg, 1, false)
 			 : MOSQ_ERR_NOMEM;
@@ -201,7 +207,7 @@ static void pump(struct dd_mqtt *m)
 			break;
 		}
 		dd_mq_window_sent(&m->w, mid);
-		publish_events(m, &r);
+		publish_events(m, &r, table);
 		db_outbox_msg_free(&om);
 	}
 	watch(m);

@@ -338,6 +338,7 @@ struct db_outbox_msg {
 	int throw_no;		/* its slot (a Beer Die throw's number) */
 	int revision;		/* 1 for the slot's first ruling, 2 for the next, ... */
 	char kind[16];		/* "ruling" (a throw or turn), "correction" or "undo" */
+	char table_id[33];	/* its match's table id (the header's), "" none */
 	char *line;		/* owned: the ruling line as stored */
 };
 

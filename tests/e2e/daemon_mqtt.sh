@@ -147,9 +147,16 @@ poll_until 60 all_received || fail "after the outage and the kill: stored $(stor
 
 # Stopped, then started without the simulator: it sends what its stop left
 # unacknowledged, and nothing is ruled any more.
+# Another table's match imported into this database goes out under its
+# own table id, not as this table's.
 stop_daemon
+printf '%s\n' '{"type":"match","game":"beerdie","table":{"id":"t9"},"teams":{"A":["a1","a2"],"B":["b1","b2"]}}' \
+	'{"type":"throw","events":[{"at":"floor"}]}' > "$WORK/t9.jsonl"
+"$DYEREF" import --db "$WORK/dyeref.db" "$WORK/t9.jsonl" > /dev/null || fail "import exited $?"
 restart --config "$WORK/c.ini"
 poll_until 60 all_received || fail "after the last restart: stored $(stored), received $(received)"
+grep -q '^dyeref/t1/ruling {"table":"t9",' "$WORK/sub.log" ||
+	fail "the imported match went out as this table's: $(grep '^dyeref/t1/ruling' "$WORK/sub.log" | tail -n 1)"
 stop_daemon
 
 python3 - "$WORK/sub.log" "$WORK/restarts" <<'PY' || fail "an event went out twice"

@@ -100,15 +100,22 @@ static void test_db_mqtt_acked_is_kept_and_never_goes_back(void **state)
 	assert_non_null(f->db);
 	assert_int_equal(db_mqtt_acked_get(f->db, &seq, err, sizeof(err)), 0);
 	assert_int_equal(seq, 7);
-	/* Inside a batch of raw inputs: committed with it. */
+	/* Inside a batch of raw inputs: committed at once, with the batch so
+	 * far (another connection sees it before any flush). */
 	{
 		struct db_raw raw = { .t_ns = 1, .source = "piezo", .kind = "edge", .channel = 1 };
-		int64_t m;
+		struct db *other;
+		int64_t m, seen = -1;
 
 		assert_int_equal(db_match_start(f->db, "{\"type\":\"match\",\"game\":\"beerdie\"}", 1, &m,
 						err, sizeof(err)), 0);
 		assert_int_equal(db_raw_append(f->db, m, &raw, 1, err, sizeof(err)), 0);
 		assert_int_equal(db_mqtt_acked_set(f->db, 9, err, sizeof(err)), 0);
+		other = db_open(f->path, DB_OPEN_READONLY, err, sizeof(err));
+		assert_non_null(other);
+		assert_int_equal(db_mqtt_acked_get(other, &seen, err, sizeof(err)), 0);
+		assert_int_equal(seen, 9);
+		db_close(other);
 		assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
 	}
 	db_close(f->db);

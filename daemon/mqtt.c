@@ -493,6 +493,11 @@ struct dd_mqtt *dd_mqtt_new(const struct dd_mqtt_cfg *cfg, const char *table, co
 		snprintf(err, errlen, "mqtt: %s", strerror(errno));
 		goto free_mosq;
 	}
+	/* The client id is dyeref-TABLE: a second table left at the default
+	 * takes the same one, and the broker drops each for the other. */
+	if (!strcmp(table, "table"))
+		dd_log(DD_LOG_WARN, "mqtt: table.id is the default 'table': give each table its own "
+		       "[table] id, or two tables take turns on the broker as dyeref-table");
 	connect_now(m);
 	return m;
 

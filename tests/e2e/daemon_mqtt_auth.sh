@@ -41,4 +41,12 @@ start_daemon --config "$WORK/c.ini"
 poll_until 10 grep -q '^dyeref/t1/status online$' "$WORK/sub.log" ||
 	fail "no 'online' with the right password: $(grep mqtt "$WORK/daemon.log")"
 stop_daemon
+
+# Without [table] the id is the default, the client id dyeref-table that
+# a second such table would share: said at start.
+write_config "$WORK/c.ini" "[mqtt]" "host = 127.0.0.1" "port = $MQ_PORT" "username = ref" "password = s3cret"
+start_daemon --config "$WORK/c.ini"
+poll_until 10 grep -q "mqtt: table.id is the default 'table'" "$WORK/daemon.log" ||
+	fail "no word of the default table id: $(grep mqtt "$WORK/daemon.log")"
+stop_daemon
 echo "ok"

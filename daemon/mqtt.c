@@ -2,9 +2,11 @@
  * (mosquitto_socket watched by sd-event; loop_read/write/misc called from
  * here), so nothing runs on a thread of its own and every wait is on
  * serve's clock. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <mosquitto.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,8 @@
 #define ACK_KEEP_NS (100 * 1000000LL)
 /* A CONNECT not answered in this long is given up and tried again. */
 #define CONNECT_LIMIT_NS (10 * SECOND_NS)
+/* How often a name being resolved is looked at. */
+#define RESOLVE_POLL_NS (50 * 1000000LL)
 
 struct dd_mqtt {
 	struct dd_mqtt_cfg cfg;
@@ -57,6 +61,8 @@ struct dd_mqtt {
 	bool db_failing;		/* the outbox could not be read or kept: said once */
 	bool closing;			/* dd_mqtt_free under way: a disconnect is ours */
 	bool used;			/* mosq connected once: the next connect makes a new one */
+	struct gaicb gai;		/* the broker's name being resolved (getaddrinfo_a) */
+	bool resolving;			/* ... under way: the connect waits for it */
 };
 
 void dd_mqtt_cfg_defaults(struct dd_mqtt_cfg *c)
@@ -285,7 +291,8 @@ static void on_disconnect(struct mosquitto *mosq, void *user, int rc)
 static void arm(struct dd_mqtt *m)
 {
 	int64_t now = dd_clock_now(m->clock);
-	int64_t misc = dd_time_shifted(now, dd_clock_span(m->clock, MISC_NS));
+	int64_t misc = dd_time_shifted(now, dd_clock_span(m->clock, m->resolving ? RESOLVE_POLL_NS
+										   : MISC_NS));
 
 	dd_timer_arm(m->misc, m->retry_at < misc ? m->retry_at : misc);
 }
@@ -358,14 +365,11 @@ static int client_new(struct dd_mqtt *m, char *err, size_t errlen)
 	return 0;
 }
 
-static void connect_now(struct dd_mqtt *m)
+static void connect_host(struct dd_mqtt *m)
 {
 	char err[256];
 	int rc;
 
-	m->retry_at = INT64_MAX;
-	if (m->io)
-		m->io = sd_event_source_disable_unref(m->io);
 	/* A client of its own for each connection: libmosquitto keeps the
 	 * QoS 1 messages not acknowledged and sends them again after the next
 	 * CONNACK, clean session or not, so the old one's events would go out
@@ -388,6 +392,58 @@ static void connect_now(struct dd_mqtt *m)
 	}
 	watch(m);
 	arm(m);
+}
+
+/* A name is resolved off the loop first (glibc's getaddrinfo_a, looked
+ * at every RESOLVE_POLL_NS): libmosquitto's own lookup blocks, and a dead
+ * DNS server would hold the loop past the watchdog. Once the name
+ * resolves, libmosquitto is given the name itself (it tries every
+ * address, TLS checks the certificate against the name), and its lookup
+ * is answered from what was just resolved. */
+static void connect_now(struct dd_mqtt *m)
+{
+	static const struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+	struct gaicb *list[1] = { &m->gai };
+	unsigned char addr[sizeof(struct in6_addr)];
+	int rc;
+
+	m->retry_at = INT64_MAX;
+	if (m->io)
+		m->io = sd_event_source_disable_unref(m->io);
+	if (inet_pton(AF_INET, m->cfg.host, addr) == 1 || inet_pton(AF_INET6, m->cfg.host, addr) == 1) {
+		connect_host(m);
+		return;
+	}
+	memset(&m->gai, 0, sizeof(m->gai));
+	m->gai.ar_name = m->cfg.host;
+	m->gai.ar_request = &hints;
+	rc = getaddrinfo_a(GAI_NOWAIT, list, 1, NULL);
+	if (rc) {
+		lost(m, gai_strerror(rc));
+		return;
+	}
+	m->resolving = true;
+	arm(m);
+}
+
+/* The name's lookup, once done: connect, or try again later. */
+static void resolved(struct dd_mqtt *m)
+{
+	int rc = gai_error(&m->gai);
+
+	if (rc == EAI_INPROGRESS) {
+		arm(m);
+		return;
+	}
+	m->resolving = false;
+	if (m->gai.ar_result)
+		freeaddrinfo(m->gai.ar_result);
+	m->gai.ar_result = NULL;
+	if (rc) {
+		lost(m, rc == EAI_SYSTEM ? strerror(errno) : gai_strerror(rc));
+		return;
+	}
+	connect_host(m);
 }
 
 static int on_io(sd_event_source *s, int fd, uint32_t revents, void *user)
@@ -415,6 +471,10 @@ static void on_misc(void *user)
 	struct dd_mqtt *m = user;
 	int64_t now = dd_clock_now(m->clock);
 
+	if (m->resolving) {
+		resolved(m);
+		return;
+	}
 	if (!m->connected && !m->connecting && now >= m->retry_at) {
 		connect_now(m);
 		return;
@@ -545,6 +605,16 @@ void dd_mqtt_free(struct dd_mqtt *m)
 				break;
 	}
 	m->io = sd_event_source_disable_unref(m->io);
+	if (m->resolving) {
+		/* The lookup writes into m: it must be over before m goes. */
+		const struct gaicb *list[1] = { &m->gai };
+
+		if (gai_cancel(&m->gai) != EAI_CANCELED)
+			while (gai_error(&m->gai) == EAI_INPROGRESS)
+				gai_suspend(list, 1, NULL);
+		if (m->gai.ar_result)
+			freeaddrinfo(m->gai.ar_result);
+	}
 	keep_acked(m);
 	dd_timer_free(m->keep);
 	dd_timer_free(m->misc);

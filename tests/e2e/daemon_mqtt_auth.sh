@@ -2,7 +2,8 @@
 # MQTT with a broker that wants a password (docs/mqtt.md): a table with
 # none, or the wrong one, is refused, and says so in one line with the
 # broker's reason (not also "cannot reach"), once for the outage; with the
-# right username and password it connects and publishes.
+# right username and password it connects and publishes; a broker named
+# (not an address) is resolved and reached.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 . "$(dirname "$0")/lib/broker.sh"
@@ -43,10 +44,19 @@ poll_until 10 grep -q '^dyeref/t1/status online$' "$WORK/sub.log" ||
 stop_daemon
 
 # Without [table] the id is the default, the client id dyeref-table that
-# a second such table would share: said at start.
-write_config "$WORK/c.ini" "[mqtt]" "host = 127.0.0.1" "port = $MQ_PORT" "username = ref" "password = s3cret"
+# a second such table would share: said at start. The broker by name
+# (resolved off the loop first) connects all the same.
+write_config "$WORK/c.ini" "[mqtt]" "host = localhost" "port = $MQ_PORT" "username = ref" "password = s3cret"
 start_daemon --config "$WORK/c.ini"
 poll_until 10 grep -q "mqtt: table.id is the default 'table'" "$WORK/daemon.log" ||
 	fail "no word of the default table id: $(grep mqtt "$WORK/daemon.log")"
+poll_until 10 grep -q "mqtt: connected to localhost:$MQ_PORT" "$WORK/daemon.log" ||
+	fail "not connected by name: $(grep mqtt "$WORK/daemon.log")"
+stop_daemon
+# A name that does not resolve: said once, with the resolver's reason.
+write_config "$WORK/c.ini" "[mqtt]" "host = no-such-broker.invalid" "port = $MQ_PORT"
+start_daemon --config "$WORK/c.ini"
+poll_until 10 grep -q "mqtt: cannot reach no-such-broker.invalid:$MQ_PORT: .*: retrying" "$WORK/daemon.log" ||
+	fail "no word of the unknown name: $(grep mqtt "$WORK/daemon.log")"
 stop_daemon
 echo "ok"

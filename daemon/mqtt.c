@@ -398,8 +398,9 @@ static void connect_host(struct dd_mqtt *m)
  * at every RESOLVE_POLL_NS): libmosquitto's own lookup blocks, and a dead
  * DNS server would hold the loop past the watchdog. Once the name
  * resolves, libmosquitto is given the name itself (it tries every
- * address, TLS checks the certificate against the name), and its lookup
- * is answered from what was just resolved. */
+ * address, TLS checks the certificate against the name); its lookup
+ * still blocks, but only after one that just answered (a caching
+ * resolver's hit, or one round trip). */
 static void connect_now(struct dd_mqtt *m)
 {
 	static const struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };

@@ -288,6 +288,10 @@ static int on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void
 		dd_log(DD_LOG_WARN, "reload: web.bind, web.port and db.path change on restart only");
 	if (memcmp(&sc.mqtt, &sv->sc.mqtt, sizeof(sc.mqtt)) || strcmp(sc.ref.table_id, sv->sc.ref.table_id))
 		dd_log(DD_LOG_WARN, "reload: [mqtt] and table.id change on restart only");
+	/* The state shows a new name at once; the discovery configs were
+	 * built at start-up. */
+	if (sv->mqtt && sv->sc.mqtt.homeassistant && strcmp(sc.ref.table_name, sv->sc.ref.table_name))
+		dd_log(DD_LOG_WARN, "reload: table.name changes Home Assistant's device name on restart only");
 	snprintf(sc.ref.table_id, sizeof(sc.ref.table_id), "%s", sv->sc.ref.table_id);
 	snprintf(sv->sc.pin, sizeof(sv->sc.pin), "%s", sc.pin);
 	sv->sc.ref = sc.ref;

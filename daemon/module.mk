@@ -44,13 +44,20 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #  clock: its FAKE_GLUE_CLOCK, dd_clock_new_real.)
 #  test_camera_glue_times: the camera glue with a fake tracker reporting
 #    observations at times near either end of int64 (vis_tracker_feed).
+#  test_mqtt_machine: the MQTT publisher's state machine with a fake
+#    libmosquitto (the mosquitto_* it calls but the strings), on a manual clock.
 comma := ,
 WRAP_TESTS := test_import_once test_referee_db_fault test_config_write test_serve_face_pending \
 	test_sim_feed_reader test_face_reader_stuck test_serve_late_obs test_serve_won \
-	test_serve_demo_restart test_camera_glue_times
+	test_serve_demo_restart test_camera_glue_times test_mqtt_machine
 EXCLUDE += $(WRAP_TESTS:%=tests/unit/%.c)
 EXTRA_TEST_BINS += $(WRAP_TESTS:%=$(BUILD)/tests/%)
 $(BUILD)/tests/test_import_once: WRAP := mlog_judge mlog_bd_stream_new
+$(BUILD)/tests/test_mqtt_machine: WRAP := mosquitto_new mosquitto_destroy \
+	mosquitto_connect_callback_set mosquitto_disconnect_callback_set \
+	mosquitto_publish_callback_set mosquitto_max_inflight_messages_set mosquitto_will_set \
+	mosquitto_connect_async mosquitto_socket mosquitto_want_write mosquitto_publish \
+	mosquitto_loop_misc mosquitto_disconnect
 $(BUILD)/tests/test_referee_db_fault: WRAP := db_matches db_match_get db_bd_load db_replay dd_log
 $(BUILD)/tests/test_config_write: WRAP := fsync
 SENSORS_FAKE := dd_sensors_new dd_sensors_free dd_sensors_keep_edges dd_sensors_mine_wired

@@ -12,8 +12,8 @@
 
 /* "dyeref/" TABLE "/" leaf, with the NUL: a table id is at most 32 bytes. */
 #define DD_MQ_TOPIC_MAX 64
-/* Ruling messages sent and not yet acknowledged, at most (below
- * libmosquitto's own 20 in flight, so none waits in its queue). */
+/* Ruling messages sent and not yet acknowledged, at most (daemon/mqtt.c
+ * lifts libmosquitto's own limit, so this one bounds them). */
 #define DD_MQ_WINDOW 16
 /* Events one ruling gives, at most (a sink, a five, two kill n' fills, a win). */
 #define DD_MQ_EVENTS_MAX 8

@@ -338,6 +338,7 @@ struct db_outbox_msg {
 	int throw_no;		/* its slot (a Beer Die throw's number) */
 	int revision;		/* 1 for the slot's first ruling, 2 for the next, ... */
 	char kind[16];		/* "ruling" (a throw or turn), "correction" or "undo" */
+	char table_id[33];	/* its match's table id (the header's), "" none */
 	char *line;		/* owned: the ruling line as stored */
 };
 
@@ -349,9 +350,8 @@ void db_outbox_msg_free(struct db_outbox_msg *m);
 int db_outbox_last(struct db *db, int64_t *seq, char *err, size_t errlen);
 /* The last sequence number the broker acknowledged (0 none yet). */
 int db_mqtt_acked_get(struct db *db, int64_t *seq, char *err, size_t errlen);
-/* Keeps seq as acknowledged, unless a later one already is; committed
- * with the open batch of raw inputs when there is one (a crash before
- * that only sends a few messages again). */
+/* Keeps seq as acknowledged, unless a later one already is; committed at
+ * once, with the open batch of raw inputs so far when there is one. */
 int db_mqtt_acked_set(struct db *db, int64_t seq, char *err, size_t errlen);
 
 /* ---- Match logs through the codec (core/ mlog_) ------------------------ */

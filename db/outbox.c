@@ -15,8 +15,9 @@ static const char next_sql[] =
 	"   AND r2.throw_no = r.throw_no AND r2.id <= r.id),"
 	" CASE WHEN e.type <> 'correct' THEN 'ruling'"
 	"  WHEN json_valid(e.line) AND json_extract(e.line, '$.undo') THEN 'undo'"
-	"  ELSE 'correction' END"
-	" FROM rulings r JOIN entries e ON e.id = r.entry_id"
+	"  ELSE 'correction' END,"
+	" m.table_id"
+	" FROM rulings r JOIN entries e ON e.id = r.entry_id JOIN matches m ON m.id = r.match_id"
 	" WHERE r.id > ?1 ORDER BY r.id LIMIT 1";
 
 int db_outbox_next(struct db *db, int64_t after, struct db_outbox_msg *m, char *err, size_t errlen)
@@ -47,6 +48,8 @@ int db_outbox_next(struct db *db, int64_t after, struct db_outbox_msg *m, char *
 	m->revision = sqlite3_column_int(st, 4);
 	s = (const char *)sqlite3_column_text(st, 5);
 	snprintf(m->kind, sizeof(m->kind), "%s", s ? s : "ruling");
+	s = (const char *)sqlite3_column_text(st, 6);
+	snprintf(m->table_id, sizeof(m->table_id), "%s", s ? s : "");
 	if (!m->line)
 		ret = db_nomem(db, err, errlen);
 finalize:

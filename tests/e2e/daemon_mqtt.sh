@@ -4,7 +4,8 @@
 # then a simulated table publishes while the broker is killed and started
 # again and the table itself is SIGKILLed and restarted, and every ruling
 # the table stored reaches a subscriber at least once, with sequence
-# numbers 1..N without a gap and duplicates only as identical copies.
+# numbers 1..N without a gap and duplicates only as identical copies, and
+# each event at most once (never again after a reconnect or a restart).
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 . "$(dirname "$0")/lib/refused.sh"
@@ -55,6 +56,10 @@ more_throws() { # N: wait for N more rulings than there are now
 	poll_until 60 test_stored_at_least "$want" || fail "no $1 more rulings within 60 s (stored $(stored))"
 }
 test_stored_at_least() { [ "$(stored)" -ge "$1" ]; }
+# Before each start: the subscriber's lines so far and the newest ruling,
+# whose events (and those before it) the new daemon must not send.
+restart() { echo "$(wc -l < "$WORK/sub.log") $(stored)" >> "$WORK/restarts"; start_daemon "$@"; }
+lost_count() { grep -c 'mqtt: lost 127.0.0.1' "$WORK/daemon.log" || true; }
 
 # The simulated table plays fast, a match after another.
 write_config "$WORK/c.ini" "[table]" "id = t1" "name = Table One" "[fusion]" "review = count" \
@@ -73,16 +78,37 @@ stdbuf -oL mosquitto_sub -h 127.0.0.1 -p "$MQ_PORT" -q 1 -v -i dyeref-test-sub -
 SUB_PID=$!
 poll_until 10 subscribed || fail "the subscriber did not subscribe: $(cat "$WORK/sub.err")"
 
-start_daemon --config "$WORK/c.ini" --sim=table
+restart --config "$WORK/c.ini" --sim=table
 poll_until 10 grep -q '^dyeref/t1/status online$' "$WORK/sub.log" || fail "no 'online' status"
 poll_until 10 grep -q '^dyeref/t1/state {"table":{"id":"t1","name":"Table One"}' "$WORK/sub.log" ||
 	fail "no retained state: $(head -c 600 "$WORK/sub.log")"
 more_throws 5
 poll_until 30 all_received || fail "the first rulings did not arrive (stored $(stored), received $(received))"
 
+# The broker hangs (SIGSTOP): what the table sends meanwhile waits unread
+# and unacknowledged. Once the table gave that connection up (keepalive),
+# the table is held (before its retry 1 s later) while the broker wakes,
+# reads it all and delivers it; the table's next connection sends the
+# rulings again, but not their events.
+n_lost=$(lost_count)
+lost_more() { [ "$(lost_count)" -gt "$n_lost" ]; }
+kill -STOP "$BROKER_PID"
+more_throws 6
+poll_until 30 lost_more || { kill -CONT "$BROKER_PID"; fail "the table did not give up a hung broker"; }
+kill -STOP "$DAEMON_PID"
+kill -CONT "$BROKER_PID"
+poll_until 20 subscribed || { kill -CONT "$DAEMON_PID"; fail "the broker did not wake"; }
+kill -CONT "$DAEMON_PID"
+poll_until 60 all_received || fail "after the broker hung: stored $(stored), received $(received)"
+
 # The broker dies mid-match: the table goes on ruling into its database.
+n_log=$(wc -l < "$WORK/daemon.log")
+n_lost=$(lost_count)
 kill_broker
-poll_until 20 grep -q 'mqtt: lost 127.0.0.1' "$WORK/daemon.log" || fail "the table did not notice the broker gone"
+poll_until 20 lost_more || fail "the table did not notice the broker gone"
+# ... and says why (libmosquitto's reason).
+tail -n +"$((n_log + 1))" "$WORK/daemon.log" | grep -Eq "mqtt: lost 127\.0\.0\.1:$MQ_PORT: [^:]+: retrying" ||
+	fail "no reason for the lost connection: $(grep 'mqtt: lost' "$WORK/daemon.log" | tail -n 1)"
 more_throws 5
 # Held while the broker comes back, so the subscriber is in again before
 # the table republishes (what a late subscriber misses is not the table's).
@@ -103,7 +129,7 @@ DAEMON_PID=
 offline_more() { [ "$(grep -c '^dyeref/t1/status offline$' "$WORK/sub.log" || true)" -gt "$n_off" ]; }
 poll_until 20 offline_more || fail "no last will after SIGKILL"
 cp "$WORK/daemon.log" "$WORK/daemon1.log"
-start_daemon --config "$WORK/c.ini" --sim=table
+restart --config "$WORK/c.ini" --sim=table
 more_throws 5
 poll_until 60 all_received || fail "after the table's restart: stored $(stored), received $(received)"
 
@@ -116,16 +142,45 @@ wait "$DAEMON_PID" 2> /dev/null || true
 DAEMON_PID=
 start_broker
 poll_until 20 subscribed || fail "the subscriber did not come back"
-start_daemon --config "$WORK/c.ini" --sim=table
+restart --config "$WORK/c.ini" --sim=table
 poll_until 60 all_received || fail "after the outage and the kill: stored $(stored), received $(received)"
 
 # Stopped, then started without the simulator: it sends what its stop left
 # unacknowledged, and nothing is ruled any more.
+# Another table's match imported into this database goes out under its
+# own table id, not as this table's.
 stop_daemon
-start_daemon --config "$WORK/c.ini"
+printf '%s\n' '{"type":"match","game":"beerdie","table":{"id":"t9"},"teams":{"A":["a1","a2"],"B":["b1","b2"]}}' \
+	'{"type":"throw","events":[{"at":"floor"}]}' > "$WORK/t9.jsonl"
+"$DYEREF" import --db "$WORK/dyeref.db" "$WORK/t9.jsonl" > /dev/null || fail "import exited $?"
+restart --config "$WORK/c.ini"
 poll_until 60 all_received || fail "after the last restart: stored $(stored), received $(received)"
+grep -q '^dyeref/t1/ruling {"table":"t9",' "$WORK/sub.log" ||
+	fail "the imported match went out as this table's: $(grep '^dyeref/t1/ruling' "$WORK/sub.log" | tail -n 1)"
 stop_daemon
 
+python3 - "$WORK/sub.log" "$WORK/restarts" <<'PY' || fail "an event went out twice"
+import json, sys
+lines = open(sys.argv[1], errors="replace").read().splitlines()
+restarts = [tuple(map(int, l.split())) for l in open(sys.argv[2])]
+seen = {}
+bad = []
+for i, line in enumerate(lines):
+    if not line.startswith("dyeref/t1/event "):
+        continue
+    e = json.loads(line.split(" ", 1)[1])
+    key = (e["seq"], e["event"], e.get("player"))
+    if key in seen:
+        bad.append("event %r arrived twice (lines %d and %d)" % (key, seen[key] + 1, i + 1))
+    seen[key] = i
+    for at, newest in restarts:
+        if i >= at and e["seq"] <= newest:
+            bad.append("event %r (line %d) sent by a daemon started after ruling %d" % (key, i + 1, newest))
+print("events: %d, each once" % len(seen))
+for b in bad[:10]:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
 python3 - "$WORK/sub.log" "$WORK/dyeref.db" <<'PY' || fail "the rulings received do not match those stored"
 import json, sqlite3, sys
 got = {}

@@ -103,6 +103,13 @@ poll_until 10 grep -q '^0 dyeref/t1/event .*"event":"kill_n_fill"' "$WORK/ev.log
 poll_until 10 grep -q '^0 dyeref/t1/state .*"score":{"A":2' "$WORK/ev.log" ||
 	fail "no state after the sink: $(cat "$WORK/ev.log")"
 sub_stop
+# A new table.name on SIGHUP: the state has it, the device's name waits
+# for a restart, and the log says so.
+write_config "$WORK/c.ini" "[table]" "id = t1" "name = Table Uno" \
+	"[mqtt]" "host = 127.0.0.1" "port = $MQ_PORT" "keepalive = 5" "homeassistant = true"
+kill -HUP "$DAEMON_PID"
+poll_until 10 grep -q "reload: table.name changes Home Assistant's device name on restart only" \
+	"$WORK/daemon.log" || fail "no word that the device keeps its name: $(grep reload "$WORK/daemon.log")"
 stop_daemon
 # Home Assistant applies a trigger's value_template to the message (as
 # value_json, Jinja) and fires when the result equals its payload; the

@@ -379,6 +379,26 @@ static void test_db_migrates_every_earlier_version_keeping_its_data(void **state
 		assert_int_equal(db_calibration_add(db, "piezo", "{}", 1, err, sizeof(err)), 0);
 		assert_int_equal(db_snapshot_add(db, 1, 1, 5, "\xff\xd8\xff\xe0", 4, err, sizeof(err)), 0);
 		assert_int_equal(db_raw_flush(db, err, sizeof(err)), 0);
+		/* v5: the match's table id (none before), the outbox and its
+		 * acknowledged number. */
+		assert_string_equal(info.table_id, "");
+		{
+			struct db_outbox_msg om;
+			int64_t acked = -1;
+
+			assert_int_equal(db_mqtt_acked_get(db, &acked, err, sizeof(err)), 0);
+			assert_int_equal(acked, 0);
+			assert_int_equal(db_outbox_next(db, 0, &om, err, sizeof(err)), 0);
+			assert_int_equal(om.seq, 1);
+			assert_int_equal(om.match, 1);
+			assert_int_equal(om.revision, 1);
+			assert_string_equal(om.kind, "ruling");
+			assert_string_equal(om.table_id, "");
+			db_outbox_msg_free(&om);
+			assert_int_equal(db_mqtt_acked_set(db, 1, err, sizeof(err)), 0);
+			assert_int_equal(db_mqtt_acked_get(db, &acked, err, sizeof(err)), 0);
+			assert_int_equal(acked, 1);
+		}
 		db_close(db);
 		/* And it opens as the current version from now on. */
 		db = db_open(f->path, DB_OPEN_READONLY, err, sizeof(err));

@@ -60,6 +60,26 @@ static void test_db_outbox_numbers_every_ruling_once_in_order(void **state)
 	/* From the middle, as after a reconnect. */
 	assert_int_equal(db_outbox_next(f->db, 3, &m, err, sizeof(err)), 0);
 	assert_int_equal(m.seq, 4);
+	assert_string_equal(m.table_id, "");	/* a header without a table */
+	db_outbox_msg_free(&m);
+}
+
+/* Each ruling carries its own match's table id (another table's match
+ * imported here is not this table's). */
+static void test_db_outbox_gives_the_match_table(void **state)
+{
+	static const char T9[] = "{\"type\":\"match\",\"game\":\"beerdie\",\"table\":{\"id\":\"t9\"},"
+				 "\"teams\":{\"A\":[\"a1\",\"a2\"],\"B\":[\"b1\",\"b2\"]}}\n"
+				 "{\"type\":\"throw\",\"events\":[{\"at\":\"floor\"}]}\n";
+	struct db_test_fx *f = *state;
+	struct db_outbox_msg m;
+	char err[256];
+	int64_t match;
+
+	assert_int_equal(db_import(f->db, "t9.jsonl", T9, sizeof(T9) - 1, 1, &match, err, sizeof(err)), 0);
+	assert_int_equal(db_outbox_next(f->db, 0, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.match, match);
+	assert_string_equal(m.table_id, "t9");
 	db_outbox_msg_free(&m);
 }
 
@@ -80,15 +100,22 @@ static void test_db_mqtt_acked_is_kept_and_never_goes_back(void **state)
 	assert_non_null(f->db);
 	assert_int_equal(db_mqtt_acked_get(f->db, &seq, err, sizeof(err)), 0);
 	assert_int_equal(seq, 7);
-	/* Inside a batch of raw inputs: committed with it. */
+	/* Inside a batch of raw inputs: committed at once, with the batch so
+	 * far (another connection sees it before any flush). */
 	{
 		struct db_raw raw = { .t_ns = 1, .source = "piezo", .kind = "edge", .channel = 1 };
-		int64_t m;
+		struct db *other;
+		int64_t m, seen = -1;
 
 		assert_int_equal(db_match_start(f->db, "{\"type\":\"match\",\"game\":\"beerdie\"}", 1, &m,
 						err, sizeof(err)), 0);
 		assert_int_equal(db_raw_append(f->db, m, &raw, 1, err, sizeof(err)), 0);
 		assert_int_equal(db_mqtt_acked_set(f->db, 9, err, sizeof(err)), 0);
+		other = db_open(f->path, DB_OPEN_READONLY, err, sizeof(err));
+		assert_non_null(other);
+		assert_int_equal(db_mqtt_acked_get(other, &seen, err, sizeof(err)), 0);
+		assert_int_equal(seen, 9);
+		db_close(other);
 		assert_int_equal(db_raw_flush(f->db, err, sizeof(err)), 0);
 	}
 	db_close(f->db);
@@ -102,6 +129,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_db_outbox_numbers_every_ruling_once_in_order,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_outbox_gives_the_match_table,
 						db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_mqtt_acked_is_kept_and_never_goes_back,
 						db_test_setup, db_test_teardown),

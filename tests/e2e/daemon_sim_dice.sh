@@ -72,19 +72,25 @@ command_ok '{"cmd":"end"}'
 until_ok 30 "no demo match after the dice game ended" current 3 beerdie
 stop_daemon
 
+# horse_played: a daemon on the simulated table, its first match ended by
+# the official, then a whole Horse game from the console as match 2.
+horse_played() {
+	start_daemon --config "$WORK/c.ini" --sim=table
+	login
+	until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'
+	command_ok '{"cmd":"end"}'
+	command_ok '{"cmd":"start","game":"horse","players":["ann","bob","cid","dan"]}'
+	until_ok 15 "no word of the dice game standing" stands
+	tail -n +2 "$top/tests/data/dice/horse-full.jsonl" | while IFS= read -r line; do
+		command_ok "{\"cmd\":\"dice\",\"move\":$line}"
+	done
+}
+
 # A whole Horse game from the console: its last move completes it (over,
 # the loser), the demo's next match follows pause_s later and ends it.
 rm -f "$WORK/dyeref.db"*
 top=$(cd "$(dirname "$0")/../.." && pwd)
-start_daemon --config "$WORK/c.ini" --sim=table
-login
-until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'
-command_ok '{"cmd":"end"}'
-command_ok '{"cmd":"start","game":"horse","players":["ann","bob","cid","dan"]}'
-until_ok 15 "no word of the dice game standing" stands
-tail -n +2 "$top/tests/data/dice/horse-full.jsonl" | while IFS= read -r line; do
-	command_ok "{\"cmd\":\"dice\",\"move\":$line}"
-done
+horse_played
 until_ok 30 "no demo match after the dice game's last move" current 3 beerdie
 matches | grep -q '{"match":2,"game":"horse","current":false,"ended":true' ||
 	fail "the finished dice game was not ended by the demo: $(matches)"
@@ -97,15 +103,7 @@ stop_daemon
 rm -f "$WORK/dyeref.db"*
 pause=$(slow 4)
 write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 1" "pause_s = $pause" "speed = 4"
-start_daemon --config "$WORK/c.ini" --sim=table
-login
-until_ok 60 "no simulated ruling" eval 'state | grep -q "\"match\":1,.*\"throws\":1"'
-command_ok '{"cmd":"end"}'
-command_ok '{"cmd":"start","game":"horse","players":["ann","bob","cid","dan"]}'
-until_ok 15 "no word of the dice game standing" stands
-tail -n +2 "$top/tests/data/dice/horse-full.jsonl" | while IFS= read -r line; do
-	command_ok "{\"cmd\":\"dice\",\"move\":$line}"
-done
+horse_played
 command_ok '{"cmd":"undo"}'
 grep -q 'demo: dice match 2 reopened from the console, plays on' "$WORK/daemon.log" ||
 	fail "no word of the reopened dice game"

@@ -36,7 +36,7 @@
 
 /* The schema this build writes; files from earlier versions are migrated
  * forward on open, files from later ones are refused. */
-#define DB_SCHEMA_VERSION 5
+#define DB_SCHEMA_VERSION 6
 /* PRAGMA application_id of a dyeref database: "DYER". */
 #define DB_APPLICATION_ID 0x44594552
 /* Largest raw payload or snapshot stored, in bytes (SQLite's own limit is 1e9). */
@@ -253,6 +253,45 @@ int db_calibration_add(struct db *db, const char *kind, const char *json,
  * *json is the caller's (free()); -ENOENT when none was recorded. */
 int db_calibration_get(struct db *db, const char *kind, int64_t at_wall_ms,
 		       char **json, char *err, size_t errlen);
+
+/* ---- Face labels (db/faces.c) ----------------------------------------- */
+
+/* An official's word on a die the camera read at rest, one snapshot's
+ * die: a label for retraining the face reader on this table, with its own
+ * crop (retention, which prunes snapshots, never prunes a label). Labels
+ * are appended, never changed: a die's latest is its label. */
+struct db_face_label {
+	int64_t id;		/* db_face_labels: the row's id; ignored by db_face_label_add */
+	int64_t match;		/* the match */
+	int throw_no;		/* the throw, 1.. */
+	int snapshot;		/* the throw's snapshot holding the die, 1.. (.../snapshots/I.jpg) */
+	int face;		/* the face, 1-6 */
+	bool confirmed;		/* the face read was confirmed (else set by hand) */
+	int read_face;		/* what the camera read, 1-6; 0 none */
+	double read_confidence;	/* its confidence 0-1; < 0 none */
+	const void *crop;	/* the die's crop, JPEG bytes (1..DB_BLOB_MAX) */
+	size_t crop_len;	/* bytes of crop */
+	int width, height;	/* the crop's size, pixels (1..65535) */
+	double x, y, w, h;	/* the die's box in the crop: centre, width and height, pixels */
+	const char *official;	/* who (1..MLOG_OFFICIAL_MAX-1 bytes) */
+	const char *reason;	/* why, "" or NULL none */
+	int64_t t_ns;		/* CLOCK_MONOTONIC when it was given */
+	int64_t wall_ms;	/* db_face_labels: when, ms since 1970 (db_face_label_add sets it) */
+};
+
+/* Stores a label, committed (with any open batch) before returning. The
+ * match must exist and have throw throw_no; -EINVAL with the reason for a
+ * field out of range, -ENOENT no such match or throw. */
+int db_face_label_add(struct db *db, const struct db_face_label *l, char *err, size_t errlen);
+
+/* Calls fn with each die's label (its latest) of match (0: every match),
+ * throw throw_no (0: every throw), ordered by match, throw and snapshot;
+ * pointers valid during the call. fn's non-zero return stops and is
+ * returned as it is. The stored rows are read as hostile: a row out of
+ * range is -EILSEQ ("FILE: face label ID: why"). */
+int db_face_labels(struct db *db, int64_t match, int throw_no,
+		   int (*fn)(const struct db_face_label *l, void *ctx), void *ctx,
+		   char *err, size_t errlen);
 
 /* ---- Replay ----------------------------------------------------------- */
 

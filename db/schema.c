@@ -127,6 +127,32 @@ static const char *const migrations[DB_SCHEMA_VERSION + 1] = {
 	"CREATE TABLE mqtt_acked ("
 	" id INTEGER PRIMARY KEY CHECK (id = 1),"
 	" seq INTEGER NOT NULL);",
+
+	[6] =
+	/* An official's word on a die the camera read at rest (the replay
+	 * page's confirm or face 1-6): a label for retraining the reader on
+	 * this table. It carries its own crop, cut losslessly from the
+	 * snapshot, so that retention, which prunes snapshots, never takes a
+	 * labelled die; the latest row of a die is its label. */
+	"CREATE TABLE face_labels ("
+	" id INTEGER PRIMARY KEY,"
+	" match_id INTEGER NOT NULL REFERENCES matches(id),"
+	" throw_no INTEGER NOT NULL,"
+	" snapshot INTEGER NOT NULL,"		/* the throw's snapshot, 1.. as .../snapshots/I.jpg */
+	" face INTEGER NOT NULL CHECK (face BETWEEN 1 AND 6),"
+	" confirmed INTEGER NOT NULL,"		/* 1: the face read, confirmed; 0: set by hand */
+	" read_face INTEGER NOT NULL,"		/* the camera's, 0 none */
+	" read_confidence REAL NOT NULL,"	/* its confidence, -1 none */
+	" crop BLOB NOT NULL,"			/* JPEG */
+	" width INTEGER NOT NULL, height INTEGER NOT NULL,"	/* the crop's pixels */
+	" x REAL NOT NULL, y REAL NOT NULL, w REAL NOT NULL, h REAL NOT NULL,"	/* the die's box in it */
+	" official TEXT NOT NULL,"
+	" reason TEXT NOT NULL,"
+	" t_ns INTEGER NOT NULL,"
+	" wall_ms INTEGER NOT NULL);"
+	"CREATE INDEX face_labels_die ON face_labels(match_id, throw_no, snapshot);"
+	"CREATE TRIGGER face_labels_append_only_u BEFORE UPDATE ON face_labels BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+	"CREATE TRIGGER face_labels_append_only_d BEFORE DELETE ON face_labels BEGIN SELECT RAISE(ABORT, 'append-only'); END;",
 };
 
 int db_schema_migrate(sqlite3 *h, int from, int to, char *err, size_t errlen)

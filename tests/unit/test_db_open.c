@@ -334,6 +334,13 @@ static char *schema_of(struct db *db)
 	return s;
 }
 
+static int count_label(const struct db_face_label *l, void *ctx)
+{
+	assert_int_equal(l->face, 4);
+	++*(int *)ctx;
+	return 0;
+}
+
 static void test_db_migrates_every_earlier_version_keeping_its_data(void **state)
 {
 	struct db_test_fx *f = *state;
@@ -398,6 +405,19 @@ static void test_db_migrates_every_earlier_version_keeping_its_data(void **state
 			assert_int_equal(db_mqtt_acked_set(db, 1, err, sizeof(err)), 0);
 			assert_int_equal(db_mqtt_acked_get(db, &acked, err, sizeof(err)), 0);
 			assert_int_equal(acked, 1);
+		}
+		/* v6: an official's face label, with its crop, on the old throw. */
+		{
+			struct db_face_label l = {
+				.match = 1, .throw_no = 1, .snapshot = 1, .face = 4, .crop = "\xff\xd8\xff\xe0",
+				.crop_len = 4, .width = 8, .height = 8, .x = 4, .y = 4, .w = 2, .h = 2,
+				.read_confidence = -1, .official = "Kim",
+			};
+			int labels = 0;
+
+			assert_int_equal(db_face_label_add(db, &l, err, sizeof(err)), 0);
+			assert_int_equal(db_face_labels(db, 1, 1, count_label, &labels, err, sizeof(err)), 0);
+			assert_int_equal(labels, 1);
 		}
 		db_close(db);
 		/* And it opens as the current version from now on. */

@@ -2,9 +2,10 @@
  * Writes a fixture database of an earlier schema version, with one finished
  * Beer Die match in it, for the migration tests (tests/unit/test_db_open.c).
  *   db_mkfixture VERSION OUT      (tests/data/db/make-fixtures.sh runs it)
- * The rows are inserted with plain SQL of that version's tables, as the
- * dyeref of that version stored them; the fixtures are committed, so they
- * stay what old dyerefs wrote even when this program changes.
+ * The rows are inserted with plain SQL of that version's tables (columns
+ * named: later versions add some with defaults), as the dyeref of that
+ * version stored them; the fixtures are committed, so they stay what old
+ * dyerefs wrote even when this program changes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 
 /* The match every fixture holds (tests/unit/test_db_open.c expects it). */
 static const char v1_rows[] =
-	"INSERT INTO matches VALUES (1, 'beerdie',"
+	"INSERT INTO matches (id, game, header, start_ns, start_wall_ms) VALUES (1, 'beerdie',"
 	" '{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],\"B\":[\"b1\",\"b2\"]}}',"
 	" 1000000000, 1700000000000);"
 	"INSERT INTO entries VALUES (1, 1, 1, 'throw', 1, 1500000000, 2000000000,"

@@ -44,6 +44,7 @@ int dd_cmd_matches(int argc, char **argv);
 int dd_cmd_export(int argc, char **argv);
 int dd_cmd_import(int argc, char **argv);
 int dd_cmd_replay(int argc, char **argv);
+int dd_cmd_faces(int argc, char **argv);
 int dd_cmd_sensors(int argc, char **argv);
 int dd_cmd_calibrate(int argc, char **argv);
 int dd_cmd_sim(int argc, char **argv);

@@ -37,10 +37,11 @@ int dd_db_args(const char *cmd, const char *usage, const char *allowed, int argc
 			*help = 1;
 			return DD_EXIT_OK;
 		}
-		if (!strcmp(o, "--db") && strchr(allowed, 'd')) {
+		if ((!strcmp(o, "--db") && strchr(allowed, 'd')) ||
+		    (!strcmp(o, "--out") && strchr(allowed, 'o'))) {
 			if (i + 1 >= argc)
 				goto missing;
-			a->db = argv[++i];
+			*(o[2] == 'd' ? &a->db : &a->out) = argv[++i];
 			continue;
 		}
 		if (!strcmp(o, "--match") && strchr(allowed, 'm'))
@@ -66,6 +67,10 @@ missing:
 	}
 	if (!a->db) {
 		dd_log(DD_LOG_ERR, "%s: --db FILE is required (usage: dyeref %s)", cmd, usage);
+		return DD_EXIT_USAGE;
+	}
+	if (strchr(allowed, 'o') && !a->out) {
+		dd_log(DD_LOG_ERR, "%s: --out DIR is required (usage: dyeref %s)", cmd, usage);
 		return DD_EXIT_USAGE;
 	}
 	if (strchr(allowed, 'm') && !a->match) {

@@ -17,10 +17,12 @@ struct dd_db_args {
 	int64_t match;		/* --match N, 0 when not given */
 	int64_t throw_no;	/* --throw K, 0 when not given */
 	const char *input;	/* the one positional argument, or NULL */
+	const char *out;	/* --out DIR, or NULL */
 };
 
-/* Parses argv[1..argc) for cmd: the options named in allowed ("dmt":
- * --db, --match, --throw; "i": one positional argument). Returns 0, or
+/* Parses argv[1..argc) for cmd: the options named in allowed ("dmto":
+ * --db, --match, --throw, --out, each then required; "i": one positional
+ * argument). Returns 0, or
  * DD_EXIT_USAGE after a one-line message; --help prints usage, DD_EXIT_OK
  * with *help set. */
 int dd_db_args(const char *cmd, const char *usage, const char *allowed, int argc,

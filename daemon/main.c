@@ -21,6 +21,7 @@ static const struct dd_command commands[] = {
 	{ "matches", dd_cmd_matches, "matches --db FILE             list stored matches" },
 	{ "export", dd_cmd_export, "export --db FILE --match N    write a stored match as a match log" },
 	{ "import", dd_cmd_import, "import --db FILE [LOG]        store a match log" },
+	{ "faces", dd_cmd_faces, "faces export --db FILE --out DIR  the officials' labelled dice, for retraining" },
 	{ "replay", dd_cmd_replay, "replay --db FILE --match N --throw K  everything behind one throw" },
 	{ "sensors", dd_cmd_sensors, "sensors [--config FILE] [--watch]  sensor lines, health, live edges" },
 	{ "calibrate", dd_cmd_calibrate, "calibrate piezo|camera ...    calibrate the table's sensors or camera" },

@@ -68,6 +68,9 @@ void dd_ref_loaded_free(struct loaded *m);
  * struct note) out of what the database holds behind it. */
 int dd_ref_collect_note(const struct db_item *it, void *ctx);
 
+/* referee_faces.c: each entry of a throw's "snapshots" (the replay's)
+ * gets its die's face label, or null. */
+void dd_ref_face_labels_attach(struct dd_referee *r, long id, long throw_no, json_t *snapshots);
 /* referee_json.c: throw i + 1 of m was ruled doubtful (by the judge, or
  * fusion gave a reason). */
 bool dd_ref_doubtful(const struct loaded *m, size_t i);

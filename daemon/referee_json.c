@@ -741,9 +741,12 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
 	}
 	/* The camera's pictures, /api/matches/N/throws/K/snapshots/1.jpg ..,
 	 * with what is known of each. */
-	if (o)
-		json_object_set_new(o, "snapshots", dd_snap_list_json(&w.snaps));
-	else
+	if (o) {
+		json_t *snaps = dd_snap_list_json(&w.snaps);
+
+		dd_ref_face_labels_attach(r, id, throw_no, snaps);
+		json_object_set_new(o, "snapshots", snaps);
+	} else
 		json_decref(dd_snap_list_json(&w.snaps));
 	if (o)
 		*out = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));

@@ -430,6 +430,16 @@ static int on_command(void *user, const struct web_command *cmd, char **result,
 	case WEB_CMD_SHOW_ON_WALL:
 		rc = show_on_wall(sv, cmd->match, cmd->throw_no, err, errlen);
 		break;
+	case WEB_CMD_FACE: {
+		json_t *label = NULL;
+
+		/* A label, not a ruling: nothing for the screens or the demo. */
+		rc = dd_referee_face_label(sv->ref, cmd->match, cmd->throw_no, cmd->snapshot,
+					   cmd->face, &audit, o.t_ns, &label, err, errlen);
+		dd_serve_store_health(sv, before, rc, err);
+		*result = rc ? NULL : as_text(label);
+		return rc;
+	}
 	case WEB_CMD_DISMISS_WALL:
 		sv->challenge_match = 0;
 		sv->challenge_throw = 0;

@@ -276,7 +276,7 @@ struct db_face_label {
 	const char *official;	/* who (1..MLOG_OFFICIAL_MAX-1 bytes) */
 	const char *reason;	/* why, "" or NULL none */
 	int64_t t_ns;		/* CLOCK_MONOTONIC when it was given */
-	int64_t wall_ms;	/* db_face_labels: when, ms since 1970 (db_face_label_add sets it) */
+	int64_t wall_ms;	/* when, ms since 1970 (display only; db_face_label_add: 0 now) */
 };
 
 /* Stores a label, committed (with any open batch) before returning. The

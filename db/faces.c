@@ -96,7 +96,7 @@ int db_face_label_add(struct db *db, const struct db_face_label *l, char *err, s
 		sqlite3_bind_text(st, 15, l->official, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 16, l->reason ? l->reason : "", -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 17, l->t_ns);
-		sqlite3_bind_int64(st, 18, db_wall_ms());
+		sqlite3_bind_int64(st, 18, l->wall_ms > 0 ? l->wall_ms : db_wall_ms());
 		rc = sqlite3_step(st);
 	}
 	sqlite3_finalize(st);

@@ -488,6 +488,33 @@ static int parse_reason(const json_t *o, struct web_command *cmd, char *err, siz
 	return 0;
 }
 
+/* A face label's die and word: "snapshot" 1.., and "face" 1-6 or
+ * "confirm": true (exactly one of them). */
+static int parse_face(const json_t *o, struct web_command *cmd, char *err, size_t errlen)
+{
+	const json_t *v = json_object_get(o, "snapshot"), *face = json_object_get(o, "face");
+	bool confirm = false;
+
+	if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 10000) {
+		snprintf(err, errlen, "snapshot: expected a snapshot's number (1, 2, ...)");
+		return -EINVAL;
+	}
+	cmd->snapshot = (int)json_integer_value(v);
+	if (web_get_bool(o, "confirm", &confirm, err, errlen))
+		return -EINVAL;
+	if (confirm == !!face) {
+		snprintf(err, errlen, "face: give the face (1-6) or \"confirm\":true, one of them");
+		return -EINVAL;
+	}
+	if (face && (!json_is_integer(face) || json_integer_value(face) < 1 ||
+		     json_integer_value(face) > 6)) {
+		snprintf(err, errlen, "face: expected 1-6");
+		return -EINVAL;
+	}
+	cmd->face = face ? (int)json_integer_value(face) : 0;
+	return 0;
+}
+
 int web_parse_command(const char *text, size_t len, const struct bd_house *house_defaults,
 		      const char (*names)[BD_NAME_MAX], struct web_command *cmd,
 		      char *err, size_t errlen)
@@ -498,7 +525,7 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		{ "confirm", WEB_CMD_CONFIRM }, { "correct", WEB_CMD_CORRECT },
 		{ "undo", WEB_CMD_UNDO }, { "dice", WEB_CMD_DICE },
 		{ "duty_done", WEB_CMD_DUTY_DONE }, { "show_on_wall", WEB_CMD_SHOW_ON_WALL },
-		{ "dismiss_wall", WEB_CMD_DISMISS_WALL },
+		{ "dismiss_wall", WEB_CMD_DISMISS_WALL }, { "face", WEB_CMD_FACE },
 	};
 	json_error_t jerr;
 	json_t *o;
@@ -624,6 +651,10 @@ int web_parse_command(const char *text, size_t len, const struct bd_house *house
 		}
 		cmd->done = json_is_true(v);
 		break;
+	case WEB_CMD_FACE:
+		if (parse_face(o, cmd, err, errlen))
+			goto free_json;
+		__attribute__((fallthrough));
 	case WEB_CMD_SHOW_ON_WALL:
 		v = json_object_get(o, "match");
 		if (!json_is_integer(v) || json_integer_value(v) < 1 ||

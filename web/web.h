@@ -89,6 +89,8 @@ enum web_cmd_kind {
 	WEB_CMD_DUTY_DONE,	/* mark a duty (duty: its id) done or not (done) */
 	WEB_CMD_SHOW_ON_WALL,	/* show throw throw_no of match as a challenge replay on the wall */
 	WEB_CMD_DISMISS_WALL,	/* take the challenge replay off the wall */
+	WEB_CMD_FACE,		/* label the die of snapshot snapshot of throw throw_no
+				 * of match: face 1-6, or 0 to confirm the face read */
 };
 
 #define WEB_TEAM_NAME_MAX 32	/* bytes of a team's name, with the NUL */
@@ -100,8 +102,10 @@ enum web_cmd_kind {
 struct web_command {
 	enum web_cmd_kind kind;	/* which command */
 	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review;
-				 * SHOW_ON_WALL: 1-based */
-	long match;		/* SHOW_ON_WALL: the match's id (1, 2, ...) */
+				 * SHOW_ON_WALL, FACE: 1-based */
+	long match;		/* SHOW_ON_WALL, FACE: the match's id (1, 2, ...) */
+	int snapshot;		/* FACE: the throw's snapshot holding the die, 1-based */
+	int face;		/* FACE: 1-6, or 0: confirm the face the camera read */
 	int turn;		/* CORRECT of a dice game: the turn replaced (1-based);
 				 * 0: a Beer Die correction */
 	bool accept_zero;	/* DICE, dice CORRECT: write a box that scores 0 without asking */

@@ -18,7 +18,7 @@ for v in --version version; do
 done
 "$dyeref" help | grep -q '^  version ' || bad "dyeref help does not list version"
 
-for cmd in serve judge score dice matches export import replay sensors "calibrate piezo" \
+for cmd in serve judge score dice matches export import replay faces "faces export" sensors "calibrate piezo" \
 	   "calibrate camera" calibrate sim evaluate; do
 	for h in --help -h; do
 		# shellcheck disable=SC2086

@@ -475,6 +475,43 @@ static void test_web_command_show_on_wall(void **state)
 	assert_int_equal(cmd.kind, WEB_CMD_DISMISS_WALL);
 }
 
+/* face names a match, a throw and a snapshot, and either the face 1-6
+ * or "confirm": true, never both or neither. */
+static void test_web_command_face(void **state)
+{
+	static const char *const bad[] = {
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1,\"face\":7}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1,\"face\":0}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1,\"face\":\"3\"}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1,\"face\":2.5}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1,\"face\":3,\"confirm\":true}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1,\"confirm\":false}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":1,\"confirm\":1}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"snapshot\":0,\"face\":3}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":2,\"face\":3}",
+		"{\"cmd\":\"face\",\"match\":1,\"throw\":0,\"snapshot\":1,\"face\":3}",
+		"{\"cmd\":\"face\",\"throw\":2,\"snapshot\":1,\"face\":3}",
+	};
+	struct web_command cmd;
+	char err[160];
+
+	(void)state;
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"face\",\"match\":3,\"throw\":12,\"snapshot\":2,\"face\":6}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.kind, WEB_CMD_FACE);
+	assert_int_equal(cmd.match, 3);
+	assert_int_equal(cmd.throw_no, 12);
+	assert_int_equal(cmd.snapshot, 2);
+	assert_int_equal(cmd.face, 6);
+	assert_int_equal(web_parse_command(S("{\"cmd\":\"face\",\"match\":3,\"throw\":12,\"snapshot\":1,\"confirm\":true}"),
+					   NULL, NULL, &cmd, err, sizeof(err)), 0);
+	assert_int_equal(cmd.face, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (web_parse_command(bad[i], strlen(bad[i]), NULL, NULL, &cmd, err, sizeof(err)) != -EINVAL)
+			fail_msg("taken: %s", bad[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +522,7 @@ int main(void)
 		cmocka_unit_test(test_web_host_name_normalises_and_refuses_junk),
 		cmocka_unit_test(test_web_cross_site_by_fetch_metadata_else_origin),
 		cmocka_unit_test(test_web_command_call_catch),
+		cmocka_unit_test(test_web_command_face),
 		cmocka_unit_test(test_web_command_start_applies_house_over_defaults),
 		cmocka_unit_test(test_web_command_errors_name_the_field),
 		cmocka_unit_test(test_web_command_correct_carries_events),

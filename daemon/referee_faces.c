@@ -1,0 +1,232 @@
+/* The official's word on a die the camera read at rest (the replay page's
+ * confirm or face 1-6): a face label for retraining the reader on this
+ * table (db_face_label_add), stored with the die's crop cut losslessly
+ * from the throw's snapshot, so that pruning the snapshot keeps it. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <turbojpeg.h>
+
+#include "daemon/daemon.h"
+#include "daemon/referee.h"
+#include "daemon/referee_internal.h"
+#include "daemon/snapshot.h"
+#include "db/db.h"
+
+/* The crop around a die: 1.5 sides each way (the face net reads about 3
+ * sides across), at least this many pixels each way. */
+#define CROP_SIDES 1.5
+#define CROP_MIN_HALF 16.0
+
+static int list_item(const struct db_item *it, void *ctx)
+{
+	return dd_snap_list_add(ctx, it);
+}
+
+/* A number of o's key (the replay's snapshot entry, already checked). */
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* jpeg's lossless crop [x0, x0+w) x [y0, y0+h) (x0, y0 on its MCU grid)
+ * into *out (malloc'd, *outlen bytes). 0 or -EINVAL. */
+static int crop_jpeg(tjhandle tj, const void *jpeg, size_t len, int x0, int y0, int w, int h,
+		     void **out, size_t *outlen)
+{
+	tjtransform xf = { .r = { .x = x0, .y = y0, .w = w, .h = h }, .op = TJXOP_NONE,
+			   .options = TJXOPT_CROP };
+	unsigned char *dst = NULL;
+	unsigned long dlen = 0;
+
+	if (tjTransform(tj, jpeg, (unsigned long)len, 1, &dst, &dlen, &xf, 0) || !dst) {
+		tjFree(dst);
+		return -EINVAL;
+	}
+	*out = malloc(dlen);
+	if (*out) {
+		memcpy(*out, dst, dlen);
+		*outlen = dlen;
+	}
+	tjFree(dst);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* l's crop and box from snapshot jpeg (len bytes) with its die at (cx,
+ * cy), r pixels around: 0, or -EINVAL / -ENOMEM with why in err; l->crop
+ * is then the caller's (free()). */
+static int cut_die(const void *jpeg, size_t len, double cx, double cy, double r,
+		   struct db_face_label *l, char *err, size_t errlen)
+{
+	tjhandle tj = tjInitTransform();
+	int w, h, sub, cs, mw = 16, mh = 16, x0, y0, x1, y1, rc = -EINVAL;
+	double side = r / 0.75, half = fmax(CROP_SIDES * side, CROP_MIN_HALF);
+	void *crop = NULL;
+	size_t clen = 0;
+
+	if (!tj) {
+		snprintf(err, errlen, "out of memory for the crop");
+		return -ENOMEM;
+	}
+	if (len > (unsigned long)-1 ||
+	    tjDecompressHeader3(tj, jpeg, (unsigned long)len, &w, &h, &sub, &cs) || w < 1 || h < 1) {
+		snprintf(err, errlen, "its picture cannot be read");
+		goto destroy;
+	}
+	if (!(cx >= 0 && cx < w && cy >= 0 && cy < h)) {
+		snprintf(err, errlen, "its die is not inside its picture");
+		goto destroy;
+	}
+	if (sub >= 0 && sub < TJ_NUMSAMP) {
+		mw = tjMCUWidth[sub];
+		mh = tjMCUHeight[sub];
+	}
+	/* A lossless crop starts on the MCU grid: the die then sits a little
+	 * right of and below the crop's centre. */
+	x0 = (int)fmax(0, floor(cx - half));
+	y0 = (int)fmax(0, floor(cy - half));
+	x0 -= x0 % mw;
+	y0 -= y0 % mh;
+	x1 = (int)fmin(w, ceil(cx + half));
+	y1 = (int)fmin(h, ceil(cy + half));
+	rc = crop_jpeg(tj, jpeg, len, x0, y0, x1 - x0, y1 - y0, &crop, &clen);
+	if (rc == 0 && (tjDecompressHeader3(tj, crop, (unsigned long)clen, &w, &h, &sub, &cs) ||
+			w != x1 - x0 || h != y1 - y0))
+		rc = -EINVAL;
+	if (rc) {
+		free(crop);
+		snprintf(err, errlen, rc == -ENOMEM ? "out of memory for the crop"
+			 : "its picture cannot be cut");
+		goto destroy;
+	}
+	l->crop = crop;
+	l->crop_len = clen;
+	l->width = w;
+	l->height = h;
+	l->x = cx - x0;
+	l->y = cy - y0;
+	l->w = l->h = side;
+destroy:
+	tjDestroy(tj);
+	return rc;
+}
+
+static json_t *label_json(const struct db_face_label *l)
+{
+	return json_pack("{s:i,s:b,s:o,s:s,s:I,s:s}", "face", l->face, "confirmed", l->confirmed,
+			 "read_face", l->read_face ? json_integer(l->read_face) : json_null(),
+			 "official", l->official, "wall_ms", (json_int_t)l->wall_ms,
+			 "reason", l->reason ? l->reason : "");
+}
+
+int dd_referee_face_label(struct dd_referee *r, long id, int throw_no, int index, int face,
+			  const struct dd_audit *audit, int64_t t_ns, json_t **out, char *err,
+			  size_t errlen)
+{
+	struct dd_snap_list snaps = { 0 };
+	struct db_face_label l = { 0 };
+	json_t *arr, *s, *die;
+	char *jpeg = NULL, why[160];
+	size_t len = 0;
+	double read, conf;
+	int rc;
+
+	*out = NULL;
+	if (!r->db) {
+		snprintf(err, errlen, "no event log");
+		return -ENOENT;
+	}
+	rc = db_replay(r->db, id, throw_no, list_item, &snaps, err, errlen);
+	arr = dd_snap_list_json(&snaps);
+	if (rc == -ENOENT) {
+		json_decref(arr);
+		snprintf(err, errlen, "match %ld has no throw %d", id, throw_no);
+		return -ENOENT;
+	}
+	if (rc || !arr) {
+		json_decref(arr);
+		return rc ? rc : -ENOMEM;
+	}
+	s = json_array_get(arr, (size_t)index - 1);
+	die = json_object_get(s, "die");
+	if (!s) {
+		snprintf(err, errlen, "throw %d has no snapshot %d", throw_no, index);
+		rc = -ENOENT;
+		goto free_arr;
+	}
+	if (!json_is_object(die)) {
+		snprintf(err, errlen, "snapshot %d: no die was located in it", index);
+		rc = -EINVAL;
+		goto free_arr;
+	}
+	read = num(s, "face");
+	conf = num(s, "confidence");
+	if (!face && isnan(read)) {
+		snprintf(err, errlen, "snapshot %d: no face was read to confirm: tap the face it shows",
+			 index);
+		rc = -EINVAL;
+		goto free_arr;
+	}
+	rc = dd_referee_snapshot(r, id, throw_no, index, &jpeg, &len);
+	if (rc) {
+		snprintf(err, errlen, rc == -ENOENT ? "throw %d has no snapshot %d"
+			 : "throw %d: snapshot %d could not be read", throw_no, index);
+		goto free_arr;
+	}
+	rc = cut_die(jpeg, len, num(die, "x"), num(die, "y"), num(die, "r"), &l, why, sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "snapshot %d: %s", index, why);
+		goto free_jpeg;
+	}
+	l.match = id;
+	l.throw_no = throw_no;
+	l.snapshot = index;
+	l.read_face = isnan(read) ? 0 : (int)read;
+	l.read_confidence = isnan(read) || isnan(conf) ? -1 : conf;
+	l.face = face ? face : l.read_face;
+	l.confirmed = !face;
+	l.official = audit->official[0] ? audit->official : "official";
+	l.reason = audit->reason;
+	l.t_ns = t_ns;
+	l.wall_ms = audit->wall_ms;
+	rc = db_face_label_add(r->db, &l, err, errlen);
+	if (rc == 0) {
+		*out = json_pack("{s:I,s:i,s:i,s:o}", "match", (json_int_t)id, "throw", throw_no,
+				 "snapshot", index, "label", label_json(&l));
+		if (!*out)
+			rc = -ENOMEM;
+	}
+	free((void *)l.crop);
+free_jpeg:
+	free(jpeg);
+free_arr:
+	json_decref(arr);
+	return rc;
+}
+
+static int attach_label(const struct db_face_label *l, void *ctx)
+{
+	json_t *s = json_array_get(ctx, (size_t)l->snapshot - 1);
+
+	if (s)
+		json_object_set_new(s, "label", label_json(l));
+	return 0;
+}
+
+void dd_ref_face_labels_attach(struct dd_referee *r, long id, long throw_no, json_t *snapshots)
+{
+	char err[256];
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(snapshots, i, s)
+		json_object_set_new(s, "label", json_null());
+	if (r->db && db_face_labels(r->db, id, (int)throw_no, attach_label, snapshots, err,
+				    sizeof(err)) < 0)
+		dd_log(DD_LOG_WARN, "throw detail: face labels: %s", err);
+}

@@ -1,0 +1,111 @@
+#!/bin/bash
+# Learning at the table (docs/vision.md, "Retraining on your own table"):
+# the simulated table's camera reads a die at rest; the official, with the
+# console's session and CSRF token like any correction, confirms its face,
+# then sets another (the later word stands), each stored with who and
+# when and shown in the throw's detail; bad match, throw, snapshot or face
+# is a 4xx that stores nothing. `dyeref faces export` then writes the
+# labelled crop (a JPEG that decodes and shows a die) and labels.json in
+# the shared photo sets' format; a missing or bad database, or an output
+# folder it cannot use, is one line, exit 2, nothing left behind.
+set -eu
+. "$(dirname "$0")/lib/daemon.sh"
+command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
+write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2" "pause_s = 3600" "speed = 10"
+start_daemon --config "$WORK/c.ini" --sim=table
+poll_until 15 sh -c "curl -s --max-time 2 '$BASE/api/state' | grep -q '\"throws\":2'" ||
+	fail "the simulator's two throws not ruled: $(state)"
+detail() { curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/throws/$1"; }
+# A throw whose die came to rest: a snapshot with the die and its face read.
+k=
+for t in 1 2; do
+	detail "$t" | grep -Eq '"snapshots":\[\{"index":1,"t_ms":[0-9.]+,"face":[1-6],.*"die":\{' && { k=$t; break; }
+done
+[ -n "$k" ] || fail "no simulated throw with a snapshot, its die and its face"
+read_face=$(detail "$k" | sed -n 's/.*"snapshots":\[{"index":1,"t_ms":[0-9.]*,"face":\([1-6]\).*/\1/p')
+detail "$k" | grep -q '"label":null' || fail "a label before any was given: $(detail "$k")"
+
+face="{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":1"
+[ "$(status_of -H 'Content-Type: application/json' --data-binary "$face,\"confirm\":true}" \
+	"$BASE/console/api/command")" = 403 ] || fail "a label without a session taken"
+login
+# Hostile: nothing of it is stored.
+for bad in "$face,\"face\":7}" "$face,\"face\":0}" "$face}" "$face,\"face\":2,\"confirm\":true}" \
+	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":0,\"face\":2}"; do
+	[ "$(command_status "$bad")" = 400 ] || fail "$bad -> $(cat "$WORK/last"), want 400"
+done
+for bad in "{\"cmd\":\"face\",\"match\":1,\"throw\":99,\"snapshot\":1,\"face\":2}" \
+	"{\"cmd\":\"face\",\"match\":99,\"throw\":1,\"snapshot\":1,\"face\":2}" \
+	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":2,\"face\":2}"; do
+	[ "$(command_status "$bad")" = 404 ] || fail "$bad -> $(cat "$WORK/last"), want 404"
+done
+grep -q 'no throw 99' "$WORK/last" 2>/dev/null || grep -q 'no snapshot 2' "$WORK/last" ||
+	fail "the refusal does not say why: $(cat "$WORK/last")"
+detail "$k" | grep -q '"label":null' || fail "a refused label was stored: $(detail "$k")"
+
+command_ok "$face,\"confirm\":true}"
+grep -q "\"label\":{\"face\":$read_face,\"confirmed\":true" "$WORK/last" ||
+	fail "the confirmation's answer: $(cat "$WORK/last")"
+detail "$k" | grep -q "\"label\":{\"face\":$read_face,\"confirmed\":true,\"read_face\":$read_face,\"official\":\"official\",\"wall_ms\":[0-9]" ||
+	fail "the confirmation not in the throw's detail: $(detail "$k")"
+# The official thinks again: another face, the later word stands.
+other=$((read_face % 6 + 1))
+command_ok "$face,\"face\":$other,\"reason\":\"seen close up\"}"
+detail "$k" | grep -q "\"label\":{\"face\":$other,\"confirmed\":false,\"read_face\":$read_face,.*\"reason\":\"seen close up\"}" ||
+	fail "the face set not in the throw's detail: $(detail "$k")"
+stop_daemon
+
+out=$WORK/faces
+"$DYEREF" faces export --db "$WORK/dyeref.db" --out "$out" > "$WORK/export.out" 2> "$WORK/export.err" ||
+	fail "faces export: exit $?: $(cat "$WORK/export.err")"
+grep -q "1 labelled dice" "$WORK/export.out" || fail "faces export said: $(cat "$WORK/export.out")"
+name=match-1-throw-$k-die-1.jpg
+[ "$(cd "$out" && ls | sort | tr '\n' ' ')" = "labels.json $name " ] || fail "faces export wrote: $(ls -a "$out")"
+python3 - "$out" "$name" "$other" <<'EOF' || fail "labels.json: $(cat "$out/labels.json")"
+import json, sys
+out, name, face = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = json.load(open(out + "/labels.json"))
+assert list(d) == [name], d
+e = d[name]
+assert set(e) == {"width", "height", "dice"} and len(e["dice"]) == 1, e
+die = e["dice"][0]
+assert set(die) == {"face", "x", "y", "w", "h"} and die["face"] == face, die
+assert 0 < die["x"] < e["width"] and 0 < die["y"] < e["height"], e
+assert 4 < die["w"] == die["h"] < min(e["width"], e["height"]), e
+EOF
+# The crop decodes, at the size labels.json gives, and shows a die where its box is.
+"$DYEREF" dice "$out/$name" > "$WORK/dice.json" || fail "dyeref dice on the crop: exit $?"
+python3 - "$out" "$name" "$WORK/dice.json" <<'EOF' || fail "the crop: $(cat "$WORK/dice.json")"
+import json, sys
+out, name, got = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+e = json.load(open(out + "/labels.json"))[name]
+box = e["dice"][0]
+dice = got["dice"] if isinstance(got, dict) else got[0]["dice"]
+assert any(abs(d["x"] - box["x"]) < box["w"] / 2 and abs(d["y"] - box["y"]) < box["h"] / 2 for d in dice), (dice, box)
+EOF
+
+# Refused, one line, exit 2, nothing left behind.
+export_refused() { # WHAT DB OUT
+	local rc=0
+	"$DYEREF" faces export --db "$2" --out "$3" > "$WORK/r.out" 2> "$WORK/r.err" || rc=$?
+	[ "$rc" = 2 ] || fail "$1: exit $rc, want 2: $(cat "$WORK/r.err")"
+	[ "$(wc -l < "$WORK/r.err")" = 1 ] || fail "$1: not one line: $(cat "$WORK/r.err")"
+	[ -s "$WORK/r.out" ] && fail "$1: wrote to stdout: $(cat "$WORK/r.out")"
+	[ -z "$(find "$WORK" -maxdepth 2 -name '.*.??????')" ] || fail "$1: left a folder: $(ls -a "$WORK")"
+	return 0
+}
+export_refused "a missing database" "$WORK/none.db" "$WORK/f1"
+[ ! -e "$WORK/f1" ] || fail "a missing database left its --out"
+grep -q "none.db" "$WORK/r.err" || fail "the missing database not named: $(cat "$WORK/r.err")"
+printf 'not a database at all, not at all, no\n' > "$WORK/junk.db"
+export_refused "a file that is no database" "$WORK/junk.db" "$WORK/f2"
+[ ! -e "$WORK/f2" ] || fail "a bad database left its --out"
+export_refused "a folder that is not empty" "$WORK/dyeref.db" "$out"
+[ "$(cd "$out" && ls | wc -l)" = 2 ] || fail "a refused export touched the folder there"
+export_refused "a folder under a file" "$WORK/dyeref.db" "$WORK/junk.db/faces"
+grep -q "junk.db/faces" "$WORK/r.err" || fail "the folder not named: $(cat "$WORK/r.err")"
+# An empty folder given is filled, as a new one is.
+mkdir "$WORK/empty"
+"$DYEREF" faces export --db "$WORK/dyeref.db" --out "$WORK/empty/" > /dev/null || fail "into an empty folder: exit $?"
+[ -f "$WORK/empty/$name" ] || fail "the empty folder not filled: $(ls -a "$WORK/empty")"
+echo ok

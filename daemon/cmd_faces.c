@@ -169,6 +169,12 @@ static int tmp_beside(const char *out, char *outp, size_t outlen, char *tmp, siz
 		       strerror(errno));
 		return DD_EXIT_USAGE;
 	}
+	/* mkdtemp's 0700 is for the folder while it is written; DIR is as
+	 * mkdir would make it. */
+	mode_t mask = umask(0);
+
+	umask(mask);
+	chmod(tmp, 0777 & ~mask);
 	return 0;
 }
 

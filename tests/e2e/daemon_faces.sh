@@ -11,18 +11,8 @@
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
-write_config "$WORK/c.ini" "[fusion]" "review = count" "[sim]" "max_throws = 2" "pause_s = 3600" "speed = 10"
-start_daemon --config "$WORK/c.ini" --sim=table
-poll_until 15 sh -c "curl -s --max-time 2 '$BASE/api/state' | grep -q '\"throws\":2'" ||
-	fail "the simulator's two throws not ruled: $(state)"
-detail() { curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/throws/$1"; }
-# A throw whose die came to rest: a snapshot with the die and its face read.
-k=
-for t in 1 2; do
-	detail "$t" | grep -Eq '"snapshots":\[\{"index":1,"t_ms":[0-9.]+,"face":[1-6],.*"die":\{' && { k=$t; break; }
-done
-[ -n "$k" ] || fail "no simulated throw with a snapshot, its die and its face"
-read_face=$(detail "$k" | sed -n 's/.*"snapshots":\[{"index":1,"t_ms":[0-9.]*,"face":\([1-6]\).*/\1/p')
+# shellcheck source=tests/e2e/lib/faces.sh
+. "$(dirname "$0")/lib/faces.sh"
 detail "$k" | grep -q '"label":null' || fail "a label before any was given: $(detail "$k")"
 
 face="{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":1"
@@ -60,6 +50,7 @@ out=$WORK/faces
 	fail "faces export: exit $?: $(cat "$WORK/export.err")"
 grep -q "1 labelled dice" "$WORK/export.out" || fail "faces export said: $(cat "$WORK/export.out")"
 name=match-1-throw-$k-die-1.jpg
+[ "$(stat -c %a "$out")" = "$(printf '%o' $((0777 & ~$(umask))))" ] || fail "the folder's mode: $(stat -c %a "$out")"
 [ "$(cd "$out" && ls | sort | tr '\n' ' ')" = "labels.json $name " ] || fail "faces export wrote: $(ls -a "$out")"
 python3 - "$out" "$name" "$other" <<'EOF' || fail "labels.json: $(cat "$out/labels.json")"
 import json, sys

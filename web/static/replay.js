@@ -1,7 +1,7 @@
 "use strict";
 // One throw as evidence: the ruling, the table drawing (with its legend and
 // the landings numbered in order), the camera's snapshots with the face it
-// read, the timeline of observations (a hand-entered throw's console
+// read (an official logged in confirms or sets it: a face label), the timeline of observations (a hand-entered throw's console
 // events), the corrections with who made them and when, the house rules.
 // A seat ("b1") by the player's name, as the match knows it.
 let PLAYERS = null;
@@ -116,8 +116,73 @@ function renderSnapshot(d, s) {
   cap.appendChild(el("br"));
   cap.appendChild(el("span", "snap-face", s.face ? "Face read: " + s.face + " (confidence " + Number(s.confidence).toFixed(2) + ")"
     : "Face not read from this picture"));
+  if (die) {
+    cap.appendChild(el("br"));
+    cap.appendChild(el("span", "snap-label", labelText(s.label)));
+  }
   fig.appendChild(cap);
+  if (die && CSRF !== null) fig.appendChild(facePicker(d, s));
   return fig;
+}
+
+// The official's word on the die (a face label: the camera learns from it).
+function labelText(l) {
+  if (!l) return "Not checked by an official yet";
+  return (l.confirmed ? "Checked: " + l.face + ", as the camera read it" :
+    "Checked: " + l.face + (l.read_face ? " (the camera read " + l.read_face + ")" : "")) +
+    ", " + auditText(l);
+}
+
+// Logged in: "Yes, it's a 5" confirms the face read; 1-6 sets the face on
+// top. Either is stored as the official's label, then the page shows it.
+function facePicker(d, s) {
+  const box = el("div", "face-pick");
+  box.appendChild(el("div", "face-q", "Which face is on top of the die?"));
+  const send = async (body, what) => {
+    const m = $("face-msg-" + s.index);
+    const r = await fetch("/console/api/command", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
+      body: JSON.stringify(Object.assign({ cmd: "face", match: d.match, throw: d.throw, snapshot: s.index }, body)) }).catch(() => null);
+    const j = r ? await r.json().catch(() => ({})) : {};
+    if (!r || !r.ok) {
+      m.textContent = r ? (r.status === 403 ? "You are logged out: log in on the console again." : j.error || "the daemon answered " + r.status)
+        : "The daemon cannot be reached.";
+      m.className = "msg bad";
+      return;
+    }
+    const again = await fetch("/api/matches/" + d.match + "/throws/" + d.throw).catch(() => null);
+    if (again && again.ok) renderSnapshots(await again.json());
+    const m2 = $("face-msg-" + s.index);
+    if (m2) { m2.textContent = "Saved: " + what + ". Thank you: the camera learns from it."; m2.className = "msg ok"; }
+  };
+  if (s.face) {
+    const yes = el("button", "face-yes primary", "Yes, it’s a " + s.face);
+    yes.addEventListener("click", () => send({ confirm: true }, "a " + s.face));
+    box.appendChild(yes);
+  }
+  box.appendChild(el("div", "face-q", s.face ? "No, it shows:" : "It shows:"));
+  const row = el("div", "face-row");
+  for (let f = 1; f <= 6; f++) {
+    const b = el("button", "face-btn" + (s.label && s.label.face === f ? " on" : ""), String(f));
+    b.setAttribute("aria-label", "face " + f);
+    b.addEventListener("click", () => send({ face: f }, "a " + f));
+    row.appendChild(b);
+  }
+  box.appendChild(row);
+  const m = el("div", "msg");
+  m.id = "face-msg-" + s.index;
+  box.appendChild(m);
+  return box;
+}
+
+// The session's CSRF token once an official is logged in on this browser, else null.
+let CSRF = null;
+function renderSnapshots(d) {
+  const sn = $("snapshots"); clear(sn);
+  // An older daemon counts its snapshots; this one lists them (contract 10).
+  const snaps = typeof d.snapshots === "number" ? Array.from({ length: d.snapshots }, (_, i) => ({ index: i + 1 })) : d.snapshots || [];
+  if (!snaps.length) sn.textContent = "no snapshot of this throw (the camera keeps a picture of a die it sees land or come to rest)";
+  for (const s of snaps) sn.appendChild(renderSnapshot(d, s));
 }
 
 function timelineRow(cells) {
@@ -206,11 +271,7 @@ function render(d) {
   renderLandings(lands);
   renderTimeline(d);
   $("judged").textContent = (d.judged.events || []).map((e) => describe(e) + (e.source ? "  [" + e.source + (e.confidence !== undefined ? " " + e.confidence : "") + "]" : "")).join("\n");
-  const sn = $("snapshots"); clear(sn);
-  // An older daemon counts its snapshots; this one lists them (contract 10).
-  const snaps = typeof d.snapshots === "number" ? Array.from({ length: d.snapshots }, (_, i) => ({ index: i + 1 })) : d.snapshots || [];
-  if (!snaps.length) sn.textContent = "no snapshot of this throw (the camera keeps a picture of a die it sees land or come to rest)";
-  for (const s of snaps) sn.appendChild(renderSnapshot(d, s));
+  renderSnapshots(d);
   renderCorrections(d);
 }
 
@@ -254,7 +315,9 @@ async function main() {
     const c = $("correct");
     c.href = "/console?match=" + encodeURIComponent(match) + "&throw=" + n;
     c.classList.remove("hidden");
-    wallButtons((await sess.json().catch(() => ({}))).csrf, Number(match), n);
+    CSRF = (await sess.json().catch(() => ({}))).csrf || "";
+    wallButtons(CSRF, Number(match), n);
+    renderSnapshots(d);
   }
   await renderHouse(d, state);
   document.body.dataset.ready = "1";

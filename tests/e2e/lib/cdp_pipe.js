@@ -92,7 +92,17 @@ function launch(chromium, outdir) {
     await send("Page.enable", {}, sessionId);
     return sessionId;
   }
-  return { send, die, evaluate, waitFor, screenshot, open };
+  // The official logs in on this browser as name: the session cookie is
+  // the tab's from then on.
+  async function browserLogin(session, base, pin, name) {
+    await send("Page.navigate", { url: base + "/console" }, session);
+    await waitFor(session, "document.readyState", "complete", "console loaded");
+    await evaluate(session, "window.loginStatus = 0; fetch('/console/login', { method: 'POST', headers: { 'Content-Type': " +
+      "'application/x-www-form-urlencoded' }, body: 'pin=" + pin + "&name=" + name + "' })" +
+      ".then((r) => fetch('/console/session')).then((r) => { window.loginStatus = r.status; }); true");
+    await waitFor(session, "window.loginStatus", 200, "a session in the browser after login");
+  }
+  return { send, die, evaluate, waitFor, screenshot, open, browserLogin };
 }
 
 // The console's API as an official: consoleLogin(base, pin) logs in and

@@ -8,7 +8,7 @@
 const { launch, slow } = require("./cdp_pipe");
 
 const [chromium, base, outdir, pin, snapThrow, handThrow] = process.argv.slice(2);
-const { send, die, evaluate, waitFor, screenshot, open } = launch(chromium, outdir);
+const { send, die, evaluate, waitFor, screenshot, open, browserLogin } = launch(chromium, outdir);
 
 // A phone (mobile: the page's viewport meta applies, and a page wider
 // than the screen is zoomed out, which innerWidth shows) or a laptop.
@@ -87,12 +87,7 @@ async function main() {
   const s = await open("about:blank");
   for (const [w, h] of [[390, 844], [1920, 1080]]) await snapshotThrow(s, w, h);
   // The official logs in on this browser: the session cookie is its.
-  await send("Page.navigate", { url: base + "/console" }, s);
-  await waitFor(s, "document.readyState", "complete", "console loaded");
-  await evaluate(s, "window.loginStatus = 0; fetch('/console/login', { method: 'POST', headers: { 'Content-Type': " +
-    "'application/x-www-form-urlencoded' }, body: 'pin=" + pin + "&name=Kim' })" +
-    ".then((r) => fetch('/console/session')).then((r) => { window.loginStatus = r.status; }); true");
-  await waitFor(s, "window.loginStatus", 200, "a session in the browser after login");
+  await browserLogin(s, base, pin, "Kim");
   for (const [w, h] of [[390, 844], [1920, 1080]]) await handThrowPage(s, w, h);
   await send("Browser.close").catch(() => {});
   console.log("ok: legend, numbered landings, a snapshot with its face, console events, the Correct link, no overflow");

@@ -64,7 +64,7 @@ static int cut_die(const void *jpeg, size_t len, double cx, double cy, double r,
 		   struct db_face_label *l, char *err, size_t errlen)
 {
 	tjhandle tj = tjInitTransform();
-	int w, h, sub, cs, mw = 16, mh = 16, x0, y0, x1, y1, rc = -EINVAL;
+	int w = 0, h = 0, sub = -1, cs, mw = 16, mh = 16, x0, y0, x1, y1, rc = -EINVAL;
 	double side = r / 0.75, half = fmax(CROP_SIDES * side, CROP_MIN_HALF);
 	void *crop = NULL;
 	size_t clen = 0;

@@ -1,0 +1,247 @@
+/* daemon/referee_faces.c: an official's face label on a stored
+ * snapshot's die. The crop is cut from the snapshot without re-encoding,
+ * holds the die where the label's box says (also at the picture's edge),
+ * and decodes; a confirmation takes the face read; what cannot be
+ * labelled (no throw, no snapshot, no die, nothing read to confirm, a
+ * picture that does not decode) is refused and stores nothing; the
+ * throw's detail shows the label. */
+#include <errno.h>
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "daemon/referee.h"
+#include "daemon/snapshot.h"
+#include "db/db.h"
+#include "tests/support/db_fx.h"
+#include "vision/vision.h"
+
+static const char LOG[] =
+	"{\"type\":\"match\",\"game\":\"beerdie\",\"teams\":{\"A\":[\"a1\",\"a2\"],\"B\":[\"b1\",\"b2\"]}}\n"
+	"{\"type\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"B\"},{\"at\":\"rest\",\"face\":5}]}\n"
+	"{\"type\":\"throw\",\"events\":[{\"at\":\"table\",\"half\":\"A\"},{\"at\":\"floor\"}]}\n";
+
+#define W 320
+#define H 240
+#define SIDE 20		/* the drawn die's side, pixels */
+
+/* A dark picture with a white square die of SIDE centred at (cx, cy). */
+static struct vis_image *picture(int cx, int cy)
+{
+	struct vis_image *img = vis_image_new(W, H, VIS_RGB24);
+
+	assert_non_null(img);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			bool die = abs(x - cx) < SIDE / 2 && abs(y - cy) < SIDE / 2;
+
+			memset(img->data + (size_t)y * img->stride + (size_t)x * 3, die ? 240 : 30, 3);
+		}
+	return img;
+}
+
+/* Stores the picture as throw 1's snapshot, the die at (cx, cy), its face
+ * read as face (0: unread), and returns its JPEG's size. */
+static void store_snapshot(struct db *db, int64_t match, int cx, int cy, int face, bool die)
+{
+	struct vis_image *img = picture(cx, cy);
+	struct dd_snapshot_meta m = { .t_ns = 5, .width = W, .height = H, .face = face,
+				      .confidence = face ? 0.7 : -1, .has_die = die,
+				      .die_x = cx, .die_y = cy, .die_r = SIDE * 0.75 };
+	char err[256];
+	size_t len;
+	void *jpeg = dd_jpeg_encode(img, &len, err, sizeof(err));
+
+	assert_non_null(jpeg);
+	assert_int_equal(dd_snapshot_store(db, match, 1, 1, jpeg, len, &m, err, sizeof(err)), 1);
+	assert_int_equal(db_raw_flush(db, err, sizeof(err)), 0);
+	free(jpeg);
+	vis_image_free(img);
+}
+
+struct fx {
+	struct db_test_fx *db;
+	struct dd_referee *r;
+	int64_t match;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct dd_referee_cfg cfg;
+	char err[256];
+
+	if (!f || db_test_setup((void **)&f->db))
+		return -1;
+	memset(&cfg, 0, sizeof(cfg));
+	bd_house_defaults(&cfg.house);
+	f->r = dd_referee_new(&cfg, f->db->db);
+	if (!f->r || db_import(f->db->db, "t.jsonl", LOG, sizeof(LOG) - 1, 1, &f->match, err,
+			       sizeof(err)))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	dd_referee_free(f->r);
+	db_test_teardown((void **)&f->db);
+	free(f);
+	return 0;
+}
+
+static const struct dd_audit KIM = { .official = "Kim", .wall_ms = 1700000000000LL, .reason = "" };
+
+struct got {
+	struct db_face_label l;
+	struct vis_image *crop;
+	int n;
+};
+
+static int take(const struct db_face_label *l, void *ctx)
+{
+	struct got *g = ctx;
+	char err[256];
+
+	g->n++;
+	g->l = *l;
+	vis_image_free(g->crop);
+	assert_int_equal(vis_decode_jpeg(l->crop, l->crop_len, "crop", &g->crop, err, sizeof(err)), 0);
+	g->l.crop = NULL;
+	g->l.official = g->l.reason = NULL;
+	return 0;
+}
+
+/* The crop's pixel at the box's centre is the die's white, and one a
+ * side away is the table's dark. */
+static void assert_die_in_box(const struct got *g)
+{
+	const struct vis_image *c = g->crop;
+	int x = (int)g->l.x, y = (int)g->l.y;
+
+	assert_int_equal(c->width, g->l.width);
+	assert_int_equal(c->height, g->l.height);
+	assert_true(c->data[(size_t)y * c->stride + (size_t)x * c->format] > 200);
+	if (x + SIDE < c->width)
+		assert_true(c->data[(size_t)y * c->stride + (size_t)(x + SIDE) * c->format] < 80);
+	assert_true(g->l.w > SIDE - 1 && g->l.w < SIDE + 1);
+}
+
+static void test_referee_faces_crop_holds_the_die_and_confirm_takes_the_face_read(void **state)
+{
+	struct fx *f = *state;
+	struct got g = { 0 };
+	char err[256], *detail;
+	json_t *out = NULL;
+
+	store_snapshot(f->db->db, f->match, 150, 110, 5, true);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 1, 0, &KIM, 9, &out, err,
+					       sizeof(err)), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(out, "label"), "face")), 5);
+	json_decref(out);
+	assert_int_equal(db_face_labels(f->db->db, 0, 0, take, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.l.face, 5);
+	assert_true(g.l.confirmed);
+	assert_int_equal(g.l.read_face, 5);
+	assert_int_equal(g.l.wall_ms, KIM.wall_ms);
+	/* About three sides across, not the whole picture. */
+	assert_true(g.crop->width >= 3 * SIDE && g.crop->width <= 3 * SIDE + 17);
+	assert_die_in_box(&g);
+	/* Set by hand: the later word stands, and the page shows it. */
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 1, 2, &KIM, 10, &out, err,
+					       sizeof(err)), 0);
+	json_decref(out);
+	assert_int_equal(dd_referee_throw_detail(f->r, (long)f->match, 1, &detail), 0);
+	assert_non_null(strstr(detail, "\"label\":{\"face\":2,\"confirmed\":false,\"read_face\":5,"
+			       "\"official\":\"Kim\",\"wall_ms\":1700000000000,\"reason\":\"\"}"));
+	free(detail);
+	vis_image_free(g.crop);
+}
+
+/* A die at the picture's corner: the crop is clipped to the picture and
+ * still holds it where the box says. */
+static void test_referee_faces_die_at_the_edge(void **state)
+{
+	struct fx *f = *state;
+	struct got g = { 0 };
+	char err[256];
+	json_t *out = NULL;
+
+	store_snapshot(f->db->db, f->match, W - 8, 6, 0, true);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 1, 6, &KIM, 9, &out, err,
+					       sizeof(err)), 0);
+	json_decref(out);
+	assert_int_equal(db_face_labels(f->db->db, 0, 0, take, &g, err, sizeof(err)), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.l.read_face, 0);
+	assert_false(g.l.confirmed);
+	assert_die_in_box(&g);
+	vis_image_free(g.crop);
+}
+
+static int count(const struct db_face_label *l, void *ctx)
+{
+	(void)l;
+	++*(int *)ctx;
+	return 0;
+}
+
+static void test_referee_faces_refusals_store_nothing(void **state)
+{
+	struct fx *f = *state;
+	static const unsigned char junk[64] = { 0xff, 0xd8, 0xff, 0xe0, 1, 2, 3 };
+	struct dd_snapshot_meta m = { .t_ns = 7, .width = W, .height = H, .confidence = -1,
+				      .has_die = true, .die_x = 50, .die_y = 50, .die_r = 15 };
+	char err[256];
+	json_t *out = NULL;
+	int n = 0;
+
+	store_snapshot(f->db->db, f->match, 100, 100, 0, true);	/* snapshot 1: nothing read */
+	store_snapshot(f->db->db, f->match, 100, 100, 4, false);	/* 2: no die located */
+	assert_int_equal(dd_snapshot_store(f->db->db, f->match, 1, 1, junk, sizeof(junk), &m, err,
+					   sizeof(err)), 1);		/* 3: does not decode */
+	assert_int_equal(db_raw_flush(f->db->db, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 1, 0, &KIM, 9, &out, err,
+					       sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no face was read"));
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 2, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no die"));
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 3, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "snapshot 3"));
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 4, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -ENOENT);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 2, 1, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -ENOENT);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 3, 1, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no throw 3"));
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match + 1, 1, 1, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -ENOENT);
+	assert_null(out);
+	assert_int_equal(db_face_labels(f->db->db, 0, 0, count, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(
+			test_referee_faces_crop_holds_the_die_and_confirm_takes_the_face_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_referee_faces_die_at_the_edge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_referee_faces_refusals_store_nothing, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

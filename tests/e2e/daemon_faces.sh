@@ -95,6 +95,17 @@ export_refused "a folder that is not empty" "$WORK/dyeref.db" "$out"
 [ "$(cd "$out" && ls | wc -l)" = 2 ] || fail "a refused export touched the folder there"
 export_refused "a folder under a file" "$WORK/dyeref.db" "$WORK/junk.db/faces"
 grep -q "junk.db/faces" "$WORK/r.err" || fail "the folder not named: $(cat "$WORK/r.err")"
+# A crop doctored in the file (the triggers stop an UPDATE, not an INSERT):
+# refused by name, nothing written.
+if command -v sqlite3 >/dev/null; then
+	cp "$WORK/dyeref.db" "$WORK/doctored.db"
+	sqlite3 "$WORK/doctored.db" "INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot + 1, face,
+		confirmed, read_face, read_confidence, X'FFD8FFE0DEADBEEF', width, height, x, y, w, h, official,
+		reason, t_ns, wall_ms FROM face_labels ORDER BY id DESC LIMIT 1"
+	export_refused "a doctored crop" "$WORK/doctored.db" "$WORK/f3"
+	[ ! -e "$WORK/f3" ] || fail "a doctored crop left its --out"
+	grep -q "face label [0-9]*: its crop is not the JPEG" "$WORK/r.err" || fail "the doctored row not named: $(cat "$WORK/r.err")"
+fi
 # An empty folder given is filled, as a new one is.
 mkdir "$WORK/empty"
 "$DYEREF" faces export --db "$WORK/dyeref.db" --out "$WORK/empty/" > /dev/null || fail "into an empty folder: exit $?"

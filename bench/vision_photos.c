@@ -90,21 +90,6 @@ struct opts {
 	FILE *golden;
 };
 
-/* The set's heldout.txt (NULL: there is none), read whole. */
-static char *read_held(const char *dir)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/heldout.txt", dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 1 << 16);
-	if (buf && fread(buf, 1, (1 << 16) - 1, f) == 0)
-		buf[0] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* Reads one set of photos, prints its figures per split; 0, or 1 on error. */
 static int read_set(const char *dir, const struct opts *o)
 {
@@ -116,7 +101,7 @@ static int read_set(const char *dir, const struct opts *o)
 		fprintf(stderr, "vision_photos: %s:%d: %s\n", path, jerr.line, jerr.text);
 		return 1;
 	}
-	char *held = read_held(dir);
+	char *held = photo_held_list(dir);
 	double scale = o->scale, within = o->within;
 	int verbose = o->verbose, turns = o->turns, photo = -1;
 	struct tally t[2] = { 0 };

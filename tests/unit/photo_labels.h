@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vision/vision.h"
@@ -31,6 +32,22 @@ static inline int photo_label_holds(json_t *l, double within, double x, double y
 	if (within > 0)
 		return hypot(x - bx, y - by) <= within * w;
 	return photo_box_holds(bx, by, w, h, x, y);
+}
+
+/* The set dir's heldout.txt read whole (the caller frees it), or NULL
+ * where there is none (or no memory). */
+static inline char *photo_held_list(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/heldout.txt", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 16);
+	if (buf && fread(buf, 1, (1 << 16) - 1, f) == 0)
+		buf[0] = 0;
+	fclose(f);
+	return buf;
 }
 
 /* Whether photo `name` is in the set's held-out split: listed in the set's

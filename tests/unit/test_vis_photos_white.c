@@ -67,19 +67,16 @@ struct found {
 static struct found *results;
 static size_t n_results;
 static json_t *labels;
+static char *held;	/* heldout.txt */
 
 static int setup(void **state)
 {
 	(void)state;
 	json_error_t jerr;
 	labels = json_load_file(DIR "/labels.json", 0, &jerr);
-	FILE *f = fopen(DIR "/heldout.txt", "r");
-	if (!labels || !f)
+	held = photo_held_list(DIR);
+	if (!labels || !held)
 		return -1;
-	static char held[1 << 16];
-	size_t got = fread(held, 1, sizeof held - 1, f);
-	fclose(f);
-	held[got] = 0;
 	results = calloc(json_object_size(labels), sizeof(*results));
 	if (!results)
 		return -1;
@@ -103,6 +100,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	free(results);
+	free(held);
 	json_decref(labels);
 	return 0;
 }

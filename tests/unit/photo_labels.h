@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vision/vision.h"
@@ -19,18 +21,54 @@ static inline int photo_box_holds(double bx, double by, double w, double h, doub
 	return fabs(x - bx) <= w / 2 && fabs(y - by) <= h / 2;
 }
 
-/* Whether (x, y) lies inside the labelled die l's box. */
-static inline int photo_label_holds(json_t *l, double x, double y)
+/* Whether a find at (x, y) counts for the labelled die l: inside its box
+ * (within 0), or within `within` of its width from its centre, as the
+ * white dice' labels ask (tests/data/dice-photos-white/README.md: the
+ * centre is the top face's, the box widened to the die). */
+static inline int photo_label_holds(json_t *l, double within, double x, double y)
 {
-	return photo_box_holds(json_real_value(json_object_get(l, "x")), json_real_value(json_object_get(l, "y")),
-			       json_real_value(json_object_get(l, "w")), json_real_value(json_object_get(l, "h")), x, y);
+	double bx = json_real_value(json_object_get(l, "x")), by = json_real_value(json_object_get(l, "y"));
+	double w = json_real_value(json_object_get(l, "w")), h = json_real_value(json_object_get(l, "h"));
+	if (within > 0)
+		return hypot(x - bx, y - by) <= within * w;
+	return photo_box_holds(bx, by, w, h, x, y);
+}
+
+/* The set dir's heldout.txt read whole (the caller frees it), or NULL
+ * where there is none (or no memory). */
+static inline char *photo_held_list(const char *dir)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/heldout.txt", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 16);
+	if (buf && fread(buf, 1, (1 << 16) - 1, f) == 0)
+		buf[0] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Whether photo `name` is in the set's held-out split: listed in the set's
+ * heldout.txt (held, one name a line, NULL: none), else for the tray
+ * photos not of 2019-12-08 (the tuning day). */
+static inline int photo_held_out(const char *held, const char *name)
+{
+	if (!held)
+		return !strstr(name, "20191208");
+	size_t n = strlen(name);
+	for (const char *p = strstr(held, name); p; p = strstr(p + 1, name))
+		if ((p == held || p[-1] == '\n') && (p[n] == '\n' || p[n] == 0))
+			return 1;
+	return 0;
 }
 
 /* How many of the labelled dice (a photo's "dice" array) more than one of
  * the n finds falls on: a find counts for the die whose box holds it and
  * whose centre is nearest of all the photo's dice (dice' boxes overlap
  * where they touch). One die must be one find. */
-static inline int photo_labels_found_twice(json_t *labels, const struct vis_die *found, int n)
+static inline int photo_labels_found_twice(json_t *labels, double within, const struct vis_die *found, int n)
 {
 	size_t nl = json_array_size(labels);
 	int twice = 0;
@@ -40,7 +78,7 @@ static inline int photo_labels_found_twice(json_t *labels, const struct vis_die 
 		int finds = 0;
 		for (int i = 0; i < n; i++) {
 			double d = hypot(found[i].x - lx, found[i].y - ly);
-			int nearest = photo_label_holds(l, found[i].x, found[i].y);
+			int nearest = photo_label_holds(l, within, found[i].x, found[i].y);
 			for (size_t o = 0; o < nl && nearest; o++) {
 				json_t *m = json_array_get(labels, o);
 				nearest = o == k || hypot(found[i].x - json_real_value(json_object_get(m, "x")),
@@ -51,6 +89,28 @@ static inline int photo_labels_found_twice(json_t *labels, const struct vis_die 
 		twice += finds > 1;
 	}
 	return twice;
+}
+
+/* The dice found on the photo dir/name, unreadable ones kept (face 0: the
+ * read checks skip them), into d (up to max <= 128); how many, or -1 with
+ * the reason on stderr. */
+static inline int photo_read(const char *dir, const char *name, struct vis_die *d, int max)
+{
+	char path[512], err[256];
+	struct vis_image *img;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (vis_image_load(path, &img, err, sizeof err)) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	struct vis_dice_params p;
+	vis_dice_params_default(&p);
+	p.keep_unreadable = 1;
+	int n = vis_dice_find(img, &p, d, max, err, sizeof err);
+	vis_image_free(img);
+	if (n < 0)
+		fprintf(stderr, "%s: %s\n", path, err);
+	return n <= max ? n : -1;
 }
 
 /* A new copy of img turned q quarter turns clockwise (0-3), or NULL

@@ -83,19 +83,8 @@ static int setup(void **state)
 	json_t *entry;
 	json_object_foreach(labels, name, entry) {
 		struct found *f = &results[n_results++];
-		char path[256], err[256];
-		struct vis_image *img;
 		snprintf(f->name, sizeof f->name, "%s", name);
-		snprintf(path, sizeof path, DIR "/%s", name);
-		if (vis_image_load(path, &img, err, sizeof err)) {
-			fprintf(stderr, "%s\n", err);
-			return -1;
-		}
-		struct vis_dice_params p;
-		vis_dice_params_default(&p);
-		p.keep_unreadable = 1;	/* face 0; the read-share checks skip them */
-		f->n = vis_dice_find(img, &p, f->dice, 128, err, sizeof err);
-		vis_image_free(img);
+		f->n = photo_read(DIR, name, f->dice, 128);
 		if (f->n < 0 || f->n > 128)
 			return -1;
 	}
@@ -248,7 +237,7 @@ static void test_vis_photos_no_die_found_twice(void **state)
 	json_t *entry;
 	json_object_foreach(labels, name, entry) {
 		const struct found *f = found_for(name);
-		twice += photo_labels_found_twice(json_object_get(entry, "dice"), f->dice, f->n);
+		twice += photo_labels_found_twice(json_object_get(entry, "dice"), 0, f->dice, f->n);
 	}
 	fprintf(stderr, "found twice: %d labelled dice\n", twice);
 	assert_true(twice <= MAX_FOUND_TWICE);

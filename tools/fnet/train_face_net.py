@@ -2,15 +2,29 @@
 """Trains the face net of vision/face_net.c and writes its weights as C.
 
   tools/fnet/train_face_net.py CROPS_DIR [--epochs N] [--seed N]
-        [--fold K/N] [--out vision/face_net_weights] [--predict FILE]
-        [--synth FILE] [--photos tuning|all]
+        [--fold K/N] [--calib K/N] [--out vision/face_net_weights] [--predict FILE]
+        [--synth FILE] [--photos tuning|all] [--report]
 
 CROPS_DIR holds train.bin and eval.bin from build/tools/face_crops (see
-there for the record layout). The tuning photos (split 0) are trained on,
-with --photos all the 2019-12-09 ones too (split 1: face_crops
---all-photos), with the rendered dice (split 2) and, with --synth, the
-photo-like synthetic dice of synth_dice.py (split 3; tried, not in the
-committed weights: README.md). --fold K/N trains without the photos whose
+there for the record layout). The train splits of every photo set are
+trained on (split 0: the tray's 2019-12-08 photos; 4, 6, ...: the train
+split of each --set, every --faces dir), with --photos all the held-out
+ones too (1, 5, 7, ...), with the rendered dice (split 2) and, with
+--synth, the photo-like synthetic dice of synth_dice.py (split 3; tried,
+not in the committed weights: README.md). The reject kinds (7 side face,
+8 two dice, 9 a stray of the reader's) are learnt as class 0, "no die
+centred": the net has one way to turn a crop down.
+
+--calib K/N keeps the train photos whose index is K mod N out of the
+training and fits on their eval crops (every find of the reader's there)
+one temperature for the net's logits (the one that gives them the least
+log loss), folded into the last layer's weights: the net's confidence
+then means what it says on photos it did not learn from. --report prints,
+for each set's held-out eval crops, the net's face accuracy at one pass
+and at four quarter turns, how many finds where no die is it turns down,
+and a reliability table (bins of the net's top probability).
+
+--fold K/N trains without the photos whose
 index is K mod N and writes, with --predict, the net's probabilities for
 the eval records of exactly those photos, so the way dice.c weighs the net
 against the pip reader can be chosen on photos the net never saw. Without
@@ -46,6 +60,79 @@ def load(path):
     photo = raw[:, 2].astype(np.int64) | (raw[:, 3].astype(np.int64) << 8)
     crops = raw[:, 4:].reshape(-1, SIDE, SIDE, 3)
     return cls, split, photo, crops
+
+
+def learnt(cls):
+    """The net's class for a record's: the reject kinds (7-9) are 0."""
+    return np.where(cls >= 7, 0, cls)
+
+
+def is_train(split):
+    """Train splits: the tray's 2019-12-08 photos, rendered and synthetic
+    dice, and every other set's train split (even from 4)."""
+    return (split == 0) | (split == 2) | (split == 3) | ((split >= 4) & (split % 2 == 0))
+
+
+def set_name(split):
+    return "tray" if split <= 1 else "rendered" if split == 2 else "synth" if split == 3 \
+        else f"set {(split - 4) // 2 + 1}"
+
+
+def fit_temperature(logits, y):
+    """The temperature T minimising the log loss of softmax(logits / T)
+    against y (a search over log T: one number, no gradients needed)."""
+    lg = torch.from_numpy(logits)
+    yt = torch.from_numpy(y)
+    best_t, best = 1.0, float("inf")
+    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 200)):
+        loss = float(F.cross_entropy(lg / float(t), yt))
+        if loss < best:
+            best_t, best = float(t), loss
+    return best_t
+
+
+def logits_of(net, crops, turns=1):
+    """The net's logits; with turns > 1, the log of the probabilities
+    averaged over quarter turns (as vision/dice.c reads at four)."""
+    p = predict(net, crops, turns)
+    return np.log(np.clip(p, 1e-12, 1.0)).astype(np.float32)
+
+
+def reliability(p, y, label):
+    """Rows of the reliability table: bins of the top probability, how
+    many crops, how many a face, how many of those right."""
+    top, arg = p.max(1), p.argmax(1)
+    edges = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.01]
+    print(f"{label}: from  crops  faces  right  wrong  (wrong: a face not the label's, 0 included)")
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        m = (top >= lo) & (top < hi)
+        face = m & (arg > 0)
+        right = face & (arg == y)
+        if m.any():
+            print(f"{label}: {lo:4.2f}  {int(m.sum()):5d}  {int(face.sum()):5d}  {int(right.sum()):5d}"
+                  f"  {int(face.sum() - right.sum()):5d}")
+
+
+def report(net, crops_dir, calib_t):
+    """One pass against four turns, rejection and reliability on each
+    set's held-out eval crops (split odd: never trained on)."""
+    ecls, esplit, ephoto, ecrops = load(os.path.join(crops_dir, "eval.bin"))
+    for sp in sorted(set(int(v) for v in esplit)):
+        if sp % 2 == 0 or sp == 3:
+            continue
+        m = esplit == sp
+        y = learnt(ecls[m])
+        name = set_name(sp) + " held out"
+        for turns in (1, 4):
+            p = predict(net, ecrops[m], turns)
+            faces = y > 0
+            acc = float((p.argmax(1)[faces] == y[faces]).mean()) if faces.any() else 0.0
+            rej = ecls[m] >= 7
+            turned_down = float((p.argmax(1)[rej] == 0).mean()) if rej.any() else 0.0
+            print(f"{name}, {turns} turn(s): {int(faces.sum())} labelled finds, face right "
+                  f"{100 * acc:.1f} %; {int(rej.sum())} finds where no die is, turned down "
+                  f"{100 * turned_down:.1f} % (temperature {calib_t:.3f} applied)")
+        reliability(predict(net, ecrops[m], 4), y, name + " (4 turns)")
 
 
 class FaceNet(nn.Module):
@@ -207,6 +294,8 @@ def main():
     ap.add_argument("--synth", help="synth_dice.py's crops (split 3), trained on with the rest")
     ap.add_argument("--photos", choices=("tuning", "all"), default="tuning",
                     help="the photos learnt from: 2019-12-08 only, or both days")
+    ap.add_argument("--calib", help="K/N: train photos of index K mod N fit the temperature, unlearnt")
+    ap.add_argument("--report", action="store_true", help="held-out accuracy, rejection, reliability")
     ap.add_argument("--save")
     ap.add_argument("--load")
     ap.add_argument("--check", help="default: tests/data/face-net-check.txt for the default"
@@ -220,32 +309,48 @@ def main():
             sys.exit(f"{a.synth}: not synth_dice.py's records (split 3)")
         cls, split = np.concatenate([cls, scls]), np.concatenate([split, ssplit])
         photo, crops = np.concatenate([photo, sphoto]), np.concatenate([crops, scrops])
-    photos = (split == 0) | ((split == 1) & (a.photos == "all"))
-    if a.photos == "all" and not np.any(split == 1):
-        sys.exit(f"{a.crops}/train.bin has no 2019-12-09 crops: cut it with face_crops --all-photos")
-    keep = photos | (split >= 2)
+    if a.photos == "all" and not np.any(split % 2 == 1):
+        sys.exit(f"{a.crops}/train.bin has no held-out crops: cut it with face_crops --all-photos")
+    real = (split <= 1) | (split >= 4)
+    keep = is_train(split) | ((a.photos == "all") & real)
     if a.fold:
         k, n = (int(v) for v in a.fold.split("/"))
-        keep &= (photo % n != k) | (split >= 2)
+        keep &= (photo % n != k) | ~real
+    if a.calib:
+        ck, cn = (int(v) for v in a.calib.split("/"))
+        keep &= (photo % cn != ck) | ~real
     if a.load:
         net = FaceNet()
         net.load_state_dict(torch.load(a.load))
         net.eval()
     else:
-        net = train(crops[keep], cls[keep], a.epochs, a.seed)
+        net = train(crops[keep], learnt(cls[keep]), a.epochs, a.seed)
+    temp = 1.0
+    if a.calib:
+        ecls, esplit, ephoto, ecrops = load(os.path.join(a.crops, "eval.bin"))
+        m = is_train(esplit) & (esplit != 2) & (esplit != 3) & (ephoto % cn == ck)
+        temp = fit_temperature(logits_of(net, ecrops[m], 4), learnt(ecls[m]))
+        print(f"calibration: {int(m.sum())} finds of {len(set(ephoto[m].tolist()))} photos, "
+              f"temperature {temp:.3f}", file=sys.stderr)
+        with torch.no_grad():
+            net.f2.weight /= temp
+            net.f2.bias /= temp
     if a.save:
         torch.save(net.state_dict(), a.save)
     if a.predict:
         ecls, esplit, ephoto, ecrops = load(os.path.join(a.crops, "eval.bin"))
-        sel = (esplit == 0) | ((esplit == 1) & (a.photos == "all"))
+        sel = (esplit == 0) | ((esplit == 1) & (a.photos == "all"))  # the tray's, as weigh_fold.py reads
         if a.fold:
             sel &= ephoto % n == k
         p = predict(net, ecrops[sel], a.turns)
         with open(a.predict, "w") as f:
             for i, row in zip(np.nonzero(sel)[0], p):
                 f.write(f"{i} " + " ".join(f"{v:.5f}" for v in row) + "\n")
+    if a.report:
+        report(net, a.crops, temp)
     if not a.fold:
-        export(net, a.out, f"Seed {a.seed}, {a.epochs} epochs, {int(keep.sum())} crops.")
+        export(net, a.out, f"Seed {a.seed}, {a.epochs} epochs, {int(keep.sum())} crops"
+               + (f", temperature {temp:.3f} from --calib {a.calib}." if a.calib else "."))
         check = a.check or ("tests/data/face-net-check.txt" if a.out == "vision/face_net_weights"
                             else a.out + "-check.txt")
         write_check(net, crops[keep], check)

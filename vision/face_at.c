@@ -473,9 +473,9 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 	/* Each kept placement climbs twice: half a coarse step, then a quarter,
 	 * in centre, angle and pip spacing (the die's size in pixels comes
 	 * from a calibration: a few per cent off, or 15 % at worst). Each
-	 * climb moves the centre over 5 x 5 places, then the angle over 5,
-	 * then the spacing over 5, twice: a tenth of the 5^4 placements of
-	 * searching all four together, as right on the rest crops. */
+	 * climb moves centre and spacing together (5 x 5 x 5), then centre
+	 * and angle (5 x 5 x 5): two fifths of the 5^4 placements of moving
+	 * all four together, and as right on the rest crops. */
 	for (int f = 1; f <= 6; f++)
 		for (int k = 0; k < TOP; k++) {
 			struct hyp at = coarse[f][k];
@@ -483,30 +483,28 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 				continue;
 			for (int round = 1; round <= 2; round++) {
 				double fs = step / (2.0 * round), fa = (M_PI / 2) / N_ANGLES / (2.0 * round);
-				for (int pass = 0; pass < 1; pass++) {
-					struct hyp here[7][TOP];
-					struct grid g;
+				struct hyp here[7][TOP];
+				struct grid g;
 
-					memset(here, 0, sizeof(here));
-					for (int pi = -2; pi <= 2; pi++) {
-						g = grid_of(at.angle, at.pitch * (1 + pi * 0.08 / round));
-						for (int j = -2; j <= 2; j++)
-							for (int i = -2; i <= 2; i++)
-								place(&wn, wn.r[at.polarity], &g, at.cx + i * fs,
-								      at.cy + j * fs, at.polarity, 0, f, here);
-					}
-					if (here[f][0].valid)
-						at = here[f][0];
-					for (int ai = -2; ai <= 2; ai++) {
-						g = grid_of(fmod(at.angle + ai * fa + M_PI, M_PI / 2), at.pitch);
-						for (int j = -2; j <= 2; j++)
-							for (int i = -2; i <= 2; i++)
-								place(&wn, wn.r[at.polarity], &g, at.cx + i * fs,
-								      at.cy + j * fs, at.polarity, 0, f, here);
-					}
-					if (here[f][0].valid)
-						at = here[f][0];
+				memset(here, 0, sizeof(here));
+				for (int pi = -2; pi <= 2; pi++) {
+					g = grid_of(at.angle, at.pitch * (1 + pi * 0.08 / round));
+					for (int j = -2; j <= 2; j++)
+						for (int i = -2; i <= 2; i++)
+							place(&wn, wn.r[at.polarity], &g, at.cx + i * fs,
+							      at.cy + j * fs, at.polarity, 0, f, here);
 				}
+				if (here[f][0].valid)
+					at = here[f][0];
+				for (int ai = -2; ai <= 2; ai++) {
+					g = grid_of(fmod(at.angle + ai * fa + M_PI, M_PI / 2), at.pitch);
+					for (int j = -2; j <= 2; j++)
+						for (int i = -2; i <= 2; i++)
+							place(&wn, wn.r[at.polarity], &g, at.cx + i * fs,
+							      at.cy + j * fs, at.polarity, 0, f, here);
+				}
+				if (here[f][0].valid)
+					at = here[f][0];
 			}
 			/* a die beyond the reach is another die's */
 			if (hypot(at.cx - (u - x0), at.cy - (v - y0)) <= reach + step)

@@ -3,6 +3,9 @@
  * matching no die, per date split (2019-12-08 was used for tuning, 2019-12-09
  * is held out), against the 99.5 % target of issue 6; and the time per image.
  *   build/bench/vision_photos [DIR] [-v] [--golden FILE] [--fold K/N] [--scale X] [--noise A/SEED] [--turn Q]
+ *       [--face-net FILE] [--net-turns 1|2|4]
+ * --face-net: that weights file's net instead of the built-in one; --net-turns:
+ * the net read at that many turns instead of its own (to see what they buy);
  * -v: one line per image (a labelled die not read is 'unread' when a die
  * was found there but not read, else 'miss'); --golden: writes the labelled dice read right
  * (image face x y w h, the labels' values) for tests/unit/test_vis_photos.c;
@@ -61,6 +64,7 @@ int main(int argc, char **argv)
 	int noise = 0, turns = 0;
 	unsigned long long seed = 1;
 	FILE *golden = NULL;
+	struct vis_fnet *net = NULL;	/* --face-net, --net-turns: not the built-in net as it is */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v"))
 			verbose = 1;
@@ -85,6 +89,26 @@ int main(int argc, char **argv)
 			if (sscanf(argv[++i], "%d/%llu", &noise, &seed) != 2 || noise < 1 || noise > 20) {
 				fprintf(stderr, "vision_photos: --noise A/SEED with 1 <= A <= 20, not '%s'\n", argv[i]);
 				return 2;
+			}
+		} else if (!strcmp(argv[i], "--face-net") && i + 1 < argc) {
+			char err[512];
+			vis_fnet_free(net);
+			if (vis_fnet_load(argv[++i], &net, err, sizeof(err))) {
+				fprintf(stderr, "vision_photos: %s\n", err);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--net-turns") && i + 1 < argc) {
+			int nt = atoi(argv[++i]);
+			struct vis_fnet *c;
+			if (nt != 1 && nt != 2 && nt != 4) {
+				fprintf(stderr, "vision_photos: --net-turns 1, 2 or 4, not '%s'\n", argv[i]);
+				return 2;
+			}
+			c = vis_fnet_copy(net ? net : vis_fnet_builtin(), nt, 1);
+			vis_fnet_free(net);
+			if (!(net = c)) {
+				perror("vision_photos");
+				return 1;
 			}
 		} else if (!strcmp(argv[i], "--golden") && i + 1 < argc) {
 			golden = fopen(argv[++i], "w");
@@ -128,6 +152,7 @@ int main(int argc, char **argv)
 		struct vis_dice_params prm;
 		vis_dice_params_default(&prm);
 		prm.keep_unreadable = 1;
+		prm.net = net;
 		struct vis_die found[256], dice[256], unread[256];
 		if (scale != 1) {
 			struct vis_image *sized = vis_image_scaled(img, scale);
@@ -264,5 +289,8 @@ int main(int argc, char **argv)
 		       s->confident_wrong, s->dice - s->detected, s->unread, s->unread_stray, s->twice);
 	}
 	printf("photos time per %.0fx%.0f image: %.1f ms\n", 640 * scale, 640 * scale, 1000 * secs / (imgs ? imgs : 1));
+	const struct vis_fnet *used = net ? net : vis_fnet_builtin();
+	printf("photos face net %08x read at %d turns\n", (unsigned)used->crc, used->turns);
+	vis_fnet_free(net);
 	return 0;
 }

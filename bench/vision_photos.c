@@ -6,6 +6,9 @@
  * unreadable finds; and the time per image. Without DIR both sets are read.
  *   build/bench/vision_photos [DIR [--within R]] [-v] [--reliability] [--golden FILE] [--fold K/N]
  *                             [--scale X] [--noise A/SEED] [--turn Q]
+ *                             [--face-net FILE] [--net-turns 1|2|4]
+ * --face-net: that weights file's net instead of the built-in one; --net-turns:
+ * the net read at that many turns instead of its own (to see what they buy);
  * --within R: a find counts for a die within R of its width from its centre
  * (default: inside its box; the white set is read at 0.75, its README's rule);
  * --reliability: per split, the faces given by bins of confidence: how many,
@@ -88,6 +91,7 @@ struct opts {
 	double scale, within;
 	unsigned long long seed;
 	FILE *golden;
+	const struct vis_fnet *net;	/* NULL: the built-in net */
 };
 
 /* Reads one set of photos, prints its figures per split; 0, or 1 on error. */
@@ -129,6 +133,7 @@ static int read_set(const char *dir, const struct opts *o)
 		struct vis_dice_params prm;
 		vis_dice_params_default(&prm);
 		prm.keep_unreadable = 1;
+		prm.net = o->net;
 		struct vis_die found[256], dice[256], unread[256];
 		if (scale != 1) {
 			struct vis_image *sized = vis_image_scaled(img, scale);
@@ -291,6 +296,7 @@ int main(int argc, char **argv)
 {
 	const char *dir = NULL;
 	struct opts o = { .scale = 1, .seed = 1 };
+	struct vis_fnet *net = NULL;	/* --face-net, --net-turns: not the built-in net as it is */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-v"))
 			o.verbose = 1;
@@ -322,6 +328,26 @@ int main(int argc, char **argv)
 				fprintf(stderr, "vision_photos: --noise A/SEED with 1 <= A <= 20, not '%s'\n", argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--face-net") && i + 1 < argc) {
+			char err[512];
+			vis_fnet_free(net);
+			if (vis_fnet_load(argv[++i], &net, err, sizeof(err))) {
+				fprintf(stderr, "vision_photos: %s\n", err);
+				return 2;
+			}
+		} else if (!strcmp(argv[i], "--net-turns") && i + 1 < argc) {
+			int nt = atoi(argv[++i]);
+			struct vis_fnet *c;
+			if (nt != 1 && nt != 2 && nt != 4) {
+				fprintf(stderr, "vision_photos: --net-turns 1, 2 or 4, not '%s'\n", argv[i]);
+				return 2;
+			}
+			c = vis_fnet_copy(net ? net : vis_fnet_builtin(), nt, 1);
+			vis_fnet_free(net);
+			if (!(net = c)) {
+				perror("vision_photos");
+				return 1;
+			}
 		} else if (!strcmp(argv[i], "--golden") && i + 1 < argc) {
 			o.golden = fopen(argv[++i], "w");
 			if (!o.golden) {
@@ -334,6 +360,9 @@ int main(int argc, char **argv)
 		} else
 			dir = argv[i];
 	}
+	o.net = net;
+	const struct vis_fnet *used = net ? net : vis_fnet_builtin();
+	printf("photos face net %08x read at %d turns\n", (unsigned)used->crc, used->turns);
 	int rc;
 	if (dir)
 		rc = read_set(dir, &o);
@@ -348,5 +377,6 @@ int main(int argc, char **argv)
 	}
 	if (o.golden)
 		fclose(o.golden);
+	vis_fnet_free(net);
 	return rc;
 }

@@ -62,9 +62,6 @@
 /* Weighing the face net against the pip reader (weigh_net), chosen on
  * half the tuning photos with a net trained on the other half (and
  * rendered dice), tools/fnet/README.md. */
-#ifndef NET_TURNS
-#define NET_TURNS 4		/* quarter turns of the crop the net reads */
-#endif
 #ifndef NET_ALONE
 #define NET_ALONE 0.7		/* the net gives a face the pips deny from this probability */
 #endif
@@ -162,6 +159,7 @@ void vis_dice_params_default(struct vis_dice_params *p)
 	p->min_confidence = 0.5;
 	p->keep_unreadable = 0;
 	p->pips_only = 0;
+	p->net = NULL;
 }
 
 /* ---- small helpers ---- */
@@ -224,6 +222,7 @@ static struct vis_image *downscale(const struct vis_image *img, int f)
  * guesses of the typical die mostly find the same dice, and the net is a
  * third of a reading's time. */
 struct net_memo {
+	const struct vis_fnet *net;	/* the net asked (params->net or the built-in) */
 	int n, cap;
 	struct net_seen {
 		double x, y, side;
@@ -231,8 +230,8 @@ struct net_memo {
 	} *seen;		/* owned */
 };
 
-/* The net's class probabilities for find d into p, averaged over
- * NET_TURNS quarter turns, from memo when it has read the same find. */
+/* The net's class probabilities for find d into p, averaged over the
+ * quarter turns it is read at, from memo when it has read the same find. */
 static void net_read(const struct vis_image *img, const struct vis_die *d, struct net_memo *memo,
 		     float p[VIS_FNET_CLASSES])
 {
@@ -241,15 +240,7 @@ static void net_read(const struct vis_image *img, const struct vis_die *d, struc
 			memcpy(p, memo->seen[i].p, sizeof(float) * VIS_FNET_CLASSES);
 			return;
 		}
-	uint8_t crop[VIS_FNET_SIDE * VIS_FNET_SIDE * 3];
-	memset(p, 0, sizeof(float) * VIS_FNET_CLASSES);
-	for (int t = 0; t < NET_TURNS; t++) {
-		float q[VIS_FNET_CLASSES];
-		vis_fnet_crop(img, d->x, d->y, VIS_FNET_SPAN * d->side, t * M_PI / 2, crop);
-		vis_fnet_classify(crop, q);
-		for (int k = 0; k < VIS_FNET_CLASSES; k++)
-			p[k] += q[k] / NET_TURNS;
-	}
+	vis_fnet_read(memo->net, img, d->x, d->y, VIS_FNET_SPAN * d->side, p);
 	if (memo->n == memo->cap) {
 		int cap = memo->cap ? 2 * memo->cap : 64;
 		struct net_seen *grown = realloc(memo->seen, sizeof(*grown) * (size_t)cap);
@@ -268,8 +259,9 @@ static void net_read(const struct vis_image *img, const struct vis_die *d, struc
 /* Two witnesses to one die's face: the pip reader's count and layout
  * (d->face, 0 when it read none, and d->confidence), and the face net's
  * probabilities for the crop around the die, averaged over the crop's
- * four quarter turns (the net was trained at every angle; the turns
- * smooth out what one angle of its 40x40 pixels catches). Agreeing, the
+ * quarter turns the net asks for (the built-in net: four; it was trained
+ * at every angle, and the turns smooth out what one angle of its 40x40
+ * pixels catches). Agreeing, the
  * surer of them stands. Disagreeing, the net wins when it is
  * fairly sure (on the tuning photos it was right about as often as the
  * pips then, but its sure answers far more often), the pips when they
@@ -479,7 +471,7 @@ static int find_sized(const struct vis_image *img, void *unused, const struct vi
 	if (!image_ok(img, err, errlen))
 		return -EINVAL;
 	struct vis_dice_work wk = { .w = img->width, .h = img->height };
-	struct net_memo memo = { 0 };
+	struct net_memo memo = { .net = params->net ? params->net : vis_fnet_builtin() };
 	double side[2];
 	int ret = dice_front(img, params, &wk, side);
 	if (ret < 0) {

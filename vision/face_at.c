@@ -19,6 +19,7 @@
  * the point, is here too: both read a die the tracker has placed. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,25 +37,33 @@
 #define TOP 3			/* coarse placements of each face refined */
 #define OWN_PIPS_SIDES 1.2	/* spots this near a centre must be its pips (a 2's are 0.76 apart) */
 
-/* The 3 x 3 pip grid, slot index 3 * row + column, row and column -1..1. */
+/* The 3 x 3 pip grid, slot index 3 * row + column, row and column -1..1.
+ * Pips come in pairs of slots opposite each other (the centre a pair of
+ * its own). */
 enum { N_SLOTS = 9, N_LAYOUTS = 9 };
+#define P08 1u	/* corners 0 and 8 */
+#define P26 2u	/* corners 2 and 6 */
+#define P44 4u	/* the centre */
+#define P35 8u	/* middles of the left and right sides */
+#define P17 16u	/* middles of the top and bottom */
 
 struct layout {
 	int face;		/* 1-6 */
 	unsigned slots;		/* bit s set: a pip at slot s */
+	unsigned pairs;		/* the same as pairs of slots (P08 ...) */
 };
 
 /* The faces in any quarter turn: 2, 3 and 6 have two orientations. */
 static const struct layout layouts[N_LAYOUTS] = {
-	{ 1, 1u << 4 },
-	{ 2, 1u << 0 | 1u << 8 },
-	{ 2, 1u << 2 | 1u << 6 },
-	{ 3, 1u << 0 | 1u << 4 | 1u << 8 },
-	{ 3, 1u << 2 | 1u << 4 | 1u << 6 },
-	{ 4, 1u << 0 | 1u << 2 | 1u << 6 | 1u << 8 },
-	{ 5, 1u << 0 | 1u << 2 | 1u << 4 | 1u << 6 | 1u << 8 },
-	{ 6, 1u << 0 | 1u << 2 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 8 },
-	{ 6, 1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8 },
+	{ 1, 1u << 4, P44 },
+	{ 2, 1u << 0 | 1u << 8, P08 },
+	{ 2, 1u << 2 | 1u << 6, P26 },
+	{ 3, 1u << 0 | 1u << 4 | 1u << 8, P08 | P44 },
+	{ 3, 1u << 2 | 1u << 4 | 1u << 6, P26 | P44 },
+	{ 4, 1u << 0 | 1u << 2 | 1u << 6 | 1u << 8, P08 | P26 },
+	{ 5, 1u << 0 | 1u << 2 | 1u << 4 | 1u << 6 | 1u << 8, P08 | P26 | P44 },
+	{ 6, 1u << 0 | 1u << 2 | 1u << 3 | 1u << 5 | 1u << 6 | 1u << 8, P08 | P26 | P35 },
+	{ 6, 1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8, P08 | P26 | P17 },
 };
 
 /* A window of the image around the point, as floats. */
@@ -163,34 +172,41 @@ static int win_fill(struct win *wn, const struct vis_image *full, double pip_rin
 	}
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++) {
+			int ya = y > 0 ? y - 1 : 0, yb = y + 1 < h ? y + 1 : y;
+			int xa = x > 0 ? x - 1 : 0, xb = x + 1 < w ? x + 1 : x;
 			float s = 0;
-			int n = 0;
-			for (int dy = -1; dy <= 1; dy++)
-				for (int dx = -1; dx <= 1; dx++) {
-					int xx = x + dx, yy = y + dy;
-					if (xx >= 0 && yy >= 0 && xx < w && yy < h) {
-						s += raw[(size_t)yy * w + xx];
-						n++;
-					}
-				}
-			wn->g[(size_t)y * w + x] = s / n;
+			/* the same order as the sum over all nine, edges skipped */
+			for (int yy = ya; yy <= yb; yy++)
+				for (int xx = xa; xx <= xb; xx++)
+					s += raw[(size_t)yy * w + xx];
+			wn->g[(size_t)y * w + x] = s / ((yb - ya + 1) * (xb - xa + 1));
 		}
 	wn->noise = grain_sd(raw, w, h);
 	free(raw);
 	if (wn->noise < 0)
 		return -ENOMEM;
 
-	double ox[8], oy[8];
+	/* The eight ring points lie at the same fraction of a pixel from every
+	 * pixel: their offsets and bilinear weights are worked out once, and
+	 * m keeps every one inside the window. */
+	ptrdiff_t off[8];
+	float fx[8], fy[8];
 	for (int k = 0; k < 8; k++) {
-		ox[k] = pip_ring * cos(k * M_PI / 4);
-		oy[k] = pip_ring * sin(k * M_PI / 4);
+		double ox = pip_ring * cos(k * M_PI / 4), oy = pip_ring * sin(k * M_PI / 4);
+		double bx = floor(ox), by = floor(oy);
+		off[k] = (ptrdiff_t)by * w + (ptrdiff_t)bx;
+		fx[k] = (float)(ox - bx);
+		fy[k] = (float)(oy - by);
 	}
 	int m = (int)ceil(pip_ring) + 1;
 	for (int y = m; y < h - m; y++)
 		for (int x = m; x < w - m; x++) {
-			float c = wn->g[(size_t)y * w + x], lo = 1e9f, hi = -1e9f;
+			const float *at = wn->g + (size_t)y * w + x;
+			float c = *at, lo = 1e9f, hi = -1e9f;
 			for (int k = 0; k < 8; k++) {
-				float d = sample(wn->g, w, h, x + ox[k], y + oy[k]) - c;
+				const float *p = at + off[k];
+				float d = (p[0] * (1 - fx[k]) + p[1] * fx[k]) * (1 - fy[k]) +
+					  (p[w] * (1 - fx[k]) + p[w + 1] * fx[k]) * fy[k] - c;
 				lo = d < lo ? d : lo;
 				hi = d > hi ? d : hi;
 			}
@@ -214,22 +230,27 @@ static int win_spread(struct win *wn, int rad)
 			return -ENOMEM;
 		}
 		const float *r = wn->r[pol];
+		/* the window's edges clamp each run once, not each pixel */
 		for (int y = 0; y < h; y++)
 			for (int x = 0; x < w; x++) {
+				const float *p = r + (size_t)y * w;
+				int a = x - rad < 0 ? 0 : x - rad, b = x + rad >= w ? w - 1 : x + rad;
 				float m = 0;
-				for (int dx = -rad; dx <= rad; dx++)
-					if (x + dx >= 0 && x + dx < w && r[(size_t)y * w + x + dx] > m)
-						m = r[(size_t)y * w + x + dx];
+				for (int k = a; k <= b; k++)
+					m = p[k] > m ? p[k] : m;
 				tmp[(size_t)y * w + x] = m;
 			}
-		for (int y = 0; y < h; y++)
-			for (int x = 0; x < w; x++) {
-				float m = 0;
-				for (int dy = -rad; dy <= rad; dy++)
-					if (y + dy >= 0 && y + dy < h && tmp[(size_t)(y + dy) * w + x] > m)
-						m = tmp[(size_t)(y + dy) * w + x];
-				wn->spread[pol][(size_t)y * w + x] = m;
+		for (int y = 0; y < h; y++) {
+			int a = y - rad < 0 ? 0 : y - rad, b = y + rad >= h ? h - 1 : y + rad;
+			float *d = wn->spread[pol] + (size_t)y * w;
+			for (int x = 0; x < w; x++)
+				d[x] = 0;
+			for (int k = a; k <= b; k++) {
+				const float *p = tmp + (size_t)k * w;
+				for (int x = 0; x < w; x++)
+					d[x] = p[x] > d[x] ? p[x] : d[x];
 			}
+		}
 	}
 	free(tmp);
 	return 0;
@@ -242,6 +263,9 @@ static void keep(struct hyp top[TOP], const struct hyp *hp, double apart)
 {
 	int k = TOP - 1;
 
+	/* under every kept one, merging or not: the most frequent case */
+	if (top[k].valid && hp->score <= top[k].score)
+		return;
 	for (int i = 0; i < TOP && apart > 0; i++)
 		if (top[i].valid && fabs(top[i].cx - hp->cx) < apart &&
 		    fabs(top[i].cy - hp->cy) < apart) {
@@ -260,31 +284,81 @@ static void keep(struct hyp top[TOP], const struct hyp *hp, double apart)
 	}
 }
 
-/* Scores the pip grid at (cx, cy, ang) on response map r for every layout
- * (of face only, unless 0) and keeps each face's best in tops[face]. */
-static void place(const struct win *wn, const float *r, double pitch, double cx, double cy,
-		  double ang, int pol, double apart, int face, struct hyp tops[7][TOP])
+/* The pip grid at one angle and spacing: its slots' offsets from the
+ * centre, worked out once for the many centres placed with it (sincos
+ * and the offsets were a quarter of a read). */
+struct grid {
+	double ang, pitch;
+	double ox[N_SLOTS], oy[N_SLOTS];
+	double reach;		/* the largest |offset| of a slot in x or y */
+};
+
+static struct grid grid_of(double ang, double pitch)
 {
+	struct grid g = { .ang = ang, .pitch = pitch };
 	double ca = cos(ang), sa = sin(ang);
-	float sv[N_SLOTS], smax = 0;
 
 	for (int s = 0; s < N_SLOTS; s++) {
 		double a = (s % 3 - 1) * pitch, b = (s / 3 - 1) * pitch;
-		sv[s] = sample(r, wn->w, wn->h, cx + ca * a - sa * b, cy + sa * a + ca * b);
-		smax = sv[s] > smax ? sv[s] : smax;
+		g.ox[s] = ca * a - sa * b;
+		g.oy[s] = sa * a + ca * b;
+		g.reach = fmax(g.reach, fmax(fabs(g.ox[s]), fabs(g.oy[s])));
 	}
+	return g;
+}
+
+#define MINF(a, b) ((a) < (b) ? (a) : (b))	/* no NaN here: libm's fminf is a call */
+#define MAXF(a, b) ((a) > (b) ? (a) : (b))
+
+/* Scores grid g at (cx, cy) on response map r for every layout (of face
+ * only, unless 0) and keeps each face's best in tops[face]. */
+static void place(const struct win *wn, const float *r, const struct grid *g, double cx,
+		  double cy, int pol, double apart, int face, struct hyp tops[7][TOP])
+{
+	double ang = g->ang, pitch = g->pitch;
+	float sv[N_SLOTS], smax = 0;
+
+	if (cx - g->reach >= 0 && cy - g->reach >= 0 && cx + g->reach <= wn->w - 1.001 &&
+	    cy + g->reach <= wn->h - 1.001) {
+		/* sample() without its test: every slot is inside (most places) */
+		for (int s = 0; s < N_SLOTS; s++) {
+			double x = cx + g->ox[s], y = cy + g->oy[s];
+			int ix = (int)x, iy = (int)y;
+			float fx = (float)(x - ix), fy = (float)(y - iy);
+			const float *p = r + (size_t)iy * wn->w + ix;
+			sv[s] = (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) +
+				(p[wn->w] * (1 - fx) + p[wn->w + 1] * fx) * fy;
+		}
+	} else {
+		for (int s = 0; s < N_SLOTS; s++)
+			sv[s] = sample(r, wn->w, wn->h, cx + g->ox[s], cy + g->oy[s]);
+	}
+	for (int s = 0; s < N_SLOTS; s++)
+		smax = sv[s] > smax ? sv[s] : smax;
 	if (smax <= 0)
 		return;
+	/* Every layout's pips are a union of slot pairs (layouts[].pairs), so
+	 * each pair's least and greatest are found once and every layout's
+	 * weakest pip and strongest empty place follow from a few of them
+	 * (the rows below are layouts[] in order). */
+	float n08 = MINF(sv[0], sv[8]), n26 = MINF(sv[2], sv[6]), n35 = MINF(sv[3], sv[5]),
+	      n17 = MINF(sv[1], sv[7]);
+	float x08 = MAXF(sv[0], sv[8]), x26 = MAXF(sv[2], sv[6]), x35 = MAXF(sv[3], sv[5]),
+	      x17 = MAXF(sv[1], sv[7]), c = sv[4], sides = MAXF(x35, x17);
+	float corners = MINF(n08, n26);
+	const float pmins[N_LAYOUTS] = { c, n08, n26, MINF(n08, c), MINF(n26, c), corners,
+					 MINF(corners, c), MINF(corners, n35), MINF(corners, n17) };
+	const float emaxs[N_LAYOUTS] = { MAXF(MAXF(x08, x26), sides), MAXF(MAXF(x26, c), sides),
+					 MAXF(MAXF(x08, c), sides), MAXF(x26, sides),
+					 MAXF(x08, sides), MAXF(c, sides), sides, MAXF(c, x17),
+					 MAXF(c, x35) };
 	for (int l = 0; l < N_LAYOUTS; l++) {
-		float pmin = 1e9f, emax = 0;
 		if (face && layouts[l].face != face)
 			continue;
-		for (int s = 0; s < N_SLOTS; s++) {
-			if (layouts[l].slots >> s & 1)
-				pmin = sv[s] < pmin ? sv[s] : pmin;
-			else
-				emax = sv[s] > emax ? sv[s] : emax;
-		}
+		float pmin = pmins[l], emax = emaxs[l] > 0 ? emaxs[l] : 0;
+		struct hyp *last = &tops[layouts[l].face][TOP - 1];
+		if (last->valid && pmin - emax <= last->score)
+			continue;	/* keep would not take it: most placements */
 		struct hyp hp = { pmin - emax, pmin, emax, cx, cy, ang, pol, l, pitch, 1 };
 		keep(tops[layouts[l].face], &hp, apart);
 	}
@@ -387,35 +461,48 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 		snprintf(err, errlen, "face: out of memory");
 		goto cleanup_win;
 	}
-	for (int pol = 0; pol < 2; pol++)
-		for (int ai = 0; ai < N_ANGLES; ai++)
+	for (int ai = 0; ai < N_ANGLES; ai++) {
+		struct grid g = grid_of(ai * (M_PI / 2) / N_ANGLES, pitch);
+		for (int pol = 0; pol < 2; pol++)
 			for (int j = -nstep; j <= nstep; j++)
 				for (int i = -nstep; i <= nstep; i++)
 					if (i * i + j * j <= nstep * nstep)
-						place(&wn, wn.spread[pol], pitch, u - x0 + i * step,
-						      v - y0 + j * step, ai * (M_PI / 2) / N_ANGLES, pol,
-						      step, 0, coarse);
+						place(&wn, wn.spread[pol], &g, u - x0 + i * step,
+						      v - y0 + j * step, pol, step, 0, coarse);
+	}
 	/* Each kept placement climbs twice: half a coarse step, then a quarter,
 	 * in centre, angle and pip spacing (the die's size in pixels comes
-	 * from a calibration: a few per cent off, or 15 % at worst). */
+	 * from a calibration: a few per cent off, or 15 % at worst). Each
+	 * climb moves centre and spacing together (5 x 5 x 5), then centre
+	 * and angle (5 x 5 x 5): two fifths of the 5^4 placements of moving
+	 * all four together, and as right on the rest crops. */
 	for (int f = 1; f <= 6; f++)
 		for (int k = 0; k < TOP; k++) {
 			struct hyp at = coarse[f][k];
 			if (!at.valid)
 				continue;
 			for (int round = 1; round <= 2; round++) {
-				struct hyp here[7][TOP];
 				double fs = step / (2.0 * round), fa = (M_PI / 2) / N_ANGLES / (2.0 * round);
+				struct hyp here[7][TOP];
+				struct grid g;
+
 				memset(here, 0, sizeof(here));
-				for (int pi = -2; pi <= 2; pi++)
-				for (int ai = -2; ai <= 2; ai++)
+				for (int pi = -2; pi <= 2; pi++) {
+					g = grid_of(at.angle, at.pitch * (1 + pi * 0.08 / round));
 					for (int j = -2; j <= 2; j++)
 						for (int i = -2; i <= 2; i++)
-							place(&wn, wn.r[at.polarity],
-							      at.pitch * (1 + pi * 0.08 / round), at.cx + i * fs,
-							      at.cy + j * fs,
-							      fmod(at.angle + ai * fa + M_PI, M_PI / 2),
-							      at.polarity, 0, f, here);
+							place(&wn, wn.r[at.polarity], &g, at.cx + i * fs,
+							      at.cy + j * fs, at.polarity, 0, f, here);
+				}
+				if (here[f][0].valid)
+					at = here[f][0];
+				for (int ai = -2; ai <= 2; ai++) {
+					g = grid_of(fmod(at.angle + ai * fa + M_PI, M_PI / 2), at.pitch);
+					for (int j = -2; j <= 2; j++)
+						for (int i = -2; i <= 2; i++)
+							place(&wn, wn.r[at.polarity], &g, at.cx + i * fs,
+							      at.cy + j * fs, at.polarity, 0, f, here);
+				}
 				if (here[f][0].valid)
 					at = here[f][0];
 			}

@@ -100,6 +100,8 @@ int vis_y4m_read(struct vis_y4m *y, struct vis_image **out, char *err, size_t er
 
 /* ---- Dice: finding dice and reading their faces ---- */
 
+struct vis_fnet;
+
 /* Tunables, plain fields with documented defaults (vis_dice_params_default). */
 struct vis_dice_params {
 	double min_die_px;	/* smallest die side considered, pixels (default 14) */
@@ -108,6 +110,8 @@ struct vis_dice_params {
 	int keep_unreadable;	/* report dice whose face is unreadable, face 0 (0: omit) */
 	int pips_only;		/* read by the pips alone, the face net not asked (0);
 				 * for training the net and weighing it (tools/fnet/) */
+	const struct vis_fnet *net;	/* the face net asked (the caller's; NULL: the
+					 * built-in one, vis_fnet_builtin) */
 };
 
 struct vis_die {
@@ -141,16 +145,57 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 
 /* ---- Face net: a small convolutional net (vision/face_net.c) naming the
  * face of the die centred in a crop, trained offline on labelled real and
- * rendered dice (tools/fnet/); its weights are compiled in. A second
- * witness to the pip reader's count, weighed against it in vis_dice_find. */
+ * rendered dice (tools/fnet/). Its built-in weights are compiled in; a
+ * retrained net is loaded from a weights file (format in docs/vision.md).
+ * A second witness to the pip reader's count, weighed against it in
+ * vis_dice_find. */
 #define VIS_FNET_SIDE 40	/* crops are VIS_FNET_SIDE x VIS_FNET_SIDE RGB */
 #define VIS_FNET_CLASSES 7	/* 0: no die centred in the crop, 1-6: the face up */
+#define VIS_FNET_FORMAT 1	/* the weights file's format version read and written */
 /* The crop's span over the larger side of a labelled die's box (its top
  * and what shows of its sides), and over vis_die.side of a detection (a
  * blob's side: shadow included). */
 #define VIS_FNET_BOX_SPAN 1.35
 #define VIS_FNET_SPAN 1.73	/* 1.35 x 1.284: a box's side over the found side, the
 				 * median on the tuning photos (face_crops prints it) */
+
+/* A net: its shape (only the built-in one's is read: 40x40 crops, 3x3
+ * convolutions of 16, 32, 48 channels, 64 hidden units, 7 classes), how
+ * many turns of a crop it was trained to be read at, and its weights. */
+struct vis_fnet {
+	int turns;		/* quarter turns a crop is read at, readings averaged: 1, 2
+				 * (a half turn apart) or 4; the built-in net's: 4 */
+	int version;		/* the weights file format it came in (VIS_FNET_FORMAT) */
+	uint32_t crc;		/* its weights file's CRC-32 (the built-in net's as
+				 * vis_fnet_write writes it): names the net in logs */
+	int side, c1, c2, c3, f1;	/* crop side, the layers' widths */
+	float norm_eps;		/* added to the crop's spread before dividing by it */
+	void *w;		/* the weights, laid out for the forward pass; owned
+				 * by the net (vis_fnet_free) */
+};
+
+/* The compiled-in net: static, shared, never freed (thread-safe). */
+const struct vis_fnet *vis_fnet_builtin(void);
+/* Loads a weights file into *out (a new net: vis_fnet_free). 0, or
+ * negative errno with "face net PATH: why" in err (missing, truncated,
+ * wrong magic or format version, a shape other than the built-in net's,
+ * turns not 1, 2 or 4, a weight not finite, trailing bytes, a bad
+ * checksum); *out NULL then. Memory is the expected shape's whatever the
+ * file holds. */
+int vis_fnet_load(const char *path, struct vis_fnet **out, char *err, size_t errlen);
+/* vis_fnet_load from an open stream f (the caller's, read to its end),
+ * path naming it in messages. */
+int vis_fnet_read_file(FILE *f, const char *path, struct vis_fnet **out, char *err, size_t errlen);
+/* Writes net to path as a weights file (replacing it). 0 or negative
+ * errno with a message; a failed write leaves no file. */
+int vis_fnet_write(const struct vis_fnet *net, const char *path, char *err, size_t errlen);
+/* A new copy of net (vis_fnet_free) read at turns quarter turns, every
+ * weight times scale (1: the same net); NULL without memory. For
+ * measuring a net at fewer turns and for tests' worse nets. */
+struct vis_fnet *vis_fnet_copy(const struct vis_fnet *net, int turns, double scale);
+/* Frees a net from vis_fnet_load or vis_fnet_copy; NULL and the built-in
+ * net are ignored. */
+void vis_fnet_free(struct vis_fnet *net);
 
 /* Samples the square of span pixels centred on (x, y) of img (GRAY8 or
  * RGB24, at least 1x1), turned by angle radians, into out (VIS_FNET_SIDE^2
@@ -159,9 +204,15 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
  * image's edge pixels beyond it (also for infinite or NaN places). */
 void vis_fnet_crop(const struct vis_image *img, double x, double y, double span, double angle,
 		   uint8_t *out);
-/* The net's class probabilities for a crop from vis_fnet_crop (they sum
- * to 1). Pure arithmetic: no allocation, no failure. */
-void vis_fnet_classify(const uint8_t *crop, float prob[VIS_FNET_CLASSES]);
+/* net's class probabilities for a crop from vis_fnet_crop (they sum to
+ * 1). Pure arithmetic: no allocation, no failure. */
+void vis_fnet_classify(const struct vis_fnet *net, const uint8_t *crop,
+		       float prob[VIS_FNET_CLASSES]);
+/* net's probabilities for the die centred at (x, y) of img in a crop of
+ * span pixels: vis_fnet_crop once, read at net->turns quarter turns of
+ * it (the same pixels turned), averaged. */
+void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, double x, double y,
+		   double span, float prob[VIS_FNET_CLASSES]);
 
 /* ---- Homographies (table calibration) ----
  * 3x3 row-major, h[8] = 1. Table coordinates are metres from team A's end

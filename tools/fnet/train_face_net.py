@@ -4,6 +4,7 @@
   tools/fnet/train_face_net.py CROPS_DIR [--epochs N] [--seed N]
         [--fold K/N] [--calib K/N] [--out vision/face_net_weights] [--predict FILE]
         [--synth FILE] [--photos tuning|all] [--report]
+        [--weights-file OUT [--weights-turns N]]
 
 CROPS_DIR holds train.bin and eval.bin from build/tools/face_crops (see
 there for the record layout). The train splits of every photo set are
@@ -269,6 +270,28 @@ def export(net, out, note):
             c_array(c, f"fnet_{n}_b", l.bias)
 
 
+def write_weights_file(net, path, turns):
+    """The net as a weights file for `[camera] face_net` and `dyeref dice
+    --face-net` (vis_fnet_load; the format is in docs/vision.md): a header
+    of little-endian u32 (magic, format 1, crop side, classes, turns, the
+    layers' widths, the spread floor as float32), every layer's weight and
+    bias as float32 in torch's order, and a CRC-32 of all before it."""
+    import struct
+    import zlib
+    if turns not in (1, 2, 4):
+        sys.exit(f"--weights-file: turns {turns}: 1, 2 or 4")
+    head = b"DYEFNET\n" + struct.pack(
+        "<9I", 1, SIDE, net.f2.out_features, turns, net.c1.in_channels, net.c1.out_channels,
+        net.c2.out_channels, net.c3.out_channels, net.f1.out_features) + struct.pack("<f", NORM_EPS)
+    body = b"".join(t.detach().numpy().astype("<f4").tobytes()
+                    for l in (net.c1, net.c2, net.c3, net.f1, net.f2) for t in (l.weight, l.bias))
+    data = head + body
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data + struct.pack("<I", zlib.crc32(data) & 0xFFFFFFFF))
+    os.replace(tmp, path)
+
+
 def write_check(net, crops, path, n=6):
     """A few training crops and torch's probabilities for them: the C
     forward pass must give the same (tests/unit/test_vis_face_net.c)."""
@@ -296,6 +319,11 @@ def main():
                     help="the photos learnt from: 2019-12-08 only, or both days")
     ap.add_argument("--calib", help="K/N: train photos of index K mod N fit the temperature, unlearnt")
     ap.add_argument("--report", action="store_true", help="held-out accuracy, rejection, reliability")
+    ap.add_argument("--weights-file", metavar="OUT",
+                    help="also write the net as a weights file (docs/vision.md)")
+    ap.add_argument("--weights-turns", type=int, default=4,
+                    help="the quarter turns the weights file says the net is read at: 4 for"
+                    " a net trained as today's, 1 for one trained to need no turns")
     ap.add_argument("--save")
     ap.add_argument("--load")
     ap.add_argument("--check", help="default: tests/data/face-net-check.txt for the default"
@@ -348,6 +376,8 @@ def main():
                 f.write(f"{i} " + " ".join(f"{v:.5f}" for v in row) + "\n")
     if a.report:
         report(net, a.crops, temp)
+    if a.weights_file:
+        write_weights_file(net, a.weights_file, a.weights_turns)
     if not a.fold:
         export(net, a.out, f"Seed {a.seed}, {a.epochs} epochs, {int(keep.sum())} crops"
                + (f", temperature {temp:.3f} from --calib {a.calib}." if a.calib else "."))

@@ -564,8 +564,9 @@ cleanup_win:
 
 /* The general finder on a crop, for where the die is not known to be
  * alone (vis_read_die_near is the finder for where it is). */
-int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
-		     struct vis_die *out, char *err, size_t errlen)
+/* vis_read_face_at with net (NULL: the built-in one) weighed in. */
+static int face_at(const struct vis_image *full, double u, double v, double die_px,
+		   const struct vis_fnet *net, struct vis_die *out, char *err, size_t errlen)
 {
 	int half = (int)(die_px * 1.5 + 0.5);
 	if (half < 8)
@@ -590,7 +591,10 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 		       full->data + (size_t)y * full->stride + (size_t)x0 * full->format,
 		       (size_t)(x1 - x0) * full->format);
 	struct vis_die dice[8];
-	int n = vis_dice_find(crop, NULL, dice, 8, err, errlen);
+	struct vis_dice_params prm;
+	vis_dice_params_default(&prm);
+	prm.net = net;
+	int n = vis_dice_find(crop, &prm, dice, 8, err, errlen);
 	vis_image_free(crop);
 	if (n < 0)
 		return n;
@@ -620,26 +624,32 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 	return 0;
 }
 
+int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
+		     struct vis_die *out, char *err, size_t errlen)
+{
+	return face_at(full, u, v, die_px, NULL, out, err, errlen);
+}
+
 /* The general finder's reading, as the camera glue read before
  * vis_read_die_near:
  * vis_read_face_at at the point, else at the eight points one side around,
  * the die nearest the point within two sides. */
 static int read_face_general(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out)
+			     const struct vis_fnet *net, struct vis_die *out)
 {
 	struct vis_die d;
 	char err[256];
 	double best = 2 * die_px;	/* a die farther than this is another one */
 	bool found = false;
 
-	if (vis_read_face_at(full, u, v, die_px, &d, err, sizeof(err)) == 0 && d.face >= 1) {
+	if (face_at(full, u, v, die_px, net, &d, err, sizeof(err)) == 0 && d.face >= 1) {
 		*out = d;
 		return 0;
 	}
 	for (int k = 0; k < 9; k++) {
 		double du = (k % 3 - 1) * die_px, dv = (k / 3 - 1) * die_px;
 
-		if (k == 4 || vis_read_face_at(full, u + du, v + dv, die_px, &d, err, sizeof(err)) != 0 ||
+		if (k == 4 || face_at(full, u + du, v + dv, die_px, net, &d, err, sizeof(err)) != 0 ||
 		    d.face < 1 || hypot(d.x - u, d.y - v) >= best)
 			continue;
 		best = hypot(d.x - u, d.y - v);
@@ -650,7 +660,7 @@ static int read_face_general(const struct vis_image *full, double u, double v, d
 }
 
 int vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-		       struct vis_die *out)
+		       const struct vis_fnet *net, struct vis_die *out)
 {
 	const double sure = 0.8;	/* the house's review_below by default */
 	struct vis_die d, best = { 0 }, gen = { 0 };
@@ -680,7 +690,7 @@ int vis_read_face_near(const struct vis_image *full, double u, double v, double 
 	}
 	/* Unsure: the general finder's reading, taken only where it does not
 	 * contradict the pips the first reader saw. */
-	if (read_face_general(full, u, v, die_px, &gen) == 0) {
+	if (read_face_general(full, u, v, die_px, net, &gen) == 0) {
 		if (!found || gen.face == best.face) {
 			if (!found || gen.confidence > best.confidence)
 				best = gen;

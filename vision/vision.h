@@ -398,8 +398,8 @@ double vis_mine_touch_confidence(const struct bd_table *table, double die_side_m
 
 /* Reads the face of a die near (u, v) in a full-resolution image: crops a
  * square of 3 die sides around it and runs vis_dice_find on the crop; a
- * die found under 0.75 die_px a side is part of one, at most 0.7 sure.
- * 0 and *out (in full-image pixels), -ENOENT no die read there, or a
+ * die found under 0.75 die_px a side is part of one, at most 0.7 sure;
+ * the built-in face net. 0 and *out (in full-image pixels), -ENOENT no die read there, or a
  * negative errno. */
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
 		     struct vis_die *out, char *err, size_t errlen);
@@ -427,10 +427,11 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
  * low-resolution stream, whose pixel may be a quarter of a die, may be off
  * by more). Still unsure: the general finder's reading (vis_read_face_at
  * around the point), taken only if it names the same face or the pips
- * showed none; two faces named: confidence 0. 0 and *out (the caller's),
+ * showed none; two faces named: confidence 0; the general finder weighs
+ * net's reading in (NULL: the built-in net). 0 and *out (the caller's),
  * or -ENOENT. */
 int vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-		       struct vis_die *out);
+		       const struct vis_fnet *net, struct vis_die *out);
 
 /* ---- Camera calibration ----
  * Finds the table top (the largest region of one colour, lines, cups and

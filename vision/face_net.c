@@ -575,13 +575,12 @@ void vis_fnet_classify(const struct vis_fnet *net, const uint8_t *crop, float pr
 		prob[o] = (float)(exp(logit[o] - top) / z);
 }
 
-void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, double x, double y,
-		   double span, float prob[VIS_FNET_CLASSES])
+void vis_fnet_classify_turned(const struct vis_fnet *net, const uint8_t *crop,
+			      float prob[VIS_FNET_CLASSES])
 {
-	uint8_t crop[S0 * S0 * 3], turned[S0 * S0 * 3];
+	uint8_t turned[S0 * S0 * 3];
 
 	memset(prob, 0, sizeof(float) * NC);
-	vis_fnet_crop(img, x, y, span, 0, crop);
 	for (int t = 0; t < net->turns; t++) {
 		float q[NC];
 		const uint8_t *c = crop;
@@ -606,4 +605,56 @@ void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, doub
 		for (int k = 0; k < NC; k++)
 			prob[k] += q[k] / net->turns;
 	}
+}
+
+void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, double x, double y,
+		   double span, float prob[VIS_FNET_CLASSES])
+{
+	uint8_t crop[S0 * S0 * 3];
+
+	vis_fnet_crop(img, x, y, span, 0, crop);
+	vis_fnet_classify_turned(net, crop, prob);
+}
+
+int vis_fnet_score(const struct vis_fnet *net, const char *path, struct vis_fnet_score *s,
+		   char *err, size_t errlen)
+{
+	uint8_t rec[4 + S0 * S0 * 3];
+	FILE *f = fopen(path, "rb");
+	size_t got;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "face net test crops %s: %s", path, strerror(errno));
+		return rc;
+	}
+	while ((got = fread(rec, 1, sizeof(rec), f)) == sizeof(rec)) {
+		float p[NC];
+		int best = 0;
+		if (rec[0] >= NC) {
+			snprintf(err, errlen, "face net test crops %s: record %d: class %d (0-6)", path,
+				 s->crops + 1, rec[0]);
+			rc = -EINVAL;
+			goto cleanup_file;
+		}
+		vis_fnet_classify_turned(net, rec + 4, p);
+		for (int k = 1; k < NC; k++)
+			if (p[k] > p[best])
+				best = k;
+		s->crops++;
+		if (best == rec[0])
+			s->right++;
+		else if (p[best] >= 0.9f)
+			s->sure_wrong++;
+	}
+	if (got != 0 || ferror(f) || s->crops == 0) {
+		snprintf(err, errlen, "face net test crops %s: %s", path,
+			 ferror(f) ? "read error" : s->crops ? "ends within a record" : "no crops");
+		rc = -EINVAL;
+	}
+cleanup_file:
+	fclose(f);
+	return rc;
 }

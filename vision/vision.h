@@ -208,11 +208,29 @@ void vis_fnet_crop(const struct vis_image *img, double x, double y, double span,
  * 1). Pure arithmetic: no allocation, no failure. */
 void vis_fnet_classify(const struct vis_fnet *net, const uint8_t *crop,
 		       float prob[VIS_FNET_CLASSES]);
+/* vis_fnet_classify averaged over net->turns quarter turns of crop (its
+ * pixels turned: the same points as crops cut at those angles). */
+void vis_fnet_classify_turned(const struct vis_fnet *net, const uint8_t *crop,
+			      float prob[VIS_FNET_CLASSES]);
 /* net's probabilities for the die centred at (x, y) of img in a crop of
- * span pixels: vis_fnet_crop once, read at net->turns quarter turns of
- * it (the same pixels turned), averaged. */
+ * span pixels: vis_fnet_crop once, then vis_fnet_classify_turned. */
 void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, double x, double y,
 		   double span, float prob[VIS_FNET_CLASSES]);
+
+/* How a net reads a file of labelled test crops (tests/data/face-net-
+ * crops.bin: tools/fnet/face_crops' records, 1 byte class 0-6, 1 byte
+ * split, 2 bytes photo, VIS_FNET_SIDE^2 RGB bytes): its likeliest class
+ * (at its turns) against the label. */
+struct vis_fnet_score {
+	int crops;		/* crops read */
+	int right;		/* likeliest class the label */
+	int sure_wrong;		/* likeliest class another, at 0.9 or more */
+};
+/* Scores net on the crops in path into *s. 0, or negative errno with
+ * "face net test crops PATH: why" (missing, empty, a partial record, a
+ * class over 6). */
+int vis_fnet_score(const struct vis_fnet *net, const char *path, struct vis_fnet_score *s,
+		   char *err, size_t errlen);
 
 /* ---- Homographies (table calibration) ----
  * 3x3 row-major, h[8] = 1. Table coordinates are metres from team A's end

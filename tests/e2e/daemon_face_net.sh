@@ -4,7 +4,8 @@
 # one that loads is checked at start-up on the shipped test crops against
 # the built-in net: a worse one (every weight scaled down to nothing) is
 # not used and the console's health detail says so with both scores; a
-# copy of the built-in net is as good, and used.
+# copy of the built-in net is as good, and used. `dyeref dice --face-net`
+# refuses the same files and reads with the net given.
 set -eu
 . "$(dirname "$0")/lib/daemon.sh"
 BIN=${BUILD:-$(dirname "$DYEREF")}/tests
@@ -31,6 +32,19 @@ bad() { # bad FILE 'expected message part'
 bad "$WORK/cut.fnet" 'truncated'
 bad "$WORK/text.fnet" 'not a dyeref face net'
 bad "$WORK/none.fnet" 'No such file'
+
+# --- dyeref dice --face-net: the same refusals; a copy of the built-in net
+# reads as it does, a worse one otherwise (the CLI uses the net as given).
+PHOTO=$TOP/tests/data/dice-photos/IMG_20191208_111228.jpg
+rc=0; "$DYEREF" dice --face-net "$WORK/cut.fnet" "$PHOTO" > "$WORK/out" 2> "$WORK/err" || rc=$?
+[ "$rc" = 2 ] && [ ! -s "$WORK/out" ] && [ "$(wc -l < "$WORK/err")" = 1 ] &&
+	grep -q "face net $WORK/cut.fnet: truncated" "$WORK/err" ||
+	fail "dice --face-net cut.fnet: exit $rc, $(cat "$WORK/out" "$WORK/err")"
+"$DYEREF" dice "$PHOTO" > "$WORK/builtin.json" || fail "dice failed"
+"$DYEREF" dice --face-net "$WORK/good.fnet" "$PHOTO" > "$WORK/good.json" || fail "dice --face-net good failed"
+"$DYEREF" dice --face-net "$WORK/worse.fnet" "$PHOTO" > "$WORK/worse.json" || fail "dice --face-net worse failed"
+cmp -s "$WORK/builtin.json" "$WORK/good.json" || fail "the built-in net's copy reads otherwise"
+! cmp -s "$WORK/builtin.json" "$WORK/worse.json" || fail "a net of near zeros reads as the built-in one"
 
 # --- a net that loads, checked against the built-in one on the test crops.
 "$BIN/cam_throw" "$WORK/throw.y4m" 18 > /dev/null || fail "cam_throw failed"

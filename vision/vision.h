@@ -164,7 +164,8 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
  * many turns of a crop it was trained to be read at, and its weights. */
 struct vis_fnet {
 	int turns;		/* quarter turns a crop is read at, readings averaged: 1, 2
-				 * (a half turn apart) or 4; the built-in net's: 4 */
+				 * (a half turn apart) or 4; the built-in net's: its
+				 * generated header's FNET_TURNS, 4 without one */
 	int version;		/* the weights file format it came in (VIS_FNET_FORMAT) */
 	uint32_t crc;		/* its weights file's CRC-32 (the built-in net's as
 				 * vis_fnet_write writes it): names the net in logs */

@@ -20,10 +20,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vision/simd.h"
 #include "vision/vision.h"
 
 #define FACE_AT_PART 0.75	/* a die read under this fraction of the located size ... */
@@ -172,6 +174,20 @@ static int win_fill(struct win *wn, const struct vis_image *full, double pip_rin
 	}
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++) {
+			if (y > 0 && y + 1 < h && x == 1) {
+				/* inside the window's edges four pixels at a time, in the
+				 * scalar sum's order */
+				for (; x + 4 < w; x += 4) {
+					const float *p = raw + (size_t)(y - 1) * w + x - 1;
+					f4 s = { 0, 0, 0, 0 };
+					for (int dy = 0; dy < 3; dy++)
+						for (int dx = 0; dx < 3; dx++)
+							s += load4(p + (size_t)dy * w + dx);
+					store4(wn->g + (size_t)y * w + x, s / 9);
+				}
+				if (x >= w)
+					break;
+			}
 			int ya = y > 0 ? y - 1 : 0, yb = y + 1 < h ? y + 1 : y;
 			int xa = x > 0 ? x - 1 : 0, xb = x + 1 < w ? x + 1 : x;
 			float s = 0;
@@ -199,8 +215,25 @@ static int win_fill(struct win *wn, const struct vis_image *full, double pip_rin
 		fy[k] = (float)(oy - by);
 	}
 	int m = (int)ceil(pip_ring) + 1;
-	for (int y = m; y < h - m; y++)
-		for (int x = m; x < w - m; x++) {
+	for (int y = m; y < h - m; y++) {
+		int x = m;
+		/* four pixels at a time in vector registers (SSE, NEON), each
+		 * lane's arithmetic the scalar loop's below */
+		for (; x + 4 <= w - m; x += 4) {
+			const float *at = wn->g + (size_t)y * w + x;
+			f4 c = load4(at), lo = { 1e9f, 1e9f, 1e9f, 1e9f }, hi = -lo;
+			for (int k = 0; k < 8; k++) {
+				const float *p = at + off[k];
+				f4 d = (load4(p) * (1 - fx[k]) + load4(p + 1) * fx[k]) * (1 - fy[k]) +
+				       (load4(p + w) * (1 - fx[k]) + load4(p + w + 1) * fx[k]) * fy[k] - c;
+				lo = pick(d < lo, d, lo);
+				hi = pick(d > hi, d, hi);
+			}
+			f4 zero = { 0, 0, 0, 0 };
+			store4(wn->r[0] + (size_t)y * w + x, pick(lo > zero, lo, zero));
+			store4(wn->r[1] + (size_t)y * w + x, pick(hi < zero, -hi, zero));
+		}
+		for (; x < w - m; x++) {
 			const float *at = wn->g + (size_t)y * w + x;
 			float c = *at, lo = 1e9f, hi = -1e9f;
 			for (int k = 0; k < 8; k++) {
@@ -213,6 +246,7 @@ static int win_fill(struct win *wn, const struct vis_image *full, double pip_rin
 			wn->r[0][(size_t)y * w + x] = lo > 0 ? lo : 0;	/* darker than all around */
 			wn->r[1][(size_t)y * w + x] = hi < 0 ? -hi : 0;	/* lighter than all around */
 		}
+	}
 	return 0;
 }
 
@@ -230,16 +264,35 @@ static int win_spread(struct win *wn, int rad)
 			return -ENOMEM;
 		}
 		const float *r = wn->r[pol];
-		/* the window's edges clamp each run once, not each pixel */
-		for (int y = 0; y < h; y++)
-			for (int x = 0; x < w; x++) {
-				const float *p = r + (size_t)y * w;
+		/* the window's edges clamp each run once, not each pixel; inside
+		 * them four pixels at a time (max is exact in any order) */
+		for (int y = 0; y < h; y++) {
+			const float *p = r + (size_t)y * w;
+			float *t = tmp + (size_t)y * w;
+			int x = 0;
+			for (; x < w && (x < rad || x + 4 > w - rad); x++) {
 				int a = x - rad < 0 ? 0 : x - rad, b = x + rad >= w ? w - 1 : x + rad;
 				float m = 0;
 				for (int k = a; k <= b; k++)
 					m = p[k] > m ? p[k] : m;
-				tmp[(size_t)y * w + x] = m;
+				t[x] = m;
 			}
+			for (; x + 4 <= w - rad; x += 4) {
+				f4 m = { 0, 0, 0, 0 };
+				for (int k = -rad; k <= rad; k++) {
+					f4 v = load4(p + x + k);
+					m = pick(v > m, v, m);
+				}
+				store4(t + x, m);
+			}
+			for (; x < w; x++) {
+				int a = x - rad < 0 ? 0 : x - rad, b = x + rad >= w ? w - 1 : x + rad;
+				float m = 0;
+				for (int k = a; k <= b; k++)
+					m = p[k] > m ? p[k] : m;
+				t[x] = m;
+			}
+		}
 		for (int y = 0; y < h; y++) {
 			int a = y - rad < 0 ? 0 : y - rad, b = y + rad >= h ? h - 1 : y + rad;
 			float *d = wn->spread[pol] + (size_t)y * w;
@@ -247,7 +300,12 @@ static int win_spread(struct win *wn, int rad)
 				d[x] = 0;
 			for (int k = a; k <= b; k++) {
 				const float *p = tmp + (size_t)k * w;
-				for (int x = 0; x < w; x++)
+				int x = 0;
+				for (; x + 4 <= w; x += 4) {
+					f4 v = load4(p + x), o = load4(d + x);
+					store4(d + x, pick(v > o, v, o));
+				}
+				for (; x < w; x++)
 					d[x] = p[x] > d[x] ? p[x] : d[x];
 			}
 		}

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "vision/face_net_weights.h"
+#include "vision/simd.h"
 #include "vision/vision.h"
 
 #ifndef FNET_TURNS
@@ -454,17 +455,6 @@ void vis_fnet_crop(const struct vis_image *img, double x, double y, double span,
 }
 
 /* ---- The forward pass ---- */
-
-/* Four floats in one vector register: GCC's and clang's vector extension,
- * SSE on x86-64 and NEON on the Pi's arm64 alike. */
-typedef float f4 __attribute__((vector_size(16)));
-
-static inline f4 load4(const float *p)
-{
-	f4 v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 /* 3x3 convolution with zero padding, ReLU and a 2x2 max pool, channel-
  * last: in is (s + 2)^2 pixels of cin (a zero border round s x s), w

@@ -368,14 +368,11 @@ static struct grid grid_of(double ang, double pitch)
 #define MINF(a, b) ((a) < (b) ? (a) : (b))	/* no NaN here: libm's fminf is a call */
 #define MAXF(a, b) ((a) > (b) ? (a) : (b))
 
-/* Scores grid g at (cx, cy) on response map r for every layout (of face
- * only, unless 0) and keeps each face's best in tops[face]. */
-static void place(const struct win *wn, const float *r, const struct grid *g, double cx,
-		  double cy, int pol, double apart, int face, struct hyp tops[7][TOP])
+/* The responses of grid g's slots at (cx, cy) on map r0 into sv0 and,
+ * r1 not NULL, on r1 into sv1: the slots' places and weights serve both. */
+static void slots_at(const struct win *wn, const float *r0, const float *r1, const struct grid *g,
+		     double cx, double cy, float sv0[N_SLOTS], float sv1[N_SLOTS])
 {
-	double ang = g->ang, pitch = g->pitch;
-	float sv[N_SLOTS], smax = 0;
-
 	if (cx - g->reach >= 0 && cy - g->reach >= 0 && cx + g->reach <= wn->w - 1.001 &&
 	    cy + g->reach <= wn->h - 1.001) {
 		/* sample() without its test: every slot is inside (most places) */
@@ -383,26 +380,45 @@ static void place(const struct win *wn, const float *r, const struct grid *g, do
 			double x = cx + g->ox[s], y = cy + g->oy[s];
 			int ix = (int)x, iy = (int)y;
 			float fx = (float)(x - ix), fy = (float)(y - iy);
-			const float *p = r + (size_t)iy * wn->w + ix;
-			sv[s] = (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) +
-				(p[wn->w] * (1 - fx) + p[wn->w + 1] * fx) * fy;
+			size_t at = (size_t)iy * wn->w + ix;
+			const float *p = r0 + at;
+			sv0[s] = (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) +
+				 (p[wn->w] * (1 - fx) + p[wn->w + 1] * fx) * fy;
+			if (r1) {
+				p = r1 + at;
+				sv1[s] = (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) +
+					 (p[wn->w] * (1 - fx) + p[wn->w + 1] * fx) * fy;
+			}
 		}
-	} else {
-		for (int s = 0; s < N_SLOTS; s++)
-			sv[s] = sample(r, wn->w, wn->h, cx + g->ox[s], cy + g->oy[s]);
-	}
-	for (int s = 0; s < N_SLOTS; s++)
-		smax = sv[s] > smax ? sv[s] : smax;
-	if (smax <= 0)
 		return;
+	}
+	for (int s = 0; s < N_SLOTS; s++) {
+		sv0[s] = sample(r0, wn->w, wn->h, cx + g->ox[s], cy + g->oy[s]);
+		if (r1)
+			sv1[s] = sample(r1, wn->w, wn->h, cx + g->ox[s], cy + g->oy[s]);
+	}
+}
+
+/* Scores grid g at (cx, cy), its slots' responses sv on the map of
+ * polarity pol, for every layout (of face only, unless 0) and keeps each
+ * face's best in tops[face]. */
+static void score(const float sv[N_SLOTS], const struct grid *g, double cx, double cy, int pol,
+		  double apart, int face, struct hyp tops[7][TOP])
+{
+	/* layouts[] of face f are first[f] .. first[f + 1] - 1; face 0: all */
+	static const int first[8] = { 0, 0, 1, 3, 5, 6, 7, 9 };
+	double ang = g->ang, pitch = g->pitch;
+
 	/* Every layout's pips are a union of slot pairs (layouts[].pairs), so
 	 * each pair's least and greatest are found once and every layout's
 	 * weakest pip and strongest empty place follow from a few of them
 	 * (the rows below are layouts[] in order). */
-	float n08 = MINF(sv[0], sv[8]), n26 = MINF(sv[2], sv[6]), n35 = MINF(sv[3], sv[5]),
-	      n17 = MINF(sv[1], sv[7]);
 	float x08 = MAXF(sv[0], sv[8]), x26 = MAXF(sv[2], sv[6]), x35 = MAXF(sv[3], sv[5]),
 	      x17 = MAXF(sv[1], sv[7]), c = sv[4], sides = MAXF(x35, x17);
+	if (!(MAXF(MAXF(x08, x26), MAXF(sides, c)) > 0))
+		return;	/* no response at any slot */
+	float n08 = MINF(sv[0], sv[8]), n26 = MINF(sv[2], sv[6]), n35 = MINF(sv[3], sv[5]),
+	      n17 = MINF(sv[1], sv[7]);
 	float corners = MINF(n08, n26);
 	const float pmins[N_LAYOUTS] = { c, n08, n26, MINF(n08, c), MINF(n26, c), corners,
 					 MINF(corners, c), MINF(corners, n35), MINF(corners, n17) };
@@ -410,9 +426,8 @@ static void place(const struct win *wn, const float *r, const struct grid *g, do
 					 MAXF(MAXF(x08, c), sides), MAXF(x26, sides),
 					 MAXF(x08, sides), MAXF(c, sides), sides, MAXF(c, x17),
 					 MAXF(c, x35) };
-	for (int l = 0; l < N_LAYOUTS; l++) {
-		if (face && layouts[l].face != face)
-			continue;
+	int l0 = face ? first[face] : 0, l1 = face ? first[face + 1] : N_LAYOUTS;
+	for (int l = l0; l < l1; l++) {
 		float pmin = pmins[l], emax = emaxs[l] > 0 ? emaxs[l] : 0;
 		struct hyp *last = &tops[layouts[l].face][TOP - 1];
 		if (last->valid && pmin - emax <= last->score)
@@ -420,6 +435,16 @@ static void place(const struct win *wn, const float *r, const struct grid *g, do
 		struct hyp hp = { pmin - emax, pmin, emax, cx, cy, ang, pol, l, pitch, 1 };
 		keep(tops[layouts[l].face], &hp, apart);
 	}
+}
+
+/* Scores grid g at (cx, cy) on response map r (polarity pol): score. */
+static void place(const struct win *wn, const float *r, const struct grid *g, double cx,
+		  double cy, int pol, double apart, int face, struct hyp tops[7][TOP])
+{
+	float sv[N_SLOTS];
+
+	slots_at(wn, r, NULL, g, cx, cy, sv, NULL);
+	score(sv, g, cx, cy, pol, apart, face, tops);
 }
 
 /* The strongest spot within OWN_PIPS_SIDES of the centre that none of the
@@ -519,15 +544,34 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 		snprintf(err, errlen, "face: out of memory");
 		goto cleanup_win;
 	}
+	/* Both polarities' slots are sampled together; the light pips' are
+	 * scored after the dark ones', in the order placed (keep's merging
+	 * of near placements depends on it). */
+	float (*light)[N_SLOTS] = malloc(sizeof(*light) * (size_t)(2 * nstep + 1) * (2 * nstep + 1));
+	if (!light) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "face: out of memory");
+		goto cleanup_win;
+	}
 	for (int ai = 0; ai < N_ANGLES; ai++) {
 		struct grid g = grid_of(ai * (M_PI / 2) / N_ANGLES, pitch);
-		for (int pol = 0; pol < 2; pol++)
-			for (int j = -nstep; j <= nstep; j++)
-				for (int i = -nstep; i <= nstep; i++)
-					if (i * i + j * j <= nstep * nstep)
-						place(&wn, wn.spread[pol], &g, u - x0 + i * step,
-						      v - y0 + j * step, pol, step, 0, coarse);
+		int n = 0;
+		for (int j = -nstep; j <= nstep; j++)
+			for (int i = -nstep; i <= nstep; i++)
+				if (i * i + j * j <= nstep * nstep) {
+					float dark[N_SLOTS];
+					double cx = u - x0 + i * step, cy = v - y0 + j * step;
+					slots_at(&wn, wn.spread[0], wn.spread[1], &g, cx, cy, dark, light[n++]);
+					score(dark, &g, cx, cy, 0, step, 0, coarse);
+				}
+		n = 0;
+		for (int j = -nstep; j <= nstep; j++)
+			for (int i = -nstep; i <= nstep; i++)
+				if (i * i + j * j <= nstep * nstep)
+					score(light[n++], &g, u - x0 + i * step, v - y0 + j * step, 1, step, 0,
+					      coarse);
 	}
+	free(light);
 	/* Each kept placement climbs twice: half a coarse step, then a quarter,
 	 * in centre, angle and pip spacing (the die's size in pixels comes
 	 * from a calibration: a few per cent off, or 15 % at worst). Each

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/camera_internal.h"
 #include "daemon/daemon.h"
@@ -67,6 +68,20 @@ static int fit_calibration(struct dd_camera *g, char *why, size_t whylen)
 #define DYEREF_FNET_CROPS "/usr/local/share/dyeref/face-net-crops.bin"	/* vision/module.mk's */
 #endif
 
+/* The installed test crops: where this build's PREFIX puts them, else
+ * where either usual PREFIX does (a package may build with one PREFIX
+ * and install with another). */
+static const char *installed_crops(void)
+{
+	static const char *const where[] = { DYEREF_FNET_CROPS, "/usr/share/dyeref/face-net-crops.bin",
+					     "/usr/local/share/dyeref/face-net-crops.bin" };
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (access(where[i], R_OK) == 0)
+			return where[i];
+	return where[0];	/* the message names the one expected */
+}
+
 /* [camera] face_net: the file's net is used only when, on the test crops,
  * it reads at least as many right as the built-in net and no more wrong
  * at 0.9 or more; else the built-in net reads, and g->net_note (the
@@ -75,7 +90,7 @@ static int fit_calibration(struct dd_camera *g, char *why, size_t whylen)
 static int choose_net(struct dd_camera *g, char *err, size_t errlen)
 {
 	const char *path = g->cfg.face_net;
-	const char *crops = g->cfg.face_net_crops ? g->cfg.face_net_crops : DYEREF_FNET_CROPS;
+	const char *crops = g->cfg.face_net_crops;
 	struct vis_fnet_score mine, base;
 	struct vis_fnet *net;
 	char why[200];
@@ -83,6 +98,8 @@ static int choose_net(struct dd_camera *g, char *err, size_t errlen)
 
 	if (!path)
 		return 0;
+	if (!crops)
+		crops = installed_crops();
 	rc = vis_fnet_load(path, &net, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(err, errlen, "camera.face_net: %s", why);

@@ -36,7 +36,9 @@ face-net: $(BUILD)/tools/face_crops
 DATADIR ?= $(PREFIX)/share/dyeref
 FNET_CROPS_INSTALLED := $(DATADIR)/face-net-crops.bin
 $(BUILD)/daemon/camera_glue.o: override EXTRA_CFLAGS += -DDYEREF_FNET_CROPS='"$(FNET_CROPS_INSTALLED)"'
+# (the empty first line: += joins with a space, and this is a recipe line of its own)
 define INSTALL_EXTRA +=
+
 	install -D -m 0644 tests/data/face-net-crops.bin $(DESTDIR)$(FNET_CROPS_INSTALLED)
 endef
 

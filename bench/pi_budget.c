@@ -77,7 +77,7 @@ __attribute__((noinline)) int pib_track_frame(struct vis_tracker *t, const struc
 __attribute__((noinline)) int pib_read_die(const struct vis_image *img, double u, double v,
 					   double die_px, struct vis_die *d)
 {
-	int rc = vis_read_face_near(img, u, v, die_px, d);
+	int rc = vis_read_face_near(img, u, v, die_px, NULL, d);
 
 	NO_TAIL();
 	return rc;

@@ -5,7 +5,7 @@
  * at the located point (vis_dice_find on a 3-side crop). Prints read-right
  * rates, unread (confidence below 0.8: sent to review) and wrong faces
  * given at confidence >= 0.8 (silent errors), by place, and the time a
- * read against the peer's.
+ * read against the peer's and against the 1.5 ms limit.
  *   build/bench/vision_face_near [CROPS [NOISE]]   (default 3000 crops, noise 1) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,7 @@
 #include "tests/unit/vis_face_cases.h"
 
 #define SURE 0.8	/* house.review_below's default */
+#define LIMIT_MS 1.5	/* a located die's read at most (issue 29) */
 
 struct tally {
 	int n, right, wrong_sure, unread;	/* crops; right at >= SURE; wrong at >= SURE; the rest */
@@ -94,5 +95,10 @@ int main(int argc, char **argv)
 	printf("time a read: %.0f us (vis_read_die_near), %.0f us (vis_read_face_at): ratio %.2f\n",
 	       neu[FC_PLACES].t_ns / crops / 1e3, old[FC_PLACES].t_ns / crops / 1e3,
 	       neu[FC_PLACES].t_ns / old[FC_PLACES].t_ns);
+	/* Issue 29's limit for a located die, here (a busy machine reads
+	 * slow: the ratio to the peer above is the steadier figure). */
+	printf("located die: %.2f ms a read, %.2f of the %.1f ms limit\n",
+	       neu[FC_PLACES].t_ns / crops / 1e6, neu[FC_PLACES].t_ns / crops / 1e6 / LIMIT_MS,
+	       LIMIT_MS);
 	return 0;
 }

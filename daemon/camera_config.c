@@ -122,6 +122,37 @@ static int get_y4m(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t e
 	return 0;
 }
 
+/* [camera] face_net = a weights file vis_fnet_load accepts, or absent;
+ * face_net_crops = the test crops it is checked on (the installed ones
+ * when absent). A file that does not load is a config error, as a y4m
+ * file that is not there; whether it is better than the built-in net is
+ * the start's business (dd_camera_choose_net). */
+static int get_face_net(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
+{
+	struct vis_fnet *net;
+	char why[320];
+	int line = 0;
+
+	c->face_net_crops = dd_config_get(cfg, "camera", "face_net_crops", &line);
+	if (c->face_net_crops && !c->face_net_crops[0]) {
+		snprintf(err, errlen, "%s:%d: camera.face_net_crops: needs a file name", cfg->path, line);
+		return -EINVAL;
+	}
+	c->face_net = dd_config_get(cfg, "camera", "face_net", &line);
+	if (!c->face_net)
+		return 0;
+	if (!c->face_net[0]) {
+		snprintf(err, errlen, "%s:%d: camera.face_net: needs a file name", cfg->path, line);
+		return -EINVAL;
+	}
+	if (vis_fnet_load(c->face_net, &net, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s:%d: camera.face_net: %s", cfg->path, line, why);
+		return -EINVAL;
+	}
+	vis_fnet_free(net);
+	return 0;
+}
+
 /* Reads and checks [camera] into *c. Every key is read even after a bad
  * one, so that --check-config names that one alone; the checks across
  * keys wait until each key has read cleanly, as a bad value would only
@@ -156,6 +187,8 @@ int dd_camera_load_config(struct dd_config *cfg, struct cam_cfg *c, char *err, s
 	rc = get_calibrated_size(cfg, c, why, sizeof(why));
 	first = dd_config_keep_first(first, rc, why, err, errlen);
 	rc = get_y4m(cfg, c, why, sizeof(why));
+	first = dd_config_keep_first(first, rc, why, err, errlen);
+	rc = get_face_net(cfg, c, why, sizeof(why));
 	first = dd_config_keep_first(first, rc, why, err, errlen);
 	for (int k = 0; k < 4; k++) {
 		rc = get_doubles(cfg, corner_keys[k], corners[k], 2, &have_corner[k], why, sizeof(why));

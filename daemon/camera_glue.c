@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/camera_internal.h"
 #include "daemon/daemon.h"
@@ -63,6 +64,68 @@ static int fit_calibration(struct dd_camera *g, char *why, size_t whylen)
 	return 0;
 }
 
+#ifndef DYEREF_FNET_CROPS
+#define DYEREF_FNET_CROPS "/usr/local/share/dyeref/face-net-crops.bin"	/* vision/module.mk's */
+#endif
+
+/* The installed test crops: where this build's PREFIX puts them, else
+ * where either usual PREFIX does (a package may build with one PREFIX
+ * and install with another). */
+static const char *installed_crops(void)
+{
+	static const char *const where[] = { DYEREF_FNET_CROPS, "/usr/share/dyeref/face-net-crops.bin",
+					     "/usr/local/share/dyeref/face-net-crops.bin" };
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (access(where[i], R_OK) == 0)
+			return where[i];
+	return where[0];	/* the message names the one expected */
+}
+
+/* [camera] face_net: the file's net is used only when, on the test crops,
+ * it reads at least as many right as the built-in net and no more wrong
+ * at 0.9 or more; else the built-in net reads, and g->net_note (the
+ * console's) and the log say why. 0, or a negative errno with a message
+ * when the file no longer loads (a config error, as at --check-config). */
+static int choose_net(struct dd_camera *g, char *err, size_t errlen)
+{
+	const char *path = g->cfg.face_net;
+	const char *crops = g->cfg.face_net_crops;
+	struct vis_fnet_score mine, base;
+	struct vis_fnet *net;
+	char why[200];
+	int rc;
+
+	if (!path)
+		return 0;
+	if (!crops)
+		crops = installed_crops();
+	rc = vis_fnet_load(path, &net, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(err, errlen, "camera.face_net: %s", why);
+		return rc;
+	}
+	if (vis_fnet_score(vis_fnet_builtin(), crops, &base, why, sizeof(why)) < 0 ||
+	    vis_fnet_score(net, crops, &mine, why, sizeof(why)) < 0) {
+		snprintf(g->net_note, sizeof(g->net_note),
+			 "face net %s: not checked (%s): kept the built-in net", path, why);
+		vis_fnet_free(net);
+		dd_log(DD_LOG_WARN, "camera: %s", g->net_note);
+		return 0;
+	}
+	bool better = mine.right >= base.right && mine.sure_wrong <= base.sure_wrong;
+	snprintf(g->net_note, sizeof(g->net_note),
+		 "face net %s: %d of %d test crops right (%d wrong at >= 0.9), built-in %d (%d): %s",
+		 path, mine.right, mine.crops, mine.sure_wrong, base.right, base.sure_wrong,
+		 better ? "in use" : "kept the built-in net");
+	if (better)
+		g->net = net;
+	else
+		vis_fnet_free(net);
+	dd_log(better ? DD_LOG_INFO : DD_LOG_WARN, "camera: %s", g->net_note);
+	return 0;
+}
+
 /* Leaves the camera out and the daemon running: piezo and console still
  * referee. The strip says what (reason), the console and the log why. */
 static void run_without(struct dd_camera *g, const char *reason, const char *why)
@@ -92,6 +155,9 @@ static int start(struct dd_camera *g, sd_event *ev, bool sim, const char *path, 
 				 path ? path : "the config");
 		return 0;
 	}
+	rc = choose_net(g, err, errlen);
+	if (rc)
+		return rc;
 	bd_table_defaults(&g->table);
 	if (!g->cfg.have_h && g->cfg.y4m) {
 		struct vis_render_scene view;
@@ -171,5 +237,6 @@ void dd_camera_free(struct dd_camera *g)
 	if (!g)
 		return;
 	release(g);
+	vis_fnet_free(g->net);	/* after the reader that read with it */
 	free(g);
 }

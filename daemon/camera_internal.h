@@ -28,6 +28,8 @@ struct cam_cfg {
 	double h[9];			/* image pixels -> table metres */
 	int calib_w, calib_h;		/* the picture h was fitted on; 0: the frames' size */
 	const char *y4m;		/* frame source file instead of a camera, or NULL */
+	const char *face_net;		/* a face net weights file, or NULL: the built-in net */
+	const char *face_net_crops;	/* the test crops it is checked on, or NULL: the installed ones */
 };
 
 struct dd_camera {
@@ -59,6 +61,9 @@ struct dd_camera {
 	dd_obs_sink sink;		/* fusion's entry */
 	void *user;			/* for sink */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
+	struct vis_fnet *net;		/* owned: the face net of [camera] face_net in use, or
+					 * NULL: the built-in one */
+	char net_note[320];		/* what became of face_net, for the console; "" without */
 };
 
 /* Reads and checks [camera] into *c (camera_config.c). */

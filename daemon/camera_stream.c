@@ -184,6 +184,7 @@ int dd_camera_open_device(struct dd_camera *g, sd_event *ev, char *err, size_t e
 	g->reader = dd_face_reader_new(ev, g->clock, g->sink, g->user, err, errlen);
 	if (!g->reader)
 		return -errno;
+	dd_face_reader_set_net(g->reader, g->net);
 	dd_camera_keep_rest_frames(g);
 	rc = sd_event_add_io(ev, &g->io, vis_camera_fd(g->cam), EPOLLIN, on_frames, g);
 	if (rc < 0)

@@ -167,11 +167,12 @@ void dd_camera_say_running(struct dd_camera *g, double fps)
 	dd_health_set(g->health, true, "camera %dx%d%s%s", g->width, g->height, rate,
 		      g->cfg.y4m ? " (from a file)" : "");
 	if (g->cfg.y4m)
-		dd_health_detail(g->health, "camera %dx%d%s from the file %s", g->width,
-				 g->height, rate, g->cfg.y4m);
+		dd_health_detail(g->health, "camera %dx%d%s from the file %s%s%s", g->width,
+				 g->height, rate, g->cfg.y4m, g->net_note[0] ? "; " : "", g->net_note);
 	else
-		dd_health_detail(g->health, "camera %dx%d%s (%s)", g->width, g->height, rate,
-				 g->cfg.cam.id ? g->cfg.cam.id : "the first camera libcamera lists");
+		dd_health_detail(g->health, "camera %dx%d%s (%s)%s%s", g->width, g->height, rate,
+				 g->cfg.cam.id ? g->cfg.cam.id : "the first camera libcamera lists",
+				 g->net_note[0] ? "; " : "", g->net_note);
 }
 
 /* The rate frames really come at, on the health strip: the sensor mode

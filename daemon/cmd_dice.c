@@ -4,7 +4,9 @@
  * face could not be read: a tray's official then knows a die is missing
  * from "dice" and where, instead of counting fewer dice than were rolled.
  * Every image is read before anything is printed, so a bad file leaves
- * stdout empty (exit 2, one line naming it on stderr). */
+ * stdout empty (exit 2, one line naming it on stderr). --face-net FILE:
+ * that weights file's net instead of the built-in one, as given (no
+ * check on the test crops: the CLI is where a net is tried out). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -18,7 +20,8 @@
 #define MAX_DICE 512	/* per image; a tray photo has a few dozen */
 
 /* One image's line, or NULL with a message in err. */
-static char *dice_line(const char *path, int *status, char *err, size_t errlen)
+static char *dice_line(const char *path, const struct vis_fnet *net, int *status, char *err,
+		       size_t errlen)
 {
 	struct vis_image *img = NULL;
 	struct vis_die *dice = NULL;
@@ -40,6 +43,7 @@ static char *dice_line(const char *path, int *status, char *err, size_t errlen)
 	}
 	vis_dice_params_default(&prm);
 	prm.keep_unreadable = 1;
+	prm.net = net;
 	int n = vis_dice_find(img, &prm, dice, MAX_DICE, err, errlen);
 	if (n < 0) {
 		char why[128];
@@ -90,39 +94,59 @@ free_img:
 
 int dd_cmd_dice(int argc, char **argv)
 {
-	static const char usage[] = "usage: dyeref dice IMAGE...  (PNG, JPEG or binary PGM/PPM)";
+	static const char usage[] =
+		"usage: dyeref dice [--face-net FILE] IMAGE...  (PNG, JPEG or binary PGM/PPM)";
+	struct vis_fnet *net = NULL;
+	int status = DD_EXIT_OK, first = 1;
+	char **lines = NULL;
 
-	if (argc < 2) {
-		dd_log(DD_LOG_ERR, "%s", usage);
-		return DD_EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("%s\n", usage);
 		return DD_EXIT_OK;
 	}
-	int status = DD_EXIT_OK;
-	char **lines = calloc((size_t)argc, sizeof(*lines));
+	if (argc >= 2 && !strcmp(argv[1], "--face-net")) {
+		char err[512];
+
+		if (argc < 3) {
+			dd_log(DD_LOG_ERR, "dice: --face-net needs a weights file");
+			return DD_EXIT_USAGE;
+		}
+		if (vis_fnet_load(argv[2], &net, err, sizeof(err)) < 0) {
+			dd_log(DD_LOG_ERR, "dice: %s", err);
+			return DD_EXIT_USAGE;
+		}
+		first = 3;
+	}
+	if (argc <= first) {
+		dd_log(DD_LOG_ERR, "%s", usage);
+		status = DD_EXIT_USAGE;
+		goto free_net;
+	}
+	lines = calloc((size_t)argc, sizeof(*lines));
 	if (!lines) {
 		dd_log(DD_LOG_ERR, "dice: out of memory");
-		return DD_EXIT_FAIL;
+		status = DD_EXIT_FAIL;
+		goto free_net;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		char err[512];
-		lines[i] = dice_line(argv[i], &status, err, sizeof err);
+		lines[i] = dice_line(argv[i], net, &status, err, sizeof err);
 		if (!lines[i]) {
 			dd_log(DD_LOG_ERR, "%s", err);
 			goto free_lines;
 		}
 	}
-	for (int i = 1; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		printf("%s\n", lines[i]);
 	if (fflush(stdout)) {
 		dd_log(DD_LOG_ERR, "dice: writing stdout: %s", strerror(errno));
 		status = DD_EXIT_FAIL;
 	}
 free_lines:
-	for (int i = 1; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		free(lines[i]);
 	free(lines);
+free_net:
+	vis_fnet_free(net);
 	return status;
 }

@@ -75,6 +75,7 @@ struct share {
 	struct item *todo_tail;		/* its last, or NULL */
 	bool stop;			/* the worker is to end */
 	dd_frame_prep prep;		/* run on each converted frame by the worker, or NULL */
+	const struct vis_fnet *net;	/* the face net the reads weigh in (NULL: built-in) */
 	int refs;			/* the loop's and the worker's: 0 frees */
 	int efd;			/* the worker's "a read is done" */
 };
@@ -132,6 +133,7 @@ static void *worker(void *arg)
 		struct item *it;
 		struct vis_image *full = NULL;
 		dd_frame_prep prep;
+		const struct vis_fnet *net;
 		void *blob = NULL;
 		size_t blob_len = 0;
 		struct vis_die d = { 0 };
@@ -154,6 +156,7 @@ static void *worker(void *arg)
 			sh->todo_tail = NULL;
 		it->state = READ_UNDER_WAY;
 		prep = sh->prep;
+		net = sh->net;
 		pthread_mutex_unlock(&sh->lock);
 
 		if (it->raw) {
@@ -164,7 +167,7 @@ static void *worker(void *arg)
 			it->raw = NULL;
 		}
 		if ((full || it->crop) &&
-		    vis_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, &d) == 0) {
+		    vis_read_face_near(full ? full : it->crop, it->cu, it->cv, it->job.die_px, net, &d) == 0) {
 			face = d.face;
 			conf = d.confidence;
 			found = true;
@@ -404,6 +407,13 @@ void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep
 	fr->keep_user = keep_user;
 	pthread_mutex_lock(&fr->sh->lock);
 	fr->sh->prep = prep;
+	pthread_mutex_unlock(&fr->sh->lock);
+}
+
+void dd_face_reader_set_net(struct dd_face_reader *fr, const struct vis_fnet *net)
+{
+	pthread_mutex_lock(&fr->sh->lock);
+	fr->sh->net = net;
 	pthread_mutex_unlock(&fr->sh->lock);
 }
 

@@ -93,6 +93,10 @@ typedef void *(*dd_frame_prep)(const struct vis_image *full, size_t *len);
  * them first (prep, or NULL); without keep they are dropped. */
 void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep,
 				   void *keep_user, dd_frame_prep prep);
+/* The face net reads from now on weigh in (borrowed: it outlives the
+ * reader; NULL: the built-in net). */
+struct vis_fnet;
+void dd_face_reader_set_net(struct dd_face_reader *fr, const struct vis_fnet *net);
 /* Hands o (copied) to the sink now when no read is waiting, else after
  * the reads queued before it. 0 or -ENOMEM (o is dropped). */
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);

@@ -17,7 +17,7 @@ static const struct dd_command commands[] = {
 	{ "serve", dd_cmd_serve, "serve [--config FILE] [--sim[=table]] [--check-config] [--port N]  run the referee daemon" },
 	{ "judge", dd_cmd_judge, "judge [--table] [FILE|-]      judge a match log, one ruling line per throw" },
 	{ "score", dd_cmd_score, "score GAME CATEGORY D1..D5    one Yatzy box's score" },
-	{ "dice", dd_cmd_dice, "dice IMAGE...                 read dice faces in images (JSON)" },
+	{ "dice", dd_cmd_dice, "dice [--face-net F] IMAGE...  read dice faces in images (JSON)" },
 	{ "matches", dd_cmd_matches, "matches --db FILE             list stored matches" },
 	{ "export", dd_cmd_export, "export --db FILE --match N    write a stored match as a match log" },
 	{ "import", dd_cmd_import, "import --db FILE [LOG]        store a match log" },

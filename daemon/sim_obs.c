@@ -93,7 +93,7 @@ void dd_obs_from_sim_cam(const struct sim_cam *c, const struct vis_image *crop, 
 	/* As the camera glue reads a rest: dyeref serve hands the same job
 	 * to its face reader (daemon/sim_feed.c). */
 	if (crop && dd_face_job_from_sim_cam(c, crop, &job) == 0 &&
-	    vis_read_face_near(crop, job.u, job.v, job.die_px, &d) == 0) {
+	    vis_read_face_near(crop, job.u, job.v, job.die_px, NULL, &d) == 0) {
 		face = d.face;
 		conf = d.confidence;
 	}

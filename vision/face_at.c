@@ -20,10 +20,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vision/simd.h"
 #include "vision/vision.h"
 
 #define FACE_AT_PART 0.75	/* a die read under this fraction of the located size ... */
@@ -172,6 +174,20 @@ static int win_fill(struct win *wn, const struct vis_image *full, double pip_rin
 	}
 	for (int y = 0; y < h; y++)
 		for (int x = 0; x < w; x++) {
+			if (y > 0 && y + 1 < h && x == 1) {
+				/* inside the window's edges four pixels at a time, in the
+				 * scalar sum's order */
+				for (; x + 4 < w; x += 4) {
+					const float *p = raw + (size_t)(y - 1) * w + x - 1;
+					f4 s = { 0, 0, 0, 0 };
+					for (int dy = 0; dy < 3; dy++)
+						for (int dx = 0; dx < 3; dx++)
+							s += load4(p + (size_t)dy * w + dx);
+					store4(wn->g + (size_t)y * w + x, s / 9);
+				}
+				if (x >= w)
+					break;
+			}
 			int ya = y > 0 ? y - 1 : 0, yb = y + 1 < h ? y + 1 : y;
 			int xa = x > 0 ? x - 1 : 0, xb = x + 1 < w ? x + 1 : x;
 			float s = 0;
@@ -199,8 +215,25 @@ static int win_fill(struct win *wn, const struct vis_image *full, double pip_rin
 		fy[k] = (float)(oy - by);
 	}
 	int m = (int)ceil(pip_ring) + 1;
-	for (int y = m; y < h - m; y++)
-		for (int x = m; x < w - m; x++) {
+	for (int y = m; y < h - m; y++) {
+		int x = m;
+		/* four pixels at a time in vector registers (SSE, NEON), each
+		 * lane's arithmetic the scalar loop's below */
+		for (; x + 4 <= w - m; x += 4) {
+			const float *at = wn->g + (size_t)y * w + x;
+			f4 c = load4(at), lo = { 1e9f, 1e9f, 1e9f, 1e9f }, hi = -lo;
+			for (int k = 0; k < 8; k++) {
+				const float *p = at + off[k];
+				f4 d = (load4(p) * (1 - fx[k]) + load4(p + 1) * fx[k]) * (1 - fy[k]) +
+				       (load4(p + w) * (1 - fx[k]) + load4(p + w + 1) * fx[k]) * fy[k] - c;
+				lo = pick(d < lo, d, lo);
+				hi = pick(d > hi, d, hi);
+			}
+			f4 zero = { 0, 0, 0, 0 };
+			store4(wn->r[0] + (size_t)y * w + x, pick(lo > zero, lo, zero));
+			store4(wn->r[1] + (size_t)y * w + x, pick(hi < zero, -hi, zero));
+		}
+		for (; x < w - m; x++) {
 			const float *at = wn->g + (size_t)y * w + x;
 			float c = *at, lo = 1e9f, hi = -1e9f;
 			for (int k = 0; k < 8; k++) {
@@ -213,6 +246,7 @@ static int win_fill(struct win *wn, const struct vis_image *full, double pip_rin
 			wn->r[0][(size_t)y * w + x] = lo > 0 ? lo : 0;	/* darker than all around */
 			wn->r[1][(size_t)y * w + x] = hi < 0 ? -hi : 0;	/* lighter than all around */
 		}
+	}
 	return 0;
 }
 
@@ -230,16 +264,35 @@ static int win_spread(struct win *wn, int rad)
 			return -ENOMEM;
 		}
 		const float *r = wn->r[pol];
-		/* the window's edges clamp each run once, not each pixel */
-		for (int y = 0; y < h; y++)
-			for (int x = 0; x < w; x++) {
-				const float *p = r + (size_t)y * w;
+		/* the window's edges clamp each run once, not each pixel; inside
+		 * them four pixels at a time (max is exact in any order) */
+		for (int y = 0; y < h; y++) {
+			const float *p = r + (size_t)y * w;
+			float *t = tmp + (size_t)y * w;
+			int x = 0;
+			for (; x < w && (x < rad || x + 4 > w - rad); x++) {
 				int a = x - rad < 0 ? 0 : x - rad, b = x + rad >= w ? w - 1 : x + rad;
 				float m = 0;
 				for (int k = a; k <= b; k++)
 					m = p[k] > m ? p[k] : m;
-				tmp[(size_t)y * w + x] = m;
+				t[x] = m;
 			}
+			for (; x + 4 <= w - rad; x += 4) {
+				f4 m = { 0, 0, 0, 0 };
+				for (int k = -rad; k <= rad; k++) {
+					f4 v = load4(p + x + k);
+					m = pick(v > m, v, m);
+				}
+				store4(t + x, m);
+			}
+			for (; x < w; x++) {
+				int a = x - rad < 0 ? 0 : x - rad, b = x + rad >= w ? w - 1 : x + rad;
+				float m = 0;
+				for (int k = a; k <= b; k++)
+					m = p[k] > m ? p[k] : m;
+				t[x] = m;
+			}
+		}
 		for (int y = 0; y < h; y++) {
 			int a = y - rad < 0 ? 0 : y - rad, b = y + rad >= h ? h - 1 : y + rad;
 			float *d = wn->spread[pol] + (size_t)y * w;
@@ -247,7 +300,12 @@ static int win_spread(struct win *wn, int rad)
 				d[x] = 0;
 			for (int k = a; k <= b; k++) {
 				const float *p = tmp + (size_t)k * w;
-				for (int x = 0; x < w; x++)
+				int x = 0;
+				for (; x + 4 <= w; x += 4) {
+					f4 v = load4(p + x), o = load4(d + x);
+					store4(d + x, pick(v > o, v, o));
+				}
+				for (; x < w; x++)
 					d[x] = p[x] > d[x] ? p[x] : d[x];
 			}
 		}
@@ -310,14 +368,11 @@ static struct grid grid_of(double ang, double pitch)
 #define MINF(a, b) ((a) < (b) ? (a) : (b))	/* no NaN here: libm's fminf is a call */
 #define MAXF(a, b) ((a) > (b) ? (a) : (b))
 
-/* Scores grid g at (cx, cy) on response map r for every layout (of face
- * only, unless 0) and keeps each face's best in tops[face]. */
-static void place(const struct win *wn, const float *r, const struct grid *g, double cx,
-		  double cy, int pol, double apart, int face, struct hyp tops[7][TOP])
+/* The responses of grid g's slots at (cx, cy) on map r0 into sv0 and,
+ * r1 not NULL, on r1 into sv1: the slots' places and weights serve both. */
+static void slots_at(const struct win *wn, const float *r0, const float *r1, const struct grid *g,
+		     double cx, double cy, float sv0[N_SLOTS], float sv1[N_SLOTS])
 {
-	double ang = g->ang, pitch = g->pitch;
-	float sv[N_SLOTS], smax = 0;
-
 	if (cx - g->reach >= 0 && cy - g->reach >= 0 && cx + g->reach <= wn->w - 1.001 &&
 	    cy + g->reach <= wn->h - 1.001) {
 		/* sample() without its test: every slot is inside (most places) */
@@ -325,26 +380,45 @@ static void place(const struct win *wn, const float *r, const struct grid *g, do
 			double x = cx + g->ox[s], y = cy + g->oy[s];
 			int ix = (int)x, iy = (int)y;
 			float fx = (float)(x - ix), fy = (float)(y - iy);
-			const float *p = r + (size_t)iy * wn->w + ix;
-			sv[s] = (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) +
-				(p[wn->w] * (1 - fx) + p[wn->w + 1] * fx) * fy;
+			size_t at = (size_t)iy * wn->w + ix;
+			const float *p = r0 + at;
+			sv0[s] = (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) +
+				 (p[wn->w] * (1 - fx) + p[wn->w + 1] * fx) * fy;
+			if (r1) {
+				p = r1 + at;
+				sv1[s] = (p[0] * (1 - fx) + p[1] * fx) * (1 - fy) +
+					 (p[wn->w] * (1 - fx) + p[wn->w + 1] * fx) * fy;
+			}
 		}
-	} else {
-		for (int s = 0; s < N_SLOTS; s++)
-			sv[s] = sample(r, wn->w, wn->h, cx + g->ox[s], cy + g->oy[s]);
-	}
-	for (int s = 0; s < N_SLOTS; s++)
-		smax = sv[s] > smax ? sv[s] : smax;
-	if (smax <= 0)
 		return;
+	}
+	for (int s = 0; s < N_SLOTS; s++) {
+		sv0[s] = sample(r0, wn->w, wn->h, cx + g->ox[s], cy + g->oy[s]);
+		if (r1)
+			sv1[s] = sample(r1, wn->w, wn->h, cx + g->ox[s], cy + g->oy[s]);
+	}
+}
+
+/* Scores grid g at (cx, cy), its slots' responses sv on the map of
+ * polarity pol, for every layout (of face only, unless 0) and keeps each
+ * face's best in tops[face]. */
+static void score(const float sv[N_SLOTS], const struct grid *g, double cx, double cy, int pol,
+		  double apart, int face, struct hyp tops[7][TOP])
+{
+	/* layouts[] of face f are first[f] .. first[f + 1] - 1; face 0: all */
+	static const int first[8] = { 0, 0, 1, 3, 5, 6, 7, 9 };
+	double ang = g->ang, pitch = g->pitch;
+
 	/* Every layout's pips are a union of slot pairs (layouts[].pairs), so
 	 * each pair's least and greatest are found once and every layout's
 	 * weakest pip and strongest empty place follow from a few of them
 	 * (the rows below are layouts[] in order). */
-	float n08 = MINF(sv[0], sv[8]), n26 = MINF(sv[2], sv[6]), n35 = MINF(sv[3], sv[5]),
-	      n17 = MINF(sv[1], sv[7]);
 	float x08 = MAXF(sv[0], sv[8]), x26 = MAXF(sv[2], sv[6]), x35 = MAXF(sv[3], sv[5]),
 	      x17 = MAXF(sv[1], sv[7]), c = sv[4], sides = MAXF(x35, x17);
+	if (!(MAXF(MAXF(x08, x26), MAXF(sides, c)) > 0))
+		return;	/* no response at any slot */
+	float n08 = MINF(sv[0], sv[8]), n26 = MINF(sv[2], sv[6]), n35 = MINF(sv[3], sv[5]),
+	      n17 = MINF(sv[1], sv[7]);
 	float corners = MINF(n08, n26);
 	const float pmins[N_LAYOUTS] = { c, n08, n26, MINF(n08, c), MINF(n26, c), corners,
 					 MINF(corners, c), MINF(corners, n35), MINF(corners, n17) };
@@ -352,9 +426,8 @@ static void place(const struct win *wn, const float *r, const struct grid *g, do
 					 MAXF(MAXF(x08, c), sides), MAXF(x26, sides),
 					 MAXF(x08, sides), MAXF(c, sides), sides, MAXF(c, x17),
 					 MAXF(c, x35) };
-	for (int l = 0; l < N_LAYOUTS; l++) {
-		if (face && layouts[l].face != face)
-			continue;
+	int l0 = face ? first[face] : 0, l1 = face ? first[face + 1] : N_LAYOUTS;
+	for (int l = l0; l < l1; l++) {
 		float pmin = pmins[l], emax = emaxs[l] > 0 ? emaxs[l] : 0;
 		struct hyp *last = &tops[layouts[l].face][TOP - 1];
 		if (last->valid && pmin - emax <= last->score)
@@ -362,6 +435,16 @@ static void place(const struct win *wn, const float *r, const struct grid *g, do
 		struct hyp hp = { pmin - emax, pmin, emax, cx, cy, ang, pol, l, pitch, 1 };
 		keep(tops[layouts[l].face], &hp, apart);
 	}
+}
+
+/* Scores grid g at (cx, cy) on response map r (polarity pol): score. */
+static void place(const struct win *wn, const float *r, const struct grid *g, double cx,
+		  double cy, int pol, double apart, int face, struct hyp tops[7][TOP])
+{
+	float sv[N_SLOTS];
+
+	slots_at(wn, r, NULL, g, cx, cy, sv, NULL);
+	score(sv, g, cx, cy, pol, apart, face, tops);
 }
 
 /* The strongest spot within OWN_PIPS_SIDES of the centre that none of the
@@ -461,15 +544,34 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
 		snprintf(err, errlen, "face: out of memory");
 		goto cleanup_win;
 	}
+	/* Both polarities' slots are sampled together; the light pips' are
+	 * scored after the dark ones', in the order placed (keep's merging
+	 * of near placements depends on it). */
+	float (*light)[N_SLOTS] = malloc(sizeof(*light) * (size_t)(2 * nstep + 1) * (2 * nstep + 1));
+	if (!light) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "face: out of memory");
+		goto cleanup_win;
+	}
 	for (int ai = 0; ai < N_ANGLES; ai++) {
 		struct grid g = grid_of(ai * (M_PI / 2) / N_ANGLES, pitch);
-		for (int pol = 0; pol < 2; pol++)
-			for (int j = -nstep; j <= nstep; j++)
-				for (int i = -nstep; i <= nstep; i++)
-					if (i * i + j * j <= nstep * nstep)
-						place(&wn, wn.spread[pol], &g, u - x0 + i * step,
-						      v - y0 + j * step, pol, step, 0, coarse);
+		int n = 0;
+		for (int j = -nstep; j <= nstep; j++)
+			for (int i = -nstep; i <= nstep; i++)
+				if (i * i + j * j <= nstep * nstep) {
+					float dark[N_SLOTS];
+					double cx = u - x0 + i * step, cy = v - y0 + j * step;
+					slots_at(&wn, wn.spread[0], wn.spread[1], &g, cx, cy, dark, light[n++]);
+					score(dark, &g, cx, cy, 0, step, 0, coarse);
+				}
+		n = 0;
+		for (int j = -nstep; j <= nstep; j++)
+			for (int i = -nstep; i <= nstep; i++)
+				if (i * i + j * j <= nstep * nstep)
+					score(light[n++], &g, u - x0 + i * step, v - y0 + j * step, 1, step, 0,
+					      coarse);
 	}
+	free(light);
 	/* Each kept placement climbs twice: half a coarse step, then a quarter,
 	 * in centre, angle and pip spacing (the die's size in pixels comes
 	 * from a calibration: a few per cent off, or 15 % at worst). Each
@@ -564,8 +666,9 @@ cleanup_win:
 
 /* The general finder on a crop, for where the die is not known to be
  * alone (vis_read_die_near is the finder for where it is). */
-int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
-		     struct vis_die *out, char *err, size_t errlen)
+/* vis_read_face_at with net (NULL: the built-in one) weighed in. */
+static int face_at(const struct vis_image *full, double u, double v, double die_px,
+		   const struct vis_fnet *net, struct vis_die *out, char *err, size_t errlen)
 {
 	int half = (int)(die_px * 1.5 + 0.5);
 	if (half < 8)
@@ -590,7 +693,10 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 		       full->data + (size_t)y * full->stride + (size_t)x0 * full->format,
 		       (size_t)(x1 - x0) * full->format);
 	struct vis_die dice[8];
-	int n = vis_dice_find(crop, NULL, dice, 8, err, errlen);
+	struct vis_dice_params prm;
+	vis_dice_params_default(&prm);
+	prm.net = net;
+	int n = vis_dice_find(crop, &prm, dice, 8, err, errlen);
 	vis_image_free(crop);
 	if (n < 0)
 		return n;
@@ -620,26 +726,32 @@ int vis_read_face_at(const struct vis_image *full, double u, double v, double di
 	return 0;
 }
 
+int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
+		     struct vis_die *out, char *err, size_t errlen)
+{
+	return face_at(full, u, v, die_px, NULL, out, err, errlen);
+}
+
 /* The general finder's reading, as the camera glue read before
  * vis_read_die_near:
  * vis_read_face_at at the point, else at the eight points one side around,
  * the die nearest the point within two sides. */
 static int read_face_general(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out)
+			     const struct vis_fnet *net, struct vis_die *out)
 {
 	struct vis_die d;
 	char err[256];
 	double best = 2 * die_px;	/* a die farther than this is another one */
 	bool found = false;
 
-	if (vis_read_face_at(full, u, v, die_px, &d, err, sizeof(err)) == 0 && d.face >= 1) {
+	if (face_at(full, u, v, die_px, net, &d, err, sizeof(err)) == 0 && d.face >= 1) {
 		*out = d;
 		return 0;
 	}
 	for (int k = 0; k < 9; k++) {
 		double du = (k % 3 - 1) * die_px, dv = (k / 3 - 1) * die_px;
 
-		if (k == 4 || vis_read_face_at(full, u + du, v + dv, die_px, &d, err, sizeof(err)) != 0 ||
+		if (k == 4 || face_at(full, u + du, v + dv, die_px, net, &d, err, sizeof(err)) != 0 ||
 		    d.face < 1 || hypot(d.x - u, d.y - v) >= best)
 			continue;
 		best = hypot(d.x - u, d.y - v);
@@ -650,7 +762,7 @@ static int read_face_general(const struct vis_image *full, double u, double v, d
 }
 
 int vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-		       struct vis_die *out)
+		       const struct vis_fnet *net, struct vis_die *out)
 {
 	const double sure = 0.8;	/* the house's review_below by default */
 	struct vis_die d, best = { 0 }, gen = { 0 };
@@ -680,7 +792,7 @@ int vis_read_face_near(const struct vis_image *full, double u, double v, double 
 	}
 	/* Unsure: the general finder's reading, taken only where it does not
 	 * contradict the pips the first reader saw. */
-	if (read_face_general(full, u, v, die_px, &gen) == 0) {
+	if (read_face_general(full, u, v, die_px, net, &gen) == 0) {
 		if (!found || gen.face == best.face) {
 			if (!found || gen.confidence > best.confidence)
 				best = gen;

@@ -27,7 +27,14 @@
 #include <string.h>
 
 #include "vision/face_net_weights.h"
+#include "vision/simd.h"
 #include "vision/vision.h"
+
+#ifndef FNET_TURNS
+#define FNET_TURNS 4	/* weights generated before their header said: read at four */
+#endif
+_Static_assert(FNET_TURNS == 1 || FNET_TURNS == 2 || FNET_TURNS == 4,
+	       "face net: the built-in weights' turns are not 1, 2 or 4");
 
 #define S0 VIS_FNET_SIDE	/* 40 */
 #define S1 (S0 / 2)		/* 20 */
@@ -201,7 +208,7 @@ static void builtin_init(void)
 		p += array_len[k];
 	}
 	prepare(&builtin_w);
-	builtin_net = (struct vis_fnet){ .turns = 4, .version = VIS_FNET_FORMAT, .side = S0,
+	builtin_net = (struct vis_fnet){ .turns = FNET_TURNS, .version = VIS_FNET_FORMAT, .side = S0,
 					 .c1 = C1, .c2 = C2, .c3 = C3, .f1 = F1,
 					 .norm_eps = (float)FNET_NORM_EPS, .w = &builtin_w };
 	builtin_net.crc = file_crc(&builtin_net);
@@ -449,17 +456,6 @@ void vis_fnet_crop(const struct vis_image *img, double x, double y, double span,
 
 /* ---- The forward pass ---- */
 
-/* Four floats in one vector register: GCC's and clang's vector extension,
- * SSE on x86-64 and NEON on the Pi's arm64 alike. */
-typedef float f4 __attribute__((vector_size(16)));
-
-static inline f4 load4(const float *p)
-{
-	f4 v;
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /* 3x3 convolution with zero padding, ReLU and a 2x2 max pool, channel-
  * last: in is (s + 2)^2 pixels of cin (a zero border round s x s), w
  * [ky][kx][cin][cout], out (s/2 + 2)^2 pixels of cout with its own zero
@@ -575,13 +571,12 @@ void vis_fnet_classify(const struct vis_fnet *net, const uint8_t *crop, float pr
 		prob[o] = (float)(exp(logit[o] - top) / z);
 }
 
-void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, double x, double y,
-		   double span, float prob[VIS_FNET_CLASSES])
+void vis_fnet_classify_turned(const struct vis_fnet *net, const uint8_t *crop,
+			      float prob[VIS_FNET_CLASSES])
 {
-	uint8_t crop[S0 * S0 * 3], turned[S0 * S0 * 3];
+	uint8_t turned[S0 * S0 * 3];
 
 	memset(prob, 0, sizeof(float) * NC);
-	vis_fnet_crop(img, x, y, span, 0, crop);
 	for (int t = 0; t < net->turns; t++) {
 		float q[NC];
 		const uint8_t *c = crop;
@@ -606,4 +601,56 @@ void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, doub
 		for (int k = 0; k < NC; k++)
 			prob[k] += q[k] / net->turns;
 	}
+}
+
+void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, double x, double y,
+		   double span, float prob[VIS_FNET_CLASSES])
+{
+	uint8_t crop[S0 * S0 * 3];
+
+	vis_fnet_crop(img, x, y, span, 0, crop);
+	vis_fnet_classify_turned(net, crop, prob);
+}
+
+int vis_fnet_score(const struct vis_fnet *net, const char *path, struct vis_fnet_score *s,
+		   char *err, size_t errlen)
+{
+	uint8_t rec[4 + S0 * S0 * 3];
+	FILE *f = fopen(path, "rb");
+	size_t got;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "face net test crops %s: %s", path, strerror(errno));
+		return rc;
+	}
+	while ((got = fread(rec, 1, sizeof(rec), f)) == sizeof(rec)) {
+		float p[NC];
+		int best = 0;
+		if (rec[0] >= NC) {
+			snprintf(err, errlen, "face net test crops %s: record %d: class %d (0-6)", path,
+				 s->crops + 1, rec[0]);
+			rc = -EINVAL;
+			goto cleanup_file;
+		}
+		vis_fnet_classify_turned(net, rec + 4, p);
+		for (int k = 1; k < NC; k++)
+			if (p[k] > p[best])
+				best = k;
+		s->crops++;
+		if (best == rec[0])
+			s->right++;
+		else if (p[best] >= 0.9f)
+			s->sure_wrong++;
+	}
+	if (got != 0 || ferror(f) || s->crops == 0) {
+		snprintf(err, errlen, "face net test crops %s: %s", path,
+			 ferror(f) ? "read error" : s->crops ? "ends within a record" : "no crops");
+		rc = -EINVAL;
+	}
+cleanup_file:
+	fclose(f);
+	return rc;
 }

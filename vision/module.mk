@@ -35,4 +35,23 @@ face-net: $(BUILD)/tools/face_crops
 	$(Q)$(BUILD)/tools/face_crops tests/data/dice-photos $(FNET_WORK) \
 		--set tests/data/dice-photos-white:0.75 $(foreach d,$(FACES),--faces $(d)) --rendered 1000
 	$(Q)FNET_THREADS=1 /usr/bin/python3 tools/fnet/train_face_net.py $(FNET_WORK) \
-		--epochs $(FNET_EPOCHS) --calib 4/5 --report --save $(FNET_WORK)/face_net.pt
+		--epochs $(FNET_EPOCHS) --calib 4/5 --report --save $(FNET_WORK)/face_net.pt \
+		--weights-file $(FNET_WORK)/face_net.fnet
+
+# The face net's test crops: a weights file named by [camera] face_net is
+# checked on them at start-up against the built-in net (docs/daemon.md).
+# The daemon looks for them where `make install` puts them.
+DATADIR ?= $(PREFIX)/share/dyeref
+FNET_CROPS_INSTALLED := $(DATADIR)/face-net-crops.bin
+$(BUILD)/daemon/camera_glue.o: override EXTRA_CFLAGS += -DDYEREF_FNET_CROPS='"$(FNET_CROPS_INSTALLED)"'
+# (the empty first line: += joins with a space, and this is a recipe line of its own)
+define INSTALL_EXTRA +=
+
+	install -D -m 0644 tests/data/face-net-crops.bin $(DESTDIR)$(FNET_CROPS_INSTALLED)
+endef
+
+# Face net weights files for the end-to-end test of [camera] face_net.
+EXTRA_TEST_BINS += $(BUILD)/tests/fnet_write
+$(BUILD)/tests/fnet_write: $(BUILD)/tests/data/fnet/fnet_write.o $$(LIBS)
+	$(call say,LINK,$@)
+	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)

@@ -164,7 +164,8 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
  * many turns of a crop it was trained to be read at, and its weights. */
 struct vis_fnet {
 	int turns;		/* quarter turns a crop is read at, readings averaged: 1, 2
-				 * (a half turn apart) or 4; the built-in net's: 4 */
+				 * (a half turn apart) or 4; the built-in net's: its
+				 * generated header's FNET_TURNS, 4 without one */
 	int version;		/* the weights file format it came in (VIS_FNET_FORMAT) */
 	uint32_t crc;		/* its weights file's CRC-32 (the built-in net's as
 				 * vis_fnet_write writes it): names the net in logs */
@@ -208,11 +209,29 @@ void vis_fnet_crop(const struct vis_image *img, double x, double y, double span,
  * 1). Pure arithmetic: no allocation, no failure. */
 void vis_fnet_classify(const struct vis_fnet *net, const uint8_t *crop,
 		       float prob[VIS_FNET_CLASSES]);
+/* vis_fnet_classify averaged over net->turns quarter turns of crop (its
+ * pixels turned: the same points as crops cut at those angles). */
+void vis_fnet_classify_turned(const struct vis_fnet *net, const uint8_t *crop,
+			      float prob[VIS_FNET_CLASSES]);
 /* net's probabilities for the die centred at (x, y) of img in a crop of
- * span pixels: vis_fnet_crop once, read at net->turns quarter turns of
- * it (the same pixels turned), averaged. */
+ * span pixels: vis_fnet_crop once, then vis_fnet_classify_turned. */
 void vis_fnet_read(const struct vis_fnet *net, const struct vis_image *img, double x, double y,
 		   double span, float prob[VIS_FNET_CLASSES]);
+
+/* How a net reads a file of labelled test crops (tests/data/face-net-
+ * crops.bin: tools/fnet/face_crops' records, 1 byte class 0-6, 1 byte
+ * split, 2 bytes photo, VIS_FNET_SIDE^2 RGB bytes): its likeliest class
+ * (at its turns) against the label. */
+struct vis_fnet_score {
+	int crops;		/* crops read */
+	int right;		/* likeliest class the label */
+	int sure_wrong;		/* likeliest class another, at 0.9 or more */
+};
+/* Scores net on the crops in path into *s. 0, or negative errno with
+ * "face net test crops PATH: why" (missing, empty, a partial record, a
+ * class over 6). */
+int vis_fnet_score(const struct vis_fnet *net, const char *path, struct vis_fnet_score *s,
+		   char *err, size_t errlen);
 
 /* ---- Homographies (table calibration) ----
  * 3x3 row-major, h[8] = 1. Table coordinates are metres from team A's end
@@ -398,8 +417,8 @@ double vis_mine_touch_confidence(const struct bd_table *table, double die_side_m
 
 /* Reads the face of a die near (u, v) in a full-resolution image: crops a
  * square of 3 die sides around it and runs vis_dice_find on the crop; a
- * die found under 0.75 die_px a side is part of one, at most 0.7 sure.
- * 0 and *out (in full-image pixels), -ENOENT no die read there, or a
+ * die found under 0.75 die_px a side is part of one, at most 0.7 sure;
+ * the built-in face net. 0 and *out (in full-image pixels), -ENOENT no die read there, or a
  * negative errno. */
 int vis_read_face_at(const struct vis_image *full, double u, double v, double die_px,
 		     struct vis_die *out, char *err, size_t errlen);
@@ -427,10 +446,11 @@ int vis_read_die_near(const struct vis_image *full, double u, double v, double d
  * low-resolution stream, whose pixel may be a quarter of a die, may be off
  * by more). Still unsure: the general finder's reading (vis_read_face_at
  * around the point), taken only if it names the same face or the pips
- * showed none; two faces named: confidence 0. 0 and *out (the caller's),
+ * showed none; two faces named: confidence 0; the general finder weighs
+ * net's reading in (NULL: the built-in net). 0 and *out (the caller's),
  * or -ENOENT. */
 int vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-		       struct vis_die *out);
+		       const struct vis_fnet *net, struct vis_die *out);
 
 /* ---- Camera calibration ----
  * Finds the table top (the largest region of one colour, lines, cups and

@@ -227,11 +227,11 @@ static void test_camera_reads_a_die_off_its_located_point(void **state)
 
 		assert_non_null(img);
 		assert_int_not_equal(vis_read_face_at(img, 64, 64, 32, &d, err, sizeof(err)), 0);
-		assert_int_equal(vis_read_face_near(img, 64, 64, 32, &d), 0);
+		assert_int_equal(vis_read_face_near(img, 64, 64, 32, NULL, &d), 0);
 		assert_int_equal(d.face, face);
 		assert_true(fabs(d.x - 112) < 6 && fabs(d.y - 64) < 6);
 		/* located 72 px (2.25 sides) from the die: another die's place */
-		assert_int_equal(vis_read_face_near(img, 40, 64, 32, &d), -ENOENT);
+		assert_int_equal(vis_read_face_near(img, 40, 64, 32, NULL, &d), -ENOENT);
 		vis_image_free(img);
 	}
 }

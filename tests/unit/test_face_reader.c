@@ -108,7 +108,7 @@ static void sync_rest(const struct vis_image *img, const struct dd_face_job *job
 	int face = 0;
 	double conf = 0;
 
-	if (vis_read_face_near(img, job->u, job->v, job->die_px, &d) == 0) {
+	if (vis_read_face_near(img, job->u, job->v, job->die_px, NULL, &d) == 0) {
 		face = d.face;
 		conf = d.confidence;
 	}

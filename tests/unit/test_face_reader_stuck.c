@@ -38,9 +38,9 @@
 #define MAX_SEEN 16
 
 int __real_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out);
+			     const struct vis_fnet *net, struct vis_die *out);
 int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out);
+			     const struct vis_fnet *net, struct vis_die *out);
 
 /* The reads (under lock). */
 static struct {
@@ -53,7 +53,7 @@ static struct {
 } rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, false, false };	/* changed: made monotonic in main */
 
 int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out)
+			     const struct vis_fnet *net, struct vis_die *out)
 {
 	int rc;
 
@@ -63,7 +63,7 @@ int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, 
 	while (rd.hold)
 		pthread_cond_wait(&rd.changed, &rd.lock);
 	pthread_mutex_unlock(&rd.lock);
-	rc = __real_vis_read_face_near(full, u, v, die_px, out);
+	rc = __real_vis_read_face_near(full, u, v, die_px, net, out);
 	pthread_mutex_lock(&rd.lock);
 	rd.returned++;
 	pthread_cond_broadcast(&rd.changed);

@@ -39,9 +39,9 @@
 #define MAX_SEEN 4096
 
 int __real_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out);
+			     const struct vis_fnet *net, struct vis_die *out);
 int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out);
+			     const struct vis_fnet *net, struct vis_die *out);
 
 static pthread_t main_thread;
 
@@ -56,7 +56,7 @@ static struct {
 } rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, false };	/* changed: made monotonic in main */
 
 int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
-			     struct vis_die *out)
+			     const struct vis_fnet *net, struct vis_die *out)
 {
 	pthread_mutex_lock(&rd.lock);
 	if (pthread_equal(pthread_self(), main_thread))
@@ -68,7 +68,7 @@ int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, 
 	while (rd.hold)
 		pthread_cond_wait(&rd.changed, &rd.lock);
 	pthread_mutex_unlock(&rd.lock);
-	return __real_vis_read_face_near(full, u, v, die_px, out);
+	return __real_vis_read_face_near(full, u, v, die_px, net, out);
 }
 
 struct seen {

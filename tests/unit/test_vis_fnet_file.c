@@ -20,6 +20,7 @@
 #include "vision/vision.h"
 
 #define CHECK "tests/data/face-net-check.txt"
+#define CROPS "tests/data/face-net-crops.bin"
 #define N (VIS_FNET_SIDE * VIS_FNET_SIDE * 3)
 #define HEADER 48		/* bytes before the weights (docs/vision.md) */
 #define WEIGHTS 96279
@@ -289,6 +290,44 @@ static void test_write_failure_leaves_no_file(void **state)
 	assert_int_not_equal(access(path, F_OK), 0);
 }
 
+/* The shipped test crops (the held-out photos' detections): the built-in
+ * net reads most right and none wrong at 0.9; a loaded copy of it scores
+ * the same; a net of zeros (every class alike) reads none right; a bad
+ * crops file is refused. */
+static void test_scores_on_the_test_crops(void **state)
+{
+	struct fixture *fx = *state;
+	struct vis_fnet_score a, b, z;
+	struct vis_fnet *net = NULL, *zero = vis_fnet_copy(vis_fnet_builtin(), 4, 0);
+	char err[256];
+
+	assert_int_equal(vis_fnet_score(vis_fnet_builtin(), CROPS, &a, err, sizeof(err)), 0);
+	fprintf(stderr, "built-in net: %d of %d test crops right, %d wrong at >= 0.9\n", a.right,
+		a.crops, a.sure_wrong);
+	assert_true(a.crops >= 300);
+	assert_true(a.right >= 0.85 * a.crops);
+	assert_int_equal(vis_fnet_load(fx->good, &net, err, sizeof(err)), 0);
+	assert_int_equal(vis_fnet_score(net, CROPS, &b, err, sizeof(err)), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_non_null(zero);
+	assert_int_equal(vis_fnet_score(zero, CROPS, &z, err, sizeof(err)), 0);
+	assert_int_equal(z.crops, a.crops);
+	assert_true(z.right < a.right / 2);
+	/* missing; a record cut short */
+	assert_true(vis_fnet_score(net, fx->bad, &z, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, fx->bad));
+	static uint8_t recs[4804 + 100];
+	write_bad(fx, recs, sizeof(recs));
+	assert_true(vis_fnet_score(net, fx->bad, &z, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "ends within a record"));
+	recs[0] = 7;
+	write_bad(fx, recs, 4804);
+	assert_true(vis_fnet_score(net, fx->bad, &z, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "class 7"));
+	vis_fnet_free(net);
+	vis_fnet_free(zero);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +337,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_copies_and_turns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_failure_leaves_no_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scores_on_the_test_crops, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /*
  * dyeref faces export --db FILE --out DIR: the dice the officials labelled
  * on the replay page (db_face_labels), each die's crop as a JPEG named
- * match-M-throw-K-die-I.jpg and labels.json in the shared photo sets'
- * format ({"NAME.jpg":{"width","height","dice":[{"face","x","y","w","h"}]}},
+ * match-M-throw-K-die-I.jpg (I the snapshot's id) and labels.json in the
+ * shared photo sets' format ({"NAME.jpg":{"width","height","dice":[{"face","x","y","w","h"}]}},
  * one die an image, boxes in its pixels), for `make face-net FACES=DIR`.
  * Written into a folder beside DIR and renamed to DIR once whole: an error
  * leaves no DIR (an empty one given stays empty).
@@ -67,8 +67,8 @@ static int put_one(const struct db_face_label *l, void *ctx)
 	json_t *e;
 	int rc;
 
-	snprintf(name, sizeof(name), "match-%lld-throw-%d-die-%d.jpg", (long long)l->match,
-		 l->throw_no, l->snapshot);
+	snprintf(name, sizeof(name), "match-%lld-throw-%d-die-%lld.jpg", (long long)l->match,
+		 l->throw_no, (long long)l->snapshot);
 	rc = vis_decode_jpeg(l->crop, l->crop_len, name, &img, why, sizeof(why));
 	if (rc == 0 && (img->width != l->width || img->height != l->height))
 		rc = -EINVAL;

@@ -15,7 +15,7 @@ static const char *label_bad(const struct db_face_label *l)
 	if (l->throw_no < 1)
 		return "throw: not a throw's number";
 	if (l->snapshot < 1)
-		return "snapshot: not a snapshot's number";
+		return "snapshot: not a snapshot's id";
 	if (l->face < 1 || l->face > 6)
 		return "face: expected 1-6";
 	if (l->read_face < 0 || l->read_face > 6 || !isfinite(l->read_confidence) ||
@@ -75,13 +75,13 @@ int db_face_label_add(struct db *db, const struct db_face_label *l, char *err, s
 	if (ret)
 		return ret;
 	rc = sqlite3_prepare_v2(db->h,
-		"INSERT INTO face_labels (match_id, throw_no, snapshot, face, confirmed, read_face,"
+		"INSERT INTO face_labels (match_id, throw_no, snapshot_id, face, confirmed, read_face,"
 		" read_confidence, crop, width, height, x, y, w, h, official, reason, t_ns, wall_ms)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, l->match);
 		sqlite3_bind_int(st, 2, l->throw_no);
-		sqlite3_bind_int(st, 3, l->snapshot);
+		sqlite3_bind_int64(st, 3, l->snapshot);
 		sqlite3_bind_int(st, 4, l->face);
 		sqlite3_bind_int(st, 5, l->confirmed);
 		sqlite3_bind_int(st, 6, l->read_face);
@@ -134,12 +134,12 @@ int db_face_labels(struct db *db, int64_t match, int throw_no,
 
 	/* Each die's latest row: the largest id of its (match, throw, snapshot). */
 	rc = sqlite3_prepare_v2(db->h,
-		"SELECT id, match_id, throw_no, snapshot, face, confirmed, read_face, read_confidence,"
+		"SELECT id, match_id, throw_no, snapshot_id, face, confirmed, read_face, read_confidence,"
 		" crop, width, height, x, y, w, h, official, reason, t_ns, wall_ms FROM face_labels f"
 		" WHERE (?1 = 0 OR match_id = ?1) AND (?2 = 0 OR throw_no = ?2) AND id ="
 		" (SELECT MAX(id) FROM face_labels g WHERE g.match_id = f.match_id"
-		" AND g.throw_no = f.throw_no AND g.snapshot = f.snapshot)"
-		" ORDER BY match_id, throw_no, snapshot", -1, &st, NULL);
+		" AND g.throw_no = f.throw_no AND g.snapshot_id = f.snapshot_id)"
+		" ORDER BY match_id, throw_no, snapshot_id", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return db_fail(db, rc, "reading the face labels", err, errlen);
 	sqlite3_bind_int64(st, 1, match);
@@ -149,7 +149,7 @@ int db_face_labels(struct db *db, int64_t match, int throw_no,
 			.id = sqlite3_column_int64(st, 0),
 			.match = sqlite3_column_int64(st, 1),
 			.throw_no = sqlite3_column_int(st, 2),
-			.snapshot = sqlite3_column_int(st, 3),
+			.snapshot = sqlite3_column_int64(st, 3),
 			.face = sqlite3_column_int(st, 4),
 			.confirmed = sqlite3_column_int(st, 5) != 0,
 			.read_face = sqlite3_column_int(st, 6),

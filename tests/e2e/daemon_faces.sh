@@ -15,7 +15,7 @@ command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
 . "$(dirname "$0")/lib/faces.sh"
 detail "$k" | grep -q '"label":null' || fail "a label before any was given: $(detail "$k")"
 
-face="{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":1"
+face="{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":$snap"
 [ "$(status_of -H 'Content-Type: application/json' --data-binary "$face,\"confirm\":true}" \
 	"$BASE/console/api/command")" = 403 ] || fail "a label without a session taken"
 login
@@ -24,12 +24,12 @@ for bad in "$face,\"face\":7}" "$face,\"face\":0}" "$face}" "$face,\"face\":2,\"
 	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":0,\"face\":2}"; do
 	[ "$(command_status "$bad")" = 400 ] || fail "$bad -> $(cat "$WORK/last"), want 400"
 done
-for bad in "{\"cmd\":\"face\",\"match\":1,\"throw\":99,\"snapshot\":1,\"face\":2}" \
-	"{\"cmd\":\"face\",\"match\":99,\"throw\":1,\"snapshot\":1,\"face\":2}" \
-	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":2,\"face\":2}"; do
+for bad in "{\"cmd\":\"face\",\"match\":1,\"throw\":99,\"snapshot\":$snap,\"face\":2}" \
+	"{\"cmd\":\"face\",\"match\":99,\"throw\":1,\"snapshot\":$snap,\"face\":2}" \
+	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":$((snap + 1000)),\"face\":2}"; do
 	[ "$(command_status "$bad")" = 404 ] || fail "$bad -> $(cat "$WORK/last"), want 404"
 done
-grep -q 'no throw 99' "$WORK/last" 2>/dev/null || grep -q 'no snapshot 2' "$WORK/last" ||
+grep -q 'no throw 99' "$WORK/last" 2>/dev/null || grep -q "no snapshot $((snap + 1000))" "$WORK/last" ||
 	fail "the refusal does not say why: $(cat "$WORK/last")"
 detail "$k" | grep -q '"label":null' || fail "a refused label was stored: $(detail "$k")"
 
@@ -49,7 +49,7 @@ out=$WORK/faces
 "$DYEREF" faces export --db "$WORK/dyeref.db" --out "$out" > "$WORK/export.out" 2> "$WORK/export.err" ||
 	fail "faces export: exit $?: $(cat "$WORK/export.err")"
 grep -q "1 labelled dice" "$WORK/export.out" || fail "faces export said: $(cat "$WORK/export.out")"
-name=match-1-throw-$k-die-1.jpg
+name=match-1-throw-$k-die-$snap.jpg
 [ "$(stat -c %a "$out")" = "$(printf '%o' $((0777 & ~$(umask))))" ] || fail "the folder's mode: $(stat -c %a "$out")"
 [ "$(cd "$out" && ls | sort | tr '\n' ' ')" = "labels.json $name " ] || fail "faces export wrote: $(ls -a "$out")"
 python3 - "$out" "$name" "$other" <<'EOF' || fail "labels.json: $(cat "$out/labels.json")"
@@ -99,7 +99,7 @@ grep -q "junk.db/faces" "$WORK/r.err" || fail "the folder not named: $(cat "$WOR
 # refused by name, nothing written.
 if command -v sqlite3 >/dev/null; then
 	cp "$WORK/dyeref.db" "$WORK/doctored.db"
-	sqlite3 "$WORK/doctored.db" "INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot + 1, face,
+	sqlite3 "$WORK/doctored.db" "INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot_id + 1, face,
 		confirmed, read_face, read_confidence, X'FFD8FFE0DEADBEEF', width, height, x, y, w, h, official,
 		reason, t_ns, wall_ms FROM face_labels ORDER BY id DESC LIMIT 1"
 	export_refused "a doctored crop" "$WORK/doctored.db" "$WORK/f3"

@@ -194,7 +194,7 @@ static void test_db_faces_doctored_rows_are_refused_on_reading(void **state)
 	assert_int_not_equal(sqlite3_exec(db_handle(f->db), "UPDATE face_labels SET face = 2", NULL, NULL,
 					  NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db_handle(f->db),
-		"INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot, face, confirmed,"
+		"INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot_id, face, confirmed,"
 		" read_face, read_confidence, crop, width, height, 1e9, y, w, h, official, reason, t_ns,"
 		" wall_ms FROM face_labels", NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(db_face_labels(f->db, 0, 0, collect, &s, err, sizeof(err)), -EILSEQ);

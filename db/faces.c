@@ -1,6 +1,7 @@
 /* Face labels: an official's word on a die the camera read at rest, each
  * with its own crop, appended like every other row (db.h, "Face labels"). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -124,6 +125,15 @@ static int text_col(sqlite3_stmt *st, int col, char *out, size_t outlen)
 	return 0;
 }
 
+/* An integer column that fits an int, else -1 (out of every range
+ * label_bad checks). */
+static int int_col(sqlite3_stmt *st, int col)
+{
+	int64_t v = sqlite3_column_int64(st, col);
+
+	return v >= INT_MIN && v <= INT_MAX ? (int)v : -1;
+}
+
 int db_face_labels(struct db *db, int64_t match, int throw_no,
 		   int (*fn)(const struct db_face_label *l, void *ctx), void *ctx,
 		   char *err, size_t errlen)
@@ -145,19 +155,22 @@ int db_face_labels(struct db *db, int64_t match, int throw_no,
 	sqlite3_bind_int64(st, 1, match);
 	sqlite3_bind_int(st, 2, throw_no);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* Read whole, so that a 64-bit value out of range is refused,
+		 * not cut down to one that passes. */
+		int64_t throw_no = sqlite3_column_int64(st, 2);
 		struct db_face_label l = {
 			.id = sqlite3_column_int64(st, 0),
 			.match = sqlite3_column_int64(st, 1),
-			.throw_no = sqlite3_column_int(st, 2),
+			.throw_no = throw_no >= 1 && throw_no <= INT_MAX ? (int)throw_no : 0,
 			.snapshot = sqlite3_column_int64(st, 3),
-			.face = sqlite3_column_int(st, 4),
+			.face = int_col(st, 4),
 			.confirmed = sqlite3_column_int(st, 5) != 0,
-			.read_face = sqlite3_column_int(st, 6),
+			.read_face = int_col(st, 6),
 			.read_confidence = sqlite3_column_double(st, 7),
 			.crop = sqlite3_column_blob(st, 8),
 			.crop_len = (size_t)sqlite3_column_bytes(st, 8),
-			.width = sqlite3_column_int(st, 9),
-			.height = sqlite3_column_int(st, 10),
+			.width = int_col(st, 9),
+			.height = int_col(st, 10),
 			.x = sqlite3_column_double(st, 11),
 			.y = sqlite3_column_double(st, 12),
 			.w = sqlite3_column_double(st, 13),

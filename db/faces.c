@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -134,6 +135,42 @@ static int int_col(sqlite3_stmt *st, int col)
 	return v >= INT_MIN && v <= INT_MAX ? (int)v : -1;
 }
 
+/* Face label id's crop into *crop (malloc'd, *len bytes): 0; -EFBIG past
+ * DB_BLOB_MAX, nothing loaded; -EINVAL not a blob or text; else the
+ * store's error with a message. */
+static int read_crop(struct db *db, int64_t id, void **crop, size_t *len, char *err,
+		     size_t errlen)
+{
+	sqlite3_blob *b;
+	int rc = sqlite3_blob_open(db->h, "main", "face_labels", "crop", id, 0, &b), n;
+
+	*crop = NULL;
+	*len = 0;
+	if (rc == SQLITE_ERROR)
+		return -EINVAL;		/* a value of another type */
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "reading a face label's crop", err, errlen);
+	n = sqlite3_blob_bytes(b);
+	if (n < 0 || (size_t)n > DB_BLOB_MAX) {
+		sqlite3_blob_close(b);
+		return -EFBIG;
+	}
+	*crop = malloc(n ? (size_t)n : 1);
+	if (!*crop) {
+		sqlite3_blob_close(b);
+		return db_nomem(db, err, errlen);
+	}
+	rc = sqlite3_blob_read(b, *crop, n, 0);
+	sqlite3_blob_close(b);
+	if (rc != SQLITE_OK) {
+		free(*crop);
+		*crop = NULL;
+		return db_fail(db, rc, "reading a face label's crop", err, errlen);
+	}
+	*len = (size_t)n;
+	return 0;
+}
+
 int db_face_labels(struct db *db, int64_t match, int throw_no,
 		   int (*fn)(const struct db_face_label *l, void *ctx), void *ctx,
 		   char *err, size_t errlen)
@@ -145,7 +182,7 @@ int db_face_labels(struct db *db, int64_t match, int throw_no,
 	/* Each die's latest row: the largest id of its (match, throw, snapshot). */
 	rc = sqlite3_prepare_v2(db->h,
 		"SELECT id, match_id, throw_no, snapshot_id, face, confirmed, read_face, read_confidence,"
-		" crop, width, height, x, y, w, h, official, reason, t_ns, wall_ms FROM face_labels f"
+		" NULL, width, height, x, y, w, h, official, reason, t_ns, wall_ms FROM face_labels f"
 		" WHERE (?1 = 0 OR match_id = ?1) AND (?2 = 0 OR throw_no = ?2) AND id ="
 		" (SELECT MAX(id) FROM face_labels g WHERE g.match_id = f.match_id"
 		" AND g.throw_no = f.throw_no AND g.snapshot_id = f.snapshot_id)"
@@ -167,8 +204,6 @@ int db_face_labels(struct db *db, int64_t match, int throw_no,
 			.confirmed = sqlite3_column_int(st, 5) != 0,
 			.read_face = int_col(st, 6),
 			.read_confidence = sqlite3_column_double(st, 7),
-			.crop = sqlite3_column_blob(st, 8),
-			.crop_len = (size_t)sqlite3_column_bytes(st, 8),
 			.width = int_col(st, 9),
 			.height = int_col(st, 10),
 			.x = sqlite3_column_double(st, 11),
@@ -181,9 +216,19 @@ int db_face_labels(struct db *db, int64_t match, int throw_no,
 			.wall_ms = sqlite3_column_int64(st, 18),
 		};
 		const char *bad = "";
+		void *crop = NULL;
 
-		if (text_col(st, 15, official, sizeof(official)) ||
-		    text_col(st, 16, reason, sizeof(reason)))
+		/* The crop is read through a blob handle, its size known before
+		 * any byte is loaded: memory bounded by DB_BLOB_MAX, not by
+		 * SQLite's 1 GB (length() in the query loads the value too). */
+		ret = read_crop(db, l.id, &crop, &l.crop_len, err, errlen);
+		l.crop = crop;
+		if (ret && ret != -EFBIG && ret != -EINVAL)
+			break;
+		if (ret)
+			bad = ret == -EFBIG ? "crop: more than DB_BLOB_MAX bytes" : "crop: not a blob";
+		else if (text_col(st, 15, official, sizeof(official)) ||
+			 text_col(st, 16, reason, sizeof(reason)))
 			bad = "official or reason: not text of the right size";
 		else if (l.read_face == 0)
 			l.read_confidence = -1;
@@ -192,9 +237,10 @@ int db_face_labels(struct db *db, int64_t match, int throw_no,
 		if (*bad) {
 			db_msg(err, errlen, "%s: face label %lld: %s", db->path, (long long)l.id, bad);
 			ret = -EILSEQ;
-			break;
+		} else {
+			ret = fn(&l, ctx);
 		}
-		ret = fn(&l, ctx);
+		free(crop);
 		if (ret)
 			break;
 	}

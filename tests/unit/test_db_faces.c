@@ -241,6 +241,32 @@ static void test_db_faces_doctored_64_bit_values_are_refused(void **state)
 	}
 }
 
+/* A crop doctored past DB_BLOB_MAX is refused by row without being
+ * loaded: SQLite's memory stays well under its size. */
+static void test_db_faces_oversized_crop_is_refused_unread(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct db_face_label l;
+	struct seen s = { 0 };
+	char err[256];
+	int64_t match;
+
+	match = imported(f->db);
+	l = label(match, 1, 5, false);
+	assert_int_equal(db_face_label_add(f->db, &l, err, sizeof(err)), 0);
+	assert_int_equal(sqlite3_exec(db_handle(f->db),
+		"INSERT INTO face_labels (match_id, throw_no, snapshot_id, face, confirmed, read_face,"
+		" read_confidence, crop, width, height, x, y, w, h, official, reason, t_ns, wall_ms)"
+		" SELECT match_id, throw_no, snapshot_id + 1, face, confirmed, read_face,"
+		" read_confidence, X'FFD8' || zeroblob(67108864), width, height, x, y, w, h, official,"
+		" reason, t_ns, wall_ms FROM face_labels WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_memory_highwater(1);
+	assert_int_equal(db_face_labels(f->db, 0, 0, collect, &s, err, sizeof(err)), -EILSEQ);
+	assert_non_null(strstr(err, "face label 2: crop"));
+	assert_true(sqlite3_memory_highwater(0) < DB_BLOB_MAX / 4);
+	assert_int_equal(s.n, 1);	/* the good one before it */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +279,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_faces_doctored_rows_are_refused_on_reading,
 						db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_faces_doctored_64_bit_values_are_refused,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_faces_oversized_crop_is_refused_unread,
 						db_test_setup, db_test_teardown),
 	};
 

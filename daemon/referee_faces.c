@@ -15,6 +15,7 @@
 #include "daemon/referee_internal.h"
 #include "daemon/snapshot.h"
 #include "db/db.h"
+#include "vision/vision.h"
 
 /* The crop around a die: 1.5 sides each way (the face net reads about 3
  * sides across), at least this many pixels each way. */
@@ -75,7 +76,9 @@ static int crop_jpeg(tjhandle tj, const void *jpeg, size_t len, int x0, int y0, 
 	unsigned char *dst = NULL;
 	unsigned long dlen = 0;
 
-	if (tjTransform(tj, jpeg, (unsigned long)len, 1, &dst, &dlen, &xf, 0) || !dst) {
+	/* LIMITSCANS: as vis_decode_jpeg, a progressive JPEG of thousands of
+	 * scans is refused rather than spun on. */
+	if (tjTransform(tj, jpeg, (unsigned long)len, 1, &dst, &dlen, &xf, TJFLAG_LIMITSCANS) || !dst) {
 		tjFree(dst);
 		return -EINVAL;
 	}
@@ -107,6 +110,13 @@ static int cut_die(const void *jpeg, size_t len, double cx, double cy, double r,
 	if (len > (unsigned long)-1 ||
 	    tjDecompressHeader3(tj, jpeg, (unsigned long)len, &w, &h, &sub, &cs) || w < 1 || h < 1) {
 		snprintf(err, errlen, "its picture cannot be read");
+		goto destroy;
+	}
+	/* The vision's limits (vis_decode_jpeg): the transform holds the
+	 * whole picture's coefficients, whatever the crop's size. */
+	if (w > VIS_MAX_SIDE || h > VIS_MAX_SIDE || (long)w * h > VIS_MAX_PIXELS) {
+		snprintf(err, errlen, "its picture is too big (%dx%d, beyond %d a side, %ld pixels)", w,
+			 h, VIS_MAX_SIDE, VIS_MAX_PIXELS);
 		goto destroy;
 	}
 	if (!(cx >= 0 && cx < w && cy >= 0 && cy < h)) {

@@ -241,6 +241,41 @@ static void test_referee_faces_refusals_store_nothing(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* A snapshot whose header claims a picture past the vision's limits
+ * (20000x20000) is refused before it is cut, storing nothing. */
+static void test_referee_faces_picture_too_big_is_refused(void **state)
+{
+	struct fx *f = *state;
+	struct vis_image *img = picture(100, 100);
+	struct dd_snapshot_meta m = { .t_ns = 5, .width = W, .height = H, .face = 3,
+				      .confidence = 0.7, .has_die = true, .die_x = 100, .die_y = 100,
+				      .die_r = 15 };
+	char err[256];
+	size_t len, i;
+	unsigned char *jpeg = dd_jpeg_encode(img, &len, err, sizeof(err));
+	json_t *out = NULL;
+	int n = 0;
+
+	assert_non_null(jpeg);
+	for (i = 2; i + 9 < len && !(jpeg[i] == 0xff && jpeg[i + 1] == 0xc0); i++)
+		;
+	assert_true(i + 9 < len);
+	/* SOF0: length 2, precision 1, then height 2 and width 2. */
+	jpeg[i + 5] = jpeg[i + 7] = 20000 >> 8;
+	jpeg[i + 6] = jpeg[i + 8] = 20000 & 0xff;
+	assert_int_equal(dd_snapshot_store(f->db->db, f->match, 1, 1, jpeg, len, &m, err,
+					   sizeof(err)), 1);
+	assert_int_equal(db_raw_flush(f->db->db, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 1, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "too big"));
+	assert_null(out);
+	assert_int_equal(db_face_labels(f->db->db, 0, 0, count, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(jpeg);
+	vis_image_free(img);
+}
+
 /* faces[snapshot id] = its label's face (ids below 8). */
 static int faces_of(const struct db_face_label *l, void *ctx)
 {
@@ -312,6 +347,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_referee_faces_label_stays_with_its_snapshot_when_another_is_pruned, setup,
 			teardown),
+		cmocka_unit_test_setup_teardown(test_referee_faces_picture_too_big_is_refused, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -54,6 +55,23 @@ static int write_file(const char *path, const void *data, size_t len, char *err,
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
+	return 0;
+}
+
+/* fsync()s folder dir, so that the names in it are on disk: 0, or -errno
+ * with "dir: why". */
+static int sync_dir(const char *dir, char *err, size_t errlen)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e;
+
+	if (fd < 0 || fsync(fd)) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: %s", dir, strerror(e));
+		return -e;
+	}
+	close(fd);
 	return 0;
 }
 
@@ -144,6 +162,17 @@ static int out_ok(const char *out)
 	return 0;
 }
 
+/* The folder holding path (no trailing slash), in buf. */
+static const char *parent_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return ".";
+	snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return buf;
+}
+
 /* The folder to write in, beside out (so that the rename stays on its
  * file system): "PARENT/.BASE.XXXXXX" into tmp, out's trailing slashes
  * dropped into outp. 0, or exit 2 after one line. */
@@ -211,10 +240,16 @@ static int faces_export(int argc, char **argv)
 		free(text);
 	}
 	json_decref(x.labels);
+	/* The files' names on disk before the folder takes DIR's, and the
+	 * rename on disk before "written" is said. */
+	if (rc == 0)
+		rc = sync_dir(x.tmp, err, sizeof(err));
 	if (rc == 0 && rename(x.tmp, out)) {
 		rc = -errno;
 		snprintf(err, sizeof(err), "%s: %s", a.out, strerror(errno));
 	}
+	if (rc == 0)
+		rc = sync_dir(parent_of(out, path, sizeof(path)), err, sizeof(err));
 	if (rc) {
 		/* put_one said why itself; the store and the files say it in err. */
 		if (err[0] || rc == -ENOMEM)

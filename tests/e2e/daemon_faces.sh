@@ -106,6 +106,23 @@ if command -v sqlite3 >/dev/null; then
 	[ ! -e "$WORK/f3" ] || fail "a doctored crop left its --out"
 	grep -q "face label [0-9]*: its crop is not the JPEG" "$WORK/r.err" || fail "the doctored row not named: $(cat "$WORK/r.err")"
 fi
+# Durable: the folder written is fsync'd before it is renamed to DIR, and
+# DIR's parent after (the rename itself on disk).
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	strace -f -y -e trace=fsync,rename -o "$WORK/strace" "$DYEREF" faces export --db "$WORK/dyeref.db" \
+		--out "$WORK/durable" > /dev/null || fail "faces export under strace: exit $?"
+	python3 - "$WORK/strace" "$WORK" <<'EOF' || fail "the folders not fsync'd: $(grep -v '^---' "$WORK/strace")"
+import re, sys
+lines, work = open(sys.argv[1]).read().splitlines(), sys.argv[2]
+ren = [i for i, l in enumerate(lines) if "rename(" in l and "durable" in l]
+assert ren, lines
+tmp = re.search(r'rename\("([^"]*)"', lines[ren[0]]).group(1)
+def synced(path, rng):
+    return any(re.search(r'fsync\(\d+<' + re.escape(path) + r'>\) += 0', lines[i]) for i in rng)
+assert synced(tmp, range(ren[0])), "temp folder " + tmp
+assert synced(work, range(ren[0] + 1, len(lines))), "parent " + work
+EOF
+fi
 # An empty folder given is filled, as a new one is.
 mkdir "$WORK/empty"
 "$DYEREF" faces export --db "$WORK/dyeref.db" --out "$WORK/empty/" > /dev/null || fail "into an empty folder: exit $?"

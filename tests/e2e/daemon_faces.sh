@@ -33,6 +33,10 @@ grep -q 'no throw 99' "$WORK/last" 2>/dev/null || grep -q "no snapshot $((snap +
 	fail "the refusal does not say why: $(cat "$WORK/last")"
 detail "$k" | grep -q '"label":null' || fail "a refused label was stored: $(detail "$k")"
 
+# A label is no ruling: the throw's detail (but its labels) and /api/state
+# stay as they were.
+curl -s --max-time "$(slow 10)" "$BASE/api/state" > "$WORK/state.before"
+detail "$k" > "$WORK/detail.before"
 command_ok "$face,\"confirm\":true}"
 grep -q "\"label\":{\"face\":$read_face,\"confirmed\":true" "$WORK/last" ||
 	fail "the confirmation's answer: $(cat "$WORK/last")"
@@ -43,6 +47,22 @@ other=$((read_face % 6 + 1))
 command_ok "$face,\"face\":$other,\"reason\":\"seen close up\"}"
 detail "$k" | grep -q "\"label\":{\"face\":$other,\"confirmed\":false,\"read_face\":$read_face,.*\"reason\":\"seen close up\"}" ||
 	fail "the face set not in the throw's detail: $(detail "$k")"
+curl -s --max-time "$(slow 10)" "$BASE/api/state" > "$WORK/state.after"
+detail "$k" > "$WORK/detail.after"
+python3 - "$WORK" <<'EOF' || fail "a face label changed the ruling or the state"
+import json, sys
+w = sys.argv[1]
+def load(name, drop_labels):
+    d = json.load(open(w + "/" + name))
+    if drop_labels:
+        for s in d["snapshots"]:
+            s.pop("label")
+    return d
+b, a = load("detail.before", True), load("detail.after", True)
+assert b == a, (b, a)
+assert "ruling" in b or "score" in b, b
+assert load("state.before", False) == load("state.after", False)
+EOF
 stop_daemon
 
 out=$WORK/faces

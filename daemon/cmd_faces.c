@@ -1,14 +1,15 @@
 /*
  * dyeref faces export --db FILE --out DIR: the dice the officials labelled
  * on the replay page (db_face_labels), each die's crop as a JPEG named
- * match-M-throw-K-die-I.jpg and labels.json in the shared photo sets'
- * format ({"NAME.jpg":{"width","height","dice":[{"face","x","y","w","h"}]}},
+ * match-M-throw-K-die-I.jpg (I the snapshot's id) and labels.json in the
+ * shared photo sets' format ({"NAME.jpg":{"width","height","dice":[{"face","x","y","w","h"}]}},
  * one die an image, boxes in its pixels), for `make face-net FACES=DIR`.
  * Written into a folder beside DIR and renamed to DIR once whole: an error
  * leaves no DIR (an empty one given stays empty).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -57,6 +58,23 @@ static int write_file(const char *path, const void *data, size_t len, char *err,
 	return 0;
 }
 
+/* fsync()s folder dir, so that the names in it are on disk: 0, or -errno
+ * with "dir: why". */
+static int sync_dir(const char *dir, char *err, size_t errlen)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), e;
+
+	if (fd < 0 || fsync(fd)) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "%s: %s", dir, strerror(e));
+		return -e;
+	}
+	close(fd);
+	return 0;
+}
+
 /* One labelled die: its crop (checked to decode, as stored rows are
  * hostile) and its entry. */
 static int put_one(const struct db_face_label *l, void *ctx)
@@ -67,8 +85,8 @@ static int put_one(const struct db_face_label *l, void *ctx)
 	json_t *e;
 	int rc;
 
-	snprintf(name, sizeof(name), "match-%lld-throw-%d-die-%d.jpg", (long long)l->match,
-		 l->throw_no, l->snapshot);
+	snprintf(name, sizeof(name), "match-%lld-throw-%d-die-%lld.jpg", (long long)l->match,
+		 l->throw_no, (long long)l->snapshot);
 	rc = vis_decode_jpeg(l->crop, l->crop_len, name, &img, why, sizeof(why));
 	if (rc == 0 && (img->width != l->width || img->height != l->height))
 		rc = -EINVAL;
@@ -144,6 +162,17 @@ static int out_ok(const char *out)
 	return 0;
 }
 
+/* The folder holding path (no trailing slash), in buf. */
+static const char *parent_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return ".";
+	snprintf(buf, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return buf;
+}
+
 /* The folder to write in, beside out (so that the rename stays on its
  * file system): "PARENT/.BASE.XXXXXX" into tmp, out's trailing slashes
  * dropped into outp. 0, or exit 2 after one line. */
@@ -211,10 +240,16 @@ static int faces_export(int argc, char **argv)
 		free(text);
 	}
 	json_decref(x.labels);
+	/* The files' names on disk before the folder takes DIR's, and the
+	 * rename on disk before "written" is said. */
+	if (rc == 0)
+		rc = sync_dir(x.tmp, err, sizeof(err));
 	if (rc == 0 && rename(x.tmp, out)) {
 		rc = -errno;
 		snprintf(err, sizeof(err), "%s: %s", a.out, strerror(errno));
 	}
+	if (rc == 0)
+		rc = sync_dir(parent_of(out, path, sizeof(path)), err, sizeof(err));
 	if (rc) {
 		/* put_one said why itself; the store and the files say it in err. */
 		if (err[0] || rc == -ENOMEM)

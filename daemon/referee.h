@@ -164,16 +164,17 @@ int dd_referee_throws_list(struct dd_referee *r, long id, char **out);
  * such snapshot; another negative errno on a database failure. */
 int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
 			char **jpeg, size_t *len);
-/* The official's word on the die of snapshot `index` of throw throw_no of
- * match id (a face label for retraining the reader: docs/vision.md,
- * "Retraining on your own table"): face 1-6, or 0 to confirm the face the
+/* The official's word on the die of the snapshot whose id (the throw
+ * detail's snapshots' "id") is `snapshot`, of throw throw_no of match id
+ * (a face label for retraining the reader: docs/vision.md, "Retraining on
+ * your own table"): face 1-6, or 0 to confirm the face the
  * camera read; stored with the die's crop, cut from the snapshot, and
  * audit's who and when, committed before returning. *out (the caller's,
  * json_decref) {"match","throw","snapshot","label":{"face","confirmed",
  * "read_face","official","wall_ms","reason"}}. -ENOENT no such throw or
  * snapshot; -EINVAL no die located in it, or nothing read to confirm;
  * else the store's error; err says why. */
-int dd_referee_face_label(struct dd_referee *r, long id, int throw_no, int index, int face,
+int dd_referee_face_label(struct dd_referee *r, long id, int throw_no, int64_t snapshot, int face,
 			  const struct dd_audit *audit, int64_t t_ns, struct json_t **out,
 			  char *err, size_t errlen);
 /* A dice-game match's score sheet (mlog_dice_sheet_json); -ENOENT for none

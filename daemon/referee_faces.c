@@ -15,15 +15,47 @@
 #include "daemon/referee_internal.h"
 #include "daemon/snapshot.h"
 #include "db/db.h"
+#include "vision/vision.h"
 
 /* The crop around a die: 1.5 sides each way (the face net reads about 3
  * sides across), at least this many pixels each way. */
 #define CROP_SIDES 1.5
 #define CROP_MIN_HALF 16.0
 
-static int list_item(const struct db_item *it, void *ctx)
+/* One walk behind the throw: its pictures with what is known of each,
+ * and a copy of the JPEG of snapshot `want` (its id), so that the die
+ * labelled is the one the page showed, whatever retention did since. */
+struct label_walk {
+	struct dd_snap_list snaps;
+	int64_t want;		/* the snapshot's id */
+	char *jpeg;		/* its bytes (malloc'd), NULL not met */
+	size_t len;
+};
+
+static int walk_item(const struct db_item *it, void *ctx)
 {
-	return dd_snap_list_add(ctx, it);
+	struct label_walk *w = ctx;
+
+	if (it->kind == DB_ITEM_SNAPSHOT && it->id == w->want && !w->jpeg && it->len) {
+		w->jpeg = malloc(it->len);
+		if (!w->jpeg)
+			return -ENOMEM;
+		memcpy(w->jpeg, it->data, it->len);
+		w->len = it->len;
+	}
+	return dd_snap_list_add(&w->snaps, it);
+}
+
+/* The entry of snaps (the replay's "snapshots") whose id is id, or NULL. */
+static json_t *snap_by_id(json_t *snaps, int64_t id)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(snaps, i, s)
+		if (json_integer_value(json_object_get(s, "id")) == id)
+			return s;
+	return NULL;
 }
 
 /* A number of o's key (the replay's snapshot entry, already checked). */
@@ -44,7 +76,9 @@ static int crop_jpeg(tjhandle tj, const void *jpeg, size_t len, int x0, int y0, 
 	unsigned char *dst = NULL;
 	unsigned long dlen = 0;
 
-	if (tjTransform(tj, jpeg, (unsigned long)len, 1, &dst, &dlen, &xf, 0) || !dst) {
+	/* LIMITSCANS: as vis_decode_jpeg, a progressive JPEG of thousands of
+	 * scans is refused rather than spun on. */
+	if (tjTransform(tj, jpeg, (unsigned long)len, 1, &dst, &dlen, &xf, TJFLAG_LIMITSCANS) || !dst) {
 		tjFree(dst);
 		return -EINVAL;
 	}
@@ -76,6 +110,13 @@ static int cut_die(const void *jpeg, size_t len, double cx, double cy, double r,
 	if (len > (unsigned long)-1 ||
 	    tjDecompressHeader3(tj, jpeg, (unsigned long)len, &w, &h, &sub, &cs) || w < 1 || h < 1) {
 		snprintf(err, errlen, "its picture cannot be read");
+		goto destroy;
+	}
+	/* The vision's limits (vis_decode_jpeg): the transform holds the
+	 * whole picture's coefficients, whatever the crop's size. */
+	if (w > VIS_MAX_SIDE || h > VIS_MAX_SIDE || (long)w * h > VIS_MAX_PIXELS) {
+		snprintf(err, errlen, "its picture is too big (%dx%d, beyond %d a side, %ld pixels)", w,
+			 h, VIS_MAX_SIDE, VIS_MAX_PIXELS);
 		goto destroy;
 	}
 	if (!(cx >= 0 && cx < w && cy >= 0 && cy < h)) {
@@ -124,15 +165,15 @@ static json_t *label_json(const struct db_face_label *l)
 			 "reason", l->reason ? l->reason : "");
 }
 
-int dd_referee_face_label(struct dd_referee *r, long id, int throw_no, int index, int face,
+int dd_referee_face_label(struct dd_referee *r, long id, int throw_no, int64_t snapshot, int face,
 			  const struct dd_audit *audit, int64_t t_ns, json_t **out, char *err,
 			  size_t errlen)
 {
-	struct dd_snap_list snaps = { 0 };
+	struct label_walk w = { .want = snapshot };
 	struct db_face_label l = { 0 };
 	json_t *arr, *s, *die;
-	char *jpeg = NULL, why[160];
-	size_t len = 0;
+	char why[160];
+	long long sn = (long long)snapshot;
 	double read, conf;
 	int rc;
 
@@ -141,51 +182,44 @@ int dd_referee_face_label(struct dd_referee *r, long id, int throw_no, int index
 		snprintf(err, errlen, "no event log");
 		return -ENOENT;
 	}
-	rc = db_replay(r->db, id, throw_no, list_item, &snaps, err, errlen);
-	arr = dd_snap_list_json(&snaps);
+	rc = db_replay(r->db, id, throw_no, walk_item, &w, err, errlen);
+	arr = dd_snap_list_json(&w.snaps);
 	if (rc == -ENOENT) {
-		json_decref(arr);
 		snprintf(err, errlen, "match %ld has no throw %d", id, throw_no);
-		return -ENOENT;
+		goto free_arr;
 	}
 	if (rc || !arr) {
-		json_decref(arr);
-		return rc ? rc : -ENOMEM;
+		rc = rc ? rc : -ENOMEM;
+		goto free_arr;
 	}
-	s = json_array_get(arr, (size_t)index - 1);
+	s = snap_by_id(arr, snapshot);
 	die = json_object_get(s, "die");
-	if (!s) {
-		snprintf(err, errlen, "throw %d has no snapshot %d", throw_no, index);
+	if (!s || !w.jpeg) {
+		snprintf(err, errlen, "throw %d has no snapshot %lld", throw_no, sn);
 		rc = -ENOENT;
 		goto free_arr;
 	}
 	if (!json_is_object(die)) {
-		snprintf(err, errlen, "snapshot %d: no die was located in it", index);
+		snprintf(err, errlen, "snapshot %lld: no die was located in it", sn);
 		rc = -EINVAL;
 		goto free_arr;
 	}
 	read = num(s, "face");
 	conf = num(s, "confidence");
 	if (!face && isnan(read)) {
-		snprintf(err, errlen, "snapshot %d: no face was read to confirm: tap the face it shows",
-			 index);
+		snprintf(err, errlen, "snapshot %lld: no face was read to confirm: tap the face it shows",
+			 sn);
 		rc = -EINVAL;
 		goto free_arr;
 	}
-	rc = dd_referee_snapshot(r, id, throw_no, index, &jpeg, &len);
+	rc = cut_die(w.jpeg, w.len, num(die, "x"), num(die, "y"), num(die, "r"), &l, why, sizeof(why));
 	if (rc) {
-		snprintf(err, errlen, rc == -ENOENT ? "throw %d has no snapshot %d"
-			 : "throw %d: snapshot %d could not be read", throw_no, index);
+		snprintf(err, errlen, "snapshot %lld: %s", sn, why);
 		goto free_arr;
-	}
-	rc = cut_die(jpeg, len, num(die, "x"), num(die, "y"), num(die, "r"), &l, why, sizeof(why));
-	if (rc) {
-		snprintf(err, errlen, "snapshot %d: %s", index, why);
-		goto free_jpeg;
 	}
 	l.match = id;
 	l.throw_no = throw_no;
-	l.snapshot = index;
+	l.snapshot = snapshot;
 	l.read_face = isnan(read) ? 0 : (int)read;
 	l.read_confidence = isnan(read) || isnan(conf) ? -1 : conf;
 	l.face = face ? face : l.read_face;
@@ -196,22 +230,21 @@ int dd_referee_face_label(struct dd_referee *r, long id, int throw_no, int index
 	l.wall_ms = audit->wall_ms;
 	rc = db_face_label_add(r->db, &l, err, errlen);
 	if (rc == 0) {
-		*out = json_pack("{s:I,s:i,s:i,s:o}", "match", (json_int_t)id, "throw", throw_no,
-				 "snapshot", index, "label", label_json(&l));
+		*out = json_pack("{s:I,s:i,s:I,s:o}", "match", (json_int_t)id, "throw", throw_no,
+				 "snapshot", (json_int_t)snapshot, "label", label_json(&l));
 		if (!*out)
 			rc = -ENOMEM;
 	}
 	free((void *)l.crop);
-free_jpeg:
-	free(jpeg);
 free_arr:
+	free(w.jpeg);
 	json_decref(arr);
 	return rc;
 }
 
 static int attach_label(const struct db_face_label *l, void *ctx)
 {
-	json_t *s = json_array_get(ctx, (size_t)l->snapshot - 1);
+	json_t *s = snap_by_id(ctx, l->snapshot);	/* NULL: pruned since */
 
 	if (s)
 		json_object_set_new(s, "label", label_json(l));

@@ -181,6 +181,7 @@ struct dd_snap_item {
 	bool is_meta;		/* metadata; else a snapshot */
 	bool used;		/* meta: matched to a snapshot */
 	int64_t t_ns;		/* the picture's time */
+	int64_t id;		/* snapshot: its row's id */
 	int width, height;	/* snapshot: the JPEG's own, 0 unreadable */
 	json_t *meta;		/* meta: the parsed payload (owned) */
 };
@@ -201,7 +202,7 @@ static int jpeg_size(const void *jpeg, size_t len, int *w, int *h)
 
 int dd_snap_list_add(struct dd_snap_list *l, const struct db_item *it)
 {
-	struct dd_snap_item s = { .t_ns = it->t_ns };
+	struct dd_snap_item s = { .t_ns = it->t_ns, .id = it->id };
 
 	if (it->kind == DB_ITEM_SNAPSHOT) {
 		if (jpeg_size(it->data, it->len, &s.width, &s.height))
@@ -276,6 +277,7 @@ static json_t *snap_json(const struct dd_snap_item *s, long k, const json_t *m)
 		json_object_set_new(o, "width", isnan(w) ? json_null() : json_integer((int)w));
 		json_object_set_new(o, "height", isnan(h) ? json_null() : json_integer((int)h));
 	}
+	json_object_set_new(o, "id", json_integer(s->id));
 	return o;
 }
 

@@ -45,9 +45,10 @@ struct dd_snap_list {
 /* Takes it when it is a snapshot or a snapshot's metadata (else ignores
  * it): 0, or -ENOMEM. */
 int dd_snap_list_add(struct dd_snap_list *l, const struct db_item *it);
-/* The replay's "snapshots": [{"index":1,"t_ms","face","confidence",
+/* The replay's "snapshots": [{"index":1,"id","t_ms","face","confidence",
  * "die":{"x","y","r"},"width","height"}...] in the walk's order (index as
- * in .../snapshots/I.jpg), unknowns null, the size the JPEG's own; NULL
+ * in .../snapshots/I.jpg; id the snapshot's own, db_item.id, which a face
+ * label names), unknowns null, the size the JPEG's own; NULL
  * out of memory. Frees the list's contents either way. Stored metadata is
  * read as hostile: what is not of the right type and range is null. */
 json_t *dd_snap_list_json(struct dd_snap_list *l);

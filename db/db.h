@@ -264,7 +264,8 @@ struct db_face_label {
 	int64_t id;		/* db_face_labels: the row's id; ignored by db_face_label_add */
 	int64_t match;		/* the match */
 	int throw_no;		/* the throw, 1.. */
-	int snapshot;		/* the throw's snapshot holding the die, 1.. (.../snapshots/I.jpg) */
+	int64_t snapshot;	/* the snapshot holding the die: its id (db_item.id), 1.., which
+				 * outlives its pruning, unlike its place in the throw */
 	int face;		/* the face, 1-6 */
 	bool confirmed;		/* the face read was confirmed (else set by hand) */
 	int read_face;		/* what the camera read, 1-6; 0 none */
@@ -321,6 +322,7 @@ struct db_item {
 	const char *text;	/* JSON text: THROW/RULING/CORRECTION line, OBSERVATION detail, RAW payload when it is UTF-8 text; else NULL */
 	const void *data;	/* RAW payload, SNAPSHOT JPEG */
 	size_t len;		/* bytes of data */
+	int64_t id;		/* SNAPSHOT: its row's id (what a face label names); else 0 */
 };
 
 /* Calls fn for everything behind throw K of a match in time order (ties

@@ -135,7 +135,11 @@ static int collect(struct db *db, struct item_list *l, enum db_item_kind kind,
 
 		if (!it)
 			goto nomem;
-		if (sqlite3_column_count(st) > 7)
+		/* The 8th column: a line's seq (the order of decisions), a
+		 * snapshot's row id. */
+		if (sqlite3_column_count(st) > 7 && kind == DB_ITEM_SNAPSHOT)
+			it->id = sqlite3_column_int64(st, 7);
+		else if (sqlite3_column_count(st) > 7)
 			si->seq = sqlite3_column_int64(st, 7);
 		it->kind = kind;
 		it->t_ns = sqlite3_column_int64(st, 0);
@@ -249,7 +253,7 @@ int db_replay(struct db *db, int64_t match, int throw_no,
 		" ORDER BY t_ns, id", match, throw_no, lo, hi, err, errlen);
 	if (!ret)
 		ret = collect(db, &l, DB_ITEM_SNAPSHOT,
-			"SELECT t_ns, NULL, NULL, NULL, NULL, NULL, jpeg FROM snapshots"
+			"SELECT t_ns, NULL, NULL, NULL, NULL, NULL, jpeg, id FROM snapshots"
 			" WHERE match_id = ?1 AND (throw_no = ?2 OR (throw_no IS NULL AND t_ns BETWEEN ?3 AND ?4))"
 			" ORDER BY t_ns, id", match, throw_no, lo, hi, err, errlen);
 	if (!ret)

@@ -138,7 +138,7 @@ static const char *const migrations[DB_SCHEMA_VERSION + 1] = {
 	" id INTEGER PRIMARY KEY,"
 	" match_id INTEGER NOT NULL REFERENCES matches(id),"
 	" throw_no INTEGER NOT NULL,"
-	" snapshot INTEGER NOT NULL,"		/* the throw's snapshot, 1.. as .../snapshots/I.jpg */
+	" snapshot_id INTEGER NOT NULL,"	/* snapshots.id: a pruned one's stays its own */
 	" face INTEGER NOT NULL CHECK (face BETWEEN 1 AND 6),"
 	" confirmed INTEGER NOT NULL,"		/* 1: the face read, confirmed; 0: set by hand */
 	" read_face INTEGER NOT NULL,"		/* the camera's, 0 none */
@@ -150,7 +150,7 @@ static const char *const migrations[DB_SCHEMA_VERSION + 1] = {
 	" reason TEXT NOT NULL,"
 	" t_ns INTEGER NOT NULL,"
 	" wall_ms INTEGER NOT NULL);"
-	"CREATE INDEX face_labels_die ON face_labels(match_id, throw_no, snapshot);"
+	"CREATE INDEX face_labels_die ON face_labels(match_id, throw_no, snapshot_id);"
 	"CREATE TRIGGER face_labels_append_only_u BEFORE UPDATE ON face_labels BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
 	"CREATE TRIGGER face_labels_append_only_d BEFORE DELETE ON face_labels BEGIN SELECT RAISE(ABORT, 'append-only'); END;",
 };

@@ -488,18 +488,18 @@ static int parse_reason(const json_t *o, struct web_command *cmd, char *err, siz
 	return 0;
 }
 
-/* A face label's die and word: "snapshot" 1.., and "face" 1-6 or
+/* A face label's die and word: "snapshot" (its id) 1.., and "face" 1-6 or
  * "confirm": true (exactly one of them). */
 static int parse_face(const json_t *o, struct web_command *cmd, char *err, size_t errlen)
 {
 	const json_t *v = json_object_get(o, "snapshot"), *face = json_object_get(o, "face");
 	bool confirm = false;
 
-	if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 10000) {
-		snprintf(err, errlen, "snapshot: expected a snapshot's number (1, 2, ...)");
+	if (!json_is_integer(v) || json_integer_value(v) < 1) {
+		snprintf(err, errlen, "snapshot: expected a snapshot's id (its \"id\" in the throw's detail)");
 		return -EINVAL;
 	}
-	cmd->snapshot = (int)json_integer_value(v);
+	cmd->snapshot = json_integer_value(v);
 	if (web_get_bool(o, "confirm", &confirm, err, errlen))
 		return -EINVAL;
 	if (confirm == !!face) {

@@ -104,7 +104,8 @@ struct web_command {
 	int throw_no;		/* CORRECT, CONFIRM: 1-based; 0 = the one under review;
 				 * SHOW_ON_WALL, FACE: 1-based */
 	long match;		/* SHOW_ON_WALL, FACE: the match's id (1, 2, ...) */
-	int snapshot;		/* FACE: the throw's snapshot holding the die, 1-based */
+	int64_t snapshot;	/* FACE: the snapshot holding the die, its id (the throw
+				 * detail's snapshots' "id"), 1.. */
 	int face;		/* FACE: 1-6, or 0: confirm the face the camera read */
 	int turn;		/* CORRECT of a dice game: the turn replaced (1-based);
 				 * 0: a Beer Die correction */

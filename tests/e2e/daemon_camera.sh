@@ -75,7 +75,7 @@ d=$(curl -s --max-time "$(slow 10)" "$BASE/api/matches/1/throws/2")
 echo "$d" | grep -q '"kind":"toss","source":"camera"' || fail "no camera toss in throw 2: $d"
 echo "$d" | grep -q '"at":"table","half":"[AB]","x":[0-9.]*,"y":[0-9.]*,"source":"camera"' ||
 	fail "no camera landing in throw 2: $d"
-echo "$d" | grep -Eq '"snapshots":\[\{"index":1,"t_ms":[0-9.]+,"face":(null|[1-6]),"confidence":[^,]*,"die":\{"x":[0-9.]+,"y":[0-9.]+,"r":[0-9.]+\},"width":640,"height":360,"label":null\}' ||
+echo "$d" | grep -Eq '"snapshots":\[\{"index":1,"t_ms":[0-9.]+,"face":(null|[1-6]),"confidence":[^,]*,"die":\{"x":[0-9.]+,"y":[0-9.]+,"r":[0-9.]+\},"width":640,"height":360,"id":[0-9]+,"label":null\}' ||
 	fail "no snapshot with its metadata listed for throw 2: $d"
 curl -s --max-time "$(slow 10)" -o "$WORK/snap.jpg" -w '%{http_code} %{content_type}' \
 	"$BASE/api/matches/1/throws/2/snapshots/1.jpg" > "$WORK/code"

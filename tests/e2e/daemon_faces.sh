@@ -15,7 +15,7 @@ command -v python3 >/dev/null || { echo "python3 is not installed"; exit 77; }
 . "$(dirname "$0")/lib/faces.sh"
 detail "$k" | grep -q '"label":null' || fail "a label before any was given: $(detail "$k")"
 
-face="{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":1"
+face="{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":$snap"
 [ "$(status_of -H 'Content-Type: application/json' --data-binary "$face,\"confirm\":true}" \
 	"$BASE/console/api/command")" = 403 ] || fail "a label without a session taken"
 login
@@ -24,15 +24,19 @@ for bad in "$face,\"face\":7}" "$face,\"face\":0}" "$face}" "$face,\"face\":2,\"
 	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":0,\"face\":2}"; do
 	[ "$(command_status "$bad")" = 400 ] || fail "$bad -> $(cat "$WORK/last"), want 400"
 done
-for bad in "{\"cmd\":\"face\",\"match\":1,\"throw\":99,\"snapshot\":1,\"face\":2}" \
-	"{\"cmd\":\"face\",\"match\":99,\"throw\":1,\"snapshot\":1,\"face\":2}" \
-	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":2,\"face\":2}"; do
+for bad in "{\"cmd\":\"face\",\"match\":1,\"throw\":99,\"snapshot\":$snap,\"face\":2}" \
+	"{\"cmd\":\"face\",\"match\":99,\"throw\":1,\"snapshot\":$snap,\"face\":2}" \
+	"{\"cmd\":\"face\",\"match\":1,\"throw\":$k,\"snapshot\":$((snap + 1000)),\"face\":2}"; do
 	[ "$(command_status "$bad")" = 404 ] || fail "$bad -> $(cat "$WORK/last"), want 404"
 done
-grep -q 'no throw 99' "$WORK/last" 2>/dev/null || grep -q 'no snapshot 2' "$WORK/last" ||
+grep -q 'no throw 99' "$WORK/last" 2>/dev/null || grep -q "no snapshot $((snap + 1000))" "$WORK/last" ||
 	fail "the refusal does not say why: $(cat "$WORK/last")"
 detail "$k" | grep -q '"label":null' || fail "a refused label was stored: $(detail "$k")"
 
+# A label is no ruling: the throw's detail (but its labels) and /api/state
+# stay as they were.
+curl -s --max-time "$(slow 10)" "$BASE/api/state" > "$WORK/state.before"
+detail "$k" > "$WORK/detail.before"
 command_ok "$face,\"confirm\":true}"
 grep -q "\"label\":{\"face\":$read_face,\"confirmed\":true" "$WORK/last" ||
 	fail "the confirmation's answer: $(cat "$WORK/last")"
@@ -43,13 +47,29 @@ other=$((read_face % 6 + 1))
 command_ok "$face,\"face\":$other,\"reason\":\"seen close up\"}"
 detail "$k" | grep -q "\"label\":{\"face\":$other,\"confirmed\":false,\"read_face\":$read_face,.*\"reason\":\"seen close up\"}" ||
 	fail "the face set not in the throw's detail: $(detail "$k")"
+curl -s --max-time "$(slow 10)" "$BASE/api/state" > "$WORK/state.after"
+detail "$k" > "$WORK/detail.after"
+python3 - "$WORK" <<'EOF' || fail "a face label changed the ruling or the state"
+import json, sys
+w = sys.argv[1]
+def load(name, drop_labels):
+    d = json.load(open(w + "/" + name))
+    if drop_labels:
+        for s in d["snapshots"]:
+            s.pop("label")
+    return d
+b, a = load("detail.before", True), load("detail.after", True)
+assert b == a, (b, a)
+assert "ruling" in b or "score" in b, b
+assert load("state.before", False) == load("state.after", False)
+EOF
 stop_daemon
 
 out=$WORK/faces
 "$DYEREF" faces export --db "$WORK/dyeref.db" --out "$out" > "$WORK/export.out" 2> "$WORK/export.err" ||
 	fail "faces export: exit $?: $(cat "$WORK/export.err")"
 grep -q "1 labelled dice" "$WORK/export.out" || fail "faces export said: $(cat "$WORK/export.out")"
-name=match-1-throw-$k-die-1.jpg
+name=match-1-throw-$k-die-$snap.jpg
 [ "$(stat -c %a "$out")" = "$(printf '%o' $((0777 & ~$(umask))))" ] || fail "the folder's mode: $(stat -c %a "$out")"
 [ "$(cd "$out" && ls | sort | tr '\n' ' ')" = "labels.json $name " ] || fail "faces export wrote: $(ls -a "$out")"
 python3 - "$out" "$name" "$other" <<'EOF' || fail "labels.json: $(cat "$out/labels.json")"
@@ -99,12 +119,29 @@ grep -q "junk.db/faces" "$WORK/r.err" || fail "the folder not named: $(cat "$WOR
 # refused by name, nothing written.
 if command -v sqlite3 >/dev/null; then
 	cp "$WORK/dyeref.db" "$WORK/doctored.db"
-	sqlite3 "$WORK/doctored.db" "INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot + 1, face,
+	sqlite3 "$WORK/doctored.db" "INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot_id + 1, face,
 		confirmed, read_face, read_confidence, X'FFD8FFE0DEADBEEF', width, height, x, y, w, h, official,
 		reason, t_ns, wall_ms FROM face_labels ORDER BY id DESC LIMIT 1"
 	export_refused "a doctored crop" "$WORK/doctored.db" "$WORK/f3"
 	[ ! -e "$WORK/f3" ] || fail "a doctored crop left its --out"
 	grep -q "face label [0-9]*: its crop is not the JPEG" "$WORK/r.err" || fail "the doctored row not named: $(cat "$WORK/r.err")"
+fi
+# Durable: the folder written is fsync'd before it is renamed to DIR, and
+# DIR's parent after (the rename itself on disk).
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	strace -f -y -e trace=fsync,rename -o "$WORK/strace" "$DYEREF" faces export --db "$WORK/dyeref.db" \
+		--out "$WORK/durable" > /dev/null || fail "faces export under strace: exit $?"
+	python3 - "$WORK/strace" "$WORK" <<'EOF' || fail "the folders not fsync'd: $(grep -v '^---' "$WORK/strace")"
+import re, sys
+lines, work = open(sys.argv[1]).read().splitlines(), sys.argv[2]
+ren = [i for i, l in enumerate(lines) if "rename(" in l and "durable" in l]
+assert ren, lines
+tmp = re.search(r'rename\("([^"]*)"', lines[ren[0]]).group(1)
+def synced(path, rng):
+    return any(re.search(r'fsync\(\d+<' + re.escape(path) + r'>\) += 0', lines[i]) for i in rng)
+assert synced(tmp, range(ren[0])), "temp folder " + tmp
+assert synced(work, range(ren[0] + 1, len(lines))), "parent " + work
+EOF
 fi
 # An empty folder given is filled, as a new one is.
 mkdir "$WORK/empty"

@@ -194,12 +194,77 @@ static void test_db_faces_doctored_rows_are_refused_on_reading(void **state)
 	assert_int_not_equal(sqlite3_exec(db_handle(f->db), "UPDATE face_labels SET face = 2", NULL, NULL,
 					  NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db_handle(f->db),
-		"INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot, face, confirmed,"
+		"INSERT INTO face_labels SELECT id + 1, match_id, throw_no, snapshot_id, face, confirmed,"
 		" read_face, read_confidence, crop, width, height, 1e9, y, w, h, official, reason, t_ns,"
 		" wall_ms FROM face_labels", NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(db_face_labels(f->db, 0, 0, collect, &s, err, sizeof(err)), -EILSEQ);
 	assert_non_null(strstr(err, "face label 2"));
 	assert_int_equal(s.n, 0);
+}
+
+/* 64-bit values doctored into the file are refused by row, not cut to
+ * 32 bits (4294967297 would read as throw 1, 4294967344 as width 48;
+ * the schema's CHECK keeps face in 1-6). */
+static void test_db_faces_doctored_64_bit_values_are_refused(void **state)
+{
+	static const char *const cases[][3] = {
+		{ "4294967297", "face", "width" },
+		{ "throw_no", "face", "4294967344" },
+	};
+	struct db_test_fx *f = *state;
+	struct db_face_label l;
+	char err[256], sql[640], want[32];
+	int64_t match;
+
+	match = imported(f->db);
+	l = label(match, 1, 5, false);
+	assert_int_equal(db_face_label_add(f->db, &l, err, sizeof(err)), 0);
+	/* The test's own file: each doctored row goes before the next. */
+	assert_int_equal(sqlite3_exec(db_handle(f->db), "DROP TRIGGER face_labels_append_only_d",
+				      NULL, NULL, NULL), SQLITE_OK);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seen s = { 0 };
+
+		snprintf(sql, sizeof(sql), "INSERT INTO face_labels (id, match_id, throw_no, snapshot_id,"
+			 " face, confirmed, read_face, read_confidence, crop, width, height, x, y, w, h,"
+			 " official, reason, t_ns, wall_ms) SELECT 9, match_id, %s, snapshot_id + 1, %s,"
+			 " confirmed, read_face, read_confidence, crop, %s, height, x, y, w, h, official,"
+			 " reason, t_ns, wall_ms FROM face_labels WHERE id = 1",
+			 cases[i][0], cases[i][1], cases[i][2]);
+		assert_int_equal(sqlite3_exec(db_handle(f->db), sql, NULL, NULL, NULL), SQLITE_OK);
+		assert_int_equal(db_face_labels(f->db, 0, 0, collect, &s, err, sizeof(err)), -EILSEQ);
+		snprintf(want, sizeof(want), "face label 9");
+		assert_non_null(strstr(err, want));
+		assert_non_null(strstr(err, f->path));
+		assert_int_equal(sqlite3_exec(db_handle(f->db), "DELETE FROM face_labels WHERE id = 9",
+					      NULL, NULL, NULL), SQLITE_OK);
+	}
+}
+
+/* A crop doctored past DB_BLOB_MAX is refused by row without being
+ * loaded: SQLite's memory stays well under its size. */
+static void test_db_faces_oversized_crop_is_refused_unread(void **state)
+{
+	struct db_test_fx *f = *state;
+	struct db_face_label l;
+	struct seen s = { 0 };
+	char err[256];
+	int64_t match;
+
+	match = imported(f->db);
+	l = label(match, 1, 5, false);
+	assert_int_equal(db_face_label_add(f->db, &l, err, sizeof(err)), 0);
+	assert_int_equal(sqlite3_exec(db_handle(f->db),
+		"INSERT INTO face_labels (match_id, throw_no, snapshot_id, face, confirmed, read_face,"
+		" read_confidence, crop, width, height, x, y, w, h, official, reason, t_ns, wall_ms)"
+		" SELECT match_id, throw_no, snapshot_id + 1, face, confirmed, read_face,"
+		" read_confidence, X'FFD8' || zeroblob(67108864), width, height, x, y, w, h, official,"
+		" reason, t_ns, wall_ms FROM face_labels WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_memory_highwater(1);
+	assert_int_equal(db_face_labels(f->db, 0, 0, collect, &s, err, sizeof(err)), -EILSEQ);
+	assert_non_null(strstr(err, "face label 2: crop"));
+	assert_true(sqlite3_memory_highwater(0) < DB_BLOB_MAX / 4);
+	assert_int_equal(s.n, 1);	/* the good one before it */
 }
 
 int main(void)
@@ -212,6 +277,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_db_faces_outlive_retention,
 						db_test_setup, db_test_teardown),
 		cmocka_unit_test_setup_teardown(test_db_faces_doctored_rows_are_refused_on_reading,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_faces_doctored_64_bit_values_are_refused,
+						db_test_setup, db_test_teardown),
+		cmocka_unit_test_setup_teardown(test_db_faces_oversized_crop_is_refused_unread,
 						db_test_setup, db_test_teardown),
 	};
 

@@ -19,6 +19,7 @@
 #include "daemon/referee.h"
 #include "daemon/snapshot.h"
 #include "db/db.h"
+#include "db/internal.h"
 #include "tests/support/db_fx.h"
 #include "vision/vision.h"
 
@@ -46,12 +47,13 @@ static struct vis_image *picture(int cx, int cy)
 	return img;
 }
 
-/* Stores the picture as throw 1's snapshot, the die at (cx, cy), its face
- * read as face (0: unread), and returns its JPEG's size. */
-static void store_snapshot(struct db *db, int64_t match, int cx, int cy, int face, bool die)
+/* Stores the picture as throw 1's snapshot taken at t_ns, the die at (cx,
+ * cy), its face read as face (0: unread). */
+static void store_snapshot_at(struct db *db, int64_t match, int64_t t_ns, int cx, int cy, int face,
+			      bool die)
 {
 	struct vis_image *img = picture(cx, cy);
-	struct dd_snapshot_meta m = { .t_ns = 5, .width = W, .height = H, .face = face,
+	struct dd_snapshot_meta m = { .t_ns = t_ns, .width = W, .height = H, .face = face,
 				      .confidence = face ? 0.7 : -1, .has_die = die,
 				      .die_x = cx, .die_y = cy, .die_r = SIDE * 0.75 };
 	char err[256];
@@ -63,6 +65,11 @@ static void store_snapshot(struct db *db, int64_t match, int cx, int cy, int fac
 	assert_int_equal(db_raw_flush(db, err, sizeof(err)), 0);
 	free(jpeg);
 	vis_image_free(img);
+}
+
+static void store_snapshot(struct db *db, int64_t match, int cx, int cy, int face, bool die)
+{
+	store_snapshot_at(db, match, 5, cx, cy, face, die);
 }
 
 struct fx {
@@ -234,6 +241,102 @@ static void test_referee_faces_refusals_store_nothing(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* A snapshot whose header claims a picture past the vision's limits
+ * (20000x20000) is refused before it is cut, storing nothing. */
+static void test_referee_faces_picture_too_big_is_refused(void **state)
+{
+	struct fx *f = *state;
+	struct vis_image *img = picture(100, 100);
+	struct dd_snapshot_meta m = { .t_ns = 5, .width = W, .height = H, .face = 3,
+				      .confidence = 0.7, .has_die = true, .die_x = 100, .die_y = 100,
+				      .die_r = 15 };
+	char err[256];
+	size_t len, i;
+	unsigned char *jpeg = dd_jpeg_encode(img, &len, err, sizeof(err));
+	json_t *out = NULL;
+	int n = 0;
+
+	assert_non_null(jpeg);
+	for (i = 2; i + 9 < len && !(jpeg[i] == 0xff && jpeg[i + 1] == 0xc0); i++)
+		;
+	assert_true(i + 9 < len);
+	/* SOF0: length 2, precision 1, then height 2 and width 2. */
+	jpeg[i + 5] = jpeg[i + 7] = 20000 >> 8;
+	jpeg[i + 6] = jpeg[i + 8] = 20000 & 0xff;
+	assert_int_equal(dd_snapshot_store(f->db->db, f->match, 1, 1, jpeg, len, &m, err,
+					   sizeof(err)), 1);
+	assert_int_equal(db_raw_flush(f->db->db, err, sizeof(err)), 0);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, 1, 3, &KIM, 9, &out, err,
+					       sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "too big"));
+	assert_null(out);
+	assert_int_equal(db_face_labels(f->db->db, 0, 0, count, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	free(jpeg);
+	vis_image_free(img);
+}
+
+/* faces[snapshot id] = its label's face (ids below 8). */
+static int faces_of(const struct db_face_label *l, void *ctx)
+{
+	assert_true(l->snapshot >= 1 && l->snapshot < 8);
+	((int *)ctx)[l->snapshot] = l->face;
+	return 0;
+}
+
+/* A label names its snapshot, not its place in the throw: two snapshots
+ * of one throw, each die labelled; retention prunes the first; the second
+ * keeps its own label (not the first's), and a new word on it replaces
+ * its own, not the pruned one's. The pruned die's label stays stored. */
+static void test_referee_faces_label_stays_with_its_snapshot_when_another_is_pruned(void **state)
+{
+	struct fx *f = *state;
+	char err[256], *detail;
+	json_t *out = NULL, *d, *snaps, *s;
+	int64_t first, second;
+	int faces[8] = { 0 };
+
+	store_snapshot_at(f->db->db, f->match, 5, 60, 60, 5, true);
+	store_snapshot_at(f->db->db, f->match, 6, 250, 180, 2, true);
+	assert_int_equal(dd_referee_throw_detail(f->r, (long)f->match, 1, &detail), 0);
+	d = json_loads(detail, 0, NULL);
+	free(detail);
+	snaps = json_object_get(d, "snapshots");
+	assert_int_equal(json_array_size(snaps), 2);
+	first = json_integer_value(json_object_get(json_array_get(snaps, 0), "id"));
+	second = json_integer_value(json_object_get(json_array_get(snaps, 1), "id"));
+	json_decref(d);
+	assert_true(first >= 1 && second >= 1 && first < 8 && second < 8 && first != second);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, first, 3, &KIM, 9, &out, err,
+					       sizeof(err)), 0);
+	json_decref(out);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, second, 4, &KIM, 10, &out,
+					       err, sizeof(err)), 0);
+	json_decref(out);
+	/* Retention's way: the first snapshot's row goes, its metadata stays. */
+	assert_int_equal(sqlite3_exec(db_handle(f->db->db), "DELETE FROM snapshots WHERE t_ns = 5",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(dd_referee_throw_detail(f->r, (long)f->match, 1, &detail), 0);
+	d = json_loads(detail, 0, NULL);
+	free(detail);
+	snaps = json_object_get(d, "snapshots");
+	assert_int_equal(json_array_size(snaps), 1);
+	s = json_array_get(snaps, 0);
+	assert_int_equal(json_integer_value(json_object_get(s, "face")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(s, "label"), "face")), 4);
+	json_decref(d);
+	/* A word on the picture left is its own. */
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, second, 6, &KIM, 11, &out,
+					       err, sizeof(err)), 0);
+	json_decref(out);
+	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, first, 1, &KIM, 12, &out,
+					       err, sizeof(err)), -ENOENT);
+	assert_null(out);
+	assert_int_equal(db_face_labels(f->db->db, f->match, 1, faces_of, faces, err, sizeof(err)), 0);
+	assert_int_equal(faces[first], 3);
+	assert_int_equal(faces[second], 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +344,11 @@ int main(void)
 			test_referee_faces_crop_holds_the_die_and_confirm_takes_the_face_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_referee_faces_die_at_the_edge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_referee_faces_refusals_store_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_referee_faces_label_stays_with_its_snapshot_when_another_is_pruned, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_referee_faces_picture_too_big_is_refused, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

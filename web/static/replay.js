@@ -139,10 +139,10 @@ function facePicker(d, s) {
   const box = el("div", "face-pick");
   box.appendChild(el("div", "face-q", "Which face is on top of the die?"));
   const send = async (body, what) => {
-    const m = $("face-msg-" + s.index);
+    const m = $("face-msg-" + s.id);
     const r = await fetch("/console/api/command", { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
-      body: JSON.stringify(Object.assign({ cmd: "face", match: d.match, throw: d.throw, snapshot: s.index }, body)) }).catch(() => null);
+      body: JSON.stringify(Object.assign({ cmd: "face", match: d.match, throw: d.throw, snapshot: s.id }, body)) }).catch(() => null);
     const j = r ? await r.json().catch(() => ({})) : {};
     if (!r || !r.ok) {
       m.textContent = r ? (r.status === 403 ? "You are logged out: log in on the console again." : j.error || "the daemon answered " + r.status)
@@ -152,7 +152,7 @@ function facePicker(d, s) {
     }
     const again = await fetch("/api/matches/" + d.match + "/throws/" + d.throw).catch(() => null);
     if (again && again.ok) renderSnapshots(await again.json());
-    const m2 = $("face-msg-" + s.index);
+    const m2 = $("face-msg-" + s.id);
     if (m2) { m2.textContent = "Saved: " + what + ". Thank you: the camera learns from it."; m2.className = "msg ok"; }
   };
   if (s.face) {
@@ -170,7 +170,7 @@ function facePicker(d, s) {
   }
   box.appendChild(row);
   const m = el("div", "msg");
-  m.id = "face-msg-" + s.index;
+  m.id = "face-msg-" + s.id;
   box.appendChild(m);
   return box;
 }

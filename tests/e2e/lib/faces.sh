@@ -13,3 +13,6 @@ for t in 1 2; do
 done
 [ -n "$k" ] || fail "no simulated throw with a snapshot, its die and its face"
 read_face=$(detail "$k" | sed -n 's/.*"snapshots":\[{"index":1,"t_ms":[0-9.]*,"face":\([1-6]\).*/\1/p')
+# $snap: its snapshot's id, what the face command names.
+snap=$(detail "$k" | sed -n 's/.*"snapshots":\[{"index":1,[^}]*},"width":[0-9]*,"height":[0-9]*,"id":\([0-9]*\).*/\1/p')
+[ -n "$snap" ] || fail "throw $k's snapshot has no id: $(detail "$k")"

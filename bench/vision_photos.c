@@ -70,6 +70,7 @@ struct tally {
 	int dice;		/* labelled dice */
 	int detected;		/* labelled dice with a detection inside the box */
 	int right;		/* of those, with the right face */
+	int right_sure;		/* ... of them at confidence >= 0.9 */
 	int unread;		/* labelled dice not read, found there unreadable */
 	int unread_stray;	/* unreadable detections inside no box */
 	int twice;		/* labelled dice found twice (photo_labels_found_twice) */
@@ -250,6 +251,7 @@ int main(int argc, char **argv)
 				if (golden)
 					fprintf(golden, "%s %d %.1f %.1f %.1f %.1f\n", name, face, lx, ly, lw, lh);
 				s->right++;
+				s->right_sure += dice[best].confidence >= 0.9;
 				img_right++;
 			} else {
 				if (dice[best].confidence >= 0.9)
@@ -291,12 +293,12 @@ int main(int argc, char **argv)
 		struct tally *s = &t[k];
 		imgs += s->images;
 		printf("photos %-22s %3d images %3d dice: recall %5.1f %%, face accuracy %5.1f %% "
-		       "(target 99.5), read %5.1f %%, unmatched detections %d of %d (%d at >= 0.9), "
+		       "(target 99.5), read %5.1f %% (%d at >= 0.9), unmatched detections %d of %d (%d at >= 0.9), "
 		       "wrong with confidence >= 0.9: %d; not read %d, of them found unreadable %d; "
 		       "unreadable detections matching no die %d; labelled dice found twice %d\n",
 		       split_name[white][k], s->images, s->dice, 100.0 * s->detected / (s->dice ? s->dice : 1),
 		       100.0 * s->right / (s->detected ? s->detected : 1),
-		       100.0 * s->right / (s->dice ? s->dice : 1), s->unmatched, s->dets, s->unmatched_sure,
+		       100.0 * s->right / (s->dice ? s->dice : 1), s->right_sure, s->unmatched, s->dets, s->unmatched_sure,
 		       s->confident_wrong, s->dice - s->detected, s->unread, s->unread_stray, s->twice);
 	}
 	printf("photos time per %.0fx%.0f image: %.1f ms\n", 640 * scale, 640 * scale, 1000 * secs / (imgs ? imgs : 1));

@@ -94,7 +94,7 @@
 #endif
 
 /* 9. side faces (drop_side_faces), set on the white photos' tuning half
- * (docs/vision.md, "Side faces") with the tray photos not to lose a die. */
+ * (docs/vision.md, step 9); the tray photos lose one die of 416 to it. */
 #ifndef SIDE_NEAR
 #define SIDE_NEAR 1.0	/* two finds nearer than this of a die side ... */
 #endif

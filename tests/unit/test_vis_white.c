@@ -5,14 +5,15 @@
  *
  * The photos are split by layout, not by frame (consecutive numbers are
  * near-copies): numbers 1-10, 21-30, 41-50 of each kind are tuned on,
- * 11-20, 31-40, 51-61 held out; this test reads all 310. Skipped when the
+ * 11-20, 31-40, 51-61 held out; this test reads all 310 (the odd numbers
+ * alone under the address sanitizer, 2m40s for all there). Skipped when the
  * photos are not there (DYEREF_WHITE_PHOTOS names another folder).
  *
  * What it holds the reader to: a die's side face is never reported as a
  * die of its own at confidence 0.9 or more (a find that is no labelled
  * die's, within 1.5 w of one: a side face, or a part of the die), few are at
  * all, and the share read stays above a floor. Figures: the comments at
- * the floors; how they were measured in docs/vision.md, "Side faces". */
+ * the floors; how they were measured in docs/vision.md ("How faces are read", step 9). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -74,6 +75,10 @@ static int setup(void **state)
 	json_object_foreach(labels, name, entry) {
 		const char *u = strrchr(name, '_');
 		int n = u ? atoi(u + 1) : 0;
+#ifdef __SANITIZE_ADDRESS__
+		if (n % 2 == 0)
+			continue;
+#endif
 		struct tally *s = &t[(n - 1) / 10 % 2];
 		char err[256];
 		struct vis_image *img;
@@ -152,7 +157,7 @@ static void test_vis_white_side_face_never_a_sure_die(void **state)
 {
 	(void)state;
 	need_photos();
-	assert_true(photos > 100);
+	assert_true(photos > 150);
 	for (int k = 0; k < 2; k++)
 		assert_true(t[k].side_sure <= MAX_SIDE_SURE);
 	assert_true(t[0].side + t[1].side <= MAX_SIDE);

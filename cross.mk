@@ -40,11 +40,11 @@ $(foreach a,$(CROSS_ARCHS),cross-$(a)):
 	$(Q)$(MAKE) --no-print-directory cross ARCH=$(@:cross-%=%)
 
 # The long vision tests. Emulated, the vision code runs some 20 times slower
-# than native: these five take most of the emulated units' time. CROSS_QUICK=1 leaves them out (each
+# than native: these take most of the emulated units' time. CROSS_QUICK=1 leaves them out (each
 # counted skipped): .ci/run does, to stay under 45 minutes with make check
 # before it, which runs them in the native and sanitizer builds.
 CROSS_LONG := test_vis_rendered test_vis_photos test_vis_track test_vis_face_near \
-	test_vis_track_golden
+	test_vis_track_golden test_vis_white test_vis_render_side
 # CROSS_SKIP_OK=1 (.ci/run): where this machine cannot run the target's
 # binaries (tests/run-cross says why and exits 77) the check is a skip, not
 # a failure; make itself can only exit 0 or 2.

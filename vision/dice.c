@@ -49,6 +49,10 @@
  * 8. One die, one find: two finds nearer than 0.75 of a side are one
  *    die, and the one that reads it better stays.
  *    Here, as is what runs them all (dice_front, dice_guess).
+ * 9. Side faces: of two finds of one body nearer than a side, one at the
+ *    body's rim (a foreshortened strip beside a square) is the other's
+ *    side face, and dropped.
+ *    Here (drop_side_faces).
  */
 #include <errno.h>
 #include <math.h>
@@ -84,6 +88,24 @@
 #ifndef SAME_DIE_FRAC
 #define SAME_DIE_FRAC 0.75	/* two finds nearer than this of the larger's side are one
 				 * die: two dice's centres are about a side apart or more */
+#endif
+
+/* 9. side faces (drop_side_faces), set on the white photos' tuning half
+ * (docs/vision.md, step 9); the tray photos lose one die of 416 to it. */
+#ifndef SIDE_NEAR
+#define SIDE_NEAR 1.0	/* two finds nearer than this of a die side ... */
+#endif
+#ifndef SIDE_ON
+#define SIDE_ON 0.45	/* ... the segment between them this much on the bodies ... */
+#endif
+#ifndef SIDE_RIM
+#define SIDE_RIM 0.6	/* ... the body reaching past one under this of past the other ... */
+#endif
+#ifndef SIDE_RIM_MAX
+#define SIDE_RIM_MAX 0.36	/* ... and under this of a side (a strip, not half a die) */
+#endif
+#ifndef SIDE_GAP
+#define SIDE_GAP 0.25	/* a reach goes on past holes (pips at the rim) up to this of a side */
 #endif
 
 /* Internal constants used in this file only (internal.h says how they
@@ -341,6 +363,66 @@ static int drop_seen_twice(struct vis_die *all, int n)
 	}
 	free(kept);
 	return 0;
+}
+
+/* How far the body reaches from (x, y) along (ux, uy) (a unit vector), in
+ * pixels, up to cap: its last pixel on the die bodies (wk->bodies, before
+ * any opening) before `gap` pixels off them or the picture's edge (a pip
+ * at the rim is a hole in the body, not its end). */
+static double body_reach(const struct vis_dice_work *wk, double x, double y, double ux, double uy, double cap,
+			 double gap)
+{
+	double last = 0;
+	for (double t = 0; t < cap && t - last <= gap; t += 1) {
+		int px = (int)lround(x + ux * t), py = (int)lround(y + uy * t);
+		if (px < 0 || py < 0 || px >= wk->w || py >= wk->h)
+			break;
+		if (wk->bodies[(size_t)py * wk->w + px])
+			last = t;
+	}
+	return last;
+}
+
+/* The share of the segment from a to b that lies on the die bodies. */
+static double body_between(const struct vis_dice_work *wk, const struct vis_die *a, const struct vis_die *b)
+{
+	double d = hypot(b->x - a->x, b->y - a->y);
+	int n = (int)d + 1, on = 0;
+	for (int k = 0; k <= n; k++) {
+		int px = (int)lround(a->x + (b->x - a->x) * k / n), py = (int)lround(a->y + (b->y - a->y) * k / n);
+		on += px >= 0 && py >= 0 && px < wk->w && py < wk->h && wk->bodies[(size_t)py * wk->w + px];
+	}
+	return (double)on / (n + 1);
+}
+
+/* 9. A die's side faces: on a photo taken at a slant a die shows its top
+ * and one or two side faces, foreshortened strips along the top's edges,
+ * whose pips are read as a die of their own. Two finds of one body (the
+ * segment between them mostly on it) nearer than SIDE_NEAR of a die's
+ * side S are one die when one of them lies at the body's rim: the body
+ * reaches past it, away from the other, under SIDE_RIM of what it reaches
+ * past the other and under SIDE_RIM_MAX of a side (a strip beside a
+ * square, not two squares side by side). The find at the rim is dropped
+ * (face -1) and the top's reading stands, read or not; but a sure
+ * reading (0.9) is never dropped for an unsure one (a small die beside a
+ * big one in a tray looks like a strip). */
+static void drop_side_faces(const struct vis_dice_work *wk, struct vis_die *all, int n, double S)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			if (i == j || all[i].face < 0 || all[j].face < 0)
+				continue;
+			double dx = all[j].x - all[i].x, dy = all[j].y - all[i].y, d = hypot(dx, dy);
+			if (d >= SIDE_NEAR * S || d <= 0)
+				continue;
+			double on = body_between(wk, &all[i], &all[j]);
+			double ri = body_reach(wk, all[i].x, all[i].y, -dx / d, -dy / d, 1.5 * S, SIDE_GAP * S);
+			double rj = body_reach(wk, all[j].x, all[j].y, dx / d, dy / d, 1.5 * S, SIDE_GAP * S);
+			if (on < SIDE_ON || rj >= SIDE_RIM * ri || rj >= SIDE_RIM_MAX * S ||
+			    (all[j].confidence >= 0.9 && all[i].confidence < 0.9))
+				continue;
+			all[j].face = -1;	/* j at the rim, i's reaching past */
+		}
 }
 
 /* A reading of img into out (at most max written; how many found, or a
@@ -797,6 +879,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		all[nall++] = d;
 	}
 	/* The dice read surely give the size to look for the rest at. */
+	double S = side;
 	{
 		double *sides = malloc(sizeof(double) * ((size_t)nall + 1));
 		if (!sides)
@@ -805,7 +888,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		for (int i = 0; i < nall; i++)
 			if (all[i].face > 0 && all[i].confidence >= 0.9)
 				sides[nsd++] = all[i].side;
-		double S = nsd >= 3 ? vis_dice_percentile(sides, nsd, 50) : side;
+		S = nsd >= 3 ? vis_dice_percentile(sides, nsd, 50) : side;
 		free(sides);
 		int before = nall;
 		/* Doubtful readings (a 1 or a 2: most wrong faces are 4-6s
@@ -837,6 +920,7 @@ static int dice_guess(const struct vis_image *img, void *arg, const struct vis_d
 		}
 	if (drop_seen_twice(all, nall))
 		goto oom;
+	drop_side_faces(wk, all, nall, S);
 	for (int i = 0; i < nall; i++) {
 		struct vis_die d = all[i];
 		if (d.face < 0 || (d.face == 0 && !params->keep_unreadable))

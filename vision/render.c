@@ -1,7 +1,10 @@
 /* vision: the synthetic renderer. Each pixel is traced back through the
  * inverse homography to the table plane and shaded there, 3x3 supersampled
  * for smooth edges; dice in the air are scaled by the camera's distance and
- * their shadows fall straight below them. */
+ * their shadows fall straight below them. With perspective, the ray from
+ * the camera to that table point is cut with each die's cube instead, and
+ * the nearest face it meets is drawn: the top, or a side facing the
+ * camera with its own pips, shaded darker (the light is from above). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -89,6 +92,118 @@ static void shade_table(const struct vis_render_scene *s, double x, double y, do
 		c[0] = 180, c[1] = 180, c[2] = 190;
 }
 
+/* Face n's pips (or, for a shape that is no d6, its numeral) at (u, v) on a
+ * face of half-side half, (0, 0) its middle: 1 on a mark, else 0. */
+static int on_mark(int n, int shape, double u, double v, double half)
+{
+	if (shape) {
+		/* Seven segments a-g of a numeral 0.5 half wide, a half tall. */
+		static const uint8_t seg[6] = { 0x06, 0x5b, 0x4f, 0x66, 0x6d, 0x7d };	/* 1-6 */
+		double w = 0.25 * half, hh = 0.5 * half, t = 0.09 * half;
+		int m = seg[n < 1 || n > 6 ? 0 : n - 1];
+		int on = 0;
+		/* a top, b top right, c bottom right, d bottom, e bottom left, f top left, g middle */
+		on |= (m & 0x01) && fabs(v + hh) < t && fabs(u) < w;
+		on |= (m & 0x02) && fabs(u - w) < t && v > -hh && v < 0;
+		on |= (m & 0x04) && fabs(u - w) < t && v > 0 && v < hh;
+		on |= (m & 0x08) && fabs(v - hh) < t && fabs(u) < w;
+		on |= (m & 0x10) && fabs(u + w) < t && v > 0 && v < hh;
+		on |= (m & 0x20) && fabs(u + w) < t && v > -hh && v < 0;
+		on |= (m & 0x40) && fabs(v) < t && fabs(u) < w;
+		return on;
+	}
+	double a = 0.27 * 2 * half, pr = 0.095 * 2 * half;
+	for (int i = 0; i < n; i++) {
+		double pu = vis_pip_layout[n][i][0] * a, pv = vis_pip_layout[n][i][1] * a;
+		if ((u - pu) * (u - pu) + (v - pv) * (v - pv) < pr * pr)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether (u, v) lies inside the regular polygon of n sides whose
+ * incircle has radius half (a d8's or d20's face seen from above). */
+static int in_polygon(int n, double u, double v, double half)
+{
+	double a = atan2(v, u), step = 2 * M_PI / n;
+	double k = floor(a / step + 0.5) * step;	/* the nearest side's normal */
+	return u * cos(k) + v * sin(k) <= half;
+}
+
+/* The sides of a d6 showing `top`: +u, -u, +v, -v (opposite faces sum
+ * to 7). */
+static void side_faces(int top, int out[4])
+{
+	int a = 0, b = 0;
+	for (int f = 1; f <= 6 && !b; f++)
+		if (f != top && f != 7 - top) {
+			if (!a)
+				a = f;
+			else if (f != 7 - a)
+				b = f;
+		}
+	out[0] = a, out[1] = 7 - a, out[2] = b, out[3] = 7 - b;
+}
+
+/* With perspective: the ray from the camera to table point (x, y) cut with
+ * die d's cube (centre (dx, dy) on the table, its bottom at d->z): 1 and
+ * the colour of the nearest face it meets in c, its ray parameter in *t
+ * (0 at the camera, 1 at the table), else 0. */
+static int shade_die_cube(const struct vis_render_scene *s, const struct vis_render_die *d, double dx,
+			  double dy, double x, double y, double *c, double *t)
+{
+	double H = s->camera_height_m, half = s->die_side_m / 2;
+	double ca = cos(d->angle), sa = sin(d->angle);
+	double ox = s->cam_x_m - dx, oy = s->cam_y_m - dy, rx = x - s->cam_x_m, ry = y - s->cam_y_m;
+	double o[3] = { ca * ox + sa * oy, -sa * ox + ca * oy, H };
+	double r[3] = { ca * rx + sa * ry, -sa * rx + ca * ry, -H };
+	double lo[3] = { -half, -half, d->z }, hi[3] = { half, half, d->z + 2 * half };
+	double t0 = -1e18, t1 = 1e18;
+	int axis = -1;
+	for (int k = 0; k < 3; k++) {
+		if (fabs(r[k]) < 1e-12) {
+			if (o[k] < lo[k] || o[k] > hi[k])
+				return 0;
+			continue;
+		}
+		double a = (lo[k] - o[k]) / r[k], b = (hi[k] - o[k]) / r[k];
+		if (a > b) {
+			double tmp = a;
+			a = b;
+			b = tmp;
+		}
+		if (a > t0) {
+			t0 = a;
+			axis = k;
+		}
+		if (b < t1)
+			t1 = b;
+	}
+	if (axis < 0 || t0 > t1 || t0 < 0)
+		return 0;
+	double q[3] = { o[0] + r[0] * t0, o[1] + r[1] * t0, o[2] + r[2] * t0 };
+	double fu, fv, f = 1.0;
+	int face;
+	if (axis == 2) {
+		face = d->face;
+		fu = q[0], fv = q[1];
+	} else {
+		int sides[4];
+		side_faces(d->face, sides);
+		face = sides[2 * axis + (q[axis] < 0)];
+		fu = axis == 0 ? q[1] : q[0];
+		fv = q[2] - (d->z + half);
+		f = 0.72;	/* a side faces the light less */
+	}
+	if (fmax(fabs(fu), fabs(fv)) / half > 0.88)
+		f *= 0.85;	/* the rounded rim catches less light */
+	int pip = on_mark(face, 0, fu, fv, half);
+	for (int k = 0; k < 3; k++)
+		c[k] = (pip ? d->pip[k] : d->body[k]) * (pip ? 1 : f);
+	*t = t0;
+	return 1;
+}
+
 /* The die's colour at table point (x, y) when it covers it: 1, else 0.
  * (dx, dy) is the die's centre at this instant. */
 static int shade_die(const struct vis_render_scene *s, const struct vis_render_die *d,
@@ -102,6 +217,15 @@ static int shade_die(const struct vis_render_scene *s, const struct vis_render_d
 		return 0;
 	double ca = cos(d->angle), sa = sin(d->angle);
 	double u = ca * (x - dx) + sa * (y - dy), v = -sa * (x - dx) + ca * (y - dy);
+	if (d->shape) {
+		if (!in_polygon(d->shape, u, v, half))
+			return 0;
+		double f = in_polygon(d->shape, u, v, half * 0.88) ? 1.0 : 0.85;
+		int mark = on_mark(d->face, 1, u, v, half);
+		for (int k = 0; k < 3; k++)
+			c[k] = mark ? d->pip[k] : d->body[k] * f;
+		return 1;
+	}
 	if (fabs(u) > half || fabs(v) > half)
 		return 0;
 	/* Rounded corners. */
@@ -111,17 +235,9 @@ static int shade_die(const struct vis_render_scene *s, const struct vis_render_d
 	/* Edges shade a little: the rounded rim catches less light. */
 	double edge = fmax(fabs(u), fabs(v)) / half;
 	double f = edge > 0.85 ? 0.85 : 1.0;
+	int pip = on_mark(d->face, 0, u, v, half);
 	for (int k = 0; k < 3; k++)
-		c[k] = d->body[k] * f;
-	double a = 0.27 * 2 * half, pr = 0.095 * 2 * half;
-	for (int i = 0; i < d->face; i++) {
-		double pu = vis_pip_layout[d->face][i][0] * a, pv = vis_pip_layout[d->face][i][1] * a;
-		if ((u - pu) * (u - pu) + (v - pv) * (v - pv) < pr * pr) {
-			for (int k = 0; k < 3; k++)
-				c[k] = d->pip[k];
-			break;
-		}
-	}
+		c[k] = pip ? d->pip[k] : d->body[k] * f;
 	return 1;
 }
 
@@ -134,11 +250,21 @@ int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *e
 			 "too many dice" : "singular view homography");
 		return -EINVAL;
 	}
-	for (int i = 0; i < s->n_dice; i++)
+	for (int i = 0; i < s->n_dice; i++) {
 		if (s->dice[i].face < 1 || s->dice[i].face > 6) {
 			snprintf(err, errlen, "render: die %d: face %d outside 1-6", i, s->dice[i].face);
 			return -EINVAL;
 		}
+		if (s->dice[i].shape && (s->dice[i].shape < 3 || s->dice[i].shape > 12)) {
+			snprintf(err, errlen, "render: die %d: shape %d, neither 0 (a d6) nor 3-12 sides", i,
+				 s->dice[i].shape);
+			return -EINVAL;
+		}
+	}
+	if (s->perspective && !(s->camera_height_m > 0.1)) {
+		snprintf(err, errlen, "render: a camera %g m above the table", s->camera_height_m);
+		return -EINVAL;
+	}
 	struct vis_image *img = vis_image_new(s->width, s->height, VIS_RGB24);
 	if (!img) {
 		snprintf(err, errlen, "render: %dx%d: %s", s->width, s->height,
@@ -153,7 +279,7 @@ int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *e
 	double reach[VIS_RENDER_MAX_DICE][4];
 	for (int i = 0; i < s->n_dice; i++) {
 		const struct vis_render_die *d = &s->dice[i];
-		double r = s->die_side_m * 1.2 + d->z * 0.1 +
+		double r = s->die_side_m * (s->perspective ? 1.8 : 1.2) + d->z * 0.1 +
 			   s->exposure_s * hypot(d->vx, d->vy) + 0.004;
 		reach[i][0] = reach[i][1] = 1e18;
 		reach[i][2] = reach[i][3] = -1e18;
@@ -222,7 +348,22 @@ int vis_render(const struct vis_render_scene *s, struct vis_image **out, char *e
 								c[q] *= k;
 						}
 					}
-					for (int i = 0; i < s->n_dice && near; i++) {
+					/* In perspective the nearest cube along the ray (no
+					 * motion blur: dice at rest, for the face reader). */
+					double tnear = INFINITY, cn[3];
+					for (int i = 0; i < s->n_dice && near && s->perspective; i++) {
+						const struct vis_render_die *d = &s->dice[i];
+						double cc[3], t = 1;	/* a flat shape lies on the table */
+						int hit = d->shape ? shade_die(s, d, d->x, d->y, x, y, cc)
+								   : shade_die_cube(s, d, d->x, d->y, x, y, cc, &t);
+						if (hit && t < tnear) {
+							tnear = t;
+							memcpy(cn, cc, sizeof cn);
+						}
+					}
+					if (tnear < INFINITY)
+						memcpy(c, cn, sizeof cn);
+					for (int i = 0; i < s->n_dice && near && !s->perspective; i++) {
 						const struct vis_render_die *d = &s->dice[i];
 						int ts = (d->vx != 0 || d->vy != 0) && s->exposure_s > 0 ? TS : 1;
 						double dc[3] = { 0 }, hit = 0;

@@ -271,6 +271,8 @@ struct vis_render_die {
 	double vx, vy;		/* metres/second, for motion blur */
 	uint8_t body[3];	/* RGB of the die */
 	uint8_t pip[3];		/* RGB of its pips */
+	int shape;		/* 0: a d6; 3-12: not a d6, a flat regular polygon of that many
+				 * sides, a die side across, with face's numeral (7 segments) */
 };
 
 struct vis_render_scene {
@@ -278,6 +280,10 @@ struct vis_render_scene {
 	int width, height;	/* output pixels */
 	double h[9];		/* table metres -> image pixels (vis_render_view_topdown) */
 	double camera_height_m;	/* above the table top; dice in the air look bigger (2.0) */
+	int perspective;	/* 0: dice drawn as seen straight from above (their top alone);
+				 * 1: as cubes seen from the camera at cam_x_m, cam_y_m,
+				 * camera_height_m, the side faces facing it showing */
+	double cam_x_m, cam_y_m;	/* with perspective: the camera's foot on the table plane */
 	double die_side_m;	/* 0.016: a standard 16 mm die */
 	double light_gradient;	/* 0-1: brightness falls by this much across the image (0.2) */
 	double light_level;	/* overall brightness factor (1.0) */

@@ -79,10 +79,9 @@ static int setup(void **state)
 	const char *name;
 	json_t *entry;
 	json_object_foreach(labels, name, entry) {
-		const char *u = strrchr(name, '_');
-		int n = u ? atoi(u + 1) : 0;
 #ifdef __SANITIZE_ADDRESS__
-		if (n % 4 != 1)
+		const char *u = strrchr(name, '_');
+		if (!u || atoi(u + 1) % 4 != 1)
 			continue;
 #endif
 		struct tally *s = &t[photo_held_out(held, name)];

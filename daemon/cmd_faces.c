@@ -189,10 +189,16 @@ static int tmp_beside(const char *out, char *outp, size_t outlen, char *tmp, siz
 	while (n > 1 && outp[n - 1] == '/')
 		outp[--n] = '\0';
 	slash = strrchr(outp, '/');
+	int w;
 	if (!slash)
-		snprintf(tmp, tmplen, ".%s.XXXXXX", outp);
+		w = snprintf(tmp, tmplen, ".%s.XXXXXX", outp);
 	else
-		snprintf(tmp, tmplen, "%.*s/.%s.XXXXXX", (int)(slash - outp), outp, slash + 1);
+		w = snprintf(tmp, tmplen, "%.*s/.%s.XXXXXX", (int)(slash - outp), outp, slash + 1);
+	/* cannot happen after the length check above; said for the compiler */
+	if (w < 0 || (size_t)w >= tmplen) {
+		dd_log(DD_LOG_ERR, "faces export: --out: path too long");
+		return DD_EXIT_USAGE;
+	}
 	if (!mkdtemp(tmp)) {
 		dd_log(DD_LOG_ERR, "faces export: %s: cannot make a folder beside it: %s", out,
 		       strerror(errno));

@@ -67,9 +67,9 @@ static void test_snapshot_metadata_comes_back_beside_its_jpeg(void **state)
 	got = dump(dd_snap_list_json(&l));
 	assert_string_equal(got,
 		"[{\"index\":1,\"t_ms\":5.0,\"face\":3,\"confidence\":0.91,\"die\":{\"x\":20.0,\"y\":15.0,\"r\":6.0},"
-		"\"width\":40,\"height\":30},"
+		"\"width\":40,\"height\":30,\"id\":1},"
 		"{\"index\":2,\"t_ms\":null,\"face\":null,\"confidence\":null,\"die\":null,"
-		"\"width\":40,\"height\":30}]");
+		"\"width\":40,\"height\":30,\"id\":2}]");
 	free(got);
 	free(jpeg);
 	vis_image_free(img);
@@ -103,11 +103,11 @@ static void test_snapshot_hostile_metadata_is_null(void **state)
 	/* An unreadable JPEG: the size is the metadata's, where it is a size. */
 	assert_string_equal(got,
 		"[{\"index\":1,\"t_ms\":null,\"face\":null,\"confidence\":null,\"die\":null,"
-		"\"width\":null,\"height\":null},"
+		"\"width\":null,\"height\":null,\"id\":0},"
 		"{\"index\":2,\"t_ms\":null,\"face\":null,\"confidence\":null,\"die\":null,"
-		"\"width\":null,\"height\":null},"
+		"\"width\":null,\"height\":null,\"id\":0},"
 		"{\"index\":3,\"t_ms\":null,\"face\":null,\"confidence\":null,\"die\":null,"
-		"\"width\":9,\"height\":8}]");
+		"\"width\":9,\"height\":8,\"id\":0}]");
 	free(got);
 }
 

@@ -237,6 +237,6 @@ void dd_camera_free(struct dd_camera *g)
 	if (!g)
 		return;
 	release(g);
-	vis_fnet_free(g->net);	/* after the reader that read with it */
+	vis_fnet_free(g->net);	/* one no reader took (the reader frees its own) */
 	free(g);
 }

@@ -61,8 +61,8 @@ struct dd_camera {
 	dd_obs_sink sink;		/* fusion's entry */
 	void *user;			/* for sink */
 	struct dd_health_item *health;	/* the strip's item (the caller's) */
-	struct vis_fnet *net;		/* owned: the face net of [camera] face_net in use, or
-					 * NULL: the built-in one */
+	struct vis_fnet *net;		/* owned until the face reader takes it (camera_stream.c):
+					 * the face net of [camera] face_net in use, or NULL */
 	char net_note[320];		/* what became of face_net, for the console; "" without */
 };
 

@@ -184,7 +184,8 @@ int dd_camera_open_device(struct dd_camera *g, sd_event *ev, char *err, size_t e
 	g->reader = dd_face_reader_new(ev, g->clock, g->sink, g->user, err, errlen);
 	if (!g->reader)
 		return -errno;
-	dd_face_reader_set_net(g->reader, g->net);
+	if (dd_face_reader_set_net(g->reader, g->net) == 0)
+		g->net = NULL;	/* the reader's: its worker may outlive g */
 	dd_camera_keep_rest_frames(g);
 	rc = sd_event_add_io(ev, &g->io, vis_camera_fd(g->cam), EPOLLIN, on_frames, g);
 	if (rc < 0)

@@ -75,7 +75,9 @@ struct share {
 	struct item *todo_tail;		/* its last, or NULL */
 	bool stop;			/* the worker is to end */
 	dd_frame_prep prep;		/* run on each converted frame by the worker, or NULL */
-	const struct vis_fnet *net;	/* the face net the reads weigh in (NULL: built-in) */
+	struct vis_fnet *net;		/* owned: the face net the reads weigh in (NULL:
+					 * built-in); freed with the share, after the
+					 * worker's last read, not by dd_face_reader_free */
 	int refs;			/* the loop's and the worker's: 0 frees */
 	int efd;			/* the worker's "a read is done" */
 };
@@ -120,6 +122,7 @@ static void share_unref(struct share *sh)
 		return;
 	if (sh->efd >= 0)
 		close(sh->efd);
+	vis_fnet_free(sh->net);
 	pthread_cond_destroy(&sh->wake);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh);
@@ -410,11 +413,19 @@ void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep
 	pthread_mutex_unlock(&fr->sh->lock);
 }
 
-void dd_face_reader_set_net(struct dd_face_reader *fr, const struct vis_fnet *net)
+int dd_face_reader_set_net(struct dd_face_reader *fr, struct vis_fnet *net)
 {
+	int rc = 0;
+
+	/* Once only: the worker may be reading with the net set before, and
+	 * only the share's end may free it. */
 	pthread_mutex_lock(&fr->sh->lock);
-	fr->sh->net = net;
+	if (fr->sh->net)
+		rc = -EBUSY;
+	else
+		fr->sh->net = net;
 	pthread_mutex_unlock(&fr->sh->lock);
+	return rc;
 }
 
 void dd_face_reader_set_read_sink(struct dd_face_reader *fr, dd_read_sink fn, void *user)

@@ -93,10 +93,13 @@ typedef void *(*dd_frame_prep)(const struct vis_image *full, size_t *len);
  * them first (prep, or NULL); without keep they are dropped. */
 void dd_face_reader_set_frame_sink(struct dd_face_reader *fr, dd_frame_sink keep,
 				   void *keep_user, dd_frame_prep prep);
-/* The face net reads from now on weigh in (borrowed: it outlives the
- * reader; NULL: the built-in net). */
+/* The face net reads from now on weigh in (NULL: the built-in net). Takes
+ * net: it is freed (vis_fnet_free) when the reader's worker has ended,
+ * which may be after dd_face_reader_free returns (a read under way then
+ * still reads with it). 0, or -EBUSY when a net was set before (net is
+ * then still the caller's). */
 struct vis_fnet;
-void dd_face_reader_set_net(struct dd_face_reader *fr, const struct vis_fnet *net);
+int dd_face_reader_set_net(struct dd_face_reader *fr, struct vis_fnet *net);
 /* Hands o (copied) to the sink now when no read is waiting, else after
  * the reads queued before it. 0 or -ENOMEM (o is dropped). */
 int dd_face_reader_pass(struct dd_face_reader *fr, const struct dd_obs *o);

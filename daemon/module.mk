@@ -32,7 +32,8 @@ $(BUILD)/tests/cam_throw: $(BUILD)/tests/data/camera/cam_throw.o $$(LIBS)
 #  test_sim_feed_reader: the simulated table on a manual clock, its face
 #    reads counted by thread and held on demand (vis_read_face_near).
 #  test_face_reader_stuck: a face read that does not return until the test
-#    lets it (vis_read_face_near).
+#    lets it (vis_read_face_near); when the reader's net is freed
+#    (vis_fnet_free).
 #  test_serve_late_obs: serve with a fake sensors glue that hands over two
 #    throws' observations at once (SENSORS_FAKE), on a manual clock.
 #  test_serve_won: serve with a fake sensors glue whose observations come
@@ -64,7 +65,7 @@ SENSORS_FAKE := dd_sensors_new dd_sensors_free dd_sensors_keep_edges dd_sensors_
 $(BUILD)/tests/test_serve_face_pending: WRAP := dd_camera_new dd_camera_free dd_camera_snapshot \
 	dd_clock_new_real
 $(BUILD)/tests/test_sim_feed_reader: WRAP := vis_read_face_near
-$(BUILD)/tests/test_face_reader_stuck: WRAP := vis_read_face_near
+$(BUILD)/tests/test_face_reader_stuck: WRAP := vis_read_face_near vis_fnet_free
 $(BUILD)/tests/test_serve_late_obs: WRAP := $(SENSORS_FAKE) dd_clock_new_real
 $(BUILD)/tests/test_serve_won: WRAP := $(SENSORS_FAKE) dd_clock_new_real dd_log
 $(BUILD)/tests/test_camera_glue_times: WRAP := vis_tracker_feed

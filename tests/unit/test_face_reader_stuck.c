@@ -10,7 +10,8 @@
  * by one that waits until the test lets it go: a stuck read, with no timing
  * in the test: the reader's limit runs on a manual clock the test steps,
  * and the test waits for the worker on a condition (a real bound that
- * only catches a hang, tests/support/hang_bound.h).
+ * only catches a hang, tests/support/hang_bound.h). vis_fnet_free is
+ * wrapped too, to see when the reader's face net is freed.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -41,6 +42,8 @@ int __real_vis_read_face_near(const struct vis_image *full, double u, double v, 
 			     const struct vis_fnet *net, struct vis_die *out);
 int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     const struct vis_fnet *net, struct vis_die *out);
+void __real_vis_fnet_free(struct vis_fnet *net);
+void __wrap_vis_fnet_free(struct vis_fnet *net);
 
 /* The reads (under lock). */
 static struct {
@@ -50,7 +53,11 @@ static struct {
 	int returned;		/* reads that came back */
 	bool hold;		/* reads wait until this is cleared: stuck */
 	bool freed;		/* the helper's dd_face_reader_free returned */
-} rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, false, false };	/* changed: made monotonic in main */
+	const struct vis_fnet *net;	/* the net the last read was given */
+	const struct vis_fnet *watched;	/* the net whose freeing is counted */
+	int net_freed;		/* vis_fnet_free(watched) calls */
+	int returned_at_free;	/* returned when watched was freed */
+} rd = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, false, false, NULL, NULL, 0, 0 };	/* changed: made monotonic in main */
 
 int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, double die_px,
 			     const struct vis_fnet *net, struct vis_die *out)
@@ -59,6 +66,7 @@ int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, 
 
 	pthread_mutex_lock(&rd.lock);
 	rd.started++;
+	rd.net = net;
 	pthread_cond_broadcast(&rd.changed);
 	while (rd.hold)
 		pthread_cond_wait(&rd.changed, &rd.lock);
@@ -71,6 +79,18 @@ int __wrap_vis_read_face_near(const struct vis_image *full, double u, double v, 
 	return rc;
 }
 
+void __wrap_vis_fnet_free(struct vis_fnet *net)
+{
+	pthread_mutex_lock(&rd.lock);
+	if (net && net == rd.watched) {
+		rd.net_freed++;
+		rd.returned_at_free = rd.returned;
+		pthread_cond_broadcast(&rd.changed);
+	}
+	pthread_mutex_unlock(&rd.lock);
+	__real_vis_fnet_free(net);
+}
+
 /* Waits until *what reaches n; the bound is a hang, not a figure. */
 static void wait_for(const int *what, int n)
 {
@@ -79,8 +99,9 @@ static void wait_for(const int *what, int n)
 	pthread_mutex_lock(&rd.lock);
 	while (*what < n && pthread_cond_timedwait(&rd.changed, &rd.lock, &until) == 0)
 		;
-	assert_true(*what >= n);
-	pthread_mutex_unlock(&rd.lock);
+	bool reached = *what >= n;
+	pthread_mutex_unlock(&rd.lock);	/* before a failure leaves: the teardown locks it */
+	assert_true(reached);
 }
 
 static void set_hold(bool hold)
@@ -327,12 +348,60 @@ static void test_face_reader_freed_while_a_read_is_stuck_returns(void **state)
 	pthread_mutex_unlock(&rd.lock);
 }
 
+/* [camera] face_net's net, given to the reader, and the reader freed
+ * while a read with it is stuck: the net is freed after that read
+ * returns, by the reader (its owner), never under the read (as when the
+ * camera freed it straight after dd_face_reader_free). */
+static void test_face_reader_frees_its_net_after_a_stuck_read(void **state)
+{
+	struct fx *f = *state;
+	struct dd_face_reader *fr = f->fr;
+	struct vis_image *img = f->img = die_image(3);
+	struct vis_fnet *net = vis_fnet_copy(vis_fnet_builtin(), 1, 1);
+	struct vis_fnet *other = vis_fnet_copy(vis_fnet_builtin(), 1, 1);
+	struct dd_face_job job;
+	int started, returned;
+
+	assert_non_null(net);
+	assert_non_null(other);
+	pthread_mutex_lock(&rd.lock);
+	started = rd.started;
+	returned = rd.returned;
+	rd.hold = true;
+	rd.watched = net;
+	rd.net_freed = 0;
+	pthread_mutex_unlock(&rd.lock);
+	assert_int_equal(dd_face_reader_set_net(fr, net), 0);
+	assert_int_equal(dd_face_reader_set_net(fr, other), -EBUSY);	/* still ours */
+	vis_fnet_free(other);
+	job_at(&job, 1000 * MS, 1);
+	assert_int_equal(dd_face_reader_read(fr, img, &job), 0);
+	wait_for(&rd.started, started + 1);
+	pthread_mutex_lock(&rd.lock);
+	assert_ptr_equal(rd.net, net);
+	pthread_mutex_unlock(&rd.lock);
+	f->fr = NULL;
+	dd_face_reader_free(fr);	/* returns with the read stuck */
+	pthread_mutex_lock(&rd.lock);
+	assert_int_equal(rd.net_freed, 0);	/* not under the read */
+	pthread_mutex_unlock(&rd.lock);
+	set_hold(false);
+	wait_for(&rd.net_freed, 1);	/* the worker's end frees it, once */
+	pthread_mutex_lock(&rd.lock);
+	assert_int_equal(rd.net_freed, 1);
+	assert_int_equal(rd.returned_at_free, returned + 1);
+	rd.watched = NULL;
+	pthread_mutex_unlock(&rd.lock);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_face_read_stuck_past_its_limit_is_sent_unread,
 						fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_face_reader_freed_while_a_read_is_stuck_returns,
+						fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_face_reader_frees_its_net_after_a_stuck_read,
 						fx_setup, fx_teardown),
 	};
 

@@ -5,7 +5,7 @@
  *
  * The photos are split by layout, not by frame (consecutive numbers are
  * near-copies): the held-out split is the set's heldout.txt (its README),
- * the rest the tuning split; this test reads all 310 (every fourth number
+ * the rest the tuning split; this test reads all 310 (the odd numbers
  * alone under the address sanitizer). DYEREF_WHITE_PHOTOS names another
  * folder of the same kind.
  *
@@ -81,7 +81,7 @@ static int setup(void **state)
 	json_object_foreach(labels, name, entry) {
 #ifdef __SANITIZE_ADDRESS__
 		const char *u = strrchr(name, '_');
-		if (!u || atoi(u + 1) % 4 != 1)
+		if (!u || atoi(u + 1) % 2 == 0)
 			continue;
 #endif
 		struct tally *s = &t[photo_held_out(held, name)];

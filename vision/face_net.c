@@ -289,8 +289,9 @@ int vis_fnet_read_file(FILE *f, const char *path, struct vis_fnet **out, char *e
 		snprintf(err, errlen, "face net %s: %u turns (1, 2 or 4)", path, (unsigned)turns);
 		goto cleanup_net;
 	}
-	if (!(eps >= 0 && eps <= 1000)) {
-		snprintf(err, errlen, "face net %s: spread floor %g (0-1000)", path, eps);
+	/* Above 0: a crop of one colour has spread 0, and 0 / 0 is no input. */
+	if (!(eps > 0 && eps <= 1000)) {
+		snprintf(err, errlen, "face net %s: spread floor %g (above 0, at most 1000)", path, eps);
 		goto cleanup_net;
 	}
 	/* memory for the expected shape only: the file's length is checked
@@ -313,6 +314,11 @@ int vis_fnet_read_file(FILE *f, const char *path, struct vis_fnet **out, char *e
 		w->raw[i] = bits_f32(get_u32(le));
 		if (!isfinite(w->raw[i])) {
 			snprintf(err, errlen, "face net %s: weight %zu is not a finite number", path, i);
+			goto cleanup_net;
+		}
+		if (fabsf(w->raw[i]) > VIS_FNET_MAX_WEIGHT) {
+			snprintf(err, errlen, "face net %s: weight %zu is %g, beyond +-%g", path, i,
+				 w->raw[i], VIS_FNET_MAX_WEIGHT);
 			goto cleanup_net;
 		}
 	}

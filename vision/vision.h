@@ -152,6 +152,11 @@ int vis_dice_find(const struct vis_image *img, const struct vis_dice_params *par
 #define VIS_FNET_SIDE 40	/* crops are VIS_FNET_SIDE x VIS_FNET_SIDE RGB */
 #define VIS_FNET_CLASSES 7	/* 0: no die centred in the crop, 1-6: the face up */
 #define VIS_FNET_FORMAT 1	/* the weights file's format version read and written */
+/* The largest weight a file may hold: a normalised crop's values are
+ * below sqrt(40 * 40 * 3) = 70, so through the five layers' fan-ins (27,
+ * 144, 288, 1200, 64) no sum can pass 1e33, well inside a float: any net
+ * that loads gives finite probabilities. The built-in net's are below 1. */
+#define VIS_FNET_MAX_WEIGHT 1e4f
 /* The crop's span over the larger side of a labelled die's box (its top
  * and what shows of its sides), and over vis_die.side of a detection (a
  * blob's side: shadow included). */

@@ -37,6 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	float p[VIS_FNET_CLASSES];
 	memcpy(crop, data, size < sizeof(crop) ? size : sizeof(crop));
 	vis_fnet_classify(net, crop, p);
+	for (int k = 0; k < VIS_FNET_CLASSES; k++)
+		if (!(p[k] >= 0 && p[k] <= 1))
+			abort();	/* a net that loads gives probabilities */
 	vis_fnet_free(net);
 	return 0;
 }

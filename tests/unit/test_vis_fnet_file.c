@@ -192,6 +192,11 @@ static void test_bad_files_are_refused(void **state)
 	patched(fx, b, 20, 3, "3 turns");
 	patched(fx, b, HEADER + 4 * 1000, 0x7fc00000u, "weight 1000 is not a finite number");
 	patched(fx, b, HEADER + 4 * (WEIGHTS - 1), 0x7f800000u, "not a finite number");
+	/* finite but past the bound (1e30, 10001), a spread floor of 0 or below */
+	patched(fx, b, HEADER + 4 * 7, 0x7149f2cau, "weight 7 is 1e+30, beyond +-10000");
+	patched(fx, b, HEADER + 4 * (WEIGHTS - 1), 0xc61c4400u, "beyond +-10000");
+	patched(fx, b, 44, 0, "spread floor 0");
+	patched(fx, b, 44, 0xbf800000u, "spread floor -1");
 	/* one bit of one weight changed: the checksum */
 	memcpy(b, fx->bytes, fx->len);
 	b[HEADER + 4 * 5000] ^= 1;
@@ -328,6 +333,65 @@ static void test_scores_on_the_test_crops(void **state)
 	vis_fnet_free(zero);
 }
 
+/* CRC-32 as zlib's, written here from its definition to make files the
+ * loader's own code did not checksum. */
+static uint32_t crc32_of(const uint8_t *p, size_t n)
+{
+	uint32_t crc = 0xffffffffu;
+
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320u & -(crc & 1));
+	}
+	return ~crc;
+}
+
+/* The worst net the loader takes (every weight at the bound, the least
+ * spread floor) still gives probabilities, on a crop of one bright pixel
+ * (the largest normalised value), a flat crop and a noisy one. */
+static void test_the_worst_net_that_loads_gives_probabilities(void **state)
+{
+	struct fixture *fx = *state;
+	static uint8_t crops[3][N];
+	struct vis_fnet *net = NULL;
+	uint8_t *b = malloc(fx->len);
+	char err[256];
+	uint32_t bits;
+	float f;
+
+	assert_non_null(b);
+	memcpy(b, fx->bytes, HEADER);
+	f = 1e-30f;
+	memcpy(&bits, &f, 4);
+	put_u32(b + 44, bits);
+	f = VIS_FNET_MAX_WEIGHT;
+	memcpy(&bits, &f, 4);
+	for (size_t i = 0; i < WEIGHTS; i++)
+		put_u32(b + HEADER + 4 * i, bits);
+	put_u32(b + HEADER + 4 * WEIGHTS, crc32_of(b, HEADER + 4 * WEIGHTS));
+	write_bad(fx, b, fx->len);
+	if (vis_fnet_load(fx->bad, &net, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	crops[0][N / 2] = 255;
+	memset(crops[1], 90, N);
+	for (int k = 0; k < N; k++)
+		crops[2][k] = (uint8_t)(k * 2654435761u >> 24);
+	for (int c = 0; c < 3; c++) {
+		float p[VIS_FNET_CLASSES];
+		double sum = 0;
+
+		vis_fnet_classify_turned(net, crops[c], p);
+		for (int k = 0; k < VIS_FNET_CLASSES; k++) {
+			assert_true(isfinite(p[k]) && p[k] >= 0);
+			sum += p[k];
+		}
+		assert_true(fabs(sum - 1) < 1e-4);
+	}
+	vis_fnet_free(net);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +402,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copies_and_turns, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_failure_leaves_no_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scores_on_the_test_crops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_the_worst_net_that_loads_gives_probabilities,
+						setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,7 +126,7 @@ static int get_y4m(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t e
  * face_net_crops = the test crops it is checked on (the installed ones
  * when absent). A file that does not load is a config error, as a y4m
  * file that is not there; whether it is better than the built-in net is
- * the start's business (dd_camera_choose_net). */
+ * the start's business (choose_net in camera_glue.c). */
 static int get_face_net(struct dd_config *cfg, struct cam_cfg *c, char *err, size_t errlen)
 {
 	struct vis_fnet *net;

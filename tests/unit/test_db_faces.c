@@ -44,6 +44,17 @@ static int64_t imported(struct db *db)
 	return match;
 }
 
+/* Imports a match into db and gives it one label (throw 1 read as a 5). */
+static void labelled(struct db *db, bool confirmed)
+{
+	struct db_face_label l;
+	char err[256];
+	int64_t match = imported(db);
+
+	l = label(match, 1, 5, confirmed);
+	assert_int_equal(db_face_label_add(db, &l, err, sizeof(err)), 0);
+}
+
 struct seen {
 	struct db_face_label l[8];
 	char official[8][40];
@@ -183,14 +194,10 @@ static void test_db_faces_outlive_retention(void **state)
 static void test_db_faces_doctored_rows_are_refused_on_reading(void **state)
 {
 	struct db_test_fx *f = *state;
-	struct db_face_label l;
 	struct seen s = { 0 };
 	char err[256];
-	int64_t match;
 
-	match = imported(f->db);
-	l = label(match, 1, 5, true);
-	assert_int_equal(db_face_label_add(f->db, &l, err, sizeof(err)), 0);
+	labelled(f->db, true);
 	assert_int_not_equal(sqlite3_exec(db_handle(f->db), "UPDATE face_labels SET face = 2", NULL, NULL,
 					  NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db_handle(f->db),
@@ -212,13 +219,9 @@ static void test_db_faces_doctored_64_bit_values_are_refused(void **state)
 		{ "throw_no", "face", "4294967344" },
 	};
 	struct db_test_fx *f = *state;
-	struct db_face_label l;
 	char err[256], sql[640], want[32];
-	int64_t match;
 
-	match = imported(f->db);
-	l = label(match, 1, 5, false);
-	assert_int_equal(db_face_label_add(f->db, &l, err, sizeof(err)), 0);
+	labelled(f->db, false);
 	/* The test's own file: each doctored row goes before the next. */
 	assert_int_equal(sqlite3_exec(db_handle(f->db), "DROP TRIGGER face_labels_append_only_d",
 				      NULL, NULL, NULL), SQLITE_OK);
@@ -246,14 +249,10 @@ static void test_db_faces_doctored_64_bit_values_are_refused(void **state)
 static void test_db_faces_oversized_crop_is_refused_unread(void **state)
 {
 	struct db_test_fx *f = *state;
-	struct db_face_label l;
 	struct seen s = { 0 };
 	char err[256];
-	int64_t match;
 
-	match = imported(f->db);
-	l = label(match, 1, 5, false);
-	assert_int_equal(db_face_label_add(f->db, &l, err, sizeof(err)), 0);
+	labelled(f->db, false);
 	assert_int_equal(sqlite3_exec(db_handle(f->db),
 		"INSERT INTO face_labels (match_id, throw_no, snapshot_id, face, confirmed, read_face,"
 		" read_confidence, crop, width, height, x, y, w, h, official, reason, t_ns, wall_ms)"

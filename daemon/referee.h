@@ -160,10 +160,12 @@ int dd_referee_throw_detail(struct dd_referee *r, long id, long throw_no, char *
  * "score":{..}}..]}; a ruling held for review comes last, "held":true. */
 int dd_referee_throws_list(struct dd_referee *r, long id, char **out);
 /* Camera snapshot `index` (1-based, in time order) of throw throw_no of match
- * id: 0 with *jpeg (the caller's, free()) and *len; -ENOENT when there is no
- * such snapshot; another negative errno on a database failure. */
+ * id, or where snapshot_id is not 0 the throw's snapshot of that id (the
+ * throw detail's "id", which retention pruning an earlier picture does not
+ * move): 0 with *jpeg (the caller's, free()) and *len; -ENOENT when there
+ * is no such snapshot; another negative errno on a database failure. */
 int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
-			char **jpeg, size_t *len);
+			int64_t snapshot_id, char **jpeg, size_t *len);
 /* The official's word on the die of the snapshot whose id (the throw
  * detail's snapshots' "id") is `snapshot`, of throw throw_no of match id
  * (a face label for retraining the reader: docs/vision.md, "Retraining on

@@ -546,7 +546,8 @@ static json_t *table_json(void)
 
 /* Finds snapshot `want` (1-based) of a throw in db_replay's walk; want 0 only counts. */
 struct snap_find {
-	long want;		/* which one, or 0 */
+	long want;		/* which one, by place */
+	int64_t want_id;	/* which one, by id; 0: by place */
 	long seen;		/* snapshots walked so far */
 	char *jpeg;		/* the copy found (malloc), or NULL */
 	size_t len;		/* its bytes */
@@ -556,7 +557,10 @@ static int find_snapshot(const struct db_item *it, void *ctx)
 {
 	struct snap_find *sf = ctx;
 
-	if (it->kind != DB_ITEM_SNAPSHOT || ++sf->seen != sf->want)
+	if (it->kind != DB_ITEM_SNAPSHOT)
+		return 0;
+	++sf->seen;
+	if (sf->want_id ? it->id != sf->want_id : sf->seen != sf->want)
 		return 0;
 	sf->jpeg = malloc(it->len ? it->len : 1);
 	if (!sf->jpeg)
@@ -643,15 +647,15 @@ static int load_any(struct dd_referee *r, long id, struct loaded *tmp, struct lo
 }
 
 int dd_referee_snapshot(struct dd_referee *r, long id, long throw_no, long index,
-			char **jpeg, size_t *len)
+			int64_t snapshot_id, char **jpeg, size_t *len)
 {
-	struct snap_find sf = { .want = index };
+	struct snap_find sf = { .want = index, .want_id = snapshot_id };
 	char err[256];
 	int rc;
 
 	*jpeg = NULL;
 	*len = 0;
-	if (!r->db || throw_no < 1 || throw_no > 1000000000L || index < 1)
+	if (!r->db || throw_no < 1 || throw_no > 1000000000L || index < 1 || snapshot_id < 0)
 		return -ENOENT;
 	rc = db_replay(r->db, id, (int)throw_no, find_snapshot, &sf, err, sizeof(err));
 	if (rc == 1) {

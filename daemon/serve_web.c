@@ -207,11 +207,12 @@ static int on_throws(void *user, long match, char **json)
 	return dd_referee_throws_list(sv->ref, match, json);
 }
 
-static int on_snapshot(void *user, long match, long k, long i, char **jpeg, size_t *len)
+static int on_snapshot(void *user, long match, long k, long i, int64_t id, char **jpeg,
+		       size_t *len)
 {
 	struct serve *sv = user;
 
-	return dd_referee_snapshot(sv->ref, match, k, i, jpeg, len);
+	return dd_referee_snapshot(sv->ref, match, k, i, id, jpeg, len);
 }
 
 static int on_sheet(void *user, long match, char **json)

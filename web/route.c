@@ -340,6 +340,21 @@ static int parse_num(const char *p, const char **end, long *out)
 	return 0;
 }
 
+/* A row id in the database: 1 to 10^15 in digits alone (an event log
+ * grows for years; a snapshot's id is the throw detail's "id"). */
+static int parse_id(const char *p, int64_t *out)
+{
+	int64_t n = 0;
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9' && q - p < 16)
+		n = n * 10 + (*q++ - '0');
+	if (q == p || *q || n < 1 || n > 1000000000000000LL)
+		return -EINVAL;
+	*out = n;
+	return 0;
+}
+
 /* A handler's JSON object (text, taken) with the session's "official"
  * added; NULL when it is not an object or memory ran out. */
 static char *with_official(char *body, const struct web_session *ss)
@@ -501,7 +516,14 @@ enum MHD_Result web_route_get(struct web_server *s, struct MHD_Connection *c, co
 			}
 			if (!strncmp(p, "/snapshots/", 11) && !parse_num(p + 11, &p, &i) &&
 			    !strcmp(p, ".jpg")) {
-				rc = s->h.snapshot ? s->h.snapshot(s->user, m, k, i, &body, &len) : -ENOENT;
+				const char *sid = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "id");
+				int64_t id = 0;
+
+				if (sid && parse_id(sid, &id))
+					return web_send_error(c, MHD_HTTP_BAD_REQUEST,
+							      "id: a snapshot's id, a number from 1");
+				rc = s->h.snapshot ? s->h.snapshot(s->user, m, k, i, id, &body, &len)
+						   : -ENOENT;
 				if (rc == 0 && body)
 					return send_owned(c, MHD_HTTP_OK, "image/jpeg", body, len, NULL);
 				return send_result(c, rc ? rc : -ENOENT, body, "image/jpeg", NULL, url);

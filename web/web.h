@@ -227,8 +227,10 @@ struct web_handlers {
 	 * a command that names them: 0, or -ENOENT with none under way. */
 	int (*players)(void *user, char names[BD_PLAYERS][BD_NAME_MAX]);
 	int (*sheet)(void *user, long match, char **json);	/* GET /api/matches/N/sheet (dice) */
-	int (*snapshot)(void *user, long match, long throw_no, long index,
-			char **jpeg, size_t *len);	/* GET /api/matches/N/throws/K/snapshots/I.jpg */
+	/* GET /api/matches/N/throws/K/snapshots/I.jpg[?id=ID]: id 0 without
+	 * ?id=, else the picture of that id, whatever its place now */
+	int (*snapshot)(void *user, long match, long throw_no, long index, int64_t id,
+			char **jpeg, size_t *len);
 	int (*console_status)(void *user, char **json);	/* GET /console/api/status: what only
 							 * the official sees; 403 without a session */
 	/* GET /api/matches?page=P[&per=N]: one page (P >= 1, N 1..100,

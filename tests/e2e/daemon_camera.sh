@@ -82,6 +82,20 @@ curl -s --max-time "$(slow 10)" -o "$WORK/snap.jpg" -w '%{http_code} %{content_t
 [ "$(cat "$WORK/code")" = "200 image/jpeg" ] || fail "snapshot: $(cat "$WORK/code")"
 [ "$(head -c 3 "$WORK/snap.jpg" | od -An -tx1 | tr -d ' ')" = ffd8ff ] || fail "snapshot is not a JPEG"
 [ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/99.jpg")" = 404 ] || fail "missing snapshot not 404"
+# By its id (what the pages ask, so that a pruned earlier picture cannot
+# put another in its place): the same picture; an id not the throw's is
+# 404, one that is no id 400.
+sid=$(echo "$d" | sed -n 's/.*"snapshots":\[{"index":1,[^]]*"id":\([0-9]*\).*/\1/p')
+[ -n "$sid" ] || fail "no snapshot id in throw 2: $d"
+curl -s --max-time "$(slow 10)" -o "$WORK/snap_id.jpg" \
+	"$BASE/api/matches/1/throws/2/snapshots/1.jpg?id=$sid" || fail "snapshot by id"
+cmp -s "$WORK/snap.jpg" "$WORK/snap_id.jpg" || fail "snapshot $sid by id is not snapshot 1"
+[ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/1.jpg?id=$((sid + 100000))")" = 404 ] ||
+	fail "another id's snapshot not 404"
+for bad in 0 abc -1 1e3 99999999999999999999 ''; do
+	[ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/1.jpg?id=$bad")" = 400 ] ||
+		fail "snapshot id '$bad' not 400"
+done
 [ "$(status_of "$BASE/api/matches/1/throws/2/snapshots/1.png")" = 404 ] || fail "bad snapshot name not 404"
 # The strip shows the rate frames come at: the file's own.
 rate=$(head -c 100 "$WORK/throw.y4m" | head -n 1 | sed -n 's/.* F\([0-9]*\):1 .*/\1/p')

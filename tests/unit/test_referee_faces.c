@@ -287,7 +287,8 @@ static int faces_of(const struct db_face_label *l, void *ctx)
 /* A label names its snapshot, not its place in the throw: two snapshots
  * of one throw, each die labelled; retention prunes the first; the second
  * keeps its own label (not the first's), and a new word on it replaces
- * its own, not the pruned one's. The pruned die's label stays stored. */
+ * its own, not the pruned one's. The pruned die's label stays stored.
+ * Its picture, asked for by id, is the same before and after. */
 static void test_referee_faces_label_stays_with_its_snapshot_when_another_is_pruned(void **state)
 {
 	struct fx *f = *state;
@@ -295,6 +296,8 @@ static void test_referee_faces_label_stays_with_its_snapshot_when_another_is_pru
 	json_t *out = NULL, *d, *snaps, *s;
 	int64_t first, second;
 	int faces[8] = { 0 };
+	char *jpeg, *by_id;
+	size_t len, len_id;
 
 	store_snapshot_at(f->db->db, f->match, 5, 60, 60, 5, true);
 	store_snapshot_at(f->db->db, f->match, 6, 250, 180, 2, true);
@@ -313,9 +316,29 @@ static void test_referee_faces_label_stays_with_its_snapshot_when_another_is_pru
 	assert_int_equal(dd_referee_face_label(f->r, (long)f->match, 1, second, 4, &KIM, 10, &out,
 					       err, sizeof(err)), 0);
 	json_decref(out);
+	/* The second picture by its place and by its id: the same bytes. */
+	assert_int_equal(dd_referee_snapshot(f->r, (long)f->match, 1, 2, 0, &jpeg, &len), 0);
+	assert_int_equal(dd_referee_snapshot(f->r, (long)f->match, 1, 1, second, &by_id, &len_id), 0);
+	assert_true(len == len_id && memcmp(jpeg, by_id, len) == 0);
+	free(by_id);
 	/* Retention's way: the first snapshot's row goes, its metadata stays. */
 	assert_int_equal(sqlite3_exec(db_handle(f->db->db), "DELETE FROM snapshots WHERE t_ns = 5",
 				      NULL, NULL, NULL), SQLITE_OK);
+	/* Place 1 is now the second picture; its id still names it, and the
+	 * pruned one's id names nothing (a page listed before the prune asks
+	 * by id, and shows no picture rather than another's). */
+	assert_int_equal(dd_referee_snapshot(f->r, (long)f->match, 1, 1, 0, &by_id, &len_id), 0);
+	assert_true(len == len_id && memcmp(jpeg, by_id, len) == 0);
+	free(by_id);
+	assert_int_equal(dd_referee_snapshot(f->r, (long)f->match, 1, 2, second, &by_id, &len_id), 0);
+	assert_true(len == len_id && memcmp(jpeg, by_id, len) == 0);
+	free(by_id);
+	free(jpeg);
+	assert_int_equal(dd_referee_snapshot(f->r, (long)f->match, 1, 1, first, &by_id, &len_id),
+			 -ENOENT);
+	assert_null(by_id);
+	assert_int_equal(dd_referee_snapshot(f->r, (long)f->match, 2, 1, second, &by_id, &len_id),
+			 -ENOENT);	/* another throw's id */
 	assert_int_equal(dd_referee_throw_detail(f->r, (long)f->match, 1, &detail), 0);
 	d = json_loads(detail, 0, NULL);
 	free(detail);

@@ -83,7 +83,8 @@ function renderSnapshot(d, s) {
   const fig = el("figure", "snap");
   const frame = el("div", "snap-frame");
   const img = el("img", "snapshot");
-  img.src = "/api/matches/" + d.match + "/throws/" + d.throw + "/snapshots/" + s.index + ".jpg";
+  img.src = "/api/matches/" + d.match + "/throws/" + d.throw + "/snapshots/" + s.index + ".jpg" +
+    (s.id ? "?id=" + s.id : "");  // by id: a pruned earlier picture moves the index
   img.alt = "camera snapshot " + s.index;
   frame.appendChild(img);
   const die = s.die && s.width && s.height ? s.die : null;

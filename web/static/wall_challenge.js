@@ -59,7 +59,8 @@
       g.drawImage(img, x0, y0, side, side, 0, 0, c.width, c.height);
       fig.dataset.loaded = "1";
     });
-    img.src = "/api/matches/" + d.match + "/throws/" + d.throw + "/snapshots/" + s.index + ".jpg";
+    img.src = "/api/matches/" + d.match + "/throws/" + d.throw + "/snapshots/" + s.index + ".jpg" +
+      (s.id ? "?id=" + s.id : "");
     fig.appendChild(c);
     fig.appendChild(el("figcaption", null, s.face ? "Camera: face " + s.face : "Camera"));
     return fig;

@@ -47,6 +47,9 @@ async function snapshotThrow(s, w, h) {
   // The camera's picture loaded, the die's crop drawn, the face read.
   await waitFor(s, "(() => { const i = document.querySelector('#snapshots img.snapshot'); return !!i && i.complete && i.naturalWidth > 0; })()",
     true, "snapshot image loaded");
+  // Asked for by its id, which pruning an earlier picture does not move.
+  await waitFor(s, "/\\/snapshots\\/1\\.jpg\\?id=[0-9]+$/.test(document.querySelector('#snapshots img.snapshot').src)",
+    true, "the snapshot asked for by its id");
   await waitFor(s, "/^Face read: [1-6] \\(confidence [0-9.]+\\)$/.test(document.querySelector('.snap-face').textContent)",
     true, "the face read with its confidence");
   await waitFor(s, "!!document.querySelector('.snap-crop') && !!document.querySelector('.snap-ring')", true, "the die's crop and ring");

@@ -328,8 +328,8 @@ static double p_on_half(const struct bd_table *t, double x, double sx, enum bd_h
  * LATE_MAX_S] here). Later than that it is weighed as a false edge: a
  * wider bound would also explain two dice landing 1 ms apart as one die
  * and a late disc, at a point where neither landed. LATE_DISC_P is its
- * prior per disc and impact, chosen on the fault generator
- * (tests/support/piezo_gen.h, 0.5 % per disc): 0.2 % left late end discs
+ * prior per disc and impact, set on the fault generator
+ * (tests/support/piezo_gen.h, 0.5 % per disc): 0.2 % leaves late end discs
  * near the line at a confident wrong half; 1 % halves the silent wrong
  * halves of 0.5 % and keeps the fault-free figures; 4 % leaves none in
  * 20,000 but makes clean impacts 18 cm from the line less than 0.99 sure

@@ -11,8 +11,8 @@ $(BUILD)/bench/vision_opencv: bench/vision_opencv.cpp $(BUILD)/libvision.a $(BUI
 	$(Q)$(CXX) -std=c++17 -O2 -g -I. $(PKG_CFLAGS) $(shell $(PKG_CONFIG) --cflags opencv4) \
 		-o $@ $< $(LINK_LIBS) $(shell $(PKG_CONFIG) --libs opencv4) $(LDLIBS)
 
-# The face net's training crops (tools/fnet/): built on demand, not by
-# `make` or `make check` (the weights it leads to are committed).
+# The face net's training crops (tools/fnet/): built by `make unit` for the
+# retraining test, not by `make` (the weights it leads to are committed).
 $(BUILD)/tools/face_crops: $(BUILD)/tools/fnet/face_crops.o $(LIBS)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -24,19 +24,15 @@ $(BUILD)/tools/face_crops: $(BUILD)/tools/fnet/face_crops.o $(LIBS)
 # the rendered dice and each FACES directory (labelled crops in the shared
 # labels.json format, as `dyeref faces export` writes them); the temperature
 # is fitted on a fifth of the train photos kept out (--calib). tools/fnet/README.md
-# says how and why. FACES="DIR..." adds a bar's own labelled dice.
+# says how and why. FACES="DIR..." adds a bar's own labelled dice. The
+# recipe is tools/fnet/retrain's (the test runs it on a small set).
 FNET_WORK ?= $(BUILD)/fnet
 FNET_EPOCHS ?= 12
 FACES ?=
 .PHONY: face-net
 face-net: $(BUILD)/tools/face_crops
 	$(Q)scripts/install-deps train
-	$(Q)mkdir -p $(FNET_WORK)
-	$(Q)$(BUILD)/tools/face_crops tests/data/dice-photos $(FNET_WORK) \
-		--set tests/data/dice-photos-white:0.75 $(foreach d,$(FACES),--faces $(d)) --rendered 1000
-	$(Q)FNET_THREADS=1 /usr/bin/python3 tools/fnet/train_face_net.py $(FNET_WORK) \
-		--epochs $(FNET_EPOCHS) --calib 4/5 --report --save $(FNET_WORK)/face_net.pt \
-		--weights-file $(FNET_WORK)/face_net.fnet
+	$(Q)FNET_EPOCHS=$(FNET_EPOCHS) tools/fnet/retrain $(BUILD)/tools/face_crops $(FNET_WORK) $(FACES)
 
 # The face net's test crops: a weights file named by [camera] face_net is
 # checked on them at start-up against the built-in net (docs/daemon.md).
@@ -52,6 +48,8 @@ endef
 
 # Face net weights files for the end-to-end test of [camera] face_net.
 EXTRA_TEST_BINS += $(BUILD)/tests/fnet_write
+# tests/e2e/face_net_retrain.sh retrains with it on a small set.
+EXTRA_TEST_BINS += $(BUILD)/tools/face_crops
 $(BUILD)/tests/fnet_write: $(BUILD)/tests/data/fnet/fnet_write.o $$(LIBS)
 	$(call say,LINK,$@)
 	$(Q)$(LINK) $(LDFLAGS) -o $@ $< $(LINK_LIBS) $(LDLIBS)

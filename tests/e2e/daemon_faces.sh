@@ -3,7 +3,9 @@
 # the simulated table's camera reads a die at rest; the official, with the
 # console's session and CSRF token like any correction, confirms its face,
 # then sets another (the later word stands), each stored with who and
-# when and shown in the throw's detail; bad match, throw, snapshot or face
+# when and shown in the throw's detail, and nothing else changed: the
+# throw's ruling and detail, the match, its log and the event log's rows
+# are as they were (training data, no ruling); bad match, throw, snapshot or face
 # is a 4xx that stores nothing. `dyeref faces export` then writes the
 # labelled crop (a JPEG that decodes and shows a die) and labels.json in
 # the shared photo sets' format; a missing or bad database, or an output
@@ -33,10 +35,33 @@ grep -q 'no throw 99' "$WORK/last" 2>/dev/null || grep -q "no snapshot $((snap +
 	fail "the refusal does not say why: $(cat "$WORK/last")"
 detail "$k" | grep -q '"label":null' || fail "a refused label was stored: $(detail "$k")"
 
-# A label is no ruling: the throw's detail (but its labels) and /api/state
-# stay as they were.
-curl -s --max-time "$(slow 10)" "$BASE/api/state" > "$WORK/state.before"
-detail "$k" > "$WORK/detail.before"
+# A label is training data, no ruling: the throw's detail (but its
+# labels), /api/state, the match list, the match log `dyeref export` writes
+# and the event log's rows (entries, rulings: MQTT's outbox, observations,
+# match end) stay as they were, while the labels are stored. Each is
+# something a label taken for a confirmation or a correction changes.
+facts() { # NAME: all of it, into $WORK/NAME.*
+	curl -s --max-time "$(slow 10)" "$BASE/api/state" > "$WORK/$1.state"
+	detail "$k" > "$WORK/$1.detail"
+	curl -s --max-time "$(slow 10)" "$BASE/api/matches" > "$WORK/$1.matches"
+	"$DYEREF" export --db "$WORK/dyeref.db" --match 1 > "$WORK/$1.log" || fail "export ($1): exit $?"
+	python3 - "$WORK/dyeref.db" "$k" > "$WORK/$1.rows" <<'EOF' || fail "the event log's rows ($1)"
+import json, sqlite3, sys
+db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+one = lambda q, *a: db.execute(q, a).fetchone()[0]
+print(json.dumps({
+    "entries": one("SELECT count(*) FROM entries WHERE match_id = 1"),
+    "last_seq": one("SELECT max(seq) FROM entries WHERE match_id = 1"),
+    "rulings": one("SELECT count(*) FROM rulings WHERE match_id = 1"),
+    "last_ruling": one("SELECT max(id) FROM rulings"),
+    "observations": one("SELECT count(*) FROM observations o JOIN entries e ON e.id = o.entry_id"
+                        " WHERE e.match_id = 1"),
+    "ended": one("SELECT count(*) FROM match_ends WHERE match_id = 1"),
+    "labels": one("SELECT count(*) FROM face_labels WHERE match_id = 1 AND throw_no = ?", int(sys.argv[2])),
+}))
+EOF
+}
+facts before
 command_ok "$face,\"confirm\":true}"
 grep -q "\"label\":{\"face\":$read_face,\"confirmed\":true" "$WORK/last" ||
 	fail "the confirmation's answer: $(cat "$WORK/last")"
@@ -47,21 +72,30 @@ other=$((read_face % 6 + 1))
 command_ok "$face,\"face\":$other,\"reason\":\"seen close up\"}"
 detail "$k" | grep -q "\"label\":{\"face\":$other,\"confirmed\":false,\"read_face\":$read_face,.*\"reason\":\"seen close up\"}" ||
 	fail "the face set not in the throw's detail: $(detail "$k")"
-curl -s --max-time "$(slow 10)" "$BASE/api/state" > "$WORK/state.after"
-detail "$k" > "$WORK/detail.after"
-python3 - "$WORK" <<'EOF' || fail "a face label changed the ruling or the state"
+facts after
+python3 - "$WORK" <<'EOF' || fail "a face label changed the ruling, the match or its log"
 import json, sys
 w = sys.argv[1]
-def load(name, drop_labels):
-    d = json.load(open(w + "/" + name))
-    if drop_labels:
-        for s in d["snapshots"]:
-            s.pop("label")
+def load(name):
+    return json.load(open(w + "/" + name))
+def detail(name):
+    d = load(name)
+    for s in d["snapshots"]:
+        s.pop("label")
     return d
-b, a = load("detail.before", True), load("detail.after", True)
-assert b == a, (b, a)
-assert "ruling" in b or "score" in b, b
-assert load("state.before", False) == load("state.after", False)
+b, a = detail("before.detail"), detail("after.detail")
+assert "ruling" in b and b["snapshots"], b
+assert b == a, ("the throw's detail", b, a)
+assert load("before.state") == load("after.state"), "/api/state"
+assert load("before.matches") == load("after.matches"), ("the match list", load("before.matches"),
+                                                          load("after.matches"))
+lb, la = open(w + "/before.log").read(), open(w + "/after.log").read()
+assert lb.count("\n") >= 3 and lb == la, ("the exported match log", lb, la)
+rb, ra = load("before.rows"), load("after.rows")
+# Stored (so that the rest is no vacuous pass): both labels, nothing else.
+assert rb["labels"] == 0 and ra["labels"] == 2, (rb, ra)
+rb.pop("labels"), ra.pop("labels")
+assert rb["entries"] >= 2 and rb == ra, ("the event log's rows", rb, ra)
 EOF
 stop_daemon
 

@@ -5,8 +5,10 @@
 #                               e2e tests' helpers, with Debian's cross compiler
 #                               and the target's pkg-config (also ARCH=armhf)
 #   make check-arm64            + the unit and end-to-end tests under qemu
-#   make check-arm64-unit       + the unit tests only (.ci/run runs them
-#                               after make check, CROSS_QUICK=1)
+#   make check-arm64-unit       + the unit tests only
+#   make check-arm64-quick      + the unit tests less the long vision ones
+#                               and the end-to-end tests of CROSS_E2E (.ci/run
+#                               runs it after make check)
 #   make check-armhf-unit       the same for armhf
 #
 # scripts/install-deps cross ARCH installs what they need (the checks call
@@ -27,7 +29,8 @@ cross_make = PKG_CONFIG_LIBDIR=/usr/lib/$(CROSS_TRIPLET_$(1))/pkgconfig:/usr/sha
 	$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-$(1) \
 	CC=$(CROSS_TRIPLET_$(1))-gcc CXX=$(CROSS_TRIPLET_$(1))-g++ AR=$(CROSS_TRIPLET_$(1))-ar
 
-CROSS_CHECKS := $(foreach a,$(CROSS_ARCHS),cross-$(a) check-$(a) check-$(a)-unit deps-cross-$(a))
+CROSS_CHECKS := $(foreach a,$(CROSS_ARCHS),cross-$(a) check-$(a) check-$(a)-unit check-$(a)-quick \
+	deps-cross-$(a))
 .PHONY: cross clean-cross $(CROSS_CHECKS)
 
 # Every pkg-config module of the build (the Makefile's and vision's libcamera)
@@ -40,9 +43,10 @@ $(foreach a,$(CROSS_ARCHS),cross-$(a)):
 	$(Q)$(MAKE) --no-print-directory cross ARCH=$(@:cross-%=%)
 
 # The long vision tests. Emulated, the vision code runs some 20 times slower
-# than native: these take most of the emulated units' time. CROSS_QUICK=1 leaves them out (each
-# counted skipped): .ci/run does, to stay under 45 minutes with make check
-# before it, which runs them in the native and sanitizer builds.
+# than native: these take most of the emulated units' time. check-ARCH-quick
+# and check-ARCH-unit with CROSS_QUICK=1 leave them out (each counted
+# skipped): .ci/run does, to stay under 45 minutes with make check before
+# it, which runs them in the native and sanitizer builds.
 CROSS_LONG := test_vis_rendered test_vis_photos test_vis_track test_vis_face_near \
 	test_vis_track_golden test_vis_white test_vis_render_side
 # CROSS_SKIP_OK=1 (.ci/run): where this machine cannot run the target's
@@ -60,6 +64,17 @@ $(foreach a,$(CROSS_ARCHS),check-$(a)): check-%: deps-cross-%
 $(foreach a,$(CROSS_ARCHS),check-$(a)-unit): check-%-unit: deps-cross-%
 	$(Q)$(MAKE) --no-print-directory cross ARCH=$*
 	$(Q)$(call cross_run,$*,--unit-only $(if $(CROSS_QUICK),--leave-out "$(CROSS_LONG)"))
+
+# The end-to-end tests CI runs emulated: the target's CLI (judge, dice,
+# sim, the database commands), its daemon over HTTP (the API, review,
+# restart, the store's check, the simulated table served) and its MQTT
+# client with a real broker; about a minute on two cores.
+CROSS_E2E := judge dice sim cli_usage db_cli db_import_once db_export_check daemon_api \
+	daemon_review daemon_restart daemon_pipeline daemon_store_check daemon_table_id \
+	sim_serve daemon_mqtt
+$(foreach a,$(CROSS_ARCHS),check-$(a)-quick): check-%-quick: deps-cross-%
+	$(Q)$(MAKE) --no-print-directory cross ARCH=$*
+	$(Q)$(call cross_run,$*,--leave-out "$(CROSS_LONG)" --e2e "$(CROSS_E2E)")
 
 $(foreach a,$(CROSS_ARCHS),deps-cross-$(a)):
 	$(Q)scripts/install-deps cross $(@:deps-cross-%=%)

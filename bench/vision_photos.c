@@ -193,18 +193,7 @@ static int read_set(const char *dir, const struct opts *o)
 			double lh = json_real_value(json_object_get(l, "h"));
 			int face = (int)json_integer_value(json_object_get(l, "face"));
 			s->dice++;
-			/* The nearest unused detection inside the box. */
-			int best = -1;
-			double bd = 1e18;
-			for (int i = 0; i < n; i++) {
-				if (used[i] || !photo_label_holds(l, within, dice[i].x, dice[i].y))
-					continue;
-				double d = (dice[i].x - lx) * (dice[i].x - lx) + (dice[i].y - ly) * (dice[i].y - ly);
-				if (d < bd) {
-					bd = d;
-					best = i;
-				}
-			}
+			int best = photo_nearest(dice, n, used, 0, lx, ly, lw, lh, within);
 			if (best < 0) {
 				int seen = 0;
 				for (int i = 0; i < nu && !seen; i++)

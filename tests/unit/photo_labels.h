@@ -1,7 +1,7 @@
 /* The real photos' labels (tests/data/dice-photos/labels.json: each die's
  * face and box) against the dice a reading found. Shared by the golden
- * test (tests/unit/test_vis_photos.c) and its benchmark
- * (bench/vision_photos.c) so both count alike. Header-only: each includes
+ * tests (tests/unit/test_vis_photos.c, test_vis_white.c) and their
+ * benchmark (bench/vision_photos.c) so all count alike. Header-only: each includes
  * it once. */
 #ifndef DYEREF_PHOTO_LABELS_H
 #define DYEREF_PHOTO_LABELS_H
@@ -21,17 +21,47 @@ static inline int photo_box_holds(double bx, double by, double w, double h, doub
 	return fabs(x - bx) <= w / 2 && fabs(y - by) <= h / 2;
 }
 
-/* Whether a find at (x, y) counts for the labelled die l: inside its box
- * (within 0), or within `within` of its width from its centre, as the
- * white dice' labels ask (tests/data/dice-photos-white/README.md: the
- * centre is the top face's, the box widened to the die). */
-static inline int photo_label_holds(json_t *l, double within, double x, double y)
+/* Whether a find at (x, y) counts for a die labelled with the w x h box
+ * centred on (bx, by): inside the box (within 0), or within `within` of
+ * its width from its centre, as the white dice' labels ask
+ * (tests/data/dice-photos-white/README.md: the centre is the top face's,
+ * the box widened to the die). */
+static inline int photo_holds(double bx, double by, double w, double h, double within, double x,
+			      double y)
 {
-	double bx = json_real_value(json_object_get(l, "x")), by = json_real_value(json_object_get(l, "y"));
-	double w = json_real_value(json_object_get(l, "w")), h = json_real_value(json_object_get(l, "h"));
 	if (within > 0)
 		return hypot(x - bx, y - by) <= within * w;
 	return photo_box_holds(bx, by, w, h, x, y);
+}
+
+/* photo_holds() for labels.json's die l. */
+static inline int photo_label_holds(json_t *l, double within, double x, double y)
+{
+	return photo_holds(json_real_value(json_object_get(l, "x")), json_real_value(json_object_get(l, "y")),
+			   json_real_value(json_object_get(l, "w")), json_real_value(json_object_get(l, "h")),
+			   within, x, y);
+}
+
+/* Index of the find of d[0..n) that counts for the die labelled at (x, y)
+ * with a w x h box (photo_holds), nearest its centre, not used (used may
+ * be NULL), read, or with unread unreadable (face 0); -1 when none. The
+ * first of equally near ones. */
+static inline int photo_nearest(const struct vis_die *d, int n, const int *used, int unread,
+				double x, double y, double w, double h, double within)
+{
+	int best = -1;
+	double bd = 1e18;
+	for (int i = 0; i < n; i++) {
+		if ((used && used[i]) || (d[i].face == 0) != unread ||
+		    !photo_holds(x, y, w, h, within, d[i].x, d[i].y))
+			continue;
+		double dist = hypot(d[i].x - x, d[i].y - y);
+		if (dist < bd) {
+			bd = dist;
+			best = i;
+		}
+	}
+	return best;
 }
 
 /* The set dir's heldout.txt read whole (the caller frees it), or NULL

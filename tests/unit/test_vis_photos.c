@@ -107,24 +107,11 @@ static const struct found *found_for(const char *name)
 	return NULL;
 }
 
-/* Index of a read detection (unread: an unreadable one) inside the box,
- * nearest its centre, or -1. */
+/* photo_nearest() inside the box of f's finds. */
 static int in_box(const struct found *f, double x, double y, double w, double h, const int *used,
 		  int unread)
 {
-	int best = -1;
-	double bd = 1e18;
-	for (int i = 0; i < f->n; i++) {
-		if ((used && used[i]) || (f->dice[i].face == 0) != unread ||
-		    !photo_box_holds(x, y, w, h, f->dice[i].x, f->dice[i].y))
-			continue;
-		double d = hypot(f->dice[i].x - x, f->dice[i].y - y);
-		if (d < bd) {
-			bd = d;
-			best = i;
-		}
-	}
-	return best;
+	return photo_nearest(f->dice, f->n, used, unread, x, y, w, h, 0);
 }
 
 /* in_box() for labels.json's die l. */

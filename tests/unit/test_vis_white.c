@@ -103,20 +103,10 @@ static double num(json_t *o, const char *k)
 	return json_real_value(json_object_get(o, k));
 }
 
-/* Index of the read find nearest (x, y) within WITHIN of w, not used, or -1. */
+/* The read find nearest (x, y) within WITHIN of w, not used, or -1. */
 static int near(const struct found *r, double x, double y, double w, const int *used)
 {
-	int best = -1;
-	double bd = 1e18;
-
-	for (int i = 0; i < r->n; i++) {
-		double d = hypot(r->d[i].x - x, r->d[i].y - y);
-		if (used[i] || r->d[i].face == 0 || d > WITHIN * w || d >= bd)
-			continue;
-		bd = d;
-		best = i;
-	}
-	return best;
+	return photo_nearest(r->d, r->n, used, 0, x, y, w, w, WITHIN);
 }
 
 /* Adds photo r's counts to s. */

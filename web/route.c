@@ -324,35 +324,40 @@ static enum MHD_Result console_command(struct web_server *s, struct MHD_Connecti
 
 /* ---- Routing ----------------------------------------------------------- */
 
-/* "/api/matches/12/throws/3" style numbers: 1..10^9, digits only. Summed
- * in 64 bits: ten digits overflow a 32-bit long (Raspberry Pi OS armhf). */
-static int parse_num(const char *p, const char **end, long *out)
+/* A number of up to `digits` digits alone, 1..max, summed in 64 bits (ten
+ * digits overflow a 32-bit long: Raspberry Pi OS armhf); *end after it. */
+static int parse_digits(const char *p, int digits, int64_t max, const char **end, int64_t *out)
 {
 	int64_t n = 0;
 	const char *q = p;
 
-	while (*q >= '0' && *q <= '9' && q - p < 10)
+	while (*q >= '0' && *q <= '9' && q - p < digits)
 		n = n * 10 + (*q++ - '0');
-	if (q == p || (*q >= '0' && *q <= '9') || n < 1 || n > 1000000000)
+	if (q == p || (*q >= '0' && *q <= '9') || n < 1 || n > max)
 		return -EINVAL;
 	*end = q;
+	*out = n;
+	return 0;
+}
+
+/* "/api/matches/12/throws/3" style numbers: 1..10^9. */
+static int parse_num(const char *p, const char **end, long *out)
+{
+	int64_t n;
+
+	if (parse_digits(p, 10, 1000000000, end, &n))
+		return -EINVAL;
 	*out = (long)n;
 	return 0;
 }
 
-/* A row id in the database: 1 to 10^15 in digits alone (an event log
+/* A row id in the database, the whole of p: 1 to 10^15 (an event log
  * grows for years; a snapshot's id is the throw detail's "id"). */
 static int parse_id(const char *p, int64_t *out)
 {
-	int64_t n = 0;
-	const char *q = p;
+	const char *end;
 
-	while (*q >= '0' && *q <= '9' && q - p < 16)
-		n = n * 10 + (*q++ - '0');
-	if (q == p || *q || n < 1 || n > 1000000000000000LL)
-		return -EINVAL;
-	*out = n;
-	return 0;
+	return parse_digits(p, 16, 1000000000000000LL, &end, out) || *end ? -EINVAL : 0;
 }
 
 /* A handler's JSON object (text, taken) with the session's "official"

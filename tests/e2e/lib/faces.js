@@ -5,7 +5,8 @@
 // "not checked"; an official logged in sees "Yes, it's a READ_FACE" and
 // faces 1-6, each at least a thumb's size (44 px), taps FACE with a touch
 // and the page says it is saved and shows it; a reload shows it still.
-// Screenshots to OUTDIR.
+// Shown on the wall (1920x1080), the challenge draws the die's crop from
+// the picture asked for by id. Screenshots to OUTDIR.
 "use strict";
 const { launch, slow } = require("./cdp_pipe");
 
@@ -66,8 +67,23 @@ async function main() {
   // Stored, not only drawn: a reload shows it.
   await openReplay(s);
   await waitFor(s, "/^Checked: " + face + " /.test(document.querySelector('.snap-label').textContent)", true, "the label after a reload");
+  // The same die on the wall as a challenge replay (1920x1080): its crop
+  // drawn from the picture asked for by id, which pruning an earlier
+  // picture of the throw does not move.
+  await tap(s, "#show-wall");
+  await waitFor(s, "document.getElementById('msg').textContent", "Throw " + throwNo + " is on the wall.", "Show on wall's answer");
+  const wall = await open("about:blank");
+  await send("Emulation.setDeviceMetricsOverride", { width: 1920, height: 1080, deviceScaleFactor: 1, mobile: false }, wall);
+  await send("Page.navigate", { url: base + "/" }, wall);
+  await waitFor(wall, "(() => { const f = document.querySelector('#challenge .ch-cam'); return !!f && f.dataset.loaded === '1'; })()",
+    true, "the challenge's camera crop drawn");
+  await waitFor(wall, "performance.getEntriesByType('resource').some((e) => /\\/throws\\/" + throwNo +
+    "\\/snapshots\\/1\\.jpg\\?id=[0-9]+$/.test(e.name))", true, "the wall's picture asked for by its id");
+  await waitFor(wall, "document.querySelector('#challenge .ch-cam figcaption').textContent", "Camera: face " + readFace,
+    "the face the camera read under the crop");
+  await screenshot(wall, "faces-wall-challenge-1920.png");
   await send("Browser.close").catch(() => {});
-  console.log("ok: no buttons for the public, thumb-sized faces for the official, a tap stored and shown");
+  console.log("ok: no buttons for the public, thumb-sized faces for the official, a tap stored and shown, the crop on the wall");
   process.exit(0);
 }
 main().catch((e) => die(e.stack || String(e)));

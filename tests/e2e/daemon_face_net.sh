@@ -55,12 +55,8 @@ run_with() { # run_with FILE 'expected detail part': the daemon's console says i
 		fail "face_net = $1: --check-config refused it: $(cat "$WORK/out")"
 	start_daemon --config "$WORK/net.ini"
 	login
-	local s=""
-	for _ in $(seq 1 "$(slow_n 100)"); do
-		s=$(console_status)
-		echo "$s" | grep -q '"camera":{"ok":true' && break
-		sleep 0.1
-	done
+	local s
+	s=$(camera_status)
 	echo "$s" | grep -Eq "$2" || fail "face_net = $1: no '$2' in the camera's health: $s"
 	grep -q "camera: face net $1: " "$WORK/daemon.log" || fail "face_net = $1: not in the log"
 	stop_daemon

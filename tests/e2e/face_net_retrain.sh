@@ -79,12 +79,7 @@ write_config "$WORK/net.ini" "[camera]" "y4m = $WORK/throw.y4m" "face_net = $WOR
 	"face_net_crops = $TOP/tests/data/face-net-crops.bin"
 start_daemon --config "$WORK/net.ini"
 login
-s=
-for _ in $(seq 1 "$(slow_n 100)"); do
-	s=$(console_status)
-	echo "$s" | grep -q '"camera":{"ok":true' && break
-	sleep 0.1
-done
+s=$(camera_status)
 echo "$s" | grep -Eq "face net $WORK/net/face_net.fnet: [0-9]+ of 401 test crops right \([0-9]+ wrong at >= 0.9\), built-in [0-9]+ \([0-9]+\): kept the built-in net" ||
 	fail "the retrained net's check not in the camera's health: $s"
 stop_daemon

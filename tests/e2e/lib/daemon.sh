@@ -88,4 +88,9 @@ command_ok() {
 state() { curl -s --max-time "$(slow 10)" "$BASE/api/state"; }
 # The official's: each health item whole, with its paths (after login).
 console_status() { curl -s --max-time "$(slow 10)" -b "$COOKIES" "$BASE/console/api/status"; }
+# camera_up: whether the camera's health is up in the console's status
+# (kept in $WORK/console.status). camera_status: that status once it is (a
+# weights file is checked before), or as it is after 10 s (stretched).
+camera_up() { console_status > "$WORK/console.status" && grep -q '"camera":{"ok":true' "$WORK/console.status"; }
+camera_status() { poll_until 10 camera_up || true; cat "$WORK/console.status"; }
 score_of() { state | grep -o '"score":{"A":[0-9]*,"B":[0-9]*}' | head -n 1; }
